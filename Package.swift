@@ -1,0 +1,35 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers (each depends only on the ones above it):
+//   CLua      - Lua 5.4 from the system (pkg-config), plus a C shim header
+//   LuaKit    - the safe Swift layer over Lua: the only code that calls lua_*
+//   coordrun  - the command-line front
+let package = Package(
+    name: "Coordinator",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "LuaKit", targets: ["LuaKit"]),
+        .executable(name: "coordrun", targets: ["coordrun"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
+        ),
+        .target(name: "LuaKit", dependencies: ["CLua"]),
+        .executableTarget(
+            name: "coordrun",
+            dependencies: [
+                "LuaKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "LuaKitTests", dependencies: ["LuaKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

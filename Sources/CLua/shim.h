@@ -1,0 +1,389 @@
+/*
+ * CLua: the C side of the Lua bridge.
+ *
+ * Swift cannot import Lua's function-like macros or call variadic C functions, and it must never be
+ * unwound by longjmp (lua_error jumps). Everything here is `static inline`, so the system library target
+ * needs no C sources. The rules this file implements:
+ *
+ *  - Swift callbacks are reached through clua_trampoline / clua_method_trampoline. The Swift dispatcher
+ *    returns a result count, or -1 with the error object on top of the stack; the C trampoline raises
+ *    that error *after* the Swift frame has returned. No jump ever crosses Swift code.
+ *  - Lua API calls that can raise (metamethods on get/set/len/concat/tostring) have protected variants
+ *    below (clua_p*), which run them under lua_pcall.
+ *  - The allocator counts bytes and enforces a limit only while Lua code runs (`enforce`), so a push done
+ *    by Swift code never raises a memory error in the middle of a Swift frame; Lua code that exceeds the
+ *    limit gets an ordinary "not enough memory" error.
+ *  - Hooks (instruction budget, interrupt) are installed only while needed: an idle hook in Lua 5.4 makes
+ *    every instruction trap, which roughly doubles interpreter cost.
+ */
+#ifndef CLUA_SHIM_H
+#define CLUA_SHIM_H
+
+#include <lua.h>
+#include <lualib.h>
+#include <lauxlib.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- per-state runtime record, owned by Swift, reachable from every thread of the state ---- */
+
+/* Swift dispatchers. `box` is an unretained pointer to a Swift object. Return >= 0 results, or -1 with
+   the error object on top of the stack. */
+typedef int (*clua_Dispatch)(lua_State *L, void *box);
+typedef int (*clua_MethodDispatch)(lua_State *L, void *box, void *object);
+typedef void (*clua_Release)(void *box);
+typedef void (*clua_Warn)(void *owner, const char *msg, int tocont);
+
+typedef struct clua_Runtime {
+    clua_Dispatch dispatch;
+    clua_MethodDispatch methodDispatch;
+    clua_Release release;
+    clua_Warn warn;
+    void *owner;                 /* unretained pointer to the Swift core; valid while the state is open */
+    lua_State *current;          /* the thread that is running now (main thread, or a callback's thread) */
+    size_t used;                 /* bytes currently allocated by this state */
+    size_t peak;                 /* high-water mark of `used` */
+    size_t limit;                /* 0: no limit */
+    int enforce;                 /* the limit applies only while Lua code runs */
+    int tracebacks;              /* the message handler records a traceback */
+    long long budget;            /* instructions left while `budgeted` */
+    long long budgetTotal;       /* the budget a top-level call started with (for the message) */
+    int budgeted;
+    int hookCount;               /* instructions between two count hooks */
+    volatile sig_atomic_t interruptRequested;
+    char tracebackKey;           /* address used as a registry key */
+} clua_Runtime;
+
+static inline clua_Runtime *clua_runtime(lua_State *L) {
+    return *(clua_Runtime **)lua_getextraspace(L);
+}
+
+/* ---- allocator ---- */
+
+static inline void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    clua_Runtime *rt = (clua_Runtime *)ud;
+    if (ptr == NULL) osize = 0; /* when ptr is NULL, osize encodes the object's type */
+    if (nsize == 0) {
+        free(ptr);
+        rt->used -= osize;
+        return NULL;
+    }
+    if (nsize > osize && rt->enforce && rt->limit != 0 && rt->used + (nsize - osize) > rt->limit)
+        return NULL;
+    void *block = realloc(ptr, nsize);
+    if (block == NULL) return NULL;
+    rt->used = rt->used - osize + nsize;
+    if (rt->used > rt->peak) rt->peak = rt->used;
+    return block;
+}
+
+static inline lua_State *clua_newstate(clua_Runtime *rt) {
+    lua_State *L = lua_newstate(clua_alloc, rt);
+    if (L != NULL) *(clua_Runtime **)lua_getextraspace(L) = rt;
+    return L;
+}
+
+/* ---- trampolines ---- */
+
+/* upvalue 1: a box userdata whose block holds the Swift closure's pointer (NULL once released). */
+static inline int clua_trampoline(lua_State *L) {
+    clua_Runtime *rt = clua_runtime(L);
+    void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
+    void *box = slot != NULL ? *slot : NULL;
+    if (box == NULL) return luaL_error(L, "Swift function was released");
+    lua_State *savedCurrent = rt->current;
+    int savedEnforce = rt->enforce;
+    rt->current = L;
+    rt->enforce = 0;
+    int n = rt->dispatch(L, box);
+    rt->current = savedCurrent;
+    rt->enforce = savedEnforce;
+    if (n < 0) return lua_error(L);
+    return n;
+}
+
+/* upvalue 1: box of the method; upvalue 2: the class metatable; upvalue 3: "Class.method" for messages.
+   Checks `self` before any Swift code runs. */
+static inline int clua_method_trampoline(lua_State *L) {
+    void **block = (void **)lua_touserdata(L, 1);
+    int ok = 0;
+    if (block != NULL && lua_getmetatable(L, 1)) {
+        ok = lua_rawequal(L, -1, lua_upvalueindex(2));
+        lua_pop(L, 1);
+    }
+    if (!ok)
+        return luaL_error(L, "bad self for '%s' (expected %s, got %s); call it with ':'",
+                          lua_tostring(L, lua_upvalueindex(3)),
+                          lua_tostring(L, lua_upvalueindex(4)), luaL_typename(L, 1));
+    if (*block == NULL) return luaL_error(L, "'%s' called on a released object", lua_tostring(L, lua_upvalueindex(3)));
+    clua_Runtime *rt = clua_runtime(L);
+    void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
+    void *box = slot != NULL ? *slot : NULL;
+    if (box == NULL) return luaL_error(L, "Swift method was released");
+    lua_State *savedCurrent = rt->current;
+    int savedEnforce = rt->enforce;
+    rt->current = L;
+    rt->enforce = 0;
+    int n = rt->methodDispatch(L, box, *block);
+    rt->current = savedCurrent;
+    rt->enforce = savedEnforce;
+    if (n < 0) return lua_error(L);
+    return n;
+}
+
+/* __gc of every box userdata (Swift closures and Swift objects): releases the Swift reference once. */
+static inline int clua_box_gc(lua_State *L) {
+    void **block = (void **)lua_touserdata(L, 1);
+    if (block != NULL && *block != NULL) {
+        void *box = *block;
+        *block = NULL;
+        clua_runtime(L)->release(box);
+    }
+    return 0;
+}
+
+/* __index for Swift classes: upvalue 1 methods, 2 getters (called with self), 3 fallback or nil. */
+static inline int clua_index(lua_State *L) {
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+    lua_pop(L, 1);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) {
+        lua_pushvalue(L, 1);
+        lua_call(L, 1, 1);
+        return 1;
+    }
+    lua_pop(L, 1);
+    if (lua_type(L, lua_upvalueindex(3)) == LUA_TFUNCTION) {
+        lua_pushvalue(L, lua_upvalueindex(3));
+        lua_pushvalue(L, 1);
+        lua_pushvalue(L, 2);
+        lua_call(L, 2, 1);
+        return 1;
+    }
+    return 0;
+}
+
+/* __newindex for Swift classes: upvalue 1 setters (self, value), 2 fallback or nil, 3 class name. */
+static inline int clua_newindex(lua_State *L) {
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) == LUA_TFUNCTION) {
+        lua_pushvalue(L, 1);
+        lua_pushvalue(L, 3);
+        lua_call(L, 2, 0);
+        return 0;
+    }
+    lua_pop(L, 1);
+    if (lua_type(L, lua_upvalueindex(2)) == LUA_TFUNCTION) {
+        lua_pushvalue(L, lua_upvalueindex(2));
+        lua_pushvalue(L, 1);
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, 3);
+        lua_call(L, 3, 0);
+        return 0;
+    }
+    if (lua_type(L, 2) == LUA_TSTRING)
+        return luaL_error(L, "%s has no writable field '%s'", lua_tostring(L, lua_upvalueindex(3)), lua_tostring(L, 2));
+    return luaL_error(L, "%s has no writable field of type %s", lua_tostring(L, lua_upvalueindex(3)), luaL_typename(L, 2));
+}
+
+/* ---- errors ---- */
+
+/* Message handler for calls made from Swift: records a traceback beside the error object (which it
+   returns unchanged, so tables and other error values survive). */
+static inline int clua_msgh(lua_State *L) {
+    clua_Runtime *rt = clua_runtime(L);
+    if (rt->tracebacks) {
+        luaL_traceback(L, L, NULL, 1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &rt->tracebackKey);
+    }
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* Pushes and clears the traceback the handler recorded (nil if none). */
+static inline void clua_take_traceback(lua_State *L) {
+    clua_Runtime *rt = clua_runtime(L);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &rt->tracebackKey);
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &rt->tracebackKey);
+}
+
+/* Raises the error object on top of the stack. Only ever called from C frames. */
+static inline int clua_where_error(lua_State *L) {
+    luaL_where(L, 1);
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+/* Pushes "chunk:line: " of the Lua code that called the running C function (level 1), or "". */
+static inline void clua_where(lua_State *L, int level) { luaL_where(L, level); }
+
+/* ---- hooks: instruction budget and interrupt ---- */
+
+static inline void clua_hook(lua_State *L, lua_Debug *ar);
+
+/* Installs the hook the runtime record asks for on thread L, or removes it. */
+static inline void clua_install_hook(lua_State *L, clua_Runtime *rt) {
+    if (rt->interruptRequested)
+        lua_sethook(L, clua_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+    else if (rt->budgeted)
+        lua_sethook(L, clua_hook, LUA_MASKCOUNT, rt->hookCount);
+    else
+        lua_sethook(L, NULL, 0, 0);
+}
+
+/* Both conditions are sticky until the Swift side ends the top-level call: Lua code that catches the error
+   with pcall and loops again is stopped again at its next instruction. Count hooks never fire inside C
+   functions, so message handlers run undisturbed. */
+static inline void clua_hook(lua_State *L, lua_Debug *ar) {
+    clua_Runtime *rt = clua_runtime(L);
+    if (rt->interruptRequested) {
+        lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
+        luaL_error(L, "interrupted");
+        return;
+    }
+    if (rt->budgeted) {
+        if (ar->event == LUA_HOOKCOUNT) rt->budget -= rt->hookCount;
+        if (rt->budget <= 0) {
+            lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
+            luaL_error(L, "instruction budget of %I instructions exhausted", (lua_Integer)rt->budgetTotal);
+        }
+        return;
+    }
+    lua_sethook(L, NULL, 0, 0); /* nothing asked for any more: a stale hook on this thread removes itself */
+}
+
+/* Asks the running Lua code to stop with an "interrupted" error at its next instruction. Safe to call from
+   a signal handler on the thread that runs Lua (the same technique as lua.c's Ctrl-C handling). */
+static inline void clua_interrupt(lua_State *L) {
+    clua_Runtime *rt = clua_runtime(L);
+    rt->interruptRequested = 1;
+    lua_sethook(L, clua_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+/* ---- warnings ---- */
+
+static inline void clua_warnf(void *ud, const char *msg, int tocont) {
+    clua_Runtime *rt = (clua_Runtime *)ud;
+    if (rt->warn != NULL && rt->owner != NULL) rt->warn(rt->owner, msg, tocont);
+}
+
+static inline void clua_setwarnf(lua_State *L, clua_Runtime *rt) { lua_setwarnf(L, clua_warnf, rt); }
+
+/* ---- protected calls ---- */
+
+/* lua_pcall with the message handler, with the memory limit enforced while the Lua code runs. The function
+   and its arguments are on top of the stack. */
+static inline int clua_pcall(lua_State *L, int nargs, int nresults) {
+    clua_Runtime *rt = clua_runtime(L);
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, clua_msgh);
+    lua_insert(L, base);
+    int savedEnforce = rt->enforce;
+    rt->enforce = 1;
+    int status = lua_pcall(L, nargs, nresults, base);
+    rt->enforce = savedEnforce;
+    lua_remove(L, base);
+    return status;
+}
+
+static inline int clua_load(lua_State *L, const char *buf, size_t size, const char *name, const char *mode) {
+    clua_Runtime *rt = clua_runtime(L);
+    int savedEnforce = rt->enforce;
+    rt->enforce = 1;
+    int status = luaL_loadbufferx(L, buf, size, name, mode);
+    rt->enforce = savedEnforce;
+    return status;
+}
+
+static inline int clua_k_gettable(lua_State *L) { lua_gettable(L, 1); return 1; }
+static inline int clua_k_settable(lua_State *L) { lua_settable(L, 1); return 0; }
+static inline int clua_k_tostring(lua_State *L) { luaL_tolstring(L, 1, NULL); return 1; }
+static inline int clua_k_len(lua_State *L) { lua_len(L, 1); return 1; }
+static inline int clua_k_equal(lua_State *L) { lua_pushboolean(L, lua_compare(L, 1, 2, LUA_OPEQ)); return 1; }
+
+/* Runs k with the values at the given absolute indices (n of them) copied as its arguments. */
+static inline int clua_protect(lua_State *L, lua_CFunction k, int n, int a, int b, int c, int nresults) {
+    lua_pushcfunction(L, k);
+    int args[3] = {a, b, c};
+    for (int i = 0; i < n; i++) lua_pushvalue(L, args[i]);
+    return clua_pcall(L, n, nresults);
+}
+
+/* t[k] with metamethods; key on top of the stack is replaced by the value (or the error). */
+static inline int clua_pgettable(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    int k = lua_gettop(L);
+    int status = clua_protect(L, clua_k_gettable, 2, t, k, 0, 1);
+    lua_remove(L, k);
+    return status;
+}
+
+/* t[k] = v with metamethods; key and value on top of the stack are popped (the error pushed on failure). */
+static inline int clua_psettable(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    int v = lua_gettop(L);
+    int status = clua_protect(L, clua_k_settable, 3, t, v - 1, v, 0);
+    if (status == LUA_OK) { lua_pop(L, 2); }
+    else { lua_rotate(L, v - 1, 1); lua_pop(L, 2); }
+    return status;
+}
+
+/* Pushes luaL_tolstring(idx) (honours __tostring and __name), or the error. */
+static inline int clua_ptostring(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    return clua_protect(L, clua_k_tostring, 1, idx, 0, 0, 1);
+}
+
+/* Pushes #v (honours __len), or the error. */
+static inline int clua_plen(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    return clua_protect(L, clua_k_len, 1, idx, 0, 0, 1);
+}
+
+/* Pushes a == b (honours __eq) as a boolean, or the error. */
+static inline int clua_pequal(lua_State *L, int a, int b) {
+    a = lua_absindex(L, a);
+    b = lua_absindex(L, b);
+    return clua_protect(L, clua_k_equal, 2, a, b, 0, 1);
+}
+
+/* ---- macros Swift cannot import ---- */
+
+static inline int clua_registryindex(void) { return LUA_REGISTRYINDEX; }
+static inline int clua_upvalueindex(int i) { return lua_upvalueindex(i); }
+static inline void clua_pop(lua_State *L, int n) { lua_pop(L, n); }
+static inline void clua_newtable(lua_State *L) { lua_newtable(L); }
+static inline void clua_insert(lua_State *L, int idx) { lua_insert(L, idx); }
+static inline void clua_remove(lua_State *L, int idx) { lua_remove(L, idx); }
+static inline void clua_replace(lua_State *L, int idx) { lua_replace(L, idx); }
+static inline const char *clua_tolstring(lua_State *L, int idx, size_t *len) { return lua_tolstring(L, idx, len); }
+static inline lua_Integer clua_tointegerx(lua_State *L, int idx, int *isnum) { return lua_tointegerx(L, idx, isnum); }
+static inline void clua_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
+static inline void *clua_newuserdata(lua_State *L, size_t size) { return lua_newuserdatauv(L, size, 0); }
+static inline int clua_gc_collect(lua_State *L) { return lua_gc(L, LUA_GCCOLLECT); }
+static inline int clua_gc_count_kb(lua_State *L) { return lua_gc(L, LUA_GCCOUNT); }
+static inline int clua_gc_count_b(lua_State *L) { return lua_gc(L, LUA_GCCOUNTB); }
+static inline int clua_gc_stop(lua_State *L) { return lua_gc(L, LUA_GCSTOP); }
+static inline int clua_gc_restart(lua_State *L) { return lua_gc(L, LUA_GCRESTART); }
+static inline int clua_gc_generational(lua_State *L) { return lua_gc(L, LUA_GCGEN, 0, 0); }
+static inline int clua_gc_incremental(lua_State *L) { return lua_gc(L, LUA_GCINC, 0, 0, 0); }
+static inline void clua_pushclosure(lua_State *L, int nup) { lua_pushcclosure(L, clua_trampoline, nup); }
+static inline void clua_pushmethod(lua_State *L) { lua_pushcclosure(L, clua_method_trampoline, 4); }
+static inline void clua_pushindex(lua_State *L) { lua_pushcclosure(L, clua_index, 3); }
+static inline void clua_pushnewindex(lua_State *L) { lua_pushcclosure(L, clua_newindex, 3); }
+static inline void clua_pushboxgc(lua_State *L) { lua_pushcfunction(L, clua_box_gc); }
+static inline int clua_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
+static inline void clua_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }
+static inline int clua_rawgetref(lua_State *L, int ref) { return lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
+
+/* Opens one standard library by its luaopen function and stores it like luaL_openlibs does. */
+static inline void clua_requiref(lua_State *L, const char *name, lua_CFunction open) {
+    luaL_requiref(L, name, open, 1);
+    lua_pop(L, 1);
+}
+
+#endif

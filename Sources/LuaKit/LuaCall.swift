@@ -1,0 +1,169 @@
+import CLua
+
+/// The arguments and results of one call from Lua into a Swift closure or method.
+///
+/// Argument numbers start at 1, as in Lua; for methods, argument 1 is the first one after `self`. Results
+/// are whatever the closure pushes, in order. A `LuaCall` is valid only while the closure runs.
+///
+/// ```swift
+/// lua.globals["greet"] = lua.function(name: "greet") { call in
+///     let name = try call.string(1)
+///     let times = try call.optional(2, as: Int.self) ?? 1
+///     try call.push(String(repeating: "hi \(name) ", count: times))
+/// }
+/// ```
+///
+/// A wrong argument becomes a Lua error in Lua's own words, located at the calling Lua line:
+/// `app.lua:3: bad argument #1 to 'greet' (string expected, got table)`.
+public struct LuaCall {
+    let L: OpaquePointer
+    unowned(unsafe) let core: LuaCore // valid while the callback runs
+    let base: Int32
+    let offset: Int32
+    /// The name the function was registered with, used in error messages.
+    public let name: String
+
+    init(_ L: OpaquePointer, _ core: LuaCore, base: Int32, offset: Int32, name: String) {
+        self.L = L
+        self.core = core
+        self.base = base
+        self.offset = offset
+        self.name = name
+    }
+
+    /// The stack of the calling thread.
+    public var stack: LuaStack { LuaStack(L, core) }
+
+    /// The state that runs the call, for creating tables and functions or calling back into Lua.
+    public var state: LuaState? { core.owner }
+
+    /// The number of arguments (not counting `self` for methods).
+    public var count: Int { Int(base - offset) }
+
+    /// The Lua type of argument `n` (`.none` when absent).
+    public func type(_ n: Int) -> LuaType { stack.type(at: index(n)) }
+
+    /// Argument `n` converted to `T`; an absent or mistyped argument is a `bad argument` error.
+    public func argument<T: LuaReadable>(_ n: Int, as type: T.Type = T.self) throws -> T {
+        let i = index(n)
+        do { return try T.read(from: stack, at: i) } catch let error as LuaError where error.kind == .type {
+            throw badArgument(n, error.message)
+        }
+    }
+
+    /// Argument `n` converted to `T`, or `nil` when it is absent or `nil`.
+    public func optional<T: LuaReadable>(_ n: Int, as type: T.Type = T.self) throws -> T? {
+        lua_type(L, index(n)) <= LUA_TNIL ? nil : try argument(n, as: T.self)
+    }
+
+    /// Argument `n` as an integer.
+    public func integer(_ n: Int) throws -> Int { try argument(n, as: Int.self) }
+    /// Argument `n` as a float.
+    public func number(_ n: Int) throws -> Double { try argument(n, as: Double.self) }
+    /// Argument `n` as a string.
+    public func string(_ n: Int) throws -> String { try argument(n, as: String.self) }
+    /// Argument `n` as a boolean.
+    public func boolean(_ n: Int) throws -> Bool { try argument(n, as: Bool.self) }
+    /// Argument `n` as a ``LuaValue`` (nil when absent).
+    public func value(_ n: Int) -> LuaValue { stack.value(at: index(n)) }
+    /// Every argument as ``LuaValue``s.
+    public var values: [LuaValue] { (0..<count).map { value($0 + 1) } }
+
+    /// Argument `n` as the Swift object wrapped by a userdata of a registered class.
+    public func object<T: AnyObject>(_ n: Int, as type: T.Type = T.self) throws -> T {
+        let i = index(n)
+        guard let object = core.object(at: i, in: L, as: T.self) else {
+            throw badArgument(n, "\(core.className(of: T.self) ?? String(describing: T.self)) expected, got \(stack.typeDescription(at: i))")
+        }
+        return object
+    }
+
+    /// Pushes one result.
+    public func push(_ value: some LuaPushable) throws { try value.push(to: stack) }
+
+    /// Pushes several results.
+    public func push(values: [LuaValue]) throws {
+        try stack.reserve(Int32(clamping: values.count))
+        for value in values { try value.push(to: stack) }
+    }
+
+    /// An error that reads like Lua's own `bad argument` errors.
+    public func badArgument(_ n: Int, _ message: String) -> LuaError {
+        LuaError(.runtime, "bad argument #\(n) to '\(name)' (\(message))")
+    }
+
+    private func index(_ n: Int) -> Int32 { Int32(clamping: n) + offset }
+}
+
+extension LuaState {
+    /// Makes a Lua function that runs a Swift closure.
+    ///
+    /// The closure reads its arguments from the ``LuaCall`` and pushes its results onto it. A Swift error
+    /// it throws becomes a Lua error that Lua code can catch with `pcall`; if nothing in Lua catches it, the
+    /// Swift caller receives a ``LuaError`` whose ``LuaError/underlying`` is the original error. No
+    /// `longjmp` ever crosses the closure: it returns to a C trampoline, which raises the error afterwards.
+    ///
+    /// ```swift
+    /// lua.globals["clamp"] = lua.function(name: "clamp") { call in
+    ///     let (x, lo, hi) = (try call.number(1), try call.number(2), try call.number(3))
+    ///     guard lo <= hi else { throw call.badArgument(2, "lower bound above upper bound") }
+    ///     try call.push(min(max(x, lo), hi))
+    /// }
+    /// ```
+    public func function(name: String = "?", _ body: @escaping (LuaCall) throws -> Void) -> LuaFunction {
+        core.makeFunction(name: name, body)
+    }
+
+    /// Makes a Lua function from a typed Swift closure with no arguments.
+    public func function<R: LuaPushable>(name: String = "?", _ body: @escaping () throws -> R) -> LuaFunction {
+        core.makeFunction(name: name) { call in try call.push(try body()) }
+    }
+
+    /// Makes a Lua function from a typed Swift closure of one argument.
+    ///
+    /// ```swift
+    /// lua.globals["double"] = lua.function(name: "double") { (x: Int) in x * 2 }
+    /// ```
+    public func function<A: LuaReadable, R: LuaPushable>(name: String = "?", _ body: @escaping (A) throws -> R) -> LuaFunction {
+        core.makeFunction(name: name) { call in try call.push(try body(call.argument(1))) }
+    }
+
+    /// Makes a Lua function from a typed Swift closure of two arguments.
+    public func function<A: LuaReadable, B: LuaReadable, R: LuaPushable>(
+        name: String = "?", _ body: @escaping (A, B) throws -> R
+    ) -> LuaFunction {
+        core.makeFunction(name: name) { call in try call.push(try body(call.argument(1), call.argument(2))) }
+    }
+
+    /// Makes a Lua function from a typed Swift closure of three arguments.
+    public func function<A: LuaReadable, B: LuaReadable, C: LuaReadable, R: LuaPushable>(
+        name: String = "?", _ body: @escaping (A, B, C) throws -> R
+    ) -> LuaFunction {
+        core.makeFunction(name: name) { call in
+            try call.push(try body(call.argument(1), call.argument(2), call.argument(3)))
+        }
+    }
+}
+
+extension LuaCore {
+    /// Pushes a box userdata holding a retained Swift object; its `__gc` releases the object.
+    func pushBox(_ object: AnyObject, _ L: OpaquePointer) {
+        let block = clua_newuserdata(L, MemoryLayout<UnsafeMutableRawPointer>.size)
+        block?.storeBytes(of: Unmanaged.passRetained(object).toOpaque(), as: UnsafeMutableRawPointer.self)
+        clua_rawgetref(L, boxMetatableRef)
+        _ = lua_setmetatable(L, -2)
+    }
+
+    /// Pushes a C closure that runs `body`.
+    func pushFunction(name: String, _ body: @escaping (LuaCall) throws -> Void, _ L: OpaquePointer) {
+        pushBox(LuaFunctionBox(core: self, name: name, body: body), L)
+        clua_pushclosure(L, 1)
+    }
+
+    func makeFunction(name: String, _ body: @escaping (LuaCall) throws -> Void) -> LuaFunction {
+        guard let L = try? thread() else { return LuaFunction(reference: LuaReference(core: self, ref: LUA_NOREF, pointer: nil)) }
+        pushFunction(name: name, body, L)
+        defer { lua_settop(L, -2) }
+        return LuaFunction(reference: reference(at: -1, in: L))
+    }
+}

@@ -1,0 +1,257 @@
+import CLua
+
+/// What the core knows about a Swift class registered as a userdata type.
+final class LuaClassInfo {
+    let name: String
+    let type: ObjectIdentifier
+    let metatableRef: Int32
+    let metatable: UnsafeRawPointer?
+    init(name: String, type: ObjectIdentifier, metatableRef: Int32, metatable: UnsafeRawPointer?) {
+        self.name = name
+        self.type = type
+        self.metatableRef = metatableRef
+        self.metatable = metatable
+    }
+}
+
+/// Describes how a Swift class looks from Lua: its methods, properties and metamethods.
+///
+/// Build one inside ``LuaState/register(_:name:_:)``:
+///
+/// ```swift
+/// final class Counter { var value = 0 }
+///
+/// try lua.register(Counter.self, name: "Counter") { c in
+///     c.method("increment") { counter, call in
+///         counter.value += try call.optional(1) ?? 1
+///         try call.push(counter.value)
+///     }
+///     c.property("value", get: { $0.value }, set: { $0.value = $1 })
+///     c.toString { "Counter(\($0.value))" }
+/// }
+/// try lua.globals.set("counter", lua.userdata(Counter()))
+/// try lua.run("counter:increment(); counter.value = counter.value * 10; print(counter)")  // Counter(10)
+/// ```
+///
+/// Reading a field that is neither a method nor a property gives `nil` (unless ``index(_:)`` handles it);
+/// writing one is an error naming the class and the field.
+public final class LuaClassBuilder<Object: AnyObject> {
+    let name: String
+    var methods: [(String, (Object, LuaCall) throws -> Void)] = []
+    var getters: [(String, (Object, LuaCall) throws -> Void)] = []
+    var setters: [(String, (Object, LuaCall) throws -> Void)] = []
+    var metamethods: [(String, (Object, LuaCall) throws -> Void)] = []
+    var indexFallback: ((Object, LuaCall) throws -> Void)?
+    var newIndexFallback: ((Object, LuaCall) throws -> Void)?
+
+    init(name: String) { self.name = name }
+
+    /// A method, called from Lua as `object:name(...)`. Argument 1 of the call is the first after `self`.
+    public func method(_ name: String, _ body: @escaping (Object, LuaCall) throws -> Void) {
+        methods.append((name, body))
+    }
+
+    /// A method with no arguments and one typed result.
+    public func method<R: LuaPushable>(_ name: String, _ body: @escaping (Object) throws -> R) {
+        methods.append((name, { object, call in try call.push(try body(object)) }))
+    }
+
+    /// A method with one typed argument and one typed result.
+    public func method<A: LuaReadable, R: LuaPushable>(_ name: String, _ body: @escaping (Object, A) throws -> R) {
+        methods.append((name, { object, call in try call.push(try body(object, call.argument(1))) }))
+    }
+
+    /// A method with two typed arguments and one typed result.
+    public func method<A: LuaReadable, B: LuaReadable, R: LuaPushable>(
+        _ name: String, _ body: @escaping (Object, A, B) throws -> R
+    ) {
+        methods.append((name, { object, call in try call.push(try body(object, call.argument(1), call.argument(2))) }))
+    }
+
+    /// A property read as `object.name` and, with `set`, written as `object.name = value`.
+    public func property<V: LuaPushable & LuaReadable>(
+        _ name: String, get: @escaping (Object) throws -> V, set: ((Object, V) throws -> Void)? = nil
+    ) {
+        getters.append((name, { object, call in try call.push(try get(object)) }))
+        if let set {
+            setters.append((name, { object, call in
+                do { try set(object, try call.argument(1)) } catch let error as LuaError where error.kind == .type {
+                    throw LuaError(.runtime, "bad value for '\(self.name).\(name)' (\(error.message))")
+                }
+            }))
+        }
+    }
+
+    /// A read-only property; assigning it from Lua is an error.
+    public func readOnly<V: LuaPushable>(_ name: String, _ get: @escaping (Object) throws -> V) {
+        getters.append((name, { object, call in try call.push(try get(object)) }))
+    }
+
+    /// Handles reads of fields that are neither methods nor properties: argument 1 is the key; push the
+    /// value (or nothing, for `nil`).
+    public func index(_ body: @escaping (Object, LuaCall) throws -> Void) { indexFallback = body }
+
+    /// Handles writes of fields that are not properties: argument 1 is the key, argument 2 the value.
+    public func newIndex(_ body: @escaping (Object, LuaCall) throws -> Void) { newIndexFallback = body }
+
+    /// `tostring(object)`. Without it, Lua shows `Name: 0x...`.
+    public func toString(_ body: @escaping (Object) throws -> String) {
+        metamethods.append(("__tostring", { object, call in try call.push(try body(object)) }))
+    }
+
+    /// `a == b` between two userdata of this class. Without it, equality is identity, which the bridge
+    /// keeps: the same Swift object always arrives in Lua as the same userdata.
+    public func equals(_ body: @escaping (Object, Object) throws -> Bool) {
+        metamethods.append(("__eq", { object, call in
+            guard let other = call.core.object(at: 2, in: call.L, as: Object.self) else {
+                try call.push(false)
+                return
+            }
+            try call.push(try body(object, other))
+        }))
+    }
+
+    /// Any other metamethod (`__call`, `__len`, `__lt`, `__le`, `__concat`, `__close`, ...). The object is
+    /// the first operand; the call's arguments are the remaining operands.
+    public func metamethod(_ event: String, _ body: @escaping (Object, LuaCall) throws -> Void) {
+        metamethods.append((event, body))
+    }
+}
+
+extension LuaState {
+    /// Registers a Swift class so that its instances can be handed to Lua as userdata.
+    ///
+    /// Each instance handed to Lua is retained until Lua collects its userdata (or the state closes), then
+    /// released. The same instance always maps to the same userdata while Lua holds it. Methods check their
+    /// `self`: calling a method on the wrong value is a Lua error, never a crash. Registering a class again
+    /// replaces its definition for userdata created afterwards.
+    public func register<Object: AnyObject>(
+        _ type: Object.Type, name: String, _ define: (LuaClassBuilder<Object>) throws -> Void = { _ in }
+    ) throws {
+        let builder = LuaClassBuilder<Object>(name: name)
+        try define(builder)
+        try core.register(builder)
+    }
+
+    /// Wraps a Swift object of a registered class as a userdata.
+    public func userdata<Object: AnyObject>(_ object: Object) throws -> LuaUserdata {
+        let L = try core.thread()
+        try core.pushObject(object, L)
+        defer { lua_settop(L, -2) }
+        return LuaUserdata(reference: core.reference(at: -1, in: L))
+    }
+}
+
+extension LuaCore {
+    func register<Object: AnyObject>(_ builder: LuaClassBuilder<Object>) throws {
+        let L = try thread()
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        let stack = LuaStack(L, self)
+        try stack.reserve(10)
+
+        lua_createtable(L, 0, 8) // metatable
+        let metatable = lua_gettop(L)
+        stack.pushString(builder.name)
+        lua_setfield(L, metatable, "__name")
+        stack.pushString(builder.name)
+        lua_setfield(L, metatable, "__metatable") // scripts cannot swap __gc or __index
+        clua_pushboxgc(L)
+        lua_setfield(L, metatable, "__gc")
+
+        func pushMethods(_ entries: [(String, (Object, LuaCall) throws -> Void)]) {
+            lua_createtable(L, 0, Int32(clamping: entries.count))
+            for (name, body) in entries {
+                pushMethod(builder.name, name, metatable: metatable, body, L)
+                lua_setfield(L, -2, name)
+            }
+        }
+        func pushFallback(_ body: ((Object, LuaCall) throws -> Void)?, name: String) {
+            if let body { pushMethod(builder.name, name, metatable: metatable, body, L) } else { lua_pushnil(L) }
+        }
+
+        pushMethods(builder.methods)
+        if builder.getters.isEmpty && builder.indexFallback == nil {
+            lua_setfield(L, metatable, "__index") // fast path: a plain table of methods
+        } else {
+            pushMethods(builder.getters)
+            pushFallback(builder.indexFallback, name: "__index")
+            clua_pushindex(L)
+            lua_setfield(L, metatable, "__index")
+        }
+        pushMethods(builder.setters)
+        pushFallback(builder.newIndexFallback, name: "__newindex")
+        stack.pushString(builder.name)
+        clua_pushnewindex(L)
+        lua_setfield(L, metatable, "__newindex")
+        for (event, body) in builder.metamethods {
+            pushMethod(builder.name, event, metatable: metatable, body, L)
+            lua_setfield(L, metatable, event)
+        }
+
+        let pointer = lua_topointer(L, metatable)
+        lua_pushvalue(L, metatable)
+        let ref = clua_ref(L)
+        let info = LuaClassInfo(name: builder.name, type: ObjectIdentifier(Object.self), metatableRef: ref, metatable: pointer)
+        classesByType[info.type] = info
+        if let pointer { classesByMetatable[pointer] = info }
+    }
+
+    /// Pushes a method closure: upvalues box, class metatable, "Class.method", "Class".
+    private func pushMethod<Object: AnyObject>(
+        _ className: String, _ name: String, metatable: Int32, _ body: @escaping (Object, LuaCall) throws -> Void,
+        _ L: OpaquePointer
+    ) {
+        let box = LuaMethodBox(core: self, name: name) { object, call in
+            // The C trampoline checked that `self` carries this class's metatable, so the pointer is an
+            // instance of Object (or a subclass): the typed view is sound.
+            try body(Unmanaged<Object>.fromOpaque(object).takeUnretainedValue(), call)
+        }
+        pushBox(box, L)
+        lua_pushvalue(L, metatable)
+        LuaStack(L, self).pushString("\(className).\(name)")
+        LuaStack(L, self).pushString(className)
+        clua_pushmethod(L)
+    }
+
+    func classInfo(for type: AnyObject.Type) -> LuaClassInfo? { classesByType[ObjectIdentifier(type)] }
+
+    func className<T: AnyObject>(of type: T.Type) -> String? { classesByType[ObjectIdentifier(type)]?.name }
+
+    /// Pushes the userdata for `object`: the cached one if Lua still holds it, else a new one.
+    func pushObject<Object: AnyObject>(_ object: Object, _ L: OpaquePointer) throws {
+        guard let info = classesByType[ObjectIdentifier(type(of: object))] ?? classesByType[ObjectIdentifier(Object.self)] else {
+            throw LuaError(.misuse, "\(type(of: object)) is not registered with this Lua state (use register(_:name:))")
+        }
+        try LuaStack(L, self).reserve(4)
+        let address = Unmanaged.passUnretained(object).toOpaque()
+        clua_rawgetref(L, objectCacheRef)
+        if lua_rawgetp(L, -1, address) == LUA_TUSERDATA,
+           let block = lua_touserdata(L, -1), block.load(as: UnsafeMutableRawPointer?.self) != nil
+        {
+            lua_rotate(L, -2, 1)
+            lua_settop(L, -2) // leaves the cached userdata
+            return
+        }
+        lua_settop(L, -2)
+        let block = clua_newuserdata(L, MemoryLayout<UnsafeMutableRawPointer>.size)
+        block?.storeBytes(of: Unmanaged.passRetained(object as AnyObject).toOpaque(), as: UnsafeMutableRawPointer.self)
+        clua_rawgetref(L, info.metatableRef)
+        _ = lua_setmetatable(L, -2)
+        lua_pushvalue(L, -1)
+        lua_rawsetp(L, -3, address)
+        lua_rotate(L, -2, 1)
+        lua_settop(L, -2)
+    }
+
+    /// The Swift object wrapped by the userdata at `index`, if it is one of ours and of type T.
+    func object<T: AnyObject>(at index: Int32, in L: OpaquePointer, as type: T.Type) -> T? {
+        guard lua_type(L, index) == LUA_TUSERDATA, let block = lua_touserdata(L, index) else { return nil }
+        guard lua_getmetatable(L, index) != 0 else { return nil }
+        let metatable = lua_topointer(L, -1)
+        lua_settop(L, -2)
+        guard let metatable, classesByMetatable[metatable] != nil,
+              let pointer = block.load(as: UnsafeMutableRawPointer?.self) else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T
+    }
+}

@@ -1,0 +1,322 @@
+import CLua
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The shared, reference-counted owner of one `lua_State`.
+///
+/// ``LuaState`` is the public face; references (``LuaTable`` and friends) keep the core alive so that they
+/// can tell, after ``LuaState/close()``, that the state is gone instead of touching freed memory.
+///
+/// Isolation: the core is not `Sendable`. It lives in the isolation domain of whoever created the
+/// ``LuaState`` and is only ever reached from there (Swift callbacks run synchronously inside calls made from
+/// that domain).
+final class LuaCore {
+    /// The runtime record shared with the C side; freed when the core goes away.
+    let runtime: UnsafeMutablePointer<clua_Runtime>
+    /// The main thread; `nil` once closed.
+    private(set) var mainThread: OpaquePointer?
+    /// The owning state, for callbacks that need it.
+    weak var owner: LuaState?
+
+    /// Swift classes registered as userdata types, by Swift type and by metatable address.
+    var classesByType: [ObjectIdentifier: LuaClassInfo] = [:]
+    var classesByMetatable: [UnsafeRawPointer: LuaClassInfo] = [:]
+    /// Registry references whose Swift owners went away; released at the next safe point.
+    var pendingUnrefs: [Int32] = []
+    /// Registry slots of the shared metatables.
+    var boxMetatableRef: Int32 = LUA_NOREF
+    var objectCacheRef: Int32 = LUA_NOREF
+    /// The Swift error most recently turned into a Lua error, to hand back as `underlying`.
+    var lastSwiftError: (message: String, error: any Error)?
+    /// Nesting of protected calls made from Swift; 0 means no Lua code is running.
+    var callDepth = 0
+    /// Maximum instructions for each top-level call, or nil.
+    var instructionBudget: Int?
+    /// Warning routing.
+    var warningHandler: (String) -> Void = { message in
+        var line = "Lua warning: \(message)\n"
+        line.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
+    }
+    var warningsEnabled = true
+    var warningBuffer = ""
+
+    init() throws(LuaError) {
+        runtime = .allocate(capacity: 1)
+        runtime.initialize(to: clua_Runtime())
+        guard let L = clua_newstate(runtime) else {
+            runtime.deallocate()
+            throw LuaError(.memory, "cannot create a Lua state: not enough memory")
+        }
+        mainThread = L
+        runtime.pointee.current = L
+        runtime.pointee.tracebacks = 1
+        runtime.pointee.hookCount = 1000
+        runtime.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        runtime.pointee.dispatch = { L, box in
+            guard let L, let box else { return 0 }
+            return LuaCore.dispatchFunction(L, box)
+        }
+        runtime.pointee.methodDispatch = { L, box, object in
+            guard let L, let box, let object else { return 0 }
+            return LuaCore.dispatchMethod(L, box, object)
+        }
+        runtime.pointee.release = { box in
+            guard let box else { return }
+            Unmanaged<AnyObject>.fromOpaque(box).release()
+        }
+        runtime.pointee.warn = { owner, message, toContinue in
+            guard let owner, let message else { return }
+            let core = Unmanaged<LuaCore>.fromOpaque(owner).takeUnretainedValue()
+            core.receiveWarning(String(cString: message), continues: toContinue != 0)
+        }
+        clua_setwarnf(L, runtime)
+        setUpRegistry(L)
+    }
+
+    deinit {
+        close()
+        runtime.deinitialize(count: 1)
+        runtime.deallocate()
+    }
+
+    var isClosed: Bool { mainThread == nil }
+
+    /// The thread Swift code must use now: the main thread, or the thread that called the running callback.
+    var L: OpaquePointer { runtime.pointee.current }
+
+    /// The current thread, or `.misuse` after close.
+    func thread() throws(LuaError) -> OpaquePointer {
+        guard mainThread != nil else { throw LuaError(.misuse, "the Lua state is closed") }
+        return runtime.pointee.current
+    }
+
+    func close() {
+        guard let L = mainThread else { return }
+        lua_close(L) // runs every __gc: Swift objects held by Lua are released here
+        mainThread = nil
+        runtime.pointee.owner = nil
+        runtime.pointee.current = nil
+        classesByType.removeAll()
+        classesByMetatable.removeAll()
+        pendingUnrefs.removeAll()
+    }
+
+    private func setUpRegistry(_ L: OpaquePointer) {
+        // Metatable for boxes that hold a retained Swift object: __gc releases it.
+        lua_createtable(L, 0, 2)
+        clua_pushboxgc(L)
+        lua_setfield(L, -2, "__gc")
+        lua_pushstring(L, "Swift object")
+        lua_setfield(L, -2, "__metatable")
+        boxMetatableRef = clua_ref(L)
+        // Weak-valued cache: one userdata per live Swift object, so identity survives round trips.
+        lua_createtable(L, 0, 0)
+        lua_createtable(L, 0, 1)
+        lua_pushstring(L, "v")
+        lua_setfield(L, -2, "__mode")
+        _ = lua_setmetatable(L, -2)
+        objectCacheRef = clua_ref(L)
+    }
+
+    // MARK: Registry references
+
+    /// Releases references whose Swift owners were deinitialised. Called at safe points only.
+    func drainUnrefs() {
+        guard !pendingUnrefs.isEmpty, !isClosed else { return }
+        let L = self.L
+        for ref in pendingUnrefs { clua_unref(L, ref) }
+        pendingUnrefs.removeAll(keepingCapacity: true)
+    }
+
+    /// Takes a registry reference to the value at `index` (the stack is unchanged).
+    func reference(at index: Int32, in L: OpaquePointer) -> LuaReference {
+        drainUnrefs()
+        lua_pushvalue(L, index)
+        let pointer = lua_topointer(L, -1)
+        let ref = clua_ref(L)
+        return LuaReference(core: self, ref: ref, pointer: pointer)
+    }
+
+    // MARK: Calls
+
+    /// Calls the function below `nargs` arguments on top of the stack, protected, leaving `nresults`
+    /// results (or all of them with `LUA_MULTRET`). On error the function and arguments are gone and a
+    /// ``LuaError`` is thrown.
+    func pcall(_ L: OpaquePointer, arguments nargs: Int32, results nresults: Int32) throws(LuaError) {
+        drainUnrefs()
+        let topLevel = callDepth == 0
+        if topLevel { beginTopLevelCall(L) }
+        callDepth += 1
+        let status = clua_pcall(L, nargs, nresults)
+        callDepth -= 1
+        var interrupted = false, exhausted = false
+        if topLevel { (interrupted, exhausted) = endTopLevelCall(L) }
+        if status != LUA_OK {
+            throw popError(L, status: status, interrupted: interrupted, exhausted: exhausted)
+        }
+    }
+
+    private func beginTopLevelCall(_ L: OpaquePointer) {
+        if let budget = instructionBudget {
+            runtime.pointee.budgeted = 1
+            runtime.pointee.budget = Int64(budget)
+            runtime.pointee.budgetTotal = Int64(budget)
+            runtime.pointee.hookCount = Int32(clamping: min(max(budget / 10, 1), 1000))
+            clua_install_hook(L, runtime)
+        }
+    }
+
+    private func endTopLevelCall(_ L: OpaquePointer) -> (interrupted: Bool, exhausted: Bool) {
+        let interrupted = runtime.pointee.interruptRequested != 0
+        let exhausted = runtime.pointee.budgeted != 0 && runtime.pointee.budget <= 0
+        if interrupted || runtime.pointee.budgeted != 0 {
+            runtime.pointee.interruptRequested = 0
+            runtime.pointee.budgeted = 0
+            clua_install_hook(L, runtime)
+        }
+        return (interrupted, exhausted)
+    }
+
+    /// Loads a chunk onto the stack, or throws.
+    func load(_ L: OpaquePointer, bytes: UnsafeRawBufferPointer, chunkName: String, mode: String) throws(LuaError) {
+        drainUnrefs()
+        let status = clua_load(L, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, chunkName, mode)
+        if status != LUA_OK { throw popError(L, status: status) }
+    }
+
+    /// Turns the error object on top of the stack into a ``LuaError`` and pops it.
+    func popError(_ L: OpaquePointer, status: Int32, interrupted: Bool = false, exhausted: Bool = false) -> LuaError {
+        let message = describeError(L, at: -1)
+        lua_settop(L, -2)
+        var traceback: String?
+        if status == LUA_ERRRUN || status == LUA_ERRERR {
+            clua_take_traceback(L)
+            if lua_type(L, -1) == LUA_TSTRING { traceback = LuaStack(L, self).rawString(at: -1) }
+            lua_settop(L, -2)
+        }
+        let kind: LuaError.Kind =
+            switch status {
+            case LUA_ERRSYNTAX: .syntax
+            case LUA_ERRMEM: .memory
+            case LUA_ERRERR: .errorHandler
+            case LUA_ERRFILE: .file
+            default: interrupted ? .interrupted : exhausted ? .budgetExhausted : .runtime
+            }
+        var underlying: (any Error)?
+        if let last = lastSwiftError {
+            if last.message == message { underlying = last.error }
+            lastSwiftError = nil
+        }
+        return LuaError(kind, message, traceback: traceback, underlying: underlying)
+    }
+
+    /// A string for any error object: strings as they are, `__tostring` where there is one, else a type
+    /// description as Lua's own interpreter prints it.
+    func describeError(_ L: OpaquePointer, at index: Int32) -> String {
+        let stack = LuaStack(L, self)
+        switch lua_type(L, index) {
+        case LUA_TSTRING: return stack.rawString(at: index)
+        case LUA_TNUMBER, LUA_TBOOLEAN, LUA_TNIL:
+            return stack.display(at: index)
+        default:
+            if luaL_getmetafield(L, index, "__tostring") != LUA_TNIL {
+                lua_settop(L, -2)
+                return stack.display(at: index)
+            }
+            return "(error object is a \(String(cString: lua_typename(L, lua_type(L, index)))) value)"
+        }
+    }
+
+    // MARK: Callbacks
+
+    /// Runs a Swift callback. Never lets a Swift error escape and never jumps: returns the result count, or
+    /// -1 with the error message on top of the stack for the C trampoline to raise.
+    static func dispatchFunction(_ L: OpaquePointer, _ box: UnsafeMutableRawPointer) -> Int32 {
+        let function = Unmanaged<LuaFunctionBox>.fromOpaque(box).takeUnretainedValue()
+        let base = lua_gettop(L)
+        let core = function.core
+        do {
+            try function.body(LuaCall(L, core, base: base, offset: 0, name: function.name))
+            return max(lua_gettop(L) - base, 0)
+        } catch {
+            return core.pushError(error, L)
+        }
+    }
+
+    static func dispatchMethod(_ L: OpaquePointer, _ box: UnsafeMutableRawPointer, _ object: UnsafeMutableRawPointer) -> Int32 {
+        let method = Unmanaged<LuaMethodBox>.fromOpaque(box).takeUnretainedValue()
+        let base = lua_gettop(L)
+        let core = method.core
+        do {
+            try method.body(object, LuaCall(L, core, base: base, offset: 1, name: method.name))
+            return max(lua_gettop(L) - base, 0)
+        } catch {
+            return core.pushError(error, L)
+        }
+    }
+
+    /// Pushes the Lua error for a Swift error: a Lua error that passed through keeps its message; any other
+    /// error gets the location of the Lua code that called the callback.
+    func pushError(_ error: any Error, _ L: OpaquePointer) -> Int32 {
+        let message: String
+        if let lua = error as? LuaError, lua.kind != .type, lua.kind != .misuse {
+            message = lua.message
+            if let underlying = lua.underlying { lastSwiftError = (message, underlying) }
+        } else {
+            clua_where(L, 1)
+            let location = LuaStack(L, self).rawString(at: -1)
+            lua_settop(L, -2)
+            let text: String
+            if let described = error as? CustomStringConvertible { text = described.description } else { text = "\(error)" }
+            message = location + text
+            lastSwiftError = (message, error)
+        }
+        LuaStack(L, self).pushString(message)
+        return -1
+    }
+
+    // MARK: Warnings
+
+    func receiveWarning(_ piece: String, continues: Bool) {
+        if warningBuffer.isEmpty, !continues, piece.hasPrefix("@") {
+            if piece == "@on" { warningsEnabled = true } else if piece == "@off" { warningsEnabled = false }
+            return
+        }
+        warningBuffer += piece
+        guard !continues else { return }
+        let message = warningBuffer
+        warningBuffer = ""
+        if warningsEnabled { warningHandler(message) }
+    }
+}
+
+/// A retained Swift closure reachable from a Lua C closure (upvalue 1 of `clua_trampoline`).
+///
+/// `core` is `unowned(unsafe)`: a box is retained only by its Lua userdata, whose `__gc` releases it at the
+/// latest inside `lua_close`, which runs while the core is alive; so the box never outlives the core, and
+/// the hot path avoids a weak load.
+final class LuaFunctionBox {
+    unowned(unsafe) let core: LuaCore
+    let name: String
+    let body: (LuaCall) throws -> Void
+    init(core: LuaCore, name: String, body: @escaping (LuaCall) throws -> Void) {
+        self.core = core
+        self.name = name
+        self.body = body
+    }
+}
+
+/// A retained Swift method of a registered class (upvalue 1 of `clua_method_trampoline`).
+final class LuaMethodBox {
+    unowned(unsafe) let core: LuaCore
+    let name: String
+    let body: (UnsafeMutableRawPointer, LuaCall) throws -> Void
+    init(core: LuaCore, name: String, body: @escaping (UnsafeMutableRawPointer, LuaCall) throws -> Void) {
+        self.core = core
+        self.name = name
+        self.body = body
+    }
+}

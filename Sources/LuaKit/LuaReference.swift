@@ -1,0 +1,252 @@
+import CLua
+
+/// A registry reference that keeps one Lua value alive for Swift.
+///
+/// Released explicitly with ``release()`` (immediately), or when the last Swift copy goes away (at the
+/// state's next safe point, never from inside an arbitrary deinit), or when the state closes.
+final class LuaReference: Hashable {
+    let core: LuaCore
+    private(set) var ref: Int32
+    /// The Lua object's address: its identity while the reference keeps it alive.
+    let pointer: UnsafeRawPointer?
+
+    init(core: LuaCore, ref: Int32, pointer: UnsafeRawPointer?) {
+        self.core = core
+        self.ref = ref
+        self.pointer = pointer
+    }
+
+    deinit {
+        if ref >= 0, !core.isClosed { core.pendingUnrefs.append(ref) }
+    }
+
+    var isValid: Bool { ref >= 0 && !core.isClosed }
+
+    /// Pushes the value onto `stack`, which must belong to the same state.
+    func push(on stack: LuaStack) throws(LuaError) {
+        guard stack.core === core else { throw LuaError(.misuse, "a Lua value was used with another Lua state") }
+        try pushValue(stack.L)
+    }
+
+    /// Pushes the value onto thread L of this reference's own state.
+    func pushValue(_ L: OpaquePointer) throws(LuaError) {
+        guard !core.isClosed else { throw LuaError(.misuse, "the Lua state is closed") }
+        guard ref >= 0 else { throw LuaError(.misuse, "the Lua value was released") }
+        clua_rawgetref(L, ref)
+    }
+
+    func release() {
+        guard ref >= 0 else { return }
+        if !core.isClosed { clua_unref(core.L, ref) }
+        ref = LUA_NOREF
+    }
+
+    var addressDescription: String { "0x" + String(UInt(bitPattern: pointer), radix: 16) }
+
+    static func == (lhs: LuaReference, rhs: LuaReference) -> Bool { lhs.pointer == rhs.pointer && lhs.core === rhs.core }
+    func hash(into hasher: inout Hasher) { hasher.combine(pointer) }
+}
+
+/// Runs `body` with the value of `reference` pushed on the current thread, restoring the stack afterwards.
+@inline(__always)
+func withPushed<R>(_ reference: LuaReference, _ body: (LuaStack, Int32) throws -> R) throws -> R {
+    let core = reference.core
+    let L = try core.thread()
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    try reference.pushValue(L)
+    return try body(LuaStack(L, core), top + 1)
+}
+
+/// A Lua table held from Swift.
+///
+/// ```swift
+/// let config = try lua.run("return { name = 'app', sizes = {1, 2, 3} }")[0].tableValue!
+/// let name: String = try config.get("name")
+/// let sizes: [Int] = try config.get("sizes")
+/// try config.set("debug", true)
+/// ```
+public struct LuaTable: LuaPushable, LuaReadable {
+    let reference: LuaReference
+
+    init(reference: LuaReference) { self.reference = reference }
+
+    /// `t[key]`, honouring `__index`, converted to `T`.
+    public func get<T: LuaReadable>(_ key: some LuaPushable, as type: T.Type = T.self) throws -> T {
+        try withPushed(reference) { stack, table in
+            try stack.push(key)
+            let status = clua_pgettable(stack.L, table)
+            if status != LUA_OK { throw stack.core.popError(stack.L, status: status) }
+            return try T.read(from: stack, at: -1)
+        }
+    }
+
+    /// `t[key]`, honouring `__index`.
+    public subscript(key: some LuaPushable) -> LuaValue {
+        get throws { try get(key, as: LuaValue.self) }
+    }
+
+    /// `t[key] = value`, honouring `__newindex`.
+    public func set(_ key: some LuaPushable, _ value: some LuaPushable) throws {
+        try withPushed(reference) { stack, table in
+            try stack.push(key)
+            try stack.push(value)
+            let status = clua_psettable(stack.L, table)
+            if status != LUA_OK { throw stack.core.popError(stack.L, status: status) }
+        }
+    }
+
+    /// `rawget(t, key)`.
+    public func rawGet<T: LuaReadable>(_ key: some LuaPushable, as type: T.Type = T.self) throws -> T {
+        try withPushed(reference) { stack, table in
+            try stack.push(key)
+            lua_rawget(stack.L, table)
+            return try T.read(from: stack, at: -1)
+        }
+    }
+
+    /// `rawset(t, key, value)`; a `nil` or NaN key is an error.
+    public func rawSet(_ key: some LuaPushable, _ value: some LuaPushable) throws {
+        try withPushed(reference) { stack, table in
+            try stack.push(key)
+            let keyType = lua_type(stack.L, -1)
+            if keyType == LUA_TNIL || (keyType == LUA_TNUMBER && lua_tonumberx(stack.L, -1, nil).isNaN) {
+                throw LuaError(.type, "table index is \(keyType == LUA_TNIL ? "nil" : "NaN")")
+            }
+            try stack.push(value)
+            lua_rawset(stack.L, table)
+        }
+    }
+
+    /// The raw length of the list part (`rawlen(t)`).
+    public var count: Int {
+        (try? withPushed(reference) { stack, table in Int(lua_rawlen(stack.L, table)) }) ?? 0
+    }
+
+    /// Every key-value pair (raw, in Lua's `next` order).
+    public func pairs() throws -> [(key: LuaValue, value: LuaValue)] {
+        try withPushed(reference) { stack, table in
+            var result: [(key: LuaValue, value: LuaValue)] = []
+            try stack.reserve(3)
+            lua_pushnil(stack.L)
+            while lua_next(stack.L, table) != 0 {
+                result.append((stack.value(at: -2), stack.value(at: -1)))
+                lua_settop(stack.L, -2)
+            }
+            return result
+        }
+    }
+
+    /// The table converted to a Swift type, such as `[Int]` or `[String: [String: Double]]`.
+    public func decode<T: LuaReadable>(_ type: T.Type = T.self) throws -> T {
+        try withPushed(reference) { stack, table in try T.read(from: stack, at: table) }
+    }
+
+    /// Releases the reference now; later uses of this value (and its copies) throw.
+    public func release() { reference.release() }
+
+    public func push(to stack: LuaStack) throws { try reference.push(on: stack) }
+
+    public static func read(from stack: LuaStack, at index: Int32) throws -> LuaTable {
+        guard lua_type(stack.L, index) == LUA_TTABLE else { throw stack.typeError(expected: "table", at: index) }
+        return LuaTable(reference: stack.core.reference(at: index, in: stack.L))
+    }
+}
+
+/// A Lua function held from Swift: a Lua function, a C function, or a Swift closure registered with
+/// ``LuaState/function(name:_:)``.
+///
+/// ```swift
+/// let add = try lua.run("return function(a, b) return a + b end")[0].functionValue!
+/// let sum: Int = try add.call(2, 3)        // 5
+/// let all = try add.callValues(2, 3)       // [.integer(5)]
+/// ```
+public struct LuaFunction: LuaPushable, LuaReadable {
+    let reference: LuaReference
+
+    init(reference: LuaReference) { self.reference = reference }
+
+    /// Calls the function and returns all of its results.
+    @discardableResult
+    public func callValues(_ arguments: any LuaPushable...) throws -> [LuaValue] {
+        try callValues(arguments: arguments)
+    }
+
+    /// Calls the function with an array of arguments and returns all of its results.
+    @discardableResult
+    public func callValues(arguments: [any LuaPushable]) throws -> [LuaValue] {
+        let core = reference.core
+        let L = try core.thread()
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        let stack = LuaStack(L, core)
+        try stack.reserve(Int32(clamping: arguments.count + 1))
+        try reference.pushValue(L)
+        for argument in arguments { try argument.push(to: stack) }
+        try core.pcall(L, arguments: Int32(arguments.count), results: LUA_MULTRET)
+        return (top + 1..<lua_gettop(L) + 1).map { stack.value(at: $0) }
+    }
+
+    /// Calls the function and converts its first result to `R`.
+    public func call<R: LuaReadable>(_ arguments: any LuaPushable..., as type: R.Type = R.self) throws -> R {
+        let core = reference.core
+        let L = try core.thread()
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        let stack = LuaStack(L, core)
+        try stack.reserve(Int32(clamping: arguments.count + 1))
+        try reference.pushValue(L)
+        for argument in arguments { try argument.push(to: stack) }
+        try core.pcall(L, arguments: Int32(arguments.count), results: 1)
+        return try R.read(from: stack, at: -1)
+    }
+
+    /// Releases the reference now.
+    public func release() { reference.release() }
+
+    public func push(to stack: LuaStack) throws { try reference.push(on: stack) }
+
+    public static func read(from stack: LuaStack, at index: Int32) throws -> LuaFunction {
+        guard lua_type(stack.L, index) == LUA_TFUNCTION else { throw stack.typeError(expected: "function", at: index) }
+        return LuaFunction(reference: stack.core.reference(at: index, in: stack.L))
+    }
+}
+
+/// A full userdata held from Swift; for userdata that wrap a Swift object, ``object(as:)`` returns it.
+public struct LuaUserdata: LuaPushable, LuaReadable {
+    let reference: LuaReference
+
+    init(reference: LuaReference) { self.reference = reference }
+
+    /// The Swift object this userdata wraps, if it wraps one of type `T`.
+    public func object<T: AnyObject>(as type: T.Type = T.self) -> T? {
+        try? withPushed(reference) { stack, index in stack.core.object(at: index, in: stack.L, as: T.self) }
+    }
+
+    /// Releases the reference now.
+    public func release() { reference.release() }
+
+    public func push(to stack: LuaStack) throws { try reference.push(on: stack) }
+
+    public static func read(from stack: LuaStack, at index: Int32) throws -> LuaUserdata {
+        guard lua_type(stack.L, index) == LUA_TUSERDATA else { throw stack.typeError(expected: "userdata", at: index) }
+        return LuaUserdata(reference: stack.core.reference(at: index, in: stack.L))
+    }
+}
+
+/// A Lua coroutine held from Swift.
+public struct LuaThread: LuaPushable, LuaReadable {
+    let reference: LuaReference
+
+    init(reference: LuaReference) { self.reference = reference }
+
+    /// Releases the reference now.
+    public func release() { reference.release() }
+
+    public func push(to stack: LuaStack) throws { try reference.push(on: stack) }
+
+    public static func read(from stack: LuaStack, at index: Int32) throws -> LuaThread {
+        guard lua_type(stack.L, index) == LUA_TTHREAD else { throw stack.typeError(expected: "thread", at: index) }
+        return LuaThread(reference: stack.core.reference(at: index, in: stack.L))
+    }
+}

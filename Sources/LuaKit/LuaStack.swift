@@ -1,0 +1,377 @@
+import CLua
+
+/// The type of a value on the Lua stack.
+public enum LuaType: Int32, Sendable {
+    case none = -1
+    case `nil` = 0
+    case boolean = 1
+    case lightUserdata = 2
+    case number = 3
+    case string = 4
+    case table = 5
+    case function = 6
+    case userdata = 7
+    case thread = 8
+
+    /// Lua's name for the type.
+    public var name: String {
+        switch self {
+        case .none: "no value"
+        case .nil: "nil"
+        case .boolean: "boolean"
+        case .lightUserdata, .userdata: "userdata"
+        case .number: "number"
+        case .string: "string"
+        case .table: "table"
+        case .function: "function"
+        case .thread: "thread"
+        }
+    }
+}
+
+/// A Swift value that can be pushed onto the Lua stack.
+///
+/// `Bool`, integers, floating-point numbers, `String`, ``LuaString``, ``LuaValue``, optionals, arrays and
+/// dictionaries of pushable values (nested as deep as you like) conform already. Conform your own types by
+/// pushing what represents them:
+///
+/// ```swift
+/// struct City: LuaPushable {
+///     var name: String
+///     func push(to stack: LuaStack) throws { try stack.push(["name": name]) }
+/// }
+/// ```
+public protocol LuaPushable {
+    /// Pushes exactly one value representing `self`, or throws and pushes nothing.
+    func push(to stack: LuaStack) throws
+}
+
+/// A Swift value that can be read from the Lua stack.
+///
+/// ```swift
+/// struct City: LuaReadable {
+///     var name: String
+///     static func read(from stack: LuaStack, at index: Int32) throws -> City {
+///         let fields = try stack.read([String: LuaValue].self, at: index)
+///         return City(name: fields["name"]?.stringValue ?? "")
+///     }
+/// }
+/// ```
+public protocol LuaReadable {
+    /// Reads the value at `index` without changing the stack, or throws a ``LuaError`` of kind `.type`.
+    static func read(from stack: LuaStack, at index: Int32) throws -> Self
+}
+
+/// A view of one Lua thread's stack, used to push and read values.
+///
+/// You meet a `LuaStack` when conforming your own types to ``LuaPushable`` and ``LuaReadable``; it is
+/// valid only during the call that handed it to you.
+public struct LuaStack {
+    let L: OpaquePointer
+    unowned(unsafe) let core: LuaCore // a stack is only handed out while the core is open
+
+    init(_ L: OpaquePointer, _ core: LuaCore) {
+        self.L = L
+        self.core = core
+    }
+
+    /// The index of the top value (the number of values on the stack).
+    public var top: Int32 { lua_gettop(L) }
+
+    /// The type of the value at `index`.
+    public func type(at index: Int32) -> LuaType { LuaType(rawValue: lua_type(L, index)) ?? .none }
+
+    /// Makes sure `extra` more slots fit on the stack.
+    public func reserve(_ extra: Int32) throws {
+        guard lua_checkstack(L, extra) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
+    }
+
+    // MARK: Pushing
+
+    /// Pushes a Swift value.
+    public func push(_ value: some LuaPushable) throws { try value.push(to: self) }
+    /// Pushes `nil`.
+    public func pushNil() { lua_pushnil(L) }
+    /// Pushes a boolean.
+    public func pushBool(_ value: Bool) { lua_pushboolean(L, value ? 1 : 0) }
+    /// Pushes an integer.
+    public func pushInteger(_ value: Int) { lua_pushinteger(L, lua_Integer(value)) }
+    /// Pushes a float.
+    public func pushNumber(_ value: Double) { lua_pushnumber(L, value) }
+    /// Pushes a string (its UTF-8 bytes, NUL bytes included).
+    public func pushString(_ value: String) {
+        var value = value
+        value.withUTF8 { buffer in _ = lua_pushlstring(L, buffer.baseAddress, buffer.count) }
+    }
+    /// Pushes a string made of exactly these bytes.
+    public func pushBytes(_ bytes: some Collection<UInt8>) {
+        let pushed: Bool? = bytes.withContiguousStorageIfAvailable { buffer in
+            _ = buffer.withMemoryRebound(to: CChar.self) { lua_pushlstring(L, $0.baseAddress, $0.count) }
+            return true
+        }
+        if pushed == nil { pushBytes(Array(bytes)) }
+    }
+    /// Pushes a new empty table with room for `array` list items and `record` other fields.
+    public func pushNewTable(array: Int = 0, record: Int = 0) {
+        lua_createtable(L, Int32(clamping: array), Int32(clamping: record))
+    }
+
+    /// Pushes a table holding `elements` as a list (`t[1]`, `t[2]`, ...).
+    public func pushList<S: Sequence>(_ elements: S) throws where S.Element: LuaPushable {
+        try reserve(3)
+        pushNewTable(array: elements.underestimatedCount)
+        var i: lua_Integer = 0
+        for element in elements {
+            do { try element.push(to: self) } catch { lua_settop(L, -2); throw error }
+            i += 1
+            lua_rawseti(L, -2, i)
+        }
+    }
+
+    /// Pushes a table holding these key-value pairs. Throws (and pushes nothing) for a `nil` or NaN key.
+    public func pushRecord<S: Sequence, K: LuaPushable, V: LuaPushable>(_ pairs: S) throws where S.Element == (K, V) {
+        try reserve(4)
+        pushNewTable(record: pairs.underestimatedCount)
+        for (key, value) in pairs {
+            do {
+                try key.push(to: self)
+                let keyType = lua_type(L, -1)
+                if keyType == LUA_TNIL || (keyType == LUA_TNUMBER && lua_tonumberx(L, -1, nil).isNaN) {
+                    lua_settop(L, -2)
+                    throw LuaError(.type, "table index is \(keyType == LUA_TNIL ? "nil" : "NaN")")
+                }
+                do { try value.push(to: self) } catch { lua_settop(L, -2); throw error }
+            } catch { lua_settop(L, -2); throw error }
+            lua_rawset(L, -3)
+        }
+    }
+
+    // MARK: Reading
+
+    /// Reads the value at `index` as a Swift type.
+    public func read<T: LuaReadable>(_ type: T.Type = T.self, at index: Int32) throws -> T {
+        try T.read(from: self, at: index)
+    }
+
+    /// The value at `index` as a ``LuaValue`` (tables, functions, userdata and threads by reference).
+    public func value(at index: Int32) -> LuaValue {
+        switch lua_type(L, index) {
+        case LUA_TBOOLEAN: return .boolean(lua_toboolean(L, index) != 0)
+        case LUA_TNUMBER:
+            var isInteger: Int32 = 0
+            let i = clua_tointegerx(L, index, &isInteger)
+            return lua_isinteger(L, index) != 0 ? .integer(Int(i)) : .number(lua_tonumberx(L, index, nil))
+        case LUA_TSTRING: return .string(LuaString(bytes: rawBytes(at: index)))
+        case LUA_TTABLE: return .table(LuaTable(reference: core.reference(at: index, in: L)))
+        case LUA_TFUNCTION: return .function(LuaFunction(reference: core.reference(at: index, in: L)))
+        case LUA_TUSERDATA: return .userdata(LuaUserdata(reference: core.reference(at: index, in: L)))
+        case LUA_TTHREAD: return .thread(LuaThread(reference: core.reference(at: index, in: L)))
+        case LUA_TLIGHTUSERDATA: return .lightUserdata(lua_touserdata(L, index))
+        default: return .nil
+        }
+    }
+
+    /// The bytes of the string at `index` (the value must be a string).
+    func rawBytes(at index: Int32) -> [UInt8] {
+        var length = 0
+        guard let pointer = clua_tolstring(L, index, &length) else { return [] }
+        return pointer.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+    }
+
+    /// The string at `index` decoded as UTF-8 (the value must be a string).
+    func rawString(at index: Int32) -> String {
+        var length = 0
+        guard let pointer = clua_tolstring(L, index, &length) else { return "" }
+        return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+    }
+
+    /// What Lua's `tostring` gives for the value at `index` (honours `__tostring` and `__name`, protected).
+    /// Never throws: a failing `__tostring` is described instead.
+    public func display(at index: Int32) -> String {
+        let index = lua_absindex(L, index)
+        if clua_ptostring(L, index) != LUA_OK {
+            let failure = lua_type(L, -1) == LUA_TSTRING ? rawString(at: -1) : "error"
+            lua_settop(L, -2)
+            return "(\(type(at: index).name): __tostring failed: \(failure))"
+        }
+        let text = rawString(at: -1)
+        lua_settop(L, -2)
+        return text
+    }
+
+    func typeError(expected: String, at index: Int32) -> LuaError {
+        LuaError(.type, "\(expected) expected, got \(typeDescription(at: index))")
+    }
+
+    /// The type name used in messages: `__name` of a userdata's metatable where there is one.
+    func typeDescription(at index: Int32) -> String {
+        if lua_type(L, index) == LUA_TUSERDATA, luaL_getmetafield(L, index, "__name") == LUA_TSTRING {
+            let name = rawString(at: -1)
+            lua_settop(L, -2)
+            return name
+        }
+        return type(at: index).name
+    }
+}
+
+// MARK: - Conformances
+
+extension Bool: LuaPushable, LuaReadable {
+    public func push(to stack: LuaStack) { stack.pushBool(self) }
+    public static func read(from stack: LuaStack, at index: Int32) throws -> Bool {
+        guard lua_type(stack.L, index) == LUA_TBOOLEAN else { throw stack.typeError(expected: "boolean", at: index) }
+        return lua_toboolean(stack.L, index) != 0
+    }
+}
+
+extension Int: LuaPushable, LuaReadable {
+    public func push(to stack: LuaStack) { stack.pushInteger(self) }
+    public static func read(from stack: LuaStack, at index: Int32) throws -> Int {
+        guard lua_type(stack.L, index) == LUA_TNUMBER else { throw stack.typeError(expected: "number", at: index) }
+        var isInteger: Int32 = 0
+        let value = clua_tointegerx(stack.L, index, &isInteger)
+        guard isInteger != 0 else { throw LuaError(.type, "number has no integer representation") }
+        return Int(value)
+    }
+}
+
+extension Int64: LuaPushable, LuaReadable {
+    public func push(to stack: LuaStack) { stack.pushInteger(Int(self)) }
+    public static func read(from stack: LuaStack, at index: Int32) throws -> Int64 { Int64(try Int.read(from: stack, at: index)) }
+}
+
+extension Int32: LuaPushable, LuaReadable {
+    public func push(to stack: LuaStack) { stack.pushInteger(Int(self)) }
+    public static func read(from stack: LuaStack, at index: Int32) throws -> Int32 {
+        let value = try Int.read(from: stack, at: index)
+        guard let narrow = Int32(exactly: value) else { throw LuaError(.type, "number \(value) does not fit in 32 bits") }
+        return narrow
+    }
+}
+
+extension Double: LuaPushable, LuaReadable {
+    public func push(to stack: LuaStack) { stack.pushNumber(self) }
+    public static func read(from stack: LuaStack, at index: Int32) throws -> Double {
+        guard lua_type(stack.L, index) == LUA_TNUMBER else { throw stack.typeError(expected: "number", at: index) }
+        return lua_tonumberx(stack.L, index, nil)
+    }
+}
+
+extension Float: LuaPushable, LuaReadable {
+    public func push(to stack: LuaStack) { stack.pushNumber(Double(self)) }
+    public static func read(from stack: LuaStack, at index: Int32) throws -> Float { Float(try Double.read(from: stack, at: index)) }
+}
+
+extension String: LuaPushable, LuaReadable {
+    public func push(to stack: LuaStack) { stack.pushString(self) }
+    /// Reads a string; a number is converted as Lua does (`10` reads as `"10"`).
+    public static func read(from stack: LuaStack, at index: Int32) throws -> String {
+        switch lua_type(stack.L, index) {
+        case LUA_TSTRING: return stack.rawString(at: index)
+        case LUA_TNUMBER:
+            lua_pushvalue(stack.L, index) // convert a copy: lua_tolstring changes a number in place
+            defer { lua_settop(stack.L, -2) }
+            return stack.rawString(at: -1)
+        default: throw stack.typeError(expected: "string", at: index)
+        }
+    }
+}
+
+extension LuaString: LuaPushable, LuaReadable {
+    public func push(to stack: LuaStack) { stack.pushBytes(bytes) }
+    public static func read(from stack: LuaStack, at index: Int32) throws -> LuaString {
+        switch lua_type(stack.L, index) {
+        case LUA_TSTRING: return LuaString(bytes: stack.rawBytes(at: index))
+        case LUA_TNUMBER: return LuaString(try String.read(from: stack, at: index))
+        default: throw stack.typeError(expected: "string", at: index)
+        }
+    }
+}
+
+extension Optional: LuaPushable where Wrapped: LuaPushable {
+    public func push(to stack: LuaStack) throws {
+        if let value = self { try value.push(to: stack) } else { stack.pushNil() }
+    }
+}
+
+extension Optional: LuaReadable where Wrapped: LuaReadable {
+    public static func read(from stack: LuaStack, at index: Int32) throws -> Wrapped? {
+        lua_type(stack.L, index) <= LUA_TNIL ? nil : try Wrapped.read(from: stack, at: index)
+    }
+}
+
+extension Array: LuaPushable where Element: LuaPushable {
+    /// Pushes a list: `t[1] = self[0]`, ...
+    public func push(to stack: LuaStack) throws { try stack.pushList(self) }
+}
+
+extension Array: LuaReadable where Element: LuaReadable {
+    /// Reads the list part `t[1] ... t[#t]` (raw access, no metamethods).
+    public static func read(from stack: LuaStack, at index: Int32) throws -> [Element] {
+        let L = stack.L
+        guard lua_type(L, index) == LUA_TTABLE else { throw stack.typeError(expected: "table", at: index) }
+        try stack.reserve(2)
+        let table = lua_absindex(L, index)
+        let count = Int(lua_rawlen(L, table))
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        for i in 0..<count {
+            lua_rawgeti(L, table, lua_Integer(i + 1))
+            defer { lua_settop(L, -2) }
+            do { result.append(try Element.read(from: stack, at: -1)) } catch let error as LuaError {
+                throw LuaError(error.kind, "item \(i + 1): \(error.message)")
+            }
+        }
+        return result
+    }
+}
+
+extension Dictionary: LuaPushable where Key: LuaPushable, Value: LuaPushable {
+    public func push(to stack: LuaStack) throws { try stack.pushRecord(self.lazy.map { ($0.key, $0.value) }) }
+}
+
+extension Dictionary: LuaReadable where Key: LuaReadable, Value: LuaReadable {
+    /// Reads every key-value pair of a table (raw access, no metamethods).
+    public static func read(from stack: LuaStack, at index: Int32) throws -> [Key: Value] {
+        let L = stack.L
+        guard lua_type(L, index) == LUA_TTABLE else { throw stack.typeError(expected: "table", at: index) }
+        try stack.reserve(4)
+        let table = lua_absindex(L, index)
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        var result: [Key: Value] = [:]
+        lua_pushnil(L)
+        while lua_next(L, table) != 0 {
+            let key: Key
+            do { key = try Key.read(from: stack, at: -2) } catch let error as LuaError {
+                throw LuaError(error.kind, "key: \(error.message)")
+            }
+            do { result[key] = try Value.read(from: stack, at: -1) } catch let error as LuaError {
+                throw LuaError(error.kind, "field \(stack.display(at: -2)): \(error.message)")
+            }
+            lua_settop(L, -2)
+        }
+        return result
+    }
+}
+
+extension LuaValue: LuaPushable, LuaReadable {
+    public func push(to stack: LuaStack) throws {
+        switch self {
+        case .nil: stack.pushNil()
+        case .boolean(let b): stack.pushBool(b)
+        case .integer(let i): stack.pushInteger(i)
+        case .number(let d): stack.pushNumber(d)
+        case .string(let s): stack.pushBytes(s.bytes)
+        case .table(let t): try t.reference.push(on: stack)
+        case .function(let f): try f.reference.push(on: stack)
+        case .userdata(let u): try u.reference.push(on: stack)
+        case .thread(let t): try t.reference.push(on: stack)
+        case .lightUserdata(let p): lua_pushlightuserdata(stack.L, p)
+        }
+    }
+
+    public static func read(from stack: LuaStack, at index: Int32) -> LuaValue { stack.value(at: index) }
+}

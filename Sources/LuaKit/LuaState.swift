@@ -1,0 +1,244 @@
+import CLua
+
+/// The standard libraries to open in a state.
+public struct LuaLibraries: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let base = LuaLibraries(rawValue: 1 << 0)
+    public static let package = LuaLibraries(rawValue: 1 << 1)
+    public static let coroutine = LuaLibraries(rawValue: 1 << 2)
+    public static let table = LuaLibraries(rawValue: 1 << 3)
+    public static let io = LuaLibraries(rawValue: 1 << 4)
+    public static let os = LuaLibraries(rawValue: 1 << 5)
+    public static let string = LuaLibraries(rawValue: 1 << 6)
+    public static let math = LuaLibraries(rawValue: 1 << 7)
+    public static let utf8 = LuaLibraries(rawValue: 1 << 8)
+    public static let debug = LuaLibraries(rawValue: 1 << 9)
+
+    /// Every standard library, as `luaL_openlibs` opens them.
+    public static let all: LuaLibraries = [.base, .package, .coroutine, .table, .io, .os, .string, .math, .utf8, .debug]
+    /// Libraries that cannot reach the file system, the process or Lua's internals: base (without
+    /// `dofile` and `loadfile`, and with `load` limited to text chunks), coroutine, table, string, math,
+    /// utf8. Use it for scripts you do not trust; the debug library in particular can break any invariant.
+    public static let safe: LuaLibraries = [.base, .coroutine, .table, .string, .math, .utf8]
+}
+
+/// One Lua 5.4 state: the entry point of the safe Swift layer over Lua.
+///
+/// ```swift
+/// let lua = try LuaState()
+/// try lua.globals.set("greeting", "hello")
+/// try lua.globals.set("shout", lua.function(name: "shout") { (s: String) in s.uppercased() })
+/// let result: String = try lua.evaluate("return shout(greeting) .. '!'")   // "HELLO!"
+/// ```
+///
+/// **Errors.** Every failure is a thrown ``LuaError`` carrying the message, `chunk:line` and a traceback;
+/// the state stays usable afterwards.
+///
+/// **Resources.** ``memoryLimit`` caps the bytes Lua code may allocate (exceeding it is an ordinary
+/// `not enough memory` error); ``instructionBudget`` caps the instructions of each call made from Swift;
+/// ``interrupt()`` stops running code. Hooks are installed only while a budget or an interrupt needs them.
+///
+/// **Isolation.** A state is not thread-safe and not `Sendable`: it belongs to the isolation domain that
+/// created it (an actor, the main actor, or one task), and every value it hands out (``LuaTable``,
+/// ``LuaFunction``, ...) belongs there too. An async host keeps the state inside one actor and calls it
+/// from that actor's methods.
+///
+/// **Lifetime.** ``close()`` (or the state going away) closes the `lua_State` exactly once, running every
+/// `__gc`: Swift objects held by Lua are released then. Values still held in Swift become invalid and
+/// throw a `.misuse` error when used.
+public final class LuaState {
+    let core: LuaCore
+
+    /// Creates a state with the given standard libraries open.
+    public init(libraries: LuaLibraries = .all) throws {
+        core = try LuaCore()
+        core.owner = self
+        try openLibraries(libraries)
+    }
+
+    deinit { core.close() }
+
+    /// Closes the state now. Safe to call more than once.
+    public func close() { core.close() }
+
+    /// Whether ``close()`` has run.
+    public var isClosed: Bool { core.isClosed }
+
+    // MARK: Libraries
+
+    /// Opens more standard libraries.
+    public func openLibraries(_ libraries: LuaLibraries) throws {
+        let L = try core.thread()
+        let table: [(LuaLibraries, String, lua_CFunction)] = [
+            (.base, "_G", luaopen_base), (.package, "package", luaopen_package),
+            (.coroutine, "coroutine", luaopen_coroutine), (.table, "table", luaopen_table),
+            (.io, "io", luaopen_io), (.os, "os", luaopen_os), (.string, "string", luaopen_string),
+            (.math, "math", luaopen_math), (.utf8, "utf8", luaopen_utf8), (.debug, "debug", luaopen_debug),
+        ]
+        for (option, name, open) in table where libraries.contains(option) {
+            clua_requiref(L, name, open)
+        }
+        if libraries.contains(.base) && !libraries.contains(.io) && !libraries.contains(.package) {
+            // Without io/package, keep base from reading files or binary chunks.
+            try run(
+                """
+                dofile, loadfile = nil, nil
+                local rawload = load
+                load = function(chunk, name, mode, ...)
+                  if select('#', ...) > 0 then return rawload(chunk, name, "t", ...) end
+                  return rawload(chunk, name, "t")
+                end
+                """, name: "=(safe base)")
+        }
+    }
+
+    // MARK: Loading and running
+
+    /// Compiles a chunk without running it. `name` appears in messages (`name:line: ...`).
+    public func load(_ code: String, name: String = "chunk") throws -> LuaFunction {
+        let L = try core.thread()
+        var code = code
+        try code.withUTF8 { buffer in
+            try core.load(L, bytes: UnsafeRawBufferPointer(buffer), chunkName: chunkName(name), mode: "t")
+        }
+        defer { lua_settop(L, -2) }
+        return LuaFunction(reference: core.reference(at: -1, in: L))
+    }
+
+    /// Compiles a file without running it. Messages name the file as given (`scripts/app.lua:3: ...`).
+    public func loadFile(_ path: String) throws -> LuaFunction {
+        let L = try core.thread()
+        let status = luaL_loadfilex(L, path, "t")
+        if status != LUA_OK { throw core.popError(L, status: status) }
+        defer { lua_settop(L, -2) }
+        return LuaFunction(reference: core.reference(at: -1, in: L))
+    }
+
+    /// Runs a chunk and returns its results.
+    @discardableResult
+    public func run(_ code: String, name: String = "chunk") throws -> [LuaValue] {
+        try load(code, name: name).callValues()
+    }
+
+    /// Runs a chunk and converts its first result.
+    public func evaluate<R: LuaReadable>(_ code: String, name: String = "chunk", as type: R.Type = R.self) throws -> R {
+        try load(code, name: name).call(as: R.self)
+    }
+
+    /// Runs a file and returns its results.
+    @discardableResult
+    public func runFile(_ path: String) throws -> [LuaValue] {
+        try loadFile(path).callValues()
+    }
+
+    /// Runs an application's main script: its folder goes first on `package.path`, so `require "flows"`
+    /// finds `flows.lua` (or `flows/init.lua`) next to it, wherever the process was started.
+    @discardableResult
+    public func runMainScript(_ path: String) throws -> [LuaValue] {
+        try addModuleDirectory(Self.directory(of: path))
+        return try runFile(path)
+    }
+
+    /// Puts `directory/?.lua;directory/?/init.lua` first on `package.path` (once).
+    public func addModuleDirectory(_ directory: String) throws {
+        let package: LuaTable
+        do { package = try globals.get("package") } catch {
+            throw LuaError(.misuse, "the package library is not open, so modules cannot be found")
+        }
+        let prefix = directory.isEmpty || directory == "." ? "./" : directory.hasSuffix("/") ? directory : directory + "/"
+        let entries = "\(prefix)?.lua;\(prefix)?/init.lua"
+        let path: String = try package.get("path")
+        if path.split(separator: ";").prefix(2).joined(separator: ";") == entries { return }
+        try package.set("path", "\(entries);\(path)")
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private func chunkName(_ name: String) -> String {
+        name.hasPrefix("=") || name.hasPrefix("@") ? name : "=" + name
+    }
+
+    // MARK: Values
+
+    /// The global table.
+    public var globals: LuaTable {
+        guard let L = try? core.thread() else { return LuaTable(reference: LuaReference(core: core, ref: LUA_NOREF, pointer: nil)) }
+        clua_pushglobaltable(L)
+        defer { lua_settop(L, -2) }
+        return LuaTable(reference: core.reference(at: -1, in: L))
+    }
+
+    /// Makes a new empty table.
+    public func newTable() throws -> LuaTable {
+        let L = try core.thread()
+        lua_createtable(L, 0, 0)
+        defer { lua_settop(L, -2) }
+        return LuaTable(reference: core.reference(at: -1, in: L))
+    }
+
+    /// Converts a Swift value into a Lua value: arrays and dictionaries become tables, nested.
+    public func value(_ value: some LuaPushable) throws -> LuaValue {
+        let L = try core.thread()
+        let stack = LuaStack(L, core)
+        try stack.reserve(1)
+        try value.push(to: stack)
+        defer { lua_settop(L, -2) }
+        return stack.value(at: -1)
+    }
+
+    // MARK: Resources
+
+    /// Bytes currently allocated by this state.
+    public var memoryUsed: Int { core.isClosed ? 0 : Int(core.runtime.pointee.used) }
+
+    /// The most bytes this state has had allocated at once.
+    public var peakMemoryUsed: Int { Int(core.runtime.pointee.peak) }
+
+    /// The most bytes Lua code may have allocated, or `nil` for no limit.
+    ///
+    /// Reaching it makes the allocation fail with Lua's `not enough memory` error (a ``LuaError`` of kind
+    /// `.memory` in Swift), after a full collection has been tried; the state stays usable. The limit
+    /// applies while Lua code runs; values pushed by Swift code are always allocated.
+    public var memoryLimit: Int? {
+        get { core.runtime.pointee.limit == 0 ? nil : Int(core.runtime.pointee.limit) }
+        set { core.runtime.pointee.limit = newValue.map { max($0, 1) } ?? 0 }
+    }
+
+    /// The most VM instructions each call from Swift may run (nested calls count toward the outer call), or
+    /// `nil` for no limit. Running out is a ``LuaError`` of kind `.budgetExhausted`; Lua code cannot catch
+    /// it for good, since every later instruction of the same call fails again.
+    public var instructionBudget: Int? {
+        get { core.instructionBudget }
+        set { core.instructionBudget = newValue.map { max($0, 1) } }
+    }
+
+    /// Stops the Lua code that is running now with an `interrupted` error (kind `.interrupted`) at its next
+    /// instruction. Call it from a Swift callback or a hook on the thread that runs Lua.
+    public func interrupt() {
+        guard let L = try? core.thread() else { return }
+        clua_interrupt(L)
+    }
+
+    /// Whether errors carry a traceback (on by default; taking one costs about 2 µs per error).
+    public var tracebacks: Bool {
+        get { core.runtime.pointee.tracebacks != 0 }
+        set { core.runtime.pointee.tracebacks = newValue ? 1 : 0 }
+    }
+
+    /// Runs a full garbage collection.
+    public func collectGarbage() {
+        guard let L = try? core.thread() else { return }
+        core.drainUnrefs()
+        _ = clua_gc_collect(L)
+    }
+
+    /// Receives Lua warnings: `warn(...)` from scripts and errors raised inside `__gc` metamethods. By
+    /// default they go to standard error as `Lua warning: ...`. Scripts can switch them off and on with
+    /// `warn("@off")` and `warn("@on")`.
+    public func onWarning(_ handler: @escaping (String) -> Void) { core.warningHandler = handler }
+}
