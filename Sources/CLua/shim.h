@@ -235,6 +235,21 @@ static inline void clua_install_hook(lua_State *L, clua_Runtime *rt) {
         lua_sethook(L, NULL, 0, 0);
 }
 
+/* Raises "chunk:line: message" located at the innermost Lua function (level 0 inside a hook). */
+static inline void clua_hook_error(lua_State *L, const char *message) {
+    lua_Debug where;
+    for (int level = 0; lua_getstack(L, level, &where); level++) {
+        lua_getinfo(L, "Sl", &where);
+        if (where.currentline > 0) {
+            lua_pushfstring(L, "%s:%d: %s", where.short_src, where.currentline, message);
+            lua_error(L);
+            return;
+        }
+    }
+    lua_pushstring(L, message);
+    lua_error(L);
+}
+
 /* Both conditions are sticky until the Swift side ends the top-level call: Lua code that catches the error
    with pcall and loops again is stopped again at its next instruction. Count hooks never fire inside C
    functions, so message handlers run undisturbed. */
@@ -242,14 +257,15 @@ static inline void clua_hook(lua_State *L, lua_Debug *ar) {
     clua_Runtime *rt = clua_runtime(L);
     if (rt->interruptRequested) {
         lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
-        luaL_error(L, "interrupted");
+        clua_hook_error(L, "interrupted");
         return;
     }
     if (rt->budgeted) {
         if (ar->event == LUA_HOOKCOUNT) rt->budget -= rt->hookCount;
         if (rt->budget <= 0) {
             lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
-            luaL_error(L, "instruction budget of %I instructions exhausted", (lua_Integer)rt->budgetTotal);
+            lua_pushfstring(L, "instruction budget of %I instructions exhausted", (lua_Integer)rt->budgetTotal);
+            clua_hook_error(L, lua_tostring(L, -1));
         }
         return;
     }

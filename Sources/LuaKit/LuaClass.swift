@@ -74,10 +74,12 @@ public final class LuaClassBuilder<Object: AnyObject> {
     ) {
         getters.append((name, { object, call in try call.push(try get(object)) }))
         if let set {
-            setters.append((name, { object, call in
-                do { try set(object, try call.argument(1)) } catch let error as LuaError where error.kind == .type {
-                    throw LuaError(.runtime, "bad value for '\(self.name).\(name)' (\(error.message))")
+            setters.append((name, { [className = self.name] object, call in
+                let value: V
+                do { value = try V.read(from: call.stack, at: 2) } catch let error as LuaError where error.kind == .type {
+                    throw LuaError(.runtime, "bad value for '\(className).\(name)' (\(error.message))")
                 }
+                try set(object, value)
             }))
         }
     }
@@ -159,33 +161,35 @@ extension LuaCore {
         clua_pushboxgc(L)
         lua_setfield(L, metatable, "__gc")
 
-        func pushMethods(_ entries: [(String, (Object, LuaCall) throws -> Void)]) {
+        // Methods and metamethods are called by Lua code directly (its location is level 1); accessors and
+        // fallbacks are called by the C __index/__newindex (level 2).
+        func pushMethods(_ entries: [(String, (Object, LuaCall) throws -> Void)], level: Int32 = 1) {
             lua_createtable(L, 0, Int32(clamping: entries.count))
             for (name, body) in entries {
-                pushMethod(builder.name, name, metatable: metatable, body, L)
+                pushMethod(builder.name, name, metatable: metatable, level: level, body, L)
                 lua_setfield(L, -2, name)
             }
         }
         func pushFallback(_ body: ((Object, LuaCall) throws -> Void)?, name: String) {
-            if let body { pushMethod(builder.name, name, metatable: metatable, body, L) } else { lua_pushnil(L) }
+            if let body { pushMethod(builder.name, name, metatable: metatable, level: 2, body, L) } else { lua_pushnil(L) }
         }
 
         pushMethods(builder.methods)
         if builder.getters.isEmpty && builder.indexFallback == nil {
             lua_setfield(L, metatable, "__index") // fast path: a plain table of methods
         } else {
-            pushMethods(builder.getters)
+            pushMethods(builder.getters, level: 2)
             pushFallback(builder.indexFallback, name: "__index")
             clua_pushindex(L)
             lua_setfield(L, metatable, "__index")
         }
-        pushMethods(builder.setters)
+        pushMethods(builder.setters, level: 2)
         pushFallback(builder.newIndexFallback, name: "__newindex")
         stack.pushString(builder.name)
         clua_pushnewindex(L)
         lua_setfield(L, metatable, "__newindex")
         for (event, body) in builder.metamethods {
-            pushMethod(builder.name, event, metatable: metatable, body, L)
+            pushMethod(builder.name, event, metatable: metatable, level: 1, body, L)
             lua_setfield(L, metatable, event)
         }
 
@@ -199,10 +203,10 @@ extension LuaCore {
 
     /// Pushes a method closure: upvalues box, class metatable, "Class.method", "Class".
     private func pushMethod<Object: AnyObject>(
-        _ className: String, _ name: String, metatable: Int32, _ body: @escaping (Object, LuaCall) throws -> Void,
-        _ L: OpaquePointer
+        _ className: String, _ name: String, metatable: Int32, level: Int32,
+        _ body: @escaping (Object, LuaCall) throws -> Void, _ L: OpaquePointer
     ) {
-        let box = LuaMethodBox(core: self, name: name) { object, call in
+        let box = LuaMethodBox(core: self, name: name, callerLevel: level) { object, call in
             // The C trampoline checked that `self` carries this class's metatable, so the pointer is an
             // instance of Object (or a subclass): the typed view is sound.
             try body(Unmanaged<Object>.fromOpaque(object).takeUnretainedValue(), call)

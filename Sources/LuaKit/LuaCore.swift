@@ -210,7 +210,9 @@ final class LuaCore {
             if last.message == message { underlying = last.error }
             lastSwiftError = nil
         }
-        return LuaError(kind, message, traceback: traceback, underlying: underlying)
+        var error = LuaError(kind, message, traceback: traceback, underlying: underlying)
+        error.raisedByLua = true
+        return error
     }
 
     /// A string for any error object: strings as they are, `__tostring` where there is one, else a type
@@ -242,7 +244,7 @@ final class LuaCore {
             try function.body(LuaCall(L, core, base: base, offset: 0, name: function.name))
             return max(lua_gettop(L) - base, 0)
         } catch {
-            return core.pushError(error, L)
+            return core.pushError(error, L, level: 1)
         }
     }
 
@@ -254,19 +256,21 @@ final class LuaCore {
             try method.body(object, LuaCall(L, core, base: base, offset: 1, name: method.name))
             return max(lua_gettop(L) - base, 0)
         } catch {
-            return core.pushError(error, L)
+            return core.pushError(error, L, level: method.callerLevel)
         }
     }
 
-    /// Pushes the Lua error for a Swift error: a Lua error that passed through keeps its message; any other
-    /// error gets the location of the Lua code that called the callback.
-    func pushError(_ error: any Error, _ L: OpaquePointer) -> Int32 {
+    /// Pushes the Lua error for a Swift error: an error Lua raised (in a nested call) passes through with
+    /// its message; any other error gets the location of the Lua code that called the callback, the way
+    /// `luaL_error` does. `level` is where that Lua code is: 1 for a direct call, 2 for accessors that the C
+    /// `__index`/`__newindex` functions call.
+    func pushError(_ error: any Error, _ L: OpaquePointer, level: Int32) -> Int32 {
         let message: String
-        if let lua = error as? LuaError, lua.kind != .type, lua.kind != .misuse {
+        if let lua = error as? LuaError, lua.raisedByLua {
             message = lua.message
             if let underlying = lua.underlying { lastSwiftError = (message, underlying) }
         } else {
-            clua_where(L, 1)
+            clua_where(L, level)
             let location = LuaStack(L, self).rawString(at: -1)
             lua_settop(L, -2)
             let text: String
@@ -313,10 +317,13 @@ final class LuaFunctionBox {
 final class LuaMethodBox {
     unowned(unsafe) let core: LuaCore
     let name: String
+    /// The stack level of the Lua code that triggered the call (for error locations).
+    let callerLevel: Int32
     let body: (UnsafeMutableRawPointer, LuaCall) throws -> Void
-    init(core: LuaCore, name: String, body: @escaping (UnsafeMutableRawPointer, LuaCall) throws -> Void) {
+    init(core: LuaCore, name: String, callerLevel: Int32, body: @escaping (UnsafeMutableRawPointer, LuaCall) throws -> Void) {
         self.core = core
         self.name = name
+        self.callerLevel = callerLevel
         self.body = body
     }
 }

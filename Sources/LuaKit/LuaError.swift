@@ -48,6 +48,8 @@ public struct LuaError: Error, CustomStringConvertible, Sendable {
     public var traceback: String?
     /// The Swift error that a Swift callback threw, when this Lua error started as one.
     public var underlying: (any Error)?
+    /// Whether Lua raised this error (its message is final), as opposed to Swift code creating it.
+    var raisedByLua = false
 
     /// Creates an error; the location is read from a `chunk:line:` prefix of `message` or else from the
     /// first Lua frame of `traceback`.

@@ -87,8 +87,9 @@ public final class LuaState {
                 dofile, loadfile = nil, nil
                 local rawload = load
                 load = function(chunk, name, mode, ...)
-                  if select('#', ...) > 0 then return rawload(chunk, name, "t", ...) end
-                  return rawload(chunk, name, "t")
+                  mode = (mode or "bt"):gsub("b", "")
+                  if select('#', ...) > 0 then return rawload(chunk, name, mode, ...) end
+                  return rawload(chunk, name, mode)
                 end
                 """, name: "=(safe base)")
         }

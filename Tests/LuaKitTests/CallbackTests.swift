@@ -1,0 +1,93 @@
+import Testing
+import LuaKit
+
+@Suite struct CallbackTests {
+    let lua: LuaState
+    init() throws { lua = try makeState() }
+
+    @Test func typedClosures() throws {
+        try lua.globals.set("answer", lua.function(name: "answer") { 42 })
+        try lua.globals.set("double", lua.function(name: "double") { (x: Int) in x * 2 })
+        try lua.globals.set("join", lua.function(name: "join") { (a: String, b: String) in a + b })
+        try lua.globals.set("sum3", lua.function(name: "sum3") { (a: Double, b: Double, c: Double) in a + b + c })
+        #expect(try lua.evaluate("return answer() + double(4) + #join('ab', 'cd') + sum3(0.5, 0.25, 0.25)", as: Double.self) == 55)
+    }
+
+    @Test func multipleResultsAndOptionalArguments() throws {
+        try lua.globals.set("divmod", lua.function(name: "divmod") { call in
+            let (a, b) = (try call.integer(1), try call.integer(2))
+            guard b != 0 else { throw call.badArgument(2, "division by zero") }
+            try call.push(a / b)
+            try call.push(a % b)
+        })
+        try lua.globals.set("count", lua.function(name: "count") { call in try call.push(call.count) })
+        try lua.globals.set("opt", lua.function(name: "opt") { call in try call.push(try call.optional(1, as: Int.self) ?? -1) })
+        let results = try lua.run("return divmod(17, 5)")
+        #expect(results == [.integer(3), .integer(2)])
+        #expect(try lua.evaluate("return count(1, nil, 3)", as: Int.self) == 3)
+        #expect(try lua.evaluate("return opt() + opt(nil) + opt(5)", as: Int.self) == 3)
+        #expect(luaError { try lua.run("divmod(1, 0)", name: "m.lua") }?.message == "m.lua:1: bad argument #2 to 'divmod' (division by zero)")
+    }
+
+    @Test func callbacksCallBackIntoLua() throws {
+        try lua.globals.set("map", lua.function(name: "map") { call in
+            let f = try call.argument(1, as: LuaFunction.self)
+            let items = try call.argument(2, as: [Int].self)
+            try call.push(try items.map { try f.call($0, as: Int.self) })
+        })
+        #expect(try lua.evaluate("return map(function(x) return x * x end, {1, 2, 3})", as: [Int].self) == [1, 4, 9])
+        // A Lua error inside the nested call keeps its own location.
+        let error = luaError { try lua.run("map(function(x) error('bad ' .. x) end, {1})", name: "n.lua") }
+        #expect(error?.message == "n.lua:1: bad 1")
+    }
+
+    @Test func callbacksRunInsideCoroutines() throws {
+        try lua.globals.set("twice", lua.function(name: "twice") { (x: Int) in x * 2 })
+        let code = """
+            local co = coroutine.wrap(function(a)
+              local b = coroutine.yield(twice(a))
+              return twice(b)
+            end)
+            return co(3) + co(10)
+            """
+        #expect(try lua.evaluate(code, as: Int.self) == 26)
+    }
+
+    @Test func yieldingAcrossASwiftCallbackIsAnErrorNotACrash() throws {
+        try lua.globals.set("call", lua.function(name: "call") { call in
+            try call.argument(1, as: LuaFunction.self).callValues()
+        })
+        let code = """
+            local co = coroutine.create(function() call(function() coroutine.yield(1) end) end)
+            local ok, err = coroutine.resume(co)
+            return ok, err
+            """
+        let results = try lua.run(code)
+        #expect(results[0] == false)
+        #expect(results[1].stringValue?.contains("attempt to yield across a C-call boundary") == true)
+    }
+
+    @Test func capturedLuaValuesAreReleasedWithTheirFunction() throws {
+        let tracker = Tracker()
+        try lua.register(Tracked.self, name: "Tracked")
+        do {
+            let held = Tracked(tracker)
+            let f = lua.function(name: "f") { _ in _ = held }
+            try lua.globals.set("f", f)
+        }
+        #expect(tracker.live == 1)
+        try lua.run("f = nil")
+        lua.collectGarbage()
+        lua.collectGarbage()
+        #expect(tracker.live == 0)
+    }
+
+    @Test func swiftClosuresSeeTheirState() throws {
+        try lua.globals.set("make", lua.function(name: "make") { call in
+            let table = try #require(call.state).newTable()
+            try table.set("made", true)
+            try call.push(table)
+        })
+        #expect(try lua.evaluate("return make().made", as: Bool.self))
+    }
+}

@@ -1,0 +1,113 @@
+import Testing
+import LuaKit
+
+@Suite struct ClassTests {
+    let lua: LuaState
+    let tracker = Tracker()
+
+    init() throws {
+        lua = try makeState()
+        try lua.register(Tracked.self, name: "Tracked") { c in
+            c.method("add") { (object: Tracked, n: Int) in
+                object.value += n
+                return object.value
+            }
+            c.method("fail") { _, _ in throw Boom(code: 5) }
+            c.property("value", get: { $0.value }, set: { $0.value = $1 })
+            c.readOnly("live") { $0.tracker.live }
+            c.toString { "Tracked(\($0.value))" }
+            c.equals { $0.value == $1.value }
+            c.metamethod("__len") { object, call in try call.push(object.value) }
+        }
+    }
+
+    @Test func methodsPropertiesAndMetamethods() throws {
+        let object = Tracked(tracker, value: 1)
+        try lua.globals.set("obj", lua.userdata(object))
+        #expect(try lua.evaluate("return obj:add(2)", as: Int.self) == 3)
+        try lua.run("obj.value = obj.value * 10")
+        #expect(object.value == 30)
+        #expect(try lua.evaluate("return tostring(obj)", as: String.self) == "Tracked(30)")
+        #expect(try lua.evaluate("return #obj", as: Int.self) == 30)
+        #expect(try lua.evaluate("return obj.live", as: Int.self) == 1)
+        #expect(try lua.evaluate("return obj.missing == nil", as: Bool.self))
+    }
+
+    @Test func wrongUseIsALuaError() throws {
+        try lua.globals.set("obj", lua.userdata(Tracked(tracker)))
+        #expect(luaError { try lua.run("obj.live = 3", name: "c.lua") }?.message == "c.lua:1: Tracked has no writable field 'live'")
+        #expect(luaError { try lua.run("obj.typo = 3", name: "c.lua") }?.message == "c.lua:1: Tracked has no writable field 'typo'")
+        #expect(luaError { try lua.run("obj.value = 'x'", name: "c.lua") }?.message == "c.lua:1: bad value for 'Tracked.value' (number expected, got string)")
+        #expect(luaError { try lua.run("obj.add(5)", name: "c.lua") }?.message == "c.lua:1: bad self for 'Tracked.add' (expected Tracked, got number); call it with ':'")
+        #expect(luaError { try lua.run("obj:add('x')", name: "c.lua") }?.message == "c.lua:1: bad argument #1 to 'add' (number expected, got string)")
+        #expect(luaError { try lua.run("local add = obj.add; add(io.stdout, 1)", name: "c.lua") }?.message.contains("bad self") == true)
+        let failed = luaError { try lua.run("obj:fail()", name: "c.lua") }
+        #expect(failed?.message == "c.lua:1: boom 5")
+        #expect(failed?.underlying as? Boom == Boom(code: 5))
+        #expect(try lua.evaluate("return getmetatable(obj)", as: String.self) == "Tracked")
+    }
+
+    @Test func identityAndEquality() throws {
+        let object = Tracked(tracker, value: 1)
+        try lua.globals.set("a", lua.userdata(object))
+        try lua.globals.set("b", lua.userdata(object))
+        try lua.globals.set("c", lua.userdata(Tracked(tracker, value: 1)))
+        try lua.globals.set("d", lua.userdata(Tracked(tracker, value: 2)))
+        #expect(try lua.evaluate("return rawequal(a, b)", as: Bool.self))
+        #expect(try lua.evaluate("local t = {[a] = 'x'}; return t[b]", as: String.self) == "x")
+        #expect(try lua.evaluate("return a == c and a ~= d", as: Bool.self))
+        let back = try lua.evaluate("return a", as: LuaUserdata.self)
+        #expect(back.object(as: Tracked.self) === object)
+    }
+
+    @Test func objectsComeBackAsTheirSwiftType() throws {
+        let object = TrackedChild(tracker, value: 4)
+        try lua.globals.set("child", lua.userdata(object as Tracked))
+        try lua.globals.set("take", lua.function(name: "take") { call in
+            try call.push(try call.object(1, as: Tracked.self).value)
+        })
+        #expect(try lua.evaluate("return child:add(1)", as: Int.self) == 5) // subclass uses the base's methods
+        #expect(try lua.evaluate("return take(child)", as: Int.self) == 5)
+        #expect(luaError { try lua.run("take(io.stdout)", name: "t.lua") }?.message == "t.lua:1: bad argument #1 to 'take' (Tracked expected, got FILE*)")
+        #expect(luaError { try lua.run("take({})", name: "t.lua") }?.message == "t.lua:1: bad argument #1 to 'take' (Tracked expected, got table)")
+    }
+
+    @Test func unregisteredClassesAreRefused() throws {
+        final class Stranger {}
+        let error = luaError { _ = try lua.userdata(Stranger()) }
+        #expect(error?.kind == .misuse)
+    }
+
+    @Test func objectsAreReleasedWhenLuaCollectsThem() throws {
+        do {
+            try lua.globals.set("obj", lua.userdata(Tracked(tracker)))
+            try lua.run("others = {} for i = 1, 100 do others[i] = obj end")
+        }
+        lua.collectGarbage()
+        #expect(tracker.live == 1)
+        try lua.run("obj = nil; others = nil")
+        lua.collectGarbage()
+        #expect(tracker.live == 0)
+    }
+
+    @Test func objectsAreReleasedOnClose() throws {
+        for i in 0..<50 { try lua.globals.set("o\(i)", lua.userdata(Tracked(tracker))) }
+        let kept = try lua.evaluate("return o1", as: LuaUserdata.self)
+        #expect(tracker.live == 50)
+        lua.close()
+        #expect(tracker.live == 0)
+        #expect(kept.object(as: Tracked.self) == nil)
+        #expect(luaError { try lua.run("return 1") }?.kind == .misuse)
+    }
+
+    @Test func manyObjectsRoundTripWithoutLeaking() throws {
+        try lua.globals.set("make", lua.function(name: "make") { [tracker] call in
+            try call.push(try #require(call.state).userdata(Tracked(tracker, value: try call.integer(1))))
+        })
+        let total = try lua.evaluate("local s = 0 for i = 1, 10000 do s = s + make(i):add(0) end return s", as: Int.self)
+        #expect(total == 50_005_000)
+        lua.collectGarbage()
+        lua.collectGarbage()
+        #expect(tracker.live == 0)
+    }
+}

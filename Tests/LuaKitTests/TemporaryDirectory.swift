@@ -1,0 +1,23 @@
+import Foundation
+
+/// A folder under the system's temporary directory, removed when the value goes away.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "luakit-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Writes a file (creating folders) and returns its path.
+    @discardableResult
+    func write(_ name: String, _ contents: String) throws -> String {
+        let file = path + "/" + name
+        try FileManager.default.createDirectory(
+            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try contents.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+}
