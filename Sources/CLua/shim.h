@@ -103,33 +103,53 @@ static inline int clua_trampoline(lua_State *L) {
     return n;
 }
 
-/* upvalue 1: box of the method; upvalue 2: the class metatable; upvalue 3: "Class.method" for messages.
-   Checks `self` before any Swift code runs. */
+/* Every box userdata (Swift closures, Swift methods, Swift objects) is a block of two words:
+   [0] the retained Swift object (NULL once released), [1] a class tag (NULL for closures). An object's tag
+   names its registered class; a method's box carries the tag its `self` must have. */
+typedef struct clua_Box { void *object; const void *tag; } clua_Box;
+
+/* upvalue 1: box of the method; upvalue 2: "Class.method"; upvalue 3: "Class", both for messages.
+   Checks `self` (size and class tag) before any Swift code runs. */
 static inline int clua_method_trampoline(lua_State *L) {
-    void **block = (void **)lua_touserdata(L, 1);
-    int ok = 0;
-    if (block != NULL && lua_getmetatable(L, 1)) {
-        ok = lua_rawequal(L, -1, lua_upvalueindex(2));
-        lua_pop(L, 1);
-    }
-    if (!ok)
+    clua_Box *method = (clua_Box *)lua_touserdata(L, lua_upvalueindex(1));
+    clua_Box *self = (clua_Box *)lua_touserdata(L, 1);
+    if (method == NULL || method->object == NULL) return luaL_error(L, "Swift method was released");
+    if (self == NULL || lua_rawlen(L, 1) != sizeof(clua_Box) || self->tag != method->tag)
         return luaL_error(L, "bad self for '%s' (expected %s, got %s); call it with ':'",
-                          lua_tostring(L, lua_upvalueindex(3)),
-                          lua_tostring(L, lua_upvalueindex(4)), luaL_typename(L, 1));
-    if (*block == NULL) return luaL_error(L, "'%s' called on a released object", lua_tostring(L, lua_upvalueindex(3)));
+                          lua_tostring(L, lua_upvalueindex(2)), lua_tostring(L, lua_upvalueindex(3)),
+                          luaL_typename(L, 1));
+    if (self->object == NULL) return luaL_error(L, "'%s' called on a released object", lua_tostring(L, lua_upvalueindex(2)));
     clua_Runtime *rt = clua_runtime(L);
-    void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
-    void *box = slot != NULL ? *slot : NULL;
-    if (box == NULL) return luaL_error(L, "Swift method was released");
     lua_State *savedCurrent = rt->current;
     int savedEnforce = rt->enforce;
     rt->current = L;
     rt->enforce = 0;
-    int n = rt->methodDispatch(L, box, *block);
+    int n = rt->methodDispatch(L, method->object, self->object);
     rt->current = savedCurrent;
     rt->enforce = savedEnforce;
     if (n < 0) return lua_error(L);
     return n;
+}
+
+/* The Swift object of a box userdata at idx whose tag is `tag`, or NULL. */
+static inline void *clua_boxed_object(lua_State *L, int idx, const void *tag) {
+    clua_Box *box = (clua_Box *)lua_touserdata(L, idx);
+    if (box == NULL || lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(clua_Box)) return NULL;
+    return box->tag == tag ? box->object : NULL;
+}
+
+/* The tag of a box userdata at idx, or NULL. */
+static inline const void *clua_box_tag(lua_State *L, int idx) {
+    clua_Box *box = (clua_Box *)lua_touserdata(L, idx);
+    if (box == NULL || lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(clua_Box)) return NULL;
+    return box->tag;
+}
+
+/* Pushes a new box userdata holding `object` (already retained) with `tag`. */
+static inline void clua_pushbox(lua_State *L, void *object, const void *tag) {
+    clua_Box *box = (clua_Box *)lua_newuserdatauv(L, sizeof(clua_Box), 0);
+    box->object = object;
+    box->tag = tag;
 }
 
 /* __gc of every box userdata (Swift closures and Swift objects): releases the Swift reference once. */
@@ -379,7 +399,6 @@ static inline void clua_replace(lua_State *L, int idx) { lua_replace(L, idx); }
 static inline const char *clua_tolstring(lua_State *L, int idx, size_t *len) { return lua_tolstring(L, idx, len); }
 static inline lua_Integer clua_tointegerx(lua_State *L, int idx, int *isnum) { return lua_tointegerx(L, idx, isnum); }
 static inline void clua_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
-static inline void *clua_newuserdata(lua_State *L, size_t size) { return lua_newuserdatauv(L, size, 0); }
 static inline int clua_gc_collect(lua_State *L) { return lua_gc(L, LUA_GCCOLLECT); }
 static inline int clua_gc_count_kb(lua_State *L) { return lua_gc(L, LUA_GCCOUNT); }
 static inline int clua_gc_count_b(lua_State *L) { return lua_gc(L, LUA_GCCOUNTB); }
@@ -388,7 +407,7 @@ static inline int clua_gc_restart(lua_State *L) { return lua_gc(L, LUA_GCRESTART
 static inline int clua_gc_generational(lua_State *L) { return lua_gc(L, LUA_GCGEN, 0, 0); }
 static inline int clua_gc_incremental(lua_State *L) { return lua_gc(L, LUA_GCINC, 0, 0, 0); }
 static inline void clua_pushclosure(lua_State *L, int nup) { lua_pushcclosure(L, clua_trampoline, nup); }
-static inline void clua_pushmethod(lua_State *L) { lua_pushcclosure(L, clua_method_trampoline, 4); }
+static inline void clua_pushmethod(lua_State *L) { lua_pushcclosure(L, clua_method_trampoline, 3); }
 static inline void clua_pushindex(lua_State *L) { lua_pushcclosure(L, clua_index, 3); }
 static inline void clua_pushnewindex(lua_State *L) { lua_pushcclosure(L, clua_newindex, 3); }
 static inline void clua_pushboxgc(lua_State *L) { lua_pushcfunction(L, clua_box_gc); }

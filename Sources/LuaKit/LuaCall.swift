@@ -20,16 +20,18 @@ public struct LuaCall {
     unowned(unsafe) let core: LuaCore // valid while the callback runs
     let base: Int32
     let offset: Int32
-    /// The name the function was registered with, used in error messages.
-    public let name: String
+    unowned(unsafe) let callee: LuaCallableBox // kept alive by the Lua closure that is running
 
-    init(_ L: OpaquePointer, _ core: LuaCore, base: Int32, offset: Int32, name: String) {
+    init(_ L: OpaquePointer, _ core: LuaCore, base: Int32, offset: Int32, callee: LuaCallableBox) {
         self.L = L
         self.core = core
         self.base = base
         self.offset = offset
-        self.name = name
+        self.callee = callee
     }
+
+    /// The name the function was registered with, used in error messages.
+    public var name: String { callee.name }
 
     /// The stack of the calling thread.
     public var stack: LuaStack { LuaStack(L, core) }
@@ -147,9 +149,8 @@ extension LuaState {
 
 extension LuaCore {
     /// Pushes a box userdata holding a retained Swift object; its `__gc` releases the object.
-    func pushBox(_ object: AnyObject, _ L: OpaquePointer) {
-        let block = clua_newuserdata(L, MemoryLayout<UnsafeMutableRawPointer>.size)
-        block?.storeBytes(of: Unmanaged.passRetained(object).toOpaque(), as: UnsafeMutableRawPointer.self)
+    func pushBox(_ object: AnyObject, tag: UnsafeRawPointer? = nil, _ L: OpaquePointer) {
+        clua_pushbox(L, Unmanaged.passRetained(object).toOpaque(), tag)
         clua_rawgetref(L, boxMetatableRef)
         _ = lua_setmetatable(L, -2)
     }

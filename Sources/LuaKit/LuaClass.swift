@@ -3,16 +3,20 @@ import CLua
 /// What the core knows about a Swift class registered as a userdata type.
 final class LuaClassInfo {
     let name: String
-    let type: ObjectIdentifier
     let metatableRef: Int32
-    let metatable: UnsafeRawPointer?
-    init(name: String, type: ObjectIdentifier, metatableRef: Int32, metatable: UnsafeRawPointer?) {
+    /// The class tag stored in each of its userdata blocks (the metatable's address: unique and stable,
+    /// since the registry keeps the metatable alive until the state closes).
+    let tag: UnsafeRawPointer
+    init(name: String, metatableRef: Int32, tag: UnsafeRawPointer) {
         self.name = name
-        self.type = type
         self.metatableRef = metatableRef
-        self.metatable = metatable
+        self.tag = tag
     }
 }
+
+/// A method as the trampoline calls it: the object's unretained pointer, already checked to be an instance
+/// of the class, and the call.
+typealias LuaRawMethod = (UnsafeMutableRawPointer, LuaCall) throws -> Void
 
 /// Describes how a Swift class looks from Lua: its methods, properties and metamethods.
 ///
@@ -37,44 +41,56 @@ final class LuaClassInfo {
 /// writing one is an error naming the class and the field.
 public final class LuaClassBuilder<Object: AnyObject> {
     let name: String
-    var methods: [(String, (Object, LuaCall) throws -> Void)] = []
-    var getters: [(String, (Object, LuaCall) throws -> Void)] = []
-    var setters: [(String, (Object, LuaCall) throws -> Void)] = []
-    var metamethods: [(String, (Object, LuaCall) throws -> Void)] = []
-    var indexFallback: ((Object, LuaCall) throws -> Void)?
-    var newIndexFallback: ((Object, LuaCall) throws -> Void)?
+    var methods: [(String, LuaRawMethod)] = []
+    var getters: [(String, LuaRawMethod)] = []
+    var setters: [(String, LuaRawMethod)] = []
+    var metamethods: [(String, LuaRawMethod)] = []
+    var indexFallback: LuaRawMethod?
+    var newIndexFallback: LuaRawMethod?
 
     init(name: String) { self.name = name }
 
+    /// Wraps a typed body for the trampoline. The userdata (argument 1, on the stack for the whole call)
+    /// retains the object, and the C trampoline checked its class tag, so the object is borrowed without a
+    /// retain and the typed view is sound.
+    @inline(__always)
+    static func raw(_ body: @escaping (Object, LuaCall) throws -> Void) -> LuaRawMethod {
+        { pointer, call in try Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef { try body($0, call) } }
+    }
+
     /// A method, called from Lua as `object:name(...)`. Argument 1 of the call is the first after `self`.
     public func method(_ name: String, _ body: @escaping (Object, LuaCall) throws -> Void) {
-        methods.append((name, body))
+        methods.append((name, Self.raw(body)))
     }
 
     /// A method with no arguments and one typed result.
     public func method<R: LuaPushable>(_ name: String, _ body: @escaping (Object) throws -> R) {
-        methods.append((name, { object, call in try call.push(try body(object)) }))
+        methods.append((name, Self.raw { object, call in try call.push(try body(object)) }))
     }
 
     /// A method with one typed argument and one typed result.
     public func method<A: LuaReadable, R: LuaPushable>(_ name: String, _ body: @escaping (Object, A) throws -> R) {
-        methods.append((name, { object, call in try call.push(try body(object, call.argument(1))) }))
+        methods.append((name, { pointer, call in
+            try Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef { object in
+                try call.push(try body(object, call.argument(1)))
+            }
+        }))
     }
 
     /// A method with two typed arguments and one typed result.
     public func method<A: LuaReadable, B: LuaReadable, R: LuaPushable>(
         _ name: String, _ body: @escaping (Object, A, B) throws -> R
     ) {
-        methods.append((name, { object, call in try call.push(try body(object, call.argument(1), call.argument(2))) }))
+        methods.append((name, Self.raw { object, call in try call.push(try body(object, call.argument(1), call.argument(2))) }))
     }
 
     /// A property read as `object.name` and, with `set`, written as `object.name = value`.
     public func property<V: LuaPushable & LuaReadable>(
         _ name: String, get: @escaping (Object) throws -> V, set: ((Object, V) throws -> Void)? = nil
     ) {
-        getters.append((name, { object, call in try call.push(try get(object)) }))
+        getters.append((name, Self.raw { object, call in try call.push(try get(object)) }))
         if let set {
-            setters.append((name, { [className = self.name] object, call in
+            setters.append((name, Self.raw { [className = self.name] object, call in
                 let value: V
                 do { value = try V.read(from: call.stack, at: 2) } catch let error as LuaError where error.kind == .type {
                     throw LuaError(.runtime, "bad value for '\(className).\(name)' (\(error.message))")
@@ -86,25 +102,25 @@ public final class LuaClassBuilder<Object: AnyObject> {
 
     /// A read-only property; assigning it from Lua is an error.
     public func readOnly<V: LuaPushable>(_ name: String, _ get: @escaping (Object) throws -> V) {
-        getters.append((name, { object, call in try call.push(try get(object)) }))
+        getters.append((name, Self.raw { object, call in try call.push(try get(object)) }))
     }
 
     /// Handles reads of fields that are neither methods nor properties: argument 1 is the key; push the
     /// value (or nothing, for `nil`).
-    public func index(_ body: @escaping (Object, LuaCall) throws -> Void) { indexFallback = body }
+    public func index(_ body: @escaping (Object, LuaCall) throws -> Void) { indexFallback = Self.raw(body) }
 
     /// Handles writes of fields that are not properties: argument 1 is the key, argument 2 the value.
-    public func newIndex(_ body: @escaping (Object, LuaCall) throws -> Void) { newIndexFallback = body }
+    public func newIndex(_ body: @escaping (Object, LuaCall) throws -> Void) { newIndexFallback = Self.raw(body) }
 
     /// `tostring(object)`. Without it, Lua shows `Name: 0x...`.
     public func toString(_ body: @escaping (Object) throws -> String) {
-        metamethods.append(("__tostring", { object, call in try call.push(try body(object)) }))
+        metamethods.append(("__tostring", Self.raw { object, call in try call.push(try body(object)) }))
     }
 
     /// `a == b` between two userdata of this class. Without it, equality is identity, which the bridge
     /// keeps: the same Swift object always arrives in Lua as the same userdata.
     public func equals(_ body: @escaping (Object, Object) throws -> Bool) {
-        metamethods.append(("__eq", { object, call in
+        metamethods.append(("__eq", Self.raw { object, call in
             guard let other = call.core.object(at: 2, in: call.L, as: Object.self) else {
                 try call.push(false)
                 return
@@ -116,7 +132,7 @@ public final class LuaClassBuilder<Object: AnyObject> {
     /// Any other metamethod (`__call`, `__len`, `__lt`, `__le`, `__concat`, `__close`, ...). The object is
     /// the first operand; the call's arguments are the remaining operands.
     public func metamethod(_ event: String, _ body: @escaping (Object, LuaCall) throws -> Void) {
-        metamethods.append((event, body))
+        metamethods.append((event, Self.raw(body)))
     }
 }
 
@@ -154,6 +170,7 @@ extension LuaCore {
 
         lua_createtable(L, 0, 8) // metatable
         let metatable = lua_gettop(L)
+        guard let tag = lua_topointer(L, metatable) else { throw LuaError(.memory, "cannot create a metatable") }
         stack.pushString(builder.name)
         lua_setfield(L, metatable, "__name")
         stack.pushString(builder.name)
@@ -163,15 +180,15 @@ extension LuaCore {
 
         // Methods and metamethods are called by Lua code directly (its location is level 1); accessors and
         // fallbacks are called by the C __index/__newindex (level 2).
-        func pushMethods(_ entries: [(String, (Object, LuaCall) throws -> Void)], level: Int32 = 1) {
+        func pushMethods(_ entries: [(String, LuaRawMethod)], level: Int32 = 1) {
             lua_createtable(L, 0, Int32(clamping: entries.count))
             for (name, body) in entries {
-                pushMethod(builder.name, name, metatable: metatable, level: level, body, L)
+                pushMethod(builder.name, name, tag: tag, level: level, body, L)
                 lua_setfield(L, -2, name)
             }
         }
-        func pushFallback(_ body: ((Object, LuaCall) throws -> Void)?, name: String) {
-            if let body { pushMethod(builder.name, name, metatable: metatable, level: 2, body, L) } else { lua_pushnil(L) }
+        func pushFallback(_ body: LuaRawMethod?, name: String) {
+            if let body { pushMethod(builder.name, name, tag: tag, level: 2, body, L) } else { lua_pushnil(L) }
         }
 
         pushMethods(builder.methods)
@@ -189,30 +206,23 @@ extension LuaCore {
         clua_pushnewindex(L)
         lua_setfield(L, metatable, "__newindex")
         for (event, body) in builder.metamethods {
-            pushMethod(builder.name, event, metatable: metatable, level: 1, body, L)
+            pushMethod(builder.name, event, tag: tag, level: 1, body, L)
             lua_setfield(L, metatable, event)
         }
 
-        let pointer = lua_topointer(L, metatable)
         lua_pushvalue(L, metatable)
         let ref = clua_ref(L)
-        let info = LuaClassInfo(name: builder.name, type: ObjectIdentifier(Object.self), metatableRef: ref, metatable: pointer)
-        classesByType[info.type] = info
-        if let pointer { classesByMetatable[pointer] = info }
+        let info = LuaClassInfo(name: builder.name, metatableRef: ref, tag: tag)
+        classesByType[ObjectIdentifier(Object.self)] = info
+        classesByTag[tag] = info // earlier registrations stay: their userdata remain valid
     }
 
-    /// Pushes a method closure: upvalues box, class metatable, "Class.method", "Class".
-    private func pushMethod<Object: AnyObject>(
-        _ className: String, _ name: String, metatable: Int32, level: Int32,
-        _ body: @escaping (Object, LuaCall) throws -> Void, _ L: OpaquePointer
+    /// Pushes a method closure: upvalues box (carrying the class tag), "Class.method", "Class".
+    private func pushMethod(
+        _ className: String, _ name: String, tag: UnsafeRawPointer, level: Int32, _ body: @escaping LuaRawMethod,
+        _ L: OpaquePointer
     ) {
-        let box = LuaMethodBox(core: self, name: name, callerLevel: level) { object, call in
-            // The C trampoline checked that `self` carries this class's metatable, so the pointer is an
-            // instance of Object (or a subclass): the typed view is sound.
-            try body(Unmanaged<Object>.fromOpaque(object).takeUnretainedValue(), call)
-        }
-        pushBox(box, L)
-        lua_pushvalue(L, metatable)
+        pushBox(LuaMethodBox(core: self, name: name, callerLevel: level, body: body), tag: tag, L)
         LuaStack(L, self).pushString("\(className).\(name)")
         LuaStack(L, self).pushString(className)
         clua_pushmethod(L)
@@ -238,8 +248,7 @@ extension LuaCore {
             return
         }
         lua_settop(L, -2)
-        let block = clua_newuserdata(L, MemoryLayout<UnsafeMutableRawPointer>.size)
-        block?.storeBytes(of: Unmanaged.passRetained(object as AnyObject).toOpaque(), as: UnsafeMutableRawPointer.self)
+        clua_pushbox(L, Unmanaged.passRetained(object as AnyObject).toOpaque(), info.tag)
         clua_rawgetref(L, info.metatableRef)
         _ = lua_setmetatable(L, -2)
         lua_pushvalue(L, -1)
@@ -250,12 +259,8 @@ extension LuaCore {
 
     /// The Swift object wrapped by the userdata at `index`, if it is one of ours and of type T.
     func object<T: AnyObject>(at index: Int32, in L: OpaquePointer, as type: T.Type) -> T? {
-        guard lua_type(L, index) == LUA_TUSERDATA, let block = lua_touserdata(L, index) else { return nil }
-        guard lua_getmetatable(L, index) != 0 else { return nil }
-        let metatable = lua_topointer(L, -1)
-        lua_settop(L, -2)
-        guard let metatable, classesByMetatable[metatable] != nil,
-              let pointer = block.load(as: UnsafeMutableRawPointer?.self) else { return nil }
+        guard let tag = clua_box_tag(L, index), classesByTag[tag] != nil,
+              let pointer = clua_boxed_object(L, index, tag) else { return nil }
         return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T
     }
 }

@@ -21,9 +21,9 @@ final class LuaCore {
     /// The owning state, for callbacks that need it.
     weak var owner: LuaState?
 
-    /// Swift classes registered as userdata types, by Swift type and by metatable address.
+    /// Swift classes registered as userdata types, by Swift type and by class tag.
     var classesByType: [ObjectIdentifier: LuaClassInfo] = [:]
-    var classesByMetatable: [UnsafeRawPointer: LuaClassInfo] = [:]
+    var classesByTag: [UnsafeRawPointer: LuaClassInfo] = [:]
     /// Registry references whose Swift owners went away; released at the next safe point.
     var pendingUnrefs: [Int32] = []
     /// Registry slots of the shared metatables.
@@ -100,7 +100,7 @@ final class LuaCore {
         runtime.pointee.owner = nil
         runtime.pointee.current = nil
         classesByType.removeAll()
-        classesByMetatable.removeAll()
+        classesByTag.removeAll()
         pendingUnrefs.removeAll()
     }
 
@@ -236,27 +236,30 @@ final class LuaCore {
 
     /// Runs a Swift callback. Never lets a Swift error escape and never jumps: returns the result count, or
     /// -1 with the error message on top of the stack for the C trampoline to raise.
+    ///
+    /// The box is borrowed without a retain: the closure that holds it as an upvalue is on the Lua stack for
+    /// the whole call, so the box cannot go away while it runs.
     static func dispatchFunction(_ L: OpaquePointer, _ box: UnsafeMutableRawPointer) -> Int32 {
-        let function = Unmanaged<LuaFunctionBox>.fromOpaque(box).takeUnretainedValue()
-        let base = lua_gettop(L)
-        let core = function.core
-        do {
-            try function.body(LuaCall(L, core, base: base, offset: 0, name: function.name))
-            return max(lua_gettop(L) - base, 0)
-        } catch {
-            return core.pushError(error, L, level: 1)
+        Unmanaged<LuaFunctionBox>.fromOpaque(box)._withUnsafeGuaranteedRef { function in
+            let base = lua_gettop(L)
+            do {
+                try function.body(LuaCall(L, function.core, base: base, offset: 0, callee: function))
+                return max(lua_gettop(L) - base, 0)
+            } catch {
+                return function.core.pushError(error, L, level: 1)
+            }
         }
     }
 
     static func dispatchMethod(_ L: OpaquePointer, _ box: UnsafeMutableRawPointer, _ object: UnsafeMutableRawPointer) -> Int32 {
-        let method = Unmanaged<LuaMethodBox>.fromOpaque(box).takeUnretainedValue()
-        let base = lua_gettop(L)
-        let core = method.core
-        do {
-            try method.body(object, LuaCall(L, core, base: base, offset: 1, name: method.name))
-            return max(lua_gettop(L) - base, 0)
-        } catch {
-            return core.pushError(error, L, level: method.callerLevel)
+        Unmanaged<LuaMethodBox>.fromOpaque(box)._withUnsafeGuaranteedRef { method in
+            let base = lua_gettop(L)
+            do {
+                try method.body(object, LuaCall(L, method.core, base: base, offset: 1, callee: method))
+                return max(lua_gettop(L) - base, 0)
+            } catch {
+                return method.core.pushError(error, L, level: method.callerLevel)
+            }
         }
     }
 
@@ -297,33 +300,41 @@ final class LuaCore {
     }
 }
 
-/// A retained Swift closure reachable from a Lua C closure (upvalue 1 of `clua_trampoline`).
+/// What every Swift function reachable from Lua has: its name (for messages), where its Lua caller sits on
+/// the stack, and its core.
 ///
 /// `core` is `unowned(unsafe)`: a box is retained only by its Lua userdata, whose `__gc` releases it at the
 /// latest inside `lua_close`, which runs while the core is alive; so the box never outlives the core, and
 /// the hot path avoids a weak load.
-final class LuaFunctionBox {
+class LuaCallableBox {
     unowned(unsafe) let core: LuaCore
     let name: String
-    let body: (LuaCall) throws -> Void
-    init(core: LuaCore, name: String, body: @escaping (LuaCall) throws -> Void) {
-        self.core = core
-        self.name = name
-        self.body = body
-    }
-}
-
-/// A retained Swift method of a registered class (upvalue 1 of `clua_method_trampoline`).
-final class LuaMethodBox {
-    unowned(unsafe) let core: LuaCore
-    let name: String
-    /// The stack level of the Lua code that triggered the call (for error locations).
+    /// The stack level of the Lua code that triggered the call (for error locations): 1 for direct calls,
+    /// 2 for accessors called by the C `__index`/`__newindex`.
     let callerLevel: Int32
-    let body: (UnsafeMutableRawPointer, LuaCall) throws -> Void
-    init(core: LuaCore, name: String, callerLevel: Int32, body: @escaping (UnsafeMutableRawPointer, LuaCall) throws -> Void) {
+
+    init(core: LuaCore, name: String, callerLevel: Int32) {
         self.core = core
         self.name = name
         self.callerLevel = callerLevel
+    }
+}
+
+/// A Swift closure reachable from a Lua C closure (upvalue 1 of `clua_trampoline`).
+final class LuaFunctionBox: LuaCallableBox {
+    let body: (LuaCall) throws -> Void
+    init(core: LuaCore, name: String, body: @escaping (LuaCall) throws -> Void) {
         self.body = body
+        super.init(core: core, name: name, callerLevel: 1)
+    }
+}
+
+/// A Swift method of a registered class (upvalue 1 of `clua_method_trampoline`); `body` gets the object's
+/// unretained pointer, already checked to be an instance of the class.
+final class LuaMethodBox: LuaCallableBox {
+    let body: (UnsafeMutableRawPointer, LuaCall) throws -> Void
+    init(core: LuaCore, name: String, callerLevel: Int32, body: @escaping (UnsafeMutableRawPointer, LuaCall) throws -> Void) {
+        self.body = body
+        super.init(core: core, name: name, callerLevel: callerLevel)
     }
 }
