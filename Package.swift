@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -29,7 +30,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "LuaKitTests", dependencies: ["LuaKit"]),
+        .testTarget(
+            name: "LuaKitTests",
+            dependencies: ["LuaKit", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

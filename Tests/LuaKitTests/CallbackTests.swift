@@ -91,3 +91,22 @@ import LuaKit
         #expect(try lua.evaluate("return make().made", as: Bool.self))
     }
 }
+
+@Suite struct RecursionTests {
+    @Test func unboundedSwiftLuaRecursionIsAnErrorNotACrash() throws {
+        let lua = try makeState()
+        try lua.globals.set("bounce", lua.function(name: "bounce") { call in
+            try call.argument(1, as: LuaFunction.self).callValues(call.value(1))
+        })
+        let error = luaError { try lua.run("local function f(self) bounce(self) end bounce(f)", name: "r.lua") }
+        #expect(error?.message.contains("stack overflow") == true)
+        #expect(try lua.evaluate("return 1", as: Int.self) == 1)
+    }
+
+    @Test func deeplyNestedValuesAreRefusedNotCrashing() throws {
+        let lua = try makeState()
+        let error = luaError { _ = try lua.evaluate("local t = {} for i = 1, 100000 do t = { t } end return t", as: LuaTable.self).decode([[[[[[Int]]]]]].self) }
+        #expect(error?.kind == .type) // the shape does not match; nothing overflows
+        #expect(try lua.evaluate("local t = {} for i = 1, 100000 do t = { t } end return 1", as: Int.self) == 1)
+    }
+}
