@@ -4,12 +4,14 @@ import PackageDescription
 // Layers (each depends only on the ones above it):
 //   CLua      - Lua 5.4 from the system (pkg-config), plus a C shim header
 //   LuaKit    - the safe Swift layer over Lua: the only code that calls lua_*
+//   CoordinatorCore - coordinators, router, headless navigation, screens, gateway, signals (no Lua)
 //   coordrun  - the command-line front
 let package = Package(
     name: "Coordinator",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "LuaKit", targets: ["LuaKit"]),
+        .library(name: "CoordinatorCore", targets: ["CoordinatorCore"]),
         .executable(name: "coordrun", targets: ["coordrun"]),
     ],
     dependencies: [
@@ -23,12 +25,17 @@ let package = Package(
             providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
         ),
         .target(name: "LuaKit", dependencies: ["CLua"]),
+        .target(name: "CoordinatorCore"),
         .executableTarget(
             name: "coordrun",
             dependencies: [
                 "LuaKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .testTarget(
+            name: "CoordinatorCoreTests",
+            dependencies: ["CoordinatorCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "LuaKitTests",

@@ -1,0 +1,548 @@
+/// Counts of live objects, for leak checks.
+public final class LiveObjects {
+    public internal(set) var coordinators = 0
+    public internal(set) var screens = 0
+}
+
+/// One running app: the window (navigation model), the coordinator tree, the gateway, the screen catalog
+/// and the event stream.
+///
+/// ```swift
+/// let app = Application(state: .authorization)
+/// app.catalog.register(ScreenType("Login", outputs: [OutputSpec("login", payload: .value)]))
+/// let events = app.observe { print($0) }
+/// try app.start(appCoordinator)
+/// try app.tap("login", payload: ["name": "Ann", "password": "secret"])   // the user acts
+/// try app.back()                                                        // Back button / swipe down
+/// app.window.visibleScreen?.name
+/// ```
+///
+/// **Atomic operations.** Every operation that fails (a navigation mistake, an error thrown by a handler
+/// or by a coordinator's `start`) leaves the window, the tree, every screen's inputs and the gateway exactly
+/// as they were, and its events are never reported. Operations nest: ``atomically(_:)`` groups several.
+///
+/// **Isolation.** Not thread-safe and not `Sendable`: an application and everything in it belongs to the
+/// isolation domain that created it (for example the main actor).
+public final class Application {
+    public private(set) var window: Window!
+    public private(set) var gateway: Gateway!
+    public private(set) var catalog: ScreenCatalog!
+    /// The root coordinator, once started.
+    public private(set) var root: Coordinator?
+    /// Live coordinators and screens of this app.
+    public let live = LiveObjects()
+    /// The built-in screen type of alerts.
+    public private(set) var alertType: ScreenType
+
+    private var idCounter = 0
+    private var observers: [(id: Int, handler: (NavigationEvent) -> Void)] = []
+    private var levels: [JournalLevel] = []
+    /// Coordinators that lost screens during the current operation.
+    private var candidates: [ObjectIdentifier: Coordinator] = [:]
+
+    private struct JournalLevel {
+        var restore: [ObjectIdentifier: () -> Void] = [:]
+        var events: [NavigationEvent] = []
+    }
+
+    public init(state: AppState = .authorization) {
+        alertType = ScreenType("Alert", inputs: ["title", "message"]) { screen in
+            [screen["title"]?.displayText, screen["message"]?.displayText].compactMap { $0 }.joined(separator: "\n")
+        }
+        window = Window(app: self)
+        gateway = Gateway(app: self, state: state)
+        catalog = ScreenCatalog(app: self)
+    }
+
+    func nextID() -> Int {
+        idCounter += 1
+        return idCounter
+    }
+
+    // MARK: Events
+
+    /// Calls `handler` with every event, in order, until ``removeObserver(_:)``. Returns a token.
+    @discardableResult
+    public func observe(_ handler: @escaping (NavigationEvent) -> Void) -> Int {
+        let id = nextID()
+        observers.append((id, handler))
+        return id
+    }
+
+    public func removeObserver(_ token: Int) { observers.removeAll { $0.id == token } }
+
+    func emit(_ event: NavigationEvent) {
+        if levels.isEmpty {
+            for observer in observers { observer.handler(event) }
+        } else {
+            levels[levels.count - 1].events.append(event)
+        }
+    }
+
+    // MARK: Atomic operations
+
+    var isJournaling: Bool { !levels.isEmpty }
+
+    /// Remembers how to restore `object` as it is now, the first time it changes in the current operation.
+    func journal(_ object: AnyObject, restore: @escaping () -> Void) {
+        let key = ObjectIdentifier(object)
+        if levels[levels.count - 1].restore[key] == nil {
+            levels[levels.count - 1].restore[key] = { _ = object; restore() } // keeps the object alive
+        }
+    }
+
+    func recordScreen(_ screen: Screen) {
+        guard isJournaling else { return }
+        let saved = (screen.inputs, screen.owner, screen.isShown, screen.renderCount, screen.handlers, screen.signalHandlers)
+        journal(screen) {
+            (screen.inputs, screen.owner, screen.isShown, screen.renderCount, screen.handlers, screen.signalHandlers) = saved
+        }
+    }
+
+    /// Runs `body` as one operation: if it throws, everything it changed is restored and its events are
+    /// dropped; if it succeeds, its events are reported (when no outer operation is running).
+    public func atomically<T>(_ body: () throws -> T) throws -> T {
+        levels.append(JournalLevel())
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            let level = levels.removeLast()
+            for restore in level.restore.values { restore() }
+            candidates.removeAll()
+            throw error
+        }
+        let level = levels.removeLast()
+        if levels.isEmpty {
+            for event in level.events { for observer in observers { observer.handler(event) } }
+        } else {
+            levels[levels.count - 1].events += level.events
+            levels[levels.count - 1].restore.merge(level.restore) { outer, _ in outer }
+        }
+        return result
+    }
+
+    private func recordSelf() {
+        guard isJournaling else { return }
+        let saved = root
+        journal(self) { self.root = saved }
+    }
+
+    // MARK: Driving (what the user does)
+
+    /// Starts the root coordinator (usually an ``ApplicationCoordinator``) on the window's navigation stack.
+    public func start(_ coordinator: Coordinator, with args: FlowValue? = nil) throws {
+        if let root, root.status == .running {
+            throw NavigationError(.alreadyStarted, "the app already runs \(root.name)")
+        }
+        try atomically {
+            guard let stack = window.root as? NavigationStack, stack.screens.isEmpty, window.modals.isEmpty else {
+                throw NavigationError(.alreadyStarted, "the window already shows screens")
+            }
+            attach(coordinator)
+            if coordinator.parent != nil || coordinator.status != .idle {
+                throw NavigationError(.alreadyStarted, "\(coordinator.name) already runs")
+            }
+            recordSelf()
+            root = coordinator
+            coordinator.record()
+            coordinator.router = HeadlessRouter(app: self, stack: stack, owner: coordinator)
+            coordinator.status = .running
+            emit(.started(coordinator.info, parent: nil))
+            try coordinator.start(args)
+        }
+    }
+
+    /// The visible screen emits an output, as if the user acted. Undone entirely if a handler fails.
+    public func tap(_ output: String, payload: FlowValue? = nil) throws {
+        try atomically {
+            guard let screen = window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
+            try screen.emit(output, payload: payload)
+        }
+    }
+
+    /// The system back: the Back button (or edge swipe) on the visible navigation stack, or a swipe-down
+    /// that dismisses the top modal. The coordinators whose last screen left finish by themselves.
+    public func back() throws {
+        try atomically {
+            if let top = window.modals.last {
+                if let screen = top as? Screen, screen.type === alertType {
+                    let actions = screen.outputs.map(\.name).joined(separator: ", ")
+                    throw NavigationError(.alertNeedsAction, "an alert is showing: choose one of its actions (\(actions))")
+                }
+                if let stack = Window.visibleStack(of: top), stack.screens.count > 1 {
+                    try pop(stack, by: nil, animated: true, bySystem: true)
+                } else {
+                    try dismiss(by: nil, animated: true, bySystem: true)
+                }
+            } else if let stack = Window.visibleStack(of: window.root), stack.screens.count > 1 {
+                try pop(stack, by: nil, animated: true, bySystem: true)
+            } else {
+                let name = window.visibleScreen.map { " (\($0.name) is the root screen)" } ?? ""
+                throw NavigationError(.nothingToGoBack, "there is nothing to go back to\(name)")
+            }
+        }
+    }
+
+    /// The user selects a tab of the visible tab container.
+    public func selectTab(_ index: Int) throws {
+        try atomically {
+            guard let tabs = (window.modals.reversed() + [window.root]).first(where: { $0 is TabContainer }) as? TabContainer else {
+                throw NavigationError(.badTab, "no tab bar is showing")
+            }
+            try selectTab(index, of: tabs, bySystem: true)
+        }
+    }
+
+    /// Sets input `name` on every shown screen that declares it, across stacks, modals and tabs (data back
+    /// through the stack). Returns how many screens were updated.
+    @discardableResult
+    public func update(_ name: String, to value: FlowValue?) throws -> Int {
+        try atomically {
+            var count = 0
+            for screen in window.allScreens where screen.type.input(named: name) != nil {
+                try screen.set(name, to: value)
+                count += 1
+            }
+            return count
+        }
+    }
+
+    // MARK: Navigation primitives (callers wrap them in `atomically`)
+
+    func complete(_ completion: (() throws -> Void)?) throws { try completion?() }
+
+    func push(_ screen: Screen, on stack: NavigationStack, by actor: Coordinator, animated: Bool) throws {
+        guard window.contains(stack) else {
+            throw NavigationError(.containerNotShown, "\(actor.name)'s navigation stack is no longer shown")
+        }
+        guard !screen.isShown else { throw NavigationError(.screenInUse, "screen \(screen.info) is already shown") }
+        stack.record()
+        stack.screens.append(screen)
+        attach(screen, to: actor)
+        emit(.pushed(screen.info, animated: animated))
+    }
+
+    func pop(_ stack: NavigationStack, by actor: Coordinator?, animated: Bool, bySystem: Bool) throws {
+        guard window.contains(stack) else {
+            throw NavigationError(.containerNotShown, "the navigation stack is no longer shown")
+        }
+        guard stack.screens.count > 1, let top = stack.screens.last else {
+            let name = stack.screens.first.map { " \($0.name)" } ?? ""
+            throw NavigationError(.popRoot, "cannot pop\(name): it is the root of its navigation stack")
+        }
+        stack.record()
+        stack.screens.removeLast()
+        detach([top])
+        emit(.popped([top.info], animated: animated, bySystem: bySystem))
+        try settle(actor: actor)
+    }
+
+    func pop(_ stack: NavigationStack, to screen: Screen, by actor: Coordinator, animated: Bool) throws {
+        guard let index = stack.screens.firstIndex(where: { $0 === screen }) else {
+            throw NavigationError(.screenInUse, "screen \(screen.info) is not on this navigation stack")
+        }
+        try popAbove(index, of: stack, by: actor, animated: animated)
+    }
+
+    func popToRoot(_ stack: NavigationStack, by actor: Coordinator, animated: Bool) throws {
+        guard window.contains(stack) else {
+            throw NavigationError(.containerNotShown, "\(actor.name)'s navigation stack is no longer shown")
+        }
+        try popAbove(0, of: stack, by: actor, animated: animated)
+    }
+
+    private func popAbove(_ index: Int, of stack: NavigationStack, by actor: Coordinator, animated: Bool) throws {
+        let removed = Array(stack.screens.dropFirst(index + 1))
+        guard !removed.isEmpty else { return }
+        stack.record()
+        stack.screens.removeLast(removed.count)
+        detach(removed)
+        emit(.popped(removed.reversed().map(\.info), animated: animated, bySystem: false))
+        try settle(actor: actor)
+    }
+
+    func setRoot(_ screen: Screen, of stack: NavigationStack, hideBar: Bool, by actor: Coordinator, animated: Bool) throws {
+        guard window.contains(stack) else {
+            throw NavigationError(.containerNotShown, "\(actor.name)'s navigation stack is no longer shown")
+        }
+        guard !screen.isShown else { throw NavigationError(.screenInUse, "screen \(screen.info) is already shown") }
+        let removed = stack.screens
+        stack.record()
+        stack.screens = [screen]
+        stack.barHidden = hideBar
+        attach(screen, to: actor)
+        detach(removed)
+        emit(.rootSet(screen.info, hideBar: hideBar, animated: animated))
+        try settle(actor: actor)
+    }
+
+    func present(_ module: Presentable, by actor: Coordinator, animated: Bool) throws {
+        if window.root === module || window.modals.contains(where: { $0 === module }) || module.screens.contains(where: \.isShown) {
+            throw NavigationError(.screenInUse, "\(module.containerName) is already shown")
+        }
+        window.record()
+        window.modals.append(module)
+        for screen in module.screens { attach(screen, to: actor) }
+        emit(.presented(module.containerName, animated: animated))
+    }
+
+    func dismiss(by actor: Coordinator?, animated: Bool, bySystem: Bool) throws {
+        guard let top = window.modals.last else {
+            throw NavigationError(.nothingPresented, "nothing is presented, so there is nothing to dismiss")
+        }
+        window.record()
+        window.modals.removeLast()
+        detach(top.screens)
+        emit(.dismissed(top.containerName, animated: animated, bySystem: bySystem))
+        try settle(actor: actor)
+    }
+
+    func dismissAlert(_ alert: Screen, by actor: Coordinator) throws {
+        guard let index = window.modals.firstIndex(where: { $0 === alert }) else { return }
+        try removeModals(from: index, by: actor)
+    }
+
+    func selectTab(_ index: Int, of tabs: TabContainer, bySystem: Bool) throws {
+        guard tabs.stacks.indices.contains(index) else {
+            throw NavigationError(.badTab, "there is no tab \(index + 1) (tabs: \(tabs.titles.joined(separator: ", ")))")
+        }
+        guard index != tabs.selectedIndex else { return }
+        tabs.record()
+        tabs.selectedIndex = index
+        emit(.tabSelected(index, bySystem: bySystem))
+    }
+
+    func tabContainer(holding stack: NavigationStack) -> TabContainer? {
+        ([window.root] + window.modals).lazy.compactMap { $0 as? TabContainer }.first { $0.stacks.contains { $0 === stack } }
+    }
+
+    func replaceContainer(of stack: NavigationStack, with container: TabContainer, by actor: Coordinator) throws {
+        window.record()
+        if window.root === stack {
+            window.root = container
+        } else if let index = window.modals.firstIndex(where: { $0 === stack }) {
+            window.modals[index] = container
+        } else {
+            throw NavigationError(.containerNotShown, "\(actor.name)'s navigation stack is not a root or modal container")
+        }
+        detach(stack.screens)
+        emit(.presented(container.containerName, animated: false))
+        try settle(actor: actor)
+    }
+
+    /// Removes modals from `index` up (UIKit dismisses everything above a dismissed controller too).
+    private func removeModals(from index: Int, by actor: Coordinator?) throws {
+        window.record()
+        let removed = Array(window.modals[index...])
+        window.modals.removeSubrange(index...)
+        for modal in removed.reversed() {
+            detach(modal.screens)
+            emit(.dismissed(modal.containerName, animated: true, bySystem: false))
+        }
+        try settle(actor: actor)
+    }
+
+    /// Removes one screen from wherever it is shown; a modal stack left empty is dismissed.
+    private func remove(_ screen: Screen, by actor: Coordinator) throws {
+        for (index, modal) in window.modals.enumerated() {
+            if modal === screen { return try removeModals(from: index, by: actor) }
+            if let stack = modal as? NavigationStack, stack.screens.contains(where: { $0 === screen }) {
+                if stack.screens.count == 1 { return try removeModals(from: index, by: actor) }
+                return try removeFromStack(screen, stack, by: actor)
+            }
+            if let tabs = modal as? TabContainer, let stack = tabs.stacks.first(where: { $0.screens.contains { $0 === screen } }) {
+                return try removeFromStack(screen, stack, by: actor)
+            }
+        }
+        if let stack = window.allStacks.first(where: { $0.screens.contains { $0 === screen } }) {
+            try removeFromStack(screen, stack, by: actor)
+        }
+    }
+
+    private func removeFromStack(_ screen: Screen, _ stack: NavigationStack, by actor: Coordinator) throws {
+        stack.record()
+        stack.screens.removeAll { $0 === screen }
+        detach([screen])
+        emit(.popped([screen.info], animated: true, bySystem: false))
+        try settle(actor: actor)
+    }
+
+    // MARK: Ownership
+
+    private func attach(_ coordinator: Coordinator) {
+        guard coordinator.app == nil else { return }
+        coordinator.app = self
+        coordinator.id = nextID()
+        coordinator.live = live
+        live.coordinators += 1
+    }
+
+    private func attach(_ screen: Screen, to owner: Coordinator) {
+        recordScreen(screen)
+        screen.isShown = true
+        screen.owner = owner
+        owner.record()
+        owner.screens.append(screen)
+        var node: Coordinator? = owner
+        while let current = node, !current.hasShownScreens {
+            current.record()
+            current.hasShownScreens = true
+            node = current.parent
+        }
+    }
+
+    private func detach(_ screens: [Screen]) {
+        for screen in screens {
+            recordScreen(screen)
+            screen.isShown = false
+            guard let owner = screen.owner else { continue }
+            owner.record()
+            owner.screens.removeAll { $0 === screen }
+            candidates[ObjectIdentifier(owner)] = owner
+        }
+    }
+
+    /// Finishes every coordinator whose whole subtree lost its screens, deepest first, except the root and
+    /// the coordinator that acted (and its ancestors): the user going back (actor nil) or another
+    /// coordinator's navigation can never leave a flow alive without screens.
+    private func settle(actor: Coordinator?) throws {
+        while true {
+            var eligible: [Coordinator] = []
+            var seen = Set<ObjectIdentifier>()
+            for start in candidates.values {
+                var node: Coordinator? = start
+                while let current = node, seen.insert(ObjectIdentifier(current)).inserted {
+                    if current.status == .running, current !== root, current.app === self, current.hasShownScreens,
+                       current.subtreeScreenCount == 0, current !== actor, actor.map({ !$0.isDescendant(of: current) }) ?? true {
+                        eligible.append(current)
+                    }
+                    node = current.parent
+                }
+            }
+            guard let deepest = eligible.max(by: { depth($0) < depth($1) }) else {
+                candidates.removeAll()
+                return
+            }
+            try finish(deepest, result: nil, reason: actor == nil ? .systemBack : .screensRemoved)
+        }
+    }
+
+    private func depth(_ coordinator: Coordinator) -> Int {
+        var depth = 0
+        var node = coordinator.parent
+        while let current = node { depth += 1; node = current.parent }
+        return depth
+    }
+
+    // MARK: Coordinators
+
+    func run(_ child: Coordinator, under parent: Coordinator, args: FlowValue?, modal: Bool) throws {
+        attach(child)
+        if child.status != .idle {
+            throw NavigationError(child.status == .running ? .alreadyStarted : .alreadyFinished,
+                                  "\(child.name) has \(child.status == .running ? "already started" : "finished"); create a new coordinator")
+        }
+        try parent.addChild(child)
+        child.record()
+        if modal {
+            let stack = NavigationStack(app: self)
+            try present(stack, by: child, animated: true)
+            child.router = HeadlessRouter(app: self, stack: stack, owner: child)
+            child.hasShownScreens = true
+        } else {
+            child.router = try parent.navigationRouter().derived(for: child)
+        }
+        child.status = .running
+        emit(.started(child.info, parent: parent.info))
+        try child.start(args)
+    }
+
+    func finish(_ coordinator: Coordinator, result: FlowValue?, reason: FinishReason) throws {
+        switch coordinator.status {
+        case .running: break
+        case .idle: throw NavigationError(.notRunning, "\(coordinator.name) has not started, so it cannot finish")
+        case .finishing, .finished: throw NavigationError(.alreadyFinished, "\(coordinator.name) has already finished")
+        }
+        coordinator.record()
+        coordinator.status = .finishing
+        for child in coordinator.children.reversed() where child.status == .running {
+            try finish(child, result: nil, reason: .parentFinished)
+        }
+        for screen in coordinator.screens { try remove(screen, by: coordinator) }
+        if let modalStack = coordinator.router?.stack, coordinator.router?.stack !== coordinator.parent?.router?.stack,
+           modalStack.screens.isEmpty, let index = window.modals.firstIndex(where: { $0 === modalStack })
+        {
+            try removeModals(from: index, by: coordinator) // the empty modal stack it was given
+        }
+        coordinator.parent?.removeChild(coordinator)
+        coordinator.status = .finished
+        emit(.finished(coordinator.info, reason: reason, result: result))
+        coordinator.didFinish(result, reason: reason)
+        if reason != .parentFinished { try coordinator.finishHandler?(result, reason) }
+    }
+
+    func restart(_ coordinator: Coordinator, args: FlowValue?) throws {
+        for child in coordinator.children.reversed() where child.status == .running {
+            try finish(child, result: nil, reason: .parentFinished)
+        }
+        for screen in coordinator.screens { try remove(screen, by: coordinator) }
+        emit(.started(coordinator.info, parent: coordinator.parent?.info))
+        try coordinator.start(args)
+    }
+
+    // MARK: Signals
+
+    func send(_ signal: Signal) throws -> Signal {
+        var visited = Set<ObjectIdentifier>([signal.sender.identity])
+        var queue = neighbors(of: signal.sender)
+        var head = 0
+        var reached = 0
+        while head < queue.count, !signal.isStopped {
+            let node = queue[head]
+            head += 1
+            guard visited.insert(node.identity).inserted else { continue }
+            reached += 1
+            switch node {
+            case .coordinator(let coordinator):
+                guard coordinator.status == .running else { continue }
+                try coordinator.receive(signal)
+                if coordinator.signalHandlers[signal.name] != nil { signal.receivers.append(node.description) }
+            case .screen(let screen):
+                if let handler = screen.signalHandlers[signal.name] {
+                    try handler(signal)
+                    signal.receivers.append(node.description)
+                }
+            }
+            queue += neighbors(of: node)
+        }
+        emit(.signal(signal.name, from: signal.sender.description, receivers: reached))
+        return signal
+    }
+
+    private func neighbors(of node: Signal.Node) -> [Signal.Node] {
+        switch node {
+        case .screen(let screen):
+            return screen.owner.map { [.coordinator($0)] } ?? []
+        case .coordinator(let coordinator):
+            var result: [Signal.Node] = coordinator.screens.map { .screen($0) }
+            switch coordinator.signalIsolation {
+            case .open: result += coordinator.children.map { .coordinator($0) }
+            case .only(let chosen): result += coordinator.children.filter { c in chosen.contains { $0 === c } }.map { .coordinator($0) }
+            }
+            if let parent = coordinator.parent { result.append(.coordinator(parent)) }
+            return result
+        }
+    }
+}
+
+extension Window {
+    /// The navigation stack the Back button works on inside a container.
+    static func visibleStack(of container: Presentable) -> NavigationStack? {
+        switch container {
+        case let stack as NavigationStack: stack
+        case let tabs as TabContainer: tabs.selectedStack
+        default: nil
+        }
+    }
+}

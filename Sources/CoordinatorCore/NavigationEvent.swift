@@ -1,0 +1,62 @@
+/// A screen as events name it: its identity and type, without keeping it alive.
+public struct ScreenInfo: Hashable, Sendable, CustomStringConvertible {
+    public let id: Int
+    public let name: String
+    public var description: String { "\(name)#\(id)" }
+}
+
+/// A coordinator as events name it, without keeping it alive.
+public struct CoordinatorInfo: Hashable, Sendable, CustomStringConvertible {
+    public let id: Int
+    public let name: String
+    public var description: String { "\(name)#\(id)" }
+}
+
+/// Why a coordinator finished.
+public enum FinishReason: String, Sendable {
+    /// It called `finish`.
+    case finished
+    /// The user went back past its last screen, or swiped its modal away.
+    case systemBack
+    /// Its parent finished (or restarted), so it finished first.
+    case parentFinished
+    /// Another coordinator's navigation removed its last screen.
+    case screensRemoved
+}
+
+/// Everything that happens in an application, reported to observers in order.
+///
+/// Events of an operation that fails are never reported: the operation is undone and its events dropped.
+public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
+    case started(CoordinatorInfo, parent: CoordinatorInfo?)
+    case finished(CoordinatorInfo, reason: FinishReason, result: FlowValue?)
+    case pushed(ScreenInfo, animated: Bool)
+    /// Screens left a navigation stack (`bySystem`: the Back button or edge swipe).
+    case popped([ScreenInfo], animated: Bool, bySystem: Bool)
+    case rootSet(ScreenInfo, hideBar: Bool, animated: Bool)
+    case presented(String, animated: Bool)
+    /// A modal went away (`bySystem`: swiped down).
+    case dismissed(String, animated: Bool, bySystem: Bool)
+    case tabSelected(Int, bySystem: Bool)
+    case inputChanged(ScreenInfo, input: String)
+    case outputEmitted(ScreenInfo, output: String)
+    case signal(String, from: String, receivers: Int)
+    case gatewayChanged(from: AppState, to: AppState)
+
+    public var description: String {
+        switch self {
+        case let .started(c, parent): "start \(c)" + (parent.map { " under \($0)" } ?? "")
+        case let .finished(c, reason, result): "finish \(c) (\(reason.rawValue))" + (result.map { " -> \($0)" } ?? "")
+        case let .pushed(s, animated): "push \(s)" + (animated ? "" : " (not animated)")
+        case let .popped(screens, _, bySystem): (bySystem ? "system back: pop " : "pop ") + screens.map(\.description).joined(separator: ", ")
+        case let .rootSet(s, hideBar, _): "set root \(s)" + (hideBar ? " (bar hidden)" : "")
+        case let .presented(what, _): "present \(what)"
+        case let .dismissed(what, _, bySystem): (bySystem ? "system: swipe down " : "dismiss ") + what
+        case let .tabSelected(i, bySystem): (bySystem ? "user selects tab " : "select tab ") + String(i + 1)
+        case let .inputChanged(s, input): "update \(s).\(input)"
+        case let .outputEmitted(s, output): "\(s) -> \(output)"
+        case let .signal(name, from, receivers): "signal \(name) from \(from) reached \(receivers)"
+        case let .gatewayChanged(from, to): "gateway \(from) -> \(to)"
+        }
+    }
+}

@@ -1,0 +1,259 @@
+/// An input a screen type declares: data set from outside, which may change while the screen is shown.
+public struct InputSpec: Hashable, Sendable {
+    public var name: String
+    /// A screen cannot be built without a required input.
+    public var required: Bool
+    public init(_ name: String, required: Bool = false) {
+        self.name = name
+        self.required = required
+    }
+}
+
+/// An output a screen type declares: something the user does that the screen reports.
+public struct OutputSpec: Hashable, Sendable {
+    /// What an output carries.
+    public enum Payload: Hashable, Sendable {
+        /// Nothing (`onSelectCity`).
+        case none
+        /// Any value (`onLogin(credentials)`).
+        case value
+        /// One item of the list held by the named input (`onCitySelected(city)` from input `cities`).
+        case choice(from: String)
+    }
+
+    public var name: String
+    public var payload: Payload
+    public init(_ name: String, payload: Payload = .none) {
+        self.name = name
+        self.payload = payload
+    }
+}
+
+/// A kind of screen: its name, declared inputs and outputs, and how it renders as text.
+///
+/// Types are reference objects so that redefining one (a reloaded script) changes its live screens too.
+///
+/// ```swift
+/// let userEdit = ScreenType("UserEdit", inputs: ["user"], outputs: [OutputSpec("selectCity")]) { screen in
+///     "User: \(screen["user"]?["name"]?.displayText ?? "")"
+/// }
+/// ```
+public final class ScreenType {
+    public let name: String
+    public private(set) var inputs: [InputSpec]
+    public private(set) var outputs: [OutputSpec]
+    /// Text for the screen's current inputs; when nil, the inputs are listed.
+    public private(set) var render: ((Screen) throws -> String)?
+    /// The title shown above the rendering (default: the type's name).
+    public private(set) var title: String?
+
+    public init(
+        _ name: String, inputs: [InputSpec] = [], outputs: [OutputSpec] = [], title: String? = nil,
+        render: ((Screen) throws -> String)? = nil
+    ) {
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+        self.title = title
+        self.render = render
+    }
+
+    /// A type whose inputs are all optional.
+    public convenience init(
+        _ name: String, inputs: [String], outputs: [OutputSpec] = [], title: String? = nil,
+        render: ((Screen) throws -> String)? = nil
+    ) {
+        self.init(name, inputs: inputs.map { InputSpec($0) }, outputs: outputs, title: title, render: render)
+    }
+
+    /// Takes another definition's inputs, outputs and rendering, so live screens follow the new definition.
+    public func redefine(like other: ScreenType) {
+        inputs = other.inputs
+        outputs = other.outputs
+        render = other.render
+        title = other.title
+    }
+
+    public func input(named name: String) -> InputSpec? { inputs.first { $0.name == name } }
+    public func output(named name: String) -> OutputSpec? { outputs.first { $0.name == name } }
+}
+
+/// One shown (or about to be shown) screen: a model with inputs, outputs and a text rendering.
+///
+/// A screen never pushes, pops or names another screen: it only reports outputs to whoever listens.
+public final class Screen: Presentable {
+    public let id: Int
+    public let type: ScreenType
+    /// The screen's current inputs.
+    public internal(set) var inputs: [String: FlowValue]
+    /// The coordinator that shows it.
+    public internal(set) weak var owner: Coordinator?
+    /// Whether it is in the window's hierarchy now.
+    public internal(set) var isShown = false
+    /// Bumped on each input change: the screen re-renders.
+    public internal(set) var renderCount = 0
+    /// Outputs of this instance beyond its type's (an alert's actions).
+    let extraOutputs: [OutputSpec]
+    var handlers: [String: (FlowValue?) throws -> Void] = [:]
+    var signalHandlers: [String: (Signal) throws -> Void] = [:]
+    unowned let app: Application
+
+    init(app: Application, type: ScreenType, inputs: [String: FlowValue], extraOutputs: [OutputSpec] = []) {
+        self.app = app
+        self.id = app.nextID()
+        self.type = type
+        self.inputs = inputs
+        self.extraOutputs = extraOutputs
+        app.live.screens += 1
+    }
+
+    deinit { app.live.screens -= 1 }
+
+    public var name: String { type.name }
+    public var info: ScreenInfo { ScreenInfo(id: id, name: type.name) }
+    public var title: String { type.title ?? type.name }
+    /// The outputs the user can trigger.
+    public var outputs: [OutputSpec] { type.outputs + extraOutputs }
+
+    /// The value of an input, or nil.
+    public subscript(input: String) -> FlowValue? { inputs[input] }
+
+    /// Sets an input; the screen re-renders. An input its type does not declare is an error.
+    public func set(_ input: String, to value: FlowValue?) throws {
+        guard type.input(named: input) != nil else {
+            throw NavigationError(.unknownInput, "screen \(name) has no input '\(input)' (inputs: \(type.inputs.map(\.name).joined(separator: ", ")))")
+        }
+        app.recordScreen(self)
+        inputs[input] = value
+        renderCount += 1
+        app.emit(.inputChanged(info, input: input))
+    }
+
+    /// Listens to an output; replaces an earlier listener. An output the screen does not have is an error.
+    public func on(_ output: String, _ handler: @escaping (FlowValue?) throws -> Void) throws {
+        guard outputs.contains(where: { $0.name == output }) else { throw unknownOutput(output) }
+        app.recordScreen(self)
+        handlers[output] = handler
+    }
+
+    /// Stops listening to an output.
+    public func removeHandler(for output: String) {
+        app.recordScreen(self)
+        handlers[output] = nil
+    }
+
+    /// Whether something listens to the output.
+    public func hasHandler(for output: String) -> Bool { handlers[output] != nil }
+
+    /// Reacts to a signal that reaches this screen.
+    public func onSignal(_ name: String, _ handler: @escaping (Signal) throws -> Void) {
+        app.recordScreen(self)
+        signalHandlers[name] = handler
+    }
+
+    /// Reports an output, as if the user acted: the payload is checked against the declaration, then the
+    /// listener runs. Prefer ``Application/tap(_:payload:)``, which also undoes everything if a listener fails.
+    public func emit(_ output: String, payload: FlowValue? = nil) throws {
+        guard let spec = outputs.first(where: { $0.name == output }) else { throw unknownOutput(output) }
+        switch spec.payload {
+        case .none:
+            if payload != nil { throw NavigationError(.badPayload, "output '\(output)' of \(name) takes no payload") }
+        case .value:
+            if payload == nil { throw NavigationError(.badPayload, "output '\(output)' of \(name) needs a payload") }
+        case .choice(let from):
+            let items = inputs[from]?.list ?? []
+            guard let payload, items.contains(payload) else {
+                throw NavigationError(.badPayload, "output '\(output)' of \(name) takes one of the items of '\(from)'" +
+                    (items.isEmpty ? " (which is empty)" : ": " + items.map(\.displayText).joined(separator: ", ")))
+            }
+        }
+        app.emit(.outputEmitted(info, output: output))
+        try handlers[output]?(payload)
+    }
+
+    /// The screen as text: the type's rendering, or its inputs listed.
+    public func render() -> String {
+        if let render = type.render {
+            do { return try render(self) } catch { return "(rendering \(name) failed: \(error))" }
+        }
+        return type.inputs.compactMap { spec in inputs[spec.name].map { "\(spec.name): \($0.displayText)" } }
+            .joined(separator: "\n")
+    }
+
+    func unknownOutput(_ output: String) -> NavigationError {
+        let names = outputs.map(\.name)
+        return NavigationError(.unknownOutput, "screen \(name) has no output '\(output)'" +
+            (names.isEmpty ? " (it has none)" : " (outputs: \(names.joined(separator: ", ")))"))
+    }
+
+    // Presentable
+    public var visibleScreen: Screen? { self }
+    public var screens: [Screen] { [self] }
+    public var containerName: String { name }
+}
+
+/// Every screen type an app has, and the factories that choose between variants.
+///
+/// The sources' `ControllersList` + `Assembly`: one place lists all screens; building one validates its
+/// parameters. A factory name stands for a choice among types (the A/B "city list or city map") that
+/// coordinators never see.
+///
+/// ```swift
+/// app.catalog.register(ScreenType("CityList", inputs: ["cities"], outputs: [OutputSpec("citySelected", payload: .value)]))
+/// app.catalog.register(ScreenType("CityMap", inputs: ["cities"], outputs: [OutputSpec("citySelected", payload: .value)]))
+/// app.catalog.factory("CityPicker") { _ in useMap ? "CityMap" : "CityList" }
+/// let screen = try app.catalog.make("CityPicker", inputs: ["cities": cities])  // a CityMap or a CityList
+/// ```
+public final class ScreenCatalog {
+    unowned let app: Application
+    public private(set) var types: [String: ScreenType] = [:]
+    var factories: [String: ([String: FlowValue]) throws -> String] = [:]
+
+    init(app: Application) { self.app = app }
+
+    /// Every screen type name, sorted.
+    public var names: [String] { types.keys.sorted() }
+
+    /// Adds a screen type; a type of the same name is redefined in place (its live screens follow).
+    @discardableResult
+    public func register(_ type: ScreenType) -> ScreenType {
+        if let existing = types[type.name] {
+            existing.redefine(like: type)
+            return existing
+        }
+        types[type.name] = type
+        return type
+    }
+
+    /// Adds a factory: `make(name, ...)` builds the type the closure chooses for those inputs.
+    public func factory(_ name: String, choose: @escaping ([String: FlowValue]) throws -> String) {
+        factories[name] = choose
+    }
+
+    /// The type for a name, going through a factory where there is one.
+    public func resolve(_ name: String, inputs: [String: FlowValue] = [:]) throws -> ScreenType {
+        var resolved = name
+        if let factory = factories[name] { resolved = try factory(inputs) }
+        guard let type = types[resolved] else {
+            let known = names
+            let via = resolved == name ? "" : " (chosen by factory '\(name)')"
+            throw NavigationError(.unknownScreen, "unknown screen '\(resolved)'\(via)" +
+                (known.isEmpty ? "; no screens are registered" : "; known screens: \(known.joined(separator: ", "))"))
+        }
+        return type
+    }
+
+    /// Builds a screen, checking its inputs against the type: unknown inputs and missing required ones are
+    /// errors.
+    public func make(_ name: String, inputs: [String: FlowValue] = [:]) throws -> Screen {
+        let type = try resolve(name, inputs: inputs)
+        for key in inputs.keys.sorted() where type.input(named: key) == nil {
+            throw NavigationError(.unknownInput, "screen \(type.name) has no input '\(key)'" +
+                (type.inputs.isEmpty ? " (it has none)" : " (inputs: \(type.inputs.map(\.name).joined(separator: ", ")))"))
+        }
+        if let missing = type.inputs.first(where: { $0.required && inputs[$0.name] == nil }) {
+            throw NavigationError(.missingInput, "screen \(type.name) needs input '\(missing.name)'")
+        }
+        return Screen(app: app, type: type, inputs: inputs)
+    }
+}
