@@ -15,7 +15,7 @@ public final class NavigationStack: Presentable {
     public internal(set) var screens: [Screen] = []
     /// Whether the navigation bar is hidden (set with `setRoot(hideBar:)`).
     public internal(set) var barHidden = false
-    unowned let app: Application
+    weak var app: Application?
 
     init(app: Application) {
         self.app = app
@@ -26,7 +26,7 @@ public final class NavigationStack: Presentable {
     public var containerName: String { "NavigationStack[" + screens.map(\.name).joined(separator: ", ") + "]" }
 
     func record() {
-        guard app.isJournaling else { return }
+        guard let app, app.isJournaling else { return }
         let (saved, hidden) = (screens, barHidden)
         app.journal(self) { self.screens = saved; self.barHidden = hidden }
     }
@@ -38,7 +38,7 @@ public final class TabContainer: Presentable {
     public let titles: [String]
     public let stacks: [NavigationStack]
     public internal(set) var selectedIndex = 0
-    unowned let app: Application
+    weak var app: Application?
 
     init(app: Application, titles: [String]) {
         self.app = app
@@ -53,7 +53,7 @@ public final class TabContainer: Presentable {
     public var containerName: String { "Tabs[" + titles.joined(separator: ", ") + "]" }
 
     func record() {
-        guard app.isJournaling else { return }
+        guard let app, app.isJournaling else { return }
         let saved = selectedIndex
         app.journal(self) { self.selectedIndex = saved }
     }
@@ -63,7 +63,7 @@ public final class TabContainer: Presentable {
 public final class Window {
     public internal(set) var root: Presentable
     public internal(set) var modals: [Presentable] = []
-    unowned let app: Application
+    weak var app: Application?
 
     init(app: Application) {
         self.app = app
@@ -127,7 +127,7 @@ public final class Window {
     }
 
     func record() {
-        guard app.isJournaling else { return }
+        guard let app, app.isJournaling else { return }
         let (savedRoot, savedModals) = (root, modals)
         app.journal(self) { self.root = savedRoot; self.modals = savedModals }
     }

@@ -228,8 +228,8 @@ open class ApplicationCoordinator: Coordinator {
                 " (flows: \(flows.keys.map(\.rawValue).sorted().joined(separator: ", ")))")
         }
         let flow = make()
-        flow.onFinish = { [unowned self] _, reason in
-            if reason == .finished { try self.restart() }
+        flow.onFinish = { [weak self] _, reason in
+            if reason == .finished { try self?.restart() }
         }
         try run(flow, with: args)
     }

@@ -17,7 +17,7 @@ public struct AppState: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
 /// try app.root?.restart()          // the application coordinator now runs the main flow
 /// ```
 public final class Gateway {
-    unowned let app: Application
+    weak var app: Application?
     private var current: AppState
 
     init(app: Application, state: AppState) {
@@ -31,9 +31,9 @@ public final class Gateway {
         set {
             guard newValue != current else { return }
             let old = current
-            if app.isJournaling { app.journal(self) { self.current = old } }
+            if let app, app.isJournaling { app.journal(self) { self.current = old } }
             current = newValue
-            app.emit(.gatewayChanged(from: old, to: newValue))
+            app?.emit(.gatewayChanged(from: old, to: newValue))
         }
     }
 }

@@ -27,7 +27,7 @@ extension Router {
 ///
 /// Pushing while a modal is up goes where UIKit puts it: onto this router's stack, under the modal.
 public final class HeadlessRouter: Router {
-    unowned let app: Application
+    weak var app: Application?
     /// The navigation stack it pushes onto.
     public let stack: NavigationStack
     /// The coordinator it acts for.
@@ -40,8 +40,13 @@ public final class HeadlessRouter: Router {
     }
 
     /// A router on the same stack for another coordinator.
-    func derived(for coordinator: Coordinator) -> HeadlessRouter {
-        HeadlessRouter(app: app, stack: stack, owner: coordinator)
+    func derived(for coordinator: Coordinator) throws -> HeadlessRouter {
+        HeadlessRouter(app: try liveApp(), stack: stack, owner: coordinator)
+    }
+
+    private func liveApp() throws -> Application {
+        guard let app else { throw NavigationError(.notRunning, "this router's app is gone") }
+        return app
     }
 
     private func actor() throws -> Coordinator {
@@ -52,6 +57,7 @@ public final class HeadlessRouter: Router {
 
     public func push(_ screen: Screen, animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
         let owner = try actor()
+        let app = try liveApp()
         try app.atomically {
             try app.push(screen, on: stack, by: owner, animated: animated)
             try app.complete(completion)
@@ -60,6 +66,7 @@ public final class HeadlessRouter: Router {
 
     public func pop(animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
         let owner = try actor()
+        let app = try liveApp()
         try app.atomically {
             try app.pop(stack, by: owner, animated: animated, bySystem: false)
             try app.complete(completion)
@@ -68,6 +75,7 @@ public final class HeadlessRouter: Router {
 
     public func popToRoot(animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
         let owner = try actor()
+        let app = try liveApp()
         try app.atomically {
             try app.popToRoot(stack, by: owner, animated: animated)
             try app.complete(completion)
@@ -77,6 +85,7 @@ public final class HeadlessRouter: Router {
     /// Pops to a screen of this stack (it stays; everything above it leaves).
     public func pop(to screen: Screen, animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
         let owner = try actor()
+        let app = try liveApp()
         try app.atomically {
             try app.pop(stack, to: screen, by: owner, animated: animated)
             try app.complete(completion)
@@ -85,6 +94,7 @@ public final class HeadlessRouter: Router {
 
     public func setRoot(_ screen: Screen, hideBar: Bool = false, animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
         let owner = try actor()
+        let app = try liveApp()
         try app.atomically {
             try app.setRoot(screen, of: stack, hideBar: hideBar, by: owner, animated: animated)
             try app.complete(completion)
@@ -93,6 +103,7 @@ public final class HeadlessRouter: Router {
 
     public func present(_ module: Presentable, animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
         let owner = try actor()
+        let app = try liveApp()
         try app.atomically {
             try app.present(module, by: owner, animated: animated)
             try app.complete(completion)
@@ -101,6 +112,7 @@ public final class HeadlessRouter: Router {
 
     public func dismiss(animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
         let owner = try actor()
+        let app = try liveApp()
         try app.atomically {
             try app.dismiss(by: owner, animated: animated, bySystem: false)
             try app.complete(completion)
@@ -114,14 +126,15 @@ public final class HeadlessRouter: Router {
         title: String, message: String? = nil, actions: [(title: String, handler: (() throws -> Void)?)] = [("OK", nil)]
     ) throws -> Screen {
         let owner = try actor()
+        let app = try liveApp()
         return try app.atomically {
             var inputs: [String: FlowValue] = ["title": .string(title)]
             if let message { inputs["message"] = .string(message) }
             let alert = Screen(app: app, type: app.alertType, inputs: inputs,
                                extraOutputs: actions.map { OutputSpec($0.title) })
             for action in actions {
-                try alert.on(action.title) { [unowned app] _ in
-                    try app.dismissAlert(alert, by: owner)
+                try alert.on(action.title) { [weak app] _ in
+                    try app?.dismissAlert(alert, by: owner)
                     try action.handler?()
                 }
             }
@@ -134,6 +147,7 @@ public final class HeadlessRouter: Router {
     /// container, and returns one router per tab for `coordinators` (in order).
     public func setTabs(_ titles: [String], for coordinators: [Coordinator]) throws -> TabContainer {
         let owner = try actor()
+        let app = try liveApp()
         guard !titles.isEmpty, titles.count == coordinators.count else {
             throw NavigationError(.badTab, "tabs need at least one title, and one coordinator per title")
         }
@@ -151,6 +165,7 @@ public final class HeadlessRouter: Router {
     /// Selects a tab of the tab container that holds this router's stack.
     public func selectTab(_ index: Int) throws {
         _ = try actor()
+        let app = try liveApp()
         try app.atomically {
             guard let tabs = app.tabContainer(holding: stack) else {
                 throw NavigationError(.badTab, "this router's stack is not in a tab container")

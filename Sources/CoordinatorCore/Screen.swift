@@ -96,18 +96,26 @@ public final class Screen: Presentable {
     let extraOutputs: [OutputSpec]
     var handlers: [String: (FlowValue?) throws -> Void] = [:]
     var signalHandlers: [String: (Signal) throws -> Void] = [:]
-    unowned let app: Application
+    /// The app it belongs to; weak, so a screen kept after its app is gone fails cleanly instead of crashing.
+    weak var app: Application?
+    private let live: LiveObjects
 
     init(app: Application, type: ScreenType, inputs: [String: FlowValue], extraOutputs: [OutputSpec] = []) {
         self.app = app
+        self.live = app.live
         self.id = app.nextID()
         self.type = type
         self.inputs = inputs
         self.extraOutputs = extraOutputs
-        app.live.screens += 1
+        live.screens += 1
     }
 
-    deinit { app.live.screens -= 1 }
+    deinit { live.screens -= 1 }
+
+    func liveApp() throws -> Application {
+        guard let app else { throw NavigationError(.notRunning, "screen \(name)'s app is gone") }
+        return app
+    }
 
     public var name: String { type.name }
     public var info: ScreenInfo { ScreenInfo(id: id, name: type.name) }
@@ -123,6 +131,7 @@ public final class Screen: Presentable {
         guard type.input(named: input) != nil else {
             throw NavigationError(.unknownInput, "screen \(name) has no input '\(input)' (inputs: \(type.inputs.map(\.name).joined(separator: ", ")))")
         }
+        let app = try liveApp()
         app.recordScreen(self)
         inputs[input] = value
         renderCount += 1
@@ -132,13 +141,13 @@ public final class Screen: Presentable {
     /// Listens to an output; replaces an earlier listener. An output the screen does not have is an error.
     public func on(_ output: String, _ handler: @escaping (FlowValue?) throws -> Void) throws {
         guard outputs.contains(where: { $0.name == output }) else { throw unknownOutput(output) }
-        app.recordScreen(self)
+        app?.recordScreen(self)
         handlers[output] = handler
     }
 
     /// Stops listening to an output.
     public func removeHandler(for output: String) {
-        app.recordScreen(self)
+        app?.recordScreen(self)
         handlers[output] = nil
     }
 
@@ -147,7 +156,7 @@ public final class Screen: Presentable {
 
     /// Reacts to a signal that reaches this screen.
     public func onSignal(_ name: String, _ handler: @escaping (Signal) throws -> Void) {
-        app.recordScreen(self)
+        app?.recordScreen(self)
         signalHandlers[name] = handler
     }
 
@@ -167,7 +176,7 @@ public final class Screen: Presentable {
                     (items.isEmpty ? " (which is empty)" : ": " + items.map(\.displayText).joined(separator: ", ")))
             }
         }
-        app.emit(.outputEmitted(info, output: output))
+        try liveApp().emit(.outputEmitted(info, output: output))
         try handlers[output]?(payload)
     }
 
@@ -205,7 +214,7 @@ public final class Screen: Presentable {
 /// let screen = try app.catalog.make("CityPicker", inputs: ["cities": cities])  // a CityMap or a CityList
 /// ```
 public final class ScreenCatalog {
-    unowned let app: Application
+    weak var app: Application?
     public private(set) var types: [String: ScreenType] = [:]
     var factories: [String: ([String: FlowValue]) throws -> String] = [:]
 
@@ -254,6 +263,7 @@ public final class ScreenCatalog {
         if let missing = type.inputs.first(where: { $0.required && inputs[$0.name] == nil }) {
             throw NavigationError(.missingInput, "screen \(type.name) needs input '\(missing.name)'")
         }
+        guard let app else { throw NavigationError(.notRunning, "the app is gone") }
         return Screen(app: app, type: type, inputs: inputs)
     }
 }

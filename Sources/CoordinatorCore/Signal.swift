@@ -59,6 +59,7 @@ extension Screen {
     /// Sends a signal through the tree from this screen (it reaches the owner first).
     @discardableResult
     public func send(_ name: String, payload: FlowValue? = nil) throws -> Signal {
-        try app.atomically { try app.send(Signal(name: name, payload: payload, from: .screen(self))) }
+        let app = try liveApp()
+        return try app.atomically { try app.send(Signal(name: name, payload: payload, from: .screen(self))) }
     }
 }

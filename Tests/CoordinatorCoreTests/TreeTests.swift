@@ -1,0 +1,190 @@
+import Testing
+import CoordinatorCore
+
+@Suite struct TreeTests {
+    @Test func childrenAreAddedOnceAndKnowTheirParent() throws {
+        let parent = Coordinator(name: "P")
+        let child = Coordinator(name: "C")
+        try parent.addChild(child)
+        try parent.addChild(child)
+        #expect(parent.children.count == 1)
+        #expect(child.parent === parent)
+        #expect(navigationError { try child.addChild(parent) }?.code == .cycle)
+        #expect(navigationError { try child.addChild(child) }?.code == .cycle)
+        let grandchild = Coordinator(name: "G")
+        try child.addChild(grandchild)
+        #expect(navigationError { try grandchild.addChild(parent) }?.code == .cycle)
+        #expect(navigationError { try Coordinator(name: "Other").addChild(child) }?.code == .alreadyHasParent)
+        parent.removeChild(child)
+        #expect(child.parent == nil)
+        #expect(parent.children.isEmpty)
+        #expect(child.children.count == 1) // the subtree goes with it
+    }
+
+    @Test func finishingOrdersChildrenFirstAndHandsTheResultUp() throws {
+        let (app, root) = try Application.simple()
+        var log: [String] = []
+        app.observe { event in if case .finished(let c, let reason, _) = event { log.append("\(c.name):\(reason.rawValue)") } }
+        let flow = ScriptCoordinator("Flow") { try $0.push("A") }
+        let inner = ScriptCoordinator("Inner") { try $0.push("B") }
+        var received: FlowValue?
+        flow.onFinish = { result, _ in received = result }
+        try root.run(flow)
+        try flow.run(inner)
+        #expect(app.names == ["A", "B"])
+        try flow.finish("done")
+        #expect(log == ["Inner:parentFinished", "Flow:finished"])
+        #expect(received == "done")
+        #expect(app.names == [])
+        #expect(root.children.isEmpty)
+        #expect(flow.parent == nil && inner.status == .finished)
+    }
+
+    @Test func finishingTwiceIsAnErrorAndChangesNothing() throws {
+        let (app, root) = try Application.simple()
+        let flow = ScriptCoordinator("Flow") { try $0.push("A") }
+        try root.run(flow)
+        try flow.finish()
+        let before = snapshot(app)
+        let error = navigationError { try flow.finish() }
+        #expect(error?.code == .alreadyFinished)
+        #expect(error?.message == "Flow has already finished")
+        #expect(snapshot(app) == before)
+    }
+
+    @Test func aFinishedCoordinatorRefusesToNavigate() throws {
+        let (app, root) = try Application.simple()
+        let flow = ScriptCoordinator("Flow") { try $0.push("A") }
+        try root.run(flow)
+        let router = try #require(flow.router)
+        try flow.finish()
+        let before = snapshot(app)
+        #expect(navigationError { try flow.push("B") }?.message == "Flow has finished; it cannot navigate")
+        #expect(navigationError { try router.push(app.catalog.make("B")) }?.code == .alreadyFinished)
+        #expect(navigationError { try flow.run(Coordinator(name: "X")) }?.code == .alreadyFinished)
+        #expect(snapshot(app) == before)
+        #expect(navigationError { try root.run(flow) }?.code == .alreadyFinished)
+    }
+
+    @Test func restartingRunsStartAgainWithoutItsChildren() throws {
+        let (app, _) = try Application.simple()
+        var starts = 0
+        let holder = ScriptCoordinator("Holder") { c in
+            starts += 1
+            try c.push("A")
+            try c.run(ScriptCoordinator("Child") { try $0.push("B") })
+        }
+        try app.root?.run(holder)
+        try holder.restart()
+        #expect(starts == 2)
+        #expect(app.names == ["A", "B"])
+        #expect(holder.children.count == 1)
+        #expect(app.live.coordinators == 3)
+    }
+}
+
+@Suite struct RouterTests {
+    @Test func pushPopPopToRootSetRoot() throws {
+        let (app, root) = try Application.simple()
+        var events: [NavigationEvent] = []
+        app.observe { events.append($0) }
+        let router = try #require(root.router)
+        for name in ["A", "B", "C"] { try router.push(app.catalog.make(name)) }
+        #expect(app.names == ["A", "B", "C"])
+        try router.pop()
+        #expect(app.names == ["A", "B"])
+        try router.push(app.catalog.make("C"), animated: false, completion: nil)
+        try router.popToRoot()
+        #expect(app.names == ["A"])
+        try router.popToRoot() // nothing above the root: nothing happens
+        try router.setRoot(app.catalog.make("D"), hideBar: true, animated: true, completion: nil)
+        #expect(app.names == ["D"])
+        #expect((app.window.root as? NavigationStack)?.barHidden == true)
+        #expect(root.screens.map(\.name) == ["D"])
+        #expect(events.map(\.description).contains { $0.hasPrefix("push C#") && $0.hasSuffix("(not animated)") })
+        #expect(events.last.map { if case .rootSet(let s, true, true) = $0 { s.name == "D" } else { false } } == true)
+    }
+
+    @Test func completionsRunAfterTheirTransitionInOrder() throws {
+        let (app, root) = try Application.simple()
+        let router = try #require(root.router)
+        var log: [String] = []
+        try router.push(app.catalog.make("A"), animated: true) {
+            log.append("A shown: \(app.names)")
+            try router.push(app.catalog.make("B"), animated: true) { log.append("B shown: \(app.names)") }
+            log.append("after B")
+        }
+        try router.pop(animated: true) { log.append("popped: \(app.names)") }
+        #expect(log == ["A shown: [\"A\"]", "B shown: [\"A\", \"B\"]", "after B", "popped: [\"A\"]"])
+    }
+
+    @Test func mistakesAreTypedErrorsThatChangeNothing() throws {
+        let (app, root) = try Application.simple()
+        let router = try #require(root.router)
+        try router.push(app.catalog.make("A"))
+        let before = snapshot(app)
+        var events = 0
+        app.observe { _ in events += 1 }
+        let popRoot = navigationError { try router.pop() }
+        #expect(popRoot?.code == .popRoot)
+        #expect(popRoot?.message == "cannot pop A: it is the root of its navigation stack")
+        let dismiss = navigationError { try router.dismiss() }
+        #expect(dismiss?.message == "nothing is presented, so there is nothing to dismiss")
+        let unknown = navigationError { _ = try root.push("Nope") }
+        #expect(unknown?.code == .unknownScreen)
+        #expect(unknown?.message == "unknown screen 'Nope'; known screens: A, B, C, D, E")
+        #expect(navigationError { _ = try root.push("A", inputs: ["colour": "red"]) }?.message == "screen A has no input 'colour' (inputs: value)")
+        #expect(navigationError { try app.back() }?.message == "there is nothing to go back to (A is the root screen)")
+        #expect(navigationError { try app.tap("missing") }?.message == "screen A has no output 'missing' (outputs: next, done)")
+        #expect(navigationError { try app.tap("done") }?.message == "output 'done' of A needs a payload")
+        #expect(navigationError { try app.tap("next", payload: 1) }?.message == "output 'next' of A takes no payload")
+        let shown = try #require(app.window.visibleScreen)
+        #expect(navigationError { try router.push(shown) }?.code == .screenInUse)
+        #expect(snapshot(app) == before)
+        #expect(events == 0)
+    }
+
+    @Test func aFailingHandlerUndoesEverythingItDid() throws {
+        let (app, root) = try Application.simple()
+        struct Boom: Error {}
+        let flow = ScriptCoordinator("Flow") { flow in
+            let a = try flow.push("A", inputs: ["value": 1])
+            try a.on("next") { _ in
+                try a.set("value", to: 2)
+                try flow.push("B")
+                try flow.run(ScriptCoordinator("Child") { try $0.push("C") })
+                app.gateway.state = .main
+                try flow.router?.present(app.catalog.make("D"))
+                flow.onSignal("x") { _ in }
+                throw Boom()
+            }
+        }
+        try root.run(flow)
+        let before = snapshot(app)
+        var events: [NavigationEvent] = []
+        app.observe { events.append($0) }
+        #expect(throws: Boom.self) { try app.tap("next") }
+        #expect(snapshot(app) == before)
+        #expect(events.isEmpty)
+        #expect(app.live.coordinators == 2)
+        #expect(app.window.visibleScreen?["value"] == 1)
+    }
+
+    @Test func aFailingStartLeavesNoTrace() throws {
+        let (app, root) = try Application.simple()
+        struct Boom: Error {}
+        let before = snapshot(app)
+        var attempts = 0
+        let broken = ScriptCoordinator("Broken") { c in
+            attempts += 1
+            try c.push("A")
+            if attempts == 1 { throw Boom() }
+        }
+        #expect(throws: Boom.self) { try root.run(broken, modal: true) }
+        #expect(snapshot(app) == before)
+        #expect(broken.status == .idle && broken.parent == nil)
+        try root.run(broken, modal: true) // it can be started again
+        #expect(app.names == ["A"])
+        #expect(app.window.modals.count == 1)
+    }
+}
