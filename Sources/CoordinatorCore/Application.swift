@@ -424,7 +424,9 @@ public final class Application {
                 candidates.removeAll()
                 return
             }
+            let parent = deepest.parent
             try finish(deepest, result: nil, reason: actor == nil ? .systemBack : .screensRemoved)
+            if let parent { candidates[ObjectIdentifier(parent)] = parent } // it may have lost its last flow
         }
     }
 
@@ -450,9 +452,9 @@ public final class Application {
             try present(stack, by: child, animated: true)
             child.router = HeadlessRouter(app: self, stack: stack, owner: child)
             child.hasShownScreens = true
-        } else {
+        } else if child.router?.app !== self || child.router?.owner !== child {
             child.router = try parent.navigationRouter().derived(for: child)
-        }
+        } // else: it was given a router of its own (a tab's)
         child.status = .running
         emit(.started(child.info, parent: parent.info))
         try child.start(args)

@@ -31,7 +31,7 @@ public final class HeadlessRouter: Router {
     /// The navigation stack it pushes onto.
     public let stack: NavigationStack
     /// The coordinator it acts for.
-    public private(set) weak var owner: Coordinator?
+    public internal(set) weak var owner: Coordinator?
 
     init(app: Application, stack: NavigationStack, owner: Coordinator) {
         self.app = app

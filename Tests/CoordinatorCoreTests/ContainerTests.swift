@@ -1,0 +1,308 @@
+import Testing
+import CoordinatorCore
+
+@Suite struct ContainerTests {
+    @Test func aModalHoldsItsOwnNavigationStack() throws {
+        let (app, root) = try Application.simple()
+        try root.push("A")
+        let modal = ScriptCoordinator("Modal") { try $0.push("B") }
+        try root.run(modal, modal: true)
+        try modal.push("C")
+        #expect(app.names == ["A", "B", "C"])
+        #expect(app.window.modals.count == 1)
+        // Pushing with the parent's router while the modal is up goes under it, as in UIKit.
+        try root.push("D")
+        #expect(app.window.visibleScreen?.name == "C")
+        #expect(app.names == ["A", "D", "B", "C"])
+        // Back pops inside the modal, then swipes it down; the modal flow finishes by itself.
+        try app.back()
+        #expect(app.names == ["A", "D", "B"])
+        var reason: FinishReason?
+        modal.onFinish = { _, why in reason = why }
+        try app.back()
+        #expect(app.names == ["A", "D"])
+        #expect(reason == .systemBack)
+        #expect(modal.status == .finished)
+        #expect(root.children.isEmpty)
+    }
+
+    @Test func finishingAModalFlowDismissesItsModal() throws {
+        let (app, root) = try Application.simple()
+        try root.push("A")
+        let modal = ScriptCoordinator("Modal") { try $0.push("B") }
+        try root.run(modal, modal: true)
+        try modal.finish()
+        #expect(app.window.modals.isEmpty)
+        #expect(app.names == ["A"])
+    }
+
+    @Test func presentingAndDismissingScreens() throws {
+        let (app, root) = try Application.simple()
+        let router = try #require(root.router)
+        try root.push("A")
+        try router.present(app.catalog.make("B"))
+        try router.present(app.catalog.make("C"))
+        #expect(app.names == ["A", "B", "C"])
+        try router.dismiss()
+        #expect(app.names == ["A", "B"])
+        try app.back() // swipe down
+        #expect(app.names == ["A"])
+        #expect(navigationError { try router.dismiss() }?.code == .nothingPresented)
+    }
+
+    @Test func tabsHoldTheirOwnStacks() throws {
+        let (app, root) = try Application.simple()
+        let feed = ScriptCoordinator("Feed") { try $0.push("A") }
+        let profile = ScriptCoordinator("Profile") { try $0.push("B") }
+        let tabs = try #require(root.router).setTabs(["Feed", "Profile"], for: [feed, profile])
+        try root.run(feed)
+        try root.run(profile)
+        #expect(app.names == ["A"])
+        try feed.push("C")
+        #expect(app.names == ["A", "C"])
+        try app.selectTab(1)
+        #expect(app.names == ["B"])
+        #expect(tabs.selectedIndex == 1)
+        try profile.push("D")
+        try app.back()
+        #expect(app.names == ["B"])
+        #expect(navigationError { try app.back() }?.code == .nothingToGoBack)
+        try app.selectTab(0)
+        #expect(app.names == ["A", "C"])
+        #expect(navigationError { try app.selectTab(5) }?.message == "there is no tab 6 (tabs: Feed, Profile)")
+        #expect(app.window.hierarchyDescription == """
+            root: Tabs
+              * Feed: NavigationStack
+                A#\(feed.screens[0].id)
+                C#\(feed.screens[1].id)
+                Profile: NavigationStack
+                B#\(profile.screens[0].id)
+            """)
+    }
+
+    @Test func alertsAreScreensWhoseOutputsAreTheirActions() throws {
+        let (app, root) = try Application.simple()
+        try root.push("A")
+        var chosen: [String] = []
+        try #require(root.router).alert(title: "Delete?", message: "It cannot be undone", actions: [
+            ("Delete", { chosen.append("delete: \(app.names)") }), ("Cancel", nil),
+        ])
+        #expect(app.names == ["A", "Alert"])
+        #expect(app.window.visibleScreen?.render() == "Delete?\nIt cannot be undone")
+        #expect(app.window.visibleScreen?.outputs.map(\.name) == ["Delete", "Cancel"])
+        #expect(navigationError { try app.back() }?.message == "an alert is showing: choose one of its actions (Delete, Cancel)")
+        try app.tap("Delete")
+        #expect(chosen == ["delete: [\"A\"]"]) // dismissed before the handler ran
+    }
+
+    @Test func parentNavigationThatRemovesAChildsScreensFinishesTheChild() throws {
+        let (app, root) = try Application.simple()
+        try root.push("A")
+        let child = ScriptCoordinator("Child") { try $0.push("B"); try $0.push("C") }
+        var reason: FinishReason?
+        child.onFinish = { _, why in reason = why }
+        try root.run(child)
+        try #require(root.router).popToRoot()
+        #expect(app.names == ["A"])
+        #expect(child.status == .finished)
+        #expect(reason == .screensRemoved)
+        // A coordinator that pops its own last screen stays in control (it is not finished for it).
+        let own = ScriptCoordinator("Own") { try $0.push("B") }
+        try root.run(own)
+        try #require(own.router).pop()
+        #expect(own.isRunning)
+    }
+
+    @Test func aScreenlessFlowWhoseChildWentBackFinishesToo() throws {
+        let (app, root) = try Application.simple()
+        try root.push("A")
+        let flow = ScriptCoordinator("Flow") { try $0.run(ScriptCoordinator("Leaf") { try $0.push("B") }) }
+        try root.run(flow)
+        try app.back()
+        #expect(flow.status == .finished)
+        #expect(root.children.isEmpty)
+        // A coordinator without screens (a microservice) is never finished for lack of screens.
+        let storage = Coordinator(name: "Storage")
+        try root.run(storage)
+        try root.push("C")
+        try app.back()
+        #expect(storage.isRunning)
+    }
+}
+
+@Suite struct ScreenTests {
+    @Test func inputsOutputsAndRendering() throws {
+        let (app, root) = try Application.simple()
+        let screen = try root.push("A", inputs: ["value": 1])
+        #expect(screen.render() == "value: 1")
+        #expect(screen.renderCount == 0)
+        try screen.set("value", to: 2)
+        #expect(screen.renderCount == 1)
+        #expect(screen["value"] == 2)
+        #expect(navigationError { try screen.set("colour", to: 1) }?.code == .unknownInput)
+        var got: FlowValue?
+        try screen.on("done") { got = $0 }
+        try app.tap("done", payload: ["x": 1])
+        #expect(got == ["x": 1])
+        #expect(navigationError { try screen.on("nope") { _ in } }?.code == .unknownOutput)
+    }
+
+    @Test func choicePayloadsMustComeFromTheirList() throws {
+        let (app, root) = SourceApp.make(state: .main)
+        try app.start(root)
+        try app.tap("selectCity")
+        let error = navigationError { try app.tap("citySelected", payload: ["name": "Paris"]) }
+        #expect(error?.message == "output 'citySelected' of Regions takes one of the items of 'federal': Moscow, Saint Petersburg")
+        #expect(app.names == ["UserEdit", "Regions"])
+    }
+
+    @Test func requiredInputs() throws {
+        let (app, _) = SourceApp.make()
+        #expect(navigationError { _ = try app.catalog.make("Cities") }?.message == "screen Cities needs input 'cities'")
+    }
+
+    @Test func factoriesChooseVariantsTheCoordinatorNeverSees() throws {
+        let app = Application()
+        app.catalog.register(ScreenType("CityList", inputs: ["cities"], outputs: [OutputSpec("citySelected", payload: .value)]))
+        app.catalog.register(ScreenType("CityMap", inputs: ["cities"], outputs: [OutputSpec("citySelected", payload: .value)]))
+        var useMap = false
+        app.catalog.factory("CityPicker") { _ in useMap ? "CityMap" : "CityList" }
+        #expect(try app.catalog.make("CityPicker").name == "CityList")
+        useMap = true
+        #expect(try app.catalog.make("CityPicker").name == "CityMap")
+        app.catalog.factory("Broken") { _ in "Nowhere" }
+        #expect(navigationError { _ = try app.catalog.make("Broken") }?.message == "unknown screen 'Nowhere' (chosen by factory 'Broken'); known screens: CityList, CityMap")
+        #expect(app.catalog.names == ["CityList", "CityMap"])
+    }
+
+    @Test func redefiningATypeChangesItsLiveScreens() throws {
+        let (app, root) = try Application.simple()
+        let screen = try root.push("A", inputs: ["value": 1])
+        app.catalog.register(ScreenType("A", inputs: ["value", "extra"], outputs: [OutputSpec("next"), OutputSpec("more")]) { _ in "new look" })
+        #expect(screen.render() == "new look")
+        try screen.set("extra", to: true)
+        #expect(screen.outputs.map(\.name) == ["next", "more"])
+    }
+
+    @Test func dataBackThroughTheStackReachesEveryScreenThatDeclaresIt() throws {
+        // Multi-select: choosing a city on screen 3 updates the counts on screens 1 and 2 at once.
+        let app = Application()
+        app.catalog.register(ScreenType("Profile", inputs: ["chosen"]))
+        app.catalog.register(ScreenType("Regions", inputs: ["chosen", "regions"]))
+        app.catalog.register(ScreenType("Cities", inputs: ["cities"], outputs: [OutputSpec("toggle", payload: .value)]))
+        app.catalog.register(ScreenType("Other", inputs: ["unrelated"]))
+        let root = ScriptCoordinator("Root") { root in
+            try root.push("Profile", inputs: ["chosen": []])
+            try root.push("Regions", inputs: ["chosen": []])
+            var chosen: [FlowValue] = []
+            let cities = try root.push("Cities", inputs: ["cities": ["Ulyanovsk", "Dimitrovgrad"]])
+            try cities.on("toggle") { city in
+                if let city { chosen.append(city) }
+                let updated = try app.update("chosen", to: .list(chosen))
+                #expect(updated == 3 - 1) // Profile and Regions; Cities does not declare it
+            }
+            try root.router?.present(app.catalog.make("Other"))
+        }
+        try app.start(root)
+        try root.router?.dismiss()
+        try app.tap("toggle", payload: "Ulyanovsk")
+        try app.tap("toggle", payload: "Dimitrovgrad")
+        let screens = app.window.allScreens
+        #expect(screens[0]["chosen"] == ["Ulyanovsk", "Dimitrovgrad"])
+        #expect(screens[1]["chosen"] == ["Ulyanovsk", "Dimitrovgrad"])
+        #expect(screens[0].renderCount == 2 && screens[1].renderCount == 2)
+    }
+}
+
+@Suite struct SignalTests {
+    @Test func aSignalReachesEveryNodeOnceAndCanBeChangedAndAnswered() throws {
+        // The notes app: the new-note screen only sends; the list adds; storage (no screens) saves.
+        let (app, root) = try Application.simple()
+        var saved: [FlowValue] = []
+        var listed: [FlowValue] = []
+        let storage = Coordinator(name: "Storage")
+        let notes = ScriptCoordinator("Notes") { notes in
+            let list = try notes.push("A")
+            list.onSignal("noteCreated") { signal in
+                listed.append(signal.payload ?? "")
+                signal.payload = signal.payload?.with("listed", true)
+            }
+        }
+        let editor = ScriptCoordinator("Editor") { try $0.push("B") }
+        try root.run(storage)
+        storage.onSignal("noteCreated") { signal in
+            saved.append(signal.payload ?? "")
+            signal.reply("saved")
+        }
+        try root.run(notes)
+        try notes.run(editor)
+        let signal = try editor.screens[0].send("noteCreated", payload: ["text": "milk"])
+        #expect(listed == [["text": "milk"]])
+        #expect(saved == [["text": "milk", "listed": true]]) // the list changed it before it travelled on
+        #expect(signal.replies == ["saved"])
+        #expect(signal.receivers.count == 2)
+        _ = app
+    }
+
+    @Test func isolationLimitsWhichChildrenReceive() throws {
+        let (app, root) = try Application.simple()
+        defer { _ = app }
+        var reached: [String] = []
+        let children = ["One", "Two", "Three"].map { name in
+            let c = Coordinator(name: name)
+            c.onSignal("ping") { _ in reached.append(name) }
+            return c
+        }
+        for c in children { try root.run(c) }
+        root.signalIsolation = .only([children[1]])
+        try root.send("ping")
+        #expect(reached == ["Two"])
+        root.signalIsolation = .open
+        reached = []
+        try children[0].send("ping")
+        #expect(reached == ["Two", "Three"]) // not the sender itself
+    }
+
+    @Test func aReceiverCanStopASignal() throws {
+        let (app, root) = try Application.simple()
+        defer { _ = app }
+        var reached: [String] = []
+        for name in ["One", "Two"] {
+            let c = Coordinator(name: name)
+            c.onSignal("ping") { signal in reached.append(name); signal.stop() }
+            try root.run(c)
+        }
+        let signal = try root.send("ping")
+        #expect(reached == ["One"])
+        #expect(signal.isStopped)
+    }
+}
+
+@Suite struct GatewayTests {
+    @Test func theApplicationCoordinatorFollowsTheGateway() throws {
+        let app = Application(state: "onboarding")
+        app.catalog.register(ScreenType("Welcome", outputs: [OutputSpec("next")]))
+        app.catalog.register(ScreenType("Home"))
+        let root = ApplicationCoordinator(name: "App")
+        root.flows["onboarding"] = {
+            ScriptCoordinator("Onboarding") { c in
+                try c.push("Welcome").on("next") { _ in
+                    c.app?.gateway.state = .main
+                    try c.finish()
+                }
+            }
+        }
+        root.flows[.main] = { ScriptCoordinator("Main") { try $0.push("Home") } }
+        var events: [String] = []
+        app.observe { events.append($0.description) }
+        try app.start(root)
+        #expect(app.names == ["Welcome"])
+        try app.tap("next")
+        #expect(app.names == ["Home"])
+        #expect(app.treeNames == ["App", "Main"])
+        #expect(events.contains("gateway onboarding -> main"))
+        app.gateway.state = .authorization
+        #expect(navigationError { try root.restart() }?.message == "App has no flow for the gateway state 'authorization' (flows: main, onboarding)")
+        #expect(app.names == ["Home"])
+    }
+}
