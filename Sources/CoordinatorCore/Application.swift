@@ -37,8 +37,11 @@ public final class Application {
     private var idCounter = 0
     private var observers: [(id: Int, handler: (NavigationEvent) -> Void)] = []
     private var levels: [JournalLevel] = []
-    /// Coordinators that lost screens during the current operation.
+    /// Coordinators that lost screens, to examine at the next settle.
     private var candidates: [ObjectIdentifier: Coordinator] = [:]
+    /// Coordinators that lost screens during the outermost operation, examined again when it ends: the
+    /// coordinator that acted is spared while it acts, not afterwards.
+    private var lostScreens: [ObjectIdentifier: Coordinator] = [:]
 
     private struct JournalLevel {
         var restore: [ObjectIdentifier: () -> Void] = [:]
@@ -106,10 +109,12 @@ public final class Application {
         let result: T
         do {
             result = try body()
+            if levels.count == 1 { try settleOperation() }
         } catch {
             let level = levels.removeLast()
             for restore in level.restore.values { restore() }
             candidates.removeAll()
+            if levels.isEmpty { lostScreens.removeAll() }
             throw error
         }
         let level = levels.removeLast()
@@ -400,13 +405,24 @@ public final class Application {
             owner.record()
             owner.screens.removeAll { $0 === screen }
             candidates[ObjectIdentifier(owner)] = owner
+            lostScreens[ObjectIdentifier(owner)] = owner
+        }
+    }
+
+    /// At the end of an outermost operation: no coordinator that lost its screens during it may stay alive
+    /// without any, not even the one that removed them itself.
+    private func settleOperation() throws {
+        while !lostScreens.isEmpty {
+            candidates = lostScreens
+            lostScreens.removeAll()
+            try settle(actor: nil, reason: .screensRemoved)
         }
     }
 
     /// Finishes every coordinator whose whole subtree lost its screens, deepest first, except the root and
     /// the coordinator that acted (and its ancestors): the user going back (actor nil) or another
     /// coordinator's navigation can never leave a flow alive without screens.
-    private func settle(actor: Coordinator?) throws {
+    private func settle(actor: Coordinator?, reason: FinishReason? = nil) throws {
         while true {
             var eligible: [Coordinator] = []
             var seen = Set<ObjectIdentifier>()
@@ -425,7 +441,7 @@ public final class Application {
                 return
             }
             let parent = deepest.parent
-            try finish(deepest, result: nil, reason: actor == nil ? .systemBack : .screensRemoved)
+            try finish(deepest, result: nil, reason: reason ?? (actor == nil ? .systemBack : .screensRemoved))
             if let parent { candidates[ObjectIdentifier(parent)] = parent } // it may have lost its last flow
         }
     }
@@ -458,6 +474,7 @@ public final class Application {
         child.status = .running
         emit(.started(child.info, parent: parent.info))
         try child.start(args)
+        if child.hasShownScreens { lostScreens[ObjectIdentifier(child)] = child } // a modal flow that shows nothing
     }
 
     func finish(_ coordinator: Coordinator, result: FlowValue?, reason: FinishReason) throws {
@@ -477,7 +494,10 @@ public final class Application {
         {
             try removeModals(from: index, by: coordinator) // the empty modal stack it was given
         }
-        coordinator.parent?.removeChild(coordinator)
+        if let parent = coordinator.parent {
+            parent.removeChild(coordinator)
+            lostScreens[ObjectIdentifier(parent)] = parent // examined when the operation ends
+        }
         coordinator.status = .finished
         emit(.finished(coordinator.info, reason: reason, result: result))
         coordinator.didFinish(result, reason: reason)

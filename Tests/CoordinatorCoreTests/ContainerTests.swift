@@ -106,11 +106,18 @@ import CoordinatorCore
         #expect(app.names == ["A"])
         #expect(child.status == .finished)
         #expect(reason == .screensRemoved)
-        // A coordinator that pops its own last screen stays in control (it is not finished for it).
+        // A coordinator that pops its own last screen stays in control while it acts (it may push again
+        // or finish), but it cannot stay alive without screens once the operation is over.
         let own = ScriptCoordinator("Own") { try $0.push("B") }
         try root.run(own)
-        try #require(own.router).pop()
+        try app.atomically {
+            try #require(own.router).pop()
+            #expect(own.isRunning)
+            try own.push("C")
+        }
         #expect(own.isRunning)
+        try #require(own.router).pop()
+        #expect(own.status == .finished)
     }
 
     @Test func aScreenlessFlowWhoseChildWentBackFinishesToo() throws {
