@@ -238,7 +238,7 @@ public final class Application {
         }
         stack.record()
         stack.screens.removeLast()
-        detach([top])
+        try detach([top], bySystem: bySystem)
         emit(.popped([top.info], animated: animated, bySystem: bySystem))
         try settle(actor: actor)
     }
@@ -262,7 +262,7 @@ public final class Application {
         guard !removed.isEmpty else { return }
         stack.record()
         stack.screens.removeLast(removed.count)
-        detach(removed)
+        try detach(removed)
         emit(.popped(removed.reversed().map(\.info), animated: animated, bySystem: false))
         try settle(actor: actor)
     }
@@ -277,7 +277,7 @@ public final class Application {
         stack.screens = [screen]
         stack.barHidden = hideBar
         attach(screen, to: actor)
-        detach(removed)
+        try detach(removed)
         emit(.rootSet(screen.info, hideBar: hideBar, animated: animated))
         try settle(actor: actor)
     }
@@ -298,7 +298,7 @@ public final class Application {
         }
         window.record()
         window.modals.removeLast()
-        detach(top.screens)
+        try detach(top.screens, bySystem: bySystem)
         emit(.dismissed(top.containerName, animated: animated, bySystem: bySystem))
         try settle(actor: actor)
     }
@@ -331,7 +331,7 @@ public final class Application {
         } else {
             throw NavigationError(.containerNotShown, "\(actor.name)'s navigation stack is not a root or modal container")
         }
-        detach(stack.screens)
+        try detach(stack.screens)
         emit(.presented(container.containerName, animated: false))
         try settle(actor: actor)
     }
@@ -342,7 +342,7 @@ public final class Application {
         let removed = Array(window.modals[index...])
         window.modals.removeSubrange(index...)
         for modal in removed.reversed() {
-            detach(modal.screens)
+            try detach(modal.screens)
             emit(.dismissed(modal.containerName, animated: true, bySystem: false))
         }
         try settle(actor: actor)
@@ -368,7 +368,7 @@ public final class Application {
     private func removeFromStack(_ screen: Screen, _ stack: NavigationStack, by actor: Coordinator) throws {
         stack.record()
         stack.screens.removeAll { $0 === screen }
-        detach([screen])
+        try detach([screen])
         emit(.popped([screen.info], animated: true, bySystem: false))
         try settle(actor: actor)
     }
@@ -397,7 +397,8 @@ public final class Application {
         }
     }
 
-    private func detach(_ screens: [Screen]) {
+    private func detach(_ screens: [Screen], bySystem: Bool = false) throws {
+        var left: [(Coordinator, Screen)] = []
         for screen in screens {
             recordScreen(screen)
             screen.isShown = false
@@ -406,7 +407,9 @@ public final class Application {
             owner.screens.removeAll { $0 === screen }
             candidates[ObjectIdentifier(owner)] = owner
             lostScreens[ObjectIdentifier(owner)] = owner
+            left.append((owner, screen))
         }
+        for (owner, screen) in left where owner.status == .running { try owner.screenDidLeave(screen, bySystem: bySystem) }
     }
 
     /// At the end of an outermost operation: no coordinator that lost its screens during it may stay alive

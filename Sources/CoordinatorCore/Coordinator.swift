@@ -81,6 +81,19 @@ open class Coordinator {
     /// Called after it finished, for any reason.
     open func didFinish(_ result: FlowValue?, reason: FinishReason) {}
 
+    /// Called when one of its screens leaves the window: `bySystem` when the user went back or swiped a
+    /// modal away, rather than a coordinator navigating. The default calls ``onScreenLeft``.
+    open func screenDidLeave(_ screen: Screen, bySystem: Bool) throws {
+        try onScreenLeft?(screen, bySystem)
+    }
+
+    /// Reacts to one of its screens leaving the window (see ``screenDidLeave(_:bySystem:)``).
+    public var onScreenLeft: ((Screen, Bool) throws -> Void)? {
+        get { screenLeftHandler }
+        set { record(); screenLeftHandler = newValue }
+    }
+    var screenLeftHandler: ((Screen, Bool) throws -> Void)?
+
     /// Receives a signal that reached it. The default runs the handler registered with ``onSignal(_:_:)``.
     open func receive(_ signal: Signal) throws {
         try signalHandlers[signal.name]?(signal)
@@ -197,11 +210,11 @@ open class Coordinator {
     func record() {
         guard let app, app.isJournaling else { return }
         let saved = (parent, children, status, screens, router, finishHandler, signalHandlers, hasShownScreens)
-        let isolation = signalIsolation
+        let (isolation, screenLeft) = (signalIsolation, screenLeftHandler)
         app.journal(self) {
             (self.parent, self.children, self.status, self.screens, self.router, self.finishHandler,
              self.signalHandlers, self.hasShownScreens) = saved
-            self.signalIsolation = isolation
+            (self.signalIsolation, self.screenLeftHandler) = (isolation, screenLeft)
         }
     }
 }

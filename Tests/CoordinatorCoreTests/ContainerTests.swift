@@ -313,3 +313,24 @@ import CoordinatorCore
         #expect(app.names == ["Home"])
     }
 }
+
+@Suite struct ScreenLeftTests {
+    @Test func theOwnerLearnsWhichScreensLeftAndHow() throws {
+        let (app, root) = try Application.simple()
+        try root.push("A")
+        var left: [String] = []
+        let flow = ScriptCoordinator("Flow") { flow in
+            try flow.push("B")
+            try flow.push("C")
+            try flow.push("D")
+        }
+        flow.onScreenLeft = { screen, bySystem in left.append("\(screen.name):\(bySystem ? "system" : "code")") }
+        try root.run(flow)
+        try app.back()
+        try flow.router?.pop()
+        #expect(left == ["D:system", "C:code"])
+        try app.back()
+        #expect(left == ["D:system", "C:code", "B:system"])
+        #expect(flow.status == .finished)
+    }
+}
