@@ -24,9 +24,13 @@ public final class LiveObjects {
 /// **Isolation.** Not thread-safe and not `Sendable`: an application and everything in it belongs to the
 /// isolation domain that created it (for example the main actor).
 public final class Application {
-    public private(set) var window: Window!
-    public private(set) var gateway: Gateway!
-    public private(set) var catalog: ScreenCatalog!
+    /// The headless UI: root container and modals.
+    public private(set) lazy var window = Window(app: self)
+    /// The app state that decides the starting flow.
+    public private(set) lazy var gateway = Gateway(app: self, state: initialState)
+    /// Every screen type of the app.
+    public private(set) lazy var catalog = ScreenCatalog(app: self)
+    private let initialState: AppState
     /// The root coordinator, once started.
     public private(set) var root: Coordinator?
     /// Live coordinators and screens of this app.
@@ -52,9 +56,7 @@ public final class Application {
         alertType = ScreenType("Alert", inputs: ["title", "message"]) { screen in
             [screen["title"]?.displayText, screen["message"]?.displayText].compactMap { $0 }.joined(separator: "\n")
         }
-        window = Window(app: self)
-        gateway = Gateway(app: self, state: state)
-        catalog = ScreenCatalog(app: self)
+        initialState = state
     }
 
     func nextID() -> Int {

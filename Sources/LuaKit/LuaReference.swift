@@ -61,7 +61,7 @@ func withPushed<R>(_ reference: LuaReference, _ body: (LuaStack, Int32) throws -
 /// A Lua table held from Swift.
 ///
 /// ```swift
-/// let config = try lua.run("return { name = 'app', sizes = {1, 2, 3} }")[0].tableValue!
+/// let config = try lua.evaluate("return { name = 'app', sizes = {1, 2, 3} }", as: LuaTable.self)
 /// let name: String = try config.get("name")
 /// let sizes: [Int] = try config.get("sizes")
 /// try config.set("debug", true)
@@ -157,7 +157,7 @@ public struct LuaTable: LuaPushable, LuaReadable {
 /// ``LuaState/function(name:_:)``.
 ///
 /// ```swift
-/// let add = try lua.run("return function(a, b) return a + b end")[0].functionValue!
+/// let add = try lua.evaluate("return function(a, b) return a + b end", as: LuaFunction.self)
 /// let sum: Int = try add.call(2, 3)        // 5
 /// let all = try add.callValues(2, 3)       // [.integer(5)]
 /// ```
