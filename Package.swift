@@ -5,6 +5,7 @@ import PackageDescription
 //   CLua      - Lua 5.4 from the system (pkg-config), plus a C shim header
 //   LuaKit    - the safe Swift layer over Lua: the only code that calls lua_*
 //   CoordinatorCore - coordinators, router, headless navigation, screens, gateway, signals (no Lua)
+//   CoordinatorScript - the scripting bridge: the core as the Lua module "coordinator"
 //   coordrun  - the command-line front
 let package = Package(
     name: "Coordinator",
@@ -12,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "LuaKit", targets: ["LuaKit"]),
         .library(name: "CoordinatorCore", targets: ["CoordinatorCore"]),
+        .library(name: "CoordinatorScript", targets: ["CoordinatorScript"]),
         .executable(name: "coordrun", targets: ["coordrun"]),
     ],
     dependencies: [
@@ -26,6 +28,7 @@ let package = Package(
         ),
         .target(name: "LuaKit", dependencies: ["CLua"]),
         .target(name: "CoordinatorCore"),
+        .target(name: "CoordinatorScript", dependencies: ["LuaKit", "CoordinatorCore"]),
         .executableTarget(
             name: "coordrun",
             dependencies: [
@@ -37,6 +40,7 @@ let package = Package(
             name: "CoordinatorCoreTests",
             dependencies: ["CoordinatorCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "CoordinatorScriptTests", dependencies: ["CoordinatorScript", "CoordinatorCore", "LuaKit"]),
         .testTarget(
             name: "LuaKitTests",
             dependencies: ["LuaKit", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -1,9 +1,9 @@
--- Data for the city picker, shared by the app's flows.
+-- Data for the city picker: federal cities, and regions with their cities.
 return {
-  federal = { "Moscow", "Saint Petersburg" },
+  federal = { { name = "Moscow" }, { name = "Saint Petersburg" } },
   regions = {
-    { name = "Ulyanovsk Oblast", cities = { "Ulyanovsk", "Dimitrovgrad" } },
-    { name = "Samara Oblast", cities = { "Samara", "Tolyatti", "Syzran" } },
-    { name = "Republic of Tatarstan", cities = { "Kazan", "Naberezhnye Chelny", "Yelabuga" } },
+    { name = "Ulyanovsk Oblast", cities = { { name = "Ulyanovsk" }, { name = "Dimitrovgrad" } } },
+    { name = "Samara Oblast", cities = { { name = "Samara" }, { name = "Tolyatti" }, { name = "Syzran" } } },
+    { name = "Republic of Tatarstan", cities = { { name = "Kazan" }, { name = "Naberezhnye Chelny" }, { name = "Yelabuga" } } },
   },
 }

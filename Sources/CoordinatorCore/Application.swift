@@ -47,8 +47,13 @@ public final class Application {
     /// coordinator that acted is spared while it acts, not afterwards.
     private var lostScreens: [ObjectIdentifier: Coordinator] = [:]
 
+    private struct JournalKey: Hashable {
+        let object: ObjectIdentifier
+        let part: String
+    }
+
     private struct JournalLevel {
-        var restore: [ObjectIdentifier: () -> Void] = [:]
+        var restore: [JournalKey: () -> Void] = [:]
         var events: [NavigationEvent] = []
     }
 
@@ -89,11 +94,24 @@ public final class Application {
     var isJournaling: Bool { !levels.isEmpty }
 
     /// Remembers how to restore `object` as it is now, the first time it changes in the current operation.
-    func journal(_ object: AnyObject, restore: @escaping () -> Void) {
-        let key = ObjectIdentifier(object)
+    func journal(_ object: AnyObject, part: String = "", restore: @escaping () -> Void) {
+        let key = JournalKey(object: ObjectIdentifier(object), part: part)
         if levels[levels.count - 1].restore[key] == nil {
             levels[levels.count - 1].restore[key] = { _ = object; restore() } // keeps the object alive
         }
+    }
+
+    /// Makes your own state follow the app's atomic operations: call it *before* changing `part` of
+    /// `object` inside an operation; if the operation fails, `restore` puts the old value back. Outside an
+    /// operation it does nothing. The first call for an `(object, part)` in an operation wins.
+    ///
+    /// ```swift
+    /// app.recordForUndo(self, part: "instance") { [saved = instance] in self.instance = saved }
+    /// instance = nil
+    /// ```
+    public func recordForUndo(_ object: AnyObject, part: String, restore: @escaping () -> Void) {
+        guard isJournaling else { return }
+        journal(object, part: "user:" + part, restore: restore)
     }
 
     func recordScreen(_ screen: Screen) {

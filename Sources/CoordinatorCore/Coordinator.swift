@@ -183,6 +183,14 @@ open class Coordinator {
         signalHandlers[name] = handler
     }
 
+    /// Stops reacting to signals and to screens leaving, and forgets its finish handler.
+    public func removeAllHandlers() {
+        record()
+        signalHandlers.removeAll()
+        screenLeftHandler = nil
+        finishHandler = nil
+    }
+
     /// Sends a signal through the tree from here. See ``Signal``.
     @discardableResult
     public func send(_ name: String, payload: FlowValue? = nil) throws -> Signal {
@@ -221,7 +229,8 @@ open class Coordinator {
 
 /// The root of an app's tree: asks the ``Gateway`` for the app's state and runs the flow registered for
 /// it; when that flow finishes, starts again, finding the state the flow left behind (the sources'
-/// `AppCoordinator`: authorization finishes, the gateway now says main, the main flow starts).
+/// `AppCoordinator`: authorization finishes, the gateway now says main, the main flow starts). The next
+/// flow's `start` receives the finished flow's result (the logged-in user, say).
 ///
 /// ```swift
 /// let appCoordinator = ApplicationCoordinator(name: "App")
@@ -241,8 +250,8 @@ open class ApplicationCoordinator: Coordinator {
                 " (flows: \(flows.keys.map(\.rawValue).sorted().joined(separator: ", ")))")
         }
         let flow = make()
-        flow.onFinish = { [weak self] _, reason in
-            if reason == .finished { try self?.restart() }
+        flow.onFinish = { [weak self] result, reason in
+            if reason == .finished { try self?.restart(result) } // the next flow starts with this one's result
         }
         try run(flow, with: args)
     }

@@ -151,6 +151,13 @@ public final class Screen: Presentable {
         handlers[output] = nil
     }
 
+    /// Stops listening to every output and signal (what a finished flow does to break reference cycles).
+    public func removeAllHandlers() {
+        app?.recordScreen(self)
+        handlers.removeAll()
+        signalHandlers.removeAll()
+    }
+
     /// Whether something listens to the output.
     public func hasHandler(for output: String) -> Bool { handlers[output] != nil }
 

@@ -31,6 +31,9 @@ final class LuaCore {
     var objectCacheRef: Int32 = LUA_NOREF
     /// The Swift error most recently turned into a Lua error, to hand back as `underlying`.
     var lastSwiftError: (message: String, error: any Error)?
+    /// The traceback of a Lua error that a nested call raised and a callback passed on, so that the error
+    /// keeps the stack where it really happened.
+    var nestedTraceback: (message: String, traceback: String)?
     /// Nesting of protected calls made from Swift; 0 means no Lua code is running.
     var callDepth = 0
     /// Maximum instructions for each top-level call, or nil.
@@ -210,6 +213,14 @@ final class LuaCore {
             if last.message == message { underlying = last.error }
             lastSwiftError = nil
         }
+        if let nested = nestedTraceback {
+            if nested.message == message {
+                // Where it happened first, then the frames of the call that passed it on.
+                let outer = traceback.map { $0.hasPrefix("stack traceback:") ? String($0.dropFirst("stack traceback:".count)) : "\n" + $0 } ?? ""
+                traceback = nested.traceback + outer
+            }
+            nestedTraceback = nil
+        }
         var error = LuaError(kind, message, traceback: traceback, underlying: underlying)
         error.raisedByLua = true
         return error
@@ -272,6 +283,7 @@ final class LuaCore {
         if let lua = error as? LuaError, lua.raisedByLua {
             message = lua.message
             if let underlying = lua.underlying { lastSwiftError = (message, underlying) }
+            if let traceback = lua.traceback { nestedTraceback = (message, traceback) }
         } else {
             clua_where(L, level)
             let location = LuaStack(L, self).rawString(at: -1)

@@ -99,6 +99,25 @@ import LuaKit
         #expect(error?.message == "n.lua:1: boom 1")
     }
 
+    @Test func nestedErrorsKeepTheTracebackWhereTheyHappened() throws {
+        try lua.globals.set("relay", lua.function(name: "relay") { call in
+            try call.argument(1, as: LuaFunction.self).callValues()
+        })
+        let code = """
+            local function inner() error('deep') end
+            local function outer() relay(inner) end
+            outer()
+            """
+        let error = try #require(luaError { try lua.run(code, name: "n.lua") })
+        let traceback = try #require(error.traceback)
+        #expect(error.message == "n.lua:1: deep")
+        #expect(traceback.hasPrefix("stack traceback:"))
+        let inner = try #require(traceback.range(of: "n.lua:1: in "))
+        let relay = try #require(traceback.range(of: "in function 'relay'"))
+        let caller = try #require(traceback.range(of: "n.lua:2: in "))
+        #expect(inner.lowerBound < relay.lowerBound && relay.lowerBound < caller.lowerBound)
+    }
+
     @Test func badArgumentsReadLikeLua() throws {
         try lua.globals.set("greet", lua.function(name: "greet") { (name: String) in "hi " + name })
         let error = luaError { try lua.run("greet({})", name: "app.lua") }

@@ -1,0 +1,97 @@
+/// The Lua half of the `coordinator` module: classes, instances and the router object, over the Swift
+/// primitives in `native`. Kept small; everything that touches the core is Swift.
+enum Prelude {
+    static let source = #"""
+    local native = ...
+    local M = {}
+    local classes = {}
+
+    local forwarded = { "push", "pop", "popToRoot", "setRoot", "present", "dismiss", "alert", "run", "finish",
+                        "update", "send", "onSignal", "selectTab", "setTabs" }
+
+    -- Methods every coordinator instance has: they forward to its Swift coordinator (the handle).
+    local Base = {}
+    for _, name in ipairs(forwarded) do
+      Base[name] = function(self, ...)
+        local handle = rawget(self, "__handle")
+        return handle[name](handle, ...)
+      end
+    end
+
+    -- `self.router:push(...)` reads like the sources' Router.
+    local RouterMethods = {}
+    for _, name in ipairs(forwarded) do
+      RouterMethods[name] = function(router, ...)
+        local handle = rawget(router, "__handle")
+        return handle[name](handle, ...)
+      end
+    end
+    local RouterMeta = { __index = RouterMethods, __name = "Router" }
+
+    local metas = setmetatable({}, { __mode = "k" })
+    local function metaFor(class)
+      local meta = metas[class]
+      if not meta then
+        meta = {
+          -- Looked up on every access, so a reloaded class takes effect on live instances.
+          __index = function(_, key)
+            local value = class[key]
+            if value ~= nil then return value end
+            return Base[key]
+          end,
+          __tostring = function(self)
+            local handle = rawget(self, "__handle")
+            return ("%s#%d"):format(class.__name, handle.id)
+          end,
+          __name = "Coordinator",
+        }
+        metas[class] = meta
+      end
+      return meta
+    end
+
+    local function instantiate(class, handle, onFinish)
+      local instance = setmetatable({ __handle = handle, __class = class, onFinish = onFinish }, metaFor(class))
+      instance.router = setmetatable({ __handle = handle }, RouterMeta)
+      return instance
+    end
+
+    --- Defines (or, on reload, redefines in place) a coordinator class.
+    function M.coordinator(name)
+      if type(name) ~= "string" then error("coordinator name must be a string", 2) end
+      local class = classes[name]
+      if not class then
+        class = { __name = name }
+        classes[name] = class
+      end
+      return class
+    end
+
+    --- Defines a screen type: flow.screen "Name" { inputs = {...}, outputs = {...}, render = fn }.
+    function M.screen(name, spec)
+      if spec ~= nil then return native.defineScreen(name, spec) end
+      return function(s) return native.defineScreen(name, s) end
+    end
+
+    --- Declares the application: which coordinator runs for each gateway state.
+    function M.app(flows) native.setFlows(flows) end
+
+    --- A factory: `make(name)` builds the screen type `choose(inputs)` returns.
+    function M.factory(name, choose) native.factory(name, choose) end
+
+    --- Sets inputs on every shown screen that declares them: update("user", value) or update { user = value }.
+    function M.update(name, value) return native.update(name, value) end
+
+    M.gateway = setmetatable({}, {
+      __index = function(_, key) if key == "state" then return native.getState() end end,
+      __newindex = function(_, key, value)
+        if key ~= "state" then error("the gateway has only a 'state' field", 2) end
+        native.setState(value)
+      end,
+      __name = "Gateway",
+    })
+
+    M.classes = classes
+    return M, instantiate
+    """#
+}

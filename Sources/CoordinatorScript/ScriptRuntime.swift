@@ -1,0 +1,381 @@
+import CoordinatorCore
+import LuaKit
+
+/// The scripting runtime: a Lua state and an ``Application`` wired together, so that an app's flows are Lua
+/// scripts (`require "coordinator"`) over the Swift coordinator core.
+///
+/// ```swift
+/// let runtime = try ScriptRuntime()
+/// try runtime.load(script: "scripts/app.lua")   // defines screens, coordinators and `flow.app { ... }`
+/// try runtime.start()                           // runs the flow the gateway asks for
+/// try runtime.app.tap("login", payload: ["name": "Ann", "password": "secret"])
+/// try runtime.run("tap('selectCity')")          // any Lua chunk, with the driver functions
+/// runtime.app.window.visibleScreen?.name        // "Regions"
+/// ```
+///
+/// Every call that changes the app is atomic: if Lua code fails halfway, the navigation state (window,
+/// tree, inputs, handlers, gateway) is exactly as before the call.
+public final class ScriptRuntime {
+    public let lua: LuaState
+    public let app: Application
+    /// The Lua module table (`require "coordinator"`).
+    public private(set) var module: LuaTable?
+    var instantiate: LuaFunction?
+    var flows: [AppState: LuaTable] = [:]
+    var rootClass: LuaTable?
+
+    /// Creates a runtime whose gateway starts in `state`.
+    public init(state: AppState = .authorization, libraries: LuaLibraries = .all) throws {
+        lua = try LuaState(libraries: libraries)
+        app = Application(state: state)
+        try registerScreenClass()
+        try registerCoordinatorClass()
+        try installModule()
+        try installDriver()
+    }
+
+    /// Runs the app's main script (its folder is on `package.path`).
+    public func load(script path: String) throws {
+        try app.atomically { _ = try lua.runMainScript(path) }
+    }
+
+    /// Runs a Lua chunk with the driver functions (`tap`, `back`, `top`, `stack`, `tree`); if it fails,
+    /// the navigation state is restored.
+    @discardableResult
+    public func run(_ code: String, name: String = "input") throws -> [LuaValue] {
+        try app.atomically { try lua.run(code, name: name) }
+    }
+
+    /// Starts the application coordinator declared with `flow.app { state = Coordinator, ... }`.
+    public func start() throws {
+        if let rootClass {
+            try app.start(ScriptedCoordinator(runtime: self, type: rootClass))
+            return
+        }
+        guard !flows.isEmpty else {
+            throw LuaError(.misuse, "the script declares no application: call flow.app { authorization = Login, main = Main }")
+        }
+        let root = ApplicationCoordinator(name: "App")
+        for (state, type) in flows {
+            root.flows[state] = { [unowned self] in ScriptedCoordinator(runtime: self, type: type) }
+        }
+        try app.start(root)
+    }
+
+    // MARK: Module
+
+    private func installModule() throws {
+        let native = try lua.newTable()
+        try native.set("defineScreen", lua.function(name: "screen") { [unowned self] call in
+            try call.push(self.defineScreen(name: call.string(1), spec: call.argument(2, as: LuaTable.self)))
+        })
+        try native.set("setFlows", lua.function(name: "app") { [unowned self] call in
+            switch call.type(1) {
+            case .table:
+                let table = try call.argument(1, as: LuaTable.self)
+                if try table.rawGet("__name", as: String?.self) != nil {
+                    self.rootClass = table
+                    return
+                }
+                var flows: [AppState: LuaTable] = [:]
+                for (key, value) in try table.pairs() {
+                    guard let state = key.stringValue, let type = value.tableValue else {
+                        throw call.badArgument(1, "expected { state = Coordinator, ... }")
+                    }
+                    flows[AppState(state)] = type
+                }
+                self.flows = flows
+            default:
+                throw call.badArgument(1, "expected { state = Coordinator, ... } or a coordinator class")
+            }
+        })
+        try native.set("factory", lua.function(name: "factory") { [unowned self] call in
+            let name = try call.string(1)
+            let choose = try call.argument(2, as: LuaFunction.self)
+            self.app.catalog.factory(name) { inputs in
+                try choose.call(FlowValue.record(inputs), as: String.self)
+            }
+        })
+        try native.set("update", lua.function(name: "update") { [unowned self] call in
+            try call.push(try self.update(call))
+        })
+        try native.set("getState", lua.function(name: "state") { [unowned self] in self.app.gateway.state.rawValue })
+        try native.set("setState", lua.function(name: "state") { [unowned self] call in
+            self.app.gateway.state = AppState(try call.string(1))
+        })
+        let prelude = try lua.load(Prelude.source, name: "=coordinator")
+        let results = try prelude.callValues(native)
+        guard results.count == 2, let module = results[0].tableValue, let instantiate = results[1].functionValue else {
+            throw LuaError(.misuse, "the coordinator module did not load")
+        }
+        self.module = module
+        self.instantiate = instantiate
+        let package: LuaTable = try lua.globals.get("package")
+        let loaded: LuaTable = try package.get("loaded")
+        try loaded.set("coordinator", module)
+    }
+
+    /// `update("input", value)` or `update { input = value, ... }` on every shown screen that declares it.
+    func update(_ call: LuaCall) throws -> Int {
+        if call.type(1) == .table {
+            let fields = try call.argument(1, as: [String: LuaValue].self)
+            return try app.atomically {
+                try fields.keys.sorted().reduce(0) { count, key in
+                    try count + app.update(key, to: fields[key].map { try FlowValue.read($0, depth: 0, path: key) })
+                }
+            }
+        }
+        let name = try call.string(1)
+        return try app.update(name, to: call.optional(2, as: FlowValue.self))
+    }
+
+    // MARK: Screens
+
+    func defineScreen(name: String, spec: LuaTable) throws -> String {
+        var inputs: [InputSpec] = []
+        if let list = try spec.get("inputs", as: [LuaValue]?.self) {
+            for item in list {
+                if let name = item.stringValue { inputs.append(InputSpec(name)) }
+                else { throw LuaError(.runtime, "screen \(name): inputs are names (strings)") }
+            }
+        }
+        let required = try spec.get("required", as: [String]?.self) ?? []
+        for name in required where !inputs.contains(where: { $0.name == name }) { inputs.append(InputSpec(name)) }
+        inputs = inputs.map { InputSpec($0.name, required: required.contains($0.name)) }
+
+        var outputs: [OutputSpec] = []
+        if let table = try spec.get("outputs", as: LuaTable?.self) {
+            for item in try table.decode([LuaValue].self) {
+                guard let output = item.stringValue else { throw LuaError(.runtime, "screen \(name): outputs are names, or name = payload") }
+                outputs.append(OutputSpec(output))
+            }
+            for (key, value) in try table.pairs() where key.stringValue != nil {
+                let output = key.stringValue ?? ""
+                switch value {
+                case .string(let kind) where kind.string == "value": outputs.append(OutputSpec(output, payload: .value))
+                case .string(let kind) where kind.string == "none": outputs.append(OutputSpec(output))
+                case .table(let options):
+                    guard let from = try options.get("from", as: String?.self) else {
+                        throw LuaError(.runtime, "screen \(name): output '\(output)' = { from = 'input' } names the list input its payload comes from")
+                    }
+                    outputs.append(OutputSpec(output, payload: .choice(from: from)))
+                default:
+                    throw LuaError(.runtime, "screen \(name): output '\(output)' must be \"value\", \"none\" or { from = 'input' }")
+                }
+            }
+            outputs.sort { ($0.payload == .none ? 0 : 1, $0.name) < ($1.payload == .none ? 0 : 1, $1.name) }
+        }
+        let render = try spec.get("render", as: LuaFunction?.self)
+        let title = try spec.get("title", as: String?.self)
+        var renderer: ((Screen) throws -> String)?
+        if let render {
+            renderer = { [unowned self] (screen: Screen) throws -> String in
+                try render.call(self.lua.userdata(screen), as: String.self)
+            }
+        }
+        let type = ScreenType(name, inputs: inputs, outputs: outputs, title: title, render: renderer)
+        app.catalog.register(type)
+        return name
+    }
+
+    private func registerScreenClass() throws {
+        try lua.register(Screen.self, name: "Screen") { s in
+            s.readOnly("name") { $0.name }
+            s.readOnly("id") { $0.id }
+            s.readOnly("title") { $0.title }
+            s.readOnly("shown") { $0.isShown }
+            s.method("render") { (screen: Screen) in screen.render() }
+            s.method("input") { (screen: Screen, name: String) in screen[name] }
+            s.method("inputs") { (screen: Screen) in FlowValue.record(screen.inputs) }
+            s.method("outputs") { (screen: Screen) in screen.outputs.map(\.name) }
+            s.method("on") { [unowned self] screen, call in
+                try self.setHandler(screen, output: call.string(1), call.optional(2, as: LuaFunction.self))
+            }
+            s.method("emit") { [unowned self] screen, call in
+                let output = try call.string(1)
+                let payload = try call.optional(2, as: FlowValue.self)
+                try self.app.atomically { try screen.emit(output, payload: payload) }
+            }
+            s.method("send") { [unowned self] screen, call in
+                let name = try call.string(1)
+                let payload = try call.optional(2, as: FlowValue.self)
+                let signal = try self.app.atomically { try screen.send(name, payload: payload) }
+                try call.push(signal.replies)
+            }
+            s.method("onSignal") { [unowned self] screen, call in
+                let name = try call.string(1)
+                let handler = try call.argument(2, as: LuaFunction.self)
+                screen.onSignal(name) { signal in try self.deliver(signal, to: handler) }
+            }
+            s.index { screen, call in
+                guard let key = call.value(1).stringValue else { return }
+                if let value = screen[key] { try call.push(value) }
+            }
+            s.newIndex { [unowned self] screen, call in
+                guard let key = call.value(1).stringValue else {
+                    throw LuaError(.runtime, "screen \(screen.name) fields are named by strings")
+                }
+                if let output = Self.output(named: key, of: screen) {
+                    let handler = call.value(2)
+                    guard handler.isNil || handler.functionValue != nil else {
+                        throw LuaError(.runtime, "screen \(screen.name): \(key) must be a function (or nil)")
+                    }
+                    return try self.setHandler(screen, output: output, handler.functionValue)
+                }
+                guard screen.type.input(named: key) != nil else {
+                    let inputs = screen.type.inputs.map(\.name).joined(separator: ", ")
+                    let outputs = screen.outputs.map { "on" + $0.name.prefix(1).uppercased() + $0.name.dropFirst() }.joined(separator: ", ")
+                    throw LuaError(.runtime, "screen \(screen.name) has no input or output '\(key)' (inputs: \(inputs.isEmpty ? "none" : inputs); handlers: \(outputs.isEmpty ? "none" : outputs))")
+                }
+                let value = call.value(2)
+                try screen.set(key, to: value.isNil ? nil : FlowValue.read(value, depth: 0, path: key))
+            }
+            s.toString { "Screen \($0.info)" }
+        }
+    }
+
+    /// `onSelectCity` → `selectCity` (or `SelectCity`, for outputs such as an alert's `OK`).
+    static func output(named key: String, of screen: Screen) -> String? {
+        guard key.count > 2, key.hasPrefix("on") else { return nil }
+        let rest = String(key.dropFirst(2))
+        let lowered = rest.prefix(1).lowercased() + rest.dropFirst()
+        return [lowered, rest].first { name in screen.outputs.contains { $0.name == name } }
+    }
+
+    func setHandler(_ screen: Screen, output: String, _ handler: LuaFunction?) throws {
+        guard let handler else { return screen.removeHandler(for: output) }
+        try screen.on(output) { payload in
+            if let payload { try handler.callValues(payload) } else { try handler.callValues() }
+        }
+        if let owner = screen.owner as? ScriptedCoordinator { owner.adopt(screen) }
+    }
+
+    func deliver(_ signal: Signal, to handler: LuaFunction) throws {
+        let result = try handler.callValues(signal.payload.map { $0 as any LuaPushable } ?? LuaValue.nil, signal.name)
+        // A handler changes the payload by returning a new one, and answers with a second value.
+        if let changed = result.first, !changed.isNil { signal.payload = try FlowValue.read(changed, depth: 0, path: "payload") }
+        if result.count > 1, !result[1].isNil { signal.reply(try FlowValue.read(result[1], depth: 0, path: "reply")) }
+        if result.count > 2, result[2].boolValue == true { signal.stop() }
+    }
+
+    // MARK: Coordinators
+
+    private func registerCoordinatorClass() throws {
+        try lua.register(Coordinator.self, name: "CoordinatorHandle") { c in
+            c.readOnly("name") { $0.name }
+            c.readOnly("id") { $0.id }
+            c.readOnly("status") { $0.status.rawValue }
+            c.method("push") { [unowned self] coordinator, call in
+                let screen = try self.app.catalog.make(call.string(1), inputs: call.optional(2, as: [String: FlowValue].self) ?? [:])
+                let animated = try self.option(call, 3, "animated") ?? true
+                try coordinator.navigation().push(screen, animated: animated, completion: nil)
+                try call.push(self.lua.userdata(screen))
+            }
+            c.method("present") { [unowned self] coordinator, call in
+                let screen = try self.app.catalog.make(call.string(1), inputs: call.optional(2, as: [String: FlowValue].self) ?? [:])
+                try coordinator.navigation().present(screen, animated: self.option(call, 3, "animated") ?? true, completion: nil)
+                try call.push(self.lua.userdata(screen))
+            }
+            c.method("setRoot") { [unowned self] coordinator, call in
+                let screen = try self.app.catalog.make(call.string(1), inputs: call.optional(2, as: [String: FlowValue].self) ?? [:])
+                try coordinator.navigation().setRoot(screen, hideBar: self.option(call, 3, "hideBar") ?? false,
+                                                      animated: self.option(call, 3, "animated") ?? true, completion: nil)
+                try call.push(self.lua.userdata(screen))
+            }
+            c.method("pop") { coordinator, call in try coordinator.navigation().pop() }
+            c.method("popToRoot") { coordinator, call in try coordinator.navigation().popToRoot() }
+            c.method("dismiss") { coordinator, call in try coordinator.navigation().dismiss() }
+            c.method("selectTab") { coordinator, call in try coordinator.navigation().selectTab(call.integer(1) - 1) }
+            c.method("alert") { [unowned self] coordinator, call in
+                let spec = try call.argument(1, as: LuaTable.self)
+                let title = try spec.get("title", as: String?.self) ?? ""
+                let message = try spec.get("message", as: String?.self)
+                var actions: [(title: String, handler: (() throws -> Void)?)] = []
+                for item in try spec.get("actions", as: [LuaValue]?.self) ?? ["OK"] {
+                    if let name = item.stringValue {
+                        actions.append((name, nil))
+                    } else if let pair = item.tableValue, let name = try pair.rawGet(1, as: String?.self) {
+                        let handler = try pair.rawGet(2, as: LuaFunction?.self)
+                        actions.append((name, handler.map { f in { try f.callValues() } }))
+                    } else {
+                        throw call.badArgument(1, "actions are names or { name, function }")
+                    }
+                }
+                let alert = try coordinator.navigation().alert(title: title, message: message, actions: actions)
+                try call.push(self.lua.userdata(alert))
+            }
+            c.method("run") { [unowned self] coordinator, call in
+                let type = try call.argument(1, as: LuaTable.self)
+                guard try type.rawGet("__name", as: String?.self) != nil else {
+                    throw call.badArgument(1, "expected a coordinator class (flow.coordinator \"Name\")")
+                }
+                let args = try call.optional(2, as: FlowValue.self)
+                let modal = try self.option(call, 3, "modal") ?? false
+                let onFinish = try self.optionValue(call, 3, "onFinish")?.functionValue
+                let child = ScriptedCoordinator(runtime: self, type: type, onFinish: onFinish)
+                try coordinator.run(child, with: args, modal: modal)
+                try call.push(child.instance.map(LuaValue.table) ?? .nil)
+            }
+            c.method("finish") { coordinator, call in try coordinator.finish(call.optional(1, as: FlowValue.self)) }
+            c.method("update") { [unowned self] _, call in try call.push(try self.update(call)) }
+            c.method("send") { coordinator, call in
+                let signal = try coordinator.send(call.string(1), payload: call.optional(2, as: FlowValue.self))
+                try call.push(signal.replies)
+            }
+            c.method("onSignal") { [unowned self] coordinator, call in
+                let name = try call.string(1)
+                let handler = try call.argument(2, as: LuaFunction.self)
+                coordinator.onSignal(name) { signal in try self.deliver(signal, to: handler) }
+            }
+        }
+    }
+
+    func option<T: LuaReadable>(_ call: LuaCall, _ n: Int, _ key: String) throws -> T? {
+        guard call.type(n) == .table else { return nil }
+        return try call.argument(n, as: LuaTable.self).get(key, as: T?.self)
+    }
+
+    func optionValue(_ call: LuaCall, _ n: Int, _ key: String) throws -> LuaValue? {
+        guard call.type(n) == .table else { return nil }
+        return try call.argument(n, as: LuaTable.self).get(key, as: LuaValue.self)
+    }
+
+    // MARK: Driver
+
+    private func installDriver() throws {
+        let globals = lua.globals
+        try globals.set("tap", lua.function(name: "tap") { [unowned self] call in
+            try self.app.tap(call.string(1), payload: call.optional(2, as: FlowValue.self))
+        })
+        try globals.set("back", lua.function(name: "back") { [unowned self] _ in try self.app.back() })
+        try globals.set("top", lua.function(name: "top") { [unowned self] call in
+            if let screen = self.app.window.visibleScreen { try call.push(self.lua.userdata(screen)) }
+        })
+        try globals.set("stack", lua.function(name: "stack") { [unowned self] call in
+            try call.push(self.app.window.visibleStack.map(\.name))
+        })
+        try globals.set("tree", lua.function(name: "tree") { [unowned self] call in
+            if let root = self.app.root { try call.push(Self.treeValue(root)) }
+        })
+    }
+
+    static func treeValue(_ coordinator: Coordinator) -> FlowValue {
+        .record([
+            "name": .string(coordinator.name),
+            "id": .int(coordinator.id),
+            "status": .string(coordinator.status.rawValue),
+            "screens": .list(coordinator.screens.map { .string($0.name) }),
+            "children": .list(coordinator.children.map(treeValue)),
+        ])
+    }
+}
+
+extension Coordinator {
+    func navigation() throws -> HeadlessRouter {
+        guard let router, isRunning else {
+            throw NavigationError(status == .idle ? .notRunning : .alreadyFinished,
+                                  "\(name) has \(status == .idle ? "not started" : "finished"); it cannot navigate")
+        }
+        return router
+    }
+}

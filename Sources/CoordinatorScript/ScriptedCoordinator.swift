@@ -1,0 +1,75 @@
+import CoordinatorCore
+import LuaKit
+
+/// A coordinator whose behaviour is a Lua class (`flow.coordinator "Name"`).
+///
+/// Lifetimes: while it runs, it holds its Lua instance (and so everything the instance holds). When it
+/// finishes, it releases the instance and every Lua handler it installed on its screens and signals, which
+/// breaks the Swift → Lua → Swift cycles that otherwise keep both worlds alive. All of it is undone if the
+/// finishing operation fails.
+final class ScriptedCoordinator: Coordinator {
+    unowned let runtime: ScriptRuntime
+    let type: LuaTable
+    /// The Lua instance (`self` in the class's methods), while it runs.
+    private(set) var instance: LuaTable?
+    private var onFinishFunction: LuaFunction?
+    private var adopted: [Weak<Screen>] = []
+
+    init(runtime: ScriptRuntime, type: LuaTable, onFinish: LuaFunction? = nil) {
+        self.runtime = runtime
+        self.type = type
+        self.onFinishFunction = onFinish
+        let name = (try? type.rawGet("__name", as: String?.self)) ?? nil
+        super.init(name: name ?? "Coordinator")
+        self.onFinish = { [weak self] result, reason in try self?.finished(result, reason: reason) }
+    }
+
+    override func start(_ args: FlowValue?) throws {
+        guard let instantiate = runtime.instantiate else { return }
+        let handle = try runtime.lua.userdata(self as Coordinator)
+        let created = try instantiate.call(type, handle, onFinishFunction.map(LuaValue.function) ?? .nil, as: LuaTable.self)
+        setInstance(created)
+        if let start = try created.get("start", as: LuaFunction?.self) {
+            if let args { try start.callValues(created, args) } else { try start.callValues(created) }
+        }
+    }
+
+    /// Remembers a screen that got Lua handlers, to release them when this flow ends.
+    func adopt(_ screen: Screen) {
+        guard !adopted.contains(where: { $0.value === screen }) else { return }
+        runtime.app.recordForUndo(self, part: "adopted") { [saved = adopted] in self.adopted = saved }
+        adopted.append(Weak(screen))
+    }
+
+    private func finished(_ result: FlowValue?, reason: FinishReason) throws {
+        let handler = try instance?.get("onFinish", as: LuaFunction?.self)
+        releaseLua()
+        if let handler {
+            if let result { try handler.callValues(result, reason.rawValue) } else { try handler.callValues(LuaValue.nil, reason.rawValue) }
+        }
+    }
+
+    override func didFinish(_ result: FlowValue?, reason: FinishReason) {
+        if reason == .parentFinished { releaseLua() } // no handler runs for it
+    }
+
+    private func setInstance(_ value: LuaTable?) {
+        runtime.app.recordForUndo(self, part: "instance") { [saved = instance] in self.instance = saved }
+        instance = value
+    }
+
+    private func releaseLua() {
+        for screen in adopted.compactMap(\.value) { screen.removeAllHandlers() }
+        runtime.app.recordForUndo(self, part: "adopted") { [saved = adopted] in self.adopted = saved }
+        adopted.removeAll()
+        let keep = onFinish
+        removeAllHandlers()
+        onFinish = keep
+        setInstance(nil)
+    }
+}
+
+struct Weak<T: AnyObject> {
+    weak var value: T?
+    init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,104 @@
+import Testing
+import CoordinatorCore
+import CoordinatorScript
+import LuaKit
+
+/// The repository's root, found from this file.
+let repositoryRoot: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}()
+
+func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
+    let runtime = try ScriptRuntime(state: state)
+    try runtime.load(script: repositoryRoot + "/scripts/app.lua")
+    try runtime.start()
+    return runtime
+}
+
+func luaError(_ body: () throws -> Void) -> LuaError? {
+    do { try body() } catch let error as LuaError { return error } catch { return nil }
+    return nil
+}
+
+@Suite struct AppScriptTests {
+    @Test func theSourceJourney() throws {
+        let runtime = try appRuntime()
+        #expect(try runtime.run("return top().name") == ["Login"])
+        try runtime.run("tap('login', { name = 'Ann', password = 'wrong' })")
+        #expect(try runtime.run("return stack()")[0].tableValue?.decode([String].self) == ["Login", "Alert"])
+        #expect(try runtime.run("return top().message") == ["Wrong password"])
+        try runtime.run("tap('OK')")
+        #expect(try runtime.run("return top().name") == ["Login"])
+        try runtime.run("tap('login', { name = 'Ann', password = 'secret' })")
+        #expect(try runtime.run("return top().name, top().user.name, top().user.city.name") == ["UserEdit", "Ann", "Moscow"])
+        #expect(runtime.app.gateway.state == .main)
+        try runtime.run("tap('selectCity')")
+        try runtime.run("tap('regionSelected', top().regions[1])")
+        #expect(try runtime.run("return top().name, top().region") == ["Cities", "Ulyanovsk Oblast"])
+        try runtime.run("tap('citySelected', { name = 'Dimitrovgrad' })")
+        #expect(try runtime.run("return top().name, top().user.city.name") == ["UserEdit", "Dimitrovgrad"])
+        #expect(runtime.app.window.visibleScreen?.render() == "User: Ann\nCity: Dimitrovgrad")
+        #expect(try runtime.run("local t = tree() return t.name, #t.children, t.children[1].name") == ["App", 1, "Main"])
+    }
+
+    @Test func backFromTheCityPickerLeavesNoPickerAlive() throws {
+        let runtime = try appRuntime(state: .main)
+        try runtime.run("tap('selectCity'); tap('regionSelected', top().regions[1])")
+        try runtime.run("back()")
+        #expect(try runtime.run("return top().name") == ["Regions"])
+        try runtime.run("back()")
+        #expect(try runtime.run("return top().name, top().user.city.name") == ["UserEdit", "Moscow"])
+        #expect(runtime.app.root?.subtree.map(\.name) == ["App", "Main"])
+    }
+
+    @Test func logoutReturnsToLogin() throws {
+        let runtime = try appRuntime(state: .main)
+        try runtime.run("tap('logout')")
+        #expect(try runtime.run("return top().name") == ["Login"])
+        #expect(runtime.app.root?.subtree.map(\.name) == ["App", "Login"])
+        #expect(runtime.app.gateway.state == .authorization)
+    }
+
+    @Test func aFailingLineLeavesTheStateExactlyAsBefore() throws {
+        let runtime = try appRuntime(state: .main)
+        try runtime.run("tap('selectCity')")
+        let before = runtime.app.window.hierarchyDescription
+        let error = luaError { try runtime.run("tap('regionSelected', top().regions[2]); error('oops')", name: "input") }
+        #expect(error?.message == "input:1: oops")
+        #expect(runtime.app.window.hierarchyDescription == before)
+        #expect(runtime.app.root?.subtree.map(\.name) == ["App", "Main", "CityPicker"])
+        let unknown = luaError { try runtime.run("tap('nope')", name: "input") }
+        #expect(unknown?.message == "input:1: screen Regions has no output 'nope' (outputs: citySelected, regionSelected)")
+        let badChoice = luaError { try runtime.run("tap('citySelected', { name = 'Paris' })", name: "input") }
+        #expect(badChoice?.message.contains("takes one of the items of 'federal'") == true)
+    }
+
+    @Test func errorsInHandlersNameTheScriptLine() throws {
+        let folder = try TemporaryFolder()
+        let script = try folder.write("broken.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "go" } }
+            local Home = flow.coordinator "Home"
+            function Home:start()
+              local screen = self:push("Home")
+              screen.onGo = function()
+                self:push("Home")
+                local t = nil
+                return t.field
+              end
+            end
+            flow.app { authorization = Home }
+            """)
+        let runtime = try ScriptRuntime()
+        try runtime.load(script: script)
+        try runtime.start()
+        let error = try #require(luaError { try runtime.run("tap('go')") })
+        // Lua shortens long chunk names to their last 60 characters ("...broken.lua"), as `lua` does.
+        #expect(error.message.hasSuffix("broken.lua:9: attempt to index a nil value (local 't')"))
+        #expect(error.line == 9)
+        #expect(error.traceback?.contains("broken.lua:9: in ") == true, "\(error.traceback ?? "none")")
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["Home"]) // the push was undone
+    }
+}
