@@ -32,7 +32,7 @@ let package = Package(
         .executableTarget(
             name: "coordrun",
             dependencies: [
-                "LuaKit",
+                "CoordinatorScript", "CoordinatorCore", "LuaKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -40,7 +40,11 @@ let package = Package(
             name: "CoordinatorCoreTests",
             dependencies: ["CoordinatorCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "CoordinatorScriptTests", dependencies: ["CoordinatorScript", "CoordinatorCore", "LuaKit"]),
+        .testTarget(
+            name: "CoordinatorScriptTests",
+            dependencies: ["CoordinatorScript", "CoordinatorCore", "LuaKit", "coordrun"],
+            exclude: ["Transcripts"]
+        ),
         .testTarget(
             name: "LuaKitTests",
             dependencies: ["LuaKit", .product(name: "PropertyBased", package: "swift-property-based")]

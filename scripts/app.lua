@@ -28,6 +28,7 @@ flow.screen "Regions" {
     citySelected = { from = "federal" },   -- a federal city ends the choice
     regionSelected = { from = "regions" }, -- a region opens its list of cities
   },
+  render = function() return "A federal city, or a region to choose a city in." end,
 }
 
 flow.screen "Cities" {

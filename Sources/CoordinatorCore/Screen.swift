@@ -192,7 +192,10 @@ public final class Screen: Presentable {
         if let render = type.render {
             do { return try render(self) } catch { return "(rendering \(name) failed: \(error))" }
         }
-        return type.inputs.compactMap { spec in inputs[spec.name].map { "\(spec.name): \($0.displayText)" } }
+        // Lists that outputs choose from are shown as actions, not repeated here.
+        let choices = Set(outputs.compactMap { if case .choice(let from) = $0.payload { from } else { nil } })
+        return type.inputs.filter { !choices.contains($0.name) }
+            .compactMap { spec in inputs[spec.name].map { "\(spec.name): \($0.displayText)" } }
             .joined(separator: "\n")
     }
 

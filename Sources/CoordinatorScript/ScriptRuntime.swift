@@ -149,21 +149,22 @@ public final class ScriptRuntime {
                 guard let output = item.stringValue else { throw LuaError(.runtime, "screen \(name): outputs are names, or name = payload") }
                 outputs.append(OutputSpec(output))
             }
+            var keyed: [OutputSpec] = [] // Lua keeps no order for keyed fields: they follow, by name
             for (key, value) in try table.pairs() where key.stringValue != nil {
                 let output = key.stringValue ?? ""
                 switch value {
-                case .string(let kind) where kind.string == "value": outputs.append(OutputSpec(output, payload: .value))
-                case .string(let kind) where kind.string == "none": outputs.append(OutputSpec(output))
+                case .string(let kind) where kind.string == "value": keyed.append(OutputSpec(output, payload: .value))
+                case .string(let kind) where kind.string == "none": keyed.append(OutputSpec(output))
                 case .table(let options):
                     guard let from = try options.get("from", as: String?.self) else {
                         throw LuaError(.runtime, "screen \(name): output '\(output)' = { from = 'input' } names the list input its payload comes from")
                     }
-                    outputs.append(OutputSpec(output, payload: .choice(from: from)))
+                    keyed.append(OutputSpec(output, payload: .choice(from: from)))
                 default:
                     throw LuaError(.runtime, "screen \(name): output '\(output)' must be \"value\", \"none\" or { from = 'input' }")
                 }
             }
-            outputs.sort { ($0.payload == .none ? 0 : 1, $0.name) < ($1.payload == .none ? 0 : 1, $1.name) }
+            outputs += keyed.sorted { $0.name < $1.name }
         }
         let render = try spec.get("render", as: LuaFunction?.self)
         let title = try spec.get("title", as: String?.self)

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// Drives the real `coordrun` over standard input and compares what it prints with the recorded
+/// transcripts in `Transcripts/` (`NAME.in` → `NAME.out`, `NAME.err`, `NAME.status`).
+@Suite struct TranscriptTests {
+    static let folder = repositoryRoot + "/Tests/CoordinatorScriptTests/Transcripts"
+
+    /// The `coordrun` built next to this test bundle.
+    static var coordrun: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("coordrun").path
+    }
+
+    struct Outcome { var out: String; var err: String; var status: Int32 }
+
+    static func run(_ arguments: [String], input: String) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: coordrun)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self),
+                       status: process.terminationStatus)
+    }
+
+    @Test(arguments: ["app"])
+    func transcript(_ name: String) throws {
+        let input = try String(contentsOfFile: "\(Self.folder)/\(name).in", encoding: .utf8)
+        let outcome = try Self.run(["scripts/\(name).lua"], input: input)
+        let expectedOut = try String(contentsOfFile: "\(Self.folder)/\(name).out", encoding: .utf8)
+        let expectedErr = try String(contentsOfFile: "\(Self.folder)/\(name).err", encoding: .utf8)
+        let expectedStatus = try String(contentsOfFile: "\(Self.folder)/\(name).status", encoding: .utf8)
+        #expect(outcome.out == expectedOut)
+        #expect(outcome.err == expectedErr)
+        #expect("\(outcome.status)\n" == expectedStatus)
+    }
+
+    @Test func aScriptThatFailsToLoadExitsWithItsLocation() throws {
+        let folder = try TemporaryFolder()
+        let script = try folder.write("app.lua", "local flow = require 'coordinator'\nflow.screen 'A' {}\nlocal x = = 1\n")
+        let outcome = try Self.run([script], input: "")
+        #expect(outcome.status == 1)
+        #expect(outcome.out.isEmpty)
+        #expect(outcome.err.contains("app.lua:3: unexpected symbol near '='"))
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try Self.run(["--help"], input: "")
+        #expect(help.status == 0)
+        #expect(help.out.contains("USAGE: coordrun <script>"))
+        let version = try Self.run(["--version"], input: "")
+        #expect(version.out == "0.2.0\n")
+    }
+
+    @Test func aCleanSessionExitsWithZero() throws {
+        let outcome = try Self.run(["--state", "main", "scripts/app.lua"], input: "selectCity\n1\n")
+        #expect(outcome.status == 0)
+        #expect(outcome.err.isEmpty)
+        #expect(outcome.out.hasSuffix("User: Guest\nCity: Moscow\n  1. selectCity\n  2. logout\nstack: UserEdit\n"))
+    }
+}
