@@ -7,7 +7,7 @@ enum Prelude {
     local classes = {}
 
     local forwarded = { "push", "pop", "popToRoot", "setRoot", "present", "dismiss", "alert", "run", "finish",
-                        "update", "send", "onSignal", "selectTab", "setTabs" }
+                        "update", "send", "onSignal", "selectTab" }
 
     -- Methods every coordinator instance has: they forward to its Swift coordinator (the handle).
     local Base = {}
