@@ -40,14 +40,15 @@ let package = Package(
             name: "CoordinatorCoreTests",
             dependencies: ["CoordinatorCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "CoordinatorScriptTests",
-            dependencies: ["CoordinatorScript", "CoordinatorCore", "LuaKit", "coordrun"],
+            dependencies: ["CoordinatorScript", "CoordinatorCore", "LuaKit", "coordrun", "TestSupport"],
             exclude: ["Transcripts"]
         ),
         .testTarget(
             name: "LuaKitTests",
-            dependencies: ["LuaKit", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["LuaKit", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -9,7 +9,7 @@ enum Prelude {
     local forwarded = { "push", "pop", "popToRoot", "setRoot", "present", "dismiss", "alert", "run", "finish",
                         "update", "send", "onSignal", "selectTab" }
 
-    -- Methods every coordinator instance has: they forward to its Swift coordinator (the handle).
+    -- Methods every coordinator instance (and its router) has: they forward to the Swift coordinator.
     local Base = {}
     for _, name in ipairs(forwarded) do
       Base[name] = function(self, ...)
@@ -18,15 +18,8 @@ enum Prelude {
       end
     end
 
-    -- `self.router:push(...)` reads like the sources' Router.
-    local RouterMethods = {}
-    for _, name in ipairs(forwarded) do
-      RouterMethods[name] = function(router, ...)
-        local handle = rawget(router, "__handle")
-        return handle[name](handle, ...)
-      end
-    end
-    local RouterMeta = { __index = RouterMethods, __name = "Router" }
+    -- `self.router:push(...)` reads like the sources' Router: a table with the same handle and methods.
+    local RouterMeta = { __index = Base, __name = "Router" }
 
     local metas = setmetatable({}, { __mode = "k" })
     local function metaFor(class)

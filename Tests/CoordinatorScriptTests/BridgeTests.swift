@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import CoordinatorCore
 import CoordinatorScript
 import LuaKit
@@ -76,7 +77,7 @@ func luaError(_ body: () throws -> Void) -> LuaError? {
     }
 
     @Test func errorsInHandlersNameTheScriptLine() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         let script = try folder.write("broken.lua", """
             local flow = require "coordinator"
             flow.screen "Home" { outputs = { "go" } }

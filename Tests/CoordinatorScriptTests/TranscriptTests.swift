@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Drives the real `coordrun` over standard input and compares what it prints with the recorded
 /// transcripts in `Transcripts/` (`NAME.in` → `NAME.out`, `NAME.err`, `NAME.status`).
@@ -45,7 +46,7 @@ import Testing
     }
 
     @Test func aScriptThatFailsToLoadExitsWithItsLocation() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         let script = try folder.write("app.lua", "local flow = require 'coordinator'\nflow.screen 'A' {}\nlocal x = = 1\n")
         let outcome = try Self.run([script], input: "")
         #expect(outcome.status == 1)

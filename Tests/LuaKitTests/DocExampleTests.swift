@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import LuaKit
 
 /// The snippets of docs/LuaKit.md and README.md, run as written (with their claims checked).

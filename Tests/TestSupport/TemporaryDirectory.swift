@@ -1,11 +1,11 @@
 import Foundation
 
 /// A folder under the system's temporary directory, removed when the value goes away.
-final class TemporaryDirectory {
-    let path: String
+public final class TemporaryDirectory {
+    public let path: String
 
-    init() throws {
-        path = NSTemporaryDirectory() + "luakit-" + UUID().uuidString
+    public init() throws {
+        path = NSTemporaryDirectory() + "ct-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
@@ -13,7 +13,7 @@ final class TemporaryDirectory {
 
     /// Writes a file (creating folders) and returns its path.
     @discardableResult
-    func write(_ name: String, _ contents: String) throws -> String {
+    public func write(_ name: String, _ contents: String) throws -> String {
         let file = path + "/" + name
         try FileManager.default.createDirectory(
             atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
