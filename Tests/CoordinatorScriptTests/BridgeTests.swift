@@ -103,3 +103,23 @@ func luaError(_ body: () throws -> Void) -> LuaError? {
         #expect(runtime.app.window.visibleStack.map(\.name) == ["Home"]) // the push was undone
     }
 }
+
+@Suite struct LifetimeTests {
+    @Test func journeysLeaveNoCoordinatorScreenOrLuaMemoryBehind() throws {
+        let runtime = try appRuntime(state: .main)
+        func cycle() throws {
+            try runtime.run("tap('selectCity'); tap('regionSelected', top().regions[1]); back(); back()")
+            try runtime.run("tap('selectCity'); tap('regionSelected', top().regions[2]); tap('citySelected', top().cities[1])")
+        }
+        for _ in 0..<50 { try cycle() } // warm up: caches, string interning, table growth
+        runtime.lua.collectGarbage()
+        let baseline = (runtime.app.live.coordinators, runtime.app.live.screens, runtime.lua.memoryUsed)
+        for _ in 0..<2_000 { try cycle() }
+        runtime.lua.collectGarbage()
+        runtime.lua.collectGarbage()
+        #expect(runtime.app.live.coordinators == baseline.0)
+        #expect(runtime.app.live.screens == baseline.1)
+        #expect(runtime.lua.memoryUsed <= baseline.2 + baseline.2 / 100)
+        #expect(runtime.app.root?.subtree.map(\.name) == ["App", "Main"])
+    }
+}
