@@ -7,7 +7,7 @@ enum Prelude {
     local classes = {}
 
     local forwarded = { "push", "pop", "popToRoot", "setRoot", "present", "dismiss", "alert", "run", "finish",
-                        "update", "send", "onSignal", "selectTab" }
+                        "update", "send", "onSignal", "selectTab", "setTabs" }
 
     -- Methods every coordinator instance (and its router) has: they forward to the Swift coordinator.
     local Base = {}

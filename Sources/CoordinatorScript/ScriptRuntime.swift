@@ -180,37 +180,47 @@ public final class ScriptRuntime {
     }
 
     private func registerScreenClass() throws {
+        // Methods are looked up after inputs, so an input may be called `title`, `render` or `send`.
+        let methods: [String: LuaFunction] = [
+            "title": lua.function(name: "title") { call in try call.push(call.object(1, as: Screen.self).title) },
+            "isShown": lua.function(name: "isShown") { call in try call.push(call.object(1, as: Screen.self).isShown) },
+            "render": lua.function(name: "render") { call in try call.push(call.object(1, as: Screen.self).render()) },
+            "input": lua.function(name: "input") { call in try call.push(call.object(1, as: Screen.self)[call.string(2)]) },
+            "inputs": lua.function(name: "inputs") { call in try call.push(FlowValue.record(call.object(1, as: Screen.self).inputs)) },
+            "outputs": lua.function(name: "outputs") { call in try call.push(call.object(1, as: Screen.self).outputs.map(\.name)) },
+            "on": lua.function(name: "on") { [unowned self] call in
+                try self.setHandler(call.object(1, as: Screen.self), output: call.string(2), call.optional(3, as: LuaFunction.self))
+            },
+            "emit": lua.function(name: "emit") { [unowned self] call in
+                let screen = try call.object(1, as: Screen.self)
+                let output = try call.string(2)
+                let payload = try call.optional(3, as: FlowValue.self)
+                try self.app.atomically { try screen.emit(output, payload: payload) }
+            },
+            "send": lua.function(name: "send") { [unowned self] call in
+                let screen = try call.object(1, as: Screen.self)
+                let name = try call.string(2)
+                let payload = try call.optional(3, as: FlowValue.self)
+                let signal = try self.app.atomically { try screen.send(name, payload: payload) }
+                try call.push(signal.replies)
+            },
+            "onSignal": lua.function(name: "onSignal") { [unowned self] call in
+                let screen = try call.object(1, as: Screen.self)
+                let name = try call.string(2)
+                let handler = try call.argument(3, as: LuaFunction.self)
+                screen.onSignal(name) { signal in try self.deliver(signal, to: handler) }
+            },
+        ]
         try lua.register(Screen.self, name: "Screen") { s in
             s.readOnly("name") { $0.name }
             s.readOnly("id") { $0.id }
-            s.readOnly("title") { $0.title }
-            s.readOnly("shown") { $0.isShown }
-            s.method("render") { (screen: Screen) in screen.render() }
-            s.method("input") { (screen: Screen, name: String) in screen[name] }
-            s.method("inputs") { (screen: Screen) in FlowValue.record(screen.inputs) }
-            s.method("outputs") { (screen: Screen) in screen.outputs.map(\.name) }
-            s.method("on") { [unowned self] screen, call in
-                try self.setHandler(screen, output: call.string(1), call.optional(2, as: LuaFunction.self))
-            }
-            s.method("emit") { [unowned self] screen, call in
-                let output = try call.string(1)
-                let payload = try call.optional(2, as: FlowValue.self)
-                try self.app.atomically { try screen.emit(output, payload: payload) }
-            }
-            s.method("send") { [unowned self] screen, call in
-                let name = try call.string(1)
-                let payload = try call.optional(2, as: FlowValue.self)
-                let signal = try self.app.atomically { try screen.send(name, payload: payload) }
-                try call.push(signal.replies)
-            }
-            s.method("onSignal") { [unowned self] screen, call in
-                let name = try call.string(1)
-                let handler = try call.argument(2, as: LuaFunction.self)
-                screen.onSignal(name) { signal in try self.deliver(signal, to: handler) }
-            }
             s.index { screen, call in
                 guard let key = call.value(1).stringValue else { return }
-                if let value = screen[key] { try call.push(value) }
+                if screen.type.input(named: key) != nil {
+                    if let value = screen[key] { try call.push(value) }
+                } else if let method = methods[key] {
+                    try call.push(method)
+                }
             }
             s.newIndex { [unowned self] screen, call in
                 guard let key = call.value(1).stringValue else {
@@ -317,6 +327,23 @@ public final class ScriptRuntime {
                 try coordinator.run(child, with: args, modal: modal)
                 try call.push(child.instance.map(LuaValue.table) ?? .nil)
             }
+            c.method("setTabs") { [unowned self] coordinator, call in
+                // { { "Title", Class [, args] }, ... }: one tab per entry, each with its own navigation stack
+                // and a child coordinator started on it.
+                var tabs: [(title: String, type: LuaTable, args: FlowValue?)] = []
+                for item in try call.argument(1, as: [LuaTable].self) {
+                    guard let title = try item.rawGet(1, as: String?.self), let type = try item.rawGet(2, as: LuaTable?.self),
+                          try type.rawGet("__name", as: String?.self) != nil
+                    else { throw call.badArgument(1, "tabs are { \"Title\", CoordinatorClass [, args] }") }
+                    tabs.append((title, type, try item.rawGet(3, as: FlowValue?.self)))
+                }
+                let children = tabs.map { ScriptedCoordinator(runtime: self, type: $0.type) }
+                try self.app.atomically {
+                    _ = try coordinator.navigation().setTabs(tabs.map(\.title), for: children)
+                    for (child, tab) in zip(children, tabs) { try coordinator.run(child, with: tab.args) }
+                }
+                try call.push(children.map { $0.instance.map(LuaValue.table) ?? .nil })
+            }
             c.method("finish") { coordinator, call in try coordinator.finish(call.optional(1, as: FlowValue.self)) }
             c.method("update") { [unowned self] _, call in try call.push(try self.update(call)) }
             c.method("send") { coordinator, call in
@@ -351,6 +378,9 @@ public final class ScriptRuntime {
         try globals.set("back", lua.function(name: "back") { [unowned self] _ in try self.app.back() })
         try globals.set("top", lua.function(name: "top") { [unowned self] call in
             if let screen = self.app.window.visibleScreen { try call.push(self.lua.userdata(screen)) }
+        })
+        try globals.set("tab", lua.function(name: "tab") { [unowned self] call in
+            try self.app.selectTab(call.integer(1) - 1)
         })
         try globals.set("stack", lua.function(name: "stack") { [unowned self] call in
             try call.push(self.app.window.visibleStack.map(\.name))

@@ -33,10 +33,12 @@ import TestSupport
                        status: process.terminationStatus)
     }
 
-    @Test(arguments: ["app"])
+    /// Each transcript and the script it drives: `app` → `scripts/app.lua`, `examples/X` → `examples/X.lua`.
+    @Test(arguments: ["app", "examples/tabs"])
     func transcript(_ name: String) throws {
         let input = try String(contentsOfFile: "\(Self.folder)/\(name).in", encoding: .utf8)
-        let outcome = try Self.run(["scripts/\(name).lua"], input: input)
+        let script = name.hasPrefix("examples/") ? "\(name).lua" : "scripts/\(name).lua"
+        let outcome = try Self.run([script], input: input)
         let expectedOut = try String(contentsOfFile: "\(Self.folder)/\(name).out", encoding: .utf8)
         let expectedErr = try String(contentsOfFile: "\(Self.folder)/\(name).err", encoding: .utf8)
         let expectedStatus = try String(contentsOfFile: "\(Self.folder)/\(name).status", encoding: .utf8)
