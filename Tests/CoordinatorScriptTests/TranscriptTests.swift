@@ -19,6 +19,10 @@ import TestSupport
         process.executableURL = URL(fileURLWithPath: coordrun)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTES_FILE"] = NSTemporaryDirectory() + "notes-\(UUID().uuidString).txt"
+        environment["CITY_PICKER"] = nil
+        process.environment = environment
         let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -33,12 +37,16 @@ import TestSupport
                        status: process.terminationStatus)
     }
 
-    /// Each transcript and the script it drives: `app` → `scripts/app.lua`, `examples/X` → `examples/X.lua`.
-    @Test(arguments: ["app", "examples/tabs"])
+    /// Each transcript and the script it drives: `app` → `scripts/app.lua`, `examples/X` → `examples/X.lua`;
+    /// `NAME.args`, when present, holds options that go before the script.
+    @Test(arguments: ["app", "examples/tabs", "examples/notes", "examples/ab-picker", "examples/multi-select",
+                      "examples/catalog", "examples/launch"])
     func transcript(_ name: String) throws {
         let input = try String(contentsOfFile: "\(Self.folder)/\(name).in", encoding: .utf8)
         let script = name.hasPrefix("examples/") ? "\(name).lua" : "scripts/\(name).lua"
-        let outcome = try Self.run([script], input: input)
+        let options = (try? String(contentsOfFile: "\(Self.folder)/\(name).args", encoding: .utf8))?
+            .split(whereSeparator: \.isWhitespace).map(String.init) ?? []
+        let outcome = try Self.run(options + [script], input: input)
         let expectedOut = try String(contentsOfFile: "\(Self.folder)/\(name).out", encoding: .utf8)
         let expectedErr = try String(contentsOfFile: "\(Self.folder)/\(name).err", encoding: .utf8)
         let expectedStatus = try String(contentsOfFile: "\(Self.folder)/\(name).status", encoding: .utf8)
