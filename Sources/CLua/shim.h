@@ -238,8 +238,22 @@ static inline int clua_where_error(lua_State *L) {
     return lua_error(L);
 }
 
-/* Pushes "chunk:line: " of the Lua code that called the running C function (level 1), or "". */
-static inline void clua_where(lua_State *L, int level) { luaL_where(L, level); }
+/* Pushes "chunk:line: " of the Lua code that called the running C function (from `level` up), or "" when
+   that caller is a C function, as luaL_where does. Frames of library chunks (chunk names "=[...]", shown
+   as "[name]") are skipped, so an error points at the user's line, not at the library's wrapper. */
+static inline void clua_where(lua_State *L, int level) {
+    lua_Debug ar;
+    while (lua_getstack(L, level, &ar)) {
+        lua_getinfo(L, "Sl", &ar);
+        if (ar.currentline <= 0) break;
+        if (strncmp(ar.source, "=[", 2) != 0) {
+            lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+            return;
+        }
+        level++;
+    }
+    lua_pushliteral(L, "");
+}
 
 /* ---- hooks: instruction budget and interrupt ---- */
 

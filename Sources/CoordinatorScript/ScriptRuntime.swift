@@ -23,6 +23,7 @@ public final class ScriptRuntime {
     var instantiate: LuaFunction?
     var flows: [AppState: LuaTable] = [:]
     var rootClass: LuaTable?
+    var swiftCoordinators: [String: () -> Coordinator] = [:]
 
     /// Creates a runtime whose gateway starts in `state`.
     public init(state: AppState = .authorization, libraries: LuaLibraries = .all) throws {
@@ -32,6 +33,33 @@ public final class ScriptRuntime {
         try registerCoordinatorClass()
         try installModule()
         try installDriver()
+    }
+
+    /// Supplies a coordinator written in Swift (a service such as storage or networking, or a whole flow)
+    /// under a name: Lua runs it as `self:run(flow.coordinator "Name")`, like a Lua coordinator, and its
+    /// result reaches Lua's `onFinish`.
+    ///
+    /// ```swift
+    /// runtime.registerCoordinator("Storage") { StorageCoordinator(name: "Storage") }
+    /// ```
+    public func registerCoordinator(_ name: String, make: @escaping () -> Coordinator) {
+        swiftCoordinators[name] = make
+    }
+
+    /// Makes the coordinator for a class: Swift's when one is registered under its name, else a Lua one.
+    func makeCoordinator(_ type: LuaTable, onFinish: LuaFunction?) throws -> (coordinator: Coordinator, scripted: ScriptedCoordinator?) {
+        let name = try type.rawGet("__name", as: String?.self) ?? ""
+        if let make = swiftCoordinators[name] {
+            let coordinator = make()
+            if let onFinish {
+                coordinator.onFinish = { result, reason in
+                    if let result { try onFinish.callValues(result, reason.rawValue) } else { try onFinish.callValues(LuaValue.nil, reason.rawValue) }
+                }
+            }
+            return (coordinator, nil)
+        }
+        let scripted = ScriptedCoordinator(runtime: self, type: type, onFinish: onFinish)
+        return (scripted, scripted)
     }
 
     /// Runs the app's main script (its folder is on `package.path`).
@@ -103,7 +131,7 @@ public final class ScriptRuntime {
         try native.set("setState", lua.function(name: "state") { [unowned self] call in
             self.app.gateway.state = AppState(try call.string(1))
         })
-        let prelude = try lua.load(Prelude.source, name: "=coordinator")
+        let prelude = try lua.load(Prelude.source, name: "[coordinator]")
         let results = try prelude.callValues(native)
         guard results.count == 2, let module = results[0].tableValue, let instantiate = results[1].functionValue else {
             throw LuaError(.misuse, "the coordinator module did not load")
@@ -323,9 +351,13 @@ public final class ScriptRuntime {
                 let args = try call.optional(2, as: FlowValue.self)
                 let modal = try self.option(call, 3, "modal") ?? false
                 let onFinish = try self.optionValue(call, 3, "onFinish")?.functionValue
-                let child = ScriptedCoordinator(runtime: self, type: type, onFinish: onFinish)
+                let (child, scripted) = try self.makeCoordinator(type, onFinish: onFinish)
                 try coordinator.run(child, with: args, modal: modal)
-                try call.push(child.instance.map(LuaValue.table) ?? .nil)
+                if let scripted {
+                    try call.push(scripted.instance.map(LuaValue.table) ?? .nil)
+                } else {
+                    try call.push(self.lua.userdata(child)) // a Swift coordinator: its handle
+                }
             }
             c.method("setTabs") { [unowned self] coordinator, call in
                 // { { "Title", Class [, args] }, ... }: one tab per entry, each with its own navigation stack

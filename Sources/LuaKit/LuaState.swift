@@ -97,7 +97,9 @@ public final class LuaState {
 
     // MARK: Loading and running
 
-    /// Compiles a chunk without running it. `name` appears in messages (`name:line: ...`).
+    /// Compiles a chunk without running it. `name` appears in messages (`name:line: ...`). A name in
+    /// brackets (`"[mylib]"`) marks library code: errors that Swift callbacks raise are located at the
+    /// first caller outside such chunks, the way `[C]` frames are passed over.
     public func load(_ code: String, name: String = "chunk") throws -> LuaFunction {
         let L = try core.thread()
         var code = code

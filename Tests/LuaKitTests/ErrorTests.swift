@@ -119,6 +119,15 @@ import LuaKit
         #expect(inner.lowerBound < relay.lowerBound && relay.lowerBound < caller.lowerBound)
     }
 
+    @Test func libraryChunksAreSkippedWhenLocatingErrors() throws {
+        try lua.globals.set("check", lua.function(name: "check") { (x: Int) in x })
+        let library = try lua.load("return function(x) local r = check(x) return r end", name: "[lib]").call(as: LuaFunction.self)
+        try lua.globals.set("wrapped", library)
+        let error = luaError { try lua.run("local a = 1\nwrapped('x')", name: "user.lua") }
+        #expect(error?.message == "user.lua:2: bad argument #1 to 'check' (number expected, got string)")
+        #expect(error?.traceback?.contains("[lib]:1: in ") == true)
+    }
+
     @Test func badArgumentsReadLikeLua() throws {
         try lua.globals.set("greet", lua.function(name: "greet") { (name: String) in "hi " + name })
         let error = luaError { try lua.run("greet({})", name: "app.lua") }
