@@ -49,6 +49,13 @@ final class ScriptedCoordinator: Coordinator {
         }
     }
 
+    /// `self.onScreenLeft = function(screen, bySystem) ... end` hears about each of its screens leaving.
+    override func screenDidLeave(_ screen: Screen, bySystem: Bool) throws {
+        try super.screenDidLeave(screen, bySystem: bySystem)
+        guard let instance, let handler = try instance.get("onScreenLeft", as: LuaFunction?.self) else { return }
+        try handler.callValues(instance, runtime.lua.userdata(screen), bySystem)
+    }
+
     override func didFinish(_ result: FlowValue?, reason: FinishReason) {
         if reason == .parentFinished { releaseLua() } // no handler runs for it
     }

@@ -104,6 +104,37 @@ func luaError(_ body: () throws -> Void) -> LuaError? {
     }
 }
 
+@Suite struct SystemBackHookTests {
+    @Test func luaCoordinatorsHearAboutScreensLeavingAndSystemBack() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("hooks.lua", """
+            local flow = require "coordinator"
+            flow.screen "A" { outputs = { "next" } }
+            flow.screen "B" { outputs = { "next" } }
+            log = {}
+            local Child = flow.coordinator "Child"
+            function Child:start()
+              self:push("B").onNext = function() self:push("B") end
+            end
+            function Child:onScreenLeft(screen, bySystem)
+              log[#log + 1] = screen.name .. (bySystem and " by system" or " by code")
+            end
+            local Root = flow.coordinator "Root"
+            function Root:start()
+              self:push("A").onNext = function()
+                self:run(Child, nil, { onFinish = function(result, reason) log[#log + 1] = "finished: " .. reason end })
+              end
+            end
+            flow.app(Root)
+            """)
+        let runtime = try ScriptRuntime()
+        try runtime.load(script: script)
+        try runtime.start()
+        try runtime.run("tap('next'); tap('next'); back(); back()")
+        #expect(try runtime.run("return table.concat(log, '; ')") == ["B by system; B by system; finished: systemBack"])
+    }
+}
+
 @Suite struct LifetimeTests {
     @Test func journeysLeaveNoCoordinatorScreenOrLuaMemoryBehind() throws {
         let runtime = try appRuntime(state: .main)
