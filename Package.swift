@@ -40,7 +40,7 @@ let package = Package(
             name: "CoordinatorCoreTests",
             dependencies: ["CoordinatorCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LuaKit"], path: "Tests/TestSupport"),
         .testTarget(
             name: "CoordinatorScriptTests",
             dependencies: ["CoordinatorScript", "CoordinatorCore", "LuaKit", "coordrun", "TestSupport"],

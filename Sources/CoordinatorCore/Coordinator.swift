@@ -212,6 +212,13 @@ open class Coordinator {
         return router
     }
 
+    /// Its router, when it may navigate: a coordinator that has not started or has finished gets a
+    /// ``NavigationError`` saying so.
+    public func activeRouter() throws -> HeadlessRouter {
+        _ = try runningApp()
+        return try navigationRouter()
+    }
+
     /// The screens of its whole subtree.
     var subtreeScreenCount: Int { screens.count + children.reduce(0) { $0 + $1.subtreeScreenCount } }
 

@@ -24,6 +24,11 @@ extension FlowValue: LuaPushable, LuaReadable {
         try read(stack.value(at: index), depth: 0, path: "")
     }
 
+    /// Converts a Lua value; `path` names it in messages (`field user.city is a function`).
+    public init(lua value: LuaValue, path: String = "") throws {
+        self = try FlowValue.read(value, depth: 0, path: path)
+    }
+
     static func read(_ value: LuaValue, depth: Int, path: String) throws -> FlowValue {
         switch value {
         case .boolean(let b): return .bool(b)
@@ -65,4 +70,9 @@ extension FlowValue: LuaPushable, LuaReadable {
             throw LuaError(.type, "a \(value.typeName) cannot be data (\(path.isEmpty ? "the value" : "field " + path) is one); screens take plain values")
         }
     }
+}
+
+extension Optional where Wrapped == FlowValue {
+    /// The value as a Lua argument: `nil` stays an explicit nil, so argument positions after it hold.
+    var lua: any LuaPushable { self.map { $0 as any LuaPushable } ?? LuaValue.nil }
 }

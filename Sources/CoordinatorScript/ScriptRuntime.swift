@@ -52,9 +52,7 @@ public final class ScriptRuntime {
         if let make = swiftCoordinators[name] {
             let coordinator = make()
             if let onFinish {
-                coordinator.onFinish = { result, reason in
-                    if let result { try onFinish.callValues(result, reason.rawValue) } else { try onFinish.callValues(LuaValue.nil, reason.rawValue) }
-                }
+                coordinator.onFinish = { result, reason in try onFinish.callValues(result.lua, reason.rawValue) }
             }
             return (coordinator, nil)
         }
@@ -149,7 +147,7 @@ public final class ScriptRuntime {
             let fields = try call.argument(1, as: [String: LuaValue].self)
             return try app.atomically {
                 try fields.keys.sorted().reduce(0) { count, key in
-                    try count + app.update(key, to: fields[key].map { try FlowValue.read($0, depth: 0, path: key) })
+                    try count + app.update(key, to: fields[key].map { try FlowValue(lua: $0, path: key) })
                 }
             }
         }
@@ -267,7 +265,7 @@ public final class ScriptRuntime {
                     throw LuaError(.runtime, "screen \(screen.name) has no input or output '\(key)' (inputs: \(inputs.isEmpty ? "none" : inputs); handlers: \(outputs.isEmpty ? "none" : outputs))")
                 }
                 let value = call.value(2)
-                try screen.set(key, to: value.isNil ? nil : FlowValue.read(value, depth: 0, path: key))
+                try screen.set(key, to: value.isNil ? nil : FlowValue(lua: value, path: key))
             }
             s.toString { "Screen \($0.info)" }
         }
@@ -283,17 +281,15 @@ public final class ScriptRuntime {
 
     func setHandler(_ screen: Screen, output: String, _ handler: LuaFunction?) throws {
         guard let handler else { return screen.removeHandler(for: output) }
-        try screen.on(output) { payload in
-            if let payload { try handler.callValues(payload) } else { try handler.callValues() }
-        }
+        try screen.on(output) { payload in try handler.callValues(payload.lua) }
         if let owner = screen.owner as? ScriptedCoordinator { owner.adopt(screen) }
     }
 
     func deliver(_ signal: Signal, to handler: LuaFunction) throws {
-        let result = try handler.callValues(signal.payload.map { $0 as any LuaPushable } ?? LuaValue.nil, signal.name)
+        let result = try handler.callValues(signal.payload.lua, signal.name)
         // A handler changes the payload by returning a new one, and answers with a second value.
-        if let changed = result.first, !changed.isNil { signal.payload = try FlowValue.read(changed, depth: 0, path: "payload") }
-        if result.count > 1, !result[1].isNil { signal.reply(try FlowValue.read(result[1], depth: 0, path: "reply")) }
+        if let changed = result.first, !changed.isNil { signal.payload = try FlowValue(lua: changed, path: "payload") }
+        if result.count > 1, !result[1].isNil { signal.reply(try FlowValue(lua: result[1], path: "reply")) }
         if result.count > 2, result[2].boolValue == true { signal.stop() }
     }
 
@@ -305,26 +301,26 @@ public final class ScriptRuntime {
             c.readOnly("id") { $0.id }
             c.readOnly("status") { $0.status.rawValue }
             c.method("push") { [unowned self] coordinator, call in
-                let screen = try self.app.catalog.make(call.string(1), inputs: call.optional(2, as: [String: FlowValue].self) ?? [:])
+                let screen = try self.makeScreen(call)
                 let animated = try self.option(call, 3, "animated") ?? true
-                try coordinator.navigation().push(screen, animated: animated, completion: nil)
+                try coordinator.activeRouter().push(screen, animated: animated, completion: nil)
                 try call.push(self.lua.userdata(screen))
             }
             c.method("present") { [unowned self] coordinator, call in
-                let screen = try self.app.catalog.make(call.string(1), inputs: call.optional(2, as: [String: FlowValue].self) ?? [:])
-                try coordinator.navigation().present(screen, animated: self.option(call, 3, "animated") ?? true, completion: nil)
+                let screen = try self.makeScreen(call)
+                try coordinator.activeRouter().present(screen, animated: self.option(call, 3, "animated") ?? true, completion: nil)
                 try call.push(self.lua.userdata(screen))
             }
             c.method("setRoot") { [unowned self] coordinator, call in
-                let screen = try self.app.catalog.make(call.string(1), inputs: call.optional(2, as: [String: FlowValue].self) ?? [:])
-                try coordinator.navigation().setRoot(screen, hideBar: self.option(call, 3, "hideBar") ?? false,
+                let screen = try self.makeScreen(call)
+                try coordinator.activeRouter().setRoot(screen, hideBar: self.option(call, 3, "hideBar") ?? false,
                                                       animated: self.option(call, 3, "animated") ?? true, completion: nil)
                 try call.push(self.lua.userdata(screen))
             }
-            c.method("pop") { coordinator, call in try coordinator.navigation().pop() }
-            c.method("popToRoot") { coordinator, call in try coordinator.navigation().popToRoot() }
-            c.method("dismiss") { coordinator, call in try coordinator.navigation().dismiss() }
-            c.method("selectTab") { coordinator, call in try coordinator.navigation().selectTab(call.integer(1) - 1) }
+            c.method("pop") { coordinator, call in try coordinator.activeRouter().pop() }
+            c.method("popToRoot") { coordinator, call in try coordinator.activeRouter().popToRoot() }
+            c.method("dismiss") { coordinator, call in try coordinator.activeRouter().dismiss() }
+            c.method("selectTab") { coordinator, call in try coordinator.activeRouter().selectTab(call.integer(1) - 1) }
             c.method("alert") { [unowned self] coordinator, call in
                 let spec = try call.argument(1, as: LuaTable.self)
                 let title = try spec.get("title", as: String?.self) ?? ""
@@ -340,7 +336,7 @@ public final class ScriptRuntime {
                         throw call.badArgument(1, "actions are names or { name, function }")
                     }
                 }
-                let alert = try coordinator.navigation().alert(title: title, message: message, actions: actions)
+                let alert = try coordinator.activeRouter().alert(title: title, message: message, actions: actions)
                 try call.push(self.lua.userdata(alert))
             }
             c.method("run") { [unowned self] coordinator, call in
@@ -371,7 +367,7 @@ public final class ScriptRuntime {
                 }
                 let children = tabs.map { ScriptedCoordinator(runtime: self, type: $0.type) }
                 try self.app.atomically {
-                    _ = try coordinator.navigation().setTabs(tabs.map(\.title), for: children)
+                    _ = try coordinator.activeRouter().setTabs(tabs.map(\.title), for: children)
                     for (child, tab) in zip(children, tabs) { try coordinator.run(child, with: tab.args) }
                 }
                 try call.push(children.map { $0.instance.map(LuaValue.table) ?? .nil })
@@ -388,6 +384,11 @@ public final class ScriptRuntime {
                 coordinator.onSignal(name) { signal in try self.deliver(signal, to: handler) }
             }
         }
+    }
+
+    /// A screen from the catalog for `(name, inputs)` arguments.
+    func makeScreen(_ call: LuaCall) throws -> Screen {
+        try app.catalog.make(call.string(1), inputs: call.optional(2, as: [String: FlowValue].self) ?? [:])
     }
 
     func option<T: LuaReadable>(_ call: LuaCall, _ n: Int, _ key: String) throws -> T? {
@@ -430,15 +431,5 @@ public final class ScriptRuntime {
             "screens": .list(coordinator.screens.map { .string($0.name) }),
             "children": .list(coordinator.children.map(treeValue)),
         ])
-    }
-}
-
-extension Coordinator {
-    func navigation() throws -> HeadlessRouter {
-        guard let router, isRunning else {
-            throw NavigationError(status == .idle ? .notRunning : .alreadyFinished,
-                                  "\(name) has \(status == .idle ? "not started" : "finished"); it cannot navigate")
-        }
-        return router
     }
 }

@@ -44,9 +44,7 @@ final class ScriptedCoordinator: Coordinator {
     private func finished(_ result: FlowValue?, reason: FinishReason) throws {
         let handler = try instance?.get("onFinish", as: LuaFunction?.self)
         releaseLua()
-        if let handler {
-            if let result { try handler.callValues(result, reason.rawValue) } else { try handler.callValues(LuaValue.nil, reason.rawValue) }
-        }
+        try handler?.callValues(result.lua, reason.rawValue)
     }
 
     /// `self.onScreenLeft = function(screen, bySystem) ... end` hears about each of its screens leaving.

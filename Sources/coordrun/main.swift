@@ -168,20 +168,13 @@ final class Driver {
         switch value {
         case .string(let s): return s.string
         case .table:
-            if let data = try? FlowValue.read(from: value) { return data.description }
+            if let data = try? FlowValue(lua: value) { return data.description }
             return value.description
         case .userdata(let u):
             if let screen = u.object(as: Screen.self) { return "Screen \(screen.info)" }
             return value.description
         default: return value.description
         }
-    }
-}
-
-extension FlowValue {
-    static func read(from value: LuaValue) throws -> FlowValue {
-        guard case .table(let table) = value else { throw LuaError(.type, "not a table") }
-        return try table.decode(FlowValue.self)
     }
 }
 

@@ -18,10 +18,6 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
     return runtime
 }
 
-func luaError(_ body: () throws -> Void) -> LuaError? {
-    do { try body() } catch let error as LuaError { return error } catch { return nil }
-    return nil
-}
 
 @Suite struct AppScriptTests {
     @Test func theSourceJourney() throws {

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import LuaKit
 
 @Suite struct CallbackTests {

@@ -30,8 +30,3 @@ func makeState(_ libraries: LuaLibraries = .all) throws -> LuaState {
     return lua
 }
 
-/// Runs `body` and returns the LuaError it throws, or nil.
-func luaError(_ body: () throws -> Void) -> LuaError? {
-    do { try body() } catch let error as LuaError { return error } catch { return nil }
-    return nil
-}
