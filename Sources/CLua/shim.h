@@ -314,6 +314,66 @@ static inline void clua_interrupt(lua_State *L) {
     lua_sethook(L, clua_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
+/* ---- Ctrl-C for command-line hosts (as lua.c does it) ----
+   One process-wide SIGINT handler. While a state is armed, the signal interrupts the Lua code running on
+   that state's current thread; at any time it is counted, so a prompt can see that Ctrl-C was pressed.
+   Only these functions touch the two statics, and only LuaKit calls them, so there is one copy of each.
+   The handler does nothing but async-signal-safe work: two volatile stores and lua_sethook. */
+/* Function-local statics: Swift's importer emits static inline functions but not file-scope statics. */
+static inline lua_State *volatile *clua_sigint_state(void) {
+    static lua_State *volatile state;
+    return &state;
+}
+static inline volatile sig_atomic_t *clua_sigint_counter(void) {
+    static volatile sig_atomic_t count;
+    return &count;
+}
+
+static inline void clua_sigint_handler(int sig) {
+    (void)sig;
+    *clua_sigint_counter() = *clua_sigint_counter() + 1;
+    lua_State *L = *clua_sigint_state();
+    if (L != NULL) {
+        lua_State *running = clua_runtime(L)->current;
+        clua_interrupt(running != NULL ? running : L);
+    }
+}
+
+/* Installs the handler without SA_RESTART, so a blocking read at a prompt returns EINTR. */
+static inline int clua_sigint_install(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = clua_sigint_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    return sigaction(SIGINT, &action, NULL);
+}
+
+static inline void clua_sigint_uninstall(void) { signal(SIGINT, SIG_DFL); }
+static inline void clua_sigint_arm(lua_State *L) { *clua_sigint_state() = L; }
+static inline void clua_sigint_disarm(void) { *clua_sigint_state() = NULL; }
+
+/* How many times Ctrl-C was pressed since the last call. */
+static inline int clua_sigint_take(void) {
+    int count = *clua_sigint_counter();
+    *clua_sigint_counter() = 0;
+    return count;
+}
+
+/* ---- function introspection (for hot reload) ---- */
+
+/* Pushes nothing; fills source/lines of the function at `index`. Returns 1 for a Lua function. */
+static inline int clua_funcinfo(lua_State *L, int index, const char **source, int *linedefined, int *lastlinedefined, int *nups) {
+    lua_Debug ar;
+    lua_pushvalue(L, index);
+    lua_getinfo(L, ">Su", &ar);
+    *source = ar.source;
+    *linedefined = ar.linedefined;
+    *lastlinedefined = ar.lastlinedefined;
+    *nups = ar.nups;
+    return ar.what[0] == 'L' || ar.what[0] == 'm';
+}
+
 /* ---- warnings ---- */
 
 static inline void clua_warnf(void *ud, const char *msg, int tocont) {

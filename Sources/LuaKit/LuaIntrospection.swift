@@ -1,0 +1,114 @@
+import CLua
+
+/// Where a Lua function was defined, as `debug.getinfo(f, "S")` reports it.
+public struct LuaFunctionInfo: Sendable, Equatable {
+    /// The chunk name: `@path` for files, `=name` or the code itself for strings.
+    public let source: String
+    /// First and last line of the definition (0 for a main chunk's own lines, -1 for C functions).
+    public let lineDefined: Int
+    public let lastLineDefined: Int
+    /// Whether it is a Lua function (false for C functions and Swift closures).
+    public let isLua: Bool
+    public let upvalueCount: Int
+
+    /// The file path for a function loaded from a file (`@path`), else nil.
+    public var path: String? { source.hasPrefix("@") ? String(source.dropFirst()) : nil }
+}
+
+/// One upvalue of a Lua function: its name, its identity (two closures that share a variable report the
+/// same `id`) and its current value.
+public struct LuaUpvalue {
+    public let index: Int
+    public let name: String
+    public let id: UnsafeRawPointer?
+    public let value: LuaValue
+}
+
+extension LuaFunction: Hashable {
+    /// Two values are equal when they are the same Lua function.
+    public static func == (lhs: LuaFunction, rhs: LuaFunction) -> Bool { lhs.reference == rhs.reference }
+    public func hash(into hasher: inout Hasher) { reference.hash(into: &hasher) }
+}
+
+extension LuaFunction {
+    /// Where the function was defined.
+    ///
+    /// ```swift
+    /// let f = try lua.evaluate("return function() end", name: "demo", as: LuaFunction.self)
+    /// f.info?.lineDefined   // 1
+    /// ```
+    public var info: LuaFunctionInfo? {
+        try? withPushed(reference) { stack, index in
+            var source: UnsafePointer<CChar>?
+            var first: Int32 = 0, last: Int32 = 0, nups: Int32 = 0
+            let isLua = clua_funcinfo(stack.L, index, &source, &first, &last, &nups) != 0
+            return LuaFunctionInfo(source: source.map { String(cString: $0) } ?? "?", lineDefined: Int(first),
+                                   lastLineDefined: Int(last), isLua: isLua, upvalueCount: Int(nups))
+        }
+    }
+
+    /// The function's upvalues, in order (index 1 first). C functions and Swift closures report theirs
+    /// with empty names.
+    public func upvalues() throws -> [LuaUpvalue] {
+        try withPushed(reference) { stack, index in
+            var result: [LuaUpvalue] = []
+            var n: Int32 = 1
+            while let name = lua_getupvalue(stack.L, index, n) {
+                let value = stack.value(at: -1)
+                lua_settop(stack.L, -2)
+                result.append(LuaUpvalue(index: Int(n), name: String(cString: name), id: lua_upvalueid(stack.L, index, n), value: value))
+                n += 1
+            }
+            return result
+        }
+    }
+
+    /// Makes upvalue `n` of this Lua function refer to the same variable as upvalue `m` of `other`
+    /// (`debug.upvaluejoin`): later assignments through either closure are seen by both.
+    public func joinUpvalue(_ n: Int, to other: LuaFunction, upvalue m: Int) throws {
+        guard reference.core === other.reference.core else { throw LuaError(.misuse, "the two functions belong to different Lua states") }
+        guard info?.isLua == true, other.info?.isLua == true else { throw LuaError(.misuse, "only Lua functions share upvalues") }
+        try withPushed(reference) { stack, index in
+            try other.reference.pushValue(stack.L)
+            let otherIndex = lua_gettop(stack.L)
+            guard n >= 1, m >= 1, lua_getupvalue(stack.L, index, Int32(clamping: n)) != nil else {
+                throw LuaError(.misuse, "the function has no upvalue \(n)")
+            }
+            lua_settop(stack.L, -2)
+            guard lua_getupvalue(stack.L, otherIndex, Int32(clamping: m)) != nil else {
+                throw LuaError(.misuse, "the other function has no upvalue \(m)")
+            }
+            lua_settop(stack.L, -2)
+            lua_upvaluejoin(stack.L, index, Int32(n), otherIndex, Int32(m))
+        }
+    }
+}
+
+/// Ctrl-C for command-line hosts, the way the stand-alone `lua` interpreter handles it: while Lua code runs
+/// inside ``LuaState/interruptible(_:)``, Ctrl-C stops it with an `.interrupted` error instead of ending
+/// the process; at other times it is only counted, so a prompt can notice it with ``takePending()``.
+///
+/// ```swift
+/// InterruptSignal.install()
+/// do { try lua.interruptible { try lua.run("while true do end") } }   // Ctrl-C: LuaError(.interrupted)
+/// catch { print(error) }
+/// ```
+public enum InterruptSignal {
+    /// Installs the process's SIGINT handler (a blocking `read` then fails with `EINTR` instead of
+    /// restarting).
+    public static func install() { _ = clua_sigint_install() }
+    /// Gives SIGINT its default action back.
+    public static func uninstall() { clua_sigint_uninstall() }
+    /// Whether Ctrl-C was pressed since the last call.
+    public static func takePending() -> Bool { clua_sigint_take() > 0 }
+}
+
+extension LuaState {
+    /// Runs `body` so that SIGINT (after ``InterruptSignal/install()``) interrupts the Lua code it runs.
+    public func interruptible<R>(_ body: () throws -> R) rethrows -> R {
+        guard let L = try? core.thread() else { return try body() }
+        clua_sigint_arm(L)
+        defer { clua_sigint_disarm() }
+        return try body()
+    }
+}
