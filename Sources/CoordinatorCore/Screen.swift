@@ -233,19 +233,24 @@ public final class ScreenCatalog {
     /// Every screen type name, sorted.
     public var names: [String] { types.keys.sorted() }
 
-    /// Adds a screen type; a type of the same name is redefined in place (its live screens follow).
+    /// Adds a screen type; a type of the same name is redefined in place (its live screens follow). Inside an
+    /// operation that fails, both are undone.
     @discardableResult
     public func register(_ type: ScreenType) -> ScreenType {
         if let existing = types[type.name] {
+            let saved = ScreenType(existing.name, inputs: existing.inputs, outputs: existing.outputs, title: existing.title, render: existing.render)
+            app?.recordForUndo(existing, part: "definition") { existing.redefine(like: saved) }
             existing.redefine(like: type)
             return existing
         }
+        app?.recordForUndo(self, part: "types") { [saved = types] in self.types = saved }
         types[type.name] = type
         return type
     }
 
     /// Adds a factory: `make(name, ...)` builds the type the closure chooses for those inputs.
     public func factory(_ name: String, choose: @escaping ([String: FlowValue]) throws -> String) {
+        app?.recordForUndo(self, part: "factories") { [saved = factories] in self.factories = saved }
         factories[name] = choose
     }
 

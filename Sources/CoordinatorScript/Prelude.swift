@@ -85,6 +85,40 @@ enum Prelude {
     })
 
     M.classes = classes
-    return M, instantiate
+
+    -- For reload: what running the scripts again can change, saved so that a failed reload puts it back.
+    local function snapshot()
+      local function copy(t) local c = {} for k, v in next, t do c[k] = v end return c end
+      local loaded = package and package.loaded
+      local saved = { globals = copy(_G), loaded = loaded and copy(loaded), classes = {} }
+      for name, class in next, classes do saved.classes[name] = copy(class) end
+      local function refill(t, from)
+        for k in next, t do if from[k] == nil then rawset(t, k, nil) end end
+        for k, v in next, from do rawset(t, k, v) end
+      end
+      return function()
+        refill(_G, saved.globals)
+        if loaded then refill(loaded, saved.loaded) end
+        for name in next, classes do if not saved.classes[name] then classes[name] = nil end end
+        for name, c in next, saved.classes do refill(classes[name], c) end
+      end
+    end
+
+    -- For reload: the functions the scripts define where they can be found (class methods, globals, fields
+    -- of loaded modules), to match old closures with their new versions.
+    local function definitions()
+      local list, seen = {}, {}
+      local function scan(t)
+        for _, v in next, t do
+          if type(v) == "function" and not seen[v] then seen[v] = true; list[#list + 1] = v end
+        end
+      end
+      for _, class in next, classes do scan(class) end
+      scan(_G)
+      if package then for _, m in next, package.loaded do if type(m) == "table" then scan(m) end end end
+      return list
+    end
+
+    return M, instantiate, snapshot, definitions
     """#
 }

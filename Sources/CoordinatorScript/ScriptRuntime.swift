@@ -24,6 +24,12 @@ public final class ScriptRuntime {
     var flows: [AppState: LuaTable] = [:]
     var rootClass: LuaTable?
     var swiftCoordinators: [String: () -> Coordinator] = [:]
+    /// The files the app was loaded from (main scripts and the modules they required), as last loaded.
+    var files: [ScriptFile] = []
+    /// Every Lua handler installed on a screen or a signal, so that a reload can give them new code.
+    var handlers = HandlerRegistry()
+    var snapshot: LuaFunction?
+    var definitions: LuaFunction?
 
     /// Creates a runtime whose gateway starts in `state`.
     public init(state: AppState = .authorization, libraries: LuaLibraries = .all) throws {
@@ -60,12 +66,17 @@ public final class ScriptRuntime {
         return (scripted, scripted)
     }
 
-    /// Runs the app's main script (its folder is on `package.path`).
+    /// Runs the app's main script (its folder is on `package.path`). ``reload()`` runs it again, with the
+    /// modules it required from files.
     public func load(script path: String) throws {
+        let before = try loadedModules()
         try app.atomically { _ = try lua.runMainScript(path) }
+        if !files.contains(where: { $0.path == path && $0.module == nil }) { files.append(ScriptFile(path: path, module: nil)) }
+        try noteModules(loadedModules().subtracting(before))
+        for i in files.indices { files[i].read() }
     }
 
-    /// Runs a Lua chunk with the driver functions (`tap`, `back`, `top`, `stack`, `tree`); if it fails,
+    /// Runs a Lua chunk with the driver functions (`tap`, `back`, `top`, `stack`, `tree`, `reload`); if it fails,
     /// the navigation state is restored.
     @discardableResult
     public func run(_ code: String, name: String = "input") throws -> [LuaValue] {
@@ -131,11 +142,13 @@ public final class ScriptRuntime {
         })
         let prelude = try lua.load(Prelude.source, name: "[coordinator]")
         let results = try prelude.callValues(native)
-        guard results.count == 2, let module = results[0].tableValue, let instantiate = results[1].functionValue else {
+        guard results.count == 4, let module = results[0].tableValue, let instantiate = results[1].functionValue else {
             throw LuaError(.misuse, "the coordinator module did not load")
         }
         self.module = module
         self.instantiate = instantiate
+        self.snapshot = results[2].functionValue
+        self.definitions = results[3].functionValue
         let package: LuaTable = try lua.globals.get("package")
         let loaded: LuaTable = try package.get("loaded")
         try loaded.set("coordinator", module)
@@ -233,8 +246,8 @@ public final class ScriptRuntime {
             "onSignal": lua.function(name: "onSignal") { [unowned self] call in
                 let screen = try call.object(1, as: Screen.self)
                 let name = try call.string(2)
-                let handler = try call.argument(3, as: LuaFunction.self)
-                screen.onSignal(name) { signal in try self.deliver(signal, to: handler) }
+                let box = self.handlers.add(try call.argument(3, as: LuaFunction.self))
+                screen.onSignal(name) { signal in try self.deliver(signal, to: box.function) }
             },
         ]
         try lua.register(Screen.self, name: "Screen") { s in
@@ -281,7 +294,8 @@ public final class ScriptRuntime {
 
     func setHandler(_ screen: Screen, output: String, _ handler: LuaFunction?) throws {
         guard let handler else { return screen.removeHandler(for: output) }
-        try screen.on(output) { payload in try handler.callValues(payload.lua) }
+        let box = handlers.add(handler)
+        try screen.on(output) { payload in try box.function.callValues(payload.lua) }
         if let owner = screen.owner as? ScriptedCoordinator { owner.adopt(screen) }
     }
 
@@ -380,8 +394,8 @@ public final class ScriptRuntime {
             }
             c.method("onSignal") { [unowned self] coordinator, call in
                 let name = try call.string(1)
-                let handler = try call.argument(2, as: LuaFunction.self)
-                coordinator.onSignal(name) { signal in try self.deliver(signal, to: handler) }
+                let box = self.handlers.add(try call.argument(2, as: LuaFunction.self))
+                coordinator.onSignal(name) { signal in try self.deliver(signal, to: box.function) }
             }
         }
     }
@@ -417,6 +431,9 @@ public final class ScriptRuntime {
         })
         try globals.set("stack", lua.function(name: "stack") { [unowned self] call in
             try call.push(self.app.window.visibleStack.map(\.name))
+        })
+        try globals.set("reload", lua.function(name: "reload") { [unowned self] call in
+            try call.push(self.reload().description)
         })
         try globals.set("tree", lua.function(name: "tree") { [unowned self] call in
             if let root = self.app.root { try call.push(Self.treeValue(root)) }
