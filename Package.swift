@@ -6,7 +6,7 @@ import PackageDescription
 //   LuaKit    - the safe Swift layer over Lua: the only code that calls lua_*
 //   CoordinatorCore - coordinators, router, headless navigation, screens, gateway, signals (no Lua)
 //   CoordinatorScript - the scripting bridge: the core as the Lua module "coordinator"
-//   coordrun  - the command-line front
+//   coordrun  - the command-line front: run mode and the REPL (line editing through CEditLine, libedit)
 let package = Package(
     name: "Coordinator",
     platforms: [.macOS(.v15)],
@@ -26,13 +26,18 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
         ),
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
+        ),
         .target(name: "LuaKit", dependencies: ["CLua"]),
         .target(name: "CoordinatorCore"),
         .target(name: "CoordinatorScript", dependencies: ["LuaKit", "CoordinatorCore"]),
         .executableTarget(
             name: "coordrun",
             dependencies: [
-                "CoordinatorScript", "CoordinatorCore", "LuaKit",
+                "CoordinatorScript", "CoordinatorCore", "LuaKit", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -23,6 +23,7 @@
 #include <lualib.h>
 #include <lauxlib.h>
 #include <signal.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -346,7 +347,12 @@ static inline int clua_sigint_install(void) {
     action.sa_handler = clua_sigint_handler;
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0;
-    return sigaction(SIGINT, &action, NULL);
+    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    /* A process started with SIGINT blocked (some harnesses do that) would never see Ctrl-C. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    return pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
 
 static inline void clua_sigint_uninstall(void) { signal(SIGINT, SIG_DFL); }

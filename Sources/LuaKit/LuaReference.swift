@@ -96,6 +96,14 @@ public struct LuaTable: LuaPushable, LuaReadable {
         }
     }
 
+    /// The table's metatable, if it has one.
+    public var metatable: LuaTable? {
+        try? withPushed(reference) { stack, table in
+            guard lua_getmetatable(stack.L, table) != 0 else { return nil }
+            return try LuaTable.read(from: stack, at: -1)
+        }
+    }
+
     /// `rawget(t, key)`.
     public func rawGet<T: LuaReadable>(_ key: some LuaPushable, as type: T.Type = T.self) throws -> T {
         try withPushed(reference) { stack, table in

@@ -67,9 +67,9 @@ import TestSupport
     @Test func helpAndVersion() throws {
         let help = try Self.run(["--help"], input: "")
         #expect(help.status == 0)
-        #expect(help.out.contains("USAGE: coordrun <script>"))
+        #expect(help.out.contains("USAGE: coordrun [<script>] [--interactive] [--watch] [--state <state>]"))
         let version = try Self.run(["--version"], input: "")
-        #expect(version.out == "0.2.0\n")
+        #expect(version.out == "0.3.0\n")
     }
 
     @Test func aCleanSessionExitsWithZero() throws {

@@ -1,0 +1,38 @@
+/* CEditLine: libedit (BSD-licensed line editing) through its readline-compatible interface, from the
+   system's libedit-dev (pkg-config `libedit`). Used by coordrun's REPL for editing, history and completion. */
+#ifndef CEDITLINE_SHIM_H
+#define CEDITLINE_SHIM_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <editline/readline.h>
+
+/* Assigns the characters that end a word for completion ('.' and ':' are not among them, so `flow.scr`
+   completes as one word). */
+static inline void cedit_set_word_breaks(const char *breaks) {
+    static char *owned;
+    free(owned);
+    owned = strdup(breaks);
+    rl_basic_word_break_characters = owned;
+    rl_completer_word_break_characters = owned;
+}
+
+/* libedit's settings are C globals; they are set here so Swift code never touches shared mutable state. */
+typedef int (*cedit_getc)(FILE *);
+typedef char **(*cedit_complete)(const char *, int, int);
+
+static inline void cedit_setup(const char *name, cedit_getc getc, cedit_complete complete) {
+    rl_readline_name = strdup(name); /* kept for the life of the process */
+    rl_catch_signals = 0;
+    rl_getc_function = getc;
+    rl_attempted_completion_function = complete;
+    rl_completion_append_character = 0;
+}
+
+/* Completion offers only what the completion function found (no fallback to file names). */
+static inline void cedit_completion_over(void) { rl_attempted_completion_over = 1; }
+
+/* The whole line being edited (for completion). */
+static inline const char *cedit_line_buffer(void) { return rl_line_buffer; }
+
+#endif

@@ -1,0 +1,95 @@
+import CoordinatorCore
+import CoordinatorScript
+import LuaKit
+
+/// Tab completion: `:commands`, globals and Lua keywords, fields of tables (following `__index` tables,
+/// and a coordinator instance's class), a screen's inputs, handlers and methods, and the visible screen's
+/// output names (which run mode takes as commands, and `tap` takes as its first argument).
+struct Completer {
+    let driver: Driver
+
+    /// The name path at the end of `text`: names joined by `.` or `:`, with `()` after a name (`top():ren`).
+    static func trailingExpression(_ text: String) -> String {
+        var chars = Array(text)
+        var end = chars.count
+        while end > 0 {
+            let c = chars[end - 1]
+            if c == "_" || c.isLetter || c.isNumber || c == "." || c == ":" { end -= 1 }
+            else if c == ")", end >= 2, chars[end - 2] == "(" { end -= 2 }
+            else { break }
+        }
+        chars.removeFirst(end)
+        return String(chars)
+    }
+
+    static let screenMethods = ["title", "isShown", "render", "input", "inputs", "outputs", "on", "emit", "send", "onSignal", "name", "id"]
+
+    func candidates(for word: String, lineBefore: String) -> [String] {
+        let trimmed = lineBefore.trimmingCharacters(in: " \t")
+        if trimmed.isEmpty && word.hasPrefix(":") {
+            return Driver.commands.map { ":" + $0.name }.filter { $0.hasPrefix(word) && $0 != ":N" }.sorted()
+        }
+        var names: Set<String>
+        var prefix = ""
+        if let separator = word.lastIndex(where: { $0 == "." || $0 == ":" }) {
+            prefix = String(word[...separator])
+            let path = String(word[..<separator])
+            guard let value = resolve(path) else { return [] }
+            names = fields(of: value, methodsOnly: word[separator] == ":")
+        } else {
+            names = Set((try? driver.runtime.lua.globals.pairs().compactMap(\.key.stringValue)) ?? [])
+            names.formUnion(Printer.luaKeywords)
+            if let screen = driver.app.window.visibleScreen { names.formUnion(screen.outputs.map(\.name)) }
+        }
+        let partial = word.dropFirst(prefix.count)
+        return names.filter { $0.hasPrefix(partial) }.sorted().map { prefix + $0 }
+    }
+
+    /// The value of a dotted path (`flow.gateway`, `top` ...): names and fields only, nothing is called
+    /// except `__index` metamethods.
+    func resolve(_ path: String) -> LuaValue? {
+        var path = path
+        // `top()` is the visible screen: the one call worth completing after.
+        if path == "top()" || path.hasPrefix("top().") || path.hasPrefix("top():") {
+            path = "__top" + path.dropFirst(5)
+            try? driver.runtime.lua.globals.set("__top", driver.runtime.run("return top()").first ?? .nil)
+        }
+        defer { try? driver.runtime.lua.globals.set("__top", LuaValue.nil) }
+        let parts = path.split(separator: ".", omittingEmptySubsequences: false).flatMap { $0.split(separator: ":", omittingEmptySubsequences: false) }
+        guard !parts.isEmpty, parts.allSatisfy({ part in
+            part.first.map { $0 == "_" || $0.isLetter } == true && part.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+        }) else { return nil }
+        let value = try? driver.runtime.lua.evaluate("return " + parts.joined(separator: "."), name: "completion", as: LuaValue.self)
+        return value.flatMap { $0.isNil ? nil : $0 }
+    }
+
+    func fields(of value: LuaValue, methodsOnly: Bool) -> Set<String> {
+        switch value {
+        case .userdata(let u):
+            guard let screen = u.object(as: Screen.self) else { return [] }
+            var names = Set(Self.screenMethods)
+            if !methodsOnly {
+                names.formUnion(screen.type.inputs.map(\.name))
+                names.formUnion(screen.outputs.map { "on" + $0.name.prefix(1).uppercased() + $0.name.dropFirst() })
+            }
+            return names
+        case .table(let table):
+            var names: Set<String> = []
+            var current: LuaTable? = table
+            var hops = 0
+            while let t = current, hops < 8 {
+                for (key, field) in (try? t.pairs()) ?? [] {
+                    guard let name = key.stringValue, !name.hasPrefix("__") else { continue }
+                    if !methodsOnly || field.functionValue != nil { names.insert(name) }
+                }
+                // A coordinator instance looks its methods up in its class.
+                if let type = try? t.rawGet("__class", as: LuaTable?.self) { current = type }
+                else { current = try? t.metatable?.rawGet("__index", as: LuaTable?.self) }
+                hops += 1
+            }
+            return names
+        default:
+            return []
+        }
+    }
+}

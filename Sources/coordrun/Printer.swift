@@ -1,0 +1,84 @@
+import CoordinatorCore
+import LuaKit
+
+/// How the REPL shows Lua values: strings as they are at the top level, tables pretty-printed (array
+/// items first, then fields by name; nested tables indented when they do not fit on one line; a depth
+/// limit and cycle marks), screens by name and id.
+enum Printer {
+    static let maxDepth = 4
+    static let maxItems = 40
+    static let lineWidth = 72
+
+    static func format(_ value: LuaValue) -> String {
+        if case .string(let s) = value { return s.string }
+        var seen: Set<LuaValue> = []
+        return render(value, depth: 0, indent: "", seen: &seen)
+    }
+
+    private static func render(_ value: LuaValue, depth: Int, indent: String, seen: inout Set<LuaValue>) -> String {
+        switch value {
+        case .string(let s): return quote(s.string)
+        case .userdata(let u):
+            if let screen = u.object(as: Screen.self) { return "Screen \(screen.info)" }
+            return value.description
+        case .table(let table):
+            if seen.contains(value) { return "<cycle>" }
+            if depth >= maxDepth { return "{...}" }
+            guard let pairs = try? table.pairs() else { return value.description }
+            if pairs.isEmpty { return "{}" }
+            seen.insert(value)
+            defer { seen.remove(value) }
+            var count = 0
+            while pairs.contains(where: { $0.key == .integer(count + 1) }) { count += 1 }
+            let keyed = pairs.filter { pair in
+                if case .integer(let i) = pair.key, i >= 1, i <= count { return false }
+                return true
+            }.sorted { keyText($0.key) < keyText($1.key) }
+            let inner = indent + "  "
+            var items: [String] = []
+            for i in 1...max(count, 1) where count > 0 {
+                if let item = pairs.first(where: { $0.key == .integer(i) }) {
+                    items.append(render(item.value, depth: depth + 1, indent: inner, seen: &seen))
+                }
+                if items.count >= maxItems { break }
+            }
+            for pair in keyed where items.count < maxItems {
+                items.append(keyText(pair.key) + " = " + render(pair.value, depth: depth + 1, indent: inner, seen: &seen))
+            }
+            if pairs.count > items.count { items.append("... (\(pairs.count - items.count) more)") }
+            let flat = "{ " + items.joined(separator: ", ") + " }"
+            if flat.count + indent.count <= lineWidth && !flat.contains("\n") { return flat }
+            return "{\n" + items.map { inner + $0 }.joined(separator: ",\n") + "\n" + indent + "}"
+        default:
+            return value.description
+        }
+    }
+
+    private static func keyText(_ key: LuaValue) -> String {
+        if case .string(let s) = key {
+            let name = s.string
+            if let first = name.first, first == "_" || first.isLetter, name.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber }), !luaKeywords.contains(name) {
+                return name
+            }
+            return "[" + quote(name) + "]"
+        }
+        return "[" + key.description + "]"
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: out += c.value < 32 ? "\\\(c.value)" : String(c)
+            }
+        }
+        return out + "\""
+    }
+
+    static let luaKeywords: Set<String> = ["and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
+                                           "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"]
+}
