@@ -6,6 +6,7 @@ import PackageDescription
 //   LuaKit    - the safe Swift layer over Lua: the only code that calls lua_*
 //   CoordinatorCore - coordinators, router, headless navigation, screens, gateway, signals (no Lua)
 //   CoordinatorScript - the scripting bridge: the core as the Lua module "coordinator"
+//   coordbench - the benchmarks (bridge vs raw C API, journeys vs native Swift and plain Lua, memory, leaks)
 //   coordrun  - the command-line front: run mode and the REPL (line editing through CEditLine, libedit)
 let package = Package(
     name: "Coordinator",
@@ -15,6 +16,7 @@ let package = Package(
         .library(name: "CoordinatorCore", targets: ["CoordinatorCore"]),
         .library(name: "CoordinatorScript", targets: ["CoordinatorScript"]),
         .executable(name: "coordrun", targets: ["coordrun"]),
+        .executable(name: "coordbench", targets: ["coordbench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -38,6 +40,13 @@ let package = Package(
             name: "coordrun",
             dependencies: [
                 "CoordinatorScript", "CoordinatorCore", "LuaKit", "CEditLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "coordbench",
+            dependencies: [
+                "CLua", "LuaKit", "CoordinatorCore", "CoordinatorScript",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -24,6 +24,9 @@
 #include <lauxlib.h>
 #include <signal.h>
 #include <pthread.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -378,6 +381,17 @@ static inline int clua_funcinfo(lua_State *L, int index, const char **source, in
     *lastlinedefined = ar.lastlinedefined;
     *nups = ar.nups;
     return ar.what[0] == 'L' || ar.what[0] == 'm';
+}
+
+/* Bytes the C allocator has handed out and not taken back (Lua's and Swift's allocations alike), for
+   memory measurements; -1 where the C library cannot tell. */
+static inline long long clua_malloc_in_use(void) {
+#if defined(__GLIBC__)
+    struct mallinfo2 info = mallinfo2();
+    return (long long)info.uordblks;
+#else
+    return -1;
+#endif
 }
 
 /* ---- warnings ---- */

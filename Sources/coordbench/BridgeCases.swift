@@ -1,0 +1,121 @@
+import CLua
+import CoordinatorCore
+import CoordinatorScript
+import LuaKit
+
+/// A Lua state used through the C API only: the floors.
+final class RawLua {
+    let L: OpaquePointer
+
+    init() throws {
+        guard let state = luaL_newstate() else { throw LuaError(.memory, "no Lua state") }
+        L = state
+        luaL_openlibs(L)
+    }
+
+    deinit { lua_close(L) }
+
+    /// Compiles `code` and leaves the function in the registry.
+    func compile(_ code: String) throws -> Int32 {
+        guard luaL_loadstring(L, code) == LUA_OK else { throw LuaError(.syntax, String(cString: lua_tolstring(L, -1, nil))) }
+        return clua_ref(L)
+    }
+
+    func call(_ ref: Int32, arguments: Int32 = 0) throws {
+        clua_rawgetref(L, ref)
+        if arguments > 0 { lua_rotate(L, -1 - arguments, 1) }
+        guard lua_pcallk(L, arguments, 0, 0, 0, nil) == LUA_OK else {
+            throw LuaError(.runtime, String(cString: lua_tolstring(L, -1, nil)))
+        }
+    }
+}
+
+/// `f(x)` returns x: the C function of the floors.
+let identity: lua_CFunction = { L in
+    lua_pushinteger(L, lua_tointegerx(L, 1, nil))
+    return 1
+}
+
+/// `obj:m(x)` returns x.
+let method: lua_CFunction = { L in
+    lua_pushinteger(L, lua_tointegerx(L, 2, nil))
+    return 1
+}
+
+final class Probe {}
+
+func bridgeCases(calls n: Int, rounds: Int) throws -> [BenchResult] {
+    var results: [BenchResult] = []
+    let raw = try RawLua()
+    let lua = try LuaState()
+    lua.tracebacks = false
+
+    // 1a. A plain Swift closure as a global function, against a C function.
+    lua_pushcclosure(raw.L, identity, 0)
+    lua_setglobal(raw.L, "f")
+    try lua.globals.set("f", lua.function(name: "f") { call in try call.push(call.integer(1)) })
+    let loop = "local f = f for i = 1, \(n) do f(i) end"
+    let rawLoop = try raw.compile(loop)
+    let kitLoop = try lua.load(loop, name: "bench")
+    let closure = try compare(rounds: rounds, operations: n, product: { try kitLoop.callValues() }, floor: { try raw.call(rawLoop) })
+    results.append(BenchResult(name: "Lua -> Swift closure f(i)", value: closure.product, unit: "ns", floor: closure.floor,
+                               floorName: "C function", target: 3))
+
+    // 1b. A method on a Swift object (userdata), against a C function reached through an __index table.
+    _ = lua_newuserdatauv(raw.L, 8, 1)
+    lua_createtable(raw.L, 0, 1)          // metatable
+    lua_createtable(raw.L, 0, 1)          // its __index table
+    lua_pushcclosure(raw.L, method, 0)
+    lua_setfield(raw.L, -2, "m")
+    lua_setfield(raw.L, -2, "__index")
+    _ = lua_setmetatable(raw.L, -2)
+    lua_setglobal(raw.L, "obj")
+    try lua.register(Probe.self, name: "Probe") { c in
+        c.method("m") { _, call in try call.push(call.integer(1)) }
+    }
+    try lua.globals.set("obj", lua.userdata(Probe()))
+    let methodLoop = "local o = obj for i = 1, \(n) do o:m(i) end"
+    let rawMethod = try raw.compile(methodLoop)
+    let kitMethod = try lua.load(methodLoop, name: "bench")
+    let m = try compare(rounds: rounds, operations: n, product: { try kitMethod.callValues() }, floor: { try raw.call(rawMethod) })
+    results.append(BenchResult(name: "Lua -> Swift method obj:m(i)", value: m.product, unit: "ns", floor: m.floor,
+                               floorName: "C __index", target: 2))
+
+    // 2. A screen output dispatched to its Lua handler with a one-field table payload, against lua_pcall
+    //    of the same function with the table built through the C API.
+    let runtime = try ScriptRuntime(state: AppState("bench"))
+    runtime.lua.tracebacks = false
+    try runtime.run("""
+        local flow = require "coordinator"
+        flow.screen "Probe" { outputs = { x = "value" } }
+        local P = flow.coordinator "P"
+        function P:start() local s = self:push("Probe") s.onX = function(p) sink = p.k end end
+        flow.app { bench = P }
+        """, name: "bench")
+    try runtime.start()
+    guard let screen = runtime.app.window.visibleScreen else { throw LuaError(.misuse, "no probe screen") }
+    let outputs = n / 10
+    let payload = FlowValue.record(["k": .int(1)])
+    let handler = try raw.compile("return function(p) sink = p.k end")
+    clua_rawgetref(raw.L, handler)
+    _ = lua_pcallk(raw.L, 0, 1, 0, 0, nil)
+    let function = clua_ref(raw.L)
+    let dispatch = try compare(rounds: rounds, operations: outputs, product: {
+        for _ in 0..<outputs { try screen.emit("x", payload: payload) }
+    }, floor: {
+        let L = raw.L
+        for i in 0..<outputs {
+            clua_rawgetref(L, function)
+            lua_createtable(L, 0, 1)
+            lua_pushinteger(L, lua_Integer(i))
+            lua_setfield(L, -2, "k")
+            guard lua_pcallk(L, 1, 0, 0, 0, nil) == LUA_OK else { throw LuaError(.runtime, "handler failed") }
+        }
+    })
+    results.append(BenchResult(name: "Swift -> Lua screen output to handler", value: dispatch.product, unit: "ns",
+                               floor: dispatch.floor, floorName: "lua_pcall + table", target: 1.5))
+    let taps = try best(rounds: rounds, operations: outputs) { for _ in 0..<outputs { try runtime.app.tap("x", payload: payload) } }
+    results.append(BenchResult(name: "  same through app.tap (atomic operation)", value: taps, unit: "ns", floor: dispatch.floor,
+                               floorName: "lua_pcall + table", note: "journal, events, settle"))
+    return results
+}

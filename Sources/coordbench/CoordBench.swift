@@ -1,0 +1,117 @@
+import ArgumentParser
+import CLua
+import CoordinatorCore
+import CoordinatorScript
+import LuaKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `swift run -c release coordbench [--json] [--quick]`: the bridge against the raw C API, journeys
+/// against native Swift and plain Lua, signals, memory, leaks and reload, each comparison measured in the
+/// same run.
+@main
+struct CoordBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coordbench",
+        abstract: "Measure the coordinator runtime against its floors, in one run.",
+        discussion: "Build in release mode: swift run -c release coordbench. Figures are the best of several rounds."
+    )
+
+    @Flag(help: "Print the figures as JSON.")
+    var json = false
+
+    @Flag(help: "Tiny counts: checks that every case runs (figures are meaningless).")
+    var quick = false
+
+    func run() throws {
+        let scale = quick ? 0.001 : 1.0
+        func count(_ n: Int) -> Int { max(10, Int(Double(n) * scale)) }
+        let rounds = quick ? 1 : 5
+        var results: [BenchResult] = []
+        let root = repositoryRoot()
+        results += try bridgeCases(calls: count(5_000_000), rounds: rounds)
+        results += try journeyCases(journeys: count(50_000), rounds: rounds, root: root)
+        results += try signalCase(nodes: quick ? 100 : 10_000, rounds: rounds)
+        results += try memoryCase(coordinators: quick ? 100 : 10_000)
+        results += try leakCase(cycles: count(100_000))
+        results += try reloadCase(lines: quick ? 200 : 2_000, rounds: rounds, root: root)
+        if json {
+            print("[\n" + results.map(\.json).joined(separator: ",\n") + "\n]")
+        } else {
+            print(BenchResult.table(results))
+        }
+        if results.contains(where: { $0.passed == false }) && !quick { throw ExitCode(2) }
+    }
+
+    /// The repository's root: the folder holding scripts/app.lua, from the working directory up.
+    func repositoryRoot() -> String {
+        var path = String(cString: getcwd(nil, 0))
+        while !path.isEmpty {
+            if access(path + "/scripts/app.lua", R_OK) == 0 { return path }
+            guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { break }
+            path = String(path[..<slash])
+        }
+        return "."
+    }
+}
+
+/// One line of the report.
+struct BenchResult {
+    var name: String
+    var value: Double
+    var unit: String
+    /// The floor it is compared with, when there is one.
+    var floor: Double?
+    var floorName: String?
+    /// The target: value / floor at most this (ratio), or value at most this (absolute).
+    var target: Double?
+    var targetIsRatio = true
+    var note = ""
+
+    var ratio: Double? { floor.map { value / $0 } }
+    var passed: Bool? {
+        guard let target else { return nil }
+        if targetIsRatio { return ratio.map { $0 <= target } }
+        return value <= target
+    }
+
+    static func format(_ x: Double) -> String {
+        if x >= 100 { return String(Int(x.rounded())) }
+        let scaled = (x * 100).rounded() / 100
+        return "\(scaled)"
+    }
+
+    static func table(_ results: [BenchResult]) -> String {
+        var lines = ["case                                              value          floor                      ratio   target  ok"]
+        for r in results {
+            let value = (format(r.value) + " " + r.unit).padded(14)
+            let floor = r.floor.map { (format($0) + " " + r.unit + " " + (r.floorName ?? "")).padded(26) } ?? "".padded(26)
+            let ratio = r.ratio.map { (format($0) + "x").padded(7) } ?? "".padded(7)
+            let target = r.target.map { ((r.targetIsRatio ? "<=" : "<=") + format($0) + (r.targetIsRatio ? "x" : "")).padded(7) } ?? "".padded(7)
+            let ok = r.passed.map { $0 ? "yes" : "NO" } ?? ""
+            lines.append(r.name.padded(49) + " " + value + " " + floor + " " + ratio + " " + target + " " + ok + (r.note.isEmpty ? "" : "  " + r.note))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    var json: String {
+        var fields = ["\"case\": \(quote(name))", "\"value\": \(value)", "\"unit\": \(quote(unit))"]
+        if let floor { fields.append("\"floor\": \(floor)") }
+        if let floorName { fields.append("\"floorName\": \(quote(floorName))") }
+        if let ratio { fields.append("\"ratio\": \(ratio)") }
+        if let target { fields.append("\"target\": \(target)"); fields.append("\"targetIsRatio\": \(targetIsRatio)") }
+        if let passed { fields.append("\"passed\": \(passed)") }
+        if !note.isEmpty { fields.append("\"note\": \(quote(note))") }
+        return "  { " + fields.joined(separator: ", ") + " }"
+    }
+
+    func quote(_ s: String) -> String {
+        "\"" + s.replacingAll("\\", "\\\\").replacingAll("\"", "\\\"") + "\""
+    }
+}
+
+extension String {
+    func padded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    func replacingAll(_ a: String, _ b: String) -> String { split(separator: a, omittingEmptySubsequences: false).joined(separator: b) }
+}

@@ -1,0 +1,282 @@
+import CoordinatorCore
+import CoordinatorScript
+import LuaKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// The journey UserEdit → selectCity → Regions → regionSelected → Cities → citySelected → UserEdit with
+/// the city updated, driven the same way (three taps) in each form.
+func drive(_ app: Application) throws {
+    try app.tap("selectCity")
+    guard let region = app.window.visibleScreen?["regions"]?.list?.first else { throw BenchError("no regions") }
+    try app.tap("regionSelected", payload: region)
+    guard let city = app.window.visibleScreen?["cities"]?.list?.last else { throw BenchError("no cities") }
+    try app.tap("citySelected", payload: city)
+    guard app.window.visibleScreen?.name == "UserEdit" else { throw BenchError("the journey did not end at UserEdit") }
+}
+
+/// The same flow written in Swift against the core: the native floor.
+final class NativeMain: Coordinator {
+    let cities: FlowValue
+    var user: FlowValue = .record(["name": "Ann", "city": .record(["name": "Moscow"])])
+    init(cities: FlowValue) { self.cities = cities; super.init(name: "Main") }
+
+    override func start(_ args: FlowValue?) throws {
+        let screen = try push("UserEdit", inputs: ["user": user])
+        try screen.on("selectCity") { [unowned self] _ in
+            let picker = NativePicker(cities: cities)
+            picker.onFinish = { [unowned self] city, _ in
+                guard let city else { return }
+                if case .record(var fields) = user { fields["city"] = city; user = .record(fields) }
+                _ = try app?.update("user", to: user)
+            }
+            try run(picker)
+        }
+    }
+}
+
+final class NativePicker: Coordinator {
+    let cities: FlowValue
+    init(cities: FlowValue) { self.cities = cities; super.init(name: "CityPicker") }
+
+    override func start(_ args: FlowValue?) throws {
+        let regions = try push("Regions", inputs: ["federal": cities["federal"] ?? [], "regions": cities["regions"] ?? []])
+        try regions.on("citySelected") { [unowned self] city in try finish(city) }
+        try regions.on("regionSelected") { [unowned self] region in
+            let list = try push("Cities", inputs: ["region": region?["name"] ?? "", "cities": region?["cities"] ?? []])
+            try list.on("citySelected") { [unowned self] city in try finish(city) }
+        }
+    }
+}
+
+func journeyCases(journeys n: Int, rounds: Int, root: String) throws -> [BenchResult] {
+    // The product: scripts/app.lua over the Swift core.
+    let runtime = try ScriptRuntime(state: .main)
+    runtime.lua.tracebacks = false
+    try runtime.load(script: root + "/scripts/app.lua")
+    try runtime.start()
+    let cities = try runtime.lua.evaluate("return require 'cities'", name: "bench", as: FlowValue.self)
+
+    // The native floor: the same screens, the same flow in Swift.
+    let native = Application(state: .main)
+    for type in runtime.app.catalog.names.compactMap({ runtime.app.catalog.types[$0] }) {
+        native.catalog.register(ScreenType(type.name, inputs: type.inputs, outputs: type.outputs, title: type.title))
+    }
+    try native.start(NativeMain(cities: cities))
+
+    // What someone who only wanted Lua would write: a minimal navigation stack in plain Lua.
+    let plain = try LuaState()
+    plain.tracebacks = false
+    try plain.globals.set("cities", cities)
+    let plainJourneys = try plain.load("""
+        local n = ...
+        local stack = {}
+        local function push(name, inputs) local s = { name = name, inputs = inputs, on = {} } stack[#stack + 1] = s return s end
+        local function popTo(depth) for i = #stack, depth + 1, -1 do stack[i] = nil end end
+        local function tap(output, payload) local top = stack[#stack] top.on[output](payload) end
+        local user = { name = "Ann", city = { name = "Moscow" } }
+        local edit = push("UserEdit", { user = user })
+        edit.on.selectCity = function()
+          local depth = #stack
+          local function done(city) popTo(depth) user.city = city edit.inputs.user = user end
+          local regions = push("Regions", { federal = cities.federal, regions = cities.regions })
+          regions.on.citySelected = done
+          regions.on.regionSelected = function(region)
+            local list = push("Cities", { region = region.name, cities = region.cities })
+            list.on.citySelected = done
+          end
+        end
+        for _ = 1, n do
+          tap("selectCity")
+          tap("regionSelected", stack[#stack].inputs.regions[1])
+          local list = stack[#stack].inputs.cities
+          tap("citySelected", list[#list])
+          assert(stack[#stack].name == "UserEdit")
+        end
+        """, name: "plain")
+
+    var lua = Double.infinity, swift = Double.infinity, pure = Double.infinity
+    for _ in 0..<rounds {
+        lua = min(lua, try best(rounds: 1, operations: n) { for _ in 0..<n { try drive(runtime.app) } })
+        swift = min(swift, try best(rounds: 1, operations: n) { for _ in 0..<n { try drive(native) } })
+        pure = min(pure, try best(rounds: 1, operations: n) { try plainJourneys.callValues(n) })
+    }
+    guard runtime.app.window.visibleScreen?["user"]?["city"]?["name"] == cities["regions"]?.list?.first?["cities"]?.list?.last?["name"] else {
+        throw BenchError("the Lua journey did not update the city")
+    }
+    let perSecond = { (ns: Double) in 1e9 / ns }
+    return [
+        BenchResult(name: "journey: Lua flow over the Swift core", value: lua / 1000, unit: "us", floor: swift / 1000,
+                    floorName: "native Swift", target: 1.5, note: "\(Int(perSecond(lua))) journeys/s"),
+        BenchResult(name: "journey: native Swift flow", value: swift / 1000, unit: "us", note: "\(Int(perSecond(swift))) journeys/s"),
+        BenchResult(name: "journey: plain Lua, minimal stack", value: pure / 1000, unit: "us", note: "\(Int(perSecond(pure))) journeys/s (no atomicity, events, checks)"),
+    ]
+}
+
+/// A signal from the root of a tree of `nodes` Lua coordinators, every tenth with a Lua receiver.
+func signalCase(nodes: Int, rounds: Int) throws -> [BenchResult] {
+    let runtime = try ScriptRuntime(state: AppState("bench"))
+    runtime.lua.tracebacks = false
+    try runtime.run("""
+        local flow = require "coordinator"
+        local Node = flow.coordinator "Node"
+        local Root = flow.coordinator "Root"
+        received = 0
+        function Root:start()
+          local queue, head, made = { self }, 1, 1
+          while made < \(nodes) do
+            local parent = queue[head]; head = head + 1
+            for _ = 1, 10 do
+              if made >= \(nodes) then break end
+              local child = parent:run(Node)
+              made = made + 1
+              if made % 10 == 0 then child:onSignal("ping", function(p) received = received + 1 end) end
+              queue[#queue + 1] = child
+            end
+          end
+        end
+        flow.app { bench = Root }
+        """, name: "bench")
+    try runtime.start()
+    guard let root = runtime.app.root, runtime.app.live.coordinators >= nodes else { throw BenchError("the tree was not built") }
+    let ns = try best(rounds: rounds, operations: nodes) { _ = try root.send("ping", payload: .int(1)) }
+    let received = try runtime.lua.evaluate("return received", as: Int.self)
+    guard received == (nodes / 10) * rounds else { throw BenchError("receivers heard \(received) signals") }
+    return [BenchResult(name: "signal over \(nodes) coordinators, 1/10 receive", value: ns, unit: "ns/node", target: 100, targetIsRatio: false)]
+}
+
+/// Bytes per live coordinator that holds one screen with one input (Lua heap and Swift side).
+func memoryCase(coordinators n: Int) throws -> [BenchResult] {
+    let runtime = try ScriptRuntime(state: AppState("bench"))
+    try runtime.run("""
+        local flow = require "coordinator"
+        flow.screen "One" { inputs = { "value" } }
+        local Holder = flow.coordinator "Holder"
+        function Holder:start(i) self:push("One", { value = i }) end
+        local Root = flow.coordinator "Root"
+        function Root:start() rootInstance = self end
+        function Root:grow(n) for i = 1, n do self:run(Holder, i) end end
+        flow.app { bench = Root }
+        """, name: "bench")
+    try runtime.start()
+    runtime.lua.collectGarbage()
+    let luaBefore = runtime.lua.memoryUsed, mallocBefore = mallocBytes()
+    try runtime.run("rootInstance:grow(\(n))", name: "bench")
+    runtime.lua.collectGarbage()
+    let lua = Double(runtime.lua.memoryUsed - luaBefore) / Double(n)
+    let total = Double(mallocBytes() - mallocBefore) / Double(n)
+    guard runtime.app.live.coordinators > n, runtime.app.live.screens >= n else { throw BenchError("coordinators were not kept") }
+    return [BenchResult(name: "memory per coordinator + 1 screen, 1 input", value: total, unit: "B", target: 2048, targetIsRatio: false,
+                        note: "Lua heap \(Int(lua)) B of it; \(n) live")]
+}
+
+/// 100,000 cycles of start child → push → system back: counts and heap back to where they started.
+func leakCase(cycles n: Int) throws -> [BenchResult] {
+    let runtime = try ScriptRuntime(state: AppState("bench"))
+    runtime.lua.tracebacks = false
+    try runtime.run("""
+        local flow = require "coordinator"
+        flow.screen "Home" { outputs = { "open" } }
+        flow.screen "Page" { inputs = { "n" }, outputs = { "next" } }
+        local Child = flow.coordinator "Child"
+        function Child:start(n)
+          local page = self:push("Page", { n = n })
+          page.onNext = function() self:finish(n) end
+        end
+        local Root = flow.coordinator "Root"
+        function Root:start()
+          local home = self:push("Home")
+          local count = 0
+          home.onOpen = function() count = count + 1 self:run(Child, count, { onFinish = function() end }) end
+        end
+        flow.app { bench = Root }
+        """, name: "bench")
+    try runtime.start()
+    let app = runtime.app
+    func cycle() throws { try app.tap("open"); try app.back() }
+    for _ in 0..<min(1000, n) { try cycle() }
+    runtime.lua.collectGarbage()
+    let heap = runtime.lua.memoryUsed, coordinators = app.live.coordinators, screens = app.live.screens
+    for _ in 0..<n { try cycle() }
+    runtime.lua.collectGarbage()
+    let heapAfter = runtime.lua.memoryUsed
+    let growth = Double(heapAfter - heap) / Double(heap)
+    let ok = growth <= 0.01 && app.live.coordinators == coordinators && app.live.screens == screens // shrinking is no leak
+    var result = BenchResult(name: "leaks: \(n) start → push → system back", value: growth * 100, unit: "% heap",
+                             target: 1, targetIsRatio: false,
+                             note: "heap \(heap) → \(heapAfter) B; coordinators \(coordinators) → \(app.live.coordinators); screens \(screens) → \(app.live.screens); " + (ok ? "PASS" : "FAIL"))
+    if !ok { result.value = max(result.value, 100) }
+    return [result]
+}
+
+/// Reloading a generated flow script of `lines` lines while the app sits three screens deep.
+func reloadCase(lines: Int, rounds: Int, root: String) throws -> [BenchResult] {
+    let folder = "/tmp/coordbench-\(getpid())"
+    mkdir(folder, 0o755)
+    defer {
+        unlink(folder + "/app.lua")
+        unlink(folder + "/cities.lua")
+        rmdir(folder)
+    }
+    guard let app = readFile(root + "/scripts/app.lua"), let cities = readFile(root + "/scripts/cities.lua") else {
+        throw BenchError("scripts/app.lua not found (run from the repository)")
+    }
+    var text = app + "\n"
+    var count = app.split(separator: "\n", omittingEmptySubsequences: false).count
+    var i = 0
+    while count < lines {
+        text += """
+            flow.screen "Generated\(i)" {
+              title = "Generated screen \(i)",
+              inputs = { "a", "b" },
+              outputs = { "next", chosen = "value" },
+              render = function(screen) return "screen \(i): " .. tostring(screen.a) end,
+            }
+            local Generated\(i) = flow.coordinator "Generated\(i)"
+            function Generated\(i):start(args)
+              local screen = self:push("Generated\(i)", { a = args, b = \(i) })
+              screen.onNext = function() self:finish(args) end
+              screen.onChosen = function(value) self:finish(value) end
+            end
+
+            """
+        count += 12
+        i += 1
+    }
+    text = text.replacingAll("local flow = require \"coordinator\"", "flow = require \"coordinator\"")
+    guard writeFile(folder + "/app.lua", text), writeFile(folder + "/cities.lua", cities) else { throw BenchError("cannot write \(folder)") }
+    let runtime = try ScriptRuntime(state: .main)
+    try runtime.load(script: folder + "/app.lua")
+    try runtime.start()
+    try runtime.run("tap('selectCity') tap('regionSelected', top().regions[1])", name: "bench")
+    let stack = runtime.app.window.visibleStack.map(\.id)
+    let ms = try best(rounds: rounds, operations: 1) { try runtime.reload() } / 1e6
+    guard runtime.app.window.visibleStack.map(\.id) == stack, stack.count == 3 else { throw BenchError("reload moved the app") }
+    return [BenchResult(name: "reload a \(count)-line script, 3 screens deep", value: ms, unit: "ms", target: 10, targetIsRatio: false)]
+}
+
+func readFile(_ path: String) -> String? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&buffer, 1, buffer.count, file)
+        bytes += buffer[..<n]
+        if n < buffer.count { break }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+func writeFile(_ path: String, _ text: String) -> Bool {
+    guard let file = fopen(path, "wb") else { return false }
+    defer { fclose(file) }
+    let bytes = Array(text.utf8)
+    return fwrite(bytes, 1, bytes.count, file) == bytes.count
+}
