@@ -183,6 +183,26 @@ final class LuaCore {
         return (interrupted, exhausted)
     }
 
+    /// Replaces the weak object cache with a copy sized for its live entries.
+    func compactObjectCache(_ L: OpaquePointer) {
+        guard objectCacheRef != LUA_NOREF, lua_checkstack(L, 6) != 0 else { return }
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        clua_rawgetref(L, objectCacheRef)
+        let old = lua_gettop(L)
+        lua_createtable(L, 0, 0)
+        let new = lua_gettop(L)
+        if lua_getmetatable(L, old) != 0 { _ = lua_setmetatable(L, new) }
+        lua_pushnil(L)
+        while lua_next(L, old) != 0 {
+            lua_pushvalue(L, -2)
+            lua_rotate(L, -2, 1)
+            lua_rawset(L, new)
+        }
+        lua_pushvalue(L, new)
+        lua_rawseti(L, clua_registryindex(), lua_Integer(objectCacheRef))
+    }
+
     /// Loads a chunk onto the stack, or throws.
     func load(_ L: OpaquePointer, bytes: UnsafeRawBufferPointer, chunkName: String, mode: String) throws(LuaError) {
         drainUnrefs()

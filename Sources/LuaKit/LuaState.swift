@@ -233,10 +233,14 @@ public final class LuaState {
         set { core.runtime.pointee.tracebacks = newValue ? 1 : 0 }
     }
 
-    /// Runs a full garbage collection.
+    /// Runs a full garbage collection, and compacts the bridge's own tables (the cache that maps Swift
+    /// objects to their userdata keeps the capacity it once needed until it is rebuilt), so that the heap
+    /// after a collection depends on what is alive, not on history.
     public func collectGarbage() {
         guard let L = try? core.thread() else { return }
         core.drainUnrefs()
+        _ = clua_gc_collect(L)
+        core.compactObjectCache(L)
         _ = clua_gc_collect(L)
     }
 

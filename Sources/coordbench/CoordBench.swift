@@ -24,18 +24,23 @@ struct CoordBench: ParsableCommand {
     @Flag(help: "Tiny counts: checks that every case runs (figures are meaningless).")
     var quick = false
 
+    @Option(help: "Run only these groups (comma-separated): bridge, journey, signal, memory, leak, reload.")
+    var only: String?
+
     func run() throws {
         let scale = quick ? 0.001 : 1.0
         func count(_ n: Int) -> Int { max(10, Int(Double(n) * scale)) }
         let rounds = quick ? 1 : 5
         var results: [BenchResult] = []
         let root = repositoryRoot()
-        results += try bridgeCases(calls: count(5_000_000), rounds: rounds)
-        results += try journeyCases(journeys: count(50_000), rounds: rounds, root: root)
-        results += try signalCase(nodes: quick ? 100 : 10_000, rounds: rounds)
-        results += try memoryCase(coordinators: quick ? 100 : 10_000)
-        results += try leakCase(cycles: count(100_000))
-        results += try reloadCase(lines: quick ? 200 : 2_000, rounds: rounds, root: root)
+        let groups = only.map { Set($0.split(separator: ",").map(String.init)) }
+        func wanted(_ group: String) -> Bool { groups?.contains(group) ?? true }
+        if wanted("bridge") { results += try bridgeCases(calls: count(5_000_000), rounds: rounds) }
+        if wanted("journey") { results += try journeyCases(journeys: count(50_000), rounds: rounds, root: root) }
+        if wanted("signal") { results += try signalCase(nodes: quick ? 100 : 10_000, rounds: rounds) }
+        if wanted("memory") { results += try memoryCase(coordinators: quick ? 100 : 10_000) }
+        if wanted("leak") { results += try leakCase(cycles: count(100_000)) }
+        if wanted("reload") { results += try reloadCase(lines: quick ? 200 : 2_000, rounds: rounds, root: root) }
         if json {
             print("[\n" + results.map(\.json).joined(separator: ",\n") + "\n]")
         } else {
