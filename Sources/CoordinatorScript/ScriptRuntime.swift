@@ -73,7 +73,7 @@ public final class ScriptRuntime {
         try app.atomically { _ = try lua.runMainScript(path) }
         if !files.contains(where: { $0.path == path && $0.module == nil }) { files.append(ScriptFile(path: path, module: nil)) }
         try noteModules(loadedModules().subtracting(before))
-        for i in files.indices { files[i].read() }
+        for i in files.indices where files[i].text == nil { files[i].read() } // earlier files keep the text they ran
     }
 
     /// Runs a Lua chunk with the driver functions (`tap`, `back`, `top`, `stack`, `tree`, `reload`); if it fails,

@@ -50,14 +50,18 @@ func bridgeCases(calls n: Int, rounds: Int) throws -> [BenchResult] {
     let lua = try LuaState()
     lua.tracebacks = false
 
+    // The same Lua loop run in both states, in alternating rounds.
+    func compareLoop(_ code: String) throws -> (product: Double, floor: Double) {
+        let rawLoop = try raw.compile(code)
+        let kitLoop = try lua.load(code, name: "bench")
+        return try compare(rounds: rounds, operations: n, product: { try kitLoop.callValues() }, floor: { try raw.call(rawLoop) })
+    }
+
     // 1a. A plain Swift closure as a global function, against a C function.
     lua_pushcclosure(raw.L, identity, 0)
     lua_setglobal(raw.L, "f")
     try lua.globals.set("f", lua.function(name: "f") { call in try call.push(call.integer(1)) })
-    let loop = "local f = f for i = 1, \(n) do f(i) end"
-    let rawLoop = try raw.compile(loop)
-    let kitLoop = try lua.load(loop, name: "bench")
-    let closure = try compare(rounds: rounds, operations: n, product: { try kitLoop.callValues() }, floor: { try raw.call(rawLoop) })
+    let closure = try compareLoop("local f = f for i = 1, \(n) do f(i) end")
     results.append(BenchResult(name: "Lua -> Swift closure f(i)", value: closure.product, unit: "ns", floor: closure.floor,
                                floorName: "C function", target: 3))
 
@@ -74,10 +78,7 @@ func bridgeCases(calls n: Int, rounds: Int) throws -> [BenchResult] {
         c.method("m") { _, call in try call.push(call.integer(1)) }
     }
     try lua.globals.set("obj", lua.userdata(Probe()))
-    let methodLoop = "local o = obj for i = 1, \(n) do o:m(i) end"
-    let rawMethod = try raw.compile(methodLoop)
-    let kitMethod = try lua.load(methodLoop, name: "bench")
-    let m = try compare(rounds: rounds, operations: n, product: { try kitMethod.callValues() }, floor: { try raw.call(rawMethod) })
+    let m = try compareLoop("local o = obj for i = 1, \(n) do o:m(i) end")
     results.append(BenchResult(name: "Lua -> Swift method obj:m(i)", value: m.product, unit: "ns", floor: m.floor,
                                floorName: "C __index", target: 2))
 

@@ -220,20 +220,13 @@ func leakCase(cycles n: Int) throws -> [BenchResult] {
     return [result]
 }
 
-/// Reloading a generated flow script of `lines` lines while the app sits three screens deep.
+/// Reloading a generated flow script of `lines` lines, which requires the source app (scripts/app.lua and
+/// its cities), while the app sits three screens deep.
 func reloadCase(lines: Int, rounds: Int, root: String) throws -> [BenchResult] {
-    let folder = "/tmp/coordbench-\(getpid())"
-    mkdir(folder, 0o755)
-    defer {
-        unlink(folder + "/app.lua")
-        unlink(folder + "/cities.lua")
-        rmdir(folder)
-    }
-    guard let app = readFile(root + "/scripts/app.lua"), let cities = readFile(root + "/scripts/cities.lua") else {
-        throw BenchError("scripts/app.lua not found (run from the repository)")
-    }
-    var text = app + "\n"
-    var count = app.split(separator: "\n", omittingEmptySubsequences: false).count
+    let script = "/tmp/coordbench-\(getpid()).lua"
+    defer { unlink(script) }
+    var text = "local flow = require \"coordinator\"\nrequire \"app\"\n\n"
+    var count = 3
     var i = 0
     while count < lines {
         text += """
@@ -254,29 +247,16 @@ func reloadCase(lines: Int, rounds: Int, root: String) throws -> [BenchResult] {
         count += 12
         i += 1
     }
-    text = text.replacingAll("local flow = require \"coordinator\"", "flow = require \"coordinator\"")
-    guard writeFile(folder + "/app.lua", text), writeFile(folder + "/cities.lua", cities) else { throw BenchError("cannot write \(folder)") }
+    guard writeFile(script, text) else { throw BenchError("cannot write \(script)") }
     let runtime = try ScriptRuntime(state: .main)
-    try runtime.load(script: folder + "/app.lua")
+    try runtime.lua.addModuleDirectory(root + "/scripts")
+    try runtime.load(script: script)
     try runtime.start()
     try runtime.run("tap('selectCity') tap('regionSelected', top().regions[1])", name: "bench")
     let stack = runtime.app.window.visibleStack.map(\.id)
     let ms = try best(rounds: rounds, operations: 1) { try runtime.reload() } / 1e6
     guard runtime.app.window.visibleStack.map(\.id) == stack, stack.count == 3 else { throw BenchError("reload moved the app") }
-    return [BenchResult(name: "reload a \(count)-line script, 3 screens deep", value: ms, unit: "ms", target: 10, targetIsRatio: false)]
-}
-
-func readFile(_ path: String) -> String? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&buffer, 1, buffer.count, file)
-        bytes += buffer[..<n]
-        if n < buffer.count { break }
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    return [BenchResult(name: "reload a \(count)-line script + the app, 3 deep", value: ms, unit: "ms", target: 10, targetIsRatio: false)]
 }
 
 func writeFile(_ path: String, _ text: String) -> Bool {

@@ -48,18 +48,17 @@ struct Completer {
     /// The value of a dotted path (`flow.gateway`, `top` ...): names and fields only, nothing is called
     /// except `__index` metamethods.
     func resolve(_ path: String) -> LuaValue? {
+        // `top()` is the visible screen: the one call worth completing after. It becomes a local `top`.
         var path = path
-        // `top()` is the visible screen: the one call worth completing after.
-        if path == "top()" || path.hasPrefix("top().") || path.hasPrefix("top():") {
-            path = "__top" + path.dropFirst(5)
-            try? driver.runtime.lua.globals.set("__top", driver.runtime.run("return top()").first ?? .nil)
-        }
-        defer { try? driver.runtime.lua.globals.set("__top", LuaValue.nil) }
+        if path == "top()" || path.hasPrefix("top().") || path.hasPrefix("top():") { path = "top" + path.dropFirst(5) }
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).flatMap { $0.split(separator: ":", omittingEmptySubsequences: false) }
         guard !parts.isEmpty, parts.allSatisfy({ part in
             part.first.map { $0 == "_" || $0.isLetter } == true && part.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
         }) else { return nil }
-        let value = try? driver.runtime.lua.evaluate("return " + parts.joined(separator: "."), name: "completion", as: LuaValue.self)
+        let lua = driver.runtime.lua
+        let top = driver.app.window.visibleScreen.flatMap { try? lua.userdata($0) }
+        let chunk = try? lua.load("local top = ... return " + parts.joined(separator: "."), name: "completion")
+        let value = try? chunk?.callValues(top.map(LuaValue.userdata) ?? .nil).first
         return value.flatMap { $0.isNil ? nil : $0 }
     }
 

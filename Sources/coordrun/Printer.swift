@@ -28,19 +28,19 @@ enum Printer {
             if pairs.isEmpty { return "{}" }
             seen.insert(value)
             defer { seen.remove(value) }
+            // The array part: 1...count with no gap, then the other keys by name.
+            var integers: [Int: LuaValue] = [:]
+            for pair in pairs { if case .integer(let i) = pair.key, i >= 1 { integers[Int(i)] = pair.value } }
             var count = 0
-            while pairs.contains(where: { $0.key == .integer(count + 1) }) { count += 1 }
+            while integers[count + 1] != nil { count += 1 }
             let keyed = pairs.filter { pair in
                 if case .integer(let i) = pair.key, i >= 1, i <= count { return false }
                 return true
             }.sorted { keyText($0.key) < keyText($1.key) }
             let inner = indent + "  "
             var items: [String] = []
-            for i in 1...max(count, 1) where count > 0 {
-                if let item = pairs.first(where: { $0.key == .integer(i) }) {
-                    items.append(render(item.value, depth: depth + 1, indent: inner, seen: &seen))
-                }
-                if items.count >= maxItems { break }
+            for i in stride(from: 1, through: min(count, maxItems), by: 1) {
+                items.append(render(integers[i] ?? .nil, depth: depth + 1, indent: inner, seen: &seen))
             }
             for pair in keyed where items.count < maxItems {
                 items.append(keyText(pair.key) + " = " + render(pair.value, depth: depth + 1, indent: inner, seen: &seen))

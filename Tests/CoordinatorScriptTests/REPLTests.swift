@@ -179,25 +179,19 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
 
     @Test func tabCompletesGlobalsFieldsAndTheVisibleScreensOutputs() throws {
         let repl = try start(["-i", "app.lua"])
-        try repl.type("tre", enter: false)
-        try repl.press("Tab")
-        try repl.waitFor("> tree")
-        try repl.press("C-u")
-        try repl.type("string.for", enter: false)
-        try repl.press("Tab")
-        try repl.waitFor("> string.format")
-        try repl.press("C-u")
-        try repl.type("tap('log", enter: false)
-        try repl.press("Tab")
-        try repl.waitFor("> tap('login")
-        try repl.press("C-u")
-        try repl.type("top():ren", enter: false)
-        try repl.press("Tab")
-        try repl.waitFor("> top():render")
-        try repl.press("C-u")
-        try repl.type(":rel", enter: false)
-        try repl.press("Tab")
-        try repl.waitFor("> :reload")
+        let cases = [
+            ("tre", "> tree"),                        // a global
+            ("string.for", "> string.format"),        // a table's field
+            ("tap('log", "> tap('login"),             // the visible screen's output
+            ("top():ren", "> top():render"),          // a screen method
+            (":rel", "> :reload"),                    // a command
+        ]
+        for (typed, completed) in cases {
+            try repl.type(typed, enter: false)
+            try repl.press("Tab")
+            try repl.waitFor(completed)
+            try repl.press("C-u")
+        }
     }
 
     @Test func historyIsKeptAcrossSessions() throws {

@@ -6,23 +6,20 @@ import Glibc
 import Darwin
 #endif
 
-/// One file the app was loaded from, with the text it had when it was last run.
+/// One file the app was loaded from, with the text it had when it was last run (scanned only when a
+/// reload needs it).
 struct ScriptFile {
     let path: String
     /// The module name for files loaded with `require`; nil for a main script.
     let module: String?
     var text: String?
-    var source: LuaSource?
 
     init(path: String, module: String?) {
         self.path = path
         self.module = module
     }
 
-    mutating func read() {
-        text = readTextFile(path)
-        source = text.map(LuaSource.init)
-    }
+    mutating func read() { text = readTextFile(path) }
 }
 
 /// A Lua function that Swift calls back (a screen's output handler, a signal handler), held in a box so
@@ -183,20 +180,48 @@ extension ScriptRuntime {
 /// takes from the new version of its enclosing top-level function (a reloaded module, a new local table).
 struct Rebinder {
     let runtime: ScriptRuntime
-    let old: [String: ScriptFile]
-    let new: [String: ScriptFile]
-    let oldDefinitions: [LuaFunction]
-    let newDefinitions: [LuaFunction]
+    let oldTexts: [String: String]
+    let newTexts: [String: String]
+    /// Scanned on first use, per path.
+    var oldSources: [String: LuaSource] = [:]
+    var newSources: [String: LuaSource] = [:]
+    /// Functions the scripts define where they can be found, by where they were defined.
+    let oldDefinitions: [Definition: LuaFunction]
+    let newDefinitions: [Definition: LuaFunction]
+    let newFunctions: Set<LuaFunction>
     var memo: [LuaFunction: LuaFunction] = [:]
     var updated = 0, unchanged = 0
     var kept: [String] = []
 
+    struct Definition: Hashable {
+        var path: String
+        var line: Int
+        var lastLine: Int
+    }
+
     init(runtime: ScriptRuntime, old: [ScriptFile], new: [ScriptFile], oldDefinitions: [LuaFunction], newDefinitions: [LuaFunction]) {
+        func texts(_ files: [ScriptFile]) -> [String: String] {
+            Dictionary(files.compactMap { file in file.text.map { (file.path, $0) } }, uniquingKeysWith: { a, _ in a })
+        }
+        func index(_ functions: [LuaFunction]) -> [Definition: LuaFunction] {
+            Dictionary(functions.compactMap { f in
+                f.info.flatMap { info in info.path.map { (Definition(path: $0, line: info.lineDefined, lastLine: info.lastLineDefined), f) } }
+            }, uniquingKeysWith: { a, _ in a })
+        }
         self.runtime = runtime
-        self.old = Dictionary(old.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        self.new = Dictionary(new.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        self.oldDefinitions = oldDefinitions
-        self.newDefinitions = newDefinitions
+        self.oldTexts = texts(old)
+        self.newTexts = texts(new)
+        self.oldDefinitions = index(oldDefinitions)
+        self.newDefinitions = index(newDefinitions)
+        self.newFunctions = Set(newDefinitions)
+    }
+
+    mutating func sources(for path: String) -> (old: LuaSource, new: LuaSource)? {
+        guard let oldText = oldTexts[path], let newText = newTexts[path] else { return nil }
+        if oldSources[path] == nil { oldSources[path] = LuaSource(oldText) }
+        if newSources[path] == nil { newSources[path] = LuaSource(newText) }
+        guard let old = oldSources[path], let new = newSources[path] else { return nil }
+        return (old, new)
     }
 
     mutating func rebind(_ function: LuaFunction) -> LuaFunction {
@@ -223,11 +248,11 @@ struct Rebinder {
         case kept(String)
     }
 
-    func replacement(for function: LuaFunction) -> Outcome {
-        guard let info = function.info, info.isLua, let path = info.path,
-              let oldSource = old[path]?.source, let newSource = new[path]?.source else { return .unchanged }
+    mutating func replacement(for function: LuaFunction) -> Outcome {
+        guard let info = function.info, info.isLua, let path = info.path else { return .unchanged }
         // Functions stored where the scripts define them (class methods) were replaced by running the file.
-        if newDefinitions.contains(function) { return .unchanged }
+        if newFunctions.contains(function) { return .unchanged }
+        guard let (oldSource, newSource) = sources(for: path) else { return .unchanged }
         let candidates = oldSource.functions(line: info.lineDefined, lastLine: info.lastLineDefined)
         guard candidates.count == 1, let oldIndex = candidates.first else {
             return .kept(candidates.isEmpty ? "its text was not found in the file as it was loaded"
@@ -241,8 +266,8 @@ struct Rebinder {
             return .unchanged
         }
         // The enclosing top-level functions, old and new, as values (to tell file-level locals apart).
-        let oldTop = definition(in: oldDefinitions, path: path, oldSource.functions[oldSource.outermost(oldIndex)])
-        let newTop = definition(in: newDefinitions, path: path, newSource.functions[newSource.outermost(newIndex)])
+        let oldTop = oldDefinitions[Definition(path, oldSource.functions[oldSource.outermost(oldIndex)])]
+        let newTop = newDefinitions[Definition(path, newSource.functions[newSource.outermost(newIndex)])]
         do {
             let names = newSource.namesInScope(of: newIndex).filter { $0 != "_ENV" }
             var chunk = names.isEmpty ? "" : "local " + names.joined(separator: ", ") + ";"
@@ -273,13 +298,10 @@ struct Rebinder {
             return .kept("\(error)")
         }
     }
+}
 
-    func definition(in list: [LuaFunction], path: String, _ f: LuaSource.Function) -> LuaFunction? {
-        list.first { candidate in
-            guard let info = candidate.info else { return false }
-            return info.path == path && info.lineDefined == f.line && info.lastLineDefined == f.lastLine
-        }
-    }
+extension Rebinder.Definition {
+    init(_ path: String, _ f: LuaSource.Function) { self.init(path: path, line: f.line, lastLine: f.lastLine) }
 }
 
 /// The whole file as text, or nil when it cannot be read.
