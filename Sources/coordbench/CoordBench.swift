@@ -73,10 +73,13 @@ struct BenchResult {
     var target: Double?
     var targetIsRatio = true
     var note = ""
+    /// For the leak check: live counts that did not come back fail it whatever the heap did.
+    var countsDiffer = false
 
     var ratio: Double? { floor.map { value / $0 } }
     var passed: Bool? {
         guard let target else { return nil }
+        if countsDiffer { return false }
         if targetIsRatio { return ratio.map { $0 <= target } }
         return value <= target
     }
