@@ -420,6 +420,22 @@ static inline int clua_pcall(lua_State *L, int nargs, int nresults) {
     return status;
 }
 
+/* Pushes the message handler: push it first, then the function and its arguments, and call
+   clua_pcall_with_handler, which saves clua_pcall's two stack rotations. */
+static inline void clua_pushmsgh(lua_State *L) { lua_pushcfunction(L, clua_msgh); }
+
+/* lua_pcall with the message handler already below the function (at base - 1), with the memory limit
+   enforced. The handler stays on the stack: the caller restores its top. */
+static inline int clua_pcall_with_handler(lua_State *L, int nargs, int nresults) {
+    clua_Runtime *rt = clua_runtime(L);
+    int handler = lua_gettop(L) - nargs - 1;
+    int savedEnforce = rt->enforce;
+    rt->enforce = 1;
+    int status = lua_pcall(L, nargs, nresults, handler);
+    rt->enforce = savedEnforce;
+    return status;
+}
+
 static inline int clua_load(lua_State *L, const char *buf, size_t size, const char *name, const char *mode) {
     clua_Runtime *rt = clua_runtime(L);
     int savedEnforce = rt->enforce;

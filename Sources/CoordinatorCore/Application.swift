@@ -2,6 +2,10 @@
 public final class LiveObjects {
     public internal(set) var coordinators = 0
     public internal(set) var screens = 0
+    /// Whether the app is still there, and whether anyone observes its events: a screen reads them on
+    /// every output without loading its weak reference to the app.
+    var appIsAlive = true
+    var isObserved = false
 }
 
 /// One running app: the window (navigation model), the coordinator tree, the gateway, the screen catalog
@@ -39,7 +43,10 @@ public final class Application {
     public private(set) var alertType: ScreenType
 
     private var idCounter = 0
-    private var observers: [(id: Int, handler: (NavigationEvent) -> Void)] = []
+    /// Checked on every event, so exclusivity is not checked at run time. Safe: an app lives on one thread
+    /// (it is not Sendable), and each access is one read or one assignment; delivery iterates a copy, so
+    /// an observer that adds or removes observers does not overlap it.
+    @exclusivity(unchecked) private var observers: [(id: Int, handler: (NavigationEvent) -> Void)] = []
     private var levels: [JournalLevel] = []
     /// Coordinators that lost screens, to examine at the next settle.
     private var candidates: [ObjectIdentifier: Coordinator] = [:]
@@ -64,6 +71,8 @@ public final class Application {
         initialState = state
     }
 
+    deinit { live.appIsAlive = false }
+
     func nextID() -> Int {
         idCounter += 1
         return idCounter
@@ -71,21 +80,30 @@ public final class Application {
 
     // MARK: Events
 
-    /// Calls `handler` with every event, in order, until ``removeObserver(_:)``. Returns a token.
+    /// Calls `handler` with every event that happens from now on, in order, until ``removeObserver(_:)``.
+    /// Returns a token.
     @discardableResult
     public func observe(_ handler: @escaping (NavigationEvent) -> Void) -> Int {
         let id = nextID()
         observers.append((id, handler))
+        live.isObserved = true
         return id
     }
 
-    public func removeObserver(_ token: Int) { observers.removeAll { $0.id == token } }
+    public func removeObserver(_ token: Int) {
+        observers.removeAll { $0.id == token }
+        live.isObserved = !observers.isEmpty
+    }
 
-    func emit(_ event: NavigationEvent) {
+    /// Reports an event, or queues it until the current operation succeeds. Nobody observing, it is not
+    /// even built.
+    func emit(_ event: @autoclosure () -> NavigationEvent) {
+        guard !observers.isEmpty else { return }
         if levels.isEmpty {
+            let event = event()
             for observer in observers { observer.handler(event) }
         } else {
-            levels[levels.count - 1].events.append(event)
+            levels[levels.count - 1].events.append(event())
         }
     }
 

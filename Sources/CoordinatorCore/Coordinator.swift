@@ -60,7 +60,8 @@ open class Coordinator {
     }
 
     var finishHandler: ((FlowValue?, FinishReason) throws -> Void)?
-    var signalHandlers: [String: (Signal) throws -> Void] = [:]
+    /// Exclusivity unchecked, as for ``Screen``'s handlers: one thread, single reads and assignments only.
+    @exclusivity(unchecked) var signalHandlers = HandlerTable<(Signal) throws -> Void>()
     /// Whether it or a descendant has shown a screen (so that losing them all means the flow is gone).
     var hasShownScreens = false
     var live: LiveObjects?
@@ -96,7 +97,8 @@ open class Coordinator {
 
     /// Receives a signal that reached it. The default runs the handler registered with ``onSignal(_:_:)``.
     open func receive(_ signal: Signal) throws {
-        try signalHandlers[signal.name]?(signal)
+        let handler = signalHandlers[signal.name]
+        try handler?(signal)
     }
 
     // MARK: Tree

@@ -40,8 +40,10 @@ public struct OutputSpec: Hashable, Sendable {
 /// ```
 public final class ScreenType {
     public let name: String
-    public private(set) var inputs: [InputSpec]
-    public private(set) var outputs: [OutputSpec]
+    // Read on every output and input change, so exclusivity is not checked at run time. Safe: a type
+    // lives on its app's thread, and each access is one read or one assignment that runs no code.
+    @exclusivity(unchecked) public private(set) var inputs: [InputSpec]
+    @exclusivity(unchecked) public private(set) var outputs: [OutputSpec]
     /// Text for the screen's current inputs; when nil, the inputs are listed.
     public private(set) var render: ((Screen) throws -> String)?
     /// The title shown above the rendering (default: the type's name).
@@ -94,8 +96,11 @@ public final class Screen: Presentable {
     public internal(set) var renderCount = 0
     /// Outputs of this instance beyond its type's (an alert's actions).
     let extraOutputs: [OutputSpec]
-    var handlers: [String: (FlowValue?) throws -> Void] = [:]
-    var signalHandlers: [String: (Signal) throws -> Void] = [:]
+    // Looked up on every output and signal, so exclusivity is not checked at run time. Safe: an app and
+    // its screens live on one thread (none is Sendable), and each access is one read or one assignment
+    // that runs no code while it lasts (a handler is copied out before it is called).
+    @exclusivity(unchecked) var handlers = HandlerTable<(FlowValue?) throws -> Void>()
+    @exclusivity(unchecked) var signalHandlers = HandlerTable<(Signal) throws -> Void>()
     /// The app it belongs to; weak, so a screen kept after its app is gone fails cleanly instead of crashing.
     weak var app: Application?
     private let live: LiveObjects
@@ -140,7 +145,9 @@ public final class Screen: Presentable {
 
     /// Listens to an output; replaces an earlier listener. An output the screen does not have is an error.
     public func on(_ output: String, _ handler: @escaping (FlowValue?) throws -> Void) throws {
-        guard outputs.contains(where: { $0.name == output }) else { throw unknownOutput(output) }
+        guard type.output(named: output) != nil || extraOutputs.contains(where: { $0.name == output }) else {
+            throw unknownOutput(output)
+        }
         app?.recordScreen(self)
         handlers[output] = handler
     }
@@ -170,7 +177,9 @@ public final class Screen: Presentable {
     /// Reports an output, as if the user acted: the payload is checked against the declaration, then the
     /// listener runs. Prefer ``Application/tap(_:payload:)``, which also undoes everything if a listener fails.
     public func emit(_ output: String, payload: FlowValue? = nil) throws {
-        guard let spec = outputs.first(where: { $0.name == output }) else { throw unknownOutput(output) }
+        guard let spec = type.output(named: output) ?? extraOutputs.first(where: { $0.name == output }) else {
+            throw unknownOutput(output)
+        }
         switch spec.payload {
         case .none:
             if payload != nil { throw NavigationError(.badPayload, "output '\(output)' of \(name) takes no payload") }
@@ -183,8 +192,10 @@ public final class Screen: Presentable {
                     (items.isEmpty ? " (which is empty)" : ": " + items.map(\.displayText).joined(separator: ", ")))
             }
         }
-        try liveApp().emit(.outputEmitted(info, output: output))
-        try handlers[output]?(payload)
+        guard live.appIsAlive else { throw NavigationError(.notRunning, "screen \(name)'s app is gone") }
+        if live.isObserved { try liveApp().emit(.outputEmitted(info, output: output)) }
+        let handler = handlers[output]
+        try handler?(payload)
     }
 
     /// The screen as text: the type's rendering, or its inputs listed.

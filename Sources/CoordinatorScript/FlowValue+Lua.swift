@@ -9,14 +9,21 @@ import LuaKit
 /// field. Tables nested deeper than 64 levels (or cyclic) are refused too.
 extension FlowValue: LuaPushable, LuaReadable {
     public func push(to stack: LuaStack) throws {
-        try stack.reserve(3)
         switch self {
         case .bool(let b): stack.pushBool(b)
         case .int(let i): stack.pushInteger(i)
         case .double(let d): stack.pushNumber(d)
         case .string(let s): stack.pushString(s)
         case .list(let items): try stack.pushList(items)
-        case .record(let fields): try stack.pushRecord(fields.lazy.map { ($0.key, $0.value) })
+        case .record(let fields):
+            // Keys are strings, never nil or NaN: the fields go in directly (the table, a key and a value).
+            try stack.reserve(3)
+            stack.pushNewTable(record: fields.count)
+            for (key, value) in fields {
+                stack.pushString(key)
+                do { try value.push(to: stack) } catch { stack.pop(2); throw error }
+                stack.rawSet(table: -3)
+            }
         }
     }
 

@@ -295,7 +295,10 @@ public final class ScriptRuntime {
     func setHandler(_ screen: Screen, output: String, _ handler: LuaFunction?) throws {
         guard let handler else { return screen.removeHandler(for: output) }
         let box = handlers.add(handler)
-        try screen.on(output) { payload in try box.function.callValues(payload.lua) }
+        try screen.on(output) { payload in
+            // The payload as itself, or an explicit nil (the handler's argument count stays the same).
+            if let payload { try box.function.call(payload) } else { try box.function.call(LuaValue.nil) }
+        }
         if let owner = screen.owner as? ScriptedCoordinator { owner.adopt(screen) }
     }
 

@@ -13,7 +13,7 @@ import Darwin
 /// Isolation: the core is not `Sendable`. It lives in the isolation domain of whoever created the
 /// ``LuaState`` and is only ever reached from there (Swift callbacks run synchronously inside calls made from
 /// that domain).
-final class LuaCore {
+@usableFromInline final class LuaCore {
     /// The runtime record shared with the C side; freed when the core goes away.
     let runtime: UnsafeMutablePointer<clua_Runtime>
     /// The main thread; `nil` once closed.
@@ -25,7 +25,12 @@ final class LuaCore {
     var classesByType: [ObjectIdentifier: LuaClassInfo] = [:]
     var classesByTag: [UnsafeRawPointer: LuaClassInfo] = [:]
     /// Registry references whose Swift owners went away; released at the next safe point.
-    var pendingUnrefs: [Int32] = []
+    ///
+    /// `pendingUnrefs` and `callDepth` are read on every call from Swift, so their exclusivity is not
+    /// checked at run time. That is safe: a core is used from one thread at a time (`LuaState` is not
+    /// `Sendable`), and every access is a single read or write that calls nothing while it lasts (the
+    /// drain loop iterates a copy), so no two accesses can overlap.
+    @exclusivity(unchecked) var pendingUnrefs: [Int32] = []
     /// Registry slots of the shared metatables.
     var boxMetatableRef: Int32 = LUA_NOREF
     var objectCacheRef: Int32 = LUA_NOREF
@@ -35,7 +40,7 @@ final class LuaCore {
     /// keeps the stack where it really happened.
     var nestedTraceback: (message: String, traceback: String)?
     /// Nesting of protected calls made from Swift; 0 means no Lua code is running.
-    var callDepth = 0
+    @exclusivity(unchecked) var callDepth = 0
     /// Maximum instructions for each top-level call, or nil.
     var instructionBudget: Int?
     /// Warning routing.
@@ -91,7 +96,7 @@ final class LuaCore {
     var L: OpaquePointer { runtime.pointee.current }
 
     /// The current thread, or `.misuse` after close.
-    func thread() throws(LuaError) -> OpaquePointer {
+    @usableFromInline func thread() throws(LuaError) -> OpaquePointer {
         guard mainThread != nil else { throw LuaError(.misuse, "the Lua state is closed") }
         return runtime.pointee.current
     }
@@ -129,9 +134,9 @@ final class LuaCore {
     /// Releases references whose Swift owners were deinitialised. Called at safe points only.
     func drainUnrefs() {
         guard !pendingUnrefs.isEmpty, !isClosed else { return }
-        let L = self.L
-        for ref in pendingUnrefs { clua_unref(L, ref) }
+        let L = self.L, refs = pendingUnrefs
         pendingUnrefs.removeAll(keepingCapacity: true)
+        for ref in refs { clua_unref(L, ref) }
     }
 
     /// Takes a registry reference to the value at `index` (the stack is unchanged).
@@ -149,11 +154,17 @@ final class LuaCore {
     /// results (or all of them with `LUA_MULTRET`). On error the function and arguments are gone and a
     /// ``LuaError`` is thrown.
     func pcall(_ L: OpaquePointer, arguments nargs: Int32, results nresults: Int32) throws(LuaError) {
+        try pcall(L, arguments: nargs, results: nresults, handlerPushed: false)
+    }
+
+    /// ``pcall(_:arguments:results:)`` for a caller that pushed the message handler (`clua_pushmsgh`)
+    /// before the function: it stays on the stack, below the results.
+    @usableFromInline func pcall(_ L: OpaquePointer, arguments nargs: Int32, results nresults: Int32, handlerPushed: Bool) throws(LuaError) {
         drainUnrefs()
         let topLevel = callDepth == 0
         if topLevel { beginTopLevelCall(L) }
         callDepth += 1
-        let status = clua_pcall(L, nargs, nresults)
+        let status = handlerPushed ? clua_pcall_with_handler(L, nargs, nresults) : clua_pcall(L, nargs, nresults)
         callDepth -= 1
         var interrupted = false, exhausted = false
         if topLevel { (interrupted, exhausted) = endTopLevelCall(L) }

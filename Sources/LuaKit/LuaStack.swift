@@ -67,10 +67,10 @@ public protocol LuaReadable {
 /// You meet a `LuaStack` when conforming your own types to ``LuaPushable`` and ``LuaReadable``; it is
 /// valid only during the call that handed it to you.
 public struct LuaStack {
-    let L: OpaquePointer
+    @usableFromInline let L: OpaquePointer
     unowned(unsafe) let core: LuaCore // a stack is only handed out while the core is open
 
-    init(_ L: OpaquePointer, _ core: LuaCore) {
+    @usableFromInline init(_ L: OpaquePointer, _ core: LuaCore) {
         self.L = L
         self.core = core
     }
@@ -82,22 +82,22 @@ public struct LuaStack {
     public func type(at index: Int32) -> LuaType { LuaType(rawValue: lua_type(L, index)) ?? .none }
 
     /// Makes sure `extra` more slots fit on the stack.
-    public func reserve(_ extra: Int32) throws {
+    @inlinable public func reserve(_ extra: Int32) throws {
         guard lua_checkstack(L, extra) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
     }
 
     // MARK: Pushing
 
     /// Pushes a Swift value.
-    public func push(_ value: some LuaPushable) throws { try value.push(to: self) }
+    @inlinable public func push(_ value: some LuaPushable) throws { try value.push(to: self) }
     /// Pushes `nil`.
-    public func pushNil() { lua_pushnil(L) }
+    @inlinable public func pushNil() { lua_pushnil(L) }
     /// Pushes a boolean.
-    public func pushBool(_ value: Bool) { lua_pushboolean(L, value ? 1 : 0) }
+    @inlinable public func pushBool(_ value: Bool) { lua_pushboolean(L, value ? 1 : 0) }
     /// Pushes an integer.
-    public func pushInteger(_ value: Int) { lua_pushinteger(L, lua_Integer(value)) }
+    @inlinable public func pushInteger(_ value: Int) { lua_pushinteger(L, lua_Integer(value)) }
     /// Pushes a float.
-    public func pushNumber(_ value: Double) { lua_pushnumber(L, value) }
+    @inlinable public func pushNumber(_ value: Double) { lua_pushnumber(L, value) }
     /// Pushes a string (its UTF-8 bytes, NUL bytes included).
     public func pushString(_ value: String) {
         var value = value
@@ -112,12 +112,18 @@ public struct LuaStack {
         if pushed == nil { pushBytes(Array(bytes)) }
     }
     /// Pushes a new empty table with room for `array` list items and `record` other fields.
-    public func pushNewTable(array: Int = 0, record: Int = 0) {
+    @inlinable public func pushNewTable(array: Int = 0, record: Int = 0) {
         lua_createtable(L, Int32(clamping: array), Int32(clamping: record))
     }
 
+    /// Pops a key and a value (pushed in that order) and sets `table[key] = value` without metamethods;
+    /// `table` is an index below them (`-3` for the value just under the key).
+    @inlinable public func rawSet(table: Int32) { lua_rawset(L, table) }
+    /// Removes `count` values from the top of the stack.
+    @inlinable public func pop(_ count: Int32 = 1) { lua_settop(L, -count - 1) }
+
     /// Pushes a table holding `elements` as a list (`t[1]`, `t[2]`, ...).
-    public func pushList<S: Sequence>(_ elements: S) throws where S.Element: LuaPushable {
+    @inlinable public func pushList<S: Sequence>(_ elements: S) throws where S.Element: LuaPushable {
         try reserve(3)
         pushNewTable(array: elements.underestimatedCount)
         var i: lua_Integer = 0
@@ -129,7 +135,7 @@ public struct LuaStack {
     }
 
     /// Pushes a table holding these key-value pairs. Throws (and pushes nothing) for a `nil` or NaN key.
-    public func pushRecord<S: Sequence, K: LuaPushable, V: LuaPushable>(_ pairs: S) throws where S.Element == (K, V) {
+    @inlinable public func pushRecord<S: Sequence, K: LuaPushable, V: LuaPushable>(_ pairs: S) throws where S.Element == (K, V) {
         try reserve(4)
         pushNewTable(record: pairs.underestimatedCount)
         for (key, value) in pairs {
@@ -291,7 +297,7 @@ extension LuaString: LuaPushable, LuaReadable {
 }
 
 extension Optional: LuaPushable where Wrapped: LuaPushable {
-    public func push(to stack: LuaStack) throws {
+    @inlinable public func push(to stack: LuaStack) throws {
         if let value = self { try value.push(to: stack) } else { stack.pushNil() }
     }
 }

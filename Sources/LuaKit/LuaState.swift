@@ -244,6 +244,17 @@ public final class LuaState {
         _ = clua_gc_collect(L)
     }
 
+    /// Runs `body` with the raw `lua_State` of the thread that runs now, for code that uses Lua's C API
+    /// directly (import `CLua`). Leave the stack as you found it, and do not keep the pointer: it is valid
+    /// only during the call. Throws if the state is closed.
+    ///
+    /// ```swift
+    /// let depth = try lua.withUnsafeState { L in lua_gettop(L) }
+    /// ```
+    public func withUnsafeState<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
+        try body(core.thread())
+    }
+
     /// Receives Lua warnings: `warn(...)` from scripts and errors raised inside `__gc` metamethods. By
     /// default they go to standard error as `Lua warning: ...`. Scripts can switch them off and on with
     /// `warn("@off")` and `warn("@on")`.

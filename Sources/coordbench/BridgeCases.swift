@@ -44,7 +44,8 @@ let method: lua_CFunction = { L in
 
 final class Probe {}
 
-func bridgeCases(calls n: Int, rounds: Int) throws -> [BenchResult] {
+/// The bridge cases; `wanted` picks among `closure`, `method` and `output`.
+func bridgeCases(calls n: Int, rounds: Int, wanted: (String) -> Bool) throws -> [BenchResult] {
     var results: [BenchResult] = []
     let raw = try RawLua()
     let lua = try LuaState()
@@ -58,14 +59,17 @@ func bridgeCases(calls n: Int, rounds: Int) throws -> [BenchResult] {
     }
 
     // 1a. A plain Swift closure as a global function, against a C function.
+    if wanted("closure") {
     lua_pushcclosure(raw.L, identity, 0)
     lua_setglobal(raw.L, "f")
     try lua.globals.set("f", lua.function(name: "f") { call in try call.push(call.integer(1)) })
     let closure = try compareLoop("local f = f for i = 1, \(n) do f(i) end")
     results.append(BenchResult(name: "Lua -> Swift closure f(i)", value: closure.product, unit: "ns", floor: closure.floor,
                                floorName: "C function", target: 3))
+    }
 
     // 1b. A method on a Swift object (userdata), against a C function reached through an __index table.
+    if wanted("method") {
     _ = lua_newuserdatauv(raw.L, 8, 1)
     lua_createtable(raw.L, 0, 1)          // metatable
     lua_createtable(raw.L, 0, 1)          // its __index table
@@ -81,30 +85,36 @@ func bridgeCases(calls n: Int, rounds: Int) throws -> [BenchResult] {
     let m = try compareLoop("local o = obj for i = 1, \(n) do o:m(i) end")
     results.append(BenchResult(name: "Lua -> Swift method obj:m(i)", value: m.product, unit: "ns", floor: m.floor,
                                floorName: "C __index", target: 2))
+    }
+    guard wanted("output") else { return results }
 
     // 2. A screen output dispatched to its Lua handler with a one-field table payload, against lua_pcall
-    //    of the same function with the table built through the C API.
+    //    of the same function with the table built through the C API, in the same Lua state (so that both
+    //    pay the same garbage collector over the same heap, and only the bridge differs).
     let runtime = try ScriptRuntime(state: AppState("bench"))
     runtime.lua.tracebacks = false
     try runtime.run("""
         local flow = require "coordinator"
         flow.screen "Probe" { outputs = { x = "value" } }
         local P = flow.coordinator "P"
-        function P:start() local s = self:push("Probe") s.onX = function(p) sink = p.k end end
+        function probeHandler(p) sink = p.k end
+        function P:start() local s = self:push("Probe") s.onX = probeHandler end
         flow.app { bench = P }
         """, name: "bench")
     try runtime.start()
     guard let screen = runtime.app.window.visibleScreen else { throw LuaError(.misuse, "no probe screen") }
     let outputs = n / 10
     let payload = FlowValue.record(["k": .int(1)])
-    let handler = try raw.compile("return function(p) sink = p.k end")
-    clua_rawgetref(raw.L, handler)
-    _ = lua_pcallk(raw.L, 0, 1, 0, 0, nil)
-    let function = clua_ref(raw.L)
+    let function = try runtime.lua.withUnsafeState { L in
+        lua_getglobal(L, "probeHandler")
+        return clua_ref(L)
+    }
     let dispatch = try compare(rounds: rounds, operations: outputs, product: {
         for _ in 0..<outputs { try screen.emit("x", payload: payload) }
     }, floor: {
-        let L = raw.L
+        try runtime.lua.withUnsafeState { L in try handWritten(L) }
+    })
+    func handWritten(_ L: OpaquePointer) throws {
         for i in 0..<outputs {
             clua_rawgetref(L, function)
             lua_createtable(L, 0, 1)
@@ -112,7 +122,7 @@ func bridgeCases(calls n: Int, rounds: Int) throws -> [BenchResult] {
             lua_setfield(L, -2, "k")
             guard lua_pcallk(L, 1, 0, 0, 0, nil) == LUA_OK else { throw LuaError(.runtime, "handler failed") }
         }
-    })
+    }
     results.append(BenchResult(name: "Swift -> Lua screen output to handler", value: dispatch.product, unit: "ns",
                                floor: dispatch.floor, floorName: "lua_pcall + table", target: 1.5))
     let taps = try best(rounds: rounds, operations: outputs) { for _ in 0..<outputs { try runtime.app.tap("x", payload: payload) } }

@@ -24,18 +24,27 @@ struct CoordBench: ParsableCommand {
     @Flag(help: "Tiny counts: checks that every case runs (figures are meaningless).")
     var quick = false
 
-    @Option(help: "Run only these groups (comma-separated): bridge, journey, signal, memory, leak, reload.")
+    @Option(help: """
+        Run only these groups (comma-separated): bridge (or one of closure, method, output), journey, signal, \
+        memory, leak, reload.
+        """)
     var only: String?
 
+    @Option(help: "Multiply the operation counts by this (a profiler run wants fewer).")
+    var scale: Double?
+
     func run() throws {
-        let scale = quick ? 0.001 : 1.0
-        func count(_ n: Int) -> Int { max(10, Int(Double(n) * scale)) }
+        let factor = scale ?? (quick ? 0.001 : 1.0)
+        func count(_ n: Int) -> Int { max(10, Int(Double(n) * factor)) }
         let rounds = quick ? 1 : 5
         var results: [BenchResult] = []
         let root = repositoryRoot()
         let groups = only.map { Set($0.split(separator: ",").map(String.init)) }
         func wanted(_ group: String) -> Bool { groups?.contains(group) ?? true }
-        if wanted("bridge") { results += try bridgeCases(calls: count(5_000_000), rounds: rounds) }
+        let bridge = ["closure", "method", "output"]
+        if wanted("bridge") || bridge.contains(where: wanted) {
+            results += try bridgeCases(calls: count(5_000_000), rounds: rounds) { wanted("bridge") || wanted($0) }
+        }
         if wanted("journey") { results += try journeyCases(journeys: count(50_000), rounds: rounds, root: root) }
         if wanted("signal") { results += try signalCase(nodes: quick ? 100 : 10_000, rounds: rounds) }
         if wanted("memory") { results += try memoryCase(coordinators: quick ? 100 : 10_000) }
