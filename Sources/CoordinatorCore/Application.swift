@@ -43,6 +43,8 @@ public final class Application {
     public private(set) var alertType: ScreenType
 
     private var idCounter = 0
+    /// Numbers signal deliveries; a node marked with the current one has been reached.
+    private var signalRound = 0
     /// Checked on every event, so exclusivity is not checked at run time. Safe: an app lives on one thread
     /// (it is not Sendable), and each access is one read or one assignment; delivery iterates a copy, so
     /// an observer that adds or removes observers does not overlap it.
@@ -556,47 +558,79 @@ public final class Application {
 
     // MARK: Signals
 
+    /// Delivers a signal breadth first from its sender: nearest nodes first, each node once.
+    ///
+    /// The queue holds whole neighbour lists (a coordinator's screens, its children, its parent) rather
+    /// than single nodes, so crossing a node costs no reference counting of its own (coordinators have
+    /// side tables for their weak references, which makes each count slow); nodes are marked with the
+    /// number of this delivery instead of being kept in a set, so there is no hashing either. A list
+    /// reached from a parent skips the upward step (a weak load): a signal from the root never looks up.
     func send(_ signal: Signal) throws -> Signal {
-        var visited = Set<ObjectIdentifier>([signal.sender.identity])
-        var queue = neighbors(of: signal.sender)
-        var head = 0
-        var reached = 0
-        while head < queue.count, !signal.isStopped {
-            let node = queue[head]
+        signalRound &+= 1
+        let round = signalRound
+        var queue: [SignalSegment] = []
+        queue.reserveCapacity(16)
+        signal.sender.mark(round)
+        switch signal.sender {
+        case .coordinator(let coordinator): enqueueNeighbors(of: coordinator, fromParent: false, into: &queue)
+        case .screen(let screen): if let owner = screen.owner { queue.append(.coordinators([owner], fromParent: false)) }
+        }
+        var head = 0, reached = 0
+        deliver: while head < queue.count {
+            let segment = queue[head]
             head += 1
-            guard visited.insert(node.identity).inserted else { continue }
-            reached += 1
-            switch node {
-            case .coordinator(let coordinator):
-                guard coordinator.status == .running else { continue }
-                try coordinator.receive(signal)
-                if coordinator.signalHandlers[signal.name] != nil { signal.receivers.append(node.description) }
-            case .screen(let screen):
-                if let handler = screen.signalHandlers[signal.name] {
-                    try handler(signal)
-                    signal.receivers.append(node.description)
+            switch segment {
+            case .screens(let screens):
+                for screen in screens where screen.signalMark != round {
+                    guard !signal.isStopped else { break deliver }
+                    screen.signalMark = round
+                    reached += 1
+                    if !screen.signalHandlers.isEmpty, let handler = screen.signalHandlers[signal.name] {
+                        try handler(signal)
+                        signal.received(by: screen.name, id: screen.id)
+                    }
+                    // A screen's only other neighbour is its owner, which reached it.
+                }
+            case .coordinators(let coordinators, let fromParent):
+                for coordinator in coordinators where coordinator.signalMark != round {
+                    guard !signal.isStopped else { break deliver }
+                    coordinator.signalMark = round
+                    reached += 1
+                    guard coordinator.status == .running else { continue } // a finished flow passes nothing on
+                    try coordinator.receive(signal)
+                    if !coordinator.signalHandlers.isEmpty, coordinator.signalHandlers[signal.name] != nil {
+                        signal.received(by: coordinator.name, id: coordinator.id)
+                    }
+                    enqueueNeighbors(of: coordinator, fromParent: fromParent, into: &queue)
                 }
             }
-            queue += neighbors(of: node)
         }
         emit(.signal(signal.name, from: signal.sender.description, receivers: reached))
         return signal
     }
 
-    private func neighbors(of node: Signal.Node) -> [Signal.Node] {
-        switch node {
-        case .screen(let screen):
-            return screen.owner.map { [.coordinator($0)] } ?? []
-        case .coordinator(let coordinator):
-            var result: [Signal.Node] = coordinator.screens.map { .screen($0) }
+    /// Queues a coordinator's screens, the children signals may reach, and (unless it was reached from
+    /// its parent) its parent.
+    private func enqueueNeighbors(of coordinator: Coordinator, fromParent: Bool, into queue: inout [SignalSegment]) {
+        let screens = coordinator.screens
+        if !screens.isEmpty { queue.append(.screens(screens)) }
+        let children = coordinator.children
+        if !children.isEmpty {
             switch coordinator.signalIsolation {
-            case .open: result += coordinator.children.map { .coordinator($0) }
-            case .only(let chosen): result += coordinator.children.filter { c in chosen.contains { $0 === c } }.map { .coordinator($0) }
+            case .open: queue.append(.coordinators(children, fromParent: true))
+            case .only(let chosen):
+                let allowed = children.filter { child in chosen.contains { $0 === child } }
+                if !allowed.isEmpty { queue.append(.coordinators(allowed, fromParent: true)) }
             }
-            if let parent = coordinator.parent { result.append(.coordinator(parent)) }
-            return result
         }
+        if !fromParent, let parent = coordinator.parent { queue.append(.coordinators([parent], fromParent: false)) }
     }
+}
+
+/// Neighbours a signal reaches together: they are checked for a mark when their turn comes.
+private enum SignalSegment {
+    case screens([Screen])
+    case coordinators([Coordinator], fromParent: Bool)
 }
 
 extension Window {

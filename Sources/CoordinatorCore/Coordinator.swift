@@ -37,13 +37,26 @@ open class Coordinator {
         case only([Coordinator])
     }
 
+    // The tree's links, status and signal state are read for every node a signal crosses, so their
+    // exclusivity is not checked at run time. Safe: a coordinator lives on its app's thread (it is not
+    // Sendable), and every access is one read, one assignment or one in-place array change whose closure
+    // (`removeAll { $0 === x }`) reads nothing but its argument, so no two accesses can overlap.
+    // What a signal reads comes first: stored properties are laid out in order, and these fit in the
+    // object's first 64-byte cache line.
+    @exclusivity(unchecked) public internal(set) var children: [Coordinator] = []
+    /// The screens it shows now, in the order it showed them.
+    @exclusivity(unchecked) public internal(set) var screens: [Screen] = []
+    /// The last signal delivery that reached it (see `Application.send`).
+    @exclusivity(unchecked) var signalMark = 0
+    @exclusivity(unchecked) var signalHandlers = HandlerTable<(Signal) throws -> Void>()
+    /// How signals reach its children.
+    @exclusivity(unchecked) public var signalIsolation: SignalIsolation = .open {
+        willSet { record() }
+    }
+    @exclusivity(unchecked) public internal(set) var status: Status = .idle
     public let name: String
     public internal(set) var id = 0
-    public internal(set) weak var parent: Coordinator?
-    public internal(set) var children: [Coordinator] = []
-    public internal(set) var status: Status = .idle
-    /// The screens it shows now, in the order it showed them.
-    public internal(set) var screens: [Screen] = []
+    @exclusivity(unchecked) public internal(set) weak var parent: Coordinator?
     /// Its navigation context.
     public internal(set) var router: HeadlessRouter?
     /// The application it runs in (set when it starts).
@@ -54,14 +67,7 @@ open class Coordinator {
         get { finishHandler }
         set { record(); finishHandler = newValue }
     }
-    /// How signals reach its children.
-    public var signalIsolation: SignalIsolation = .open {
-        willSet { record() }
-    }
-
     var finishHandler: ((FlowValue?, FinishReason) throws -> Void)?
-    /// Exclusivity unchecked, as for ``Screen``'s handlers: one thread, single reads and assignments only.
-    @exclusivity(unchecked) var signalHandlers = HandlerTable<(Signal) throws -> Void>()
     /// Whether it or a descendant has shown a screen (so that losing them all means the flow is gone).
     var hasShownScreens = false
     var live: LiveObjects?

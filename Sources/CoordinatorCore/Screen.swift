@@ -89,9 +89,12 @@ public final class Screen: Presentable {
     /// The screen's current inputs.
     public internal(set) var inputs: [String: FlowValue]
     /// The coordinator that shows it.
-    public internal(set) weak var owner: Coordinator?
+    /// Exclusivity unchecked (read for every screen a signal crosses): one thread, single reads and writes.
+    @exclusivity(unchecked) public internal(set) weak var owner: Coordinator?
     /// Whether it is in the window's hierarchy now.
     public internal(set) var isShown = false
+    /// The last signal delivery that reached it (see `Application.send`).
+    @exclusivity(unchecked) var signalMark = 0
     /// Bumped on each input change: the screen re-renders.
     public internal(set) var renderCount = 0
     /// Outputs of this instance beyond its type's (an alert's actions).

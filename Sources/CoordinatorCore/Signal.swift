@@ -17,10 +17,10 @@ public final class Signal {
         case coordinator(Coordinator)
         case screen(Screen)
 
-        var identity: ObjectIdentifier {
+        func mark(_ round: Int) {
             switch self {
-            case .coordinator(let c): ObjectIdentifier(c)
-            case .screen(let s): ObjectIdentifier(s)
+            case .coordinator(let c): c.signalMark = round
+            case .screen(let s): s.signalMark = round
             }
         }
 
@@ -38,8 +38,9 @@ public final class Signal {
     public let sender: Node
     /// What receivers answered, in order.
     public private(set) var replies: [FlowValue] = []
-    /// The nodes that received it (handlers ran), in order.
-    public internal(set) var receivers: [String] = []
+    /// The nodes that received it (handlers ran), in order, as `Name#id`.
+    public var receivers: [String] { receivedBy.map { "\($0.name)#\($0.id)" } }
+    private var receivedBy: [(name: String, id: Int)] = []
     public private(set) var isStopped = false
 
     init(name: String, payload: FlowValue?, from sender: Node) {
@@ -47,6 +48,8 @@ public final class Signal {
         self.payload = payload
         self.sender = sender
     }
+
+    func received(by name: String, id: Int) { receivedBy.append((name, id)) }
 
     /// Answers the sender.
     public func reply(_ value: FlowValue) { replies.append(value) }

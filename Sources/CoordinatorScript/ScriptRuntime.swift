@@ -303,11 +303,14 @@ public final class ScriptRuntime {
     }
 
     func deliver(_ signal: Signal, to handler: LuaFunction) throws {
-        let result = try handler.callValues(signal.payload.lua, signal.name)
-        // A handler changes the payload by returning a new one, and answers with a second value.
-        if let changed = result.first, !changed.isNil { signal.payload = try FlowValue(lua: changed, path: "payload") }
-        if result.count > 1, !result[1].isNil { signal.reply(try FlowValue(lua: result[1], path: "reply")) }
-        if result.count > 2, result[2].boolValue == true { signal.stop() }
+        // A handler changes the payload by returning a new one, answers with a second value, and stops the
+        // signal with a true third.
+        try handler.call(signal.payload, signal.name) { results in
+            guard results.count > 0 else { return }
+            if !results.isNil(1) { signal.payload = try FlowValue(lua: results[1], path: "payload") }
+            if !results.isNil(2) { signal.reply(try FlowValue(lua: results[2], path: "reply")) }
+            if results[3].boolValue == true { signal.stop() }
+        }
     }
 
     // MARK: Coordinators

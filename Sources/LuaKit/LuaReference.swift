@@ -192,6 +192,33 @@ public struct LuaFunction: LuaPushable, LuaReadable {
         try core.pcall(L, arguments: count, results: 0, handlerPushed: true)
     }
 
+    /// Calls the function and hands its results to `body` while they are still on the Lua stack: only
+    /// what `body` reads is converted, so a function that returns nothing costs no allocation.
+    ///
+    /// ```swift
+    /// let (sum, note) = try f.call(2, 3) { results in
+    ///     (try results.read(1, as: Int.self), results.isNil(2) ? nil : try results.read(2, as: String.self))
+    /// }
+    /// ```
+    @inlinable public func call<each A: LuaPushable, R>(
+        _ arguments: repeat each A, withResults body: (LuaResults) throws -> R
+    ) throws -> R {
+        let core = reference.core
+        let L = try core.thread()
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        let stack = LuaStack(L, core)
+        var count: Int32 = 0
+        for _ in repeat each arguments { count += 1 }
+        try stack.reserve(count + 2)
+        clua_pushmsgh(L)
+        try reference.pushValue(L)
+        for argument in repeat each arguments { try argument.push(to: stack) }
+        try core.pcall(L, arguments: count, results: LUA_MULTRET, handlerPushed: true)
+        // The message handler stays at top + 1; the results follow it.
+        return try body(LuaResults(stack: stack, base: top + 2, count: lua_gettop(L) - top - 1))
+    }
+
     /// Calls the function and returns all of its results.
     @discardableResult
     public func callValues(_ arguments: any LuaPushable...) throws -> [LuaValue] {
@@ -275,4 +302,38 @@ public struct LuaThread: LuaPushable, LuaReadable {
         guard lua_type(stack.L, index) == LUA_TTHREAD else { throw stack.typeError(expected: "thread", at: index) }
         return LuaThread(reference: stack.core.reference(at: index, in: stack.L))
     }
+}
+
+/// The results of a call, read in place on the Lua stack (see ``LuaFunction/call(_:withResults:)``).
+/// Valid only inside the closure it is handed to.
+public struct LuaResults {
+    @usableFromInline let stack: LuaStack
+    @usableFromInline let base: Int32
+    /// How many values the function returned.
+    public let count: Int
+
+    @usableFromInline init(stack: LuaStack, base: Int32, count: Int32) {
+        self.stack = stack
+        self.base = base
+        self.count = Int(count)
+    }
+
+    /// Whether result `n` (1-based) is nil or missing.
+    public func isNil(_ n: Int) -> Bool { n < 1 || n > count || stack.type(at: index(n)) == .nil }
+
+    /// Result `n` (1-based) as a ``LuaValue`` (nil when missing).
+    public subscript(n: Int) -> LuaValue { n < 1 || n > count ? .nil : stack.value(at: index(n)) }
+
+    /// Result `n` (1-based) read as `T` (a missing result reads as nil).
+    public func read<T: LuaReadable>(_ n: Int, as type: T.Type = T.self) throws -> T {
+        guard n >= 1, n <= count else {
+            try stack.reserve(1)
+            stack.pushNil()
+            defer { stack.pop() }
+            return try T.read(from: stack, at: -1)
+        }
+        return try T.read(from: stack, at: index(n))
+    }
+
+    func index(_ n: Int) -> Int32 { base + Int32(n) - 1 }
 }

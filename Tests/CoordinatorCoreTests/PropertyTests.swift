@@ -263,3 +263,93 @@ private struct Model {
         #expect(live.screens == 0)
     }
 }
+
+@Suite struct SignalOrderPropertyTests {
+    /// The specification, written plainly: breadth first from the sender over screens (to their owner)
+    /// and coordinators (to their screens, the children isolation lets through, then the parent), each
+    /// node once, the sender excluded.
+    private func expectedOrder(from sender: Signal.Node) -> [String] {
+        enum Key: Hashable { case c(ObjectIdentifier), s(ObjectIdentifier) }
+        func key(_ node: Signal.Node) -> Key {
+            switch node {
+            case .coordinator(let c): .c(ObjectIdentifier(c))
+            case .screen(let s): .s(ObjectIdentifier(s))
+            }
+        }
+        func neighbors(_ node: Signal.Node) -> [Signal.Node] {
+            switch node {
+            case .screen(let s): return s.owner.map { [.coordinator($0)] } ?? []
+            case .coordinator(let c):
+                var result: [Signal.Node] = c.screens.map { .screen($0) }
+                switch c.signalIsolation {
+                case .open: result += c.children.map { .coordinator($0) }
+                case .only(let chosen): result += c.children.filter { x in chosen.contains { $0 === x } }.map { .coordinator($0) }
+                }
+                if let p = c.parent { result.append(.coordinator(p)) }
+                return result
+            }
+        }
+        var seen: Set<Key> = [key(sender)]
+        var queue = neighbors(sender).filter { seen.insert(key($0)).inserted }
+        var order: [String] = []
+        var head = 0
+        while head < queue.count {
+            let node = queue[head]
+            head += 1
+            order.append(node.description)
+            queue += neighbors(node).filter { seen.insert(key($0)).inserted }
+        }
+        return order
+    }
+
+    @Test func signalsReachEveryNodeBreadthFirstAndStopWhereTold() async {
+        // Parent picks for up to 40 coordinators, whether each shows a screen, the sender, a coordinator
+        // whose signals reach only its first child, and the receiver that stops the signal (0: none).
+        let shape = zip(Gen.int(in: 0...1000).array(of: 1...40), Gen.bool.array(of: 41...41),
+                        zip(Gen.int(in: 0...1000), Gen.int(in: -1...40), Gen.int(in: 0...12)))
+        await propertyCheck(count: 200, input: shape) { parents, shows, picks in
+            let (senderPick, isolated, stopAt) = picks
+            let app = Application()
+            app.catalog.register(ScreenType("S"))
+            let root = ScriptCoordinator("C0") { _ in }
+            try app.start(root)
+            var coordinators: [Coordinator] = [root]
+            for (i, pick) in parents.enumerated() {
+                let child = ScriptCoordinator("C\(i + 1)") { if shows[i] { try $0.push("S") } }
+                try coordinators[pick % coordinators.count].run(child)
+                coordinators.append(child)
+            }
+            if isolated >= 0, let c = coordinators.dropFirst(isolated % coordinators.count).first, let first = c.children.first {
+                c.signalIsolation = .only([first])
+            }
+            var heard: [String] = []
+            var nodes: [Signal.Node] = []
+            for c in coordinators {
+                nodes.append(.coordinator(c))
+                let name = Signal.Node.coordinator(c).description
+                c.onSignal("ping") { signal in
+                    heard.append(name)
+                    if heard.count == stopAt { signal.stop() }
+                }
+                for s in c.screens {
+                    nodes.append(.screen(s))
+                    let screenName = Signal.Node.screen(s).description
+                    s.onSignal("ping") { signal in
+                        heard.append(screenName)
+                        if heard.count == stopAt { signal.stop() }
+                    }
+                }
+            }
+            let sender = nodes[senderPick % nodes.count]
+            let expected = expectedOrder(from: sender)
+            let signal: Signal
+            switch sender {
+            case .coordinator(let c): signal = try c.send("ping")
+            case .screen(let s): signal = try s.send("ping")
+            }
+            let delivered = stopAt > 0 ? Array(expected.prefix(stopAt)) : expected
+            #expect(heard == delivered)
+            #expect(signal.receivers == delivered)
+        }
+    }
+}
