@@ -28,53 +28,123 @@ extension FlowValue: LuaPushable, LuaReadable {
     }
 
     public static func read(from stack: LuaStack, at index: Int32) throws -> FlowValue {
-        try read(stack.value(at: index), depth: 0, path: "")
+        do { return try read(stack, at: index, depth: 0) } catch let error as DataError {
+            throw LuaError(.type, error.message(under: ""), underlying: error)
+        }
     }
 
     /// Converts a Lua value; `path` names it in messages (`field user.city is a function`).
     public init(lua value: LuaValue, path: String = "") throws {
-        self = try FlowValue.read(value, depth: 0, path: path)
+        do {
+            switch value {
+            case .boolean(let b): self = .bool(b)
+            case .integer(let i): self = .int(i)
+            case .number(let d): self = .double(d)
+            case .string(let s): self = .string(s.string)
+            case .table(let table): self = try table.decode(FlowValue.self)
+            case .nil: throw DataError(.isNil)
+            default: throw DataError(.notData(value.typeName))
+            }
+        } catch let error as DataError {
+            throw LuaError(.type, error.message(under: path), underlying: error)
+        } catch let error as LuaError {
+            guard let data = error.underlying as? DataError else { throw error }
+            throw LuaError(.type, data.message(under: path), underlying: data)
+        }
     }
 
-    static func read(_ value: LuaValue, depth: Int, path: String) throws -> FlowValue {
-        switch value {
-        case .boolean(let b): return .bool(b)
-        case .integer(let i): return .int(i)
-        case .number(let d): return .double(d)
-        case .string(let s): return .string(s.string)
-        case .table(let table):
-            guard depth < 64 else { throw LuaError(.type, "data nested too deeply (or cyclic) at \(path.isEmpty ? "top" : path)") }
-            let pairs = try table.pairs()
-            if pairs.isEmpty { return .record([:]) }
-            let count = table.count
-            if count == pairs.count {
-                // As many pairs as the border: a sequence exactly when t[1] ... t[n] are all present.
-                var items: [FlowValue] = []
-                items.reserveCapacity(count)
-                for i in 1...count {
-                    let item = try table.rawGet(i, as: LuaValue.self)
-                    if item.isNil { break }
-                    items.append(try read(item, depth: depth + 1, path: "\(path)[\(i)]"))
+    /// Reads the value at `index` in place: tables are walked on the stack (no references, no
+    /// intermediate arrays) and names for messages are only built when something is refused.
+    static func read(_ stack: LuaStack, at index: Int32, depth: Int) throws -> FlowValue {
+        switch stack.type(at: index) {
+        case .boolean: return .bool(try Bool.read(from: stack, at: index))
+        case .number:
+            return stack.isInteger(at: index) ? .int(try Int.read(from: stack, at: index)) : .double(try Double.read(from: stack, at: index))
+        case .string: return .string(try String.read(from: stack, at: index))
+        case .table: return try readTable(stack, at: index, depth: depth)
+        case .nil, .none: throw DataError(.isNil)
+        case let type: throw DataError(.notData(type.name))
+        }
+    }
+
+    /// A table whose keys are exactly 1...n is a list; any other a record; an empty one an empty record.
+    private static func readTable(_ stack: LuaStack, at index: Int32, depth: Int) throws -> FlowValue {
+        guard depth < 64 else { throw DataError(.tooDeep) }
+        try stack.reserve(3)
+        let table = stack.absoluteIndex(index)
+        var pairs = 0
+        stack.pushNil()
+        while stack.next(inTableAt: table) { pairs += 1; stack.pop() }
+        if pairs == 0 { return .record([:]) }
+        let count = stack.rawLength(at: table)
+        if count == pairs {
+            // As many pairs as the border: a sequence exactly when t[1] ... t[n] are all present.
+            var items: [FlowValue] = []
+            items.reserveCapacity(count)
+            for i in 1...count {
+                guard stack.pushRawIndex(i, ofTableAt: table) != .nil else { stack.pop(); break }
+                defer { stack.pop() }
+                do { items.append(try read(stack, at: -1, depth: depth + 1)) } catch var error as DataError {
+                    error.path.append("[\(i)]")
+                    throw error
                 }
-                if items.count == count { return .list(items) }
             }
-            var fields: [String: FlowValue] = [:]
-            for (key, item) in pairs {
-                let name: String
-                switch key {
-                case .string(let s): name = s.string
-                case .integer(let i): name = String(i)
-                case .number(let d): name = LuaValue.number(d).description
-                case .boolean(let b): name = b ? "true" : "false"
-                default: throw LuaError(.type, "a \(key.typeName) cannot be a key of data (at \(path.isEmpty ? "top" : path))")
-                }
-                fields[name] = try read(item, depth: depth + 1, path: path.isEmpty ? name : "\(path).\(name)")
+            if items.count == count { return .list(items) }
+        }
+        var fields: [String: FlowValue] = [:]
+        fields.reserveCapacity(pairs)
+        stack.pushNil()
+        while stack.next(inTableAt: table) {
+            let name: String
+            switch stack.type(at: -2) {
+            case .string: name = try String.read(from: stack, at: -2)
+            case .number:
+                name = stack.isInteger(at: -2) ? String(try Int.read(from: stack, at: -2))
+                    : LuaValue.number(try Double.read(from: stack, at: -2)).description
+            case .boolean: name = try Bool.read(from: stack, at: -2) ? "true" : "false"
+            case let type:
+                stack.pop(2)
+                throw DataError(.badKey(type.name))
             }
-            return .record(fields)
-        case .nil:
-            throw LuaError(.type, "nil is not data")
-        default:
-            throw LuaError(.type, "a \(value.typeName) cannot be data (\(path.isEmpty ? "the value" : "field " + path) is one); screens take plain values")
+            do { fields[name] = try read(stack, at: -1, depth: depth + 1) } catch var error as DataError {
+                stack.pop(2)
+                error.path.append(name)
+                throw error
+            }
+            stack.pop()
+        }
+        return .record(fields)
+    }
+}
+
+/// Why a Lua value is not data, and where: the path is collected innermost first, only when refusing.
+struct DataError: Error {
+    enum Problem {
+        case isNil, tooDeep
+        case notData(String)
+        case badKey(String)
+    }
+
+    var problem: Problem
+    /// Field names and `[i]` items, innermost first.
+    var path: [String] = []
+
+    init(_ problem: Problem) { self.problem = problem }
+
+    /// The message, with the path below `root` (`user` + `city.onTap` → `field user.city.onTap`).
+    func message(under root: String) -> String {
+        var where_ = root
+        // A cycle is 64 levels of the same names: the first few say where it starts.
+        for part in path.reversed().prefix(4) {
+            where_ += part.hasPrefix("[") || where_.isEmpty ? part : "." + part
+        }
+        if path.count > 4 { where_ += "..." }
+        switch problem {
+        case .isNil: return "nil is not data" + (where_.isEmpty ? "" : " (at \(where_))")
+        case .tooDeep: return "data nested more than 64 levels deep (or cyclic) at \(where_.isEmpty ? "top" : where_)"
+        case .badKey(let type): return "a \(type) cannot be a key of data (at \(where_.isEmpty ? "top" : where_))"
+        case .notData(let type):
+            return "a \(type) cannot be data (\(where_.isEmpty ? "the value" : "field " + where_) is one); screens take plain values"
         }
     }
 }

@@ -152,6 +152,40 @@ public struct LuaStack {
         }
     }
 
+    // MARK: Walking tables in place
+    //
+    // For converters that read whole tables into Swift values: no references, no intermediate arrays.
+    //
+    // ```swift
+    // let table = stack.absoluteIndex(index)
+    // stack.pushNil()
+    // while stack.next(inTableAt: table) {      // key at -2, value at -1
+    //     ...
+    //     stack.pop()                           // the value; the key stays for the next step
+    // }
+    // ```
+
+    /// `index` as an absolute position, which stays valid while values are pushed.
+    @inlinable public func absoluteIndex(_ index: Int32) -> Int32 { lua_absindex(L, index) }
+
+    /// The raw length of the table or string at `index` (`#` without `__len`).
+    @inlinable public func rawLength(at index: Int32) -> Int { Int(lua_rawlen(L, index)) }
+
+    /// Pushes `t[n]` of the table at `table`, without metamethods, and returns its type.
+    @inlinable @discardableResult
+    public func pushRawIndex(_ n: Int, ofTableAt table: Int32) -> LuaType {
+        LuaType(rawValue: lua_rawgeti(L, table, lua_Integer(n))) ?? .none
+    }
+
+    /// One step of a raw traversal of the table at `table`: pops a key and pushes the next key and its
+    /// value, or pushes nothing and returns false after the last pair. Start with ``pushNil()``; do not
+    /// change the key while traversing (read a number key with ``isInteger(at:)`` and ``read(_:at:)``
+    /// only: converting it to a string in place breaks the traversal).
+    @inlinable public func next(inTableAt table: Int32) -> Bool { lua_next(L, table) != 0 }
+
+    /// Whether the value at `index` is a number with an integer representation (`math.type` "integer").
+    @inlinable public func isInteger(at index: Int32) -> Bool { lua_isinteger(L, index) != 0 }
+
     // MARK: Reading
 
     /// Reads the value at `index` as a Swift type.

@@ -1,0 +1,67 @@
+import Testing
+import PropertyBased
+import CoordinatorCore
+import CoordinatorScript
+import LuaKit
+
+/// Lua values crossing into the core as `FlowValue`s (screen inputs, payloads, results).
+@Suite struct DataTests {
+    @Test func randomDataRoundTripsThroughLua() async throws {
+        let lua = try LuaState()
+        let scalar = zip(Gen.int(in: -1_000_000...1_000_000), Gen.letterOrNumber.string(of: 0...6), Gen.bool, Gen.int(in: 0...3))
+            .map { i, s, b, kind -> FlowValue in
+                switch kind {
+                case 0: .int(i)
+                case 1: .string(s)
+                case 2: .bool(b)
+                default: .double(Double(i) + 0.5)
+                }
+            }
+        let list = scalar.array(of: 1...5).map(FlowValue.list)
+        let record = zip(Gen.letter.string(of: 1...5), zip(scalar, list).map { a, b in [a, b] })
+            .array(of: 0...5).map { pairs in FlowValue.record(Dictionary(pairs.map { ($0.0, $0.1[$0.0.count % 2]) }) { a, _ in a }) }
+        let value = zip(record, record.array(of: 1...3)).map { top, items in FlowValue.record(["top": top, "items": .list(items)]) }
+        await propertyCheck(count: 300, input: value) { value in
+            try lua.globals.set("v", value)
+            #expect(try lua.evaluate("return v", as: FlowValue.self) == value)
+            #expect(try FlowValue(lua: lua.globals["v"]) == value)
+        }
+    }
+
+    @Test func refusedValuesAreNamedByTheirPath() throws {
+        let lua = try LuaState()
+        let cases: [(code: String, message: String)] = [
+            ("return { user = { city = { onTap = print } } }", "a function cannot be data (field user.city.onTap is one)"),
+            ("return { tags = { 'a', 'b', coroutine.create(print) } }", "a thread cannot be data (field tags[3] is one)"),
+            ("return { [print] = 1 }", "a function cannot be a key of data (at top)"),
+            ("return { list = { { x = { [true] = print } } } }", "a function cannot be data (field list[1].x.true is one)"),
+            ("local t = {} t.self = t return t", "data nested more than 64 levels deep (or cyclic) at self.self.self.self..."),
+            ("return print", "a function cannot be data (the value is one)"),
+        ]
+        for (code, message) in cases {
+            let value = try lua.evaluate(code, as: LuaValue.self)
+            #expect(throws: LuaError.self, "\(code)") { try FlowValue(lua: value) }
+            do { _ = try FlowValue(lua: value, path: "payload") } catch let error as LuaError {
+                let expected = message.replacingOccurrences(of: "field ", with: "field payload.")
+                    .replacingOccurrences(of: "the value", with: "field payload")
+                    .replacingOccurrences(of: "(at top)", with: "(at payload)")
+                    .replacingOccurrences(of: "cyclic) at self.self.self.self", with: "cyclic) at payload.self.self.self.self")
+                #expect(error.message.hasPrefix(expected), "\(code): \(error.message)")
+            }
+            do { _ = try lua.globals.set("v", value); _ = try lua.evaluate("return v", as: FlowValue.self) } catch let error as LuaError {
+                #expect(error.message.contains(message), "\(code): \(error.message)")
+            }
+        }
+    }
+
+    @Test func sequencesAreListsAndEverythingElseIsARecord() throws {
+        let lua = try LuaState()
+        #expect(try lua.evaluate("return { 1, 2, 3 }", as: FlowValue.self) == [1, 2, 3])
+        #expect(try lua.evaluate("return {}", as: FlowValue.self) == .record([:]))
+        #expect(try lua.evaluate("return { 1, nil, 3 }", as: FlowValue.self) == .record(["1": 1, "3": 3]))
+        #expect(try lua.evaluate("return { [2] = 'b', [3] = 'c' }", as: FlowValue.self) == .record(["2": "b", "3": "c"]))
+        #expect(try lua.evaluate("return { 'a', x = 1 }", as: FlowValue.self) == .record(["1": "a", "x": 1]))
+        #expect(try lua.evaluate("return { [1.5] = true }", as: FlowValue.self) == .record(["1.5": true]))
+        #expect(try lua.evaluate("return 2^53", as: FlowValue.self) == .double(9007199254740992))
+    }
+}
