@@ -27,7 +27,7 @@ public final class LiveObjects {
 ///
 /// **Isolation.** Not thread-safe and not `Sendable`: an application and everything in it belongs to the
 /// isolation domain that created it (for example the main actor).
-public final class Application {
+public final class Application: Journaled {
     /// The headless UI: root container and modals.
     public private(set) lazy var window = Window(app: self)
     /// The app state that decides the starting flow.
@@ -49,12 +49,21 @@ public final class Application {
     /// (it is not Sendable), and each access is one read or one assignment; delivery iterates a copy, so
     /// an observer that adds or removes observers does not overlap it.
     @exclusivity(unchecked) private var observers: [(id: Int, handler: (NavigationEvent) -> Void)] = []
-    private var levels: [JournalLevel] = []
     /// Coordinators that lost screens, to examine at the next settle.
     private var candidates: [ObjectIdentifier: Coordinator] = [:]
     /// Coordinators that lost screens during the outermost operation, examined again when it ends: the
     /// coordinator that acted is spared while it acts, not afterwards.
     private var lostScreens: [ObjectIdentifier: Coordinator] = [:]
+
+    /// What the running operation changed, oldest first: restored newest first if it fails, so every
+    /// object ends as it was when it was first recorded. Nested operations share it: one that succeeds
+    /// simply leaves its entries to the operation around it.
+    private var undoLog: [() -> Void] = []
+    private var levels: [JournalLevel] = []
+    /// Numbers operation levels; an object marked with the current one is already recorded.
+    private var levelSerial = 0
+    /// Marks this app when it records its own state.
+    var journalMark = 0
 
     private struct JournalKey: Hashable {
         let object: ObjectIdentifier
@@ -62,8 +71,12 @@ public final class Application {
     }
 
     private struct JournalLevel {
-        var restore: [JournalKey: () -> Void] = [:]
+        let serial: Int
+        /// Where its entries start in the undo log.
+        let start: Int
         var events: [NavigationEvent] = []
+        /// `recordForUndo` parts recorded in this level (core objects use marks instead).
+        var userParts: Set<JournalKey> = []
     }
 
     public init(state: AppState = .authorization) {
@@ -113,13 +126,17 @@ public final class Application {
 
     var isJournaling: Bool { !levels.isEmpty }
 
-    /// Remembers how to restore `object` as it is now, the first time it changes in the current operation.
-    func journal(_ object: AnyObject, part: String = "", restore: @escaping () -> Void) {
-        let key = JournalKey(object: ObjectIdentifier(object), part: part)
-        if levels[levels.count - 1].restore[key] == nil {
-            levels[levels.count - 1].restore[key] = { _ = object; restore() } // keeps the object alive
-        }
+    /// Whether `object` must be recorded before it changes: an operation is running and has not recorded
+    /// it yet (it is marked as recorded now). Call it before taking the snapshot, so that an object
+    /// changed many times is copied once.
+    func needsRecord(_ object: some Journaled) -> Bool {
+        guard let level = levels.last, object.journalMark != level.serial else { return false }
+        object.journalMark = level.serial
+        return true
     }
+
+    /// Adds how to put something back if the running operation fails (`needsRecord` said to).
+    func addUndo(_ restore: @escaping () -> Void) { undoLog.append(restore) }
 
     /// Makes your own state follow the app's atomic operations: call it *before* changing `part` of
     /// `object` inside an operation; if the operation fails, `restore` puts the old value back. Outside an
@@ -130,14 +147,16 @@ public final class Application {
     /// instance = nil
     /// ```
     public func recordForUndo(_ object: AnyObject, part: String, restore: @escaping () -> Void) {
-        guard isJournaling else { return }
-        journal(object, part: "user:" + part, restore: restore)
+        guard !levels.isEmpty,
+              levels[levels.count - 1].userParts.insert(JournalKey(object: ObjectIdentifier(object), part: part)).inserted
+        else { return }
+        undoLog.append { _ = object; restore() } // keeps the object alive
     }
 
     func recordScreen(_ screen: Screen) {
-        guard isJournaling else { return }
+        guard needsRecord(screen) else { return }
         let saved = (screen.inputs, screen.owner, screen.isShown, screen.renderCount, screen.handlers, screen.signalHandlers)
-        journal(screen) {
+        addUndo {
             (screen.inputs, screen.owner, screen.isShown, screen.renderCount, screen.handlers, screen.signalHandlers) = saved
         }
     }
@@ -145,32 +164,35 @@ public final class Application {
     /// Runs `body` as one operation: if it throws, everything it changed is restored and its events are
     /// dropped; if it succeeds, its events are reported (when no outer operation is running).
     public func atomically<T>(_ body: () throws -> T) throws -> T {
-        levels.append(JournalLevel())
+        levelSerial &+= 1
+        levels.append(JournalLevel(serial: levelSerial, start: undoLog.count))
         let result: T
         do {
             result = try body()
             if levels.count == 1 { try settleOperation() }
         } catch {
             let level = levels.removeLast()
-            for restore in level.restore.values { restore() }
+            let changes = undoLog[level.start...]
+            for restore in changes.reversed() { restore() }
+            undoLog.removeSubrange(level.start...)
             candidates.removeAll()
             if levels.isEmpty { lostScreens.removeAll() }
             throw error
         }
         let level = levels.removeLast()
         if levels.isEmpty {
+            undoLog.removeAll(keepingCapacity: true)
             for event in level.events { for observer in observers { observer.handler(event) } }
-        } else {
+        } else if !level.events.isEmpty {
             levels[levels.count - 1].events += level.events
-            levels[levels.count - 1].restore.merge(level.restore) { outer, _ in outer }
         }
         return result
     }
 
     private func recordSelf() {
-        guard isJournaling else { return }
+        guard needsRecord(self) else { return }
         let saved = root
-        journal(self) { self.root = saved }
+        addUndo { self.root = saved }
     }
 
     // MARK: Driving (what the user does)
@@ -643,3 +665,16 @@ extension Window {
         }
     }
 }
+
+/// A core object whose whole state one snapshot restores. It carries the number of the operation level
+/// that recorded it, so that it is recorded once per level without looking it up anywhere.
+protocol Journaled: AnyObject {
+    var journalMark: Int { get set }
+}
+
+extension Coordinator: Journaled {}
+extension Screen: Journaled {}
+extension NavigationStack: Journaled {}
+extension TabContainer: Journaled {}
+extension Window: Journaled {}
+extension Gateway: Journaled {}

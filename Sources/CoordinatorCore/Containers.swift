@@ -11,6 +11,8 @@ public protocol Presentable: AnyObject {
 
 /// A headless navigation stack (a `UINavigationController`): screens pushed on top of a root.
 public final class NavigationStack: Presentable {
+    /// The operation level that last recorded it (see `Application.needsRecord`).
+    var journalMark = 0
     public let id: Int
     public internal(set) var screens: [Screen] = []
     /// Whether the navigation bar is hidden (set with `setRoot(hideBar:)`).
@@ -26,14 +28,16 @@ public final class NavigationStack: Presentable {
     public var containerName: String { "NavigationStack[" + screens.map(\.name).joined(separator: ", ") + "]" }
 
     func record() {
-        guard let app, app.isJournaling else { return }
+        guard let app, app.needsRecord(self) else { return }
         let (saved, hidden) = (screens, barHidden)
-        app.journal(self) { self.screens = saved; self.barHidden = hidden }
+        app.addUndo { self.screens = saved; self.barHidden = hidden }
     }
 }
 
 /// A headless tab bar (a `UITabBarController`): tabs that each hold their own navigation stack.
 public final class TabContainer: Presentable {
+    /// The operation level that last recorded it (see `Application.needsRecord`).
+    var journalMark = 0
     public let id: Int
     public let titles: [String]
     public let stacks: [NavigationStack]
@@ -53,14 +57,16 @@ public final class TabContainer: Presentable {
     public var containerName: String { "Tabs[" + titles.joined(separator: ", ") + "]" }
 
     func record() {
-        guard let app, app.isJournaling else { return }
+        guard let app, app.needsRecord(self) else { return }
         let saved = selectedIndex
-        app.journal(self) { self.selectedIndex = saved }
+        app.addUndo { self.selectedIndex = saved }
     }
 }
 
 /// The whole headless UI: a root container and the modals presented over it, topmost last.
 public final class Window {
+    /// The operation level that last recorded it (see `Application.needsRecord`).
+    var journalMark = 0
     public internal(set) var root: Presentable
     public internal(set) var modals: [Presentable] = []
     weak var app: Application?
@@ -127,8 +133,8 @@ public final class Window {
     }
 
     func record() {
-        guard let app, app.isJournaling else { return }
+        guard let app, app.needsRecord(self) else { return }
         let (savedRoot, savedModals) = (root, modals)
-        app.journal(self) { self.root = savedRoot; self.modals = savedModals }
+        app.addUndo { self.root = savedRoot; self.modals = savedModals }
     }
 }

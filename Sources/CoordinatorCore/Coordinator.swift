@@ -54,6 +54,8 @@ open class Coordinator {
         willSet { record() }
     }
     @exclusivity(unchecked) public internal(set) var status: Status = .idle
+    /// The operation level that last recorded it (see `Application.needsRecord`).
+    var journalMark = 0
     public let name: String
     public internal(set) var id = 0
     @exclusivity(unchecked) public internal(set) weak var parent: Coordinator?
@@ -231,10 +233,10 @@ open class Coordinator {
     var subtreeScreenCount: Int { screens.count + children.reduce(0) { $0 + $1.subtreeScreenCount } }
 
     func record() {
-        guard let app, app.isJournaling else { return }
+        guard let app, app.needsRecord(self) else { return }
         let saved = (parent, children, status, screens, router, finishHandler, signalHandlers, hasShownScreens)
         let (isolation, screenLeft) = (signalIsolation, screenLeftHandler)
-        app.journal(self) {
+        app.addUndo {
             (self.parent, self.children, self.status, self.screens, self.router, self.finishHandler,
              self.signalHandlers, self.hasShownScreens) = saved
             (self.signalIsolation, self.screenLeftHandler) = (isolation, screenLeft)

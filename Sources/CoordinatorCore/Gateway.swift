@@ -17,6 +17,8 @@ public struct AppState: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
 /// try app.root?.restart()          // the application coordinator now runs the main flow
 /// ```
 public final class Gateway {
+    /// The operation level that last recorded it (see `Application.needsRecord`).
+    var journalMark = 0
     weak var app: Application?
     private var current: AppState
 
@@ -31,7 +33,7 @@ public final class Gateway {
         set {
             guard newValue != current else { return }
             let old = current
-            if let app, app.isJournaling { app.journal(self) { self.current = old } }
+            if let app, app.needsRecord(self) { app.addUndo { self.current = old } }
             current = newValue
             app?.emit(.gatewayChanged(from: old, to: newValue))
         }

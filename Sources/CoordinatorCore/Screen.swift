@@ -84,6 +84,8 @@ public final class ScreenType {
 ///
 /// A screen never pushes, pops or names another screen: it only reports outputs to whoever listens.
 public final class Screen: Presentable {
+    /// The operation level that last recorded it (see `Application.needsRecord`).
+    var journalMark = 0
     public let id: Int
     public let type: ScreenType
     /// The screen's current inputs.

@@ -148,8 +148,3 @@ struct DataError: Error {
         }
     }
 }
-
-extension Optional where Wrapped == FlowValue {
-    /// The value as a Lua argument: `nil` stays an explicit nil, so argument positions after it hold.
-    var lua: any LuaPushable { self.map { $0 as any LuaPushable } ?? LuaValue.nil }
-}

@@ -58,7 +58,7 @@ public final class ScriptRuntime {
         if let make = swiftCoordinators[name] {
             let coordinator = make()
             if let onFinish {
-                coordinator.onFinish = { result, reason in try onFinish.callValues(result.lua, reason.rawValue) }
+                coordinator.onFinish = { result, reason in try onFinish.call(result, reason.rawValue) }
             }
             return (coordinator, nil)
         }
@@ -351,7 +351,7 @@ public final class ScriptRuntime {
                         actions.append((name, nil))
                     } else if let pair = item.tableValue, let name = try pair.rawGet(1, as: String?.self) {
                         let handler = try pair.rawGet(2, as: LuaFunction?.self)
-                        actions.append((name, handler.map { f in { try f.callValues() } }))
+                        actions.append((name, handler.map { f in { try f.call() } }))
                     } else {
                         throw call.badArgument(1, "actions are names or { name, function }")
                     }

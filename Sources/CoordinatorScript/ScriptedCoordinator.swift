@@ -30,7 +30,7 @@ final class ScriptedCoordinator: Coordinator {
         let created = try instantiate.call(type, handle, onFinishFunction.map(LuaValue.function) ?? .nil, as: LuaTable.self)
         setInstance(created)
         if let start = try created.get("start", as: LuaFunction?.self) {
-            if let args { try start.callValues(created, args) } else { try start.callValues(created) }
+            if let args { try start.call(created, args) } else { try start.call(created) }
         }
     }
 
@@ -44,14 +44,14 @@ final class ScriptedCoordinator: Coordinator {
     private func finished(_ result: FlowValue?, reason: FinishReason) throws {
         let handler = try instance?.get("onFinish", as: LuaFunction?.self)
         releaseLua()
-        try handler?.callValues(result.lua, reason.rawValue)
+        try handler?.call(result, reason.rawValue)
     }
 
     /// `self.onScreenLeft = function(screen, bySystem) ... end` hears about each of its screens leaving.
     override func screenDidLeave(_ screen: Screen, bySystem: Bool) throws {
         try super.screenDidLeave(screen, bySystem: bySystem)
         guard let instance, let handler = try instance.get("onScreenLeft", as: LuaFunction?.self) else { return }
-        try handler.callValues(instance, runtime.lua.userdata(screen), bySystem)
+        try handler.call(instance, runtime.lua.userdata(screen), bySystem)
     }
 
     override func didFinish(_ result: FlowValue?, reason: FinishReason) {

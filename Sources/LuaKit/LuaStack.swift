@@ -221,9 +221,14 @@ public struct LuaStack {
     /// The string at `index` decoded as UTF-8 (the value must be a string).
     func rawString(at index: Int32) -> String {
         var length = 0
-        guard let pointer = clua_tolstring(L, index, &length) else { return "" }
-        return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        guard let pointer = clua_tolstring(L, index, &length), length > 0 else { return "" }
+        // Copies the bytes straight into the string's storage; invalid UTF-8 is repaired (U+FFFD), as
+        // `String(decoding:as:)` does, without its generic path (a metadata lookup per string).
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            UnsafeRawPointer(pointer).withMemoryRebound(to: UInt8.self, capacity: length) { source in
+                _ = buffer.initialize(from: UnsafeBufferPointer(start: source, count: length))
+            }
+            return length
         }
     }
 
