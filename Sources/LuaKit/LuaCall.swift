@@ -16,10 +16,12 @@ import CLua
 /// A wrong argument becomes a Lua error in Lua's own words, located at the calling Lua line:
 /// `app.lua:3: bad argument #1 to 'greet' (string expected, got table)`.
 public struct LuaCall {
-    let L: OpaquePointer
-    unowned(unsafe) let core: LuaCore // valid while the callback runs
+    // The argument readers are inlinable: a closure reading `call.integer(1)` then compiles down to the
+    // C API calls, which is most of what separates a Swift method from a C function.
+    @usableFromInline let L: OpaquePointer
+    @usableFromInline unowned(unsafe) let core: LuaCore // valid while the callback runs
     let base: Int32
-    let offset: Int32
+    @usableFromInline let offset: Int32
     unowned(unsafe) let callee: LuaCallableBox // kept alive by the Lua closure that is running
 
     init(_ L: OpaquePointer, _ core: LuaCore, base: Int32, offset: Int32, callee: LuaCallableBox) {
@@ -34,7 +36,7 @@ public struct LuaCall {
     public var name: String { callee.name }
 
     /// The stack of the calling thread.
-    public var stack: LuaStack { LuaStack(L, core) }
+    @inlinable public var stack: LuaStack { LuaStack(L, core) }
 
     /// The state that runs the call, for creating tables and functions or calling back into Lua.
     public var state: LuaState? { core.owner }
@@ -46,7 +48,7 @@ public struct LuaCall {
     public func type(_ n: Int) -> LuaType { stack.type(at: index(n)) }
 
     /// Argument `n` converted to `T`; an absent or mistyped argument is a `bad argument` error.
-    public func argument<T: LuaReadable>(_ n: Int, as type: T.Type = T.self) throws -> T {
+    @inlinable public func argument<T: LuaReadable>(_ n: Int, as type: T.Type = T.self) throws -> T {
         let i = index(n)
         do { return try T.read(from: stack, at: i) } catch let error as LuaError where error.kind == .type {
             throw badArgument(n, error.message)
@@ -54,18 +56,18 @@ public struct LuaCall {
     }
 
     /// Argument `n` converted to `T`, or `nil` when it is absent or `nil`.
-    public func optional<T: LuaReadable>(_ n: Int, as type: T.Type = T.self) throws -> T? {
+    @inlinable public func optional<T: LuaReadable>(_ n: Int, as type: T.Type = T.self) throws -> T? {
         lua_type(L, index(n)) <= LUA_TNIL ? nil : try argument(n, as: T.self)
     }
 
     /// Argument `n` as an integer.
-    public func integer(_ n: Int) throws -> Int { try argument(n, as: Int.self) }
+    @inlinable public func integer(_ n: Int) throws -> Int { try argument(n, as: Int.self) }
     /// Argument `n` as a float.
-    public func number(_ n: Int) throws -> Double { try argument(n, as: Double.self) }
+    @inlinable public func number(_ n: Int) throws -> Double { try argument(n, as: Double.self) }
     /// Argument `n` as a string.
-    public func string(_ n: Int) throws -> String { try argument(n, as: String.self) }
+    @inlinable public func string(_ n: Int) throws -> String { try argument(n, as: String.self) }
     /// Argument `n` as a boolean.
-    public func boolean(_ n: Int) throws -> Bool { try argument(n, as: Bool.self) }
+    @inlinable public func boolean(_ n: Int) throws -> Bool { try argument(n, as: Bool.self) }
     /// Argument `n` as a ``LuaValue`` (nil when absent).
     public func value(_ n: Int) -> LuaValue { stack.value(at: index(n)) }
     /// Every argument as ``LuaValue``s.
@@ -81,7 +83,7 @@ public struct LuaCall {
     }
 
     /// Pushes one result.
-    public func push(_ value: some LuaPushable) throws { try value.push(to: stack) }
+    @inlinable public func push(_ value: some LuaPushable) throws { try value.push(to: stack) }
 
     /// Pushes several results.
     public func push(values: [LuaValue]) throws {
@@ -94,7 +96,7 @@ public struct LuaCall {
         LuaError(.runtime, "bad argument #\(n) to '\(name)' (\(message))")
     }
 
-    private func index(_ n: Int) -> Int32 { Int32(clamping: n) + offset }
+    @usableFromInline func index(_ n: Int) -> Int32 { Int32(clamping: n) + offset }
 }
 
 extension LuaState {

@@ -18,6 +18,17 @@ final class LuaClassInfo {
 /// of the class, and the call.
 typealias LuaRawMethod = (UnsafeMutableRawPointer, LuaCall) throws -> Void
 
+/// A named method or accessor. A struct rather than a tuple: a closure kept in a tuple array is stored
+/// at the array's generic abstraction and every call then goes through reabstraction thunks.
+struct LuaClassEntry {
+    let name: String
+    let body: LuaRawMethod
+    init(_ name: String, _ body: @escaping LuaRawMethod) {
+        self.name = name
+        self.body = body
+    }
+}
+
 /// Describes how a Swift class looks from Lua: its methods, properties and metamethods.
 ///
 /// Build one inside ``LuaState/register(_:name:_:)``:
@@ -41,10 +52,10 @@ typealias LuaRawMethod = (UnsafeMutableRawPointer, LuaCall) throws -> Void
 /// writing one is an error naming the class and the field.
 public final class LuaClassBuilder<Object: AnyObject> {
     let name: String
-    var methods: [(String, LuaRawMethod)] = []
-    var getters: [(String, LuaRawMethod)] = []
-    var setters: [(String, LuaRawMethod)] = []
-    var metamethods: [(String, LuaRawMethod)] = []
+    var methods: [LuaClassEntry] = []
+    var getters: [LuaClassEntry] = []
+    var setters: [LuaClassEntry] = []
+    var metamethods: [LuaClassEntry] = []
     var indexFallback: LuaRawMethod?
     var newIndexFallback: LuaRawMethod?
 
@@ -60,17 +71,17 @@ public final class LuaClassBuilder<Object: AnyObject> {
 
     /// A method, called from Lua as `object:name(...)`. Argument 1 of the call is the first after `self`.
     public func method(_ name: String, _ body: @escaping (Object, LuaCall) throws -> Void) {
-        methods.append((name, Self.raw(body)))
+        methods.append(LuaClassEntry(name, Self.raw(body)))
     }
 
     /// A method with no arguments and one typed result.
     public func method<R: LuaPushable>(_ name: String, _ body: @escaping (Object) throws -> R) {
-        methods.append((name, Self.raw { object, call in try call.push(try body(object)) }))
+        methods.append(LuaClassEntry(name, Self.raw { object, call in try call.push(try body(object)) }))
     }
 
     /// A method with one typed argument and one typed result.
     public func method<A: LuaReadable, R: LuaPushable>(_ name: String, _ body: @escaping (Object, A) throws -> R) {
-        methods.append((name, { pointer, call in
+        methods.append(LuaClassEntry(name, { pointer, call in
             try Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef { object in
                 try call.push(try body(object, call.argument(1)))
             }
@@ -81,16 +92,16 @@ public final class LuaClassBuilder<Object: AnyObject> {
     public func method<A: LuaReadable, B: LuaReadable, R: LuaPushable>(
         _ name: String, _ body: @escaping (Object, A, B) throws -> R
     ) {
-        methods.append((name, Self.raw { object, call in try call.push(try body(object, call.argument(1), call.argument(2))) }))
+        methods.append(LuaClassEntry(name, Self.raw { object, call in try call.push(try body(object, call.argument(1), call.argument(2))) }))
     }
 
     /// A property read as `object.name` and, with `set`, written as `object.name = value`.
     public func property<V: LuaPushable & LuaReadable>(
         _ name: String, get: @escaping (Object) throws -> V, set: ((Object, V) throws -> Void)? = nil
     ) {
-        getters.append((name, Self.raw { object, call in try call.push(try get(object)) }))
+        getters.append(LuaClassEntry(name, Self.raw { object, call in try call.push(try get(object)) }))
         if let set {
-            setters.append((name, Self.raw { [className = self.name] object, call in
+            setters.append(LuaClassEntry(name, Self.raw { [className = self.name] object, call in
                 let value: V
                 do { value = try V.read(from: call.stack, at: 2) } catch let error as LuaError where error.kind == .type {
                     throw LuaError(.runtime, "bad value for '\(className).\(name)' (\(error.message))")
@@ -102,7 +113,7 @@ public final class LuaClassBuilder<Object: AnyObject> {
 
     /// A read-only property; assigning it from Lua is an error.
     public func readOnly<V: LuaPushable>(_ name: String, _ get: @escaping (Object) throws -> V) {
-        getters.append((name, Self.raw { object, call in try call.push(try get(object)) }))
+        getters.append(LuaClassEntry(name, Self.raw { object, call in try call.push(try get(object)) }))
     }
 
     /// Handles reads of fields that are neither methods nor properties: argument 1 is the key; push the
@@ -114,13 +125,13 @@ public final class LuaClassBuilder<Object: AnyObject> {
 
     /// `tostring(object)`. Without it, Lua shows `Name: 0x...`.
     public func toString(_ body: @escaping (Object) throws -> String) {
-        metamethods.append(("__tostring", Self.raw { object, call in try call.push(try body(object)) }))
+        metamethods.append(LuaClassEntry("__tostring", Self.raw { object, call in try call.push(try body(object)) }))
     }
 
     /// `a == b` between two userdata of this class. Without it, equality is identity, which the bridge
     /// keeps: the same Swift object always arrives in Lua as the same userdata.
     public func equals(_ body: @escaping (Object, Object) throws -> Bool) {
-        metamethods.append(("__eq", Self.raw { object, call in
+        metamethods.append(LuaClassEntry("__eq", Self.raw { object, call in
             guard let other = call.core.object(at: 2, in: call.L, as: Object.self) else {
                 try call.push(false)
                 return
@@ -132,7 +143,7 @@ public final class LuaClassBuilder<Object: AnyObject> {
     /// Any other metamethod (`__call`, `__len`, `__lt`, `__le`, `__concat`, `__close`, ...). The object is
     /// the first operand; the call's arguments are the remaining operands.
     public func metamethod(_ event: String, _ body: @escaping (Object, LuaCall) throws -> Void) {
-        metamethods.append((event, Self.raw(body)))
+        metamethods.append(LuaClassEntry(event, Self.raw(body)))
     }
 }
 
@@ -180,11 +191,11 @@ extension LuaCore {
 
         // Methods and metamethods are called by Lua code directly (its location is level 1); accessors and
         // fallbacks are called by the C __index/__newindex (level 2).
-        func pushMethods(_ entries: [(String, LuaRawMethod)], level: Int32 = 1) {
+        func pushMethods(_ entries: [LuaClassEntry], level: Int32 = 1) {
             lua_createtable(L, 0, Int32(clamping: entries.count))
-            for (name, body) in entries {
-                pushMethod(builder.name, name, tag: tag, level: level, body, L)
-                lua_setfield(L, -2, name)
+            for entry in entries {
+                pushMethod(builder.name, entry.name, tag: tag, level: level, entry.body, L)
+                lua_setfield(L, -2, entry.name)
             }
         }
         func pushFallback(_ body: LuaRawMethod?, name: String) {
@@ -205,9 +216,9 @@ extension LuaCore {
         stack.pushString(builder.name)
         clua_pushnewindex(L)
         lua_setfield(L, metatable, "__newindex")
-        for (event, body) in builder.metamethods {
-            pushMethod(builder.name, event, tag: tag, level: 1, body, L)
-            lua_setfield(L, metatable, event)
+        for entry in builder.metamethods {
+            pushMethod(builder.name, entry.name, tag: tag, level: 1, entry.body, L)
+            lua_setfield(L, metatable, entry.name)
         }
 
         lua_pushvalue(L, metatable)

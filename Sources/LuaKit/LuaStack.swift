@@ -246,7 +246,7 @@ public struct LuaStack {
         return text
     }
 
-    func typeError(expected: String, at index: Int32) -> LuaError {
+    @usableFromInline func typeError(expected: String, at index: Int32) -> LuaError {
         LuaError(.type, "\(expected) expected, got \(typeDescription(at: index))")
     }
 
@@ -264,19 +264,21 @@ public struct LuaStack {
 // MARK: - Conformances
 
 extension Bool: LuaPushable, LuaReadable {
-    public func push(to stack: LuaStack) { stack.pushBool(self) }
-    public static func read(from stack: LuaStack, at index: Int32) throws -> Bool {
+    @inlinable public func push(to stack: LuaStack) { stack.pushBool(self) }
+    @inlinable public static func read(from stack: LuaStack, at index: Int32) throws -> Bool {
         guard lua_type(stack.L, index) == LUA_TBOOLEAN else { throw stack.typeError(expected: "boolean", at: index) }
         return lua_toboolean(stack.L, index) != 0
     }
 }
 
 extension Int: LuaPushable, LuaReadable {
-    public func push(to stack: LuaStack) { stack.pushInteger(self) }
-    public static func read(from stack: LuaStack, at index: Int32) throws -> Int {
+    @inlinable public func push(to stack: LuaStack) { stack.pushInteger(self) }
+    @inlinable public static func read(from stack: LuaStack, at index: Int32) throws -> Int {
+        if lua_isinteger(stack.L, index) != 0 { return Int(lua_tointegerx(stack.L, index, nil)) }
+        // A float with an integral value, or an error.
         guard lua_type(stack.L, index) == LUA_TNUMBER else { throw stack.typeError(expected: "number", at: index) }
         var isInteger: Int32 = 0
-        let value = clua_tointegerx(stack.L, index, &isInteger)
+        let value = lua_tointegerx(stack.L, index, &isInteger)
         guard isInteger != 0 else { throw LuaError(.type, "number has no integer representation") }
         return Int(value)
     }
@@ -297,8 +299,8 @@ extension Int32: LuaPushable, LuaReadable {
 }
 
 extension Double: LuaPushable, LuaReadable {
-    public func push(to stack: LuaStack) { stack.pushNumber(self) }
-    public static func read(from stack: LuaStack, at index: Int32) throws -> Double {
+    @inlinable public func push(to stack: LuaStack) { stack.pushNumber(self) }
+    @inlinable public static func read(from stack: LuaStack, at index: Int32) throws -> Double {
         guard lua_type(stack.L, index) == LUA_TNUMBER else { throw stack.typeError(expected: "number", at: index) }
         return lua_tonumberx(stack.L, index, nil)
     }
