@@ -236,10 +236,17 @@ public final class LuaState {
     /// Runs a full garbage collection, and compacts the bridge's own tables (the cache that maps Swift
     /// objects to their userdata keeps the capacity it once needed until it is rebuilt), so that the heap
     /// after a collection depends on what is alive, not on history.
+    ///
+    /// Finalizers can free more: a collected userdata releases its Swift object, whose references to Lua
+    /// values are released in turn, and those values are only garbage at the next collection. So this
+    /// collects again while that chain frees something (a few rounds at most).
     public func collectGarbage() {
         guard let L = try? core.thread() else { return }
-        core.drainUnrefs()
-        _ = clua_gc_collect(L)
+        for _ in 0..<8 {
+            core.drainUnrefs()
+            _ = clua_gc_collect(L)
+            if core.pendingUnrefs.isEmpty { break }
+        }
         core.compactObjectCache(L)
         _ = clua_gc_collect(L)
     }

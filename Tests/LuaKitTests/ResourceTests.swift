@@ -29,6 +29,25 @@ import LuaKit
         #expect(try lua.evaluate("return #string.rep('z', 8 << 20)", as: Int.self) == 8 << 20)
     }
 
+    @Test func oneCollectionFreesWhatFinalizersRelease() throws {
+        // A userdata's Swift object holds a Lua table; collecting the userdata releases the object, and
+        // only then is the table garbage. One collectGarbage() must get the heap back all the same.
+        final class Holder { var table: LuaTable?; init() {} }
+        try lua.register(Holder.self, name: "Holder")
+        func round() throws {
+            let holder = Holder()
+            holder.table = try lua.evaluate("local t = {} for i = 1, 200 do t[i] = i end return t", as: LuaTable.self)
+            try lua.globals.set("h", lua.userdata(holder))
+            try lua.run("h = nil")
+        }
+        for _ in 0..<50 { try round() } // the registry, the global `h` and the caches get their size
+        lua.collectGarbage()
+        let before = lua.memoryUsed
+        for _ in 0..<50 { try round() }
+        lua.collectGarbage()
+        #expect(lua.memoryUsed == before)
+    }
+
     @Test func memoryErrorInsidePcallIsCatchableByLua() throws {
         lua.memoryLimit = lua.memoryUsed + 1 << 20
         let code = """
