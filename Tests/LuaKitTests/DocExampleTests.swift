@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 import LuaKit
+import CLua
 
 /// The snippets of docs/LuaKit.md and README.md, run as written (with their claims checked).
 @Suite struct DocExampleTests {
@@ -24,6 +25,25 @@ import LuaKit
         #expect(try lua.runMainScript(app) == [true])
         #expect(try sandbox.evaluate("return io", as: LuaValue.self) == .nil)
         lua.close()
+    }
+
+    @Test func callingLuaFromSwift() throws {
+        let lua = try LuaState()
+        let add = try lua.evaluate("return function(a, b) return a + b end", as: LuaFunction.self)
+        #expect(try add.call(2, 3, as: Int.self) == 5)
+        #expect(try add.callValues(2, 3) == [5])
+        let handler = try lua.evaluate("return function(p, why) seen = p.k .. ':' .. why end", as: LuaFunction.self)
+        try handler.call(["k": "v"], "selected")
+        #expect(try lua.evaluate("return seen", as: String.self) == "v:selected")
+        let f = try lua.evaluate("return function(p) return p .. '!', 42 end", as: LuaFunction.self)
+        let (changed, answer) = try f.call("hi") { results in
+            (results.isNil(1) ? nil : try results.read(1, as: String.self), results[2])
+        }
+        #expect(changed == "hi!" && answer == 42)
+        // Missing results read as nil; the stack is as before afterwards.
+        let none = try lua.evaluate("return function() end", as: LuaFunction.self)
+        #expect(try none.call { results in (results.count, results.isNil(1), try results.read(3, as: Int?.self)) } == (0, true, nil))
+        #expect(try lua.withUnsafeState { L in lua_gettop(L) } == 0)
     }
 
     @Test func values() throws {
