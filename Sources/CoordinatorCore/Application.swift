@@ -124,8 +124,6 @@ public final class Application: Journaled {
 
     // MARK: Atomic operations
 
-    var isJournaling: Bool { !levels.isEmpty }
-
     /// Whether `object` must be recorded before it changes: an operation is running and has not recorded
     /// it yet (it is marked as recorded now). Call it before taking the snapshot, so that an object
     /// changed many times is copied once.

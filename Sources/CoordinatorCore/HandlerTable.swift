@@ -6,9 +6,6 @@ struct HandlerTable<Handler> {
 
     var isEmpty: Bool { entries.isEmpty }
 
-    /// The names that have a listener, in the order they were first set.
-    var names: [String] { entries.map(\.name) }
-
     subscript(name: String) -> Handler? {
         get {
             for entry in entries where entry.name == name { return entry.handler }

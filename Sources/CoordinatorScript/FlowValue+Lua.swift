@@ -133,18 +133,18 @@ struct DataError: Error {
 
     /// The message, with the path below `root` (`user` + `city.onTap` → `field user.city.onTap`).
     func message(under root: String) -> String {
-        var where_ = root
+        var location = root
         // A cycle is 64 levels of the same names: the first few say where it starts.
         for part in path.reversed().prefix(4) {
-            where_ += part.hasPrefix("[") || where_.isEmpty ? part : "." + part
+            location += part.hasPrefix("[") || location.isEmpty ? part : "." + part
         }
-        if path.count > 4 { where_ += "..." }
+        if path.count > 4 { location += "..." }
         switch problem {
-        case .isNil: return "nil is not data" + (where_.isEmpty ? "" : " (at \(where_))")
-        case .tooDeep: return "data nested more than 64 levels deep (or cyclic) at \(where_.isEmpty ? "top" : where_)"
-        case .badKey(let type): return "a \(type) cannot be a key of data (at \(where_.isEmpty ? "top" : where_))"
+        case .isNil: return "nil is not data" + (location.isEmpty ? "" : " (at \(location))")
+        case .tooDeep: return "data nested more than 64 levels deep (or cyclic) at \(location.isEmpty ? "top" : location)"
+        case .badKey(let type): return "a \(type) cannot be a key of data (at \(location.isEmpty ? "top" : location))"
         case .notData(let type):
-            return "a \(type) cannot be data (\(where_.isEmpty ? "the value" : "field " + where_) is one); screens take plain values"
+            return "a \(type) cannot be data (\(location.isEmpty ? "the value" : "field " + location) is one); screens take plain values"
         }
     }
 }

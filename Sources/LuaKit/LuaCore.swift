@@ -151,20 +151,15 @@ import Darwin
     // MARK: Calls
 
     /// Calls the function below `nargs` arguments on top of the stack, protected, leaving `nresults`
-    /// results (or all of them with `LUA_MULTRET`). On error the function and arguments are gone and a
+    /// results (or all of them with `LUA_MULTRET`). The message handler (`clua_pushmsgh`) is below the
+    /// function and stays there, below the results. On error the function and arguments are gone and a
     /// ``LuaError`` is thrown.
-    func pcall(_ L: OpaquePointer, arguments nargs: Int32, results nresults: Int32) throws(LuaError) {
-        try pcall(L, arguments: nargs, results: nresults, handlerPushed: false)
-    }
-
-    /// ``pcall(_:arguments:results:)`` for a caller that pushed the message handler (`clua_pushmsgh`)
-    /// before the function: it stays on the stack, below the results.
-    @usableFromInline func pcall(_ L: OpaquePointer, arguments nargs: Int32, results nresults: Int32, handlerPushed: Bool) throws(LuaError) {
+    @usableFromInline func pcall(_ L: OpaquePointer, arguments nargs: Int32, results nresults: Int32) throws(LuaError) {
         drainUnrefs()
         let topLevel = callDepth == 0
         if topLevel { beginTopLevelCall(L) }
         callDepth += 1
-        let status = handlerPushed ? clua_pcall_with_handler(L, nargs, nresults) : clua_pcall(L, nargs, nresults)
+        let status = clua_pcall_with_handler(L, nargs, nresults)
         callDepth -= 1
         var interrupted = false, exhausted = false
         if topLevel { (interrupted, exhausted) = endTopLevelCall(L) }

@@ -178,18 +178,12 @@ public struct LuaFunction: LuaPushable, LuaReadable {
     /// Calls the function and drops its results. The arguments are passed as they are (no array, no
     /// boxing), so this is the call to use for handlers that run often.
     @inlinable public func call<each A: LuaPushable>(_ arguments: repeat each A) throws {
-        let core = reference.core
-        let L = try core.thread()
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
-        let stack = LuaStack(L, core)
         var count: Int32 = 0
         for _ in repeat each arguments { count += 1 }
-        try stack.reserve(count + 2)
-        clua_pushmsgh(L)
-        try reference.pushValue(L)
+        let (stack, top) = try begin(arguments: count)
+        defer { lua_settop(stack.L, top) }
         for argument in repeat each arguments { try argument.push(to: stack) }
-        try core.pcall(L, arguments: count, results: 0, handlerPushed: true)
+        try run(stack, arguments: count, results: 0)
     }
 
     /// Calls the function and hands its results to `body` while they are still on the Lua stack: only
@@ -203,20 +197,13 @@ public struct LuaFunction: LuaPushable, LuaReadable {
     @inlinable public func call<each A: LuaPushable, R>(
         _ arguments: repeat each A, withResults body: (LuaResults) throws -> R
     ) throws -> R {
-        let core = reference.core
-        let L = try core.thread()
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
-        let stack = LuaStack(L, core)
         var count: Int32 = 0
         for _ in repeat each arguments { count += 1 }
-        try stack.reserve(count + 2)
-        clua_pushmsgh(L)
-        try reference.pushValue(L)
+        let (stack, top) = try begin(arguments: count)
+        defer { lua_settop(stack.L, top) }
         for argument in repeat each arguments { try argument.push(to: stack) }
-        try core.pcall(L, arguments: count, results: LUA_MULTRET, handlerPushed: true)
-        // The message handler stays at top + 1; the results follow it.
-        return try body(LuaResults(stack: stack, base: top + 2, count: lua_gettop(L) - top - 1))
+        try run(stack, arguments: count, results: LUA_MULTRET)
+        return try body(LuaResults(stack: stack, base: top + 2, count: lua_gettop(stack.L) - top - 1))
     }
 
     /// Calls the function and returns all of its results.
@@ -228,30 +215,46 @@ public struct LuaFunction: LuaPushable, LuaReadable {
     /// Calls the function with an array of arguments and returns all of its results.
     @discardableResult
     public func callValues(arguments: [any LuaPushable]) throws -> [LuaValue] {
-        let core = reference.core
-        let L = try core.thread()
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
-        let stack = LuaStack(L, core)
-        try stack.reserve(Int32(clamping: arguments.count + 1))
-        try reference.pushValue(L)
+        let count = Int32(clamping: arguments.count)
+        let (stack, top) = try begin(arguments: count)
+        defer { lua_settop(stack.L, top) }
         for argument in arguments { try argument.push(to: stack) }
-        try core.pcall(L, arguments: Int32(arguments.count), results: LUA_MULTRET)
-        return (top + 1..<lua_gettop(L) + 1).map { stack.value(at: $0) }
+        try run(stack, arguments: count, results: LUA_MULTRET)
+        return (top + 2..<lua_gettop(stack.L) + 1).map { stack.value(at: $0) }
     }
 
     /// Calls the function and converts its first result to `R`.
     public func call<R: LuaReadable>(_ arguments: any LuaPushable..., as type: R.Type = R.self) throws -> R {
+        let count = Int32(clamping: arguments.count)
+        let (stack, top) = try begin(arguments: count)
+        defer { lua_settop(stack.L, top) }
+        for argument in arguments { try argument.push(to: stack) }
+        try run(stack, arguments: count, results: 1)
+        return try R.read(from: stack, at: -1)
+    }
+
+    /// The start of every call from Swift: room for `count` arguments, the message handler, then the
+    /// function. The caller restores `top` when done (`defer`), pushes the arguments and calls ``run``;
+    /// the results then start at `top + 2`, above the message handler.
+    @inlinable func begin(arguments count: Int32) throws -> (stack: LuaStack, top: Int32) {
         let core = reference.core
         let L = try core.thread()
         let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
         let stack = LuaStack(L, core)
-        try stack.reserve(Int32(clamping: arguments.count + 1))
-        try reference.pushValue(L)
-        for argument in arguments { try argument.push(to: stack) }
-        try core.pcall(L, arguments: Int32(arguments.count), results: 1)
-        return try R.read(from: stack, at: -1)
+        do {
+            try stack.reserve(count + 2)
+            clua_pushmsgh(L)
+            try reference.pushValue(L)
+        } catch {
+            lua_settop(L, top)
+            throw error
+        }
+        return (stack, top)
+    }
+
+    /// The protected call of a call started with ``begin(arguments:)``.
+    @inlinable func run(_ stack: LuaStack, arguments count: Int32, results: Int32) throws {
+        try reference.core.pcall(stack.L, arguments: count, results: results)
     }
 
     /// Releases the reference now.
