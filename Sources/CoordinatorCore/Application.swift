@@ -151,6 +151,22 @@ public final class Application: Journaled {
         undoLog.append { _ = object; restore() } // keeps the object alive
     }
 
+    /// Makes your own state follow the app's atomic operations, for state that changes often: call it
+    /// *before* every change of the state `mark` guards; the first call in an operation takes the snapshot
+    /// (`snapshot` returns the closure that restores it) and later ones cost a comparison. Outside an
+    /// operation it does nothing.
+    ///
+    /// ```swift
+    /// var mark = UndoMark()
+    /// func record() { app.recordForUndo(&mark) { [saved = (instance, screens)] in { (self.instance, self.screens) = saved } } }
+    /// record(); instance = nil
+    /// ```
+    public func recordForUndo(_ mark: inout UndoMark, snapshot: () -> () -> Void) {
+        guard let level = levels.last, mark.serial != level.serial else { return }
+        mark.serial = level.serial
+        undoLog.append(snapshot())
+    }
+
     func recordScreen(_ screen: Screen) {
         guard needsRecord(screen) else { return }
         let saved = (screen.inputs, screen.owner, screen.isShown, screen.renderCount, screen.handlers, screen.signalHandlers)
@@ -666,6 +682,12 @@ extension Window {
 
 /// A core object whose whole state one snapshot restores. It carries the number of the operation level
 /// that recorded it, so that it is recorded once per level without looking it up anywhere.
+/// Which operation last recorded some state (see ``Application/recordForUndo(_:snapshot:)``).
+public struct UndoMark: Sendable {
+    var serial = 0
+    public init() {}
+}
+
 protocol Journaled: AnyObject {
     var journalMark: Int { get set }
 }

@@ -178,7 +178,7 @@ open class Coordinator {
 
     /// Builds a screen from the app's catalog and pushes it with this coordinator's router.
     @discardableResult
-    public func push(_ screenName: String, inputs: [String: FlowValue] = [:], animated: Bool = true) throws -> Screen {
+    public func push(_ screenName: String, inputs: FlowRecord = [:], animated: Bool = true) throws -> Screen {
         let app = try runningApp()
         return try app.atomically {
             let screen = try app.catalog.make(screenName, inputs: inputs)

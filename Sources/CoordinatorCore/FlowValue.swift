@@ -11,7 +11,7 @@ public enum FlowValue: Hashable, Sendable {
     case double(Double)
     case string(String)
     case list([FlowValue])
-    case record([String: FlowValue])
+    case record(FlowRecord)
 
     /// The field of a record, or nil.
     public subscript(key: String) -> FlowValue? {
@@ -42,7 +42,7 @@ public enum FlowValue: Hashable, Sendable {
     }
     public var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
     public var list: [FlowValue]? { if case .list(let l) = self { l } else { nil } }
-    public var record: [String: FlowValue]? { if case .record(let r) = self { r } else { nil } }
+    public var record: FlowRecord? { if case .record(let r) = self { r } else { nil } }
 
     /// A record's field changed (or added), for building updated values.
     public func with(_ key: String, _ value: FlowValue?) -> FlowValue {
@@ -61,7 +61,7 @@ extension FlowValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, E
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: FlowValue...) { self = .list(elements) }
     public init(dictionaryLiteral elements: (String, FlowValue)...) {
-        self = .record(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        self = .record(FlowRecord(elements))
     }
 }
 
@@ -75,7 +75,7 @@ extension FlowValue: CustomStringConvertible {
         case .string(let s): return "\"" + s.replacingEscapes() + "\""
         case .list(let items): return "{" + items.map(\.description).joined(separator: ", ") + "}"
         case .record(let fields):
-            let parts = fields.sorted { $0.key < $1.key }.map { key, value in
+            let parts = fields.map { key, value in
                 (key.isIdentifier ? key : "[\"\(key.replacingEscapes())\"]") + " = " + value.description
             }
             return "{" + parts.joined(separator: ", ") + "}"

@@ -128,7 +128,7 @@ public final class HeadlessRouter: Router {
         let owner = try actor()
         let app = try liveApp()
         return try app.atomically {
-            var inputs: [String: FlowValue] = ["title": .string(title)]
+            var inputs: FlowRecord = ["title": .string(title)]
             if let message { inputs["message"] = .string(message) }
             let alert = Screen(app: app, type: app.alertType, inputs: inputs,
                                extraOutputs: actions.map { OutputSpec($0.title) })

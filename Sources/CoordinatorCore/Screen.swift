@@ -21,11 +21,15 @@ public struct OutputSpec: Hashable, Sendable {
         case choice(from: String)
     }
 
-    public var name: String
+    public let name: String
     public var payload: Payload
+    /// The name a script sets its handler under: `onSelectCity` for `selectCity` (and for `SelectCity`).
+    public let handlerName: String
+
     public init(_ name: String, payload: Payload = .none) {
         self.name = name
         self.payload = payload
+        handlerName = "on" + name.prefix(1).uppercased() + name.dropFirst()
     }
 }
 
@@ -89,7 +93,7 @@ public final class Screen: Presentable {
     public let id: Int
     public let type: ScreenType
     /// The screen's current inputs.
-    public internal(set) var inputs: [String: FlowValue]
+    public internal(set) var inputs: FlowRecord
     /// The coordinator that shows it.
     /// Exclusivity unchecked (read for every screen a signal crosses): one thread, single reads and writes.
     @exclusivity(unchecked) public internal(set) weak var owner: Coordinator?
@@ -110,7 +114,7 @@ public final class Screen: Presentable {
     weak var app: Application?
     private let live: LiveObjects
 
-    init(app: Application, type: ScreenType, inputs: [String: FlowValue], extraOutputs: [OutputSpec] = []) {
+    init(app: Application, type: ScreenType, inputs: FlowRecord, extraOutputs: [OutputSpec] = []) {
         self.app = app
         self.live = app.live
         self.id = app.nextID()
@@ -132,6 +136,20 @@ public final class Screen: Presentable {
     public var title: String { type.title ?? type.name }
     /// The outputs the user can trigger.
     public var outputs: [OutputSpec] { type.outputs + extraOutputs }
+
+    /// The output whose handler is set under `key` (`onSelectCity` → `selectCity`, or `SelectCity` for an
+    /// alert's action named so), or nil. Where both exist, the lowercase one.
+    public func output(forHandler key: String) -> String? {
+        var found: String?
+        func scan(_ list: [OutputSpec]) -> String? {
+            for spec in list where spec.handlerName == key {
+                if let first = spec.name.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") { return spec.name }
+                found = found ?? spec.name
+            }
+            return nil
+        }
+        return scan(type.outputs) ?? scan(extraOutputs) ?? found
+    }
 
     /// The value of an input, or nil.
     public subscript(input: String) -> FlowValue? { inputs[input] }
@@ -242,7 +260,7 @@ public final class Screen: Presentable {
 public final class ScreenCatalog {
     weak var app: Application?
     public private(set) var types: [String: ScreenType] = [:]
-    var factories: [String: ([String: FlowValue]) throws -> String] = [:]
+    var factories: [String: (FlowRecord) throws -> String] = [:]
 
     init(app: Application) { self.app = app }
 
@@ -265,13 +283,13 @@ public final class ScreenCatalog {
     }
 
     /// Adds a factory: `make(name, ...)` builds the type the closure chooses for those inputs.
-    public func factory(_ name: String, choose: @escaping ([String: FlowValue]) throws -> String) {
+    public func factory(_ name: String, choose: @escaping (FlowRecord) throws -> String) {
         app?.recordForUndo(self, part: "factories") { [saved = factories] in self.factories = saved }
         factories[name] = choose
     }
 
     /// The type for a name, going through a factory where there is one.
-    public func resolve(_ name: String, inputs: [String: FlowValue] = [:]) throws -> ScreenType {
+    public func resolve(_ name: String, inputs: FlowRecord = [:]) throws -> ScreenType {
         var resolved = name
         if let factory = factories[name] { resolved = try factory(inputs) }
         guard let type = types[resolved] else {
@@ -285,9 +303,9 @@ public final class ScreenCatalog {
 
     /// Builds a screen, checking its inputs against the type: unknown inputs and missing required ones are
     /// errors.
-    public func make(_ name: String, inputs: [String: FlowValue] = [:]) throws -> Screen {
+    public func make(_ name: String, inputs: FlowRecord = [:]) throws -> Screen {
         let type = try resolve(name, inputs: inputs)
-        for key in inputs.keys.sorted() where type.input(named: key) == nil {
+        for key in inputs.keys where type.input(named: key) == nil {
             throw NavigationError(.unknownInput, "screen \(type.name) has no input '\(key)'" +
                 (type.inputs.isEmpty ? " (it has none)" : " (inputs: \(type.inputs.map(\.name).joined(separator: ", ")))"))
         }

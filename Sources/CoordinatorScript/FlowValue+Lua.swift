@@ -33,6 +33,13 @@ extension FlowValue: LuaPushable, LuaReadable {
         }
     }
 
+    /// Reads the value at `index` in place; `path` names it in messages (`field user.city is a function`).
+    static func read(from stack: LuaStack, at index: Int32, path: String) throws -> FlowValue {
+        do { return try read(stack, at: index, depth: 0) } catch let error as DataError {
+            throw LuaError(.type, error.message(under: path), underlying: error)
+        }
+    }
+
     /// Converts a Lua value; `path` names it in messages (`field user.city is a function`).
     public init(lua value: LuaValue, path: String = "") throws {
         do {
@@ -72,27 +79,37 @@ extension FlowValue: LuaPushable, LuaReadable {
         guard depth < 64 else { throw DataError(.tooDeep) }
         try stack.reserve(3)
         let table = stack.absoluteIndex(index)
-        var pairs = 0
-        stack.pushNil()
-        while stack.next(inTableAt: table) { pairs += 1; stack.pop() }
-        if pairs == 0 { return .record([:]) }
+        // A border of n with t[1] present: a sequence exactly when there are n pairs (t[1] ... t[n] all set).
         let count = stack.rawLength(at: table)
-        if count == pairs {
-            // As many pairs as the border: a sequence exactly when t[1] ... t[n] are all present.
-            var items: [FlowValue] = []
-            items.reserveCapacity(count)
-            for i in 1...count {
-                guard stack.pushRawIndex(i, ofTableAt: table) != .nil else { stack.pop(); break }
-                defer { stack.pop() }
-                do { items.append(try read(stack, at: -1, depth: depth + 1)) } catch var error as DataError {
-                    error.path.append("[\(i)]")
-                    throw error
-                }
+        if count > 0 {
+            var pairs = 0
+            stack.pushNil()
+            while stack.next(inTableAt: table) {
+                pairs += 1
+                stack.pop()
+                if pairs > count { stack.pop(); break }
             }
-            if items.count == count { return .list(items) }
+            if pairs == count {
+                var items: [FlowValue] = []
+                items.reserveCapacity(count)
+                for i in 1...count {
+                    // A hole (`{ [1] = a, [3] = c, x = b }` can have a border of 3): a record after all.
+                    guard stack.pushRawIndex(i, ofTableAt: table) != .nil else { stack.pop(); break }
+                    defer { stack.pop() }
+                    do { items.append(try read(stack, at: -1, depth: depth + 1)) } catch var error as DataError {
+                        error.path.append("[\(i)]")
+                        throw error
+                    }
+                }
+                if items.count == count { return .list(items) }
+            }
         }
-        var fields: [String: FlowValue] = [:]
-        fields.reserveCapacity(pairs)
+        return .record(try readRecord(stack, table: table, depth: depth))
+    }
+
+    /// Every pair of the table at the absolute `table` index as a record's field.
+    static func readRecord(_ stack: LuaStack, table: Int32, depth: Int) throws -> FlowRecord {
+        var fields = FlowRecord.Builder()
         stack.pushNil()
         while stack.next(inTableAt: table) {
             let name: String
@@ -106,14 +123,31 @@ extension FlowValue: LuaPushable, LuaReadable {
                 stack.pop(2)
                 throw DataError(.badKey(type.name))
             }
-            do { fields[name] = try read(stack, at: -1, depth: depth + 1) } catch var error as DataError {
+            do { fields.add(name, try read(stack, at: -1, depth: depth + 1)) } catch var error as DataError {
                 stack.pop(2)
                 error.path.append(name)
                 throw error
             }
             stack.pop()
         }
-        return .record(fields)
+        return fields.finish()
+    }
+}
+
+/// A screen's inputs (and any record) from a Lua table: every pair a field, whatever the keys.
+extension FlowRecord: LuaPushable, LuaReadable {
+    public func push(to stack: LuaStack) throws { try FlowValue.record(self).push(to: stack) }
+
+    public static func read(from stack: LuaStack, at index: Int32) throws -> FlowRecord {
+        guard stack.type(at: index) == .table else {
+            throw LuaError(.type, "expected a table of fields, got \(stack.type(at: index).name)")
+        }
+        do {
+            try stack.reserve(3)
+            return try FlowValue.readRecord(stack, table: stack.absoluteIndex(index), depth: 0)
+        } catch let error as DataError {
+            throw LuaError(.type, error.message(under: ""), underlying: error)
+        }
     }
 }
 

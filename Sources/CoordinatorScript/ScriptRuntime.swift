@@ -262,34 +262,27 @@ public final class ScriptRuntime {
                 }
             }
             s.newIndex { [unowned self] screen, call in
-                guard let key = call.value(1).stringValue else {
+                guard call.type(1) == .string else {
                     throw LuaError(.runtime, "screen \(screen.name) fields are named by strings")
                 }
-                if let output = Self.output(named: key, of: screen) {
-                    let handler = call.value(2)
-                    guard handler.isNil || handler.functionValue != nil else {
-                        throw LuaError(.runtime, "screen \(screen.name): \(key) must be a function (or nil)")
+                let key = try call.string(1)
+                if let output = screen.output(forHandler: key) {
+                    switch call.type(2) {
+                    case .nil, .none: return try self.setHandler(screen, output: output, nil)
+                    case .function: return try self.setHandler(screen, output: output, call.argument(2, as: LuaFunction.self))
+                    default: throw LuaError(.runtime, "screen \(screen.name): \(key) must be a function (or nil)")
                     }
-                    return try self.setHandler(screen, output: output, handler.functionValue)
                 }
                 guard screen.type.input(named: key) != nil else {
                     let inputs = screen.type.inputs.map(\.name).joined(separator: ", ")
-                    let outputs = screen.outputs.map { "on" + $0.name.prefix(1).uppercased() + $0.name.dropFirst() }.joined(separator: ", ")
+                    let outputs = screen.outputs.map(\.handlerName).joined(separator: ", ")
                     throw LuaError(.runtime, "screen \(screen.name) has no input or output '\(key)' (inputs: \(inputs.isEmpty ? "none" : inputs); handlers: \(outputs.isEmpty ? "none" : outputs))")
                 }
-                let value = call.value(2)
-                try screen.set(key, to: value.isNil ? nil : FlowValue(lua: value, path: key))
+                let value = call.type(2).rawValue <= LuaType.nil.rawValue ? nil : try FlowValue.read(from: call.stack, at: call.index(2), path: key)
+                try screen.set(key, to: value)
             }
             s.toString { "Screen \($0.info)" }
         }
-    }
-
-    /// `onSelectCity` → `selectCity` (or `SelectCity`, for outputs such as an alert's `OK`).
-    static func output(named key: String, of screen: Screen) -> String? {
-        guard key.count > 2, key.hasPrefix("on") else { return nil }
-        let rest = String(key.dropFirst(2))
-        let lowered = rest.prefix(1).lowercased() + rest.dropFirst()
-        return [lowered, rest].first { name in screen.outputs.contains { $0.name == name } }
     }
 
     func setHandler(_ screen: Screen, output: String, _ handler: LuaFunction?) throws {
@@ -408,7 +401,7 @@ public final class ScriptRuntime {
 
     /// A screen from the catalog for `(name, inputs)` arguments.
     func makeScreen(_ call: LuaCall) throws -> Screen {
-        try app.catalog.make(call.string(1), inputs: call.optional(2, as: [String: FlowValue].self) ?? [:])
+        try app.catalog.make(call.string(1), inputs: call.optional(2, as: FlowRecord.self) ?? [:])
     }
 
     func option<T: LuaReadable>(_ call: LuaCall, _ n: Int, _ key: String) throws -> T? {

@@ -14,6 +14,7 @@ final class ScriptedCoordinator: Coordinator {
     private(set) var instance: LuaTable?
     private var onFinishFunction: LuaFunction?
     private var adopted: [Weak<Screen>] = []
+    private var undoMark = UndoMark()
 
     init(runtime: ScriptRuntime, type: LuaTable, onFinish: LuaFunction? = nil) {
         self.runtime = runtime
@@ -37,7 +38,7 @@ final class ScriptedCoordinator: Coordinator {
     /// Remembers a screen that got Lua handlers, to release them when this flow ends.
     func adopt(_ screen: Screen) {
         guard !adopted.contains(where: { $0.value === screen }) else { return }
-        runtime.app.recordForUndo(self, part: "adopted") { [saved = adopted] in self.adopted = saved }
+        record()
         adopted.append(Weak(screen))
     }
 
@@ -58,14 +59,19 @@ final class ScriptedCoordinator: Coordinator {
         if reason == .parentFinished { releaseLua() } // no handler runs for it
     }
 
+    /// Takes the Lua side's state (instance, adopted screens) for undo, before it changes.
+    private func record() {
+        runtime.app.recordForUndo(&undoMark) { [saved = (instance, adopted)] in { (self.instance, self.adopted) = saved } }
+    }
+
     private func setInstance(_ value: LuaTable?) {
-        runtime.app.recordForUndo(self, part: "instance") { [saved = instance] in self.instance = saved }
+        record()
         instance = value
     }
 
     private func releaseLua() {
         for screen in adopted.compactMap(\.value) { screen.removeAllHandlers() }
-        runtime.app.recordForUndo(self, part: "adopted") { [saved = adopted] in self.adopted = saved }
+        record()
         adopted.removeAll()
         let keep = onFinish
         removeAllHandlers()

@@ -96,7 +96,8 @@ public struct LuaCall {
         LuaError(.runtime, "bad argument #\(n) to '\(name)' (\(message))")
     }
 
-    @usableFromInline func index(_ n: Int) -> Int32 { Int32(clamping: n) + offset }
+    /// The stack index of argument `n`, for reading it in place through ``stack``.
+    @inlinable public func index(_ n: Int) -> Int32 { Int32(clamping: n) + offset }
 }
 
 extension LuaState {

@@ -19,7 +19,7 @@ import LuaKit
             }
         let list = scalar.array(of: 1...5).map(FlowValue.list)
         let record = zip(Gen.letter.string(of: 1...5), zip(scalar, list).map { a, b in [a, b] })
-            .array(of: 0...5).map { pairs in FlowValue.record(Dictionary(pairs.map { ($0.0, $0.1[$0.0.count % 2]) }) { a, _ in a }) }
+            .array(of: 0...5).map { pairs in FlowValue.record(FlowRecord(Dictionary(pairs.map { ($0.0, $0.1[$0.0.count % 2]) }) { a, _ in a })) }
         let value = zip(record, record.array(of: 1...3)).map { top, items in FlowValue.record(["top": top, "items": .list(items)]) }
         await propertyCheck(count: 300, input: value) { value in
             try lua.globals.set("v", value)
