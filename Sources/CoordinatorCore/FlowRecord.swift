@@ -14,14 +14,14 @@
 public struct FlowRecord: Sendable {
     /// One field. A struct, not a tuple: arrays of tuples are copied and destroyed through generic
     /// runtime code, element by element.
-    @usableFromInline struct Field: Sendable, Hashable {
-        @usableFromInline var key: String
-        @usableFromInline var value: FlowValue
-        @usableFromInline init(_ key: String, _ value: FlowValue) { self.key = key; self.value = value }
+    public struct Field: Sendable, Hashable {
+        public var key: String
+        public var value: FlowValue
+        @inlinable public init(_ key: String, _ value: FlowValue) { self.key = key; self.value = value }
     }
 
-    /// Sorted by key, keys unique.
-    @usableFromInline var fields: [Field]
+    /// The fields, sorted by key (keys are unique).
+    public private(set) var fields: [Field]
 
     /// An empty record.
     public init() { fields = [] }
@@ -42,7 +42,7 @@ public struct FlowRecord: Sendable {
     /// sorts them. A repeated name keeps its last value.
     public struct Builder {
         @usableFromInline var fields: [Field] = []
-        public init(capacity: Int = 0) { fields.reserveCapacity(capacity) }
+        @inlinable public init(capacity: Int = 0) { fields.reserveCapacity(capacity) }
         @inlinable public mutating func add(_ key: String, _ value: FlowValue) { fields.append(Field(key, value)) }
         public func finish() -> FlowRecord { FlowRecord(sorting: fields) }
     }

@@ -27,15 +27,22 @@ extension FlowValue: LuaPushable, LuaReadable {
         }
     }
 
+    var isContainer: Bool {
+        switch self {
+        case .list, .record: true
+        default: false
+        }
+    }
+
     public static func read(from stack: LuaStack, at index: Int32) throws -> FlowValue {
-        do { return try read(stack, at: index, depth: 0) } catch let error as DataError {
+        do { return try read(stack, at: index, depth: 0, memo: DataMemo.of(stack)) } catch let error as DataError {
             throw LuaError(.type, error.message(under: ""), underlying: error)
         }
     }
 
     /// Reads the value at `index` in place; `path` names it in messages (`field user.city is a function`).
     static func read(from stack: LuaStack, at index: Int32, path: String) throws -> FlowValue {
-        do { return try read(stack, at: index, depth: 0) } catch let error as DataError {
+        do { return try read(stack, at: index, depth: 0, memo: DataMemo.of(stack)) } catch let error as DataError {
             throw LuaError(.type, error.message(under: path), underlying: error)
         }
     }
@@ -62,23 +69,41 @@ extension FlowValue: LuaPushable, LuaReadable {
 
     /// Reads the value at `index` in place: tables are walked on the stack (no references, no
     /// intermediate arrays) and names for messages are only built when something is refused.
-    static func read(_ stack: LuaStack, at index: Int32, depth: Int) throws -> FlowValue {
+    static func read(_ stack: LuaStack, at index: Int32, depth: Int, memo: DataMemo) throws -> FlowValue {
         switch stack.type(at: index) {
         case .boolean: return .bool(try Bool.read(from: stack, at: index))
         case .number:
             return stack.isInteger(at: index) ? .int(try Int.read(from: stack, at: index)) : .double(try Double.read(from: stack, at: index))
         case .string: return .string(try String.read(from: stack, at: index))
-        case .table: return try readTable(stack, at: index, depth: depth)
+        case .table: return try readTable(stack, at: index, depth: depth, memo: memo)
         case .nil, .none: throw DataError(.isNil)
         case let type: throw DataError(.notData(type.name))
         }
     }
 
     /// A table whose keys are exactly 1...n is a list; any other a record; an empty one an empty record.
-    private static func readTable(_ stack: LuaStack, at index: Int32, depth: Int) throws -> FlowValue {
+    private static func readTable(_ stack: LuaStack, at index: Int32, depth: Int, memo: DataMemo) throws -> FlowValue {
         guard depth < 64 else { throw DataError(.tooDeep) }
         try stack.reserve(3)
         let table = stack.absoluteIndex(index)
+        let address = stack.pointer(at: table)
+        if let address, let remembered = memo.candidate(for: address), DataMemo.matches(stack, at: table, remembered, depth: depth) {
+            return remembered
+        }
+        let value = try buildTable(stack, at: table, depth: depth, memo: memo)
+        if let address {
+            switch value {
+            case .list(let items) where DataMemo.worthRemembering(count: items.count, nested: items.contains { $0.isContainer }):
+                memo.remember(value, for: address)
+            case .record(let fields) where DataMemo.worthRemembering(count: fields.count, nested: fields.contains { $0.value.isContainer }):
+                memo.remember(value, for: address)
+            default: break
+            }
+        }
+        return value
+    }
+
+    private static func buildTable(_ stack: LuaStack, at table: Int32, depth: Int, memo: DataMemo) throws -> FlowValue {
         // A border of n with t[1] present: a sequence exactly when there are n pairs (t[1] ... t[n] all set).
         let count = stack.rawLength(at: table)
         if count > 0 {
@@ -96,7 +121,7 @@ extension FlowValue: LuaPushable, LuaReadable {
                     // A hole (`{ [1] = a, [3] = c, x = b }` can have a border of 3): a record after all.
                     guard stack.pushRawIndex(i, ofTableAt: table) != .nil else { stack.pop(); break }
                     defer { stack.pop() }
-                    do { items.append(try read(stack, at: -1, depth: depth + 1)) } catch var error as DataError {
+                    do { items.append(try read(stack, at: -1, depth: depth + 1, memo: memo)) } catch var error as DataError {
                         error.path.append("[\(i)]")
                         throw error
                     }
@@ -104,12 +129,12 @@ extension FlowValue: LuaPushable, LuaReadable {
                 if items.count == count { return .list(items) }
             }
         }
-        return .record(try readRecord(stack, table: table, depth: depth))
+        return .record(try readRecord(stack, table: table, depth: depth, memo: memo))
     }
 
     /// Every pair of the table at the absolute `table` index as a record's field.
-    static func readRecord(_ stack: LuaStack, table: Int32, depth: Int) throws -> FlowRecord {
-        var fields = FlowRecord.Builder()
+    static func readRecord(_ stack: LuaStack, table: Int32, depth: Int, memo: DataMemo) throws -> FlowRecord {
+        var fields = FlowRecord.Builder(capacity: 4)
         stack.pushNil()
         while stack.next(inTableAt: table) {
             let name: String
@@ -123,7 +148,7 @@ extension FlowValue: LuaPushable, LuaReadable {
                 stack.pop(2)
                 throw DataError(.badKey(type.name))
             }
-            do { fields.add(name, try read(stack, at: -1, depth: depth + 1)) } catch var error as DataError {
+            do { fields.add(name, try read(stack, at: -1, depth: depth + 1, memo: memo)) } catch var error as DataError {
                 stack.pop(2)
                 error.path.append(name)
                 throw error
@@ -144,7 +169,7 @@ extension FlowRecord: LuaPushable, LuaReadable {
         }
         do {
             try stack.reserve(3)
-            return try FlowValue.readRecord(stack, table: stack.absoluteIndex(index), depth: 0)
+            return try FlowValue.readRecord(stack, table: stack.absoluteIndex(index), depth: 0, memo: DataMemo.of(stack))
         } catch let error as DataError {
             throw LuaError(.type, error.message(under: ""), underlying: error)
         }

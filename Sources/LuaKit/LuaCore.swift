@@ -31,6 +31,10 @@ import Darwin
     /// `Sendable`), and every access is a single read or write that calls nothing while it lasts (the
     /// drain loop iterates a copy), so no two accesses can overlap.
     @exclusivity(unchecked) var pendingUnrefs: [Int32] = []
+    /// Objects that libraries keep with the state (`LuaStack.attachment`), by their class. Exclusivity
+    /// unchecked (read on every data conversion): one thread, and each access is one read of the array
+    /// or one append, with no code running while it lasts.
+    @exclusivity(unchecked) var attachments: [(ObjectIdentifier, AnyObject)] = []
     /// Registry slots of the shared metatables.
     var boxMetatableRef: Int32 = LUA_NOREF
     var objectCacheRef: Int32 = LUA_NOREF

@@ -79,7 +79,7 @@ public struct LuaStack {
     public var top: Int32 { lua_gettop(L) }
 
     /// The type of the value at `index`.
-    public func type(at index: Int32) -> LuaType { LuaType(rawValue: lua_type(L, index)) ?? .none }
+    @inlinable public func type(at index: Int32) -> LuaType { LuaType(rawValue: lua_type(L, index)) ?? .none }
 
     /// Makes sure `extra` more slots fit on the stack.
     @inlinable public func reserve(_ extra: Int32) throws {
@@ -185,6 +185,52 @@ public struct LuaStack {
 
     /// Whether the value at `index` is a number with an integer representation (`math.type` "integer").
     @inlinable public func isInteger(at index: Int32) -> Bool { lua_isinteger(L, index) != 0 }
+
+    /// The identity of the table (or function, userdata, thread) at `index`: the same while that value
+    /// lives, and possibly reused for another value once it is collected. Nil for other values.
+    @inlinable public func pointer(at index: Int32) -> UnsafeRawPointer? { lua_topointer(L, index) }
+
+    /// Calls `body` with the bytes of the string at `index`, in place (no copy, no conversion of numbers),
+    /// or returns nil when the value is not a string. The bytes are valid only during `body`.
+    @inlinable public func withStringBytes<R>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        guard lua_type(L, index) == LUA_TSTRING else { return nil }
+        var length = 0
+        let bytes = clua_tolstring(L, index, &length)
+        return try body(UnsafeRawBufferPointer(start: bytes, count: length))
+    }
+
+    /// The integer at `index` when it is a number with an integer representation, else nil (no conversion
+    /// of strings or floats).
+    @inlinable public func integer(at index: Int32) -> Int? {
+        lua_type(L, index) == LUA_TNUMBER && lua_isinteger(L, index) != 0 ? Int(lua_tointegerx(L, index, nil)) : nil
+    }
+
+    /// The number at `index` when it is a number (integer or float), else nil (no conversion of strings).
+    @inlinable public func number(at index: Int32) -> Double? {
+        lua_type(L, index) == LUA_TNUMBER ? lua_tonumberx(L, index, nil) : nil
+    }
+
+    /// The boolean at `index` when it is a boolean, else nil.
+    @inlinable public func boolean(at index: Int32) -> Bool? {
+        lua_type(L, index) == LUA_TBOOLEAN ? lua_toboolean(L, index) != 0 : nil
+    }
+
+    /// Per-state storage for a library built on LuaKit: the object of class `T` kept with this state, made
+    /// by `make` the first time. It lives as long as the state.
+    ///
+    /// ```swift
+    /// final class Cache { var hits = 0 }
+    /// stack.attachment { Cache() }.hits += 1
+    /// ```
+    public func attachment<T: AnyObject>(_ make: () -> T) -> T {
+        let key = ObjectIdentifier(T.self)
+        for (k, object) in core.attachments where k == key {
+            return unsafeDowncast(object, to: T.self) // stored under T's identifier: it is a T
+        }
+        let object = make()
+        core.attachments.append((key, object))
+        return object
+    }
 
     // MARK: Reading
 

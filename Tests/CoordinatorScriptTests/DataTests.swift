@@ -64,4 +64,46 @@ import LuaKit
         #expect(try lua.evaluate("return { [1.5] = true }", as: FlowValue.self) == .record(["1.5": true]))
         #expect(try lua.evaluate("return 2^53", as: FlowValue.self) == .double(9007199254740992))
     }
+
+    /// Converting a table again after changing it in place gives what a fresh conversion gives (the
+    /// conversion memo compares remembered values with the table; it must never hand back a stale one).
+    @Test func tablesChangedInPlaceConvertAfresh() async throws {
+        let lua = try LuaState()
+        try lua.run("""
+            function reset()
+              data = { federal = { { name = "Moscow" }, { name = "Saint Petersburg" } },
+                       regions = { { name = "A", cities = { { name = "a1" }, { name = "a2" } } },
+                                   { name = "B", cities = { { name = "b1" } } } } }
+            end
+            function copy(t)
+              if type(t) ~= "table" then return t end
+              local c = {} for k, v in next, t do c[k] = copy(v) end return c
+            end
+            changes = {
+              function() data.regions[1].cities[2].name = "a3" end,          -- same length, other bytes
+              function() data.regions[2].cities[1].name = 5 end,             -- string to integer
+              function() data.regions[1].cities[1].name = 5.0 end,           -- integer-valued float
+              function() data.federal[3] = { name = "Sevastopol" } end,      -- a list grows
+              function() data.federal[2] = nil end,                          -- a list shrinks
+              function() data.federal.x = 1 end,                             -- a list becomes a record
+              function() data.regions[1].extra = true end,                   -- a field added
+              function() data.regions[1].name = nil end,                     -- a field removed
+              function() data.regions[1], data.regions[2] = data.regions[2], data.regions[1] end,
+              function() data.regions[2].cities = data.regions[1].cities end,
+              function() local c = data.regions[1].cities[1] c.nome, c.name = c.name, nil end, -- renamed key
+              function() data.regions[1].cities[1] = {} end,                 -- an empty record
+              function() end,                                                -- unchanged
+            }
+            """, name: "memo")
+        await propertyCheck(count: 200, input: Gen.int(in: 1...13).array(of: 1...6)) { steps in
+            try lua.run("reset()", name: "memo")
+            _ = try lua.evaluate("return data", as: FlowValue.self)
+            for step in steps {
+                try lua.run("changes[\(step)]()", name: "memo")
+                let again = try lua.evaluate("return data", as: FlowValue.self)
+                let fresh = try lua.evaluate("return copy(data)", as: FlowValue.self)
+                #expect(again == fresh, "after change \(step) of \(steps)")
+            }
+        }
+    }
 }
