@@ -82,6 +82,10 @@ public final class ScreenType {
 
     public func input(named name: String) -> InputSpec? { inputs.first { $0.name == name } }
     public func output(named name: String) -> OutputSpec? { outputs.first { $0.name == name } }
+
+    /// What the output carries, or nil when the type has no such output (looked up on every output: by
+    /// index, without copying the specs).
+    func payloadKind(of output: String) -> OutputSpec.Payload? { Screen.payloadKind(of: output, in: outputs) }
 }
 
 /// One shown (or about to be shown) screen: a model with inputs, outputs and a text rendering.
@@ -200,10 +204,10 @@ public final class Screen: Presentable {
     /// Reports an output, as if the user acted: the payload is checked against the declaration, then the
     /// listener runs. Prefer ``Application/tap(_:payload:)``, which also undoes everything if a listener fails.
     public func emit(_ output: String, payload: FlowValue? = nil) throws {
-        guard let spec = type.output(named: output) ?? extraOutputs.first(where: { $0.name == output }) else {
+        guard let payloadKind = type.payloadKind(of: output) ?? Self.payloadKind(of: output, in: extraOutputs) else {
             throw unknownOutput(output)
         }
-        switch spec.payload {
+        switch payloadKind {
         case .none:
             if payload != nil { throw NavigationError(.badPayload, "output '\(output)' of \(name) takes no payload") }
         case .value:
@@ -231,6 +235,13 @@ public final class Screen: Presentable {
         return type.inputs.filter { !choices.contains($0.name) }
             .compactMap { spec in inputs[spec.name].map { "\(spec.name): \($0.displayText)" } }
             .joined(separator: "\n")
+    }
+
+    static func payloadKind(of output: String, in specs: [OutputSpec]) -> OutputSpec.Payload? {
+        specs.withUnsafeBufferPointer { specs in
+            for i in specs.indices where specs[i].name == output { return specs[i].payload }
+            return nil
+        }
     }
 
     func unknownOutput(_ output: String) -> NavigationError {

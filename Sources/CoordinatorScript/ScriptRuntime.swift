@@ -157,11 +157,9 @@ public final class ScriptRuntime {
     /// `update("input", value)` or `update { input = value, ... }` on every shown screen that declares it.
     func update(_ call: LuaCall) throws -> Int {
         if call.type(1) == .table {
-            let fields = try call.argument(1, as: [String: LuaValue].self)
+            let fields = try call.argument(1, as: FlowRecord.self) // sorted by name: a stable order of changes
             return try app.atomically {
-                try fields.keys.sorted().reduce(0) { count, key in
-                    try count + app.update(key, to: fields[key].map { try FlowValue(lua: $0, path: key) })
-                }
+                try fields.reduce(0) { count, field in try count + app.update(field.key, to: field.value) }
             }
         }
         let name = try call.string(1)

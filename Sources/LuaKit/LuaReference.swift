@@ -182,7 +182,7 @@ public struct LuaFunction: LuaPushable, LuaReadable {
         for _ in repeat each arguments { count += 1 }
         let (stack, top) = try begin(arguments: count)
         defer { lua_settop(stack.L, top) }
-        for argument in repeat each arguments { try argument.push(to: stack) }
+        repeat try (each arguments).push(to: stack)
         try run(stack, arguments: count, results: 0)
     }
 
@@ -201,7 +201,7 @@ public struct LuaFunction: LuaPushable, LuaReadable {
         for _ in repeat each arguments { count += 1 }
         let (stack, top) = try begin(arguments: count)
         defer { lua_settop(stack.L, top) }
-        for argument in repeat each arguments { try argument.push(to: stack) }
+        repeat try (each arguments).push(to: stack)
         try run(stack, arguments: count, results: LUA_MULTRET)
         return try body(LuaResults(stack: stack, base: top + 2, count: lua_gettop(stack.L) - top - 1))
     }
