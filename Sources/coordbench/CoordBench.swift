@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLua
+import Foundation
 import CoordinatorCore
 import CoordinatorScript
 import LuaKit
@@ -33,7 +34,53 @@ struct CoordBench: ParsableCommand {
     @Option(help: "Multiply the operation counts by this (a profiler run wants fewer).")
     var scale: Double?
 
+    @Flag(help: """
+        Run every group in this process. By default each group runs in a fresh process, so that the heap \
+        one group leaves behind (millions of calls, thousands of coordinators) does not slow the next.
+        """)
+    var inProcess = false
+
+    /// The groups in the order they run, with the cases each one answers to in `--only`.
+    static let groups: [(name: String, cases: [String])] = [
+        ("bridge", ["bridge", "closure", "method", "output"]), ("journey", ["journey"]), ("signal", ["signal"]),
+        ("memory", ["memory"]), ("leak", ["leak"]), ("reload", ["reload"]),
+    ]
+
     func run() throws {
+        let requested = only.map { $0.split(separator: ",").map(String.init) }
+        // One fresh process per group: the `--only` each runs with, in order.
+        let runs = Self.groups.compactMap { group -> String? in
+            let cases = requested.map { $0.filter(group.cases.contains) } ?? [group.name]
+            return cases.isEmpty ? nil : cases.joined(separator: ",")
+        }
+        let results = inProcess || runs.count <= 1 ? try measure() : try runs.flatMap(measureInChild)
+        if json {
+            print("[\n" + results.map(\.json).joined(separator: ",\n") + "\n]")
+        } else {
+            print(BenchResult.table(results))
+        }
+        if results.contains(where: { $0.passed == false }) && !quick { throw ExitCode(2) }
+    }
+
+    /// Runs `coordbench --only cases --json --in-process` (with this run's counts) and reads its figures.
+    func measureInChild(_ cases: String) throws -> [BenchResult] {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        child.arguments = ["--only", cases, "--json", "--in-process"] + (quick ? ["--quick"] : []) + (scale.map { ["--scale", String($0)] } ?? [])
+        let output = Pipe()
+        child.standardOutput = output
+        try child.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        // Exit 2 means a target was missed: the figures are still there.
+        guard child.terminationStatus == 0 || child.terminationStatus == 2 else {
+            throw BenchError("coordbench --only \(cases) failed (exit \(child.terminationStatus))")
+        }
+        return try JSONDecoder().decode([BenchResult].self, from: data)
+    }
+
+    /// Runs the requested groups here.
+    func measure() throws -> [BenchResult] {
         let factor = scale ?? (quick ? 0.001 : 1.0)
         func count(_ n: Int) -> Int { max(10, Int(Double(n) * factor)) }
         let rounds = quick ? 1 : 5
@@ -50,12 +97,7 @@ struct CoordBench: ParsableCommand {
         if wanted("memory") { results += try memoryCase(coordinators: quick ? 100 : 10_000) }
         if wanted("leak") { results += try leakCase(cycles: count(100_000)) }
         if wanted("reload") { results += try reloadCase(lines: quick ? 200 : 2_000, rounds: rounds, root: root) }
-        if json {
-            print("[\n" + results.map(\.json).joined(separator: ",\n") + "\n]")
-        } else {
-            print(BenchResult.table(results))
-        }
-        if results.contains(where: { $0.passed == false }) && !quick { throw ExitCode(2) }
+        return results
     }
 
     /// The repository's root: the folder holding scripts/app.lua, from the working directory up.
@@ -71,7 +113,7 @@ struct CoordBench: ParsableCommand {
 }
 
 /// One line of the report.
-struct BenchResult {
+struct BenchResult: Decodable {
     var name: String
     var value: Double
     var unit: String
@@ -84,6 +126,28 @@ struct BenchResult {
     var note = ""
     /// For the leak check: live counts that did not come back fail it whatever the heap did.
     var countsDiffer = false
+
+    init(name: String, value: Double, unit: String, floor: Double? = nil, floorName: String? = nil,
+         target: Double? = nil, targetIsRatio: Bool = true, note: String = "") {
+        (self.name, self.value, self.unit, self.floor, self.floorName) = (name, value, unit, floor, floorName)
+        (self.target, self.targetIsRatio, self.note) = (target, targetIsRatio, note)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name = "case", value, unit, floor, floorName, target, targetIsRatio, note, countsDiffer
+    }
+
+    /// Reads what ``json`` writes (a group measured in a child process).
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try c.decode(String.self, forKey: .name), value: try c.decode(Double.self, forKey: .value),
+                  unit: try c.decode(String.self, forKey: .unit), floor: try c.decodeIfPresent(Double.self, forKey: .floor),
+                  floorName: try c.decodeIfPresent(String.self, forKey: .floorName),
+                  target: try c.decodeIfPresent(Double.self, forKey: .target),
+                  targetIsRatio: try c.decodeIfPresent(Bool.self, forKey: .targetIsRatio) ?? true,
+                  note: try c.decodeIfPresent(String.self, forKey: .note) ?? "")
+        countsDiffer = try c.decodeIfPresent(Bool.self, forKey: .countsDiffer) ?? false
+    }
 
     var ratio: Double? { floor.map { value / $0 } }
     var passed: Bool? {
@@ -120,6 +184,7 @@ struct BenchResult {
         if let target { fields.append("\"target\": \(target)"); fields.append("\"targetIsRatio\": \(targetIsRatio)") }
         if let passed { fields.append("\"passed\": \(passed)") }
         if !note.isEmpty { fields.append("\"note\": \(quote(note))") }
+        if countsDiffer { fields.append("\"countsDiffer\": true") }
         return "  { " + fields.joined(separator: ", ") + " }"
     }
 
