@@ -50,4 +50,14 @@ import CoordinatorCore
         #expect(record.keys.firstIndex(of: "f1001") == 1)
         #expect(record.description.hasPrefix("{f1000 = 0, f1001 = \"odd\", f1002 = 2"))
     }
+
+    /// The example of FlowRecord's documentation and docs/Core.md, as written.
+    @Test func documentedExample() {
+        var user: FlowRecord = ["name": "Ann", "city": ["name": "Moscow"]]
+        #expect(user["city"]?["name"]?.string == "Moscow")
+        user["age"] = 30
+        #expect(user.map(\.key) == ["age", "city", "name"])
+        user["age"] = nil
+        #expect(FlowValue.record(user).description == "{city = {name = \"Moscow\"}, name = \"Ann\"}")
+    }
 }
