@@ -8,7 +8,8 @@ struct HandlerTable<Handler> {
 
     subscript(name: String) -> Handler? {
         get {
-            for entry in entries where entry.name == name { return entry.handler }
+            // By index: comparing names copies no entry (and retains no handler but the one returned).
+            for i in entries.indices where entries[i].name == name { return entries[i].handler }
             return nil
         }
         set {
