@@ -680,14 +680,14 @@ extension Window {
     }
 }
 
-/// A core object whose whole state one snapshot restores. It carries the number of the operation level
-/// that recorded it, so that it is recorded once per level without looking it up anywhere.
 /// Which operation last recorded some state (see ``Application/recordForUndo(_:snapshot:)``).
 public struct UndoMark: Sendable {
     var serial = 0
     public init() {}
 }
 
+/// A core object whose whole state one snapshot restores. It carries the number of the operation level
+/// that recorded it, so that it is recorded once per level without looking it up anywhere.
 protocol Journaled: AnyObject {
     var journalMark: Int { get set }
 }

@@ -44,8 +44,21 @@ final class DataMemo {
         entries[slot(table)] = Entry(table: table, value: value)
     }
 
-    /// Whether a table with these items is worth remembering: converting it costs more than a lookup.
-    static func worthRemembering(count: Int, nested: Bool) -> Bool { nested || count >= 4 }
+    /// Whether a converted table is worth remembering: it holds tables or several values, so converting it
+    /// again costs more than a lookup.
+    static func worthRemembering(_ value: FlowValue) -> Bool {
+        func isTable(_ value: FlowValue) -> Bool {
+            switch value {
+            case .list, .record: true
+            default: false
+            }
+        }
+        switch value {
+        case .list(let items): return items.count >= 4 || items.contains(where: isTable)
+        case .record(let record): return record.count >= 4 || record.contains { isTable($0.value) }
+        default: return false
+        }
+    }
 
     /// Whether the Lua value at `index` converts to exactly `value` (what ``FlowValue/read(from:at:)``
     /// would build from it), without building anything.

@@ -37,17 +37,8 @@ extension FlowValue: LuaPushable, LuaReadable {
         }
     }
 
-    var isContainer: Bool {
-        switch self {
-        case .list, .record: true
-        default: false
-        }
-    }
-
     public static func read(from stack: LuaStack, at index: Int32) throws -> FlowValue {
-        do { return try read(stack, at: index, depth: 0, memo: DataMemo.of(stack)) } catch let error as DataError {
-            throw LuaError(.type, error.message(under: ""), underlying: error)
-        }
+        try read(from: stack, at: index, path: "")
     }
 
     /// Reads the value at `index` in place; `path` names it in messages (`field user.city is a function`).
@@ -101,15 +92,7 @@ extension FlowValue: LuaPushable, LuaReadable {
             return remembered
         }
         let value = try buildTable(stack, at: table, depth: depth, memo: memo)
-        if let address {
-            switch value {
-            case .list(let items) where DataMemo.worthRemembering(count: items.count, nested: items.contains { $0.isContainer }):
-                memo.remember(value, for: address)
-            case .record(let fields) where DataMemo.worthRemembering(count: fields.count, nested: fields.contains { $0.value.isContainer }):
-                memo.remember(value, for: address)
-            default: break
-            }
-        }
+        if let address, DataMemo.worthRemembering(value) { memo.remember(value, for: address) }
         return value
     }
 
