@@ -16,22 +16,21 @@ extension FlowValue: LuaPushable, LuaReadable {
         case .string(let s): stack.pushString(s)
         case .list(let items): try stack.pushList(items)
         case .record(let record):
-            // Keys are strings, never nil or NaN: the fields go in directly (the table, a key and a value),
-            // scalars without a nested call.
+            // Keys are strings, never nil or NaN: the fields go in directly (the table, a value, then the
+            // field set by name), scalars without a nested call.
             try stack.reserve(3)
             stack.pushNewTable(record: record.count)
             try record.fields.withUnsafeBufferPointer { fields in
                 for i in fields.indices {
-                    stack.pushString(fields[i].key)
                     switch fields[i].value {
                     case .bool(let b): stack.pushBool(b)
                     case .int(let n): stack.pushInteger(n)
                     case .double(let d): stack.pushNumber(d)
                     case .string(let s): stack.pushString(s)
                     case .list, .record:
-                        do { try fields[i].value.push(to: stack) } catch { stack.pop(2); throw error }
+                        do { try fields[i].value.push(to: stack) } catch { stack.pop(); throw error }
                     }
-                    stack.rawSet(table: -3)
+                    stack.setField(fields[i].key, ofNewTableAt: -2)
                 }
             }
         }

@@ -244,8 +244,8 @@ public final class ScriptRuntime {
             "onSignal": lua.function(name: "onSignal") { [unowned self] call in
                 let screen = try call.object(1, as: Screen.self)
                 let name = try call.string(2)
-                let box = self.handlers.add(try call.argument(3, as: LuaFunction.self))
-                screen.onSignal(name) { signal in try self.deliver(signal, to: box.function) }
+                let callback = try self.handlers.add(call.argument(3, as: LuaFunction.self))
+                screen.onSignal(name) { signal in try self.deliver(signal, to: callback) }
             },
         ]
         try lua.register(Screen.self, name: "Screen") { s in
@@ -285,15 +285,13 @@ public final class ScriptRuntime {
 
     func setHandler(_ screen: Screen, output: String, _ handler: LuaFunction?) throws {
         guard let handler else { return screen.removeHandler(for: output) }
-        let box = handlers.add(handler)
-        try screen.on(output) { payload in
-            // The payload as itself, or an explicit nil (the handler's argument count stays the same).
-            if let payload { try box.function.call(payload) } else { try box.function.call(LuaValue.nil) }
-        }
+        let callback = try handlers.add(handler)
+        // The payload as itself, or an explicit nil (the handler's argument count stays the same).
+        try screen.on(output) { payload in try callback.call(payload) }
         if let owner = screen.owner as? ScriptedCoordinator { owner.adopt(screen) }
     }
 
-    func deliver(_ signal: Signal, to handler: LuaFunction) throws {
+    func deliver(_ signal: Signal, to handler: LuaCallback) throws {
         // A handler changes the payload by returning a new one, answers with a second value, and stops the
         // signal with a true third.
         try handler.call(signal.payload, signal.name) { results in
@@ -391,8 +389,8 @@ public final class ScriptRuntime {
             }
             c.method("onSignal") { [unowned self] coordinator, call in
                 let name = try call.string(1)
-                let box = self.handlers.add(try call.argument(2, as: LuaFunction.self))
-                coordinator.onSignal(name) { signal in try self.deliver(signal, to: box.function) }
+                let callback = try self.handlers.add(call.argument(2, as: LuaFunction.self))
+                coordinator.onSignal(name) { signal in try self.deliver(signal, to: callback) }
             }
         }
     }

@@ -172,6 +172,24 @@ import Darwin
         }
     }
 
+    /// The start of every call from Swift: room for `count` arguments, the message handler, then the
+    /// function (`pushFunction` pushes it). The caller restores `top` when done (`defer`), pushes the
+    /// arguments and calls ``pcall(_:arguments:results:)``; the results then start at `top + 2`.
+    @inlinable func beginCall(
+        arguments count: Int32, pushFunction: (OpaquePointer) throws(LuaError) -> Void
+    ) throws(LuaError) -> (stack: LuaStack, top: Int32) {
+        let L = try thread()
+        let top = lua_gettop(L)
+        let stack = LuaStack(L, self)
+        guard lua_checkstack(L, count + 2) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
+        clua_pushmsgh(L)
+        do { try pushFunction(L) } catch {
+            lua_settop(L, top)
+            throw error
+        }
+        return (stack, top)
+    }
+
     private func beginTopLevelCall(_ L: OpaquePointer) {
         if let budget = instructionBudget {
             runtime.pointee.budgeted = 1

@@ -237,19 +237,7 @@ public struct LuaFunction: LuaPushable, LuaReadable {
     /// function. The caller restores `top` when done (`defer`), pushes the arguments and calls ``run``;
     /// the results then start at `top + 2`, above the message handler.
     @inlinable func begin(arguments count: Int32) throws -> (stack: LuaStack, top: Int32) {
-        let core = reference.core
-        let L = try core.thread()
-        let top = lua_gettop(L)
-        let stack = LuaStack(L, core)
-        do {
-            try stack.reserve(count + 2)
-            clua_pushmsgh(L)
-            try reference.pushValue(L)
-        } catch {
-            lua_settop(L, top)
-            throw error
-        }
-        return (stack, top)
+        try reference.core.beginCall(arguments: count) { L throws(LuaError) in try reference.pushValue(L) }
     }
 
     /// The protected call of a call started with ``begin(arguments:)``.

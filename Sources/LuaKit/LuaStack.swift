@@ -1,4 +1,9 @@
 import CLua
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The type of a value on the Lua stack.
 public enum LuaType: Int32, Sendable {
@@ -119,6 +124,22 @@ public struct LuaStack {
     /// Pops a key and a value (pushed in that order) and sets `table[key] = value` without metamethods;
     /// `table` is an index below them (`-3` for the value just under the key).
     @inlinable public func rawSet(table: Int32) { lua_rawset(L, table) }
+    /// Pops a value and sets `table[name] = value`, for a table without a metatable (one just made with
+    /// ``pushNewTable(array:record:)``); `table` is an index below the value (`-2` for the one just under it).
+    ///
+    /// Faster than pushing the name and calling ``rawSet(table:)`` when the same names come again (the
+    /// fields of records): Lua finds them in its cache of recent strings instead of hashing them.
+    public func setField(_ name: String, ofNewTableAt table: Int32) {
+        name.withCString { cName in
+            if strlen(cName) == name.utf8.count {
+                lua_setfield(L, table, cName)
+            } else { // a NUL inside the name: by its bytes
+                pushString(name)
+                lua_rotate(L, -2, 1)
+                lua_rawset(L, table < 0 ? table - 1 : table)
+            }
+        }
+    }
     /// Removes `count` values from the top of the stack.
     @inlinable public func pop(_ count: Int32 = 1) { lua_settop(L, -count - 1) }
 

@@ -83,6 +83,64 @@ import LuaKit
         #expect(tracker.live == 0)
     }
 
+    @Test func luaCallbacksCallTheirFunctionAndTakeNewCode() throws {
+        try lua.run("""
+            seen = {}
+            function record(...)
+              local parts = {}
+              for i = 1, select('#', ...) do parts[i] = tostring((select(i, ...))) end
+              seen[#seen + 1] = table.concat(parts, ',')
+            end
+            """)
+        let callback = try LuaCallback(lua.globals.get("record", as: LuaFunction.self))
+        try callback.call(1)
+        try callback.call(Int?.none)          // an optional's nil is an argument (count stays 1)
+        try callback.call("a", 2.5, true)
+        #expect(try lua.evaluate("return #seen .. ':' .. seen[1] .. '|' .. seen[3]", as: String.self) == "3:1|a,2.5,true")
+        #expect(try lua.evaluate("return seen[2]", as: String.self) == "nil")
+
+        // New code: the same object calls the new function, and reports it.
+        let replacement = try lua.evaluate("return function(x) seen = { 'new ' .. x } end", as: LuaFunction.self)
+        try callback.replace(with: replacement)
+        try callback.call(7)
+        #expect(try lua.evaluate("return seen[1]", as: String.self) == "new 7")
+        #expect(try callback.function == replacement)
+
+        // Results are read in place.
+        try callback.replace(with: lua.evaluate("return function(a, b) return b, a end", as: LuaFunction.self))
+        let swapped = try callback.call(1, "two") { results in try (results.read(1, as: String.self), results.read(2, as: Int.self)) }
+        #expect(swapped == ("two", 1))
+    }
+
+    @Test func luaCallbackErrorsAreLuaErrorsAndLeaveTheStackAsItWas() throws {
+        let callback = try LuaCallback(lua.evaluate("return function(x) if x > 1 then error('too big: ' .. x) end end", name: "cb.lua", as: LuaFunction.self))
+        try lua.run("x = 'below'")
+        #expect(luaError { try callback.call(5) }?.message == "cb.lua:1: too big: 5")
+        try callback.call(1)
+        #expect(try lua.evaluate("return x", as: String.self) == "below")
+        // A function from another state is refused, and the callback keeps its code.
+        let other = try makeState()
+        #expect(luaError { try callback.replace(with: other.evaluate("return print", as: LuaFunction.self)) }?.kind == .misuse)
+        #expect(luaError { try callback.call(2) }?.message == "cb.lua:1: too big: 2")
+        lua.close()
+        #expect(luaError { try callback.call(1) }?.kind == .misuse)
+    }
+
+    @Test func luaCallbacksReleaseTheirFunction() throws {
+        let tracker = Tracker()
+        try lua.register(Tracked.self, name: "Tracked")
+        try lua.globals.set("held", lua.userdata(Tracked(tracker)))
+        var callback: LuaCallback? = try LuaCallback(lua.evaluate("local h = held return function() return h end", as: LuaFunction.self))
+        try lua.run("held = nil")
+        lua.collectGarbage()
+        #expect(tracker.live == 1) // the callback's function keeps its upvalue alive
+        #expect(callback != nil)
+        callback = nil
+        lua.collectGarbage()
+        lua.collectGarbage()
+        #expect(tracker.live == 0)
+    }
+
     @Test func swiftClosuresSeeTheirState() throws {
         try lua.globals.set("make", lua.function(name: "make") { call in
             let table = try #require(call.state).newTable()

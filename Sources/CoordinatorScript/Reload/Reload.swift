@@ -22,29 +22,23 @@ struct ScriptFile {
     mutating func read() { text = readTextFile(path) }
 }
 
-/// A Lua function that Swift calls back (a screen's output handler, a signal handler), held in a box so
-/// that a reload can swap in the new version of its code.
-final class LuaHandler {
-    var function: LuaFunction
-    init(_ function: LuaFunction) { self.function = function }
-}
-
-/// The live handlers, held weakly (a handler goes away with its screen or coordinator).
+/// The live Lua handlers (a screen's outputs, signals), each a ``LuaCallback`` so that a reload can give it
+/// the new version of its code; held weakly (a handler goes away with its screen or coordinator).
 struct HandlerRegistry {
-    private var boxes: [Weak<LuaHandler>] = []
+    private var callbacks: [Weak<LuaCallback>] = []
     private var compactAt = 64
 
-    mutating func add(_ function: LuaFunction) -> LuaHandler {
-        let box = LuaHandler(function)
-        if boxes.count >= compactAt {
-            boxes.removeAll { $0.value == nil }
-            compactAt = max(64, boxes.count * 2)
+    mutating func add(_ function: LuaFunction) throws -> LuaCallback {
+        let callback = try LuaCallback(function)
+        if callbacks.count >= compactAt {
+            callbacks.removeAll { $0.value == nil }
+            compactAt = max(64, callbacks.count * 2)
         }
-        boxes.append(Weak(box))
-        return box
+        callbacks.append(Weak(callback))
+        return callback
     }
 
-    var live: [LuaHandler] { boxes.compactMap(\.value) }
+    var live: [LuaCallback] { callbacks.compactMap(\.value) }
 }
 
 /// What a reload did.
@@ -127,7 +121,7 @@ extension ScriptRuntime {
         }
         var rebinder = Rebinder(runtime: self, old: oldFiles, new: newFiles,
                                 oldDefinitions: oldDefinitions, newDefinitions: try definitions?.call(as: [LuaFunction].self) ?? [])
-        for box in handlers.live { box.function = rebinder.rebind(box.function) }
+        for callback in handlers.live { try callback.replace(with: rebinder.rebind(callback.function)) }
         for coordinator in liveScriptedCoordinators() {
             guard let instance = coordinator.instance else { continue }
             for (key, value) in try instance.pairs() {

@@ -1,0 +1,84 @@
+import CLua
+
+/// A Lua function that Swift calls back often (an event handler), whose code can be replaced while it is
+/// held: ``replace(with:)`` makes every holder call the new function from then on.
+///
+/// A callback keeps the function in a registry slot of its own, and ``call(_:)`` goes from that slot to
+/// `lua_pcall` directly: no Swift reference is retained or released on the way, which is what a handler
+/// that runs for every user action wants. Errors come back as ``LuaError``s, as from ``LuaFunction``.
+///
+/// ```swift
+/// let onTap = try LuaCallback(lua.evaluate("return function(x) print('tapped', x) end", as: LuaFunction.self))
+/// try onTap.call(42)                                  // tapped 42
+/// try onTap.replace(with: lua.evaluate("return function(x) print('new code', x) end", as: LuaFunction.self))
+/// try onTap.call(42)                                  // new code 42
+/// ```
+public final class LuaCallback {
+    @usableFromInline let core: LuaCore
+    /// The registry slot. Exclusivity unchecked (read on every call): a state is used from one thread at a
+    /// time, and each access is a single read or write that runs no code while it lasts.
+    @usableFromInline @exclusivity(unchecked) var slot: Int32
+
+    /// A callback that calls `function`.
+    public init(_ function: LuaFunction) throws {
+        let reference = function.reference
+        core = reference.core
+        let L = try core.thread()
+        try reference.pushValue(L)
+        slot = clua_ref(L)
+    }
+
+    deinit {
+        if !core.isClosed { core.pendingUnrefs.append(slot) } // released at the state's next safe point
+    }
+
+    /// The function it calls now.
+    public var function: LuaFunction {
+        get throws {
+            let L = try core.thread()
+            clua_rawgetref(L, slot)
+            defer { lua_settop(L, -2) }
+            return LuaFunction(reference: core.reference(at: -1, in: L))
+        }
+    }
+
+    /// Calls `function` from now on; it must belong to the same Lua state.
+    public func replace(with function: LuaFunction) throws {
+        let L = try core.thread()
+        try function.reference.push(on: LuaStack(L, core))
+        lua_rawseti(L, clua_registryindex(), lua_Integer(slot))
+    }
+
+    /// Calls the function with `arguments` and drops its results.
+    @inlinable public func call<each A: LuaPushable>(_ arguments: repeat each A) throws {
+        var count: Int32 = 0
+        for _ in repeat each arguments { count += 1 }
+        let (stack, top) = try core.beginCall(arguments: count) { L throws(LuaError) in clua_rawgetref(L, slot) }
+        defer { lua_settop(stack.L, top) }
+        repeat try (each arguments).push(to: stack)
+        try core.pcall(stack.L, arguments: count, results: 0)
+    }
+
+    /// Calls the function with one argument and drops its results: the handler's case, specialized for
+    /// the argument's type (an optional pushes its value, or nil) without copying it.
+    @inlinable public func call<A: LuaPushable>(_ argument: A) throws {
+        let (stack, top) = try core.beginCall(arguments: 1) { L throws(LuaError) in clua_rawgetref(L, slot) }
+        defer { lua_settop(stack.L, top) }
+        try argument.push(to: stack)
+        try core.pcall(stack.L, arguments: 1, results: 0)
+    }
+
+    /// Calls the function and hands its results to `body` while they are still on the Lua stack (see
+    /// ``LuaFunction/call(_:withResults:)``).
+    @inlinable public func call<each A: LuaPushable, R>(
+        _ arguments: repeat each A, withResults body: (LuaResults) throws -> R
+    ) throws -> R {
+        var count: Int32 = 0
+        for _ in repeat each arguments { count += 1 }
+        let (stack, top) = try core.beginCall(arguments: count) { L throws(LuaError) in clua_rawgetref(L, slot) }
+        defer { lua_settop(stack.L, top) }
+        repeat try (each arguments).push(to: stack)
+        try core.pcall(stack.L, arguments: count, results: LUA_MULTRET)
+        return try body(LuaResults(stack: stack, base: top + 2, count: lua_gettop(stack.L) - top - 1))
+    }
+}
