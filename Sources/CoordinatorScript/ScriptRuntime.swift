@@ -26,8 +26,6 @@ public final class ScriptRuntime {
     var swiftCoordinators: [String: () -> Coordinator] = [:]
     /// The files the app was loaded from (main scripts and the modules they required), as last loaded.
     var files: [ScriptFile] = []
-    /// Every Lua handler installed on a screen or a signal, so that a reload can give them new code.
-    var handlers = HandlerRegistry()
     var snapshot: LuaFunction?
     var definitions: LuaFunction?
 
@@ -226,7 +224,7 @@ public final class ScriptRuntime {
             "inputs": lua.function(name: "inputs") { call in try call.push(FlowValue.record(call.object(1, as: Screen.self).inputs)) },
             "outputs": lua.function(name: "outputs") { call in try call.push(call.object(1, as: Screen.self).outputs.map(\.name)) },
             "on": lua.function(name: "on") { [unowned self] call in
-                try self.setHandler(call.object(1, as: Screen.self), output: call.string(2), call.optional(3, as: LuaFunction.self))
+                try self.setHandler(call.object(1, as: Screen.self), output: call.string(2), call.optional(3, as: LuaCallback.self))
             },
             "emit": lua.function(name: "emit") { [unowned self] call in
                 let screen = try call.object(1, as: Screen.self)
@@ -244,7 +242,7 @@ public final class ScriptRuntime {
             "onSignal": lua.function(name: "onSignal") { [unowned self] call in
                 let screen = try call.object(1, as: Screen.self)
                 let name = try call.string(2)
-                let callback = try self.handlers.add(call.argument(3, as: LuaFunction.self))
+                let callback = try call.argument(3, as: LuaCallback.self)
                 screen.onSignal(name) { signal in try self.deliver(signal, to: callback) }
             },
         ]
@@ -267,7 +265,7 @@ public final class ScriptRuntime {
                 if let output = screen.output(forHandler: key) {
                     switch call.type(2) {
                     case .nil, .none: return try self.setHandler(screen, output: output, nil)
-                    case .function: return try self.setHandler(screen, output: output, call.argument(2, as: LuaFunction.self))
+                    case .function: return try self.setHandler(screen, output: output, call.argument(2, as: LuaCallback.self))
                     default: throw LuaError(.runtime, "screen \(screen.name): \(key) must be a function (or nil)")
                     }
                 }
@@ -283,11 +281,10 @@ public final class ScriptRuntime {
         }
     }
 
-    func setHandler(_ screen: Screen, output: String, _ handler: LuaFunction?) throws {
+    func setHandler(_ screen: Screen, output: String, _ handler: LuaCallback?) throws {
         guard let handler else { return screen.removeHandler(for: output) }
-        let callback = try handlers.add(handler)
         // The payload as itself, or an explicit nil (the handler's argument count stays the same).
-        try screen.on(output) { payload in try callback.call(payload) }
+        try screen.on(output) { payload in try handler.call(payload) }
         if let owner = screen.owner as? ScriptedCoordinator { owner.adopt(screen) }
     }
 
@@ -389,7 +386,7 @@ public final class ScriptRuntime {
             }
             c.method("onSignal") { [unowned self] coordinator, call in
                 let name = try call.string(1)
-                let callback = try self.handlers.add(call.argument(2, as: LuaFunction.self))
+                let callback = try call.argument(2, as: LuaCallback.self)
                 coordinator.onSignal(name) { signal in try self.deliver(signal, to: callback) }
             }
         }

@@ -13,7 +13,9 @@ final class ScriptedCoordinator: Coordinator {
     /// The Lua instance (`self` in the class's methods), while it runs.
     private(set) var instance: LuaTable?
     private var onFinishFunction: LuaFunction?
-    private var adopted: [Weak<Screen>] = []
+    /// Screens it installed Lua handlers on. Held strongly (a weak reference would give each screen a side
+    /// table, which makes every count of it slow); screens nothing else holds are dropped as it goes.
+    private var adopted: [Screen] = []
     private var undoMark = UndoMark()
 
     init(runtime: ScriptRuntime, type: LuaTable, onFinish: LuaFunction? = nil) {
@@ -37,9 +39,12 @@ final class ScriptedCoordinator: Coordinator {
 
     /// Remembers a screen that got Lua handlers, to release them when this flow ends.
     func adopt(_ screen: Screen) {
-        guard !adopted.contains(where: { $0.value === screen }) else { return }
+        guard !adopted.contains(where: { $0 === screen }) else { return }
         record()
-        adopted.append(Weak(screen))
+        if adopted.count >= 8 {
+            for i in adopted.indices.reversed() where isKnownUniquelyReferenced(&adopted[i]) { adopted.remove(at: i) }
+        }
+        adopted.append(screen)
     }
 
     private func finished(_ result: FlowValue?, reason: FinishReason) throws {
@@ -70,7 +75,7 @@ final class ScriptedCoordinator: Coordinator {
     }
 
     private func releaseLua() {
-        for screen in adopted.compactMap(\.value) { screen.removeAllHandlers() }
+        for screen in adopted { screen.removeAllHandlers() }
         record()
         adopted.removeAll()
         let keep = onFinish
@@ -78,9 +83,4 @@ final class ScriptedCoordinator: Coordinator {
         onFinish = keep
         setInstance(nil)
     }
-}
-
-struct Weak<T: AnyObject> {
-    weak var value: T?
-    init(_ value: T) { self.value = value }
 }

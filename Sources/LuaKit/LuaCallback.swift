@@ -13,11 +13,13 @@ import CLua
 /// try onTap.replace(with: lua.evaluate("return function(x) print('new code', x) end", as: LuaFunction.self))
 /// try onTap.call(42)                                  // new code 42
 /// ```
-public final class LuaCallback {
+public final class LuaCallback: LuaReadable, LuaPushable {
     @usableFromInline let core: LuaCore
     /// The registry slot. Exclusivity unchecked (read on every call): a state is used from one thread at a
     /// time, and each access is a single read or write that runs no code while it lasts.
     @usableFromInline @exclusivity(unchecked) var slot: Int32
+    /// Its position in the state's list of live callbacks (`LuaState.liveCallbacks`).
+    private var position = 0
 
     /// A callback that calls `function`.
     public init(_ function: LuaFunction) throws {
@@ -26,10 +28,30 @@ public final class LuaCallback {
         let L = try core.thread()
         try reference.pushValue(L)
         slot = clua_ref(L)
+        enlist()
+    }
+
+    /// A callback for the function at `index` (a stack slot of its own, without an intermediate reference).
+    init(_ stack: LuaStack, at index: Int32) {
+        core = stack.core
+        lua_pushvalue(stack.L, index)
+        slot = clua_ref(stack.L)
+        enlist()
     }
 
     deinit {
         if !core.isClosed { core.pendingUnrefs.append(slot) } // released at the state's next safe point
+        // Off the list of live callbacks: the last one takes this one's place.
+        let last = core.callbacks.removeLast()
+        if position < core.callbacks.count {
+            core.callbacks[position] = last
+            last.takeUnretainedValue().position = position
+        }
+    }
+
+    private func enlist() {
+        position = core.callbacks.count
+        core.callbacks.append(Unmanaged.passUnretained(self))
     }
 
     /// The function it calls now.
@@ -47,6 +69,20 @@ public final class LuaCallback {
         let L = try core.thread()
         try function.reference.push(on: LuaStack(L, core))
         lua_rawseti(L, clua_registryindex(), lua_Integer(slot))
+    }
+
+    /// Reads a function argument as a callback (`call.argument(2, as: LuaCallback.self)`).
+    public static func read(from stack: LuaStack, at index: Int32) throws -> LuaCallback {
+        guard stack.type(at: index) == .function else { throw stack.typeError(expected: "function", at: index) }
+        try stack.reserve(1)
+        stack.core.drainUnrefs()
+        return LuaCallback(stack, at: index)
+    }
+
+    /// Pushes the function it calls now.
+    public func push(to stack: LuaStack) throws {
+        guard stack.core === core else { throw LuaError(.misuse, "a Lua value was used with another Lua state") }
+        clua_rawgetref(stack.L, slot)
     }
 
     /// Calls the function with `arguments` and drops its results.

@@ -35,6 +35,10 @@ import Darwin
     /// unchecked (read on every data conversion): one thread, and each access is one read of the array
     /// or one append, with no code running while it lasts.
     @exclusivity(unchecked) var attachments: [(ObjectIdentifier, AnyObject)] = []
+    /// Every live ``LuaCallback`` of the state, unretained: a callback adds itself when made and removes
+    /// itself in its `deinit` (each knows its position), so every entry is a live object. Exclusivity
+    /// unchecked: one thread, and each access is one read, append or assignment that runs no code.
+    @exclusivity(unchecked) var callbacks: [Unmanaged<LuaCallback>] = []
     /// Registry slots of the shared metatables.
     var boxMetatableRef: Int32 = LUA_NOREF
     var objectCacheRef: Int32 = LUA_NOREF

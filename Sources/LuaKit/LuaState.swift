@@ -66,6 +66,9 @@ public final class LuaState {
     /// Whether ``close()`` has run.
     public var isClosed: Bool { core.isClosed }
 
+    /// Every ``LuaCallback`` of this state that is still held somewhere: what a reload gives new code.
+    public var liveCallbacks: [LuaCallback] { core.callbacks.map { $0.takeUnretainedValue() } }
+
     // MARK: Libraries
 
     /// Opens more standard libraries.

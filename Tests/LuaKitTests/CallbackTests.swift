@@ -141,6 +141,19 @@ import LuaKit
         #expect(tracker.live == 0)
     }
 
+    @Test func theStateListsItsLiveCallbacks() throws {
+        let f = try lua.evaluate("return function() end", as: LuaFunction.self)
+        var held = try (0..<5).map { _ in try LuaCallback(f) }
+        #expect(lua.liveCallbacks.map(ObjectIdentifier.init) == held.map(ObjectIdentifier.init))
+        held.remove(at: 1)   // from the middle: the last takes its place
+        held.remove(at: 0)
+        held.append(try LuaCallback(f))
+        #expect(Set(lua.liveCallbacks.map(ObjectIdentifier.init)) == Set(held.map(ObjectIdentifier.init)))
+        #expect(lua.liveCallbacks.count == 4)
+        held.removeAll()
+        #expect(lua.liveCallbacks.isEmpty)
+    }
+
     @Test func swiftClosuresSeeTheirState() throws {
         try lua.globals.set("make", lua.function(name: "make") { call in
             let table = try #require(call.state).newTable()

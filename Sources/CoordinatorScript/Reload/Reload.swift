@@ -22,25 +22,6 @@ struct ScriptFile {
     mutating func read() { text = readTextFile(path) }
 }
 
-/// The live Lua handlers (a screen's outputs, signals), each a ``LuaCallback`` so that a reload can give it
-/// the new version of its code; held weakly (a handler goes away with its screen or coordinator).
-struct HandlerRegistry {
-    private var callbacks: [Weak<LuaCallback>] = []
-    private var compactAt = 64
-
-    mutating func add(_ function: LuaFunction) throws -> LuaCallback {
-        let callback = try LuaCallback(function)
-        if callbacks.count >= compactAt {
-            callbacks.removeAll { $0.value == nil }
-            compactAt = max(64, callbacks.count * 2)
-        }
-        callbacks.append(Weak(callback))
-        return callback
-    }
-
-    var live: [LuaCallback] { callbacks.compactMap(\.value) }
-}
-
 /// What a reload did.
 public struct ReloadReport: CustomStringConvertible, Sendable {
     /// The files that were run again.
@@ -121,7 +102,7 @@ extension ScriptRuntime {
         }
         var rebinder = Rebinder(runtime: self, old: oldFiles, new: newFiles,
                                 oldDefinitions: oldDefinitions, newDefinitions: try definitions?.call(as: [LuaFunction].self) ?? [])
-        for callback in handlers.live { try callback.replace(with: rebinder.rebind(callback.function)) }
+        for callback in lua.liveCallbacks { try callback.replace(with: rebinder.rebind(callback.function)) }
         for coordinator in liveScriptedCoordinators() {
             guard let instance = coordinator.instance else { continue }
             for (key, value) in try instance.pairs() {
