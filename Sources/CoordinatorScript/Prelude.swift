@@ -49,6 +49,16 @@ enum Prelude {
       return instance
     end
 
+    -- Runs an instance's start method, if its class has one.
+    local function start(instance, ...)
+      local method = instance.start
+      if method == nil then return end
+      if type(method) ~= "function" then
+        error(("%s.start is a %s, not a function"):format(instance.__class.__name, type(method)), 0)
+      end
+      return method(instance, ...)
+    end
+
     --- Defines (or, on reload, redefines in place) a coordinator class.
     function M.coordinator(name)
       if type(name) ~= "string" then error("coordinator name must be a string", 2) end
@@ -119,6 +129,6 @@ enum Prelude {
       return list
     end
 
-    return M, instantiate, snapshot, definitions
+    return M, instantiate, start, snapshot, definitions
     """#
 }

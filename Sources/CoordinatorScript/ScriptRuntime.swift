@@ -20,7 +20,9 @@ public final class ScriptRuntime {
     public let app: Application
     /// The Lua module table (`require "coordinator"`).
     public private(set) var module: LuaTable?
-    var instantiate: LuaFunction?
+    /// The prelude's `instantiate(class, handle, onFinish)` and `start(instance, ...)`.
+    var instantiate: LuaCallback?
+    var startInstance: LuaCallback?
     var flows: [AppState: LuaTable] = [:]
     var rootClass: LuaTable?
     var swiftCoordinators: [String: () -> Coordinator] = [:]
@@ -140,13 +142,16 @@ public final class ScriptRuntime {
         })
         let prelude = try lua.load(Prelude.source, name: "[coordinator]")
         let results = try prelude.callValues(native)
-        guard results.count == 4, let module = results[0].tableValue, let instantiate = results[1].functionValue else {
+        guard results.count == 5, let module = results[0].tableValue, let instantiate = results[1].functionValue,
+              let start = results[2].functionValue
+        else {
             throw LuaError(.misuse, "the coordinator module did not load")
         }
         self.module = module
-        self.instantiate = instantiate
-        self.snapshot = results[2].functionValue
-        self.definitions = results[3].functionValue
+        self.instantiate = try LuaCallback(instantiate)
+        self.startInstance = try LuaCallback(start)
+        self.snapshot = results[3].functionValue
+        self.definitions = results[4].functionValue
         let package: LuaTable = try lua.globals.get("package")
         let loaded: LuaTable = try package.get("loaded")
         try loaded.set("coordinator", module)
@@ -205,8 +210,8 @@ public final class ScriptRuntime {
         let title = try spec.get("title", as: String?.self)
         var renderer: ((Screen) throws -> String)?
         if let render {
-            renderer = { [unowned self] (screen: Screen) throws -> String in
-                try render.call(self.lua.userdata(screen), as: String.self)
+            renderer = { (screen: Screen) throws -> String in
+                try render.call(LuaObject(screen), as: String.self)
             }
         }
         let type = ScreenType(name, inputs: inputs, outputs: outputs, title: title, render: renderer)
@@ -310,24 +315,24 @@ public final class ScriptRuntime {
                 let screen = try self.makeScreen(call)
                 let animated = try self.option(call, 3, "animated") ?? true
                 try coordinator.activeRouter().push(screen, animated: animated, completion: nil)
-                try call.push(self.lua.userdata(screen))
+                try call.push(LuaObject(screen))
             }
             c.method("present") { [unowned self] coordinator, call in
                 let screen = try self.makeScreen(call)
                 try coordinator.activeRouter().present(screen, animated: self.option(call, 3, "animated") ?? true, completion: nil)
-                try call.push(self.lua.userdata(screen))
+                try call.push(LuaObject(screen))
             }
             c.method("setRoot") { [unowned self] coordinator, call in
                 let screen = try self.makeScreen(call)
                 try coordinator.activeRouter().setRoot(screen, hideBar: self.option(call, 3, "hideBar") ?? false,
                                                       animated: self.option(call, 3, "animated") ?? true, completion: nil)
-                try call.push(self.lua.userdata(screen))
+                try call.push(LuaObject(screen))
             }
             c.method("pop") { coordinator, call in try coordinator.activeRouter().pop() }
             c.method("popToRoot") { coordinator, call in try coordinator.activeRouter().popToRoot() }
             c.method("dismiss") { coordinator, call in try coordinator.activeRouter().dismiss() }
             c.method("selectTab") { coordinator, call in try coordinator.activeRouter().selectTab(call.integer(1) - 1) }
-            c.method("alert") { [unowned self] coordinator, call in
+            c.method("alert") { coordinator, call in
                 let spec = try call.argument(1, as: LuaTable.self)
                 let title = try spec.get("title", as: String?.self) ?? ""
                 let message = try spec.get("message", as: String?.self)
@@ -343,7 +348,7 @@ public final class ScriptRuntime {
                     }
                 }
                 let alert = try coordinator.activeRouter().alert(title: title, message: message, actions: actions)
-                try call.push(self.lua.userdata(alert))
+                try call.push(LuaObject(alert))
             }
             c.method("run") { [unowned self] coordinator, call in
                 let type = try call.argument(1, as: LuaTable.self)
@@ -358,7 +363,7 @@ public final class ScriptRuntime {
                 if let scripted {
                     try call.push(scripted.instance.map(LuaValue.table) ?? .nil)
                 } else {
-                    try call.push(self.lua.userdata(child)) // a Swift coordinator: its handle
+                    try call.push(LuaObject(child)) // a Swift coordinator: its handle
                 }
             }
             c.method("setTabs") { [unowned self] coordinator, call in
@@ -416,7 +421,7 @@ public final class ScriptRuntime {
         })
         try globals.set("back", lua.function(name: "back") { [unowned self] _ in try self.app.back() })
         try globals.set("top", lua.function(name: "top") { [unowned self] call in
-            if let screen = self.app.window.visibleScreen { try call.push(self.lua.userdata(screen)) }
+            if let screen = self.app.window.visibleScreen { try call.push(LuaObject(screen)) }
         })
         try globals.set("tab", lua.function(name: "tab") { [unowned self] call in
             try self.app.selectTab(call.integer(1) - 1)

@@ -28,13 +28,12 @@ final class ScriptedCoordinator: Coordinator {
     }
 
     override func start(_ args: FlowValue?) throws {
-        guard let instantiate = runtime.instantiate else { return }
-        let handle = try runtime.lua.userdata(self as Coordinator)
-        let created = try instantiate.call(type, handle, onFinishFunction.map(LuaValue.function) ?? .nil, as: LuaTable.self)
-        setInstance(created)
-        if let start = try created.get("start", as: LuaFunction?.self) {
-            if let args { try start.call(created, args) } else { try start.call(created) }
+        guard let instantiate = runtime.instantiate, let start = runtime.startInstance else { return }
+        let created = try instantiate.call(type, LuaObject(self as Coordinator), onFinishFunction) { results in
+            try results.read(1, as: LuaTable.self)
         }
+        setInstance(created) // before start runs: it may finish at once, or run children
+        if let args { try start.call(created, args) } else { try start.call(created) }
     }
 
     /// Remembers a screen that got Lua handlers, to release them when this flow ends.

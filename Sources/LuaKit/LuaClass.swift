@@ -171,6 +171,21 @@ extension LuaState {
     }
 }
 
+/// A Swift object of a registered class as an argument or a result: pushed as its userdata (the same
+/// userdata every time while Lua holds it), without taking a registry reference as ``LuaState/userdata(_:)``
+/// does.
+///
+/// ```swift
+/// try render.call(LuaObject(screen), as: String.self)   // render(screen) in Lua
+/// try call.push(LuaObject(screen))                      // a Swift function returning it
+/// ```
+public struct LuaObject<Object: AnyObject>: LuaPushable {
+    public let object: Object
+    public init(_ object: Object) { self.object = object }
+
+    public func push(to stack: LuaStack) throws { try stack.core.pushObject(object, stack.L) }
+}
+
 extension LuaCore {
     func register<Object: AnyObject>(_ builder: LuaClassBuilder<Object>) throws {
         let L = try thread()

@@ -100,6 +100,47 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
     }
 }
 
+@Suite struct StartErrorTests {
+    func runtime(_ body: String) throws -> ScriptRuntime {
+        let runtime = try ScriptRuntime()
+        try runtime.run("""
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "open" } }
+            local Child = flow.coordinator "Child"
+            \(body)
+            local Home = flow.coordinator "Home"
+            function Home:start()
+              local screen = self:push("Home")
+              screen.onOpen = function() self:run(Child, 7) end
+            end
+            flow.app { authorization = Home }
+            """, name: "flow.lua")
+        try runtime.start()
+        return runtime
+    }
+
+    /// The Home coordinator, under the app's root.
+    func home(_ runtime: ScriptRuntime) -> Coordinator? { runtime.app.root?.children.first }
+
+    @Test func anErrorInStartNamesItsLineAndUndoesTheRun() throws {
+        let runtime = try runtime("function Child:start(n) self:push('Home') error('cannot start with ' .. n) end")
+        let error = try #require(luaError { try runtime.app.tap("open") })
+        #expect(error.message == "flow.lua:4: cannot start with 7")
+        #expect(home(runtime)?.children.isEmpty == true)
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["Home"])
+    }
+
+    @Test func aStartThatIsNotAFunctionIsNamed() throws {
+        let runtime = try runtime("Child.start = 5")
+        #expect(luaError { try runtime.app.tap("open") }?.message == "Child.start is a number, not a function")
+        #expect(home(runtime)?.children.isEmpty == true)
+        // No start at all is fine: the child runs and shows nothing.
+        let quiet = try self.runtime("")
+        try quiet.app.tap("open")
+        #expect(home(quiet)?.children.map(\.name) == ["Child"])
+    }
+}
+
 @Suite struct SystemBackHookTests {
     @Test func luaCoordinatorsHearAboutScreensLeavingAndSystemBack() throws {
         let folder = try TemporaryDirectory()
