@@ -421,14 +421,15 @@ static inline int clua_pcall(lua_State *L, int nargs, int nresults) {
 }
 
 /* Pushes the message handler: push it first, then the function and its arguments, and call
-   clua_pcall_with_handler, which saves clua_pcall's two stack rotations. */
+   clua_pcall_with_handler, which saves clua_pcall's two stack rotations. Only needed for tracebacks. */
 static inline void clua_pushmsgh(lua_State *L) { lua_pushcfunction(L, clua_msgh); }
 
-/* lua_pcall with the message handler already below the function (at base - 1), with the memory limit
-   enforced. The handler stays on the stack: the caller restores its top. */
-static inline int clua_pcall_with_handler(lua_State *L, int nargs, int nresults) {
+/* lua_pcall with the memory limit enforced; when `handler` is 1 the message handler is already below the
+   function (at base - 1) and stays on the stack (the caller restores its top), when 0 there is none (no
+   traceback is wanted, and the error object comes back as it is). */
+static inline int clua_pcall_with_handler(lua_State *L, int nargs, int nresults, int withHandler) {
     clua_Runtime *rt = clua_runtime(L);
-    int handler = lua_gettop(L) - nargs - 1;
+    int handler = withHandler ? lua_gettop(L) - nargs - 1 : 0;
     int savedEnforce = rt->enforce;
     rt->enforce = 1;
     int status = lua_pcall(L, nargs, nresults, handler);

@@ -89,19 +89,19 @@ public final class LuaCallback: LuaReadable, LuaPushable {
     @inlinable public func call<each A: LuaPushable>(_ arguments: repeat each A) throws {
         var count: Int32 = 0
         for _ in repeat each arguments { count += 1 }
-        let (stack, top) = try core.beginCall(arguments: count) { L throws(LuaError) in clua_rawgetref(L, slot) }
-        defer { lua_settop(stack.L, top) }
-        repeat try (each arguments).push(to: stack)
-        try core.pcall(stack.L, arguments: count, results: 0)
+        let pending = try core.beginCall(arguments: count) { L throws(LuaError) in clua_rawgetref(L, slot) }
+        defer { lua_settop(pending.stack.L, pending.top) }
+        repeat try (each arguments).push(to: pending.stack)
+        try core.pcall(pending, arguments: count, results: 0)
     }
 
     /// Calls the function with one argument and drops its results: the handler's case, specialized for
     /// the argument's type (an optional pushes its value, or nil) without copying it.
     @inlinable public func call<A: LuaPushable>(_ argument: A) throws {
-        let (stack, top) = try core.beginCall(arguments: 1) { L throws(LuaError) in clua_rawgetref(L, slot) }
-        defer { lua_settop(stack.L, top) }
-        try argument.push(to: stack)
-        try core.pcall(stack.L, arguments: 1, results: 0)
+        let pending = try core.beginCall(arguments: 1) { L throws(LuaError) in clua_rawgetref(L, slot) }
+        defer { lua_settop(pending.stack.L, pending.top) }
+        try argument.push(to: pending.stack)
+        try core.pcall(pending, arguments: 1, results: 0)
     }
 
     /// Calls the function and hands its results to `body` while they are still on the Lua stack (see
@@ -111,10 +111,10 @@ public final class LuaCallback: LuaReadable, LuaPushable {
     ) throws -> R {
         var count: Int32 = 0
         for _ in repeat each arguments { count += 1 }
-        let (stack, top) = try core.beginCall(arguments: count) { L throws(LuaError) in clua_rawgetref(L, slot) }
-        defer { lua_settop(stack.L, top) }
-        repeat try (each arguments).push(to: stack)
-        try core.pcall(stack.L, arguments: count, results: LUA_MULTRET)
-        return try body(LuaResults(stack: stack, base: top + 2, count: lua_gettop(stack.L) - top - 1))
+        let pending = try core.beginCall(arguments: count) { L throws(LuaError) in clua_rawgetref(L, slot) }
+        defer { lua_settop(pending.stack.L, pending.top) }
+        repeat try (each arguments).push(to: pending.stack)
+        try core.pcall(pending, arguments: count, results: LUA_MULTRET)
+        return try body(pending.results)
     }
 }

@@ -15,7 +15,7 @@ import Darwin
 /// that domain).
 @usableFromInline final class LuaCore {
     /// The runtime record shared with the C side; freed when the core goes away.
-    let runtime: UnsafeMutablePointer<clua_Runtime>
+    @usableFromInline let runtime: UnsafeMutablePointer<clua_Runtime>
     /// The main thread; `nil` once closed.
     private(set) var mainThread: OpaquePointer?
     /// The owning state, for callbacks that need it.
@@ -159,15 +159,16 @@ import Darwin
     // MARK: Calls
 
     /// Calls the function below `nargs` arguments on top of the stack, protected, leaving `nresults`
-    /// results (or all of them with `LUA_MULTRET`). The message handler (`clua_pushmsgh`) is below the
-    /// function and stays there, below the results. On error the function and arguments are gone and a
-    /// ``LuaError`` is thrown.
-    @usableFromInline func pcall(_ L: OpaquePointer, arguments nargs: Int32, results nresults: Int32) throws(LuaError) {
+    /// results (or all of them with `LUA_MULTRET`). The call's message handler, if ``beginCall`` pushed
+    /// one, is below the function and stays there, below the results. On error the function and
+    /// arguments are gone and a ``LuaError`` is thrown.
+    @usableFromInline func pcall(_ call: PendingCall, arguments nargs: Int32, results nresults: Int32) throws(LuaError) {
+        let L = call.stack.L
         drainUnrefs()
         let topLevel = callDepth == 0
         if topLevel { beginTopLevelCall(L) }
         callDepth += 1
-        let status = clua_pcall_with_handler(L, nargs, nresults)
+        let status = clua_pcall_with_handler(L, nargs, nresults, call.handler)
         callDepth -= 1
         var interrupted = false, exhausted = false
         if topLevel { (interrupted, exhausted) = endTopLevelCall(L) }
@@ -176,22 +177,23 @@ import Darwin
         }
     }
 
-    /// The start of every call from Swift: room for `count` arguments, the message handler, then the
-    /// function (`pushFunction` pushes it). The caller restores `top` when done (`defer`), pushes the
-    /// arguments and calls ``pcall(_:arguments:results:)``; the results then start at `top + 2`.
+    /// The start of every call from Swift: room for `count` arguments, the message handler when tracebacks
+    /// are wanted (without them it would only hand the error back), then the function (`pushFunction`
+    /// pushes it). The caller restores `top` when done (`defer`), pushes the arguments and calls
+    /// ``pcall(_:arguments:results:)``; the results then start at ``PendingCall/firstResult``.
     @inlinable func beginCall(
         arguments count: Int32, pushFunction: (OpaquePointer) throws(LuaError) -> Void
-    ) throws(LuaError) -> (stack: LuaStack, top: Int32) {
+    ) throws(LuaError) -> PendingCall {
         let L = try thread()
         let top = lua_gettop(L)
-        let stack = LuaStack(L, self)
         guard lua_checkstack(L, count + 2) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
-        clua_pushmsgh(L)
+        let handler: Int32 = runtime.pointee.tracebacks != 0 ? 1 : 0
+        if handler != 0 { clua_pushmsgh(L) }
         do { try pushFunction(L) } catch {
             lua_settop(L, top)
             throw error
         }
-        return (stack, top)
+        return PendingCall(stack: LuaStack(L, self), top: top, handler: handler)
     }
 
     private func beginTopLevelCall(_ L: OpaquePointer) {
@@ -400,5 +402,27 @@ final class LuaMethodBox: LuaCallableBox {
     init(core: LuaCore, name: String, callerLevel: Int32, body: @escaping (UnsafeMutableRawPointer, LuaCall) throws -> Void) {
         self.body = body
         super.init(core: core, name: name, callerLevel: callerLevel)
+    }
+}
+
+/// A call from Swift between ``LuaCore/beginCall(arguments:pushFunction:)`` and its `pcall`.
+@usableFromInline struct PendingCall {
+    @usableFromInline let stack: LuaStack
+    /// The stack's top before the call: restore it when done.
+    @usableFromInline let top: Int32
+    /// 1 when a message handler sits below the function, else 0.
+    @usableFromInline let handler: Int32
+
+    @inlinable init(stack: LuaStack, top: Int32, handler: Int32) {
+        self.stack = stack
+        self.top = top
+        self.handler = handler
+    }
+
+    /// The index of the first result once the call returned.
+    @inlinable var firstResult: Int32 { top + 1 + handler }
+    /// The results on the stack once the call returned.
+    @inlinable var results: LuaResults {
+        LuaResults(stack: stack, base: firstResult, count: lua_gettop(stack.L) - firstResult + 1)
     }
 }

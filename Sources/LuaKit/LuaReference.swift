@@ -180,10 +180,10 @@ public struct LuaFunction: LuaPushable, LuaReadable {
     @inlinable public func call<each A: LuaPushable>(_ arguments: repeat each A) throws {
         var count: Int32 = 0
         for _ in repeat each arguments { count += 1 }
-        let (stack, top) = try begin(arguments: count)
-        defer { lua_settop(stack.L, top) }
-        repeat try (each arguments).push(to: stack)
-        try run(stack, arguments: count, results: 0)
+        let pending = try begin(arguments: count)
+        defer { lua_settop(pending.stack.L, pending.top) }
+        repeat try (each arguments).push(to: pending.stack)
+        try run(pending, arguments: count, results: 0)
     }
 
     /// Calls the function and hands its results to `body` while they are still on the Lua stack: only
@@ -199,11 +199,11 @@ public struct LuaFunction: LuaPushable, LuaReadable {
     ) throws -> R {
         var count: Int32 = 0
         for _ in repeat each arguments { count += 1 }
-        let (stack, top) = try begin(arguments: count)
-        defer { lua_settop(stack.L, top) }
-        repeat try (each arguments).push(to: stack)
-        try run(stack, arguments: count, results: LUA_MULTRET)
-        return try body(LuaResults(stack: stack, base: top + 2, count: lua_gettop(stack.L) - top - 1))
+        let pending = try begin(arguments: count)
+        defer { lua_settop(pending.stack.L, pending.top) }
+        repeat try (each arguments).push(to: pending.stack)
+        try run(pending, arguments: count, results: LUA_MULTRET)
+        return try body(pending.results)
     }
 
     /// Calls the function and returns all of its results.
@@ -216,33 +216,34 @@ public struct LuaFunction: LuaPushable, LuaReadable {
     @discardableResult
     public func callValues(arguments: [any LuaPushable]) throws -> [LuaValue] {
         let count = Int32(clamping: arguments.count)
-        let (stack, top) = try begin(arguments: count)
-        defer { lua_settop(stack.L, top) }
+        let pending = try begin(arguments: count)
+        let stack = pending.stack
+        defer { lua_settop(stack.L, pending.top) }
         for argument in arguments { try argument.push(to: stack) }
-        try run(stack, arguments: count, results: LUA_MULTRET)
-        return (top + 2..<lua_gettop(stack.L) + 1).map { stack.value(at: $0) }
+        try run(pending, arguments: count, results: LUA_MULTRET)
+        return (pending.firstResult..<lua_gettop(stack.L) + 1).map { stack.value(at: $0) }
     }
 
     /// Calls the function and converts its first result to `R`.
     public func call<R: LuaReadable>(_ arguments: any LuaPushable..., as type: R.Type = R.self) throws -> R {
         let count = Int32(clamping: arguments.count)
-        let (stack, top) = try begin(arguments: count)
-        defer { lua_settop(stack.L, top) }
+        let pending = try begin(arguments: count)
+        let stack = pending.stack
+        defer { lua_settop(stack.L, pending.top) }
         for argument in arguments { try argument.push(to: stack) }
-        try run(stack, arguments: count, results: 1)
+        try run(pending, arguments: count, results: 1)
         return try R.read(from: stack, at: -1)
     }
 
-    /// The start of every call from Swift: room for `count` arguments, the message handler, then the
-    /// function. The caller restores `top` when done (`defer`), pushes the arguments and calls ``run``;
-    /// the results then start at `top + 2`, above the message handler.
-    @inlinable func begin(arguments count: Int32) throws -> (stack: LuaStack, top: Int32) {
+    /// The start of every call from Swift (see `LuaCore.beginCall`): the caller restores the top when
+    /// done (`defer`), pushes the arguments and calls ``run``.
+    @inlinable func begin(arguments count: Int32) throws -> PendingCall {
         try reference.core.beginCall(arguments: count) { L throws(LuaError) in try reference.pushValue(L) }
     }
 
     /// The protected call of a call started with ``begin(arguments:)``.
-    @inlinable func run(_ stack: LuaStack, arguments count: Int32, results: Int32) throws {
-        try reference.core.pcall(stack.L, arguments: count, results: results)
+    @inlinable func run(_ pending: PendingCall, arguments count: Int32, results: Int32) throws {
+        try reference.core.pcall(pending, arguments: count, results: results)
     }
 
     /// Releases the reference now.

@@ -141,6 +141,22 @@ import LuaKit
         #expect(tracker.live == 0)
     }
 
+    @Test func callsWithoutTracebacksReturnTheSameResultsAndErrors() throws {
+        let swap = try lua.evaluate("return function(a, b) return b, a end", as: LuaFunction.self)
+        let fail = try lua.evaluate("return function(x) error('no ' .. x) end", name: "t.lua", as: LuaFunction.self)
+        let callback = try LuaCallback(swap)
+        for tracebacks in [true, false] {
+            lua.tracebacks = tracebacks
+            #expect(try swap.callValues(1, "b") == ["b", 1])
+            #expect(try swap.call(1, "b", as: String.self) == "b")
+            #expect(try swap.call(1, "b") { try ($0.count, $0.read(2, as: Int.self)) } == (2, 1))
+            #expect(try callback.call(1, "b") { try $0.read(1, as: String.self) } == "b")
+            let error = luaError { try fail.call("way") }
+            #expect(error?.message == "t.lua:1: no way")
+            #expect((error?.traceback != nil) == tracebacks)
+        }
+    }
+
     @Test func theStateListsItsLiveCallbacks() throws {
         let f = try lua.evaluate("return function() end", as: LuaFunction.self)
         var held = try (0..<5).map { _ in try LuaCallback(f) }
