@@ -53,8 +53,7 @@ public final class ScriptRuntime {
     }
 
     /// Makes the coordinator for a class: Swift's when one is registered under its name, else a Lua one.
-    func makeCoordinator(_ type: LuaTable, onFinish: LuaFunction?) throws -> (coordinator: Coordinator, scripted: ScriptedCoordinator?) {
-        let name = try type.rawGet("__name", as: String?.self) ?? ""
+    func makeCoordinator(_ type: LuaTable, named name: String, onFinish: LuaFunction?) -> (coordinator: Coordinator, scripted: ScriptedCoordinator?) {
         if let make = swiftCoordinators[name] {
             let coordinator = make()
             if let onFinish {
@@ -62,7 +61,7 @@ public final class ScriptRuntime {
             }
             return (coordinator, nil)
         }
-        let scripted = ScriptedCoordinator(runtime: self, type: type, onFinish: onFinish)
+        let scripted = ScriptedCoordinator(runtime: self, type: type, name: name, onFinish: onFinish)
         return (scripted, scripted)
     }
 
@@ -352,13 +351,13 @@ public final class ScriptRuntime {
             }
             c.method("run") { [unowned self] coordinator, call in
                 let type = try call.argument(1, as: LuaTable.self)
-                guard try type.rawGet("__name", as: String?.self) != nil else {
+                guard let name = try type.rawGet("__name", as: String?.self) else {
                     throw call.badArgument(1, "expected a coordinator class (flow.coordinator \"Name\")")
                 }
                 let args = try call.optional(2, as: FlowValue.self)
                 let modal = try self.option(call, 3, "modal") ?? false
                 let onFinish = try self.optionValue(call, 3, "onFinish")?.functionValue
-                let (child, scripted) = try self.makeCoordinator(type, onFinish: onFinish)
+                let (child, scripted) = self.makeCoordinator(type, named: name, onFinish: onFinish)
                 try coordinator.run(child, with: args, modal: modal)
                 if let scripted {
                     try call.push(scripted.instance.map(LuaValue.table) ?? .nil)

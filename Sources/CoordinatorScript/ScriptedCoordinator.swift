@@ -18,11 +18,12 @@ final class ScriptedCoordinator: Coordinator {
     private var adopted: [Screen] = []
     private var undoMark = UndoMark()
 
-    init(runtime: ScriptRuntime, type: LuaTable, onFinish: LuaFunction? = nil) {
+    /// A coordinator of the class `type`; `name` is the class's name when the caller has read it already.
+    init(runtime: ScriptRuntime, type: LuaTable, name: String? = nil, onFinish: LuaFunction? = nil) {
         self.runtime = runtime
         self.type = type
         self.onFinishFunction = onFinish
-        let name = (try? type.rawGet("__name", as: String?.self)) ?? nil
+        let name = name ?? (try? type.rawGet("__name", as: String?.self)) ?? nil
         super.init(name: name ?? "Coordinator")
         self.onFinish = { [weak self] result, reason in try self?.finished(result, reason: reason) }
     }
@@ -47,7 +48,8 @@ final class ScriptedCoordinator: Coordinator {
     }
 
     private func finished(_ result: FlowValue?, reason: FinishReason) throws {
-        let handler = try instance?.get("onFinish", as: LuaFunction?.self)
+        // Usually set on the instance (`child.onFinish = function ...`); else looked up through its class.
+        let handler = try instance.flatMap { try $0.rawGet("onFinish", as: LuaFunction?.self) ?? $0.get("onFinish", as: LuaFunction?.self) }
         releaseLua()
         try handler?.call(result, reason.rawValue)
     }
