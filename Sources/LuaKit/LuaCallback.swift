@@ -15,9 +15,8 @@ import CLua
 /// ```
 public final class LuaCallback: LuaReadable, LuaPushable {
     @usableFromInline let core: LuaCore
-    /// The registry slot. Exclusivity unchecked (read on every call): a state is used from one thread at a
-    /// time, and each access is a single read or write that runs no code while it lasts.
-    @usableFromInline @exclusivity(unchecked) var slot: Int32
+    /// The registry slot; ``replace(with:)`` puts new code into the same slot.
+    @usableFromInline let slot: Int32
     /// Its position in the state's list of live callbacks (`LuaState.liveCallbacks`).
     private var position = 0
 
