@@ -573,14 +573,17 @@ public final class Application: Journaled {
         {
             try removeModals(from: index, by: coordinator) // the empty modal stack it was given
         }
-        if let parent = coordinator.parent {
+        let parent = coordinator.parent
+        if let parent {
             parent.removeChild(coordinator)
             lostScreens[ObjectIdentifier(parent)] = parent // examined when the operation ends
         }
         coordinator.status = .finished
         emit(.finished(coordinator.info, reason: reason, result: result))
         coordinator.didFinish(result, reason: reason)
-        if reason != .parentFinished { try coordinator.finishHandler?(result, reason) }
+        guard reason != .parentFinished else { return }
+        try coordinator.finishHandler?(result, reason)
+        try parent?.childDidFinish(coordinator, result: result, reason: reason)
     }
 
     func restart(_ coordinator: Coordinator, args: FlowValue?) throws {

@@ -90,6 +90,11 @@ open class Coordinator {
     /// Called after it finished, for any reason.
     open func didFinish(_ result: FlowValue?, reason: FinishReason) {}
 
+    /// Called after one of its children finished by itself or by the user going back, once the child's own
+    /// ``onFinish`` has run (not for children finished along with it). An ``ApplicationCoordinator`` starts
+    /// the next flow here, so a flow's `onFinish` stays its own.
+    open func childDidFinish(_ child: Coordinator, result: FlowValue?, reason: FinishReason) throws {}
+
     /// Called when one of its screens leaves the window: `bySystem` when the user went back or swiped a
     /// modal away, rather than a coordinator navigating. The default calls ``onScreenLeft``.
     open func screenDidLeave(_ screen: Screen, bySystem: Bool) throws {
@@ -266,10 +271,11 @@ open class ApplicationCoordinator: Coordinator {
             throw NavigationError(.unknownState, "\(name) has no flow for the gateway state '\(state)'" +
                 " (flows: \(flows.keys.map(\.rawValue).sorted().joined(separator: ", ")))")
         }
-        let flow = make()
-        flow.onFinish = { [weak self] result, reason in
-            if reason == .finished { try self?.restart(result) } // the next flow starts with this one's result
-        }
-        try run(flow, with: args)
+        try run(make(), with: args)
+    }
+
+    /// The flow finished: the next one starts with its result (the gateway says which).
+    override open func childDidFinish(_ child: Coordinator, result: FlowValue?, reason: FinishReason) throws {
+        if reason == .finished { try restart(result) }
     }
 }

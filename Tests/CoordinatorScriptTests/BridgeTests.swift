@@ -190,4 +190,22 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
         #expect(runtime.lua.memoryUsed <= baseline.2 + baseline.2 / 100)
         #expect(runtime.app.root?.subtree.map(\.name) == ["App", "Main"])
     }
+
+    /// The application coordinator starts the next flow when one finishes; the finished flow's Lua side
+    /// (instance, handlers) must go with it, or every login → logout keeps a Login flow alive.
+    @Test func loginLogoutCyclesLeaveNoFlowBehind() throws {
+        let runtime = try appRuntime()
+        func cycle() throws {
+            try runtime.run("tap('login', { name = 'Ann', password = 'secret' }) tap('logout')")
+        }
+        for _ in 0..<5 { try cycle() }
+        runtime.lua.collectGarbage()
+        let baseline = (runtime.app.live.coordinators, runtime.app.live.screens, runtime.lua.liveCallbacks.count)
+        for _ in 0..<50 { try cycle() }
+        runtime.lua.collectGarbage()
+        #expect(runtime.app.live.coordinators == baseline.0)
+        #expect(runtime.app.live.screens == baseline.1)
+        #expect(runtime.lua.liveCallbacks.count == baseline.2)
+        #expect(runtime.app.root?.subtree.map(\.name) == ["App", "Login"])
+    }
 }

@@ -42,6 +42,7 @@ import LuaKit
                  "list.onCitySelected = function(city) self:finish { name = city.name .. ' (new code)' } end")
         let report = try runtime.reload()
         #expect(report.updatedHandlers == 2) // the inner handler, and the outer one whose text holds it
+        #expect(report.unchangedHandlers == 4) // onSelectCity, onLogout, Regions' onCitySelected, the picker's onFinish
         #expect(report.keptHandlers.isEmpty)
         #expect(report.files.map { $0.split(separator: "/").last.map(String.init) ?? "" } == ["app.lua", "cities.lua"])
         #expect(picture == before)
