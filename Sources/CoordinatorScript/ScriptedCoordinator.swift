@@ -58,7 +58,7 @@ final class ScriptedCoordinator: Coordinator {
     override func screenDidLeave(_ screen: Screen, bySystem: Bool) throws {
         try super.screenDidLeave(screen, bySystem: bySystem)
         guard let instance, let handler = try instance.get("onScreenLeft", as: LuaFunction?.self) else { return }
-        try handler.call(instance, runtime.lua.userdata(screen), bySystem)
+        try handler.call(instance, LuaObject(screen), bySystem)
     }
 
     override func didFinish(_ result: FlowValue?, reason: FinishReason) {

@@ -86,21 +86,13 @@ public final class LuaCallback: LuaReadable, LuaPushable {
 
     /// Calls the function with `arguments` and drops its results.
     @inlinable public func call<each A: LuaPushable>(_ arguments: repeat each A) throws {
-        var count: Int32 = 0
-        for _ in repeat each arguments { count += 1 }
-        let pending = try core.beginCall(arguments: count) { L throws(LuaError) in clua_rawgetref(L, slot) }
-        defer { lua_settop(pending.stack.L, pending.top) }
-        repeat try (each arguments).push(to: pending.stack)
-        try core.pcall(pending, arguments: count, results: 0)
+        try core.call(function: slot, repeat each arguments)
     }
 
     /// Calls the function with one argument and drops its results: the handler's case, specialized for
     /// the argument's type (an optional pushes its value, or nil) without copying it.
     @inlinable public func call<A: LuaPushable>(_ argument: A) throws {
-        let pending = try core.beginCall(arguments: 1) { L throws(LuaError) in clua_rawgetref(L, slot) }
-        defer { lua_settop(pending.stack.L, pending.top) }
-        try argument.push(to: pending.stack)
-        try core.pcall(pending, arguments: 1, results: 0)
+        try core.call(function: slot, argument: argument)
     }
 
     /// Calls the function and hands its results to `body` while they are still on the Lua stack (see
@@ -108,12 +100,6 @@ public final class LuaCallback: LuaReadable, LuaPushable {
     @inlinable public func call<each A: LuaPushable, R>(
         _ arguments: repeat each A, withResults body: (LuaResults) throws -> R
     ) throws -> R {
-        var count: Int32 = 0
-        for _ in repeat each arguments { count += 1 }
-        let pending = try core.beginCall(arguments: count) { L throws(LuaError) in clua_rawgetref(L, slot) }
-        defer { lua_settop(pending.stack.L, pending.top) }
-        repeat try (each arguments).push(to: pending.stack)
-        try core.pcall(pending, arguments: count, results: LUA_MULTRET)
-        return try body(pending.results)
+        try core.call(function: slot, repeat each arguments, withResults: body)
     }
 }

@@ -178,22 +178,51 @@ import Darwin
     }
 
     /// The start of every call from Swift: room for `count` arguments, the message handler when tracebacks
-    /// are wanted (without them it would only hand the error back), then the function (`pushFunction`
-    /// pushes it). The caller restores `top` when done (`defer`), pushes the arguments and calls
+    /// are wanted (without them it would only hand the error back), then the function in registry slot
+    /// `function`. The caller restores `top` when done (`defer`), pushes the arguments and calls
     /// ``pcall(_:arguments:results:)``; the results then start at ``PendingCall/firstResult``.
-    @inlinable func beginCall(
-        arguments count: Int32, pushFunction: (OpaquePointer) throws(LuaError) -> Void
-    ) throws(LuaError) -> PendingCall {
+    @inlinable @inline(__always) func beginCall(arguments count: Int32, function: Int32) throws(LuaError) -> PendingCall {
         let L = try thread()
         let top = lua_gettop(L)
         guard lua_checkstack(L, count + 2) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
         let handler: Int32 = runtime.pointee.tracebacks != 0 ? 1 : 0
         if handler != 0 { clua_pushmsgh(L) }
-        do { try pushFunction(L) } catch {
-            lua_settop(L, top)
-            throw error
-        }
+        clua_rawgetref(L, function)
         return PendingCall(stack: LuaStack(L, self), top: top, handler: handler)
+    }
+
+    /// A whole call from Swift of the function in registry slot `function`, with `arguments`, its results
+    /// dropped (what ``LuaFunction`` and ``LuaCallback`` calls do).
+    @inlinable func call<each A: LuaPushable>(
+        function: Int32, _ arguments: repeat each A
+    ) throws {
+        var count: Int32 = 0
+        for _ in repeat each arguments { count += 1 }
+        let pending = try beginCall(arguments: count, function: function)
+        defer { lua_settop(pending.stack.L, pending.top) }
+        repeat try (each arguments).push(to: pending.stack)
+        try pcall(pending, arguments: count, results: 0)
+    }
+
+    /// The same with one argument, specialized for its type without copying it (a handler's payload).
+    @inlinable func call<A: LuaPushable>(function: Int32, argument: A) throws {
+        let pending = try beginCall(arguments: 1, function: function)
+        defer { lua_settop(pending.stack.L, pending.top) }
+        try argument.push(to: pending.stack)
+        try pcall(pending, arguments: 1, results: 0)
+    }
+
+    /// The same, handing the results to `body` while they are still on the stack.
+    @inlinable func call<each A: LuaPushable, R>(
+        function: Int32, _ arguments: repeat each A, withResults body: (LuaResults) throws -> R
+    ) throws -> R {
+        var count: Int32 = 0
+        for _ in repeat each arguments { count += 1 }
+        let pending = try beginCall(arguments: count, function: function)
+        defer { lua_settop(pending.stack.L, pending.top) }
+        repeat try (each arguments).push(to: pending.stack)
+        try pcall(pending, arguments: count, results: LUA_MULTRET)
+        return try body(pending.results)
     }
 
     private func beginTopLevelCall(_ L: OpaquePointer) {

@@ -30,9 +30,14 @@ import CLua
 
     /// Pushes the value onto thread L of this reference's own state.
     @usableFromInline func pushValue(_ L: OpaquePointer) throws(LuaError) {
+        clua_rawgetref(L, try slot())
+    }
+
+    /// The registry slot, while the value is held and the state open.
+    @usableFromInline func slot() throws(LuaError) -> Int32 {
         guard !core.isClosed else { throw LuaError(.misuse, "the Lua state is closed") }
         guard ref >= 0 else { throw LuaError(.misuse, "the Lua value was released") }
-        clua_rawgetref(L, ref)
+        return ref
     }
 
     func release() {
@@ -178,12 +183,7 @@ public struct LuaFunction: LuaPushable, LuaReadable {
     /// Calls the function and drops its results. The arguments are passed as they are (no array, no
     /// boxing), so this is the call to use for handlers that run often.
     @inlinable public func call<each A: LuaPushable>(_ arguments: repeat each A) throws {
-        var count: Int32 = 0
-        for _ in repeat each arguments { count += 1 }
-        let pending = try begin(arguments: count)
-        defer { lua_settop(pending.stack.L, pending.top) }
-        repeat try (each arguments).push(to: pending.stack)
-        try run(pending, arguments: count, results: 0)
+        try reference.core.call(function: reference.slot(), repeat each arguments)
     }
 
     /// Calls the function and hands its results to `body` while they are still on the Lua stack: only
@@ -197,13 +197,7 @@ public struct LuaFunction: LuaPushable, LuaReadable {
     @inlinable public func call<each A: LuaPushable, R>(
         _ arguments: repeat each A, withResults body: (LuaResults) throws -> R
     ) throws -> R {
-        var count: Int32 = 0
-        for _ in repeat each arguments { count += 1 }
-        let pending = try begin(arguments: count)
-        defer { lua_settop(pending.stack.L, pending.top) }
-        repeat try (each arguments).push(to: pending.stack)
-        try run(pending, arguments: count, results: LUA_MULTRET)
-        return try body(pending.results)
+        try reference.core.call(function: reference.slot(), repeat each arguments, withResults: body)
     }
 
     /// Calls the function and returns all of its results.
@@ -238,7 +232,7 @@ public struct LuaFunction: LuaPushable, LuaReadable {
     /// The start of every call from Swift (see `LuaCore.beginCall`): the caller restores the top when
     /// done (`defer`), pushes the arguments and calls ``run``.
     @inlinable func begin(arguments count: Int32) throws -> PendingCall {
-        try reference.core.beginCall(arguments: count) { L throws(LuaError) in try reference.pushValue(L) }
+        try reference.core.beginCall(arguments: count, function: reference.slot())
     }
 
     /// The protected call of a call started with ``begin(arguments:)``.
