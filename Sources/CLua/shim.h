@@ -29,6 +29,7 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 
 /* ---- per-state runtime record, owned by Swift, reachable from every thread of the state ---- */
 
@@ -112,16 +113,22 @@ static inline int clua_trampoline(lua_State *L) {
    names its registered class; a method's box carries the tag its `self` must have. */
 typedef struct clua_Box { void *object; const void *tag; } clua_Box;
 
-/* upvalue 1: box of the method; upvalue 2: "Class.method"; upvalue 3: "Class", both for messages.
-   Checks `self` (size and class tag) before any Swift code runs. */
+/* upvalue 1: box of the method; upvalue 2: "Class.method"; upvalue 3: "Class", both for messages;
+   upvalue 4: the stand-in field name, or nil. Checks `self` (size and class tag) before any Swift code runs.
+   A table may stand for the object when the class names a stand-in field: its raw value there is `self`. */
 static inline int clua_method_trampoline(lua_State *L) {
     clua_Box *method = (clua_Box *)lua_touserdata(L, lua_upvalueindex(1));
+    const char *given = luaL_typename(L, 1);
+    if (lua_type(L, 1) == LUA_TTABLE && lua_type(L, lua_upvalueindex(4)) == LUA_TSTRING) {
+        lua_pushvalue(L, lua_upvalueindex(4));
+        lua_rawget(L, 1);
+        lua_replace(L, 1);
+    }
     clua_Box *self = (clua_Box *)lua_touserdata(L, 1);
     if (method == NULL || method->object == NULL) return luaL_error(L, "Swift method was released");
     if (self == NULL || lua_rawlen(L, 1) != sizeof(clua_Box) || self->tag != method->tag)
         return luaL_error(L, "bad self for '%s' (expected %s, got %s); call it with ':'",
-                          lua_tostring(L, lua_upvalueindex(2)), lua_tostring(L, lua_upvalueindex(3)),
-                          luaL_typename(L, 1));
+                          lua_tostring(L, lua_upvalueindex(2)), lua_tostring(L, lua_upvalueindex(3)), given);
     if (self->object == NULL) return luaL_error(L, "'%s' called on a released object", lua_tostring(L, lua_upvalueindex(2)));
     clua_Runtime *rt = clua_runtime(L);
     lua_State *savedCurrent = rt->current;
@@ -508,6 +515,70 @@ static inline void clua_insert(lua_State *L, int idx) { lua_insert(L, idx); }
 static inline void clua_remove(lua_State *L, int idx) { lua_remove(L, idx); }
 static inline void clua_replace(lua_State *L, int idx) { lua_replace(L, idx); }
 static inline const char *clua_tolstring(lua_State *L, int idx, size_t *len) { return lua_tolstring(L, idx, len); }
+
+/* ---- Data images (LuaDataImage in LuaKit): plain data encoded for comparison with a Lua value in one walk.
+   A value is a tag byte and its payload: 'f'/'t' booleans; 'i' an 8-byte integer; 'd' the 8-byte bits of a
+   float; 's' a 4-byte length and the bytes; 'l' a list: 4-byte count, then each item as a 4-byte size and the
+   item; 'r' a record: 4-byte count, then each field as 4-byte key length, the key, 4-byte size, the value.
+   Integers are in the machine's byte order. */
+static inline uint32_t clua_image_u32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+
+/* Whether the value at idx is exactly the data at p: a list is a table whose pairs are 1..n in traversal order
+   (what a table constructor or appends build), a record a table with exactly the fields, string keys only.
+   Raw access only; never raises. */
+static int clua_image_matches(lua_State *L, int idx, const unsigned char *p, int depth) {
+    int type = lua_type(L, idx);
+    switch (p[0]) {
+    case 'f': return type == LUA_TBOOLEAN && !lua_toboolean(L, idx);
+    case 't': return type == LUA_TBOOLEAN && lua_toboolean(L, idx);
+    case 'i': {
+        lua_Integer v; memcpy(&v, p + 1, 8);
+        return type == LUA_TNUMBER && lua_isinteger(L, idx) && lua_tointegerx(L, idx, NULL) == v;
+    }
+    case 'd': {
+        if (type != LUA_TNUMBER || lua_isinteger(L, idx)) return 0;
+        lua_Number d = lua_tonumberx(L, idx, NULL);
+        return memcmp(&d, p + 1, 8) == 0;
+    }
+    case 's': {
+        if (type != LUA_TSTRING) return 0;
+        size_t len; const char *s = lua_tolstring(L, idx, &len);
+        return len == clua_image_u32(p + 1) && memcmp(s, p + 5, len) == 0;
+    }
+    case 'l': case 'r': {
+        int list = p[0] == 'l';
+        uint32_t n = clua_image_u32(p + 1);
+        if (type != LUA_TTABLE || depth >= 64 || !lua_checkstack(L, 3)) return 0;
+        if (list && (n == 0 || lua_rawlen(L, idx) != n)) return 0;
+        idx = lua_absindex(L, idx);
+        const unsigned char *items = p + 5, *next = items;
+        uint32_t count = 0;
+        lua_pushnil(L);
+        while (lua_next(L, idx)) {
+            const unsigned char *value = NULL;
+            if (++count <= n) {
+                if (list) {
+                    if (lua_isinteger(L, -2) && lua_tointegerx(L, -2, NULL) == (lua_Integer)count) value = next + 4;
+                    next += 4 + clua_image_u32(next);
+                } else if (lua_type(L, -2) == LUA_TSTRING) {
+                    size_t klen; const char *key = lua_tolstring(L, -2, &klen);
+                    const unsigned char *q = items;
+                    for (uint32_t i = 0; i < n; i++) {
+                        uint32_t kl = clua_image_u32(q);
+                        const unsigned char *v = q + 4 + kl;
+                        if (kl == klen && memcmp(q + 4, key, kl) == 0) { value = v + 4; break; }
+                        q = v + 4 + clua_image_u32(v);
+                    }
+                }
+            }
+            if (value == NULL || !clua_image_matches(L, -1, value, depth + 1)) { lua_settop(L, -3); return 0; }
+            lua_settop(L, -2);
+        }
+        return count == n;
+    }
+    default: return 0;
+    }
+}
 static inline lua_Integer clua_tointegerx(lua_State *L, int idx, int *isnum) { return lua_tointegerx(L, idx, isnum); }
 static inline void clua_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
 static inline int clua_gc_collect(lua_State *L) { return lua_gc(L, LUA_GCCOLLECT); }
@@ -518,7 +589,7 @@ static inline int clua_gc_restart(lua_State *L) { return lua_gc(L, LUA_GCRESTART
 static inline int clua_gc_generational(lua_State *L) { return lua_gc(L, LUA_GCGEN, 0, 0); }
 static inline int clua_gc_incremental(lua_State *L) { return lua_gc(L, LUA_GCINC, 0, 0, 0); }
 static inline void clua_pushclosure(lua_State *L, int nup) { lua_pushcclosure(L, clua_trampoline, nup); }
-static inline void clua_pushmethod(lua_State *L) { lua_pushcclosure(L, clua_method_trampoline, 3); }
+static inline void clua_pushmethod(lua_State *L) { lua_pushcclosure(L, clua_method_trampoline, 4); }
 static inline void clua_pushindex(lua_State *L) { lua_pushcclosure(L, clua_index, 3); }
 static inline void clua_pushnewindex(lua_State *L) { lua_pushcclosure(L, clua_newindex, 3); }
 static inline void clua_pushboxgc(lua_State *L) { lua_pushcfunction(L, clua_box_gc); }

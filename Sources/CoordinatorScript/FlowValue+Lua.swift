@@ -36,6 +36,36 @@ extension FlowValue: LuaPushable, LuaReadable {
         }
     }
 
+    /// The value compiled for comparison with Lua data: `stack.matches(value.luaImage, at: i)` is true
+    /// exactly when the Lua value at `i` converts to this value (lists stored in traversal order aside, which
+    /// merely fail to match). How converted tables are recognised when they come back unchanged.
+    ///
+    /// ```swift
+    /// let city: FlowValue = ["name": "Kazan"]
+    /// try lua.globals.set("city", city)
+    /// // stack.matches(city.luaImage, at: -1) with `city` pushed: true, until a script changes it
+    /// ```
+    public var luaImage: LuaDataImage {
+        var image = LuaDataImage()
+        Self.add(self, to: &image)
+        return image
+    }
+
+    private static func add(_ value: FlowValue, to image: inout LuaDataImage) {
+        switch value {
+        case .bool(let b): image.bool(b)
+        case .int(let i): image.integer(i)
+        case .double(let d): image.number(d)
+        case .string(let s): image.string(s)
+        case .list(let items):
+            image.list(count: items.count) { image in for item in items { image.item { add(item, to: &$0) } } }
+        case .record(let record):
+            image.record(count: record.count) { image in
+                for field in record.fields { image.field(field.key) { add(field.value, to: &$0) } }
+            }
+        }
+    }
+
     public static func read(from stack: LuaStack, at index: Int32) throws -> FlowValue {
         try read(from: stack, at: index, path: "")
     }
@@ -87,9 +117,7 @@ extension FlowValue: LuaPushable, LuaReadable {
         try stack.reserve(3)
         let table = stack.absoluteIndex(index)
         let address = stack.pointer(at: table)
-        if let address, let remembered = memo.candidate(for: address), DataMemo.matches(stack, at: table, remembered, depth: depth) {
-            return remembered
-        }
+        if let address, let remembered = memo.value(for: address, in: stack, at: table, depth: depth) { return remembered }
         let value = try buildTable(stack, at: table, depth: depth, memo: memo)
         if let address, DataMemo.worthRemembering(value) { memo.remember(value, for: address) }
         return value

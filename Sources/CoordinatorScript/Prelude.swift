@@ -9,14 +9,12 @@ enum Prelude {
     local forwarded = { "push", "pop", "popToRoot", "setRoot", "present", "dismiss", "alert", "run", "finish",
                         "update", "send", "onSignal", "selectTab", "setTabs" }
 
-    -- Methods every coordinator instance (and its router) has: they forward to the Swift coordinator.
+    -- Methods every coordinator instance (and its router) has: the Swift coordinator's own, which take the
+    -- instance or router table for the coordinator it holds in `__handle` (no forwarding function between).
     local Base = {}
-    for _, name in ipairs(forwarded) do
-      Base[name] = function(self, ...)
-        local handle = rawget(self, "__handle")
-        return handle[name](handle, ...)
-      end
-    end
+    for _, name in ipairs(forwarded) do Base[name] = native.methods[name] end
+    -- A class's methods come first, then Base's: instance -> class -> Base, all plain table lookups.
+    local ClassMeta = { __index = Base }
 
     -- `self.router:push(...)` reads like the sources' Router: a table with the same handle and methods.
     local RouterMeta = { __index = Base, __name = "Router" }
@@ -26,12 +24,8 @@ enum Prelude {
       local meta = metas[class]
       if not meta then
         meta = {
-          -- Looked up on every access, so a reloaded class takes effect on live instances.
-          __index = function(_, key)
-            local value = class[key]
-            if value ~= nil then return value end
-            return Base[key]
-          end,
+          -- The class table itself: a reload redefines it in place, so it takes effect on live instances.
+          __index = class,
           __tostring = function(self)
             local handle = rawget(self, "__handle")
             return ("%s#%d"):format(class.__name, handle.id)
@@ -44,19 +38,8 @@ enum Prelude {
     end
 
     local function instantiate(class, handle, onFinish)
-      local instance = setmetatable({ __handle = handle, __class = class, onFinish = onFinish }, metaFor(class))
-      instance.router = setmetatable({ __handle = handle }, RouterMeta)
-      return instance
-    end
-
-    -- Runs an instance's start method, if its class has one.
-    local function start(instance, ...)
-      local method = instance.start
-      if method == nil then return end
-      if type(method) ~= "function" then
-        error(("%s.start is a %s, not a function"):format(instance.__class.__name, type(method)), 0)
-      end
-      return method(instance, ...)
+      return setmetatable({ __handle = handle, __class = class, onFinish = onFinish,
+                            router = setmetatable({ __handle = handle }, RouterMeta) }, metas[class] or metaFor(class))
     end
 
     --- Defines (or, on reload, redefines in place) a coordinator class.
@@ -64,7 +47,7 @@ enum Prelude {
       if type(name) ~= "string" then error("coordinator name must be a string", 2) end
       local class = classes[name]
       if not class then
-        class = { __name = name }
+        class = setmetatable({ __name = name }, ClassMeta)
         classes[name] = class
       end
       return class
@@ -83,7 +66,7 @@ enum Prelude {
     function M.factory(name, choose) native.factory(name, choose) end
 
     --- Sets inputs on every shown screen that declares them: update("user", value) or update { user = value }.
-    function M.update(name, value) return native.update(name, value) end
+    M.update = native.update
 
     M.gateway = setmetatable({}, {
       __index = function(_, key) if key == "state" then return native.getState() end end,
@@ -129,6 +112,6 @@ enum Prelude {
       return list
     end
 
-    return M, instantiate, start, snapshot, definitions
+    return M, instantiate, snapshot, definitions
     """#
 }

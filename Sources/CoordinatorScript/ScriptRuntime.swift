@@ -20,9 +20,8 @@ public final class ScriptRuntime {
     public let app: Application
     /// The Lua module table (`require "coordinator"`).
     public private(set) var module: LuaTable?
-    /// The prelude's `instantiate(class, handle, onFinish)` and `start(instance, ...)`.
+    /// The prelude's `instantiate(class, handle, onFinish)`: a coordinator's Lua instance.
     var instantiate: LuaCallback?
-    var startInstance: LuaCallback?
     var flows: [AppState: LuaTable] = [:]
     var rootClass: LuaTable?
     var swiftCoordinators: [String: () -> Coordinator] = [:]
@@ -102,6 +101,7 @@ public final class ScriptRuntime {
 
     private func installModule() throws {
         let native = try lua.newTable()
+        try native.set("methods", lua.methods(of: Coordinator.self))
         try native.set("defineScreen", lua.function(name: "screen") { [unowned self] call in
             try call.push(self.defineScreen(name: call.string(1), spec: call.argument(2, as: LuaTable.self)))
         })
@@ -141,16 +141,13 @@ public final class ScriptRuntime {
         })
         let prelude = try lua.load(Prelude.source, name: "[coordinator]")
         let results = try prelude.callValues(native)
-        guard results.count == 5, let module = results[0].tableValue, let instantiate = results[1].functionValue,
-              let start = results[2].functionValue
-        else {
+        guard results.count == 4, let module = results[0].tableValue, let instantiate = results[1].functionValue else {
             throw LuaError(.misuse, "the coordinator module did not load")
         }
         self.module = module
         self.instantiate = try LuaCallback(instantiate)
-        self.startInstance = try LuaCallback(start)
-        self.snapshot = results[3].functionValue
-        self.definitions = results[4].functionValue
+        self.snapshot = results[2].functionValue
+        self.definitions = results[3].functionValue
         let package: LuaTable = try lua.globals.get("package")
         let loaded: LuaTable = try package.get("loaded")
         try loaded.set("coordinator", module)
@@ -310,6 +307,7 @@ public final class ScriptRuntime {
             c.readOnly("name") { $0.name }
             c.readOnly("id") { $0.id }
             c.readOnly("status") { $0.status.rawValue }
+            c.standIn(field: "__handle") // instances and routers (Lua tables) call these methods directly
             c.method("push") { [unowned self] coordinator, call in
                 let screen = try self.makeScreen(call)
                 let animated = try self.option(call, 3, "animated") ?? true

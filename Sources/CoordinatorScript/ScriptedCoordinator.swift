@@ -29,12 +29,13 @@ final class ScriptedCoordinator: Coordinator {
     }
 
     override func start(_ args: FlowValue?) throws {
-        guard let instantiate = runtime.instantiate, let start = runtime.startInstance else { return }
+        guard let instantiate = runtime.instantiate else { return }
         let created = try instantiate.call(type, LuaObject(self as Coordinator), onFinishFunction) { results in
             try results.read(1, as: LuaTable.self)
         }
         setInstance(created) // before start runs: it may finish at once, or run children
-        if let args { try start.call(created, args) } else { try start.call(created) }
+        let start = if let args { try created.callMethod("start", args) } else { try created.callMethod("start") }
+        guard start == .function || start == .nil else { throw LuaError(.runtime, "\(name).start is a \(start.name), not a function") }
     }
 
     /// Remembers a screen that got Lua handlers, to release them when this flow ends.

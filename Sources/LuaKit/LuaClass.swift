@@ -4,12 +4,15 @@ import CLua
 final class LuaClassInfo {
     let name: String
     let metatableRef: Int32
+    /// The table of its methods (what `object.method` finds).
+    let methodsRef: Int32
     /// The class tag stored in each of its userdata blocks (the metatable's address: unique and stable,
     /// since the registry keeps the metatable alive until the state closes).
     let tag: UnsafeRawPointer
-    init(name: String, metatableRef: Int32, tag: UnsafeRawPointer) {
+    init(name: String, metatableRef: Int32, methodsRef: Int32, tag: UnsafeRawPointer) {
         self.name = name
         self.metatableRef = metatableRef
+        self.methodsRef = methodsRef
         self.tag = tag
     }
 }
@@ -58,8 +61,30 @@ public final class LuaClassBuilder<Object: AnyObject> {
     var metamethods: [LuaClassEntry] = []
     var indexFallback: LuaRawMethod?
     var newIndexFallback: LuaRawMethod?
+    var standInField: String?
 
     init(name: String) { self.name = name }
+
+    /// Lets Lua tables stand for objects of the class: a method called on a table whose raw field `field`
+    /// holds an object's userdata runs on that object, as if called on the userdata.
+    ///
+    /// Lua code can then wrap an object in a table of its own (an instance of a Lua class, with the Swift
+    /// object under `field`) and put the class's methods (``LuaState/methods(of:)``) on that table's
+    /// metatable chain, so `instance:method(...)` reaches Swift with no forwarding function in between.
+    ///
+    /// ```swift
+    /// try lua.register(Counter.self, name: "Counter") { c in
+    ///     c.method("increment") { counter, _ in counter.value += 1 }
+    ///     c.standIn(field: "__object")
+    /// }
+    /// try lua.globals.set("Counter", lua.methods(of: Counter.self))
+    /// try lua.globals.set("counter", lua.userdata(Counter()))
+    /// try lua.run("""
+    ///     local wrapped = setmetatable({ __object = counter }, { __index = Counter })
+    ///     wrapped:increment()
+    ///     """)
+    /// ```
+    public func standIn(field: String) { standInField = field }
 
     /// Wraps a typed body for the trampoline. The userdata (argument 1, on the stack for the whole call)
     /// retains the object, and the C trampoline checked its class tag, so the object is borrowed without a
@@ -162,6 +187,18 @@ extension LuaState {
         try core.register(builder)
     }
 
+    /// The table of a registered class's methods (name → function), for Lua code that calls them through
+    /// tables standing for the objects (``LuaClassBuilder/standIn(field:)``).
+    public func methods<Object: AnyObject>(of type: Object.Type) throws -> LuaTable {
+        let L = try core.thread()
+        guard let info = core.classInfo(for: type) else {
+            throw LuaError(.misuse, "\(type) is not registered with this Lua state (use register(_:name:))")
+        }
+        clua_rawgetref(L, info.methodsRef)
+        defer { lua_settop(L, -2) }
+        return LuaTable(reference: core.reference(at: -1, in: L))
+    }
+
     /// Wraps a Swift object of a registered class as a userdata.
     public func userdata<Object: AnyObject>(_ object: Object) throws -> LuaUserdata {
         let L = try core.thread()
@@ -209,15 +246,17 @@ extension LuaCore {
         func pushMethods(_ entries: [LuaClassEntry], level: Int32 = 1) {
             lua_createtable(L, 0, Int32(clamping: entries.count))
             for entry in entries {
-                pushMethod(builder.name, entry.name, tag: tag, level: level, entry.body, L)
+                pushMethod(builder.name, entry.name, tag: tag, level: level, standIn: builder.standInField, entry.body, L)
                 lua_setfield(L, -2, entry.name)
             }
         }
         func pushFallback(_ body: LuaRawMethod?, name: String) {
-            if let body { pushMethod(builder.name, name, tag: tag, level: 2, body, L) } else { lua_pushnil(L) }
+            if let body { pushMethod(builder.name, name, tag: tag, level: 2, standIn: nil, body, L) } else { lua_pushnil(L) }
         }
 
         pushMethods(builder.methods)
+        lua_pushvalue(L, -1)
+        let methodsRef = clua_ref(L)
         if builder.getters.isEmpty && builder.indexFallback == nil {
             lua_setfield(L, metatable, "__index") // fast path: a plain table of methods
         } else {
@@ -232,25 +271,27 @@ extension LuaCore {
         clua_pushnewindex(L)
         lua_setfield(L, metatable, "__newindex")
         for entry in builder.metamethods {
-            pushMethod(builder.name, entry.name, tag: tag, level: 1, entry.body, L)
+            pushMethod(builder.name, entry.name, tag: tag, level: 1, standIn: nil, entry.body, L)
             lua_setfield(L, metatable, entry.name)
         }
 
         lua_pushvalue(L, metatable)
         let ref = clua_ref(L)
-        let info = LuaClassInfo(name: builder.name, metatableRef: ref, tag: tag)
+        let info = LuaClassInfo(name: builder.name, metatableRef: ref, methodsRef: methodsRef, tag: tag)
         classesByType[ObjectIdentifier(Object.self)] = info
         classesByTag[tag] = info // earlier registrations stay: their userdata remain valid
     }
 
-    /// Pushes a method closure: upvalues box (carrying the class tag), "Class.method", "Class".
+    /// Pushes a method closure: upvalues box (carrying the class tag), "Class.method", "Class", the stand-in
+    /// field (or nil).
     private func pushMethod(
-        _ className: String, _ name: String, tag: UnsafeRawPointer, level: Int32, _ body: @escaping LuaRawMethod,
-        _ L: OpaquePointer
+        _ className: String, _ name: String, tag: UnsafeRawPointer, level: Int32, standIn: String?,
+        _ body: @escaping LuaRawMethod, _ L: OpaquePointer
     ) {
         pushBox(LuaMethodBox(core: self, name: name, callerLevel: level, body: body), tag: tag, L)
         LuaStack(L, self).pushString("\(className).\(name)")
         LuaStack(L, self).pushString(className)
+        if let standIn { LuaStack(L, self).pushString(standIn) } else { lua_pushnil(L) }
         clua_pushmethod(L)
     }
 

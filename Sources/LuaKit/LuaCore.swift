@@ -225,6 +225,43 @@ import Darwin
         return try body(pending.results)
     }
 
+    /// `t:name(arguments...)` for the table in registry slot `table`: the field is read honouring `__index`
+    /// and called, with the table as `self`, only when it is a function. Returns the field's type.
+    @inlinable func callMethod<each A: LuaPushable>(
+        table: Int32, name: String, _ arguments: repeat each A
+    ) throws -> LuaType {
+        var count: Int32 = 1
+        for _ in repeat each arguments { count += 1 }
+        let (pending, found) = try beginMethodCall(table: table, name: name, arguments: count)
+        defer { lua_settop(pending.stack.L, pending.top) }
+        guard found == .function else { return found }
+        repeat try (each arguments).push(to: pending.stack)
+        try pcall(pending, arguments: count, results: 0)
+        return .function
+    }
+
+    /// The start of ``callMethod(table:name:_:)``: the handler when wanted, then `t[name]` and `t` when the
+    /// field is a function (else the field is left on top, its type returned).
+    @usableFromInline func beginMethodCall(table: Int32, name: String, arguments count: Int32) throws -> (PendingCall, LuaType) {
+        let L = try thread()
+        let top = lua_gettop(L)
+        guard lua_checkstack(L, count + 3) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
+        let handler: Int32 = runtime.pointee.tracebacks != 0 ? 1 : 0
+        if handler != 0 { clua_pushmsgh(L) }
+        let stack = LuaStack(L, self)
+        clua_rawgetref(L, table)
+        stack.pushString(name)
+        let status = clua_pgettable(L, -2)
+        if status != LUA_OK {
+            let error = popError(L, status: status)
+            lua_settop(L, top)
+            throw error
+        }
+        let found = LuaType(rawValue: lua_type(L, -1)) ?? .none
+        if found == .function { lua_rotate(L, -2, 1) } // the method, then the table as self
+        return (PendingCall(stack: stack, top: top, handler: handler), found)
+    }
+
     private func beginTopLevelCall(_ L: OpaquePointer) {
         if let budget = instructionBudget {
             runtime.pointee.budgeted = 1

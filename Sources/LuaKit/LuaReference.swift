@@ -72,7 +72,7 @@ func withPushed<R>(_ reference: LuaReference, _ body: (LuaStack, Int32) throws -
 /// try config.set("debug", true)
 /// ```
 public struct LuaTable: LuaPushable, LuaReadable {
-    let reference: LuaReference
+    @usableFromInline let reference: LuaReference
 
     init(reference: LuaReference) { self.reference = reference }
 
@@ -116,6 +116,21 @@ public struct LuaTable: LuaPushable, LuaReadable {
             lua_rawget(stack.L, table)
             return try T.read(from: stack, at: -1)
         }
+    }
+
+    /// Calls the method `name` on the table, as `t:name(arguments...)` does: `t[name]` is looked up honouring
+    /// `__index` and, when it is a function, called with the table as `self` (its results dropped). Returns
+    /// what the field held: `.function` when it was called; anything else is left uncalled, for the caller
+    /// to judge (`.nil`: there is no such method).
+    ///
+    /// ```swift
+    /// let counter = try lua.evaluate("return { n = 0, add = function(self, k) self.n = self.n + k end }", as: LuaTable.self)
+    /// try counter.callMethod("add", 5)        // .function; counter.n is 5
+    /// try counter.callMethod("missing")       // .nil; nothing called
+    /// ```
+    @discardableResult
+    @inlinable public func callMethod<each A: LuaPushable>(_ name: String, _ arguments: repeat each A) throws -> LuaType {
+        try reference.core.callMethod(table: reference.slot(), name: name, repeat each arguments)
     }
 
     /// `rawset(t, key, value)`; a `nil` or NaN key is an error.

@@ -132,7 +132,8 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
 
     @Test func aStartThatIsNotAFunctionIsNamed() throws {
         let runtime = try runtime("Child.start = 5")
-        #expect(luaError { try runtime.app.tap("open") }?.message == "Child.start is a number, not a function")
+        // Named at the line that ran it (the method is looked up when the child starts).
+        #expect(luaError { try runtime.app.tap("open") }?.message == "flow.lua:8: Child.start is a number, not a function")
         #expect(home(runtime)?.children.isEmpty == true)
         // No start at all is fine: the child runs and shows nothing.
         let quiet = try self.runtime("")

@@ -6,8 +6,8 @@ import LuaKit
 
 /// Lua values crossing into the core as `FlowValue`s (screen inputs, payloads, results).
 @Suite struct DataTests {
-    @Test func randomDataRoundTripsThroughLua() async throws {
-        let lua = try LuaState()
+    /// Records of scalars and lists, and lists of such records, nested two levels deep.
+    static let randomValue = {
         let scalar = zip(Gen.int(in: -1_000_000...1_000_000), Gen.letterOrNumber.string(of: 0...6), Gen.bool, Gen.int(in: 0...3))
             .map { i, s, b, kind -> FlowValue in
                 switch kind {
@@ -20,11 +20,34 @@ import LuaKit
         let list = scalar.array(of: 1...5).map(FlowValue.list)
         let record = zip(Gen.letter.string(of: 1...5), zip(scalar, list).map { a, b in [a, b] })
             .array(of: 0...5).map { pairs in FlowValue.record(FlowRecord(Dictionary(pairs.map { ($0.0, $0.1[$0.0.count % 2]) }) { a, _ in a })) }
-        let value = zip(record, record.array(of: 1...3)).map { top, items in FlowValue.record(["top": top, "items": .list(items)]) }
-        await propertyCheck(count: 300, input: value) { value in
+        return zip(record, record.array(of: 1...3)).map { top, items in FlowValue.record(["top": top, "items": .list(items)]) }
+    }()
+
+    @Test func randomDataRoundTripsThroughLua() async throws {
+        let lua = try LuaState()
+        await propertyCheck(count: 300, input: Self.randomValue) { value in
             try lua.globals.set("v", value)
             #expect(try lua.evaluate("return v", as: FlowValue.self) == value)
             #expect(try FlowValue(lua: lua.globals["v"]) == value)
+        }
+    }
+
+    /// What the memo relies on: a value's image matches the table it converts from, and no table of other data.
+    @Test func anImageMatchesExactlyTheTablesOfItsValue() async throws {
+        let lua = try LuaState()
+        var image = LuaDataImage()
+        var matched = false
+        try lua.globals.set("check", lua.function { call in matched = call.stack.matches(image, at: 1) })
+        await propertyCheck(count: 300, input: zip(Self.randomValue, Self.randomValue)) { value, other in
+            try lua.globals.set("v", value)
+            try lua.globals.set("w", other)
+            image = value.luaImage
+            try lua.run("check(v)")
+            #expect(matched)
+            try lua.run("check(w)")
+            #expect(matched == (other == value))
+            try lua.run("v.items[1][\"extra!\"] = true check(v)")
+            #expect(!matched)
         }
     }
 
