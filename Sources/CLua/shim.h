@@ -118,17 +118,20 @@ typedef struct clua_Box { void *object; const void *tag; } clua_Box;
    A table may stand for the object when the class names a stand-in field: its raw value there is `self`. */
 static inline int clua_method_trampoline(lua_State *L) {
     clua_Box *method = (clua_Box *)lua_touserdata(L, lua_upvalueindex(1));
-    const char *given = luaL_typename(L, 1);
-    if (lua_type(L, 1) == LUA_TTABLE && lua_type(L, lua_upvalueindex(4)) == LUA_TSTRING) {
+    clua_Box *self = (clua_Box *)lua_touserdata(L, 1);
+    int standIn = 0;
+    if (self == NULL && lua_type(L, 1) == LUA_TTABLE && lua_type(L, lua_upvalueindex(4)) == LUA_TSTRING) {
         lua_pushvalue(L, lua_upvalueindex(4));
         lua_rawget(L, 1);
         lua_replace(L, 1);
+        self = (clua_Box *)lua_touserdata(L, 1);
+        standIn = 1;
     }
-    clua_Box *self = (clua_Box *)lua_touserdata(L, 1);
     if (method == NULL || method->object == NULL) return luaL_error(L, "Swift method was released");
     if (self == NULL || lua_rawlen(L, 1) != sizeof(clua_Box) || self->tag != method->tag)
         return luaL_error(L, "bad self for '%s' (expected %s, got %s); call it with ':'",
-                          lua_tostring(L, lua_upvalueindex(2)), lua_tostring(L, lua_upvalueindex(3)), given);
+                          lua_tostring(L, lua_upvalueindex(2)), lua_tostring(L, lua_upvalueindex(3)),
+                          standIn ? "table" : luaL_typename(L, 1));
     if (self->object == NULL) return luaL_error(L, "'%s' called on a released object", lua_tostring(L, lua_upvalueindex(2)));
     clua_Runtime *rt = clua_runtime(L);
     lua_State *savedCurrent = rt->current;
