@@ -6,13 +6,9 @@ enum Prelude {
     local M = {}
     local classes = {}
 
-    local forwarded = { "push", "pop", "popToRoot", "setRoot", "present", "dismiss", "alert", "run", "finish",
-                        "update", "send", "onSignal", "selectTab", "setTabs" }
-
-    -- Methods every coordinator instance (and its router) has: the Swift coordinator's own, which take the
-    -- instance or router table for the coordinator it holds in `__handle` (no forwarding function between).
-    local Base = {}
-    for _, name in ipairs(forwarded) do Base[name] = native.methods[name] end
+    -- Methods every coordinator instance (and its router) has: the Swift coordinator's own (push, run,
+    -- finish, ...), which take the instance or router table for the coordinator it holds in `__handle`.
+    local Base = native.methods
     -- A class's methods come first, then Base's: instance -> class -> Base, all plain table lookups.
     local ClassMeta = { __index = Base }
 

@@ -243,23 +243,18 @@ import Darwin
     /// The start of ``callMethod(table:name:_:)``: the handler when wanted, then `t[name]` and `t` when the
     /// field is a function (else the field is left on top, its type returned).
     @usableFromInline func beginMethodCall(table: Int32, name: String, arguments count: Int32) throws -> (PendingCall, LuaType) {
-        let L = try thread()
-        let top = lua_gettop(L)
-        guard lua_checkstack(L, count + 3) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
-        let handler: Int32 = runtime.pointee.tracebacks != 0 ? 1 : 0
-        if handler != 0 { clua_pushmsgh(L) }
-        let stack = LuaStack(L, self)
-        clua_rawgetref(L, table)
-        stack.pushString(name)
+        let pending = try beginCall(arguments: count, function: table) // the table, where the method goes
+        let L = pending.stack.L
+        pending.stack.pushString(name)
         let status = clua_pgettable(L, -2)
         if status != LUA_OK {
             let error = popError(L, status: status)
-            lua_settop(L, top)
+            lua_settop(L, pending.top)
             throw error
         }
         let found = LuaType(rawValue: lua_type(L, -1)) ?? .none
         if found == .function { lua_rotate(L, -2, 1) } // the method, then the table as self
-        return (PendingCall(stack: stack, top: top, handler: handler), found)
+        return (pending, found)
     }
 
     private func beginTopLevelCall(_ L: OpaquePointer) {

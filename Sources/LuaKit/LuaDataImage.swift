@@ -5,7 +5,7 @@ import CLua
 /// the data I converted from it?" without converting it again.
 ///
 /// Build an image with the value's structure, then compare values on the stack with
-/// ``LuaStack/matches(_:at:)``:
+/// ``LuaStack/matches(_:at:levels:)``:
 ///
 /// ```swift
 /// var image = LuaDataImage()
@@ -22,12 +22,9 @@ import CLua
 /// table whose keys are exactly its field names (strings). Integers and floats are told apart, as
 /// `math.type` does. Access is raw: metatables are not consulted.
 public struct LuaDataImage: Sendable {
-    @usableFromInline var bytes: [UInt8] = []
+    var bytes: [UInt8] = []
 
     public init() {}
-
-    /// The image's size in bytes.
-    public var size: Int { bytes.count }
 
     public mutating func bool(_ value: Bool) { bytes.append(value ? UInt8(ascii: "t") : UInt8(ascii: "f")) }
 
