@@ -57,7 +57,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["LuaKit"], path: "Tests/TestSupport"),
         .testTarget(
             name: "CoordinatorScriptTests",
-            dependencies: ["CoordinatorScript", "CoordinatorCore", "LuaKit", "coordrun", "TestSupport"],
+            dependencies: [
+                "CoordinatorScript", "CoordinatorCore", "LuaKit", "coordrun", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             exclude: ["Transcripts"]
         ),
         .testTarget(
