@@ -1,7 +1,7 @@
 -- The sources' app: login -> profile edit -> city pick, as coordinators over screens.
 -- Run it: ./scripts/coordrun scripts/app.lua
 local flow = require "coordinator"
-local cities = require "cities"
+local cities = flow.freeze(require "cities") -- static data: screens share it instead of copying it
 
 ---------------------------------------------------------------------------------------------- screens
 

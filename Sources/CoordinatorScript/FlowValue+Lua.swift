@@ -116,6 +116,7 @@ extension FlowValue: LuaPushable, LuaReadable {
         guard depth < 64 else { throw DataError(.tooDeep) }
         try stack.reserve(3)
         let table = stack.absoluteIndex(index)
+        if let frozen = try FlowValue.frozenValue(stack, at: table) { return frozen }
         let address = stack.pointer(at: table)
         if let address, let remembered = memo.value(for: address, in: stack, at: table, depth: depth) { return remembered }
         let value = try buildTable(stack, at: table, depth: depth, memo: memo)
@@ -189,7 +190,12 @@ extension FlowRecord: LuaPushable, LuaReadable {
         }
         do {
             try stack.reserve(3)
-            return try FlowValue.readRecord(stack, table: stack.absoluteIndex(index), depth: 0, memo: DataMemo.of(stack))
+            let table = stack.absoluteIndex(index)
+            switch try FlowValue.frozenValue(stack, at: table) {
+            case .record(let record)?: return record
+            case .some: throw LuaError(.type, "expected a table of fields, got frozen data that is not a record")
+            case nil: return try FlowValue.readRecord(stack, table: table, depth: 0, memo: DataMemo.of(stack))
+            }
         } catch let error as DataError {
             throw LuaError(.type, error.message(under: ""), underlying: error)
         }
@@ -199,7 +205,7 @@ extension FlowRecord: LuaPushable, LuaReadable {
 /// Why a Lua value is not data, and where: the path is collected innermost first, only when refusing.
 struct DataError: Error {
     enum Problem {
-        case isNil, tooDeep
+        case isNil, tooDeep, changedFrozen
         case notData(String)
         case badKey(String)
     }
@@ -220,6 +226,8 @@ struct DataError: Error {
         if path.count > 4 { location += "..." }
         switch problem {
         case .isNil: return "nil is not data" + (location.isEmpty ? "" : " (at \(location))")
+        case .changedFrozen:
+            return "frozen data was changed with rawset" + (location.isEmpty ? "" : " (at \(location))") + "; freeze the changed table again"
         case .tooDeep: return "data nested more than 64 levels deep (or cyclic) at \(location.isEmpty ? "top" : location)"
         case .badKey(let type): return "a \(type) cannot be a key of data (at \(location.isEmpty ? "top" : location))"
         case .notData(let type):

@@ -75,6 +75,25 @@ enum Prelude {
 
     M.classes = classes
 
+    -- Frozen data (flow.freeze): an empty table whose metatable's __index holds the fields and whose __data
+    -- is the Swift value (set by Swift, which builds these tables); these are every frozen table's other
+    -- metamethods.
+    local function store(t) return getmetatable(t).__index end
+    local DataMeta = {
+      __newindex = function(_, key)
+        error(("frozen data is read-only (cannot set %s); flow.copy(data) makes a table you can change"):format(tostring(key)), 2)
+      end,
+      __len = function(t) return #store(t) end,
+      __pairs = function(t) return next, store(t), nil end,
+      __tostring = function(t) return native.describe(t) end,
+      __name = "data",
+    }
+
+    --- A read-only copy of plain data that screens share without copying it: flow.freeze(require "cities").
+    M.freeze = native.freeze
+    --- A plain table you can change, with the data of `value` (frozen or not).
+    M.copy = native.copy
+
     -- For reload: what running the scripts again can change, saved so that a failed reload puts it back.
     local function snapshot()
       local function copy(t) local c = {} for k, v in next, t do c[k] = v end return c end
@@ -108,6 +127,6 @@ enum Prelude {
       return list
     end
 
-    return M, instantiate, snapshot, definitions
+    return M, instantiate, snapshot, definitions, DataMeta
     """#
 }

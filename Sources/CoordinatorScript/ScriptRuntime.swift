@@ -29,6 +29,8 @@ public final class ScriptRuntime {
     var files: [ScriptFile] = []
     var snapshot: LuaFunction?
     var definitions: LuaFunction?
+    /// The metamethods every frozen table shares (see ``FrozenValue``).
+    var dataMetamethods: [(name: String, value: LuaValue)] = []
 
     /// Creates a runtime whose gateway starts in `state`.
     public init(state: AppState = .authorization, libraries: LuaLibraries = .all) throws {
@@ -36,6 +38,7 @@ public final class ScriptRuntime {
         app = Application(state: state)
         try registerScreenClass()
         try registerCoordinatorClass()
+        try registerFrozenData()
         try installModule()
         try installDriver()
     }
@@ -139,15 +142,30 @@ public final class ScriptRuntime {
         try native.set("setState", lua.function(name: "state") { [unowned self] call in
             self.app.gateway.state = AppState(try call.string(1))
         })
+        try native.set("freeze", lua.function(name: "freeze") { [unowned self] call in
+            if call.type(1) == .table, FlowValue.isFrozen(call.stack, at: call.index(1)) {
+                return call.stack.pushCopy(of: call.index(1)) // frozen already: itself
+            }
+            try call.push(self.frozen(call.argument(1, as: FlowValue.self)))
+        })
+        try native.set("copy", lua.function(name: "copy") { call in
+            try call.push(call.argument(1, as: FlowValue.self))
+        })
+        try native.set("describe", lua.function(name: "describe") { call in
+            try call.push(call.argument(1, as: FlowValue.self).description)
+        })
         let prelude = try lua.load(Prelude.source, name: "[coordinator]")
         let results = try prelude.callValues(native)
-        guard results.count == 4, let module = results[0].tableValue, let instantiate = results[1].functionValue else {
+        guard results.count == 5, let module = results[0].tableValue, let instantiate = results[1].functionValue,
+              let dataMeta = results[4].tableValue
+        else {
             throw LuaError(.misuse, "the coordinator module did not load")
         }
         self.module = module
         self.instantiate = try LuaCallback(instantiate)
         self.snapshot = results[2].functionValue
         self.definitions = results[3].functionValue
+        dataMetamethods = try dataMeta.pairs().compactMap { key, value in key.stringValue.map { ($0, value) } }
         let package: LuaTable = try lua.globals.get("package")
         let loaded: LuaTable = try package.get("loaded")
         try loaded.set("coordinator", module)

@@ -143,6 +143,35 @@ public struct LuaStack {
     /// Removes `count` values from the top of the stack.
     @inlinable public func pop(_ count: Int32 = 1) { lua_settop(L, -count - 1) }
 
+    /// Pops a value and sets `table[n] = value` without metamethods; `table` is an index below the value
+    /// (`-2` for the one just under it).
+    @inlinable public func setRawIndex(_ n: Int, ofTableAt table: Int32) { lua_rawseti(L, table, lua_Integer(n)) }
+
+    /// Pushes a copy of the value at `index`.
+    @inlinable public func pushCopy(of index: Int32) { lua_pushvalue(L, index) }
+
+    /// Pops a table and makes it the metatable of the value at `index` (an index below the popped table).
+    ///
+    /// ```swift
+    /// stack.pushNewTable()                       // the proxy
+    /// stack.pushNewTable(record: 1)              // its metatable
+    /// try stack.push(store); stack.setField("__index", ofNewTableAt: -2)
+    /// stack.setMetatable(ofValueAt: -2)          // the proxy is on top again
+    /// ```
+    @inlinable public func setMetatable(ofValueAt index: Int32) { lua_setmetatable(L, index) }
+
+    /// Pushes the field `name` of the metatable of the value at `index` (raw access) and returns its type;
+    /// pushes nothing and returns `.nil` when there is no metatable or no such field.
+    @inlinable public func pushMetafield(_ name: String, ofValueAt index: Int32) -> LuaType {
+        LuaType(rawValue: luaL_getmetafield(L, index, name)) ?? .nil
+    }
+
+    /// The Swift object held by the userdata at `index` when it is one of a class registered with
+    /// ``LuaState/register(_:name:_:)`` and an instance of `T`; nil for any other value.
+    public func object<T: AnyObject>(at index: Int32, as type: T.Type = T.self) -> T? {
+        core.object(at: index, in: L, as: T.self)
+    }
+
     /// Pushes a table holding `elements` as a list (`t[1]`, `t[2]`, ...).
     @inlinable public func pushList<S: Sequence>(_ elements: S) throws where S.Element: LuaPushable {
         try reserve(3)

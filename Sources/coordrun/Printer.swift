@@ -22,6 +22,11 @@ enum Printer {
             if let screen = u.object(as: Screen.self) { return "Screen \(screen.info)" }
             return value.description
         case .table(let table):
+            // Frozen data (flow.freeze) is an empty table reading through its metatable's __index: show that.
+            if let meta = table.metatable, case .userdata? = try? meta.rawGet("__data", as: LuaValue.self),
+               let fields = try? meta.rawGet("__index", as: LuaTable.self) {
+                return render(.table(fields), depth: depth, indent: indent, seen: &seen)
+            }
             if seen.contains(value) { return "<cycle>" }
             if depth >= maxDepth { return "{...}" }
             guard let pairs = try? table.pairs() else { return value.description }

@@ -64,6 +64,12 @@ import TestSupport
         #expect(outcome.err.contains("app.lua:3: unexpected symbol near '='"))
     }
 
+    @Test func frozenDataPrintsAsItsFields() throws {
+        let outcome = try Self.run(["scripts/app.lua"], input: "= require('coordinator').freeze { b = { 1, 2 }, a = 'x' }\n")
+        #expect(outcome.out.contains(#"{ a = "x", b = { 1, 2 } }"#), "\(outcome.out)")
+        #expect(outcome.status == 0)
+    }
+
     @Test func helpAndVersion() throws {
         let help = try Self.run(["--help"], input: "")
         #expect(help.status == 0)

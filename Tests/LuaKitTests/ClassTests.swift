@@ -115,6 +115,38 @@ import CLua
         #expect(tracker.live == 0)
     }
 
+    /// The stack helpers a bridge builds proxies with: a metatable set from Swift, its fields read raw, and
+    /// the object of a registered class found in a value (and nothing found in any other value).
+    @Test func proxiesBuiltOnTheStackFindTheirObject() throws {
+        let object = Tracked(tracker, value: 7)
+        var found: [Tracked?] = []
+        try lua.globals.set("proxy", lua.function { call in
+            let stack = call.stack
+            try stack.reserve(4)
+            stack.pushNewTable()                       // the proxy
+            stack.pushNewTable(record: 2)              // its metatable
+            stack.pushNewTable(array: 1)               // the fields
+            try stack.push("first")
+            stack.setRawIndex(1, ofTableAt: -2)
+            stack.setField("__index", ofNewTableAt: -2)
+            try stack.push(LuaObject(object))
+            stack.setField("__object", ofNewTableAt: -2)
+            stack.setMetatable(ofValueAt: -2)
+            stack.pushCopy(of: -1)                     // returned twice: the same table
+        })
+        try lua.globals.set("inspect", lua.function { call in
+            let stack = call.stack
+            if stack.pushMetafield("__object", ofValueAt: call.index(1)) == .nil { return found.append(nil) }
+            found.append(stack.object(at: -1, as: Tracked.self))
+            stack.pop()
+        })
+        #expect(try lua.evaluate("local p, q = proxy() return p[1] .. tostring(p == q) .. tostring(rawget(p, 1))", as: String.self) == "firsttruenil")
+        try lua.run("inspect(proxy()) inspect({}) inspect(setmetatable({}, { __object = 5 })) inspect(3)")
+        #expect(found.count == 4)
+        #expect(found[0] === object)
+        #expect(found.dropFirst().allSatisfy { $0 == nil })
+    }
+
     // Tables standing for objects (`standIn(field:)`, `methods(of:)`) and methods called from Swift.
 
     @Test func aTableHoldingTheObjectCallsItsMethodsDirectly() throws {

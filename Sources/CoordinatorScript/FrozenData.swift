@@ -1,0 +1,125 @@
+import CoordinatorCore
+import LuaKit
+
+/// Data frozen with `flow.freeze(t)` (or handed to Lua with ``ScriptRuntime/frozen(_:)``): a read-only
+/// Lua view of one ``FlowValue`` that screens take without copying or comparing it.
+///
+/// Data is copied when it crosses into a screen, because a Lua table can change afterwards. Static data a
+/// flow hands to screens again and again (a catalog, the list of cities) pays for that every time: the
+/// memo compares the table with what it gave last time, walking all of it. Frozen data cannot change, so
+/// the core takes its value as it is, in O(1), and every screen shares it.
+///
+/// In Lua a frozen value is a table that reads like the original (`cities.regions[1].name`, `#list`,
+/// `ipairs`, `pairs`, `tostring`) and refuses assignments. Each list or record is an empty table whose
+/// metatable's `__index` is a table holding its fields (scalars, and frozen tables for nested data), and
+/// whose `__data` is the ``FlowValue`` itself: reading a field is a plain table lookup, and the bridge
+/// recognises the value by its metatable.
+final class FrozenData {
+    let value: FlowValue
+    init(_ value: FlowValue) { self.value = value }
+}
+
+/// A ``FlowValue`` to push frozen: scalars as themselves, lists and records as read-only tables.
+///
+/// ```swift
+/// try runtime.lua.globals.set("cities", runtime.frozen(cities))   // Lua: cities.regions[1].name
+/// ```
+public struct FrozenValue: LuaPushable {
+    let value: FlowValue
+    /// The metamethods every frozen table has (`__newindex`, `__len`, `__pairs`, `__tostring`, `__name`).
+    let metamethods: [(name: String, value: LuaValue)]
+
+    public func push(to stack: LuaStack) throws {
+        try push(value, to: stack, depth: 0)
+    }
+
+    private func push(_ value: FlowValue, to stack: LuaStack, depth: Int) throws {
+        switch value {
+        case .bool, .int, .double, .string: try value.push(to: stack)
+        case .list(let items):
+            try pushFrozen(value, to: stack, depth: depth) { store in
+                for (i, item) in items.enumerated() {
+                    try push(item, to: stack, depth: depth + 1)
+                    stack.setRawIndex(i + 1, ofTableAt: store)
+                }
+            }
+        case .record(let record):
+            try pushFrozen(value, to: stack, depth: depth) { store in
+                for field in record.fields {
+                    try push(field.value, to: stack, depth: depth + 1)
+                    stack.setField(field.key, ofNewTableAt: store)
+                }
+            }
+        }
+    }
+
+    /// Pushes the proxy of a list or record: an empty table, its metatable, and the store of fields
+    /// `fill` sets (`store` is the store's index, below each value `fill` pushes).
+    private func pushFrozen(_ value: FlowValue, to stack: LuaStack, depth: Int, fill: (_ store: Int32) throws -> Void) throws {
+        guard depth < 64 else { throw LuaError(.type, "data nested more than 64 levels deep") }
+        try stack.reserve(4)
+        stack.pushNewTable() // the proxy, empty: every read goes to __index, every write to __newindex
+        stack.pushNewTable(record: metamethods.count + 2)
+        do {
+            for (name, function) in metamethods {
+                try function.push(to: stack)
+                stack.setField(name, ofNewTableAt: -2)
+            }
+            try LuaObject(FrozenData(value)).push(to: stack)
+            stack.setField("__data", ofNewTableAt: -2)
+            switch value {
+            case .list(let items): stack.pushNewTable(array: items.count)
+            case .record(let record): stack.pushNewTable(record: record.count)
+            default: stack.pushNewTable()
+            }
+            do { try fill(-2) } catch { stack.pop(); throw error }
+        } catch {
+            stack.pop(2)
+            throw error
+        }
+        stack.setField("__index", ofNewTableAt: -2)
+        stack.setMetatable(ofValueAt: -2)
+    }
+}
+
+extension ScriptRuntime {
+    /// `value` as frozen data for Lua: a read-only table that screens take without copying (see
+    /// `flow.freeze` in docs/Lua.md). Scalars stay themselves.
+    ///
+    /// ```swift
+    /// let cities: FlowValue = ["federal": [["name": "Moscow"]], "regions": []]
+    /// try runtime.lua.globals.set("cities", runtime.frozen(cities))
+    /// try runtime.run(#"self_test = cities.federal[1].name"#)   // "Moscow"; `cities.federal = 1` is an error
+    /// ```
+    public func frozen(_ value: FlowValue) -> FrozenValue {
+        FrozenValue(value: value, metamethods: dataMetamethods)
+    }
+
+    func registerFrozenData() throws {
+        try lua.register(FrozenData.self, name: "FrozenData")
+    }
+}
+
+extension FlowValue {
+    /// Whether the value at `index` is a frozen table.
+    static func isFrozen(_ stack: LuaStack, at index: Int32) -> Bool {
+        guard stack.pushMetafield("__data", ofValueAt: index) != .nil else { return false }
+        defer { stack.pop() }
+        return stack.object(at: -1, as: FrozenData.self) != nil
+    }
+
+    /// The value of frozen data at `table` (an absolute index of a table), or nil for any other table.
+    /// A frozen table that had fields put in it with `rawset` is refused: it no longer reads as its value.
+    static func frozenValue(_ stack: LuaStack, at table: Int32) throws(DataError) -> FlowValue? {
+        guard stack.pushMetafield("__data", ofValueAt: table) != .nil else { return nil }
+        let frozen = stack.object(at: -1, as: FrozenData.self)
+        stack.pop()
+        guard let frozen else { return nil }
+        stack.pushNil()
+        if stack.next(inTableAt: table) {
+            stack.pop(2)
+            throw DataError(.changedFrozen)
+        }
+        return frozen.value
+    }
+}

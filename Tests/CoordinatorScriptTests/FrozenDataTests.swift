@@ -1,0 +1,117 @@
+import Testing
+import PropertyBased
+import CoordinatorCore
+import CoordinatorScript
+import LuaKit
+import TestSupport
+
+/// `flow.freeze`: read-only data that screens share without copying.
+@Suite struct FrozenDataTests {
+    @Test func frozenDataReadsLikeItsTableAndRefusesChanges() throws {
+        let runtime = try ScriptRuntime()
+        try runtime.run("""
+            local flow = require "coordinator"
+            data = flow.freeze { name = "Ann", tags = { "a", "b", "c" }, city = { name = "Kazan", size = 1.5 } }
+            names = {}
+            for i, tag in ipairs(data.tags) do names[i] = tag end
+            keys = {}
+            for k in pairs(data) do keys[#keys + 1] = k end
+            table.sort(keys)
+            """, name: "frozen")
+        #expect(try runtime.lua.evaluate("return data.name .. data.city.name .. #data.tags .. data.tags[3]", as: String.self) == "AnnKazan3c")
+        #expect(try runtime.lua.evaluate("return table.concat(names, ',') .. ';' .. table.concat(keys, ',')", as: String.self) == "a,b,c;city,name,tags")
+        #expect(try runtime.lua.evaluate("return type(data) .. ' ' .. tostring(data.city)", as: String.self) == #"table {name = "Kazan", size = 1.5}"#)
+        #expect(try runtime.lua.evaluate("return data.missing == nil and data.tags[4] == nil", as: Bool.self))
+        let cases = [
+            ("data.name = 'Bob'", "frozen:1: frozen data is read-only (cannot set name); flow.copy(data) makes a table you can change"),
+            ("data.city.name = 'Samara'", "frozen:1: frozen data is read-only (cannot set name)"),
+            ("table.insert(data.tags, 'd')", "frozen data is read-only (cannot set 4)"),
+            ("data.new = {}", "frozen:1: frozen data is read-only (cannot set new)"),
+        ]
+        for (code, message) in cases {
+            let error = try #require(luaError { try runtime.run(code, name: "frozen") })
+            #expect(error.message.contains(message), "\(code): \(error.message)")
+        }
+        #expect(try runtime.lua.evaluate("return data.city.name .. #data.tags .. tostring(rawget(data, 'new'))", as: String.self) == "Kazan3nil")
+    }
+
+    @Test func aCopyIsAPlainTableAndFreezingTwiceGivesTheSameTable() throws {
+        let runtime = try ScriptRuntime()
+        try runtime.run("""
+            local flow = require "coordinator"
+            data = flow.freeze { list = { 1, 2 }, name = "x" }
+            copy = flow.copy(data)
+            copy.name = "changed"
+            copy.list[3] = 3
+            """, name: "frozen")
+        #expect(try runtime.lua.evaluate("return getmetatable(copy) == nil and getmetatable(copy.list) == nil", as: Bool.self))
+        #expect(try runtime.lua.evaluate("return copy", as: FlowValue.self) == ["list": [1, 2, 3], "name": "changed"])
+        #expect(try runtime.lua.evaluate("return data", as: FlowValue.self) == ["list": [1, 2], "name": "x"])
+        #expect(try runtime.lua.evaluate("local flow = require 'coordinator' return flow.freeze(data) == data and flow.freeze(data.list) == data.list", as: Bool.self))
+        #expect(try runtime.lua.evaluate("local flow = require 'coordinator' return flow.freeze(5) == 5 and flow.freeze('s') == 's'", as: Bool.self))
+        let refused = try #require(luaError { try runtime.run("require('coordinator').freeze { user = { onTap = print } }", name: "frozen") })
+        #expect(refused.message.contains("a function cannot be data (field user.onTap is one)"), "\(refused.message)")
+    }
+
+    /// Frozen data of any shape reads back in Lua as the value it was made from, and Swift gets that value back.
+    @Test func randomDataFrozenInSwiftReadsBackUnchanged() async throws {
+        let runtime = try ScriptRuntime()
+        try runtime.run("""
+            function walk(t)
+              if type(t) ~= "table" then return t end
+              local c = {} for k, v in pairs(t) do c[k] = walk(v) end return c
+            end
+            """, name: "walk")
+        await propertyCheck(count: 200, input: DataTests.randomValue) { value in
+            try runtime.lua.globals.set("v", runtime.frozen(value))
+            #expect(try runtime.lua.evaluate("return walk(v)", as: FlowValue.self) == value)
+            #expect(try runtime.lua.evaluate("return v", as: FlowValue.self) == value)
+            #expect(try runtime.lua.evaluate("return require('coordinator').copy(v)", as: FlowValue.self) == value)
+            #expect(try runtime.lua.evaluate("return #v.items", as: Int.self) == value["items"]?.list?.count)
+        }
+    }
+
+    @Test func screensTakeFrozenDataAndRefuseItOnceRawsetChangedIt() throws {
+        let runtime = try ScriptRuntime(state: .main)
+        try runtime.run("""
+            local flow = require "coordinator"
+            flow.screen "Regions" { inputs = { "regions" }, outputs = { pick = { from = "regions" } } }
+            cities = flow.freeze { regions = { { name = "A", cities = { { name = "a1" } } }, { name = "B", cities = {} } } }
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              local screen = self:push("Regions", { regions = cities.regions })
+              screen.onPick = function(region) picked = region end
+            end
+            flow.app { main = Main }
+            """, name: "flow")
+        try runtime.start()
+        let screen = try #require(runtime.app.window.visibleScreen)
+        #expect(screen["regions"]?.list?.map { $0["name"] } == ["A", "B"])
+        try runtime.app.tap("pick", payload: screen["regions"]?.list?.first)
+        // A payload is a plain table of its own, as always.
+        #expect(try runtime.lua.evaluate("picked.name = 'changed' return getmetatable(picked) == nil and cities.regions[1].name", as: String.self) == "A")
+        // rawset puts a field in the empty table: it no longer reads as its value, and is refused with its path.
+        try runtime.run("rawset(cities.regions, 'x', 1)", name: "flow")
+        let error = try #require(luaError { try runtime.run("require('coordinator').update { regions = cities.regions }", name: "flow") })
+        #expect(error.message.contains("frozen data was changed with rawset (at regions)"), "\(error.message)")
+        #expect(runtime.app.window.visibleScreen?["regions"]?.list?.count == 2)
+    }
+
+    @Test func aFrozenRecordCanBeAScreensInputs() throws {
+        let runtime = try ScriptRuntime(state: .main)
+        try runtime.run("""
+            local flow = require "coordinator"
+            flow.screen "Regions" { inputs = { "regions" } }
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              self:push("Regions", flow.freeze { regions = { "A", "B" } })
+              local ok, message = pcall(self.push, self, "Regions", flow.freeze { "not", "a", "record" })
+              refused = message
+            end
+            flow.app { main = Main }
+            """, name: "flow")
+        try runtime.start()
+        #expect(runtime.app.window.visibleScreen?["regions"] == ["A", "B"])
+        #expect(try runtime.lua.evaluate("return refused", as: String.self).contains("frozen data that is not a record"))
+    }
+}
