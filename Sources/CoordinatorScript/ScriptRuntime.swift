@@ -25,6 +25,8 @@ public final class ScriptRuntime {
     var flows: [AppState: LuaTable] = [:]
     var rootClass: LuaTable?
     var swiftCoordinators: [String: () -> Coordinator] = [:]
+    /// Coordinator classes run so far, by the address of their table (see ``coordinatorClass(_:_:)``).
+    var classCache: [UnsafeRawPointer: (LuaTable, String)] = [:]
     /// The files the app was loaded from (main scripts and the modules they required), as last loaded.
     var files: [ScriptFile] = []
     var snapshot: LuaFunction?
@@ -366,10 +368,7 @@ public final class ScriptRuntime {
                 try call.push(LuaObject(alert))
             }
             c.method("run") { [unowned self] coordinator, call in
-                let type = try call.argument(1, as: LuaTable.self)
-                guard let name = try type.rawGet("__name", as: String?.self) else {
-                    throw call.badArgument(1, "expected a coordinator class (flow.coordinator \"Name\")")
-                }
+                let (type, name) = try self.coordinatorClass(call, 1)
                 let args = try call.optional(2, as: FlowValue.self)
                 let modal = try self.option(call, 3, "modal") ?? false
                 let onFinish = try self.optionValue(call, 3, "onFinish")?.functionValue
@@ -410,6 +409,21 @@ public final class ScriptRuntime {
                 coordinator.onSignal(name) { signal in try self.deliver(signal, to: callback) }
             }
         }
+    }
+
+    /// The coordinator class at argument `n` and its name. Classes are looked up by identity in a cache that
+    /// holds them (so an address is never reused while cached): running a class again takes no new reference
+    /// and reads no name.
+    func coordinatorClass(_ call: LuaCall, _ n: Int) throws -> (LuaTable, String) {
+        if call.type(n) == .table, let address = call.stack.pointer(at: call.index(n)), let known = classCache[address] {
+            return known
+        }
+        let type = try call.argument(n, as: LuaTable.self)
+        guard let name = try type.rawGet("__name", as: String?.self) else {
+            throw call.badArgument(n, "expected a coordinator class (flow.coordinator \"Name\")")
+        }
+        if let address = call.stack.pointer(at: call.index(n)) { classCache[address] = (type, name) }
+        return (type, name)
     }
 
     /// A screen from the catalog for `(name, inputs)` arguments.

@@ -33,6 +33,7 @@ final class ScriptedCoordinator: Coordinator {
         let created = try instantiate.call(type, LuaObject(self as Coordinator), onFinishFunction) { results in
             try results.read(1, as: LuaTable.self)
         }
+        onFinishFunction = nil // the instance holds it now (a reference kept here would wait for the collector)
         setInstance(created) // before start runs: it may finish at once, or run children
         let start = if let args { try created.callMethod("start", args) } else { try created.callMethod("start") }
         guard start == .function || start == .nil else { throw LuaError(.runtime, "\(name).start is a \(start.name), not a function") }

@@ -26,6 +26,7 @@ public final class LuaCallback: LuaReadable, LuaPushable {
         core = reference.core
         let L = try core.thread()
         try reference.pushValue(L)
+        core.drainUnrefs() // slots released since the last call are taken again first
         slot = clua_ref(L)
         enlist()
     }
@@ -33,6 +34,7 @@ public final class LuaCallback: LuaReadable, LuaPushable {
     /// A callback for the function at `index` (a stack slot of its own, without an intermediate reference).
     init(_ stack: LuaStack, at index: Int32) {
         core = stack.core
+        core.drainUnrefs()
         lua_pushvalue(stack.L, index)
         slot = clua_ref(stack.L)
         enlist()

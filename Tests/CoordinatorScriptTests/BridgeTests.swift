@@ -50,6 +50,24 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
         #expect(runtime.app.root?.subtree.map(\.name) == ["App", "Main"])
     }
 
+    /// A finished picker keeps no registry reference while its handle waits for the collector: journeys
+    /// without a collection leave the registry's live references where they were.
+    @Test func finishedFlowsHoldNoReferencesUntilCollected() throws {
+        let runtime = try appRuntime(state: .main)
+        try runtime.run("collectgarbage('stop')")
+        let live = "local n = 0 for _, v in pairs(debug.getregistry()) do if type(v) ~= 'number' then n = n + 1 end end return n"
+        func journey() throws {
+            try runtime.run("tap('selectCity') tap('regionSelected', top().regions[1]) tap('citySelected', top().cities[2])")
+        }
+        try journey()
+        let before = try runtime.lua.evaluate(live, as: Int.self)
+        for _ in 0..<50 { try journey() }
+        #expect(try runtime.lua.evaluate(live, as: Int.self) == before)
+        try runtime.run("collectgarbage('restart')")
+        runtime.lua.collectGarbage()
+        #expect(runtime.app.live.coordinators == 2) // App and Main: every picker is gone once collected
+    }
+
     @Test func logoutReturnsToLogin() throws {
         let runtime = try appRuntime(state: .main)
         try runtime.run("tap('logout')")
