@@ -40,10 +40,6 @@ typedef int (*clua_MethodDispatch)(lua_State *L, void *box, void *object);
 typedef void (*clua_Release)(void *box);
 typedef void (*clua_Warn)(void *owner, const char *msg, int tocont);
 
-#define CLUA_SMALL_CLASSES 16          /* size classes of 16, 32, ... 256 bytes */
-#define CLUA_SMALL_MAX (16 * CLUA_SMALL_CLASSES)
-#define CLUA_SLAB_SIZE 32768
-
 typedef struct clua_Runtime {
     clua_Dispatch dispatch;
     clua_MethodDispatch methodDispatch;
@@ -62,12 +58,6 @@ typedef struct clua_Runtime {
     int hookCount;               /* instructions between two count hooks */
     volatile sig_atomic_t interruptRequested;
     char tracebackKey;           /* address used as a registry key */
-    /* Small blocks (tables, closures, short strings, userdata: most of what a flow allocates) come from
-       slabs and go back to a free list per 16-byte size class; see clua_alloc. */
-    void *freeBlocks[CLUA_SMALL_CLASSES];
-    char *slabCursor;            /* the unused rest of the newest slab */
-    size_t slabLeft;
-    void *slabs;                 /* every slab, chained through its first word; freed by clua_release_blocks */
 } clua_Runtime;
 
 static inline clua_Runtime *clua_runtime(lua_State *L) {
@@ -76,91 +66,21 @@ static inline clua_Runtime *clua_runtime(lua_State *L) {
 
 /* ---- allocator ---- */
 
-/* A block of a small size class: the head of its free list, else carved from the newest slab. */
-static inline void *clua_small_alloc(clua_Runtime *rt, size_t size) {
-    size_t c = (size - 1) >> 4;
-    void *block = rt->freeBlocks[c];
-    if (block != NULL) {
-        rt->freeBlocks[c] = *(void **)block;
-        return block;
-    }
-    size_t bytes = (c + 1) << 4;
-    if (rt->slabLeft < bytes) {
-        /* The slab's first 16 bytes chain it to the others (16, so that blocks stay 16-byte aligned). */
-        char *slab = (char *)malloc(CLUA_SLAB_SIZE);
-        if (slab == NULL) return NULL;
-        *(void **)slab = rt->slabs;
-        rt->slabs = slab;
-        /* The rest of the old slab is handed to the free lists, largest classes first. */
-        while (rt->slabLeft >= 16) {
-            size_t k = (rt->slabLeft > CLUA_SMALL_MAX ? CLUA_SMALL_MAX : rt->slabLeft) >> 4;
-            *(void **)rt->slabCursor = rt->freeBlocks[k - 1];
-            rt->freeBlocks[k - 1] = rt->slabCursor;
-            rt->slabCursor += k << 4;
-            rt->slabLeft -= k << 4;
-        }
-        rt->slabCursor = slab + 16;
-        rt->slabLeft = CLUA_SLAB_SIZE - 16;
-    }
-    block = rt->slabCursor;
-    rt->slabCursor += bytes;
-    rt->slabLeft -= bytes;
-    return block;
-}
-
-static inline void clua_small_free(clua_Runtime *rt, void *block, size_t size) {
-    size_t c = (size - 1) >> 4;
-    *(void **)block = rt->freeBlocks[c];
-    rt->freeBlocks[c] = block;
-}
-
-/* Lua's allocator. Blocks of up to CLUA_SMALL_MAX bytes live in slabs with a free list per size class (Lua
-   always says how big the block it frees is, so no header is needed): a flow allocates and drops many small
-   tables and closures, and a free-list pop or push is a fraction of malloc's work. Larger blocks are
-   malloc's. Slabs return to malloc when the state closes (clua_release_blocks). */
 static inline void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     clua_Runtime *rt = (clua_Runtime *)ud;
     if (ptr == NULL) osize = 0; /* when ptr is NULL, osize encodes the object's type */
     if (nsize == 0) {
-        if (ptr != NULL) {
-            if (osize <= CLUA_SMALL_MAX) clua_small_free(rt, ptr, osize); else free(ptr);
-        }
+        free(ptr);
         rt->used -= osize;
         return NULL;
     }
     if (nsize > osize && rt->enforce && rt->limit != 0 && rt->used + (nsize - osize) > rt->limit)
         return NULL;
-    void *block;
-    if (ptr != NULL && osize > CLUA_SMALL_MAX && nsize > CLUA_SMALL_MAX) {
-        block = realloc(ptr, nsize);
-        if (block == NULL) return NULL;
-    } else if (ptr != NULL && ((osize - 1) >> 4) == ((nsize - 1) >> 4)) {
-        block = ptr; /* the same size class */
-    } else {
-        block = nsize <= CLUA_SMALL_MAX ? clua_small_alloc(rt, nsize) : malloc(nsize);
-        if (block == NULL) return NULL;
-        if (ptr != NULL) {
-            memcpy(block, ptr, osize < nsize ? osize : nsize);
-            if (osize <= CLUA_SMALL_MAX) clua_small_free(rt, ptr, osize); else free(ptr);
-        }
-    }
+    void *block = realloc(ptr, nsize);
+    if (block == NULL) return NULL;
     rt->used = rt->used - osize + nsize;
     if (rt->used > rt->peak) rt->peak = rt->used;
     return block;
-}
-
-/* Returns the slabs to malloc; only after lua_close. */
-static inline void clua_release_blocks(clua_Runtime *rt) {
-    void *slab = rt->slabs;
-    while (slab != NULL) {
-        void *next = *(void **)slab;
-        free(slab);
-        slab = next;
-    }
-    rt->slabs = NULL;
-    rt->slabCursor = NULL;
-    rt->slabLeft = 0;
-    for (int i = 0; i < CLUA_SMALL_CLASSES; i++) rt->freeBlocks[i] = NULL;
 }
 
 static inline lua_State *clua_newstate(clua_Runtime *rt) {
@@ -586,6 +506,22 @@ static inline int clua_pequal(lua_State *L, int a, int b) {
     a = lua_absindex(L, a);
     b = lua_absindex(L, b);
     return clua_protect(L, clua_k_equal, 2, a, b, 0, 1);
+}
+
+/* t[name] = value (popped) for the table at idx, name given as len bytes that are also NUL-terminated: through
+   lua_setfield (Lua's cache of recent C strings finds repeated names without hashing them) unless the bytes hold
+   a NUL, then by the bytes. For names of a few bytes the scan is a handful of instructions (no strlen call). */
+static inline void clua_setfield_bytes(lua_State *L, int idx, const char *name, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        if (name[i] == 0) {
+            idx = lua_absindex(L, idx);
+            lua_pushlstring(L, name, len);
+            lua_rotate(L, -2, 1);
+            lua_rawset(L, idx);
+            return;
+        }
+    }
+    lua_setfield(L, idx, name);
 }
 
 /* ---- macros Swift cannot import ---- */

@@ -63,7 +63,6 @@ import Darwin
         runtime = .allocate(capacity: 1)
         runtime.initialize(to: clua_Runtime())
         guard let L = clua_newstate(runtime) else {
-            clua_release_blocks(runtime)
             runtime.deallocate()
             throw LuaError(.memory, "cannot create a Lua state: not enough memory")
         }
@@ -113,7 +112,6 @@ import Darwin
     func close() {
         guard let L = mainThread else { return }
         lua_close(L) // runs every __gc: Swift objects held by Lua are released here
-        clua_release_blocks(runtime)
         mainThread = nil
         runtime.pointee.owner = nil
         runtime.pointee.current = nil

@@ -130,15 +130,8 @@ public struct LuaStack {
     /// Faster than pushing the name and calling ``rawSet(table:)`` when the same names come again (the
     /// fields of records): Lua finds them in its cache of recent strings instead of hashing them.
     public func setField(_ name: String, ofNewTableAt table: Int32) {
-        name.withCString { cName in
-            if strlen(cName) == name.utf8.count {
-                lua_setfield(L, table, cName)
-            } else { // a NUL inside the name: by its bytes
-                pushString(name)
-                lua_rotate(L, -2, 1)
-                lua_rawset(L, table < 0 ? table - 1 : table)
-            }
-        }
+        let count = name.utf8.count
+        name.withCString { clua_setfield_bytes(L, table, $0, count) } // a NUL inside the name: set by its bytes
     }
     /// Removes `count` values from the top of the stack.
     @inlinable public func pop(_ count: Int32 = 1) { lua_settop(L, -count - 1) }
