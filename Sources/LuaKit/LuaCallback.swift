@@ -26,17 +26,15 @@ public final class LuaCallback: LuaReadable, LuaPushable {
         core = reference.core
         let L = try core.thread()
         try reference.pushValue(L)
-        core.drainUnrefs() // slots released since the last call are taken again first
-        slot = clua_ref(L)
+        defer { lua_settop(L, -2) }
+        slot = core.slot(for: -1, in: L)
         enlist()
     }
 
     /// A callback for the function at `index` (a stack slot of its own, without an intermediate reference).
     init(_ stack: LuaStack, at index: Int32) {
         core = stack.core
-        core.drainUnrefs()
-        lua_pushvalue(stack.L, index)
-        slot = clua_ref(stack.L)
+        slot = core.slot(for: index, in: stack.L)
         enlist()
     }
 

@@ -149,11 +149,16 @@ import Darwin
 
     /// Takes a registry reference to the value at `index` (the stack is unchanged).
     func reference(at index: Int32, in L: OpaquePointer) -> LuaReference {
+        let pointer = lua_topointer(L, index)
+        return LuaReference(core: self, ref: slot(for: index, in: L), pointer: pointer)
+    }
+
+    /// A registry slot holding the value at `index` (the stack is unchanged). Slots released since the
+    /// last call are given back first, so the registry stays at the size of what Swift holds.
+    @inline(__always) func slot(for index: Int32, in L: OpaquePointer) -> Int32 {
         drainUnrefs()
         lua_pushvalue(L, index)
-        let pointer = lua_topointer(L, -1)
-        let ref = clua_ref(L)
-        return LuaReference(core: self, ref: ref, pointer: pointer)
+        return clua_ref(L)
     }
 
     // MARK: Calls
