@@ -524,6 +524,38 @@ static inline void clua_setfield_bytes(lua_State *L, int idx, const char *name, 
     lua_setfield(L, idx, name);
 }
 
+/* ---- Views (LuaStack.pushView in LuaKit): a registry table from addresses to values, weak in its values. */
+
+/* Pushes map[key] for the map in registry slot `ref` and returns 1, or pushes nothing and returns 0. */
+static inline int clua_weakmap_get(lua_State *L, int ref, const void *key) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    if (lua_rawgetp(L, -1, key) == LUA_TNIL) {
+        lua_settop(L, -3);
+        return 0;
+    }
+    lua_remove(L, -2);
+    return 1;
+}
+
+/* map[key] = the value at idx (nil removes the entry), for the map in registry slot `ref`. */
+static inline void clua_weakmap_set(lua_State *L, int ref, const void *key, int idx) {
+    idx = lua_absindex(L, idx);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    lua_pushvalue(L, idx);
+    lua_rawsetp(L, -2, key);
+    lua_settop(L, -2);
+}
+
+/* A new weak-valued table in a registry slot; its slot. */
+static inline int clua_weakmap_new(lua_State *L) {
+    lua_createtable(L, 0, 0);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    return luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
 /* ---- macros Swift cannot import ---- */
 
 static inline int clua_registryindex(void) { return LUA_REGISTRYINDEX; }

@@ -51,18 +51,19 @@ final class DataMemo {
         entries[slot(table)] = Entry(table: table, value: value, image: nil)
     }
 
-    /// Whether a converted table is worth remembering: it holds tables or several values, so converting it
-    /// again costs more than a lookup.
-    static func worthRemembering(_ value: FlowValue) -> Bool {
-        func isTable(_ value: FlowValue) -> Bool {
-            switch value {
-            case .list, .record: true
-            default: false
-            }
-        }
+    /// Tables converted by walking them (not frozen, not remembered), and frozen tables met: running
+    /// counts, so that a conversion knows what it met below it. A table holding frozen data is not
+    /// remembered: a frozen table never matches a remembered image (its fields are behind `__index`), and
+    /// it converts in O(1) anyway.
+    var tablesBuilt = 0, frozenRead = 0
+
+    /// Whether a converted table is worth remembering: converting it again walks nested tables or several
+    /// values, which costs more than a lookup.
+    static func worthRemembering(_ value: FlowValue, nestedTablesBuilt: Int) -> Bool {
+        if nestedTablesBuilt > 0 { return true }
         switch value {
-        case .list(let items): return items.count >= 4 || items.contains(where: isTable)
-        case .record(let record): return record.count >= 4 || record.contains { isTable($0.value) }
+        case .list(let items): return items.count >= 4
+        case .record(let record): return record.count >= 4
         default: return false
         }
     }

@@ -8,14 +8,30 @@ import LuaKit
 /// record. Functions, userdata and coroutines cannot be data: they are refused with a message naming the
 /// field. Tables nested deeper than 64 levels (or cyclic) are refused too.
 extension FlowValue: LuaPushable, LuaReadable {
+    /// Pushes the value. Lists and records that are frozen data Lua still holds go in as those frozen
+    /// tables (the state's views, by the address of the data's storage); the rest as new plain tables.
     public func push(to stack: LuaStack) throws {
+        try push(to: stack, views: true)
+    }
+
+    /// Pushes the value, handing back frozen tables for data that is theirs when `views`; else plain
+    /// tables throughout (`flow.copy`).
+    func push(to stack: LuaStack, views: Bool) throws {
         switch self {
         case .bool(let b): stack.pushBool(b)
         case .int(let i): stack.pushInteger(i)
         case .double(let d): stack.pushNumber(d)
         case .string(let s): stack.pushString(s)
-        case .list(let items): try stack.pushList(items)
+        case .list(let items):
+            if views, let key = storageKey, try stack.pushView(for: key) { return }
+            try stack.reserve(3)
+            stack.pushNewTable(array: items.count)
+            for i in items.indices {
+                do { try items[i].push(to: stack, views: views) } catch { stack.pop(); throw error }
+                stack.setRawIndex(i + 1, ofTableAt: -2)
+            }
         case .record(let record):
+            if views, let key = storageKey, try stack.pushView(for: key) { return }
             // Keys are strings, never nil or NaN: the fields go in directly (the table, a value, then the
             // field set by name), scalars without a nested call.
             try stack.reserve(3)
@@ -28,7 +44,7 @@ extension FlowValue: LuaPushable, LuaReadable {
                     case .double(let d): stack.pushNumber(d)
                     case .string(let s): stack.pushString(s)
                     case .list, .record:
-                        do { try fields[i].value.push(to: stack) } catch { stack.pop(); throw error }
+                        do { try fields[i].value.push(to: stack, views: views) } catch { stack.pop(); throw error }
                     }
                     stack.setField(fields[i].key, ofNewTableAt: -2)
                 }
@@ -116,11 +132,16 @@ extension FlowValue: LuaPushable, LuaReadable {
         guard depth < 64 else { throw DataError(.tooDeep) }
         try stack.reserve(3)
         let table = stack.absoluteIndex(index)
-        if let frozen = try FlowValue.frozenValue(stack, at: table) { return frozen }
+        if let frozen = try FlowValue.frozenValue(stack, at: table) { memo.frozenRead &+= 1; return frozen }
         let address = stack.pointer(at: table)
         if let address, let remembered = memo.value(for: address, in: stack, at: table, depth: depth) { return remembered }
+        let built = memo.tablesBuilt, frozen = memo.frozenRead
+        memo.tablesBuilt &+= 1
         let value = try buildTable(stack, at: table, depth: depth, memo: memo)
-        if let address, DataMemo.worthRemembering(value) { memo.remember(value, for: address) }
+        if let address, memo.frozenRead == frozen,
+           DataMemo.worthRemembering(value, nestedTablesBuilt: memo.tablesBuilt &- built &- 1) {
+            memo.remember(value, for: address)
+        }
         return value
     }
 

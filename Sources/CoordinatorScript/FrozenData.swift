@@ -14,6 +14,12 @@ import LuaKit
 /// metatable's `__index` is a table holding its fields (scalars, and frozen tables for nested data), and
 /// whose `__data` is the ``FlowValue`` itself: reading a field is a plain table lookup, and the bridge
 /// recognises the value by its metatable.
+///
+/// Frozen data that comes back from Swift (a payload, a result, an input read) is the same frozen table,
+/// while Lua holds it: each frozen table is the state's view (``LuaStack/pushView(for:)``) for the address
+/// of its value's storage. The table keeps that storage alive, so a live view's address belongs to no other
+/// value, and a value sharing the storage is that value (shared storage is never changed in place). Once
+/// Lua lets the table go, the same data arrives as a new plain table.
 final class FrozenData {
     let value: FlowValue
     init(_ value: FlowValue) { self.value = value }
@@ -34,8 +40,10 @@ public struct FrozenValue: LuaPushable {
     }
 
     private func push(_ value: FlowValue, to stack: LuaStack, depth: Int) throws {
+        // Data frozen already (or part of it) is that frozen table: freezing it again gives it back.
+        if let key = value.storageKey, try stack.pushView(for: key) { return }
         switch value {
-        case .bool, .int, .double, .string: try value.push(to: stack)
+        case .bool, .int, .double, .string: try value.push(to: stack, views: false)
         case .list(let items):
             try pushFrozen(value, to: stack, depth: depth) { store in
                 for (i, item) in items.enumerated() {
@@ -79,6 +87,26 @@ public struct FrozenValue: LuaPushable {
         }
         stack.setField("__index", ofNewTableAt: -2)
         stack.setMetatable(ofValueAt: -2)
+        // Found again when the same data comes back from Swift (a payload, a result), while Lua holds it.
+        if let key = value.storageKey { try stack.setView(for: key, toValueAt: -1) }
+    }
+}
+
+/// Data to push as new plain tables even where it is frozen data (`flow.copy`).
+struct PlainData: LuaPushable {
+    let value: FlowValue
+    func push(to stack: LuaStack) throws { try value.push(to: stack, views: false) }
+}
+
+extension FlowValue {
+    /// The address of a list's or record's storage (nil for scalars and empty ones): the same for every
+    /// copy of the value, and for no other live value.
+    var storageKey: UnsafeRawPointer? {
+        switch self {
+        case .list(let items): items.isEmpty ? nil : items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        case .record(let record): record.fields.isEmpty ? nil : record.fields.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        default: nil
+        }
     }
 }
 

@@ -151,7 +151,7 @@ public final class ScriptRuntime {
             try call.push(self.frozen(call.argument(1, as: FlowValue.self)))
         })
         try native.set("copy", lua.function(name: "copy") { call in
-            try call.push(call.argument(1, as: FlowValue.self))
+            try call.push(PlainData(value: call.argument(1, as: FlowValue.self)))
         })
         try native.set("describe", lua.function(name: "describe") { call in
             try call.push(call.argument(1, as: FlowValue.self).description)

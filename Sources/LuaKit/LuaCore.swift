@@ -34,7 +34,17 @@ import Darwin
     /// Objects that libraries keep with the state (`LuaStack.attachment`), by their class. Exclusivity
     /// unchecked (read on every data conversion): one thread, and each access is one read of the array
     /// or one append, with no code running while it lasts.
-    @exclusivity(unchecked) var attachments: [(ObjectIdentifier, AnyObject)] = []
+    @exclusivity(unchecked) @usableFromInline var attachments: [(ObjectIdentifier, AnyObject)] = []
+
+    /// Registry slot of the state's views (``LuaStack/pushView(for:)``), once one was set. Exclusivity
+    /// unchecked (read on every data conversion): one thread, single reads and one write.
+    @exclusivity(unchecked) @usableFromInline var viewsRef: Int32 = LUA_NOREF
+
+    /// The attachment stored under `key`, if any.
+    @usableFromInline func attachment(_ key: ObjectIdentifier) -> AnyObject? {
+        for i in attachments.indices where attachments[i].0 == key { return attachments[i].1 }
+        return nil
+    }
     /// Every live ``LuaCallback`` of the state, unretained: a callback adds itself when made and removes
     /// itself in its `deinit` (each knows its position), so every entry is a live object. Exclusivity
     /// unchecked: one thread, and each access is one read, append or assignment that runs no code.

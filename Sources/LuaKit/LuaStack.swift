@@ -73,7 +73,7 @@ public protocol LuaReadable {
 /// valid only during the call that handed it to you.
 public struct LuaStack {
     @usableFromInline let L: OpaquePointer
-    unowned(unsafe) let core: LuaCore // a stack is only handed out while the core is open
+    @usableFromInline unowned(unsafe) let core: LuaCore // a stack is only handed out while the core is open
 
     @usableFromInline init(_ L: OpaquePointer, _ core: LuaCore) {
         self.L = L
@@ -265,14 +265,39 @@ public struct LuaStack {
     /// final class Cache { var hits = 0 }
     /// stack.attachment { Cache() }.hits += 1
     /// ```
-    public func attachment<T: AnyObject>(_ make: () -> T) -> T {
+    @inlinable public func attachment<T: AnyObject>(_ make: () -> T) -> T {
         let key = ObjectIdentifier(T.self)
-        for (k, object) in core.attachments where k == key {
-            return unsafeDowncast(object, to: T.self) // stored under T's identifier: it is a T
-        }
+        if let object = core.attachment(key) { return unsafeDowncast(object, to: T.self) } // stored under T's identifier: a T
         let object = make()
         core.attachments.append((key, object))
         return object
+    }
+
+    // MARK: Views
+
+    /// Pushes the view stored under `key` and returns true, or pushes nothing and returns false.
+    ///
+    /// Views are Lua values a library made for Swift values, found again by an address while Lua holds
+    /// them: the state keeps them in a registry table whose values are weak (`__mode = "v"`), so a view
+    /// goes when the collector takes it. The key is an address that stays unique while the view lives (for
+    /// instance, storage the view itself keeps alive). Until a view is set, this is one comparison.
+    ///
+    /// ```swift
+    /// try stack.setView(for: address, toValueAt: -1)   // the Lua value made for the storage at `address`
+    /// if try stack.pushView(for: address) { ... }      // that value again, while Lua holds it
+    /// ```
+    @inlinable public func pushView(for key: UnsafeRawPointer) throws -> Bool {
+        let ref = core.viewsRef
+        guard ref != LUA_NOREF else { return false }
+        try reserve(2)
+        return clua_weakmap_get(L, ref, key) != 0
+    }
+
+    /// Stores the value at `index` as the view for `key` (nil removes it); the stack is unchanged.
+    public func setView(for key: UnsafeRawPointer, toValueAt index: Int32) throws {
+        try reserve(3)
+        if core.viewsRef == LUA_NOREF { core.viewsRef = clua_weakmap_new(L) }
+        clua_weakmap_set(L, core.viewsRef, key, index)
     }
 
     // MARK: Reading

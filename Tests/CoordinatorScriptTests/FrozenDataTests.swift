@@ -88,8 +88,11 @@ import TestSupport
         let screen = try #require(runtime.app.window.visibleScreen)
         #expect(screen["regions"]?.list?.map { $0["name"] } == ["A", "B"])
         try runtime.app.tap("pick", payload: screen["regions"]?.list?.first)
-        // A payload is a plain table of its own, as always.
-        #expect(try runtime.lua.evaluate("picked.name = 'changed' return getmetatable(picked) == nil and cities.regions[1].name", as: String.self) == "A")
+        // A payload that is frozen data Lua holds is that frozen table: the same identity, read-only.
+        #expect(try runtime.lua.evaluate("return picked == cities.regions[1] and picked.cities == cities.regions[1].cities", as: Bool.self))
+        let changed = try #require(luaError { try runtime.run("picked.name = 'changed'", name: "flow") })
+        #expect(changed.message.contains("flow:1: frozen data is read-only (cannot set name)"), "\(changed.message)")
+        #expect(try runtime.lua.evaluate("return require('coordinator').copy(picked).name", as: String.self) == "A")
         // rawset puts a field in the empty table: it no longer reads as its value, and is refused with its path.
         try runtime.run("rawset(cities.regions, 'x', 1)", name: "flow")
         let error = try #require(luaError { try runtime.run("require('coordinator').update { regions = cities.regions }", name: "flow") })
@@ -113,5 +116,44 @@ import TestSupport
         try runtime.start()
         #expect(runtime.app.window.visibleScreen?["regions"] == ["A", "B"])
         #expect(try runtime.lua.evaluate("return refused", as: String.self).contains("frozen data that is not a record"))
+    }
+
+    /// Frozen data crossing back into Lua (an input read, a payload, a result) is the frozen table Lua
+    /// holds; once Lua lets the frozen table go, the same data arrives as a new plain table.
+    @Test func frozenDataComesBackAsItselfWhileLuaHoldsIt() throws {
+        let runtime = try ScriptRuntime(state: .main)
+        try runtime.run("""
+            local flow = require "coordinator"
+            flow.screen "Pick" { inputs = { "items" }, outputs = { pick = { from = "items" } } }
+            local Picker = flow.coordinator "Picker"
+            function Picker:start(items)
+              local screen = self:push("Pick", { items = items })
+              screen.onPick = function(item) self:finish(item) end
+              shown = screen
+            end
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              main = self
+              self:push("Pick", { items = { { name = "plain" } } })
+            end
+            function Main:choose(items)
+              local picker = self:run(Picker, items)
+              picker.onFinish = function(item) result = item end
+            end
+            flow.app { main = Main }
+            data = flow.freeze { { name = "A" }, { name = "B" } }
+            """, name: "flow")
+        try runtime.start()
+        let app = runtime.app
+        try runtime.run("main:choose(data)", name: "flow")
+        #expect(try runtime.lua.evaluate("return shown.items == data", as: Bool.self))
+        try app.tap("pick", payload: app.window.visibleScreen?["items"]?.list?.last)
+        #expect(try runtime.lua.evaluate("return result == data[2] and not pcall(function() result.name = 'x' end)", as: Bool.self))
+
+        // Lua lets the data go: the same values come back as plain tables it may change.
+        try runtime.run("main:choose(data) data, result, shown = nil, nil, nil", name: "flow")
+        runtime.lua.collectGarbage()
+        try app.tap("pick", payload: app.window.visibleScreen?["items"]?.list?.first)
+        #expect(try runtime.lua.evaluate("result.name = result.name .. '!' return getmetatable(result) == nil and result.name", as: String.self) == "A!")
     }
 }

@@ -147,6 +147,30 @@ import CLua
         #expect(found.dropFirst().allSatisfy { $0 == nil })
     }
 
+    /// A view is found again by its key while Lua holds it, and goes when the collector takes it.
+    @Test func viewsAreFoundWhileLuaHoldsThem() throws {
+        let keys = UnsafeMutableRawPointer.allocate(byteCount: 2, alignment: 1)
+        defer { keys.deallocate() }
+        let key = { (n: Int) in UnsafeRawPointer(keys + n - 1) }
+        try lua.globals.set("setView", lua.function { call in
+            try call.stack.setView(for: key(call.integer(1)), toValueAt: call.index(2))
+        })
+        try lua.globals.set("view", lua.function { call in
+            if try !call.stack.pushView(for: key(call.integer(1))) { call.stack.pushNil() }
+        })
+        #expect(try lua.evaluate("return view(1) == nil", as: Bool.self)) // none set yet
+        try lua.run("collectgarbage('stop')") // only the collections below take views
+        try lua.run("held = { name = 'held' } setView(1, held) setView(2, { name = 'dropped' })")
+        #expect(try lua.evaluate("return view(1) == held and view(2).name == 'dropped'", as: Bool.self))
+        lua.collectGarbage()
+        #expect(try lua.evaluate("return view(1) == held and view(2) == nil", as: Bool.self))
+        try lua.run("held = nil")
+        lua.collectGarbage()
+        #expect(try lua.evaluate("return view(1) == nil", as: Bool.self))
+        try lua.run("setView(1, 'a string') setView(1, nil)")
+        #expect(try lua.evaluate("return view(1) == nil", as: Bool.self))
+    }
+
     // Tables standing for objects (`standIn(field:)`, `methods(of:)`) and methods called from Swift.
 
     @Test func aTableHoldingTheObjectCallsItsMethodsDirectly() throws {
