@@ -524,6 +524,17 @@ static inline void clua_setfield_bytes(lua_State *L, int idx, const char *name, 
     lua_setfield(L, idx, name);
 }
 
+/* The Swift object of the box tagged `tag` in field `name` of the metatable of the value at idx (read raw),
+   or NULL; the stack is unchanged (it needs two free slots). */
+static inline void *clua_metafield_object(lua_State *L, int idx, const char *name, const void *tag) {
+    if (!lua_getmetatable(L, idx)) return NULL;
+    lua_pushstring(L, name);
+    lua_rawget(L, -2);
+    void *object = clua_boxed_object(L, -1, tag);
+    lua_settop(L, -3);
+    return object;
+}
+
 /* ---- Views (LuaStack.pushView in LuaKit): a registry table from addresses to values, weak in its values. */
 
 /* Pushes map[key] for the map in registry slot `ref` and returns 1, or pushes nothing and returns 0. */

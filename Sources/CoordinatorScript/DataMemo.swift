@@ -27,6 +27,9 @@ final class DataMemo {
         var image: LuaDataImage?
     }
 
+    /// How frozen data's boxes are marked in this state (set when the runtime registers them).
+    var frozenTag: LuaClassTag<FrozenData>?
+
     private var entries = [Entry](repeating: Entry(table: nil, value: .bool(false)), count: DataMemo.slotCount)
 
     /// The memo of the state the stack belongs to.
@@ -43,7 +46,11 @@ final class DataMemo {
         let slot = slot(table)
         guard entries[slot].table == table else { return nil }
         if entries[slot].image == nil { entries[slot].image = entries[slot].value.luaImage }
-        guard let image = entries[slot].image, stack.matches(image, at: index, levels: 64 - depth) else { return nil }
+        guard let image = entries[slot].image, stack.matches(image, at: index, levels: 64 - depth) else {
+            // The table changed (or another took its address): forget it, so that it is not compared again.
+            entries[slot] = Entry(table: nil, value: .bool(false), image: nil)
+            return nil
+        }
         return entries[slot].value
     }
 

@@ -132,7 +132,7 @@ extension FlowValue: LuaPushable, LuaReadable {
         guard depth < 64 else { throw DataError(.tooDeep) }
         try stack.reserve(3)
         let table = stack.absoluteIndex(index)
-        if let frozen = try FlowValue.frozenValue(stack, at: table) { memo.frozenRead &+= 1; return frozen }
+        if let frozen = try FlowValue.frozenValue(stack, at: table, memo: memo) { memo.frozenRead &+= 1; return frozen }
         let address = stack.pointer(at: table)
         if let address, let remembered = memo.value(for: address, in: stack, at: table, depth: depth) { return remembered }
         let built = memo.tablesBuilt, frozen = memo.frozenRead
@@ -212,10 +212,11 @@ extension FlowRecord: LuaPushable, LuaReadable {
         do {
             try stack.reserve(3)
             let table = stack.absoluteIndex(index)
-            switch try FlowValue.frozenValue(stack, at: table) {
+            let memo = DataMemo.of(stack)
+            switch try FlowValue.frozenValue(stack, at: table, memo: memo) {
             case .record(let record)?: return record
             case .some: throw LuaError(.type, "expected a table of fields, got frozen data that is not a record")
-            case nil: return try FlowValue.readRecord(stack, table: table, depth: 0, memo: DataMemo.of(stack))
+            case nil: return try FlowValue.readRecord(stack, table: table, depth: 0, memo: memo)
             }
         } catch let error as DataError {
             throw LuaError(.type, error.message(under: ""), underlying: error)

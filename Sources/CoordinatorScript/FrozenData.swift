@@ -124,25 +124,23 @@ extension ScriptRuntime {
     }
 
     func registerFrozenData() throws {
-        try lua.register(FrozenData.self, name: "FrozenData")
+        let tag = try lua.register(FrozenData.self, name: "FrozenData")
+        lua.attachment { DataMemo() }.frozenTag = tag
     }
 }
 
 extension FlowValue {
     /// Whether the value at `index` is a frozen table.
-    static func isFrozen(_ stack: LuaStack, at index: Int32) -> Bool {
-        guard stack.pushMetafield("__data", ofValueAt: index) != .nil else { return false }
-        defer { stack.pop() }
-        return stack.object(at: -1, as: FrozenData.self) != nil
+    static func isFrozen(_ stack: LuaStack, at index: Int32) throws -> Bool {
+        guard let tag = DataMemo.of(stack).frozenTag else { return false }
+        return try stack.object(inMetafield: "__data", ofValueAt: index, tag: tag) != nil
     }
 
     /// The value of frozen data at `table` (an absolute index of a table), or nil for any other table.
     /// A frozen table that had fields put in it with `rawset` is refused: it no longer reads as its value.
-    static func frozenValue(_ stack: LuaStack, at table: Int32) throws(DataError) -> FlowValue? {
-        guard stack.pushMetafield("__data", ofValueAt: table) != .nil else { return nil }
-        let frozen = stack.object(at: -1, as: FrozenData.self)
-        stack.pop()
-        guard let frozen else { return nil }
+    static func frozenValue(_ stack: LuaStack, at table: Int32, memo: DataMemo) throws(DataError) -> FlowValue? {
+        guard let tag = memo.frozenTag,
+              let frozen = try? stack.object(inMetafield: "__data", ofValueAt: table, tag: tag) else { return nil }
         stack.pushNil()
         if stack.next(inTableAt: table) {
             stack.pop(2)

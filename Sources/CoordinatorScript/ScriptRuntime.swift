@@ -145,7 +145,7 @@ public final class ScriptRuntime {
             self.app.gateway.state = AppState(try call.string(1))
         })
         try native.set("freeze", lua.function(name: "freeze") { [unowned self] call in
-            if call.type(1) == .table, FlowValue.isFrozen(call.stack, at: call.index(1)) {
+            if call.type(1) == .table, try FlowValue.isFrozen(call.stack, at: call.index(1)) {
                 return call.stack.pushCopy(of: call.index(1)) // frozen already: itself
             }
             try call.push(self.frozen(call.argument(1, as: FlowValue.self)))

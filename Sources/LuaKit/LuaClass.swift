@@ -179,12 +179,12 @@ extension LuaState {
     /// released. The same instance always maps to the same userdata while Lua holds it. Methods check their
     /// `self`: calling a method on the wrong value is a Lua error, never a crash. Registering a class again
     /// replaces its definition for userdata created afterwards.
-    public func register<Object: AnyObject>(
+    @discardableResult public func register<Object: AnyObject>(
         _ type: Object.Type, name: String, _ define: (LuaClassBuilder<Object>) throws -> Void = { _ in }
-    ) throws {
+    ) throws -> LuaClassTag<Object> {
         let builder = LuaClassBuilder<Object>(name: name)
         try define(builder)
-        try core.register(builder)
+        return try core.register(builder)
     }
 
     /// The table of a registered class's methods (name → function), for Lua code that calls them through
@@ -224,7 +224,7 @@ public struct LuaObject<Object: AnyObject>: LuaPushable {
 }
 
 extension LuaCore {
-    func register<Object: AnyObject>(_ builder: LuaClassBuilder<Object>) throws {
+    func register<Object: AnyObject>(_ builder: LuaClassBuilder<Object>) throws -> LuaClassTag<Object> {
         let L = try thread()
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
@@ -280,6 +280,7 @@ extension LuaCore {
         let info = LuaClassInfo(name: builder.name, metatableRef: ref, methodsRef: methodsRef, tag: tag)
         classesByType[ObjectIdentifier(Object.self)] = info
         classesByTag[tag] = info // earlier registrations stay: their userdata remain valid
+        return LuaClassTag(pointer: tag)
     }
 
     /// Pushes a method closure: upvalues box (carrying the class tag), "Class.method", "Class", the stand-in
@@ -330,4 +331,16 @@ extension LuaCore {
               let pointer = clua_boxed_object(L, index, tag) else { return nil }
         return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T
     }
+}
+
+/// How the userdata of one registration of a class are marked, for code that recognises them often: one
+/// comparison, without looking the class up or casting (``LuaStack/object(at:tag:)``). Returned by
+/// ``LuaState/register(_:name:_:)``; valid for the state it was registered in.
+///
+/// ```swift
+/// let tag = try lua.register(Point.self, name: "Point")
+/// // in a hot converter: if let point = stack.object(at: i, tag: tag) { ... }
+/// ```
+public struct LuaClassTag<Object: AnyObject> {
+    @usableFromInline let pointer: UnsafeRawPointer
 }

@@ -165,6 +165,23 @@ public struct LuaStack {
         core.object(at: index, in: L, as: T.self)
     }
 
+    /// The Swift object in the userdata at `index` when it was pushed as an object of the registration
+    /// `tag` marks; nil for any other value. One comparison: no lookup, no cast.
+    @inlinable public func object<T: AnyObject>(at index: Int32, tag: LuaClassTag<T>) -> T? {
+        guard let pointer = clua_boxed_object(L, index, tag.pointer) else { return nil }
+        return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue() // boxed with T's tag: a T
+    }
+
+    /// ``object(at:tag:)`` for the field `name` of the metatable of the value at `index` (read raw),
+    /// without pushing anything: how a library recognises its proxy tables.
+    @inlinable public func object<T: AnyObject>(inMetafield name: StaticString, ofValueAt index: Int32, tag: LuaClassTag<T>) throws -> T? {
+        try reserve(2)
+        // A static string's bytes are NUL-terminated.
+        let name = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+        guard let pointer = clua_metafield_object(L, index, name, tag.pointer) else { return nil }
+        return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue() // boxed with T's tag: a T
+    }
+
     /// Pushes a table holding `elements` as a list (`t[1]`, `t[2]`, ...).
     @inlinable public func pushList<S: Sequence>(_ elements: S) throws where S.Element: LuaPushable {
         try reserve(3)

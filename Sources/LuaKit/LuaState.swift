@@ -265,6 +265,12 @@ public final class LuaState {
         try body(core.thread())
     }
 
+    /// Per-state storage for a library built on LuaKit (see ``LuaStack/attachment(_:)``): the object of
+    /// class `T` kept with this state, made by `make` the first time.
+    public func attachment<T: AnyObject>(_ make: () -> T) -> T {
+        LuaStack(core.L, core).attachment(make)
+    }
+
     /// Receives Lua warnings: `warn(...)` from scripts and errors raised inside `__gc` metamethods. By
     /// default they go to standard error as `Lua warning: ...`. Scripts can switch them off and on with
     /// `warn("@off")` and `warn("@on")`.

@@ -6,10 +6,11 @@ import CLua
 @Suite struct ClassTests {
     let lua: LuaState
     let tracker = Tracker()
+    let tag: LuaClassTag<Tracked>
 
     init() throws {
         lua = try makeState()
-        try lua.register(Tracked.self, name: "Tracked") { c in
+        tag = try lua.register(Tracked.self, name: "Tracked") { c in
             c.method("add") { (object: Tracked, n: Int) in
                 object.value += n
                 return object.value
@@ -134,10 +135,14 @@ import CLua
             stack.setMetatable(ofValueAt: -2)
             stack.pushCopy(of: -1)                     // returned twice: the same table
         })
-        try lua.globals.set("inspect", lua.function { call in
+        var tagged: [Tracked?] = []
+        try lua.globals.set("inspect", lua.function { [tag] call in
             let stack = call.stack
+            // The same object through the class's tag, without pushing anything.
+            tagged.append(try stack.object(inMetafield: "__object", ofValueAt: call.index(1), tag: tag))
             if stack.pushMetafield("__object", ofValueAt: call.index(1)) == .nil { return found.append(nil) }
             found.append(stack.object(at: -1, as: Tracked.self))
+            #expect(stack.object(at: -1, tag: tag) === found.last ?? nil)
             stack.pop()
         })
         #expect(try lua.evaluate("local p, q = proxy() return p[1] .. tostring(p == q) .. tostring(rawget(p, 1))", as: String.self) == "firsttruenil")
@@ -145,6 +150,7 @@ import CLua
         #expect(found.count == 4)
         #expect(found[0] === object)
         #expect(found.dropFirst().allSatisfy { $0 == nil })
+        #expect(tagged.count == 4 && tagged[0] === object && tagged.dropFirst().allSatisfy { $0 == nil })
     }
 
     /// A view is found again by its key while Lua holds it, and goes when the collector takes it.
