@@ -177,6 +177,7 @@ public final class ScriptRuntime {
     func update(_ call: LuaCall) throws -> Int {
         if call.type(1) == .table {
             let fields = try call.argument(1, as: FlowRecord.self) // sorted by name: a stable order of changes
+            if fields.count == 1, let field = fields.fields.first { return try app.update(field.key, to: field.value) } // atomic itself
             return try app.atomically {
                 try fields.reduce(0) { count, field in try count + app.update(field.key, to: field.value) }
             }

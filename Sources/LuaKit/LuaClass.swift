@@ -279,6 +279,7 @@ extension LuaCore {
         let ref = clua_ref(L)
         let info = LuaClassInfo(name: builder.name, metatableRef: ref, methodsRef: methodsRef, tag: tag)
         classesByType[ObjectIdentifier(Object.self)] = info
+        pushedClasses.removeAll() // a registration can change which class an object is pushed as
         classesByTag[tag] = info // earlier registrations stay: their userdata remain valid
         return LuaClassTag(pointer: tag)
     }
@@ -302,8 +303,16 @@ extension LuaCore {
 
     /// Pushes the userdata for `object`: the cached one if Lua still holds it, else a new one.
     func pushObject<Object: AnyObject>(_ object: Object, _ L: OpaquePointer) throws {
-        guard let info = classesByType[ObjectIdentifier(type(of: object))] ?? classesByType[ObjectIdentifier(Object.self)] else {
-            throw LuaError(.misuse, "\(type(of: object)) is not registered with this Lua state (use register(_:name:))")
+        let key = PushedClass(dynamic: ObjectIdentifier(type(of: object)), static: ObjectIdentifier(Object.self))
+        let info: LuaClassInfo
+        if let i = pushedClasses.firstIndex(where: { $0.key == key }) {
+            info = pushedClasses[i].info
+        } else {
+            guard let found = classesByType[key.dynamic] ?? classesByType[key.static] else {
+                throw LuaError(.misuse, "\(type(of: object)) is not registered with this Lua state (use register(_:name:))")
+            }
+            info = found
+            if pushedClasses.count < 8 { pushedClasses.append((key, found)) }
         }
         try LuaStack(L, self).reserve(4)
         let address = Unmanaged.passUnretained(object).toOpaque()
@@ -343,4 +352,10 @@ extension LuaCore {
 /// ```
 public struct LuaClassTag<Object: AnyObject> {
     @usableFromInline let pointer: UnsafeRawPointer
+}
+
+/// The class an object's userdata is made for, by the object's dynamic type and the type it is pushed as.
+struct PushedClass: Equatable {
+    var dynamic: ObjectIdentifier
+    var `static`: ObjectIdentifier
 }

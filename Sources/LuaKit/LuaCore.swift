@@ -36,6 +36,9 @@ import Darwin
     /// or one append, with no code running while it lasts.
     @exclusivity(unchecked) @usableFromInline var attachments: [(ObjectIdentifier, AnyObject)] = []
 
+    /// The classes objects were last pushed as (a few; ``pushObject(_:_:)`` looks here before hashing
+    /// into `classesByType`). Exclusivity unchecked: one thread, single reads, appends and a clear.
+    @exclusivity(unchecked) var pushedClasses: [(key: PushedClass, info: LuaClassInfo)] = []
     /// Registry slot of the state's views (``LuaStack/pushView(for:)``), once one was set. Exclusivity
     /// unchecked (read on every data conversion): one thread, single reads and one write.
     @exclusivity(unchecked) @usableFromInline var viewsRef: Int32 = LUA_NOREF
