@@ -40,9 +40,12 @@ final class ScriptedCoordinator: Coordinator {
     }
 
     /// Remembers a screen that got Lua handlers, to release them when this flow ends.
+    ///
+    /// Not recorded for undo: after a failed operation the list may hold a screen more than it needs (its
+    /// handlers rolled back or itself gone), and releasing a screen without Lua handlers does nothing. What
+    /// must be undone, emptying the list when the flow ends, is recorded by ``releaseLua()``.
     func adopt(_ screen: Screen) {
         guard !adopted.contains(where: { $0 === screen }) else { return }
-        record()
         if adopted.count >= 8 {
             for i in adopted.indices.reversed() where isKnownUniquelyReferenced(&adopted[i]) { adopted.remove(at: i) }
         }
