@@ -42,8 +42,9 @@ final class ScriptedCoordinator: Coordinator {
     /// Remembers a screen that got Lua handlers, to release them when this flow ends.
     ///
     /// Not recorded for undo: after a failed operation the list may hold a screen more than it needs (its
-    /// handlers rolled back or itself gone), and releasing a screen without Lua handlers does nothing. What
-    /// must be undone, emptying the list when the flow ends, is recorded by ``releaseLua()``.
+    /// handlers rolled back, or itself gone), which is harmless: the list only says whose handlers to drop
+    /// when this flow ends, and its screens leave with it. What must be undone, emptying the list when the
+    /// flow ends, is recorded by ``releaseLua()``.
     func adopt(_ screen: Screen) {
         guard !adopted.contains(where: { $0 === screen }) else { return }
         if adopted.count >= 8 {
