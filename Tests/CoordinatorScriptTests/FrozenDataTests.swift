@@ -156,4 +156,29 @@ import TestSupport
         try app.tap("pick", payload: app.window.visibleScreen?["items"]?.list?.first)
         #expect(try runtime.lua.evaluate("result.name = result.name .. '!' return getmetatable(result) == nil and result.name", as: String.self) == "A!")
     }
+
+    /// A plain table holding frozen data converts right every time it changes (it is never taken from the
+    /// memo of converted tables), and reading it back gives the frozen parts as themselves.
+    @Test func plainTablesHoldingFrozenDataConvertAfterEveryChange() throws {
+        let runtime = try ScriptRuntime(state: .main)
+        try runtime.run("""
+            local flow = require "coordinator"
+            flow.screen "Profile" { inputs = { "user" } }
+            cities = flow.freeze { { name = "Kazan" }, { name = "Samara" }, { name = "Perm" } }
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              user = { name = "Ann", city = cities[1], visits = { 1, 2, 3, 4 } }
+              shown = self:push("Profile", { user = user })
+            end
+            flow.app { main = Main }
+            """, name: "flow")
+        try runtime.start()
+        for (n, name) in [(2, "Samara"), (3, "Perm"), (1, "Kazan")] {
+            try runtime.run("user.city = cities[\(n)] require('coordinator').update { user = user }", name: "flow")
+            #expect(runtime.app.window.visibleScreen?["user"]?["city"]?["name"] == .string(name))
+            #expect(try runtime.lua.evaluate("return shown.user.city == cities[\(n)] and shown.user ~= user", as: Bool.self))
+        }
+        try runtime.run("user.visits[5] = 5 require('coordinator').update { user = user }", name: "flow")
+        #expect(runtime.app.window.visibleScreen?["user"]?["visits"]?.list?.count == 5)
+    }
 }
