@@ -176,10 +176,16 @@ public struct LuaStack {
     /// without pushing anything: how a library recognises its proxy tables.
     @inlinable public func object<T: AnyObject>(inMetafield name: StaticString, ofValueAt index: Int32, tag: LuaClassTag<T>) throws -> T? {
         try reserve(2)
-        // A static string's bytes are NUL-terminated.
+        // A static string's bytes are NUL-terminated; a one-scalar literal has no bytes to point to.
+        guard name.hasPointerRepresentation else { return objectInMetafield(name.description, ofValueAt: index, tag: tag) }
         let name = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
         guard let pointer = clua_metafield_object(L, index, name, tag.pointer) else { return nil }
         return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue() // boxed with T's tag: a T
+    }
+
+    @usableFromInline func objectInMetafield<T: AnyObject>(_ name: String, ofValueAt index: Int32, tag: LuaClassTag<T>) -> T? {
+        guard let pointer = name.withCString({ clua_metafield_object(L, index, $0, tag.pointer) }) else { return nil }
+        return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// Pushes a table holding `elements` as a list (`t[1]`, `t[2]`, ...).

@@ -153,6 +153,20 @@ import CLua
         #expect(tagged.count == 4 && tagged[0] === object && tagged.dropFirst().allSatisfy { $0 == nil })
     }
 
+    /// A one-letter metafield name is a static string without a pointer: still found, not a trap.
+    @Test func oneLetterMetafieldNamesWork() throws {
+        let object = Tracked(tracker, value: 3)
+        try lua.globals.set("o", lua.userdata(object))
+        var found: Tracked?
+        try lua.globals.set("inspect", lua.function { [tag] call in
+            found = try call.stack.object(inMetafield: "o", ofValueAt: call.index(1), tag: tag)
+        })
+        try lua.run("inspect(setmetatable({}, { o = o }))")
+        #expect(found === object)
+        try lua.run("inspect(setmetatable({}, { p = o }))")
+        #expect(found == nil)
+    }
+
     /// A view is found again by its key while Lua holds it, and goes when the collector takes it.
     @Test func viewsAreFoundWhileLuaHoldsThem() throws {
         let keys = UnsafeMutableRawPointer.allocate(byteCount: 2, alignment: 1)
