@@ -344,7 +344,8 @@ extension LuaCore {
 
 /// How the userdata of one registration of a class are marked, for code that recognises them often: one
 /// comparison, without looking the class up or casting (``LuaStack/object(at:tag:)``). Returned by
-/// ``LuaState/register(_:name:_:)``; valid for the state it was registered in.
+/// ``LuaState/register(_:name:_:)``; valid for the state it was registered in. Like method calls, it
+/// trusts the mark, which scripts cannot forge without the debug library (see ``LuaLibraries/safe``).
 ///
 /// ```swift
 /// let tag = try lua.register(Point.self, name: "Point")
