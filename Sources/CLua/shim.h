@@ -535,7 +535,8 @@ static inline void *clua_metafield_object(lua_State *L, int idx, const char *nam
     return object;
 }
 
-/* ---- Views (LuaStack.pushView in LuaKit): a registry table from addresses to values, weak in its values. */
+/* ---- Weak maps: a registry table from addresses to values, weak in its values (the object cache, and the
+   state's views: LuaStack.pushView in LuaKit). */
 
 /* Pushes map[key] for the map in registry slot `ref` and returns 1, or pushes nothing and returns 0. */
 static inline int clua_weakmap_get(lua_State *L, int ref, const void *key) {

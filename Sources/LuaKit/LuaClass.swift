@@ -316,22 +316,16 @@ extension LuaCore {
         }
         try LuaStack(L, self).reserve(4)
         let address = Unmanaged.passUnretained(object).toOpaque()
-        clua_rawgetref(L, objectCacheRef)
-        if lua_rawgetp(L, -1, address) == LUA_TUSERDATA,
-           let block = lua_touserdata(L, -1), block.load(as: UnsafeMutableRawPointer?.self) != nil
-        {
-            lua_rotate(L, -2, 1)
-            lua_settop(L, -2) // leaves the cached userdata
-            return
+        if clua_weakmap_get(L, objectCacheRef, address) != 0 {
+            // The cached userdata, unless its object was already released (finalized, not yet collected).
+            if lua_type(L, -1) == LUA_TUSERDATA, let block = lua_touserdata(L, -1),
+               block.load(as: UnsafeMutableRawPointer?.self) != nil { return }
+            lua_settop(L, -2)
         }
-        lua_settop(L, -2)
         clua_pushbox(L, Unmanaged.passRetained(object as AnyObject).toOpaque(), info.tag)
         clua_rawgetref(L, info.metatableRef)
         _ = lua_setmetatable(L, -2)
-        lua_pushvalue(L, -1)
-        lua_rawsetp(L, -3, address)
-        lua_rotate(L, -2, 1)
-        lua_settop(L, -2)
+        clua_weakmap_set(L, objectCacheRef, address, -1)
     }
 
     /// The Swift object wrapped by the userdata at `index`, if it is one of ours and of type T.

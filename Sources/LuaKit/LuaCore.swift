@@ -141,13 +141,9 @@ import Darwin
         lua_pushstring(L, "Swift object")
         lua_setfield(L, -2, "__metatable")
         boxMetatableRef = clua_ref(L)
-        // Weak-valued cache: one userdata per live Swift object, so identity survives round trips.
-        lua_createtable(L, 0, 0)
-        lua_createtable(L, 0, 1)
-        lua_pushstring(L, "v")
-        lua_setfield(L, -2, "__mode")
-        _ = lua_setmetatable(L, -2)
-        objectCacheRef = clua_ref(L)
+        // Weak-valued cache: one userdata per live Swift object, so identity survives round trips (a map of
+        // the same kind as the state's views, kept apart: its entries may outlive their objects until `__gc`).
+        objectCacheRef = clua_weakmap_new(L)
     }
 
     // MARK: Registry references
