@@ -167,6 +167,19 @@ public final class Application: Journaled {
         undoLog.append(snapshot())
     }
 
+    /// Says that the state `mark` guards was made in the running operation, before anything could see it:
+    /// if the operation fails, what holds that state is dropped with it, so nothing needs putting back and
+    /// ``recordForUndo(_:snapshot:)`` records nothing more in this operation (nested operations still
+    /// record their changes). Outside an operation it does nothing.
+    ///
+    /// ```swift
+    /// let screen = try app.catalog.make("Regions")     // new: nothing holds it yet
+    /// app.madeInOperation(&handlers.mark)              // its handlers start empty in this operation
+    /// ```
+    public func madeInOperation(_ mark: inout UndoMark) {
+        if let level = levels.last { mark.serial = level.serial }
+    }
+
     func recordScreen(_ screen: Screen) {
         guard needsRecord(screen) else { return }
         let saved = (screen.inputs, screen.owner, screen.isShown, screen.renderCount, screen.handlers, screen.signalHandlers)

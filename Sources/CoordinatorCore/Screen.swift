@@ -31,6 +31,12 @@ public struct OutputSpec: Hashable, Sendable {
         self.payload = payload
         handlerName = "on" + name.prefix(1).uppercased() + name.dropFirst()
     }
+
+    /// Whether the name starts with a lowercase ASCII letter (`selectCity`, not `SelectCity`).
+    var startsLowercase: Bool {
+        guard let first = name.utf8.first else { return false }
+        return first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z")
+    }
 }
 
 /// A kind of screen: its name, declared inputs and outputs, and how it renders as text.
@@ -48,6 +54,11 @@ public final class ScreenType {
     // lives on its app's thread, and each access is one read or one assignment that runs no code.
     @exclusivity(unchecked) public private(set) var inputs: [InputSpec]
     @exclusivity(unchecked) public private(set) var outputs: [OutputSpec]
+    /// The slot of each output (``outputs``' order): its place among every output name the type has had,
+    /// so that a redefinition keeps each name's slot (see ``OutputReceiver``).
+    @exclusivity(unchecked) public private(set) var outputSlots: [Int]
+    /// Every output name the type has had, in order of first definition: a name's slot is its index.
+    private var slotNames: [String]
     /// Text for the screen's current inputs; when nil, the inputs are listed.
     public private(set) var render: ((Screen) throws -> String)?
     /// The title shown above the rendering (default: the type's name).
@@ -62,6 +73,16 @@ public final class ScreenType {
         self.outputs = outputs
         self.title = title
         self.render = render
+        slotNames = []
+        outputSlots = []
+        outputSlots = outputs.map { slot(named: $0.name) }
+    }
+
+    /// The slot for an output name: the one it had before, or the next one.
+    private func slot(named name: String) -> Int {
+        if let slot = slotNames.firstIndex(of: name) { return slot }
+        slotNames.append(name)
+        return slotNames.count - 1
     }
 
     /// A type whose inputs are all optional.
@@ -76,6 +97,7 @@ public final class ScreenType {
     public func redefine(like other: ScreenType) {
         inputs = other.inputs
         outputs = other.outputs
+        outputSlots = outputs.map { slot(named: $0.name) }
         render = other.render
         title = other.title
     }
@@ -83,9 +105,33 @@ public final class ScreenType {
     public func input(named name: String) -> InputSpec? { inputs.first { $0.name == name } }
     public func output(named name: String) -> OutputSpec? { outputs.first { $0.name == name } }
 
-    /// What the output carries, or nil when the type has no such output (looked up on every output: by
-    /// index, without copying the specs).
-    func payloadKind(of output: String) -> OutputSpec.Payload? { Screen.payloadKind(of: output, in: outputs) }
+}
+
+/// Where a screen's outputs go when no handler was set for them with ``Screen/on(_:_:)``: a scripting
+/// bridge keeps the handlers its scripts set in its own language (the Lua bridge keeps a screen's in one
+/// Lua table) and hears the outputs here, by slot, without a Swift closure per handler.
+///
+/// A slot numbers an output: ``ScreenType/outputSlots`` for the type's outputs (stable when the type is
+/// redefined), `-1 - i` for the screen's own extra output `i` (an alert's actions). The receiver keeps
+/// its handlers' state for undo itself; the screen only asks it.
+///
+/// ```swift
+/// final class Recorder: OutputReceiver {
+///     var heard: [Int] = []
+///     func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws { heard.append(slot) }
+///     func listens(to slot: Int) -> Bool { true }
+///     func forget(slot: Int?) {}
+/// }
+/// screen.outputReceiver = Recorder()
+/// ```
+public protocol OutputReceiver: AnyObject {
+    /// Runs the handler for the output in `slot`, if there is one.
+    func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws
+    /// Whether a handler listens to the output in `slot`.
+    func listens(to slot: Int) -> Bool
+    /// Drops the handler for the output in `slot`, or every handler when nil: the screen calls it when a
+    /// Swift handler replaces the receiver's, or when its handlers are removed.
+    func forget(slot: Int?)
 }
 
 /// One shown (or about to be shown) screen: a model with inputs, outputs and a text rendering.
@@ -114,6 +160,9 @@ public final class Screen: Presentable {
     // that runs no code while it lasts (a handler is copied out before it is called).
     @exclusivity(unchecked) var handlers = HandlerTable<(FlowValue?) throws -> Void>()
     @exclusivity(unchecked) var signalHandlers = HandlerTable<(Signal) throws -> Void>()
+    /// Hears the outputs that have no handler of the screen's own (a scripting bridge sets it once, before
+    /// it sets handlers). Not part of the screen's undo: the receiver journals its handlers itself.
+    @exclusivity(unchecked) public var outputReceiver: (any OutputReceiver)?
     /// The app it belongs to; weak, so a screen kept after its app is gone fails cleanly instead of crashing.
     weak var app: Application?
     private let live: LiveObjects
@@ -143,17 +192,26 @@ public final class Screen: Presentable {
 
     /// The output whose handler is set under `key` (`onSelectCity` → `selectCity`, or `SelectCity` for an
     /// alert's action named so), or nil. Where both exist, the lowercase one.
-    public func output(forHandler key: String) -> String? {
-        var found: String?
-        func scan(_ list: [OutputSpec]) -> String? {
-            for spec in list where spec.handlerName == key {
-                if let first = spec.name.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") { return spec.name }
-                found = found ?? spec.name
-            }
-            return nil
+    public func output(forHandler key: String) -> String? { outputSlot(forHandler: key)?.output }
+
+    /// ``output(forHandler:)`` with the output's slot (see ``OutputReceiver``).
+    public func outputSlot(forHandler key: String) -> (output: String, slot: Int)? {
+        // The type's outputs, then the extra ones; the first lowercase match wins, else the first match.
+        var found: (output: String, slot: Int)?
+        let outputs = type.outputs, slots = type.outputSlots
+        for i in outputs.indices where outputs[i].handlerName == key {
+            if outputs[i].startsLowercase { return (outputs[i].name, slots[i]) }
+            if found == nil { found = (outputs[i].name, slots[i]) }
         }
-        return scan(type.outputs) ?? scan(extraOutputs) ?? found
+        for i in extraOutputs.indices where extraOutputs[i].handlerName == key {
+            if extraOutputs[i].startsLowercase { return (extraOutputs[i].name, -1 - i) }
+            if found == nil { found = (extraOutputs[i].name, -1 - i) }
+        }
+        return found
     }
+
+    /// The slot of an output (see ``OutputReceiver``), or nil when the screen has no such output.
+    public func slot(ofOutput output: String) -> Int? { outputKind(output)?.slot }
 
     /// The value of an input, or nil.
     public subscript(input: String) -> FlowValue? { inputs[input] }
@@ -177,23 +235,37 @@ public final class Screen: Presentable {
         }
         app?.recordScreen(self)
         handlers[output] = handler
+        if let outputReceiver, let slot = slot(ofOutput: output) { outputReceiver.forget(slot: slot) }
     }
 
-    /// Stops listening to an output.
+    /// Stops listening to an output (the receiver's handler too).
     public func removeHandler(for output: String) {
-        app?.recordScreen(self)
-        handlers[output] = nil
+        if handlers[output] != nil {
+            app?.recordScreen(self)
+            handlers[output] = nil
+        }
+        if let outputReceiver, let slot = slot(ofOutput: output) { outputReceiver.forget(slot: slot) }
     }
 
     /// Stops listening to every output and signal (what a finished flow does to break reference cycles).
     public func removeAllHandlers() {
-        app?.recordScreen(self)
-        handlers.removeAll()
-        signalHandlers.removeAll()
+        if !handlers.isEmpty || !signalHandlers.isEmpty {
+            app?.recordScreen(self)
+            handlers.removeAll()
+            signalHandlers.removeAll()
+        }
+        outputReceiver?.forget(slot: nil)
     }
 
-    /// Whether something listens to the output.
-    public func hasHandler(for output: String) -> Bool { handlers[output] != nil }
+    /// Whether something listens to the output: a handler set with ``on(_:_:)``, or the receiver's.
+    public func hasHandler(for output: String) -> Bool {
+        if handlers[output] != nil { return true }
+        guard let outputReceiver, let slot = slot(ofOutput: output) else { return false }
+        return outputReceiver.listens(to: slot)
+    }
+
+    /// Whether a handler set with ``on(_:_:)`` listens to the output (it goes before the receiver's).
+    public func hasOwnHandler(for output: String) -> Bool { handlers[output] != nil }
 
     /// Reacts to a signal that reaches this screen.
     public func onSignal(_ name: String, _ handler: @escaping (Signal) throws -> Void) {
@@ -204,9 +276,7 @@ public final class Screen: Presentable {
     /// Reports an output, as if the user acted: the payload is checked against the declaration, then the
     /// listener runs. Prefer ``Application/tap(_:payload:)``, which also undoes everything if a listener fails.
     public func emit(_ output: String, payload: FlowValue? = nil) throws {
-        guard let payloadKind = type.payloadKind(of: output) ?? Self.payloadKind(of: output, in: extraOutputs) else {
-            throw unknownOutput(output)
-        }
+        guard let (payloadKind, slot) = outputKind(output) else { throw unknownOutput(output) }
         switch payloadKind {
         case .none:
             if payload != nil { throw NavigationError(.badPayload, "output '\(output)' of \(name) takes no payload") }
@@ -221,8 +291,11 @@ public final class Screen: Presentable {
         }
         guard live.appIsAlive else { throw NavigationError(.notRunning, "screen \(name)'s app is gone") }
         if live.isObserved { try liveApp().emit(.outputEmitted(info, output: output)) }
-        let handler = handlers[output]
-        try handler?(payload)
+        if let handler = handlers[output] {
+            try handler(payload)
+        } else if let outputReceiver {
+            try outputReceiver.receive(output: slot, of: self, payload: payload)
+        }
     }
 
     /// The screen as text: the type's rendering, or its inputs listed.
@@ -237,9 +310,16 @@ public final class Screen: Presentable {
             .joined(separator: "\n")
     }
 
-    static func payloadKind(of output: String, in specs: [OutputSpec]) -> OutputSpec.Payload? {
-        specs.withUnsafeBufferPointer { specs in
-            for i in specs.indices where specs[i].name == output { return specs[i].payload }
+    /// What the output carries and its slot, or nil when the screen has no such output (looked up on every
+    /// output: by index, without copying the specs).
+    func outputKind(_ output: String) -> (payload: OutputSpec.Payload, slot: Int)? {
+        let found = type.outputs.withUnsafeBufferPointer { specs -> (OutputSpec.Payload, Int)? in
+            for i in specs.indices where specs[i].name == output { return (specs[i].payload, i) }
+            return nil
+        }
+        if let (payload, i) = found { return (payload, type.outputSlots[i]) }
+        return extraOutputs.withUnsafeBufferPointer { specs in
+            for i in specs.indices where specs[i].name == output { return (specs[i].payload, -1 - i) }
             return nil
         }
     }

@@ -246,7 +246,13 @@ public final class ScriptRuntime {
             "inputs": lua.function(name: "inputs") { call in try call.push(FlowValue.record(call.object(1, as: Screen.self).inputs)) },
             "outputs": lua.function(name: "outputs") { call in try call.push(call.object(1, as: Screen.self).outputs.map(\.name)) },
             "on": lua.function(name: "on") { [unowned self] call in
-                try self.setHandler(call.object(1, as: Screen.self), output: call.string(2), call.optional(3, as: LuaCallback.self))
+                let screen = try call.object(1, as: Screen.self)
+                let output = try call.string(2)
+                guard let slot = screen.slot(ofOutput: output) else {
+                    let names = screen.outputs.map(\.name).joined(separator: ", ")
+                    throw LuaError(.runtime, "screen \(screen.name) has no output '\(output)' (outputs: \(names.isEmpty ? "none" : names))")
+                }
+                try self.setHandler(screen, output: output, slot: slot, toValueAt: 3, of: call)
             },
             "emit": lua.function(name: "emit") { [unowned self] call in
                 let screen = try call.object(1, as: Screen.self)
@@ -284,10 +290,9 @@ public final class ScriptRuntime {
                     throw LuaError(.runtime, "screen \(screen.name) fields are named by strings")
                 }
                 let key = try call.string(1)
-                if let output = screen.output(forHandler: key) {
+                if let (output, slot) = screen.outputSlot(forHandler: key) {
                     switch call.type(2) {
-                    case .nil, .none: return try self.setHandler(screen, output: output, nil)
-                    case .function: return try self.setHandler(screen, output: output, call.argument(2, as: LuaCallback.self))
+                    case .nil, .none, .function: return try self.setHandler(screen, output: output, slot: slot, toValueAt: 2, of: call)
                     default: throw LuaError(.runtime, "screen \(screen.name): \(key) must be a function (or nil)")
                     }
                 }
@@ -303,11 +308,20 @@ public final class ScriptRuntime {
         }
     }
 
-    func setHandler(_ screen: Screen, output: String, _ handler: LuaCallback?) throws {
-        guard let handler else { return screen.removeHandler(for: output) }
-        // The payload as itself, or an explicit nil (the handler's argument count stays the same).
-        try screen.on(output) { payload in try handler.call(payload) }
-        if let owner = screen.owner as? ScriptedCoordinator { owner.adopt(screen) }
+    /// Sets the screen's Lua handler for `output` (in `slot`) to the function or nil at `argument` of `call`.
+    func setHandler(_ screen: Screen, output: String, slot: Int, toValueAt argument: Int, of call: LuaCall) throws {
+        let handlers: ScreenHandlers
+        switch screen.outputReceiver {
+        case let own as ScreenHandlers: handlers = own
+        case nil:
+            handlers = ScreenHandlers(lua, app: app, for: screen, isNew: false)
+            screen.outputReceiver = handlers
+            if let owner = screen.owner as? ScriptedCoordinator { owner.adopt(screen) }
+        case .some:
+            throw LuaError(.runtime, "screen \(screen.name)'s outputs go to a Swift receiver: scripts cannot handle them")
+        }
+        if screen.hasOwnHandler(for: output) { screen.removeHandler(for: output) } // the last handler set wins
+        try handlers.setHandler(slot, toValueAt: call.index(argument), in: call.stack)
     }
 
     func deliver(_ signal: Signal, to handler: LuaCallback) throws {
@@ -330,18 +344,18 @@ public final class ScriptRuntime {
             c.readOnly("status") { $0.status.rawValue }
             c.standIn(field: "__handle") // instances and routers (Lua tables) call these methods directly
             c.method("push") { [unowned self] coordinator, call in
-                let screen = try self.makeScreen(call)
+                let screen = try self.makeScreen(call, for: coordinator)
                 let animated = try self.option(call, 3, "animated") ?? true
                 try coordinator.activeRouter().push(screen, animated: animated, completion: nil)
                 try call.push(LuaObject(screen))
             }
             c.method("present") { [unowned self] coordinator, call in
-                let screen = try self.makeScreen(call)
+                let screen = try self.makeScreen(call, for: coordinator)
                 try coordinator.activeRouter().present(screen, animated: self.option(call, 3, "animated") ?? true, completion: nil)
                 try call.push(LuaObject(screen))
             }
             c.method("setRoot") { [unowned self] coordinator, call in
-                let screen = try self.makeScreen(call)
+                let screen = try self.makeScreen(call, for: coordinator)
                 try coordinator.activeRouter().setRoot(screen, hideBar: self.option(call, 3, "hideBar") ?? false,
                                                       animated: self.option(call, 3, "animated") ?? true, completion: nil)
                 try call.push(LuaObject(screen))
@@ -428,8 +442,14 @@ public final class ScriptRuntime {
     }
 
     /// A screen from the catalog for `(name, inputs)` arguments.
-    func makeScreen(_ call: LuaCall) throws -> Screen {
-        try app.catalog.make(call.string(1), inputs: call.optional(2, as: FlowRecord.self) ?? [:])
+    /// The screen `coordinator:push(name, inputs)` (and present, setRoot) shows, with a receiver for the
+    /// handlers the script will set: made here, where nothing else holds the screen yet, its handlers need
+    /// no undo in this operation.
+    func makeScreen(_ call: LuaCall, for coordinator: Coordinator) throws -> Screen {
+        let screen = try app.catalog.make(call.string(1), inputs: call.optional(2, as: FlowRecord.self) ?? [:])
+        screen.outputReceiver = ScreenHandlers(lua, app: app, for: screen, isNew: true)
+        if let owner = coordinator as? ScriptedCoordinator { owner.adopt(screen) }
+        return screen
     }
 
     func option<T: LuaReadable>(_ call: LuaCall, _ n: Int, _ key: String) throws -> T? {

@@ -10,13 +10,16 @@ import LuaKit
 final class ScriptedCoordinator: Coordinator {
     unowned let runtime: ScriptRuntime
     let type: LuaTable
+    // Exclusivity of the state below is not checked at run time (it is touched on every push, handler and
+    // finish): a coordinator lives on its app's thread, and each access is one read, assignment or append
+    // that runs no Lua or user code while it lasts (handlers are called after the values are copied out).
     /// The Lua instance (`self` in the class's methods), while it runs.
-    private(set) var instance: LuaTable?
-    private var onFinishFunction: LuaFunction?
-    /// Screens it installed Lua handlers on. Held strongly (a weak reference would give each screen a side
-    /// table, which makes every count of it slow); screens nothing else holds are dropped as it goes.
-    private var adopted: [Screen] = []
-    private var undoMark = UndoMark()
+    @exclusivity(unchecked) private(set) var instance: LuaTable?
+    @exclusivity(unchecked) private var onFinishFunction: LuaFunction?
+    /// Screens it pushed (and so gave Lua handlers). Held strongly (a weak reference would give each screen
+    /// a side table, which makes every count of it slow); screens nothing else holds are dropped as it goes.
+    @exclusivity(unchecked) private var adopted: [Screen] = []
+    @exclusivity(unchecked) private var undoMark = UndoMark()
 
     /// A coordinator of the class `type`; `name` is the class's name when the caller has read it already.
     init(runtime: ScriptRuntime, type: LuaTable, name: String? = nil, onFinish: LuaFunction? = nil) {

@@ -29,7 +29,7 @@ import Darwin
     /// `pendingUnrefs` and `callDepth` are read on every call from Swift, so their exclusivity is not
     /// checked at run time. That is safe: a core is used from one thread at a time (`LuaState` is not
     /// `Sendable`), and every access is a single read or write that calls nothing while it lasts (the
-    /// drain loop iterates a copy), so no two accesses can overlap.
+    /// drain loop pops one slot at a time and releases it after the access), so no two accesses overlap.
     @exclusivity(unchecked) var pendingUnrefs: [Int32] = []
     /// Objects that libraries keep with the state (`LuaStack.attachment`), by their class. Exclusivity
     /// unchecked (read on every data conversion): one thread, and each access is one read of the array
@@ -52,6 +52,11 @@ import Darwin
     /// itself in its `deinit` (each knows its position), so every entry is a live object. Exclusivity
     /// unchecked: one thread, and each access is one read, append or assignment that runs no code.
     @exclusivity(unchecked) var callbacks: [Unmanaged<LuaCallback>] = []
+    /// Short strings read from Lua, by address (see ``LuaStringCache``). Exclusivity unchecked (used on
+    /// every string read): one thread, and a lookup or insert runs no Swift code but the decoding it is given.
+    @exclusivity(unchecked) var strings = LuaStringCache()
+    /// Every live ``LuaFunctionSlots`` of the state, kept the same way.
+    @exclusivity(unchecked) var functionSlots: [Unmanaged<LuaFunctionSlots>] = []
     /// Registry slots of the shared metatables.
     var boxMetatableRef: Int32 = LUA_NOREF
     var objectCacheRef: Int32 = LUA_NOREF
@@ -107,6 +112,7 @@ import Darwin
 
     deinit {
         close()
+        strings.deallocate()
         runtime.deinitialize(count: 1)
         runtime.deallocate()
     }
@@ -151,9 +157,10 @@ import Darwin
     /// Releases references whose Swift owners were deinitialised. Called at safe points only.
     func drainUnrefs() {
         guard !pendingUnrefs.isEmpty, !isClosed else { return }
-        let L = self.L, refs = pendingUnrefs
-        pendingUnrefs.removeAll(keepingCapacity: true)
-        for ref in refs { clua_unref(L, ref) }
+        // In place: `luaL_unref` only writes registry slots (no allocation, so no collector step and no
+        // `__gc` that could append meanwhile), and a copy of the list would cost an allocation per drain.
+        let L = self.L
+        while let ref = pendingUnrefs.popLast() { clua_unref(L, ref) }
     }
 
     /// Takes a registry reference to the value at `index` (the stack is unchanged).

@@ -40,6 +40,12 @@ import CLua
         return ref
     }
 
+    /// Gives up the registry slot to the caller, who releases it from now on (`LUA_NOREF` when released).
+    func take() -> Int32 {
+        defer { ref = LUA_NOREF }
+        return core.isClosed ? LUA_NOREF : ref
+    }
+
     func release() {
         guard ref >= 0 else { return }
         if !core.isClosed { clua_unref(core.L, ref) }

@@ -361,12 +361,16 @@ public struct LuaStack {
         guard let pointer = clua_tolstring(L, index, &length), length > 0 else { return "" }
         // Copies the bytes straight into the string's storage; invalid UTF-8 is repaired (U+FFFD), as
         // `String(decoding:as:)` does, without its generic path (a metadata lookup per string).
-        return String(unsafeUninitializedCapacity: length) { buffer in
-            UnsafeRawPointer(pointer).withMemoryRebound(to: UInt8.self, capacity: length) { source in
-                _ = buffer.initialize(from: UnsafeBufferPointer(start: source, count: length))
+        func decode() -> String {
+            String(unsafeUninitializedCapacity: length) { buffer in
+                UnsafeRawPointer(pointer).withMemoryRebound(to: UInt8.self, capacity: length) { source in
+                    _ = buffer.initialize(from: UnsafeBufferPointer(start: source, count: length))
+                }
+                return length
             }
-            return length
         }
+        guard length <= LuaStringCache.longest else { return decode() }
+        return core.strings.string(at: index, in: L, bytes: UnsafeRawPointer(pointer), decode: decode)
     }
 
     /// What Lua's `tostring` gives for the value at `index` (honours `__tostring` and `__name`, protected).

@@ -69,6 +69,10 @@ public final class LuaState {
     /// Every ``LuaCallback`` of this state that is still held somewhere: what a reload gives new code.
     public var liveCallbacks: [LuaCallback] { core.callbacks.map { $0.takeUnretainedValue() } }
 
+    /// Every ``LuaFunctionSlots`` of this state that is still held somewhere: the other functions a reload
+    /// gives new code.
+    public var liveFunctionSlots: [LuaFunctionSlots] { core.functionSlots.map { $0.takeUnretainedValue() } }
+
     // MARK: Libraries
 
     /// Opens more standard libraries.

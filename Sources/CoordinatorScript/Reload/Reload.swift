@@ -105,6 +105,12 @@ extension ScriptRuntime {
         for callback in lua.liveCallbacks where callback !== instantiate { // the prelude's own
             try callback.replace(with: rebinder.rebind(callback.function))
         }
+        for handlers in lua.liveFunctionSlots {
+            for (slot, function) in try handlers.functions {
+                let replaced = rebinder.rebind(function)
+                if replaced != function { try handlers.set(slot, to: replaced) }
+            }
+        }
         for coordinator in liveScriptedCoordinators() {
             guard let instance = coordinator.instance else { continue }
             for (key, value) in try instance.pairs() {

@@ -1,0 +1,60 @@
+import CoordinatorCore
+import LuaKit
+
+/// The handlers scripts set on one screen (`screen.onSelectCity = function ... end`), kept by output slot in
+/// one Lua table: setting one is a table write, and an output goes from the table to its function without
+/// a Swift closure or a registry slot per handler.
+///
+/// The screen's ``OutputReceiver``, made with the screens scripts push (or on the first handler a script
+/// sets on another screen); the script coordinator that pushed the screen takes it (see
+/// ``ScriptedCoordinator/adopt(_:)``) and empties its handlers when it finishes. Changes inside an
+/// operation are undone with it. The functions sit in output slot + 1: a type's outputs go to the
+/// table's array part.
+final class ScreenHandlers: LuaFunctionSlots, OutputReceiver {
+    unowned let app: Application
+    /// Exclusivity unchecked (read on every handler set): one thread, one read or assignment at a time.
+    @exclusivity(unchecked) private var undoMark = UndoMark()
+
+    /// Handlers for `screen`; `isNew` when nothing could see the screen before this operation (its handlers
+    /// need no undo in it).
+    init(_ lua: LuaState, app: Application, for screen: Screen, isNew: Bool) {
+        self.app = app
+        super.init(lua, capacity: screen.type.outputs.count)
+        if isNew { app.madeInOperation(&undoMark) }
+    }
+
+    func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws {
+        // The payload as itself, or an explicit nil (the handler's argument count stays the same).
+        try call(slot + 1, argument: payload)
+    }
+
+    func listens(to slot: Int) -> Bool { contains(slot + 1) }
+
+    func forget(slot: Int?) {
+        guard count > 0 else { return }
+        if let slot {
+            guard contains(slot + 1) else { return }
+            record()
+            try? set(slot + 1, to: nil)
+        } else {
+            // The first change in an operation keeps the table itself for undo instead of a copy.
+            var emptied = false
+            app.recordForUndo(&undoMark) {
+                emptied = true
+                return removeAllSaved()
+            }
+            if !emptied { removeAll() }
+        }
+    }
+
+    /// Sets the handler in `slot` to the function (or nil) at `index` of `stack`.
+    func setHandler(_ slot: Int, toValueAt index: Int32, in stack: LuaStack) throws {
+        record()
+        try set(slot + 1, toValueAt: index, in: stack)
+    }
+
+    /// Takes the handlers for undo, once per operation, before they change.
+    private func record() {
+        app.recordForUndo(&undoMark) { (try? saved()) ?? {} }
+    }
+}

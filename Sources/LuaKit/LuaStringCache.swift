@@ -1,0 +1,65 @@
+import CLua
+
+/// Swift strings for the short Lua strings Swift reads again and again (field names, screen and output
+/// names), found by the address of the Lua string's bytes instead of being decoded on every read.
+///
+/// An address stands for its content only while the Lua string lives, so every cached string is anchored
+/// in a registry table (`anchorsRef`) for as long as the cache keeps it: a live string's bytes never move,
+/// and no other string can take their address. Only short strings are cached (Lua interns them, so equal
+/// short strings share one address); at most `size` entries, placed by address with a short probe, and
+/// a string finding no free place is decoded as usual. The anchors are the cache's whole memory cost:
+/// under `size` strings of at most 40 bytes.
+struct LuaStringCache {
+    static let size = 256
+    static let longest = 40
+    private static let probes = 4
+
+    private let addresses: UnsafeMutablePointer<UnsafeRawPointer?>
+    private let strings: UnsafeMutablePointer<String>
+    /// Registry slot of the table that anchors the cached Lua strings (made on the first insert).
+    private var anchorsRef: Int32 = LUA_NOREF
+
+    init() {
+        addresses = .allocate(capacity: Self.size)
+        addresses.initialize(repeating: nil, count: Self.size)
+        strings = .allocate(capacity: Self.size)
+        strings.initialize(repeating: "", count: Self.size)
+    }
+
+    /// Frees the storage (the anchors go with the state).
+    func deallocate() {
+        addresses.deallocate()
+        strings.deinitialize(count: Self.size)
+        strings.deallocate()
+    }
+
+    /// The string for the Lua string at `index` whose bytes are `bytes` (`length` of them, at most
+    /// `longest`): the cached one, or `decode()`'s, cached when there is room.
+    @inline(__always)
+    mutating func string(at index: Int32, in L: OpaquePointer, bytes: UnsafeRawPointer, decode: () -> String) -> String {
+        var slot = Int(truncatingIfNeeded: UInt(bitPattern: bytes) >> 4) & (Self.size - 1)
+        for _ in 0..<Self.probes {
+            guard let address = addresses[slot] else { return insert(at: index, in: L, bytes: bytes, slot: slot, decode()) }
+            if address == bytes { return strings[slot] }
+            slot = (slot + 1) & (Self.size - 1)
+        }
+        return decode()
+    }
+
+    private mutating func insert(at index: Int32, in L: OpaquePointer, bytes: UnsafeRawPointer, slot: Int, _ string: String) -> String {
+        guard lua_checkstack(L, 3) != 0 else { return string }
+        let value = lua_absindex(L, index)
+        if anchorsRef == LUA_NOREF {
+            lua_createtable(L, 0, 0)
+            anchorsRef = clua_ref(L)
+        }
+        clua_rawgetref(L, anchorsRef)
+        lua_pushvalue(L, value)
+        lua_pushboolean(L, 1)
+        lua_rawset(L, -3)
+        lua_settop(L, -2)
+        addresses[slot] = bytes
+        strings[slot] = string
+        return string
+    }
+}

@@ -1,0 +1,92 @@
+import Testing
+import TestSupport
+import CoordinatorCore
+import CoordinatorScript
+import LuaKit
+
+/// Lua handlers live in the screen's own Lua table (its output receiver): these check that they follow
+/// operations, Swift handlers and finishing flows exactly as handlers set from Swift do.
+@Suite struct HandlerTests {
+    let runtime: ScriptRuntime
+    init() throws {
+        runtime = try ScriptRuntime(state: AppState("home"))
+        runtime.lua.tracebacks = false
+        try runtime.run("""
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "go", "other", "fail", "open" } }
+            flow.screen "Page" { outputs = { "next" } }
+            heard = {}
+            local function note(what) heard[#heard + 1] = what end
+            local Child = flow.coordinator "Child"
+            function Child:start()
+              local page = self:push("Page")
+              page.onNext = function() note('next') self:finish('done') end
+            end
+            local Home = flow.coordinator "Home"
+            function Home:start()
+              local screen = self:push("Home")
+              home = screen
+              screen.onGo = function() note('go') end
+              screen.onFail = function()
+                screen.onGo = function() note('replaced') end
+                screen.onOther = function() note('other') end
+                error('boom')
+              end
+              screen.onOpen = function()
+                local child = self:run(Child)
+                child.onFinish = function(result) note('finished ' .. tostring(result)) if failFinish then error('no') end end
+              end
+            end
+            flow.app { home = Home }
+            """, name: "handlers.lua")
+        try runtime.start()
+    }
+
+    var heard: String { get throws { try runtime.lua.evaluate("return table.concat(heard, ' ')", as: String.self) } }
+    var home: Screen { get throws { try #require(runtime.app.window.visibleScreen) } }
+
+    @Test func handlersSetInAFailedOperationAreUndone() throws {
+        #expect(luaError { try runtime.app.tap("fail") }?.message == "handlers.lua:19: boom")
+        let screen = try home
+        #expect(!screen.hasHandler(for: "other"))
+        try runtime.app.tap("go")
+        try runtime.app.tap("other")          // no handler: nothing runs
+        #expect(try heard == "go")
+    }
+
+    @Test func theLastHandlerSetWinsBetweenSwiftAndLua() throws {
+        let screen = try home
+        var swift = 0
+        try screen.on("go") { _ in swift += 1 }       // replaces the Lua handler
+        try runtime.app.tap("go")
+        screen.removeHandler(for: "go")                  // and the Lua one does not come back
+        #expect(!screen.hasHandler(for: "go"))
+        try runtime.app.tap("go")
+        try runtime.run("home.onGo = function() heard[#heard + 1] = 'lua again' end") // Lua's turn: replaces Swift's
+        try screen.on("other") { _ in swift += 10 }
+        try runtime.run("home.onOther = function() heard[#heard + 1] = 'lua other' end")
+        try runtime.app.tap("go")
+        try runtime.app.tap("other")
+        #expect(swift == 1)
+        #expect(try heard == "lua again lua other")
+        #expect(luaError { try runtime.run("home.onGo = 42", name: "input") }?.message == "input:1: screen Home: onGo must be a function (or nil)")
+        try runtime.run("home:on('go', nil)")
+        #expect(!screen.hasHandler(for: "go"))
+        #expect(luaError { try runtime.run("home:on('nope', print)", name: "input") }?.message
+                == "input:1: screen Home has no output 'nope' (outputs: go, other, fail, open)")
+    }
+
+    @Test func aFinishedFlowDropsItsHandlersUnlessTheFinishFails() throws {
+        try runtime.app.tap("open")
+        let page = try home
+        #expect(page.name == "Page" && page.hasHandler(for: "next"))
+        try runtime.run("failFinish = true")
+        #expect(luaError { try runtime.app.tap("next") }?.message.hasSuffix(": no") == true)
+        #expect(try home === page && page.hasHandler(for: "next"))  // the failed finish kept everything
+        try runtime.run("failFinish = false")
+        try runtime.app.tap("next")
+        #expect(!page.hasHandler(for: "next"))                    // finished: its handlers are gone
+        #expect(try home.name == "Home")
+        #expect(try heard == "next finished done next finished done")
+    }
+}
