@@ -1,4 +1,4 @@
-/// The Lua half of the `coordinator` module: classes, instances and the router object, over the Swift
+/// The Lua half of the `coordinator` module: classes and instances, over the Swift
 /// primitives in `native`. Kept small; everything that touches the core is Swift.
 enum Prelude {
     static let source = #"""
@@ -6,14 +6,12 @@ enum Prelude {
     local M = {}
     local classes = {}
 
-    -- Methods every coordinator instance (and its router) has: the Swift coordinator's own (push, run,
-    -- finish, ...), which take the instance or router table for the coordinator it holds in `__handle`.
+    -- Methods every coordinator instance has: the Swift coordinator's own (push, run, finish, ...), which
+    -- take the instance for the coordinator it holds in `__handle`.
     local Base = native.methods
     -- A class's methods come first, then Base's: instance -> class -> Base, all plain table lookups.
     local ClassMeta = { __index = Base }
 
-    -- `self.router:push(...)` reads like the sources' Router: a table with the same handle and methods.
-    local RouterMeta = { __index = Base, __name = "Router" }
 
     local metas = setmetatable({}, { __mode = "k" })
     local function metaFor(class)
@@ -34,8 +32,9 @@ enum Prelude {
     end
 
     local function instantiate(class, handle, onFinish)
-      return setmetatable({ __handle = handle, __class = class, onFinish = onFinish,
-                            router = setmetatable({ __handle = handle }, RouterMeta) }, metas[class] or metaFor(class))
+      -- `self.router:push(...)` reads like the sources' Router: the handle has the same methods.
+      return setmetatable({ __handle = handle, __class = class, onFinish = onFinish, router = handle },
+                          metas[class] or metaFor(class))
     end
 
     --- Defines (or, on reload, redefines in place) a coordinator class.

@@ -342,7 +342,7 @@ public final class ScriptRuntime {
             c.readOnly("name") { $0.name }
             c.readOnly("id") { $0.id }
             c.readOnly("status") { $0.status.rawValue }
-            c.standIn(field: "__handle") // instances and routers (Lua tables) call these methods directly
+            c.standIn(field: "__handle") // instances (Lua tables) call these methods directly
             c.method("push") { [unowned self] coordinator, call in
                 let screen = try self.makeScreen(call, for: coordinator)
                 let animated = try self.option(call, 3, "animated") ?? true

@@ -19,6 +19,8 @@ final class ScriptedCoordinator: Coordinator {
     /// Screens it pushed (and so gave Lua handlers). Held strongly (a weak reference would give each screen
     /// a side table, which makes every count of it slow); screens nothing else holds are dropped as it goes.
     @exclusivity(unchecked) private var adopted: [Screen] = []
+    /// The length at which `adopted` is pruned next.
+    @exclusivity(unchecked) private var pruneAt = 8
     @exclusivity(unchecked) private var undoMark = UndoMark()
 
     /// A coordinator of the class `type`; `name` is the class's name when the caller has read it already.
@@ -42,25 +44,29 @@ final class ScriptedCoordinator: Coordinator {
         guard start == .function || start == .nil else { throw LuaError(.runtime, "\(name).start is a \(start.name), not a function") }
     }
 
-    /// Remembers a screen that got Lua handlers, to release them when this flow ends.
+    /// Remembers a screen that has (or will have) Lua handlers, to release them when this flow ends. Each
+    /// screen comes once: when its handler table is made.
     ///
     /// Not recorded for undo: after a failed operation the list may hold a screen more than it needs (its
     /// handlers rolled back, or itself gone), which is harmless: the list only says whose handlers to drop
     /// when this flow ends, and its screens leave with it. What must be undone, emptying the list when the
     /// flow ends, is recorded by ``releaseLua()``.
     func adopt(_ screen: Screen) {
-        guard !adopted.contains(where: { $0 === screen }) else { return }
-        if adopted.count >= 8 {
+        // Screens only the list holds are gone (nothing can reach their handlers): dropped whenever the list
+        // has doubled, so a flow that pushes screens all day keeps a short list at a constant cost per push.
+        if adopted.count >= pruneAt {
             for i in adopted.indices.reversed() where isKnownUniquelyReferenced(&adopted[i]) { adopted.remove(at: i) }
+            pruneAt = max(8, adopted.count * 2)
         }
         adopted.append(screen)
     }
 
     private func finished(_ result: FlowValue?, reason: FinishReason) throws {
         // Usually set on the instance (`child.onFinish = function ...`); else looked up through its class.
-        let handler = try instance.flatMap { try $0.rawGet("onFinish", as: LuaFunction?.self) ?? $0.get("onFinish", as: LuaFunction?.self) }
-        releaseLua()
-        try handler?.call(result, reason.rawValue)
+        // Read before the instance is released, called after.
+        guard let instance else { return releaseLua() }
+        let found = try instance.callField("onFinish", result, reason.rawValue, before: releaseLua)
+        guard found == .function || found == .nil else { throw LuaError(.runtime, "\(name).onFinish is a \(found.name), not a function") }
     }
 
     /// `self.onScreenLeft = function(screen, bySystem) ... end` hears about each of its screens leaving.

@@ -261,9 +261,27 @@ import Darwin
         return .function
     }
 
+    /// `t[name](arguments...)` for the table in registry slot `table`: the field is read honouring `__index`,
+    /// then `before` runs, then the field is called (without `self`) only when it is a function. Returns
+    /// the field's type.
+    @inlinable func callField<each A: LuaPushable>(
+        table: Int32, name: String, _ arguments: repeat each A, before: () -> Void
+    ) throws -> LuaType {
+        var count: Int32 = 0
+        for _ in repeat each arguments { count += 1 }
+        let (pending, found) = try beginMethodCall(table: table, name: name, arguments: count, withSelf: false)
+        defer { lua_settop(pending.stack.L, pending.top) }
+        before()
+        guard found == .function else { return found }
+        repeat try (each arguments).push(to: pending.stack)
+        try pcall(pending, arguments: count, results: 0)
+        return .function
+    }
+
     /// The start of ``callMethod(table:name:_:)``: the handler when wanted, then `t[name]` and `t` when the
-    /// field is a function (else the field is left on top, its type returned).
-    @usableFromInline func beginMethodCall(table: Int32, name: String, arguments count: Int32) throws -> (PendingCall, LuaType) {
+    /// field is a function (else the field is left on top, its type returned); without `t` when not
+    /// `withSelf`.
+    @usableFromInline func beginMethodCall(table: Int32, name: String, arguments count: Int32, withSelf: Bool = true) throws -> (PendingCall, LuaType) {
         let pending = try beginCall(arguments: count, function: table) // the table, where the method goes
         let L = pending.stack.L
         pending.stack.pushString(name)
@@ -274,7 +292,9 @@ import Darwin
             throw error
         }
         let found = LuaType(rawValue: lua_type(L, -1)) ?? .none
-        if found == .function { lua_rotate(L, -2, 1) } // the method, then the table as self
+        if found == .function {
+            if withSelf { lua_rotate(L, -2, 1) } else { lua_copy(L, -1, -2); lua_settop(L, -2) } // the method, then self
+        }
         return (pending, found)
     }
 

@@ -139,6 +139,21 @@ public struct LuaTable: LuaPushable, LuaReadable {
         try reference.core.callMethod(table: reference.slot(), name: name, repeat each arguments)
     }
 
+    /// Calls `t[name](arguments...)` (without `self`; the field read honouring `__index`) when the field is a
+    /// function, and returns the field's type. `before` runs between the read and the call: the function is
+    /// on the Lua stack meanwhile, so `before` may drop the table's last other holder (a finished flow does).
+    ///
+    /// ```swift
+    /// let t = try lua.evaluate("return { onDone = function(x) print('done', x) end }", as: LuaTable.self)
+    /// try t.callField("onDone", 42) { print("before") }   // before, done 42; .function
+    /// ```
+    @discardableResult
+    @inlinable public func callField<each A: LuaPushable>(
+        _ name: String, _ arguments: repeat each A, before: () -> Void = {}
+    ) throws -> LuaType {
+        try reference.core.callField(table: reference.slot(), name: name, repeat each arguments, before: before)
+    }
+
     /// `rawset(t, key, value)`; a `nil` or NaN key is an error.
     public func rawSet(_ key: some LuaPushable, _ value: some LuaPushable) throws {
         try withPushed(reference) { stack, table in

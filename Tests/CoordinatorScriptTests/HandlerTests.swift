@@ -89,4 +89,25 @@ import LuaKit
         #expect(try home.name == "Home")
         #expect(try heard == "next finished done next finished done")
     }
+
+    @Test func theRouterIsTheHandleAndOnFinishMustBeAFunction() throws {
+        try runtime.run("""
+            local flow = require "coordinator"
+            local Routed = flow.coordinator "Routed"
+            function Routed:start()
+              local page = self.router:push("Page")   -- the router has the coordinator's methods
+              page.onNext = function() self:finish() end
+            end
+            home.onOther = function() local c = home_owner:run(Routed) c.onFinish = 42 end
+            """, name: "routed.lua")
+        try runtime.run("home_owner = nil")
+        let owner = try #require(runtime.app.root?.subtree.first { $0.name == "Home" })
+        try runtime.lua.globals.set("home_owner", LuaObject(owner))
+        try runtime.app.tap("other")
+        let page = try home
+        #expect(page.name == "Page")
+        let error = luaError { try runtime.app.tap("next") }
+        #expect(error?.message.hasSuffix("Routed.onFinish is a number, not a function") == true, "\(error?.message ?? "none")")
+        #expect(try home === page && page.hasHandler(for: "next"))  // undone: still there, still listening
+    }
 }
