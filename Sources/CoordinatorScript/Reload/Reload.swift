@@ -89,6 +89,7 @@ extension ScriptRuntime {
         } catch {
             _ = try? restore?.callValues()
             (flows, rootClass) = savedFlows
+            try? refreshSlotNames() // the screen types were put back
             if var lua = error as? LuaError {
                 lua.message = "reload failed, nothing changed: " + lua.message
                 throw lua
