@@ -58,11 +58,6 @@ typedef struct clua_Runtime {
     int hookCount;               /* instructions between two count hooks */
     volatile sig_atomic_t interruptRequested;
     char tracebackKey;           /* address used as a registry key */
-    const long *slotSerial;      /* the host's running-operation serial (0: none), for the slot journal */
-    int slotLogRef;              /* registry slot of the log's values (table, old value per entry); 0: none yet */
-    struct clua_SlotEntry *slotLog; /* each entry's slot and serial (malloc'd, slotLogCapacity of them) */
-    lua_Integer slotLogLength;   /* entries in the log */
-    lua_Integer slotLogCapacity;
 } clua_Runtime;
 
 static inline clua_Runtime *clua_runtime(lua_State *L) {
@@ -171,13 +166,6 @@ static inline void clua_pushbox(lua_State *L, void *object, const void *tag) {
     box->tag = tag;
 }
 
-/* The same with one user value (nil), for objects that keep function slots. */
-static inline void clua_pushbox_uv(lua_State *L, void *object, const void *tag) {
-    clua_Box *box = (clua_Box *)lua_newuserdatauv(L, sizeof(clua_Box), 1);
-    box->object = object;
-    box->tag = tag;
-}
-
 /* __gc of every box userdata (Swift closures and Swift objects): releases the Swift reference once. */
 static inline int clua_box_gc(lua_State *L) {
     void **block = (void **)lua_touserdata(L, 1);
@@ -211,112 +199,7 @@ static inline int clua_index(lua_State *L) {
     return 0;
 }
 
-/* ---- function slots (LuaFunctionSlots): functions kept by number in one table, journaled ---- */
-
-typedef struct clua_SlotEntry { lua_Integer slot; long serial; } clua_SlotEntry;
-
-/* Pops the value on top of the stack into slot `slot` of the table at absolute index `t`. While the host
-   runs an operation (*slotSerial > 0) the old value is logged first, with the operation's serial, so
-   that a failed operation can put it back (clua_slot_rollback): the table and the old value in a Lua
-   table, the slot and serial in C. Needs room for two more values. Returns 0, changing nothing and
-   popping the value, when the log cannot grow (no memory). */
-static inline int clua_slot_set(lua_State *L, int t, lua_Integer slot) {
-    clua_Runtime *rt = clua_runtime(L);
-    long serial = rt->slotSerial != NULL ? *rt->slotSerial : 0;
-    if (serial > 0) {
-        lua_Integer n = rt->slotLogLength;
-        if (n == rt->slotLogCapacity) {
-            lua_Integer capacity = n < 16 ? 16 : n * 2;
-            clua_SlotEntry *grown = (clua_SlotEntry *)realloc(rt->slotLog, (size_t)capacity * sizeof(clua_SlotEntry));
-            if (grown == NULL) { lua_settop(L, -2); return 0; }
-            rt->slotLog = grown;
-            rt->slotLogCapacity = capacity;
-        }
-        if (rt->slotLogRef == 0) {
-            lua_createtable(L, 32, 0);
-            rt->slotLogRef = luaL_ref(L, LUA_REGISTRYINDEX);
-        }
-        lua_rawgeti(L, LUA_REGISTRYINDEX, rt->slotLogRef);
-        lua_pushvalue(L, t);
-        lua_rawseti(L, -2, 2 * n + 1);
-        lua_rawgeti(L, t, slot);
-        lua_rawseti(L, -2, 2 * n + 2);
-        lua_settop(L, -2);
-        rt->slotLog[n].slot = slot;
-        rt->slotLog[n].serial = serial;
-        rt->slotLogLength = n + 1;
-    }
-    lua_rawseti(L, t, slot);
-    return 1;
-}
-
-/* Puts back every slot logged with `serial` or a larger one (the failed operation's and those of the
-   operations inside it), newest first, and forgets those entries. */
-static inline void clua_slot_rollback(lua_State *L, long serial) {
-    clua_Runtime *rt = clua_runtime(L);
-    lua_Integer n = rt->slotLogLength;
-    if (n == 0 || rt->slotLog[n - 1].serial < serial || !lua_checkstack(L, 4)) return;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->slotLogRef);
-    while (n > 0 && rt->slotLog[n - 1].serial >= serial) {
-        lua_rawgeti(L, -1, 2 * n - 1);                    /* log, table */
-        lua_rawgeti(L, -2, 2 * n);                        /* log, table, old value */
-        lua_rawseti(L, -2, rt->slotLog[n - 1].slot);
-        lua_settop(L, -2);
-        lua_pushnil(L);
-        lua_rawseti(L, -2, 2 * n);
-        lua_pushnil(L);
-        lua_rawseti(L, -2, 2 * n - 1);
-        n -= 1;
-    }
-    rt->slotLogLength = n;
-    lua_settop(L, -2);
-}
-
-/* The outermost operation succeeded: the log lets go of everything it holds (its values are cleared, or
-   after a long operation a fresh table replaces it, and the collector takes the old one). */
-static inline void clua_slot_commit(lua_State *L) {
-    clua_Runtime *rt = clua_runtime(L);
-    lua_Integer n = rt->slotLogLength;
-    if (n == 0 || !lua_checkstack(L, 2)) return;
-    if (n <= 16) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, rt->slotLogRef);
-        for (lua_Integer i = 2 * n; i > 0; i--) { lua_pushnil(L); lua_rawseti(L, -2, i); }
-        lua_settop(L, -2);
-    } else {
-        lua_createtable(L, 32, 0);
-        lua_rawseti(L, LUA_REGISTRYINDEX, rt->slotLogRef);
-    }
-    rt->slotLogLength = 0;
-}
-
-/* Frees the C half of the log (the state is closing). */
-static inline void clua_slot_free(clua_Runtime *rt) {
-    free(rt->slotLog);
-    rt->slotLog = NULL;
-    rt->slotLogLength = rt->slotLogCapacity = 0;
-}
-
-/* t.key = f for a userdata whose first user value is a slot table S with a name map at S[0] (name ->
-   slot): when the map has `key` and f is a function or nil, f goes into that slot (journaled). Returns 0,
-   with the stack as it was, when it does not apply. */
-static inline int clua_slot_field(lua_State *L) {
-    int vt = lua_type(L, 3);
-    if (vt != LUA_TFUNCTION && vt != LUA_TNIL) return 0;
-    int top = lua_gettop(L);
-    if (lua_getiuservalue(L, 1, 1) != LUA_TTABLE) { lua_settop(L, top); return 0; }   /* S */
-    if (lua_rawgeti(L, top + 1, 0) != LUA_TTABLE) { lua_settop(L, top); return 0; }   /* S, map */
-    lua_pushvalue(L, 2);
-    if (lua_rawget(L, -2) != LUA_TNUMBER) { lua_settop(L, top); return 0; }           /* S, map, slot */
-    lua_Integer slot = lua_tointegerx(L, -1, NULL);
-    lua_settop(L, top + 1);
-    lua_pushvalue(L, 3);
-    if (!clua_slot_set(L, top + 1, slot)) return luaL_error(L, "not enough memory");
-    lua_settop(L, top);
-    return 1;
-}
-
-/* __newindex for Swift classes: upvalue 1 setters (self, value), 2 fallback or nil, 3 class name, 4 true
-   when the class's objects may keep function slots (clua_slot_field goes before the fallback). */
+/* __newindex for Swift classes: upvalue 1 setters (self, value), 2 fallback or nil, 3 class name. */
 static inline int clua_newindex(lua_State *L) {
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) == LUA_TFUNCTION) {
@@ -326,7 +209,6 @@ static inline int clua_newindex(lua_State *L) {
         return 0;
     }
     lua_pop(L, 1);
-    if (lua_toboolean(L, lua_upvalueindex(4)) && clua_slot_field(L)) return 0;
     if (lua_type(L, lua_upvalueindex(2)) == LUA_TFUNCTION) {
         lua_pushvalue(L, lua_upvalueindex(2));
         lua_pushvalue(L, 1);
@@ -772,7 +654,7 @@ static inline int clua_gc_incremental(lua_State *L) { return lua_gc(L, LUA_GCINC
 static inline void clua_pushclosure(lua_State *L, int nup) { lua_pushcclosure(L, clua_trampoline, nup); }
 static inline void clua_pushmethod(lua_State *L) { lua_pushcclosure(L, clua_method_trampoline, 4); }
 static inline void clua_pushindex(lua_State *L) { lua_pushcclosure(L, clua_index, 3); }
-static inline void clua_pushnewindex(lua_State *L) { lua_pushcclosure(L, clua_newindex, 4); }
+static inline void clua_pushnewindex(lua_State *L) { lua_pushcclosure(L, clua_newindex, 3); }
 static inline void clua_pushboxgc(lua_State *L) { lua_pushcfunction(L, clua_box_gc); }
 static inline int clua_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
 static inline void clua_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }

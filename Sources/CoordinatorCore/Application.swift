@@ -60,19 +60,6 @@ public final class Application: Journaled {
     /// simply leaves its entries to the operation around it.
     private var undoLog: [() -> Void] = []
     private var levels: [JournalLevel] = []
-    /// State kept outside the core that follows operations (``addJournal(_:)``).
-    private var journals: [any OperationJournal] = []
-    /// The serial of the innermost running operation, 0 when none (``operationSerial``).
-    private let serialCell: UnsafeMutablePointer<Int> = {
-        let cell = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-        cell.initialize(to: 0)
-        return cell
-    }()
-
-    /// Where the serial number of the innermost running operation is kept (0 while none runs), for code
-    /// that journals changes without calling Swift (see ``OperationJournal``): an operation started inside
-    /// another has a larger number than it. Valid while the app lives.
-    public var operationSerial: UnsafePointer<Int> { UnsafePointer(serialCell) }
     /// Numbers operation levels; an object marked with the current one is already recorded.
     private var levelSerial = 0
     /// Marks this app when it records its own state.
@@ -99,10 +86,7 @@ public final class Application: Journaled {
         initialState = state
     }
 
-    deinit {
-        live.appIsAlive = false
-        serialCell.deallocate()
-    }
+    deinit { live.appIsAlive = false }
 
     func nextID() -> Int {
         idCounter += 1
@@ -209,7 +193,6 @@ public final class Application: Journaled {
     public func atomically<T>(_ body: () throws -> T) throws -> T {
         levelSerial &+= 1
         levels.append(JournalLevel(serial: levelSerial, start: undoLog.count))
-        serialCell.pointee = levelSerial
         let result: T
         do {
             result = try body()
@@ -219,29 +202,18 @@ public final class Application: Journaled {
             let changes = undoLog[level.start...]
             for restore in changes.reversed() { restore() }
             undoLog.removeSubrange(level.start...)
-            serialCell.pointee = levels.last?.serial ?? 0
-            for journal in journals.reversed() { journal.operationFailed(serial: level.serial) }
             candidates.removeAll()
             if levels.isEmpty { lostScreens.removeAll() }
             throw error
         }
         let level = levels.removeLast()
-        serialCell.pointee = levels.last?.serial ?? 0
         if levels.isEmpty {
             undoLog.removeAll(keepingCapacity: true)
-            for journal in journals { journal.operationsSucceeded() }
             for event in level.events { for observer in observers { observer.handler(event) } }
         } else if !level.events.isEmpty {
             levels[levels.count - 1].events += level.events
         }
         return result
-    }
-
-    /// Makes `journal` follow the app's atomic operations: it is told when one fails and when the outermost
-    /// one succeeds. For state a bridge keeps outside the core (the Lua bridge's handler tables), changed
-    /// where ``recordForUndo(_:snapshot:)`` cannot be called.
-    public func addJournal(_ journal: any OperationJournal) {
-        journals.append(journal)
     }
 
     private func recordSelf() {
@@ -725,33 +697,6 @@ extension Window {
 }
 
 /// Which operation last recorded some state (see ``Application/recordForUndo(_:snapshot:)``).
-/// State kept outside the core that follows the app's atomic operations (``Application/addJournal(_:)``).
-/// It logs each change with the serial of the operation running then (``Application/operationSerial``,
-/// readable without calling Swift); when an operation fails, it puts back the changes logged with that
-/// serial or a larger one (the operation's and those of the operations inside it), newest first.
-///
-/// ```swift
-/// final class Counter: OperationJournal {
-///     let app: Application
-///     var value = 0, log: [(serial: Int, old: Int)] = []
-///     init(app: Application) { self.app = app }
-///     func add(_ n: Int) {
-///         if app.operationSerial.pointee > 0 { log.append((app.operationSerial.pointee, value)) }
-///         value += n
-///     }
-///     func operationFailed(serial: Int) {
-///         while let last = log.last, last.serial >= serial { value = last.old; log.removeLast() }
-///     }
-///     func operationsSucceeded() { log.removeAll() }
-/// }
-/// ```
-public protocol OperationJournal: AnyObject {
-    /// The operation numbered `serial` failed: put back every change logged with `serial` or more.
-    func operationFailed(serial: Int)
-    /// The outermost operation succeeded: nothing logged can be put back any more.
-    func operationsSucceeded()
-}
-
 public struct UndoMark: Sendable {
     var serial = 0
     public init() {}

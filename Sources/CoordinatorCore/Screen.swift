@@ -102,18 +102,6 @@ public final class ScreenType {
         title = other.title
     }
 
-    /// Which output slot each handler name sets (`onSelectCity` → `selectCity`'s; where two outputs share
-    /// a handler name, the lowercase one's, as ``Screen/outputSlot(forHandler:)`` finds).
-    public var handlerSlots: [String: Int] {
-        var map: [String: (slot: Int, lowercase: Bool)] = [:]
-        for i in outputs.indices {
-            let key = outputs[i].handlerName, lowercase = outputs[i].startsLowercase
-            if let found = map[key], found.lowercase || !lowercase { continue }
-            map[key] = (outputSlots[i], lowercase)
-        }
-        return map.mapValues(\.slot)
-    }
-
     public func input(named name: String) -> InputSpec? { inputs.first { $0.name == name } }
     public func output(named name: String) -> OutputSpec? { outputs.first { $0.name == name } }
 

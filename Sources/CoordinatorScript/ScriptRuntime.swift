@@ -33,18 +33,11 @@ public final class ScriptRuntime {
     var definitions: LuaFunction?
     /// The metamethods every frozen table shares (see ``FrozenValue``).
     var dataMetamethods: [(name: String, value: LuaValue)] = []
-    /// For each screen type scripts pushed, which handler names are which slots of its screens' handler
-    /// tables (kept up to date when a type is redefined).
-    var slotNames: [ObjectIdentifier: (type: ScreenType, names: LuaSlotNames)] = [:]
-    /// Makes the screens' handler tables follow the app's operations.
-    let handlerJournal: HandlerJournal
 
     /// Creates a runtime whose gateway starts in `state`.
     public init(state: AppState = .authorization, libraries: LuaLibraries = .all) throws {
         lua = try LuaState(libraries: libraries)
         app = Application(state: state)
-        handlerJournal = HandlerJournal(lua, app: app)
-        app.addJournal(handlerJournal)
         try registerScreenClass()
         try registerCoordinatorClass()
         try registerFrozenData()
@@ -239,24 +232,8 @@ public final class ScriptRuntime {
             }
         }
         let type = ScreenType(name, inputs: inputs, outputs: outputs, title: title, render: renderer)
-        try refreshSlotNames(of: app.catalog.register(type))
+        app.catalog.register(type)
         return name
-    }
-
-    /// The names map of a type's handler tables (see ``ScreenHandlers``).
-    func slotNames(for type: ScreenType) throws -> LuaSlotNames {
-        if let known = slotNames[ObjectIdentifier(type)] { return known.names }
-        let names = try LuaSlotNames(lua)
-        try names.set(type.handlerSlots.mapValues(ScreenHandlers.slot))
-        slotNames[ObjectIdentifier(type)] = (type, names)
-        return names
-    }
-
-    /// Brings the names map of `type` (or of every type, when nil) up to its definition.
-    func refreshSlotNames(of type: ScreenType? = nil) throws {
-        for (key, entry) in slotNames where type == nil || key == ObjectIdentifier(type!) {
-            try entry.names.set(entry.type.handlerSlots.mapValues(ScreenHandlers.slot))
-        }
     }
 
     private func registerScreenClass() throws {
@@ -328,7 +305,6 @@ public final class ScriptRuntime {
                 try screen.set(key, to: value)
             }
             s.toString { "Screen \($0.info)" }
-            s.functionSlots { $0.outputReceiver as? ScreenHandlers } // `screen.onX = f` without calling Swift
         }
     }
 
@@ -338,14 +314,14 @@ public final class ScriptRuntime {
         switch screen.outputReceiver {
         case let own as ScreenHandlers: handlers = own
         case nil:
-            handlers = ScreenHandlers(lua, capacity: screen.type.outputs.count, names: try slotNames(for: screen.type), journal: handlerJournal)
+            handlers = ScreenHandlers(lua, app: app, for: screen, isNew: false)
             screen.outputReceiver = handlers
             if let owner = screen.owner as? ScriptedCoordinator { owner.adopt(screen) }
         case .some:
             throw LuaError(.runtime, "screen \(screen.name)'s outputs go to a Swift receiver: scripts cannot handle them")
         }
         if screen.hasOwnHandler(for: output) { screen.removeHandler(for: output) } // the last handler set wins
-        try handlers.setHandler(ScreenHandlers.slot(slot), toValueAt: call.index(argument), in: call.stack)
+        try handlers.setHandler(slot, toValueAt: call.index(argument), in: call.stack)
     }
 
     func deliver(_ signal: Signal, to handler: LuaCallback) throws {
@@ -465,11 +441,13 @@ public final class ScriptRuntime {
         return (type, name)
     }
 
-    /// The screen `coordinator:push(name, inputs)` (and present, setRoot) shows, with the table for the
-    /// handlers the script will set.
+    /// A screen from the catalog for `(name, inputs)` arguments.
+    /// The screen `coordinator:push(name, inputs)` (and present, setRoot) shows, with a receiver for the
+    /// handlers the script will set: made here, where nothing else holds the screen yet, its handlers need
+    /// no undo in this operation.
     func makeScreen(_ call: LuaCall, for coordinator: Coordinator) throws -> Screen {
         let screen = try app.catalog.make(call.string(1), inputs: call.optional(2, as: FlowRecord.self) ?? [:])
-        screen.outputReceiver = ScreenHandlers(lua, capacity: screen.type.outputs.count, names: try slotNames(for: screen.type), journal: handlerJournal)
+        screen.outputReceiver = ScreenHandlers(lua, app: app, for: screen, isNew: true)
         if let owner = coordinator as? ScriptedCoordinator { owner.adopt(screen) }
         return screen
     }

@@ -9,14 +9,11 @@ final class LuaClassInfo {
     /// The class tag stored in each of its userdata blocks (the metatable's address: unique and stable,
     /// since the registry keeps the metatable alive until the state closes).
     let tag: UnsafeRawPointer
-    /// The function slots an object keeps beside it (``LuaClassBuilder/functionSlots(_:)``), if the class has any.
-    let slots: ((AnyObject) -> LuaFunctionSlots?)?
-    init(name: String, metatableRef: Int32, methodsRef: Int32, tag: UnsafeRawPointer, slots: ((AnyObject) -> LuaFunctionSlots?)?) {
+    init(name: String, metatableRef: Int32, methodsRef: Int32, tag: UnsafeRawPointer) {
         self.name = name
         self.metatableRef = metatableRef
         self.methodsRef = methodsRef
         self.tag = tag
-        self.slots = slots
     }
 }
 
@@ -65,7 +62,6 @@ public final class LuaClassBuilder<Object: AnyObject> {
     var indexFallback: LuaRawMethod?
     var newIndexFallback: LuaRawMethod?
     var standInField: String?
-    var slots: ((AnyObject) -> LuaFunctionSlots?)?
 
     init(name: String) { self.name = name }
 
@@ -89,21 +85,6 @@ public final class LuaClassBuilder<Object: AnyObject> {
     ///     """)
     /// ```
     public func standIn(field: String) { standInField = field }
-
-    /// Lets each object keep Lua functions under field names, in its ``LuaFunctionSlots``: when `slots`
-    /// gives the object's set and the set's ``LuaFunctionSlots/names`` map the field, `object.field = f`
-    /// (a function or nil) is one table write in C, with no Swift call; other fields go on to the setters
-    /// and ``newIndex(_:)``. The set is asked for when the object's userdata is made.
-    ///
-    /// ```swift
-    /// try lua.register(Button.self, name: "Button") { c in
-    ///     c.functionSlots { $0.handlers }          // handlers.names: ["onTap": 1]
-    /// }
-    /// // button.onTap = function() ... end   -- stored in slot 1 of button.handlers
-    /// ```
-    public func functionSlots(_ slots: @escaping (Object) -> LuaFunctionSlots?) {
-        self.slots = { object in (object as? Object).flatMap(slots) }
-    }
 
     /// Wraps a typed body for the trampoline. The userdata (argument 1, on the stack for the whole call)
     /// retains the object, and the C trampoline checked its class tag, so the object is borrowed without a
@@ -287,7 +268,6 @@ extension LuaCore {
         pushMethods(builder.setters, level: 2)
         pushFallback(builder.newIndexFallback, name: "__newindex")
         stack.pushString(builder.name)
-        lua_pushboolean(L, builder.slots == nil ? 0 : 1)
         clua_pushnewindex(L)
         lua_setfield(L, metatable, "__newindex")
         for entry in builder.metamethods {
@@ -297,7 +277,7 @@ extension LuaCore {
 
         lua_pushvalue(L, metatable)
         let ref = clua_ref(L)
-        let info = LuaClassInfo(name: builder.name, metatableRef: ref, methodsRef: methodsRef, tag: tag, slots: builder.slots)
+        let info = LuaClassInfo(name: builder.name, metatableRef: ref, methodsRef: methodsRef, tag: tag)
         classesByType[ObjectIdentifier(Object.self)] = info
         pushedClasses.removeAll() // a registration can change which class an object is pushed as
         classesByTag[tag] = info // earlier registrations stay: their userdata remain valid
@@ -334,7 +314,7 @@ extension LuaCore {
             info = found
             if pushedClasses.count < 8 { pushedClasses.append((key, found)) }
         }
-        try LuaStack(L, self).reserve(6)
+        try LuaStack(L, self).reserve(4)
         let address = Unmanaged.passUnretained(object).toOpaque()
         if clua_weakmap_get(L, objectCacheRef, address) != 0 {
             // The cached userdata, unless its object was already released (finalized, not yet collected).
@@ -342,15 +322,7 @@ extension LuaCore {
                block.load(as: UnsafeMutableRawPointer?.self) != nil { return }
             lua_settop(L, -2)
         }
-        if let slots = info.slots {
-            clua_pushbox_uv(L, Unmanaged.passRetained(object as AnyObject).toOpaque(), info.tag)
-            if let functions = slots(object), functions.core === self {
-                functions.pushTable(L)
-                lua_setiuservalue(L, -2, 1)
-            }
-        } else {
-            clua_pushbox(L, Unmanaged.passRetained(object as AnyObject).toOpaque(), info.tag)
-        }
+        clua_pushbox(L, Unmanaged.passRetained(object as AnyObject).toOpaque(), info.tag)
         clua_rawgetref(L, info.metatableRef)
         _ = lua_setmetatable(L, -2)
         clua_weakmap_set(L, objectCacheRef, address, -1)

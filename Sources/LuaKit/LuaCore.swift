@@ -131,7 +131,6 @@ import Darwin
     func close() {
         guard let L = mainThread else { return }
         lua_close(L) // runs every __gc: Swift objects held by Lua are released here
-        clua_slot_free(runtime)
         mainThread = nil
         runtime.pointee.owner = nil
         runtime.pointee.current = nil

@@ -54,33 +54,18 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
     /// without a collection leave the registry's live references where they were.
     @Test func finishedFlowsHoldNoReferencesUntilCollected() throws {
         let runtime = try appRuntime(state: .main)
-        // What Swift holds in the registry: every value, or only those that hold something (a screen's
-        // emptied handler table keeps nothing but its names map, at 0, until the screen itself goes).
-        let all = "local n = 0 for _, v in pairs(debug.getregistry()) do if type(v) ~= 'number' then n = n + 1 end end return n"
-        let holding = """
-            local n = 0
-            for _, v in pairs(debug.getregistry()) do
-              if type(v) == 'table' then
-                local k = next(v)
-                if k == 0 then k = next(v, 0) end
-                if k ~= nil then n = n + 1 end
-              elseif type(v) ~= 'number' then n = n + 1 end
-            end
-            return n
-            """
+        try runtime.run("collectgarbage('stop')")
+        let live = "local n = 0 for _, v in pairs(debug.getregistry()) do if type(v) ~= 'number' then n = n + 1 end end return n"
         func journey() throws {
             try runtime.run("tap('selectCity') tap('regionSelected', top().regions[1]) tap('citySelected', top().cities[2])")
         }
         try journey()
-        runtime.lua.collectGarbage()
-        let base = try runtime.lua.evaluate(all, as: Int.self), holdingBase = try runtime.lua.evaluate(holding, as: Int.self)
-        try runtime.run("collectgarbage('stop')")
+        let before = try runtime.lua.evaluate(live, as: Int.self)
         for _ in 0..<50 { try journey() }
-        #expect(try runtime.lua.evaluate(holding, as: Int.self) == holdingBase) // finished flows pin nothing
+        #expect(try runtime.lua.evaluate(live, as: Int.self) == before)
         try runtime.run("collectgarbage('restart')")
         runtime.lua.collectGarbage()
         #expect(runtime.app.live.coordinators == 2) // App and Main: every picker is gone once collected
-        #expect(try runtime.lua.evaluate(all, as: Int.self) == base)
     }
 
     @Test func logoutReturnsToLogin() throws {

@@ -16,16 +16,14 @@ import LuaKit
         let slots = LuaFunctionSlots(lua, capacity: 2)
         #expect(try slots.call(1, argument: 0) == false)   // empty: nothing is called
         try slots.set(1, to: function("a"))
-        try slots.set(-3, to: function("b"))               // any integer but 0 is a slot
-        #expect(slots.contains(1) && slots.contains(-3) && !slots.contains(2))
+        try slots.set(-3, to: function("b"))               // any integer is a slot
+        #expect(slots.count == 2 && slots.contains(1) && slots.contains(-3) && !slots.contains(2))
         #expect(try slots.call(1, argument: 7))
         #expect(try slots.call(-3, argument: Int?.none))   // an optional's nil is the argument
         try slots.set(1, to: nil)
         #expect(try slots.call(1, argument: 8) == false)
+        #expect(slots.count == 1)
         #expect(try seen == "a:7 b:nil")
-        #expect(luaError { try slots.set(0, to: nil) }?.kind == .misuse)
-        slots.removeAll()
-        #expect(try !slots.contains(-3) && slots.functions.isEmpty)
     }
 
     @Test func setTakesOnlyFunctionsOrNilFromTheStack() throws {
@@ -35,72 +33,36 @@ import LuaKit
         })
         try lua.run("put(1, note('x'))")
         #expect(luaError { try lua.run("put(2, 'text')", name: "s.lua") }?.message.contains("function or nil") == true)
-        #expect(slots.contains(1) && !slots.contains(2))
+        #expect(slots.count == 1)
         try lua.run("put(1, nil)")
-        #expect(!slots.contains(1))
+        #expect(slots.count == 0)
     }
 
-    @Test func aFailedOperationPutsBackEverySlotItChanged() throws {
+    @Test func savedAndRemoveAllSavedPutTheFunctionsBack() throws {
         let slots = LuaFunctionSlots(lua)
-        let journal = lua.slotJournal
-        let serial = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-        serial.initialize(to: 0)
-        defer { journal.follow(nil); serial.deallocate() }
-        journal.follow(serial)
-        try slots.set(1, to: function("a"))          // outside operations: nothing is logged
-        try slots.set(2, to: function("b"))
+        let restoreEmpty = try slots.saved()
+        try slots.set(1, to: function("a"))
+        restoreEmpty()
+        #expect(slots.count == 0 && !slots.contains(1))
 
-        serial.pointee = 5                             // an operation
+        try slots.set(1, to: function("a"))
+        try slots.set(2, to: function("b"))
+        let restore = try slots.saved()
         try slots.set(1, to: function("c"))
-        serial.pointee = 6                             // one inside it
         try slots.set(2, to: nil)
         try slots.set(3, to: function("d"))
-        journal.rollBack(serial: 6)                    // the inner one failed: its changes go
-        serial.pointee = 5
-        #expect(slots.contains(2) && !slots.contains(3))
-        slots.removeAll()
-        journal.rollBack(serial: 5)                    // and then the outer one
-        serial.pointee = 0
+        restore()
+        #expect(slots.count == 2 && !slots.contains(3))
         try slots.call(1, argument: 1)
         try slots.call(2, argument: 2)
-        #expect(try seen == "a:1 b:2")
 
-        serial.pointee = 7
-        try slots.set(1, to: nil)
-        serial.pointee = 8                             // a nested success belongs to the outer operation
-        try slots.set(2, to: nil)
-        serial.pointee = 7
-        serial.pointee = 0
-        journal.commit()
-        journal.rollBack(serial: 1)                    // nothing logged any more: nothing comes back
-        #expect(!slots.contains(1) && !slots.contains(2))
-    }
-
-    @Test func objectsTakeFunctionsAsFieldsWithoutCallingSwift() throws {
-        final class Button { var handlers: LuaFunctionSlots? }
-        var swiftSets = 0
-        try lua.register(Button.self, name: "Button") { c in
-            c.functionSlots { $0.handlers }
-            c.newIndex { _, call in swiftSets += 1; _ = call }
-        }
-        let names = try LuaSlotNames(lua)
-        try names.set(["onTap": 1, "onHold": 2])
-        let button = Button()
-        button.handlers = LuaFunctionSlots(lua, capacity: 2, names: names)
-        try lua.globals.set("button", LuaObject(button))
-        try lua.run("button.onTap = note('tap') button.onHold = note('hold') button.other = 1")
-        #expect(swiftSets == 1)                         // only the unnamed field reached Swift
-        #expect(try button.handlers?.call(1, argument: "x") == true)
-        try lua.run("button.onTap = nil button.onHold = 'no'")  // not a function: Swift's newIndex decides
-        #expect(swiftSets == 2 && button.handlers?.contains(1) == false)
-        try names.set(["onPress": 2])                   // the map changes in place
-        try lua.run("button.onPress = note('press') button.onTap = note('tap')")
-        #expect(swiftSets == 3)
-        try button.handlers?.call(2, argument: "y")
-        button.handlers?.unbindNames()
-        try lua.run("button.onPress = nil")
-        #expect(swiftSets == 4 && button.handlers?.contains(2) == true)
-        #expect(try seen == "tap:x press:y")
+        let undo = slots.removeAllSaved()
+        #expect(slots.count == 0 && !slots.contains(1))
+        try slots.set(5, to: function("e"))   // a new table; undo drops it
+        undo()
+        #expect(slots.count == 2 && !slots.contains(5))
+        try slots.call(1, argument: 3)
+        #expect(try seen == "a:1 b:2 a:3")
     }
 
     @Test func errorsComeBackAsLuaErrors() throws {

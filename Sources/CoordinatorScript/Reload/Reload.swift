@@ -89,7 +89,6 @@ extension ScriptRuntime {
         } catch {
             _ = try? restore?.callValues()
             (flows, rootClass) = savedFlows
-            try? refreshSlotNames() // the screen types were put back
             if var lua = error as? LuaError {
                 lua.message = "reload failed, nothing changed: " + lua.message
                 throw lua
