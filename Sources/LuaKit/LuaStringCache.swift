@@ -10,7 +10,7 @@ import CLua
 /// a string finding no free place is decoded as usual. The anchors are the cache's whole memory cost:
 /// under `size` strings of at most 40 bytes.
 struct LuaStringCache {
-    static let size = 64
+    static let size = 256
     static let longest = 40
     private static let probes = 4
 
