@@ -46,6 +46,19 @@ struct CoordBench: ParsableCommand {
         ("memory", ["memory"]), ("leak", ["leak"]), ("reload", ["reload"]),
     ]
 
+    func validate() throws {
+        if let scale, !(scale > 0 && scale <= 1000) {
+            throw ValidationError("--scale must be a number above 0 and at most 1000 (got \(scale))")
+        }
+        let known = Self.groups.flatMap(\.cases)
+        if let only {
+            let unknown = only.split(separator: ",").map(String.init).filter { !known.contains($0) }
+            if !unknown.isEmpty {
+                throw ValidationError("unknown case \(unknown.joined(separator: ", ")) in --only (cases: \(known.joined(separator: ", ")))")
+            }
+        }
+    }
+
     func run() throws {
         let requested = only.map { $0.split(separator: ",").map(String.init) }
         // One fresh process per group: the `--only` each runs with, in order.
@@ -158,6 +171,7 @@ struct BenchResult: Decodable {
     }
 
     static func format(_ x: Double) -> String {
+        guard x.isFinite else { return x.isNaN ? "n/a" : (x > 0 ? "inf" : "-inf") }
         if x >= 100 { return String(Int(x.rounded())) }
         let scaled = (x * 100).rounded() / 100
         return "\(scaled)"

@@ -26,4 +26,20 @@ import Testing
         // The leak check is a real pass/fail even with tiny counts.
         #expect(cases.first { ($0["case"] as? String)?.hasPrefix("leaks:") == true }?["note"].map { "\($0)".hasSuffix("PASS") } == true)
     }
+
+    @Test func badArgumentsAreMessagesNotCrashes() throws {
+        for arguments in [["--scale", "nan"], ["--scale", "inf"], ["--scale", "0"], ["--only", "nope"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: TranscriptTests.coordrun).deletingLastPathComponent().appendingPathComponent("coordbench")
+            process.arguments = arguments
+            let err = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = err
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 64, "\(arguments)")   // a usage error, not a trap
+            #expect(message.hasPrefix("Error: "), "\(arguments): \(message)")
+        }
+    }
 }
