@@ -206,6 +206,15 @@ open class Coordinator {
         finishHandler = nil
     }
 
+    /// Stops reacting to signals and to screens leaving; keeps its finish handler (a flow that finishes
+    /// drops what it listens to, and still reports its result).
+    public func removeSignalHandlers() {
+        guard !signalHandlers.isEmpty || screenLeftHandler != nil else { return }
+        record()
+        signalHandlers.removeAll()
+        screenLeftHandler = nil
+    }
+
     /// Sends a signal through the tree from here. See ``Signal``.
     @discardableResult
     public func send(_ name: String, payload: FlowValue? = nil) throws -> Signal {

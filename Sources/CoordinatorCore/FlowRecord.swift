@@ -44,7 +44,7 @@ public struct FlowRecord: Sendable {
         @usableFromInline var fields: [Field] = []
         @inlinable public init(capacity: Int = 0) { fields.reserveCapacity(capacity) }
         @inlinable public mutating func add(_ key: String, _ value: FlowValue) { fields.append(Field(key, value)) }
-        public func finish() -> FlowRecord { FlowRecord(sorting: fields) }
+        public consuming func finish() -> FlowRecord { FlowRecord(sorting: fields) }
     }
 
     init(sorting fields: [Field]) {

@@ -94,9 +94,7 @@ final class ScriptedCoordinator: Coordinator {
         for screen in adopted { screen.removeAllHandlers() }
         record()
         adopted.removeAll()
-        let keep = onFinish
-        removeAllHandlers()
-        onFinish = keep
+        removeSignalHandlers()
         setInstance(nil)
     }
 }
