@@ -470,6 +470,33 @@ static inline int clua_protect(lua_State *L, lua_CFunction k, int n, int a, int 
     return clua_pcall(L, n, nresults);
 }
 
+/* t[k] when every step of the lookup is a plain table: t raw, then each `__index` that is a table, raw
+   (what Lua does, minus calling functions). Replaces the key on top with the value and returns LUA_OK;
+   returns -1 with the stack unchanged when t is not a table or a step's `__index` is not a table, for
+   the caller to go the protected way (clua_pgettable). Needs room for four values. */
+static inline int clua_gettable_tables(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    int k = lua_gettop(L);
+    if (lua_type(L, t) != LUA_TTABLE) return -1;
+    lua_pushvalue(L, t);                                          /* k, t */
+    for (int loop = 0; loop < 100; loop++) {
+        lua_pushvalue(L, k);
+        if (lua_rawget(L, -2) != LUA_TNIL || !lua_getmetatable(L, -2)) {   /* k, t, v  (or k, t, nil) */
+            lua_replace(L, k);
+            lua_settop(L, k);
+            return LUA_OK;
+        }
+        lua_pushliteral(L, "__index");                            /* k, t, nil, mt, "__index" */
+        int index = lua_rawget(L, -2);                            /* k, t, nil, mt, h */
+        if (index == LUA_TNIL) { lua_pushnil(L); lua_replace(L, k); lua_settop(L, k); return LUA_OK; }
+        if (index != LUA_TTABLE) { lua_settop(L, k); return -1; }
+        lua_replace(L, k + 1);                                    /* k, h, nil, mt */
+        lua_settop(L, k + 1);
+    }
+    lua_settop(L, k);
+    return -1;
+}
+
 /* t[k] with metamethods; key on top of the stack is replaced by the value (or the error). */
 static inline int clua_pgettable(lua_State *L, int t) {
     t = lua_absindex(L, t);

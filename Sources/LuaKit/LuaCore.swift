@@ -285,7 +285,8 @@ import Darwin
         let pending = try beginCall(arguments: count, function: table) // the table, where the method goes
         let L = pending.stack.L
         pending.stack.pushString(name)
-        let status = clua_pgettable(L, -2)
+        // Instances find methods through plain tables (instance, class, methods): no protected call then.
+        let status = lua_checkstack(L, 4) != 0 && clua_gettable_tables(L, -2) == LUA_OK ? LUA_OK : clua_pgettable(L, -2)
         if status != LUA_OK {
             let error = popError(L, status: status)
             lua_settop(L, pending.top)

@@ -241,4 +241,32 @@ import CLua
         let depth = try lua.withUnsafeState { L in lua_gettop(L) }
         #expect(depth == 0) // every path leaves the stack as it found it
     }
+
+    @Test func callMethodAndCallFieldFollowEveryKindOfIndex() throws {
+        // Tables all the way (looked up without a protected call), a function on the way, one that fails,
+        // and a chain whose last link has no __index.
+        let tables = try lua.evaluate("""
+            local base = { hello = function(self, who) last = 'hello ' .. who end, shout = function(x) last = 'shout ' .. x end }
+            local class = setmetatable({}, { __index = base })
+            return setmetatable({}, { __index = class })
+            """, as: LuaTable.self)
+        #expect(try tables.callMethod("hello", "tables") == .function)
+        #expect(try lua.evaluate("return last", as: String.self) == "hello tables")
+        let computed = try lua.evaluate("""
+            return setmetatable({}, { __index = function(_, key) if key == 'hello' then return function(self, who) last = 'computed ' .. who end end end })
+            """, as: LuaTable.self)
+        #expect(try computed.callMethod("hello", "x") == .function)
+        #expect(try lua.evaluate("return last", as: String.self) == "computed x")
+        #expect(try computed.callMethod("other") == .nil)
+        let failing = try lua.evaluate("return setmetatable({}, { __index = function() error('no index', 0) end })", as: LuaTable.self)
+        #expect(luaError { try failing.callMethod("hello") }?.message == "no index")
+        var before = 0
+        #expect(try tables.callField("shout", "field") { before += 1 } == .function) // no self
+        #expect(before == 1)
+        #expect(try lua.evaluate("return last", as: String.self) == "shout field")
+        let plain = try lua.evaluate("return setmetatable({}, {})", as: LuaTable.self)
+        #expect(try plain.callField("nothing") == .nil)
+        let depth = try lua.withUnsafeState { L in lua_gettop(L) }
+        #expect(depth == 0)
+    }
 }
