@@ -686,8 +686,9 @@ static inline void clua_pushboxgc(lua_State *L) { lua_pushcfunction(L, clua_box_
 static inline int clua_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
 static inline void clua_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }
 static inline int clua_rawgetref(lua_State *L, int ref) { return lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
-/* Replaces the table on top of the stack with its entry `n` (raw); returns the entry's type. */
-static inline int clua_replace_with_entry(lua_State *L, lua_Integer n) {
+/* Pushes entry `n` (raw) of the table in registry slot `ref`; returns the entry's type. */
+static inline int clua_push_entry(lua_State *L, int ref, lua_Integer n) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     int type = lua_rawgeti(L, -1, n);
     lua_copy(L, -1, -2);
     lua_settop(L, -2);

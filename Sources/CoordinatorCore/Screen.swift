@@ -291,7 +291,7 @@ public final class Screen: Presentable {
         }
         guard live.appIsAlive else { throw NavigationError(.notRunning, "screen \(name)'s app is gone") }
         if live.isObserved { try liveApp().emit(.outputEmitted(info, output: output)) }
-        if let handler = handlers[output] {
+        if !handlers.isEmpty, let handler = handlers[output] {
             try handler(payload)
         } else if let outputReceiver {
             try outputReceiver.receive(output: slot, of: self, payload: payload)

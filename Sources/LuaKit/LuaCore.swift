@@ -200,16 +200,18 @@ import Darwin
 
     /// The start of every call from Swift: room for `count` arguments, the message handler when tracebacks
     /// are wanted (without them it would only hand the error back), then the function in registry slot
-    /// `function`. The caller restores `top` when done (`defer`), pushes the arguments and calls
+    /// `function` (or, with `entry`, entry `entry` of the table in that slot: its type is in `found`). The
+    /// caller restores `top` when done (`defer`), pushes the arguments and calls
     /// ``pcall(_:arguments:results:)``; the results then start at ``PendingCall/firstResult``.
-    @inlinable @inline(__always) func beginCall(arguments count: Int32, function: Int32) throws(LuaError) -> PendingCall {
+    @inlinable @inline(__always) func beginCall(arguments count: Int32, function: Int32, entry: lua_Integer? = nil) throws(LuaError) -> PendingCall {
         let L = try thread()
         let top = lua_gettop(L)
-        guard lua_checkstack(L, count + 2) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
+        guard lua_checkstack(L, count + 3) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
         let handler: Int32 = runtime.pointee.tracebacks != 0 ? 1 : 0
         if handler != 0 { clua_pushmsgh(L) }
-        clua_rawgetref(L, function)
-        return PendingCall(stack: LuaStack(L, self), top: top, handler: handler)
+        let found: Int32
+        if let entry { found = clua_push_entry(L, function, entry) } else { found = clua_rawgetref(L, function) }
+        return PendingCall(stack: LuaStack(L, self), top: top, handler: handler, found: found)
     }
 
     /// A whole call from Swift of the function in registry slot `function`, with `arguments`, its results
@@ -515,11 +517,14 @@ final class LuaMethodBox: LuaCallableBox {
     @usableFromInline let top: Int32
     /// 1 when a message handler sits below the function, else 0.
     @usableFromInline let handler: Int32
+    /// The type of what was pushed in the function's place.
+    @usableFromInline let found: Int32
 
-    @inlinable init(stack: LuaStack, top: Int32, handler: Int32) {
+    @inlinable init(stack: LuaStack, top: Int32, handler: Int32, found: Int32) {
         self.stack = stack
         self.top = top
         self.handler = handler
+        self.found = found
     }
 
     /// The index of the first result once the call returned.

@@ -182,9 +182,9 @@ open class LuaFunctionSlots {
     @inlinable @discardableResult
     public final func call<A: LuaPushable>(_ slot: Int, argument: A) throws -> Bool {
         guard count > 0 else { return false }
-        let pending = try core.beginCall(arguments: 1, function: table) // the table, in the function's place
+        let pending = try core.beginCall(arguments: 1, function: table, entry: lua_Integer(slot))
         defer { lua_settop(pending.stack.L, pending.top) }
-        guard clua_replace_with_entry(pending.stack.L, lua_Integer(slot)) == LUA_TFUNCTION else { return false }
+        guard pending.found == LUA_TFUNCTION else { return false }
         try argument.push(to: pending.stack)
         try core.pcall(pending, arguments: 1, results: 0)
         return true

@@ -414,14 +414,14 @@ extension Bool: LuaPushable, LuaReadable {
 
 extension Int: LuaPushable, LuaReadable {
     @inlinable public func push(to stack: LuaStack) { stack.pushInteger(self) }
+    /// Reads an integer the way Lua's own functions take one (`luaL_checkinteger`): an integer, a float with
+    /// an integral value, or a string that converts to one; anything else is an error.
     @inlinable public static func read(from stack: LuaStack, at index: Int32) throws -> Int {
-        if lua_isinteger(stack.L, index) != 0 { return Int(lua_tointegerx(stack.L, index, nil)) }
-        // A float with an integral value, or an error.
-        guard lua_type(stack.L, index) == LUA_TNUMBER else { throw stack.typeError(expected: "number", at: index) }
         var isInteger: Int32 = 0
         let value = lua_tointegerx(stack.L, index, &isInteger)
-        guard isInteger != 0 else { throw LuaError(.type, "number has no integer representation") }
-        return Int(value)
+        if isInteger != 0 { return Int(value) }
+        guard lua_type(stack.L, index) == LUA_TNUMBER else { throw stack.typeError(expected: "number", at: index) }
+        throw LuaError(.type, "number has no integer representation")
     }
 }
 

@@ -90,6 +90,14 @@ import LuaKit
         #expect(error?.message == "item 3: number expected, got string")
     }
 
+    @Test func integersAreTakenAsLuasOwnFunctionsTakeThem() throws {
+        // An integer, an integral float or a numeric string (as luaL_checkinteger); nothing else.
+        #expect(try lua.evaluate("return {1, 2.0, '3', ' 4 '}", as: [Int].self) == [1, 2, 3, 4])
+        #expect(luaError { _ = try lua.evaluate("return {2.5}", as: [Int].self) }?.message == "item 1: number has no integer representation")
+        #expect(luaError { _ = try lua.evaluate("return {'2.5'}", as: [Int].self) }?.message == "item 1: number expected, got string")
+        #expect(luaError { _ = try lua.evaluate("return {true}", as: [Int].self) }?.message == "item 1: number expected, got boolean")
+    }
+
     @Test func nilKeysAreRefusedNotCrashing() throws {
         let table = try lua.newTable()
         #expect(luaError { try table.rawSet(LuaValue.nil, 1) }?.message == "table index is nil")
