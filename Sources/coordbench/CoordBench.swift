@@ -153,7 +153,7 @@ struct BenchResult: Decodable {
     /// Reads what ``json`` writes (a group measured in a child process).
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(name: try c.decode(String.self, forKey: .name), value: try c.decode(Double.self, forKey: .value),
+        self.init(name: try c.decode(String.self, forKey: .name), value: try c.decodeIfPresent(Double.self, forKey: .value) ?? .nan,
                   unit: try c.decode(String.self, forKey: .unit), floor: try c.decodeIfPresent(Double.self, forKey: .floor),
                   floorName: try c.decodeIfPresent(String.self, forKey: .floorName),
                   target: try c.decodeIfPresent(Double.self, forKey: .target),
@@ -191,10 +191,12 @@ struct BenchResult: Decodable {
     }
 
     var json: String {
-        var fields = ["\"case\": \(quote(name))", "\"value\": \(value)", "\"unit\": \(quote(unit))"]
-        if let floor { fields.append("\"floor\": \(floor)") }
+        // JSON has no infinity or NaN: a figure that is not finite is written as null.
+        func number(_ x: Double) -> String { x.isFinite ? "\(x)" : "null" }
+        var fields = ["\"case\": \(quote(name))", "\"value\": \(number(value))", "\"unit\": \(quote(unit))"]
+        if let floor { fields.append("\"floor\": \(number(floor))") }
         if let floorName { fields.append("\"floorName\": \(quote(floorName))") }
-        if let ratio { fields.append("\"ratio\": \(ratio)") }
+        if let ratio { fields.append("\"ratio\": \(number(ratio))") }
         if let target { fields.append("\"target\": \(target)"); fields.append("\"targetIsRatio\": \(targetIsRatio)") }
         if let passed { fields.append("\"passed\": \(passed)") }
         if !note.isEmpty { fields.append("\"note\": \(quote(note))") }
