@@ -58,18 +58,18 @@ public struct FlowRecord: Sendable {
         for i in 1..<fields.count where !(fields[i - 1].key < fields[i].key) { sorted = false; break }
         if sorted { return }
         if fields.count <= 16 {
-            // Insertion sort: stable, and no allocation for the small records flows carry.
+            // Insertion sort: stable, and no allocation for the small records flows carry. Swaps move the
+            // fields without retaining or releasing anything.
             for i in 1..<fields.count {
-                let field = fields[i]
                 var j = i
-                while j > 0 && field.key < fields[j - 1].key { fields[j] = fields[j - 1]; j -= 1 }
-                fields[j] = field
+                while j > 0 && fields[j].key < fields[j - 1].key { fields.swapAt(j, j - 1); j -= 1 }
             }
         } else {
             let indexed = fields.enumerated().sorted { $0.element.key != $1.element.key ? $0.element.key < $1.element.key : $0.offset < $1.offset }
             fields = indexed.map(\.element)
         }
         // Among repeated names (kept in their given order by the stable sort) the last one stays.
+        guard fields.indices.dropFirst().contains(where: { fields[$0 - 1].key == fields[$0].key }) else { return }
         var out = 0
         for i in fields.indices {
             if out > 0 && fields[out - 1].key == fields[i].key { fields[out - 1] = fields[i] } else { fields[out] = fields[i]; out += 1 }
