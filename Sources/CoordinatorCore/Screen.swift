@@ -189,6 +189,8 @@ public final class Screen: Presentable {
     public var title: String { type.title ?? type.name }
     /// The outputs the user can trigger.
     public var outputs: [OutputSpec] { type.outputs + extraOutputs }
+    /// Whether the screen has outputs of its own beyond its type's (an alert's actions).
+    public var hasExtraOutputs: Bool { !extraOutputs.isEmpty }
 
     /// The output whose handler is set under `key` (`onSelectCity` → `selectCity`, or `SelectCity` for an
     /// alert's action named so), or nil. Where both exist, the lowercase one.

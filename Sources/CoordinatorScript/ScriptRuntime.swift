@@ -289,12 +289,16 @@ public final class ScriptRuntime {
                 guard call.type(1) == .string else {
                     throw LuaError(.runtime, "screen \(screen.name) fields are named by strings")
                 }
+                let valueType = call.type(2)
+                let settable = valueType == .function || valueType == .nil || valueType == .none
+                if settable, let (output, slot) = self.memoizedHandler(screen, keyAt: call.index(1), in: call.stack) {
+                    return try self.setHandler(screen, output: output, slot: slot, toValueAt: 2, of: call)
+                }
                 let key = try call.string(1)
                 if let (output, slot) = screen.outputSlot(forHandler: key) {
-                    switch call.type(2) {
-                    case .nil, .none, .function: return try self.setHandler(screen, output: output, slot: slot, toValueAt: 2, of: call)
-                    default: throw LuaError(.runtime, "screen \(screen.name): \(key) must be a function (or nil)")
-                    }
+                    guard settable else { throw LuaError(.runtime, "screen \(screen.name): \(key) must be a function (or nil)") }
+                    self.memoizeHandler(screen, keyAt: call.index(1), in: call.stack, output: output, slot: slot)
+                    return try self.setHandler(screen, output: output, slot: slot, toValueAt: 2, of: call)
                 }
                 guard screen.type.input(named: key) != nil else {
                     let inputs = screen.type.inputs.map(\.name).joined(separator: ", ")
@@ -306,6 +310,38 @@ public final class ScriptRuntime {
             }
             s.toString { "Screen \($0.info)" }
         }
+    }
+
+    /// Handler names already resolved against a type's outputs, by the address of the name's Lua string (the
+    /// string cache anchors it, so the address stands for that name): setting a handler again takes a few
+    /// comparisons instead of reading the name and matching it against every output. An entry keeps the
+    /// outputs it was resolved against; a redefined type has new ones, and its old entries stop matching.
+    private var handlerMemo: [HandlerMemoEntry] = []
+
+    private struct HandlerMemoEntry {
+        let key: UnsafeRawPointer
+        /// The address of `outputs`' storage, which the entry keeps alive so that no other array takes it.
+        let outputsAddress: UnsafeRawPointer?
+        let outputs: [OutputSpec]
+        let output: String
+        let slot: Int
+    }
+
+    private func memoizedHandler(_ screen: Screen, keyAt index: Int32, in stack: LuaStack) -> (output: String, slot: Int)? {
+        guard !handlerMemo.isEmpty, !screen.hasExtraOutputs, let key = stack.cachedStringAddress(at: index) else { return nil }
+        let outputs = screen.type.outputs.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        return handlerMemo.withUnsafeBufferPointer { memo in
+            for i in memo.indices where memo[i].key == key && memo[i].outputsAddress == outputs { return (memo[i].output, memo[i].slot) }
+            return nil
+        }
+    }
+
+    private func memoizeHandler(_ screen: Screen, keyAt index: Int32, in stack: LuaStack, output: String, slot: Int) {
+        guard !screen.hasExtraOutputs, let key = stack.cachedStringAddress(at: index) else { return }
+        if handlerMemo.count >= 64 { handlerMemo.removeFirst(32) }
+        let outputs = screen.type.outputs
+        handlerMemo.append(HandlerMemoEntry(key: key, outputsAddress: outputs.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
+                                            outputs: outputs, output: output, slot: slot))
     }
 
     /// Sets the screen's Lua handler for `output` (in `slot`) to the function or nil at `argument` of `call`.

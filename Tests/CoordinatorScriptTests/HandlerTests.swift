@@ -110,4 +110,23 @@ import LuaKit
         #expect(error?.message.hasSuffix("Routed.onFinish is a number, not a function") == true, "\(error?.message ?? "none")")
         #expect(try home === page && page.hasHandler(for: "next"))  // undone: still there, still listening
     }
+
+    @Test func aRedefinedTypesHandlerNamesAreResolvedAgain() throws {
+        let owner = try #require(runtime.app.root?.subtree.first { $0.name == "Home" })
+        try runtime.lua.globals.set("home_owner", LuaObject(owner))
+        try runtime.run("""
+            local flow = require "coordinator"
+            flow.screen "Once" { outputs = { "a" } }
+            local first = home_owner:push("Once")
+            first.onA = function() end          -- resolved, and remembered
+            first.onA = function() end          -- found again
+            flow.screen "Once" { outputs = { "c" } }
+            second = home_owner:push("Once")
+            """, name: "once.lua")
+        let error = luaError { try runtime.run("second.onA = function() end", name: "input") }
+        #expect(error?.message.hasPrefix("input:1: screen Once has no input or output 'onA'") == true, "\(error?.message ?? "none")")
+        try runtime.run("second.onC = function() heard[#heard + 1] = 'c' end", name: "input")
+        try runtime.app.tap("c")
+        #expect(try heard == "c")
+    }
 }
