@@ -383,18 +383,18 @@ public final class ScriptRuntime {
                 let screen = try self.makeScreen(call, for: coordinator)
                 let animated = try self.option(call, 3, "animated") ?? true
                 try coordinator.activeRouter().push(screen, animated: animated, completion: nil)
-                try call.push(LuaObject(screen))
+                try call.push(LuaObject(new: screen)) // made above: Lua has not seen it
             }
             c.method("present") { [unowned self] coordinator, call in
                 let screen = try self.makeScreen(call, for: coordinator)
                 try coordinator.activeRouter().present(screen, animated: self.option(call, 3, "animated") ?? true, completion: nil)
-                try call.push(LuaObject(screen))
+                try call.push(LuaObject(new: screen))
             }
             c.method("setRoot") { [unowned self] coordinator, call in
                 let screen = try self.makeScreen(call, for: coordinator)
                 try coordinator.activeRouter().setRoot(screen, hideBar: self.option(call, 3, "hideBar") ?? false,
                                                       animated: self.option(call, 3, "animated") ?? true, completion: nil)
-                try call.push(LuaObject(screen))
+                try call.push(LuaObject(new: screen))
             }
             c.method("pop") { coordinator, call in try coordinator.activeRouter().pop() }
             c.method("popToRoot") { coordinator, call in try coordinator.activeRouter().popToRoot() }

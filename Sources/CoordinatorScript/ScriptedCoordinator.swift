@@ -22,6 +22,8 @@ final class ScriptedCoordinator: Coordinator {
     /// The length at which `adopted` is pruned next.
     @exclusivity(unchecked) private var pruneAt = 8
     @exclusivity(unchecked) private var undoMark = UndoMark()
+    /// Whether `start` ran before (a restart starts it again): its userdata may exist then.
+    private var startedBefore = false
 
     /// A coordinator of the class `type`; `name` is the class's name when the caller has read it already.
     init(runtime: ScriptRuntime, type: LuaTable, name: String? = nil, onFinish: LuaFunction? = nil) {
@@ -35,7 +37,10 @@ final class ScriptedCoordinator: Coordinator {
 
     override func start(_ args: FlowValue?) throws {
         guard let instantiate = runtime.instantiate else { return }
-        let created = try instantiate.call(type, LuaObject(self as Coordinator), onFinishFunction) { results in
+        // The first start is where Lua first sees this coordinator: no userdata to look for yet.
+        let handle = startedBefore ? LuaObject(self as Coordinator) : LuaObject(new: self as Coordinator)
+        startedBefore = true
+        let created = try instantiate.call(type, handle, onFinishFunction) { results in
             try results.read(1, as: LuaTable.self)
         }
         onFinishFunction = nil // the instance holds it now (a reference kept here would wait for the collector)

@@ -218,9 +218,14 @@ extension LuaState {
 /// ```
 public struct LuaObject<Object: AnyObject>: LuaPushable {
     public let object: Object
-    public init(_ object: Object) { self.object = object }
+    /// Made just now: Lua cannot have a userdata for it yet, so none is looked for.
+    let isNew: Bool
+    public init(_ object: Object) { self.object = object; isNew = false }
+    /// An object made just now, which Lua has never been given (within this package: pushing an object Lua
+    /// already has this way would give it a second userdata).
+    package init(new object: Object) { self.object = object; isNew = true }
 
-    public func push(to stack: LuaStack) throws { try stack.core.pushObject(object, stack.L) }
+    public func push(to stack: LuaStack) throws { try stack.core.pushObject(object, stack.L, isNew: isNew) }
 }
 
 extension LuaCore {
@@ -302,7 +307,7 @@ extension LuaCore {
     func className<T: AnyObject>(of type: T.Type) -> String? { classesByType[ObjectIdentifier(type)]?.name }
 
     /// Pushes the userdata for `object`: the cached one if Lua still holds it, else a new one.
-    func pushObject<Object: AnyObject>(_ object: Object, _ L: OpaquePointer) throws {
+    func pushObject<Object: AnyObject>(_ object: Object, _ L: OpaquePointer, isNew: Bool = false) throws {
         let key = PushedClass(dynamic: ObjectIdentifier(type(of: object)), static: ObjectIdentifier(Object.self))
         let info: LuaClassInfo
         if let i = pushedClasses.firstIndex(where: { $0.key == key }) {
@@ -316,7 +321,7 @@ extension LuaCore {
         }
         try LuaStack(L, self).reserve(4)
         let address = Unmanaged.passUnretained(object).toOpaque()
-        if clua_weakmap_get(L, objectCacheRef, address) != 0 {
+        if !isNew, clua_weakmap_get(L, objectCacheRef, address) != 0 {
             // The cached userdata, unless its object was already released (finalized, not yet collected).
             if lua_type(L, -1) == LUA_TUSERDATA, let block = lua_touserdata(L, -1),
                block.load(as: UnsafeMutableRawPointer?.self) != nil { return }
