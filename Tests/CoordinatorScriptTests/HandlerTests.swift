@@ -25,7 +25,7 @@ import LuaKit
             local Home = flow.coordinator "Home"
             function Home:start()
               local screen = self:push("Home")
-              home = screen
+              home, homeSelf = screen, self
               screen.onGo = function() note('go') end
               screen.onFail = function()
                 screen.onGo = function() note('replaced') end
@@ -128,5 +128,11 @@ import LuaKit
         try runtime.run("second.onC = function() heard[#heard + 1] = 'c' end", name: "input")
         try runtime.app.tap("c")
         #expect(try heard == "c")
+    }
+
+    @Test func aScreenAndACoordinatorKeepOneUserdataEach() throws {
+        let owner = try #require(runtime.app.root?.subtree.first { $0.name == "Home" })
+        try runtime.lua.globals.set("handle", LuaObject(owner))
+        #expect(try runtime.lua.evaluate("return rawequal(home, top()) and rawequal(handle, homeSelf.__handle)", as: Bool.self))
     }
 }
