@@ -189,8 +189,6 @@ public final class Screen: Presentable {
     public var title: String { type.title ?? type.name }
     /// The outputs the user can trigger.
     public var outputs: [OutputSpec] { type.outputs + extraOutputs }
-    /// Whether the screen has outputs of its own beyond its type's (an alert's actions).
-    public var hasExtraOutputs: Bool { !extraOutputs.isEmpty }
 
     /// The output whose handler is set under `key` (`onSelectCity` → `selectCity`, or `SelectCity` for an
     /// alert's action named so), or nil. Where both exist, the lowercase one.
@@ -214,6 +212,12 @@ public final class Screen: Presentable {
 
     /// The slot of an output (see ``OutputReceiver``), or nil when the screen has no such output.
     public func slot(ofOutput output: String) -> Int? { outputKind(output)?.slot }
+
+    /// The slot of an output; an output the screen does not have is the error ``emit(_:payload:)`` gives.
+    public func checkedSlot(ofOutput output: String) throws -> Int {
+        guard let slot = slot(ofOutput: output) else { throw unknownOutput(output) }
+        return slot
+    }
 
     /// The value of an input, or nil.
     public subscript(input: String) -> FlowValue? { inputs[input] }

@@ -248,11 +248,7 @@ public final class ScriptRuntime {
             "on": lua.function(name: "on") { [unowned self] call in
                 let screen = try call.object(1, as: Screen.self)
                 let output = try call.string(2)
-                guard let slot = screen.slot(ofOutput: output) else {
-                    let names = screen.outputs.map(\.name).joined(separator: ", ")
-                    throw LuaError(.runtime, "screen \(screen.name) has no output '\(output)' (outputs: \(names.isEmpty ? "none" : names))")
-                }
-                try self.setHandler(screen, output: output, slot: slot, toValueAt: 3, of: call)
+                try self.setHandler(screen, output: output, slot: screen.checkedSlot(ofOutput: output), toValueAt: 3, of: call)
             },
             "emit": lua.function(name: "emit") { [unowned self] call in
                 let screen = try call.object(1, as: Screen.self)
@@ -289,16 +285,12 @@ public final class ScriptRuntime {
                 guard call.type(1) == .string else {
                     throw LuaError(.runtime, "screen \(screen.name) fields are named by strings")
                 }
-                let valueType = call.type(2)
-                let settable = valueType == .function || valueType == .nil || valueType == .none
-                if settable, let (output, slot) = self.memoizedHandler(screen, keyAt: call.index(1), in: call.stack) {
-                    return try self.setHandler(screen, output: output, slot: slot, toValueAt: 2, of: call)
-                }
                 let key = try call.string(1)
                 if let (output, slot) = screen.outputSlot(forHandler: key) {
-                    guard settable else { throw LuaError(.runtime, "screen \(screen.name): \(key) must be a function (or nil)") }
-                    self.memoizeHandler(screen, keyAt: call.index(1), in: call.stack, output: output, slot: slot)
-                    return try self.setHandler(screen, output: output, slot: slot, toValueAt: 2, of: call)
+                    switch call.type(2) {
+                    case .nil, .none, .function: return try self.setHandler(screen, output: output, slot: slot, toValueAt: 2, of: call)
+                    default: throw LuaError(.runtime, "screen \(screen.name): \(key) must be a function (or nil)")
+                    }
                 }
                 guard screen.type.input(named: key) != nil else {
                     let inputs = screen.type.inputs.map(\.name).joined(separator: ", ")
@@ -310,38 +302,6 @@ public final class ScriptRuntime {
             }
             s.toString { "Screen \($0.info)" }
         }
-    }
-
-    /// Handler names already resolved against a type's outputs, by the address of the name's Lua string (the
-    /// string cache anchors it, so the address stands for that name): setting a handler again takes a few
-    /// comparisons instead of reading the name and matching it against every output. An entry keeps the
-    /// outputs it was resolved against; a redefined type has new ones, and its old entries stop matching.
-    private var handlerMemo: [HandlerMemoEntry] = []
-
-    private struct HandlerMemoEntry {
-        let key: UnsafeRawPointer
-        /// The address of `outputs`' storage, which the entry keeps alive so that no other array takes it.
-        let outputsAddress: UnsafeRawPointer?
-        let outputs: [OutputSpec]
-        let output: String
-        let slot: Int
-    }
-
-    private func memoizedHandler(_ screen: Screen, keyAt index: Int32, in stack: LuaStack) -> (output: String, slot: Int)? {
-        guard !handlerMemo.isEmpty, !screen.hasExtraOutputs, let key = stack.cachedStringAddress(at: index) else { return nil }
-        let outputs = screen.type.outputs.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-        return handlerMemo.withUnsafeBufferPointer { memo in
-            for i in memo.indices where memo[i].key == key && memo[i].outputsAddress == outputs { return (memo[i].output, memo[i].slot) }
-            return nil
-        }
-    }
-
-    private func memoizeHandler(_ screen: Screen, keyAt index: Int32, in stack: LuaStack, output: String, slot: Int) {
-        guard !screen.hasExtraOutputs, let key = stack.cachedStringAddress(at: index) else { return }
-        if handlerMemo.count >= 64 { handlerMemo.removeFirst(32) }
-        let outputs = screen.type.outputs
-        handlerMemo.append(HandlerMemoEntry(key: key, outputsAddress: outputs.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
-                                            outputs: outputs, output: output, slot: slot))
     }
 
     /// Sets the screen's Lua handler for `output` (in `slot`) to the function or nil at `argument` of `call`.
@@ -477,7 +437,6 @@ public final class ScriptRuntime {
         return (type, name)
     }
 
-    /// A screen from the catalog for `(name, inputs)` arguments.
     /// The screen `coordinator:push(name, inputs)` (and present, setRoot) shows, with a receiver for the
     /// handlers the script will set: made here, where nothing else holds the screen yet, its handlers need
     /// no undo in this operation.

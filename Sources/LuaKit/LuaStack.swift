@@ -356,17 +356,6 @@ public struct LuaStack {
     }
 
     /// The string at `index` decoded as UTF-8 (the value must be a string).
-    /// The address of the string at `index` when the state's string cache holds it, else nil. A cached
-    /// string is anchored for as long as the state lives, so its address stands for its content: a key for
-    /// memos that should not decode the string each time (a string read once as `String` is usually cached).
-    public func cachedStringAddress(at index: Int32) -> UnsafeRawPointer? {
-        guard lua_type(L, index) == LUA_TSTRING else { return nil }
-        var length = 0
-        guard let pointer = clua_tolstring(L, index, &length), length > 0, length <= LuaStringCache.longest else { return nil }
-        let bytes = UnsafeRawPointer(pointer)
-        return core.strings.holds(bytes) ? bytes : nil
-    }
-
     func rawString(at index: Int32) -> String {
         var length = 0
         guard let pointer = clua_tolstring(L, index, &length), length > 0 else { return "" }

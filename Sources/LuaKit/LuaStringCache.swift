@@ -46,17 +46,6 @@ struct LuaStringCache {
         return decode()
     }
 
-    /// Whether the cache holds the string whose bytes are at `bytes` (so that the address stands for it).
-    func holds(_ bytes: UnsafeRawPointer) -> Bool {
-        var slot = Int(truncatingIfNeeded: UInt(bitPattern: bytes) >> 4) & (Self.size - 1)
-        for _ in 0..<Self.probes {
-            guard let address = addresses[slot] else { return false }
-            if address == bytes { return true }
-            slot = (slot + 1) & (Self.size - 1)
-        }
-        return false
-    }
-
     private mutating func insert(at index: Int32, in L: OpaquePointer, bytes: UnsafeRawPointer, slot: Int, _ string: String) -> String {
         guard lua_checkstack(L, 3) != 0 else { return string }
         let value = lua_absindex(L, index)
