@@ -68,7 +68,11 @@ func journeyCases(journeys n: Int, rounds: Int, root: String) throws -> [BenchRe
     for type in runtime.app.catalog.names.compactMap({ runtime.app.catalog.types[$0] }) {
         native.catalog.register(ScreenType(type.name, inputs: type.inputs, outputs: type.outputs, title: type.title))
     }
-    try native.start(NativeMain(cities: cities))
+    // The same tree as `flow.app { authorization = Login, main = Main }` builds: the core's application
+    // coordinator at the root, the main flow under it.
+    let nativeRoot = ApplicationCoordinator(name: "App")
+    nativeRoot.flows[.main] = { NativeMain(cities: cities) }
+    try native.start(nativeRoot)
 
     // What someone who only wanted Lua would write: a minimal navigation stack in plain Lua.
     let plain = try LuaState()
