@@ -113,6 +113,31 @@ static inline int clua_trampoline(lua_State *L) {
    names its registered class; a method's box carries the tag its `self` must have. */
 typedef struct clua_Box { void *object; const void *tag; } clua_Box;
 
+/* Runs the Swift method in box `method` on `self` (both checked) with the arguments on the stack; raises
+   its error after the Swift frame has returned. */
+static inline int clua_dispatch_method(lua_State *L, clua_Box *method, clua_Box *self) {
+    clua_Runtime *rt = clua_runtime(L);
+    lua_State *savedCurrent = rt->current;
+    int savedEnforce = rt->enforce;
+    rt->current = L;
+    rt->enforce = 0;
+    int n = rt->methodDispatch(L, method->object, self->object);
+    rt->current = savedCurrent;
+    rt->enforce = savedEnforce;
+    if (n < 0) return lua_error(L);
+    return n;
+}
+
+/* The userdata at 1 as `self` for the method in box `method`, or NULL when it is no object of the method's
+   class (or was released: `released` says so). */
+static inline clua_Box *clua_method_self(lua_State *L, clua_Box *method, clua_Box *self, int *released) {
+    *released = 0;
+    /* (a light userdata has no length) */
+    if (self == NULL || lua_rawlen(L, 1) != sizeof(clua_Box) || self->tag != method->tag) return NULL;
+    if (self->object == NULL) { *released = 1; return NULL; }
+    return self;
+}
+
 /* upvalue 1: box of the method; upvalue 2: "Class.method"; upvalue 3: "Class", both for messages;
    upvalue 4: the stand-in field name, or nil. Checks `self` (size and class tag) before any Swift code runs.
    A table may stand for the object when the class names a stand-in field: its raw value there is `self`. */
@@ -128,21 +153,27 @@ static inline int clua_method_trampoline(lua_State *L) {
         standIn = 1;
     }
     if (method == NULL || method->object == NULL) return luaL_error(L, "Swift method was released");
-    if (self == NULL || lua_rawlen(L, 1) != sizeof(clua_Box) || self->tag != method->tag)
+    int released;
+    self = clua_method_self(L, method, self, &released);
+    if (released) return luaL_error(L, "'%s' called on a released object", lua_tostring(L, lua_upvalueindex(2)));
+    if (self == NULL)
         return luaL_error(L, "bad self for '%s' (expected %s, got %s); call it with ':'",
                           lua_tostring(L, lua_upvalueindex(2)), lua_tostring(L, lua_upvalueindex(3)),
                           standIn ? "table" : luaL_typename(L, 1));
-    if (self->object == NULL) return luaL_error(L, "'%s' called on a released object", lua_tostring(L, lua_upvalueindex(2)));
-    clua_Runtime *rt = clua_runtime(L);
-    lua_State *savedCurrent = rt->current;
-    int savedEnforce = rt->enforce;
-    rt->current = L;
-    rt->enforce = 0;
-    int n = rt->methodDispatch(L, method->object, self->object);
-    rt->current = savedCurrent;
-    rt->enforce = savedEnforce;
-    if (n < 0) return lua_error(L);
-    return n;
+    return clua_dispatch_method(L, method, self);
+}
+
+/* A class's __index or __newindex fallback (the box of a Swift method, upvalue `box`), run directly by the
+   metamethod on (self, key[, value]): no Lua call in between. */
+static inline int clua_dispatch_fallback(lua_State *L, int box, const char *metamethod) {
+    clua_Box *method = (clua_Box *)lua_touserdata(L, lua_upvalueindex(box));
+    if (method == NULL || method->object == NULL) return luaL_error(L, "Swift method was released");
+    int released;
+    clua_Box *self = clua_method_self(L, method, (clua_Box *)lua_touserdata(L, 1), &released);
+    if (self == NULL)
+        return luaL_error(L, "%s of %s used on %s", metamethod, lua_tostring(L, lua_upvalueindex(3)),
+                          released ? "a released object" : luaL_typename(L, 1));
+    return clua_dispatch_method(L, method, self);
 }
 
 /* The Swift object of a box userdata at idx whose tag is `tag`, or NULL. */
@@ -177,7 +208,8 @@ static inline int clua_box_gc(lua_State *L) {
     return 0;
 }
 
-/* __index for Swift classes: upvalue 1 methods, 2 getters (called with self), 3 fallback or nil. */
+/* __index for Swift classes: upvalue 1 methods, 2 getters (called with self), 3 class name, 4 the
+   fallback's method box or nil. */
 static inline int clua_index(lua_State *L) {
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
@@ -189,17 +221,15 @@ static inline int clua_index(lua_State *L) {
         return 1;
     }
     lua_pop(L, 1);
-    if (lua_type(L, lua_upvalueindex(3)) == LUA_TFUNCTION) {
-        lua_pushvalue(L, lua_upvalueindex(3));
-        lua_pushvalue(L, 1);
-        lua_pushvalue(L, 2);
-        lua_call(L, 2, 1);
-        return 1;
+    if (lua_type(L, lua_upvalueindex(4)) == LUA_TUSERDATA) {
+        lua_settop(L, 2);
+        return clua_dispatch_fallback(L, 4, "__index") > 0 ? 1 : 0;
     }
     return 0;
 }
 
-/* __newindex for Swift classes: upvalue 1 setters (self, value), 2 fallback or nil, 3 class name. */
+/* __newindex for Swift classes: upvalue 1 setters (self, value), 2 the fallback's method box or nil, 3
+   class name. */
 static inline int clua_newindex(lua_State *L) {
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) == LUA_TFUNCTION) {
@@ -209,12 +239,9 @@ static inline int clua_newindex(lua_State *L) {
         return 0;
     }
     lua_pop(L, 1);
-    if (lua_type(L, lua_upvalueindex(2)) == LUA_TFUNCTION) {
-        lua_pushvalue(L, lua_upvalueindex(2));
-        lua_pushvalue(L, 1);
-        lua_pushvalue(L, 2);
-        lua_pushvalue(L, 3);
-        lua_call(L, 3, 0);
+    if (lua_type(L, lua_upvalueindex(2)) == LUA_TUSERDATA) {
+        lua_settop(L, 3);
+        clua_dispatch_fallback(L, 2, "__newindex");
         return 0;
     }
     if (lua_type(L, 2) == LUA_TSTRING)
@@ -680,7 +707,7 @@ static inline int clua_gc_generational(lua_State *L) { return lua_gc(L, LUA_GCGE
 static inline int clua_gc_incremental(lua_State *L) { return lua_gc(L, LUA_GCINC, 0, 0, 0); }
 static inline void clua_pushclosure(lua_State *L, int nup) { lua_pushcclosure(L, clua_trampoline, nup); }
 static inline void clua_pushmethod(lua_State *L) { lua_pushcclosure(L, clua_method_trampoline, 4); }
-static inline void clua_pushindex(lua_State *L) { lua_pushcclosure(L, clua_index, 3); }
+static inline void clua_pushindex(lua_State *L) { lua_pushcclosure(L, clua_index, 4); }
 static inline void clua_pushnewindex(lua_State *L) { lua_pushcclosure(L, clua_newindex, 3); }
 static inline void clua_pushboxgc(lua_State *L) { lua_pushcfunction(L, clua_box_gc); }
 static inline int clua_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }

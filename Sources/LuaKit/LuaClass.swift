@@ -246,8 +246,8 @@ extension LuaCore {
         clua_pushboxgc(L)
         lua_setfield(L, metatable, "__gc")
 
-        // Methods and metamethods are called by Lua code directly (its location is level 1); accessors and
-        // fallbacks are called by the C __index/__newindex (level 2).
+        // Methods and metamethods are called by Lua code directly (its location is level 1); accessors are
+        // called by the C __index/__newindex (level 2).
         func pushMethods(_ entries: [LuaClassEntry], level: Int32 = 1) {
             lua_createtable(L, 0, Int32(clamping: entries.count))
             for entry in entries {
@@ -255,8 +255,14 @@ extension LuaCore {
                 lua_setfield(L, -2, entry.name)
             }
         }
+        // Fallbacks go in as their boxes: the C __index/__newindex run them directly, so the Lua code that
+        // reads or writes the field is their caller (level 1).
         func pushFallback(_ body: LuaRawMethod?, name: String) {
-            if let body { pushMethod(builder.name, name, tag: tag, level: 2, standIn: nil, body, L) } else { lua_pushnil(L) }
+            if let body {
+                pushBox(LuaMethodBox(core: self, name: "\(builder.name).\(name)", callerLevel: 1, body: body), tag: tag, L)
+            } else {
+                lua_pushnil(L)
+            }
         }
 
         pushMethods(builder.methods)
@@ -266,6 +272,7 @@ extension LuaCore {
             lua_setfield(L, metatable, "__index") // fast path: a plain table of methods
         } else {
             pushMethods(builder.getters, level: 2)
+            stack.pushString(builder.name)
             pushFallback(builder.indexFallback, name: "__index")
             clua_pushindex(L)
             lua_setfield(L, metatable, "__index")
