@@ -52,9 +52,9 @@ import Darwin
     /// itself in its `deinit` (each knows its position), so every entry is a live object. Exclusivity
     /// unchecked: one thread, and each access is one read, append or assignment that runs no code.
     @exclusivity(unchecked) var callbacks: [Unmanaged<LuaCallback>] = []
-    /// Short strings read from Lua, by address (see ``LuaStringCache``). Exclusivity unchecked (used on
-    /// every string read): one thread, and a lookup or insert runs no Swift code but the decoding it is given.
-    @exclusivity(unchecked) var strings = LuaStringCache()
+    /// Short strings read from Lua, by address (see ``LuaStringCache``): a `let` of pointers, read without
+    /// retaining the core or an exclusive access.
+    let strings = LuaStringCache()
     /// Every live ``LuaFunctionSlots`` of the state, kept the same way.
     @exclusivity(unchecked) var functionSlots: [Unmanaged<LuaFunctionSlots>] = []
     /// Registry slots of the shared metatables.
