@@ -31,11 +31,6 @@ enum Prelude {
       return meta
     end
 
-    local function instantiate(class, handle, onFinish)
-      -- `self.router:push(...)` reads like the sources' Router: the handle has the same methods.
-      return setmetatable({ __handle = handle, __class = class, onFinish = onFinish, router = handle },
-                          metas[class] or metaFor(class))
-    end
 
     --- Defines (or, on reload, redefines in place) a coordinator class.
     function M.coordinator(name)
@@ -126,6 +121,6 @@ enum Prelude {
       return list
     end
 
-    return M, instantiate, snapshot, definitions, DataMeta
+    return M, metaFor, snapshot, definitions, DataMeta
     """#
 }

@@ -20,13 +20,13 @@ public final class ScriptRuntime {
     public let app: Application
     /// The Lua module table (`require "coordinator"`).
     public private(set) var module: LuaTable?
-    /// The prelude's `instantiate(class, handle, onFinish)`: a coordinator's Lua instance.
-    var instantiate: LuaCallback?
+    /// The prelude's `metaFor(class)`: the metatable of a coordinator class's instances.
+    var metaFor: LuaFunction?
     var flows: [AppState: LuaTable] = [:]
     var rootClass: LuaTable?
     var swiftCoordinators: [String: () -> Coordinator] = [:]
     /// Coordinator classes run so far, by the address of their table (see ``coordinatorClass(_:_:)``).
-    var classCache: [UnsafeRawPointer: (LuaTable, String)] = [:]
+    var classCache: [UnsafeRawPointer: CoordinatorClass] = [:]
     /// The files the app was loaded from (main scripts and the modules they required), as last loaded.
     var files: [ScriptFile] = []
     var snapshot: LuaFunction?
@@ -57,16 +57,23 @@ public final class ScriptRuntime {
     }
 
     /// Makes the coordinator for a class: Swift's when one is registered under its name, else a Lua one.
-    func makeCoordinator(_ type: LuaTable, named name: String, onFinish: LuaFunction?) -> (coordinator: Coordinator, scripted: ScriptedCoordinator?) {
-        if let make = swiftCoordinators[name] {
+    func makeCoordinator(_ type: CoordinatorClass, onFinish: LuaFunction?) -> (coordinator: Coordinator, scripted: ScriptedCoordinator?) {
+        if let make = swiftCoordinators[type.name] {
             let coordinator = make()
             if let onFinish {
                 coordinator.onFinish = { result, reason in try onFinish.call(result, reason.rawValue) }
             }
             return (coordinator, nil)
         }
-        let scripted = ScriptedCoordinator(runtime: self, type: type, name: name, onFinish: onFinish)
+        let scripted = ScriptedCoordinator(runtime: self, type: type.table, name: type.name, meta: type.meta, onFinish: onFinish)
         return (scripted, scripted)
+    }
+
+    /// The metatable of the instances of the coordinator class `type` (made once per class, kept by the
+    /// prelude).
+    func instanceMeta(for type: LuaTable) throws -> LuaTable {
+        guard let metaFor else { throw LuaError(.misuse, "the coordinator module is not loaded") }
+        return try metaFor.call(type, as: LuaTable.self)
     }
 
     /// Runs the app's main script (its folder is on `package.path`). ``reload()`` runs it again, with the
@@ -158,13 +165,13 @@ public final class ScriptRuntime {
         })
         let prelude = try lua.load(Prelude.source, name: "[coordinator]")
         let results = try prelude.callValues(native)
-        guard results.count == 5, let module = results[0].tableValue, let instantiate = results[1].functionValue,
+        guard results.count == 5, let module = results[0].tableValue, let metaFor = results[1].functionValue,
               let dataMeta = results[4].tableValue
         else {
             throw LuaError(.misuse, "the coordinator module did not load")
         }
         self.module = module
-        self.instantiate = try LuaCallback(instantiate)
+        self.metaFor = metaFor
         self.snapshot = results[2].functionValue
         self.definitions = results[3].functionValue
         dataMetamethods = try dataMeta.pairs().compactMap { key, value in key.stringValue.map { ($0, value) } }
@@ -379,11 +386,11 @@ public final class ScriptRuntime {
                 try call.push(LuaObject(alert))
             }
             c.method("run") { [unowned self] coordinator, call in
-                let (type, name) = try self.coordinatorClass(call, 1)
+                let type = try self.coordinatorClass(call, 1)
                 let args = try call.optional(2, as: FlowValue.self)
                 let modal = try self.option(call, 3, "modal") ?? false
                 let onFinish = try self.optionValue(call, 3, "onFinish")?.functionValue
-                let (child, scripted) = self.makeCoordinator(type, named: name, onFinish: onFinish)
+                let (child, scripted) = self.makeCoordinator(type, onFinish: onFinish)
                 try coordinator.run(child, with: args, modal: modal)
                 if let scripted {
                     try call.push(scripted.instance.map(LuaValue.table) ?? .nil)
@@ -422,10 +429,10 @@ public final class ScriptRuntime {
         }
     }
 
-    /// The coordinator class at argument `n` and its name. Classes are looked up by identity in a cache that
-    /// holds them (so an address is never reused while cached): running a class again takes no new reference
-    /// and reads no name.
-    func coordinatorClass(_ call: LuaCall, _ n: Int) throws -> (LuaTable, String) {
+    /// The coordinator class at argument `n`, its name and its instances' metatable. Classes are looked up
+    /// by identity in a cache that holds them (so an address is never reused while cached): running a
+    /// class again takes no new reference and reads no name.
+    func coordinatorClass(_ call: LuaCall, _ n: Int) throws -> CoordinatorClass {
         if call.type(n) == .table, let address = call.stack.pointer(at: call.index(n)), let known = classCache[address] {
             return known
         }
@@ -433,8 +440,9 @@ public final class ScriptRuntime {
         guard let name = try type.rawGet("__name", as: String?.self) else {
             throw call.badArgument(n, "expected a coordinator class (flow.coordinator \"Name\")")
         }
-        if let address = call.stack.pointer(at: call.index(n)) { classCache[address] = (type, name) }
-        return (type, name)
+        let found = CoordinatorClass(table: type, name: name, meta: try instanceMeta(for: type))
+        if let address = call.stack.pointer(at: call.index(n)) { classCache[address] = found }
+        return found
     }
 
     /// The screen `coordinator:push(name, inputs)` (and present, setRoot) shows, with a receiver for the
@@ -491,4 +499,12 @@ public final class ScriptRuntime {
             "children": .list(coordinator.children.map(treeValue)),
         ])
     }
+}
+
+/// A coordinator class (`flow.coordinator "Name"`) as `run` finds it: its table, name and the metatable of
+/// its instances.
+struct CoordinatorClass {
+    let table: LuaTable
+    let name: String
+    let meta: LuaTable
 }

@@ -24,11 +24,15 @@ final class ScriptedCoordinator: Coordinator {
     @exclusivity(unchecked) private var undoMark = UndoMark()
     /// Whether `start` ran before (a restart starts it again): its userdata may exist then.
     private var startedBefore = false
+    /// The metatable of the class's instances, when the caller knows it (else asked for on start).
+    private var meta: LuaTable?
 
-    /// A coordinator of the class `type`; `name` is the class's name when the caller has read it already.
-    init(runtime: ScriptRuntime, type: LuaTable, name: String? = nil, onFinish: LuaFunction? = nil) {
+    /// A coordinator of the class `type`; `name` is the class's name and `meta` its instances' metatable
+    /// when the caller has them already.
+    init(runtime: ScriptRuntime, type: LuaTable, name: String? = nil, meta: LuaTable? = nil, onFinish: LuaFunction? = nil) {
         self.runtime = runtime
         self.type = type
+        self.meta = meta
         self.onFinishFunction = onFinish
         let name = name ?? (try? type.rawGet("__name", as: String?.self)) ?? nil
         super.init(name: name ?? "Coordinator")
@@ -36,12 +40,29 @@ final class ScriptedCoordinator: Coordinator {
     }
 
     override func start(_ args: FlowValue?) throws {
-        guard let instantiate = runtime.instantiate else { return }
-        // The first start is where Lua first sees this coordinator: no userdata to look for yet.
+        let meta = try self.meta ?? runtime.instanceMeta(for: type)
+        self.meta = meta
+        // The first start is where Lua first sees this coordinator: no userdata to look for yet. The instance
+        // is built through the C API (no Lua call); `self.router:push(...)` reads like the sources' Router:
+        // the handle has the same methods.
         let handle = startedBefore ? LuaObject(self as Coordinator) : LuaObject(new: self as Coordinator)
         startedBefore = true
-        let created = try instantiate.call(type, handle, onFinishFunction) { results in
-            try results.read(1, as: LuaTable.self)
+        let created = try runtime.lua.withStack { stack in
+            try stack.reserve(4)
+            stack.pushNewTable(record: 4)
+            try handle.push(to: stack)
+            stack.pushCopy(of: -1)
+            stack.setField("router", ofNewTableAt: -3)
+            stack.setField("__handle", ofNewTableAt: -2)
+            try type.push(to: stack)
+            stack.setField("__class", ofNewTableAt: -2)
+            if let onFinishFunction {
+                try onFinishFunction.push(to: stack)
+                stack.setField("onFinish", ofNewTableAt: -2)
+            }
+            try meta.push(to: stack)
+            stack.setMetatable(ofValueAt: -2)
+            return try LuaTable.read(from: stack, at: -1)
         }
         onFinishFunction = nil // the instance holds it now (a reference kept here would wait for the collector)
         setInstance(created) // before start runs: it may finish at once, or run children

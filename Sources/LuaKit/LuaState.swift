@@ -258,6 +258,27 @@ public final class LuaState {
         _ = clua_gc_collect(L)
     }
 
+    /// Runs `body` with the stack of the thread that runs now, for code that builds or reads Lua values
+    /// with ``LuaStack``'s primitives (what a ``LuaPushable`` conformance does); whatever `body` leaves on
+    /// the stack is removed when it returns or throws. Check room with ``LuaStack/reserve(_:)`` before
+    /// pushing, and do not keep the stack. Throws if the state is closed.
+    ///
+    /// ```swift
+    /// let point = try lua.withStack { stack in
+    ///     try stack.reserve(2)
+    ///     stack.pushNewTable(record: 2)
+    ///     stack.pushInteger(1); stack.setField("x", ofNewTableAt: -2)
+    ///     stack.pushInteger(2); stack.setField("y", ofNewTableAt: -2)
+    ///     return try LuaTable.read(from: stack, at: -1)          // { x = 1, y = 2 }
+    /// }
+    /// ```
+    public func withStack<R>(_ body: (LuaStack) throws -> R) throws -> R {
+        let L = try core.thread()
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        return try body(LuaStack(L, core))
+    }
+
     /// Runs `body` with the raw `lua_State` of the thread that runs now, for code that uses Lua's C API
     /// directly (import `CLua`). Leave the stack as you found it, and do not keep the pointer: it is valid
     /// only during the call. Throws if the state is closed.

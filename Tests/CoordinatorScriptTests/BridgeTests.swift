@@ -160,6 +160,37 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
     }
 }
 
+@Suite struct InstanceTests {
+    @Test func instancesCarryTheirHandleClassAndOnFinishAndShareTheirClassMetatable() throws {
+        let runtime = try ScriptRuntime()
+        try runtime.run("""
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "open" } }
+            local Child = flow.coordinator "Child"
+            function Child:start() children[#children + 1] = self end
+            local Root = flow.coordinator "Root"
+            function Root:start()
+              root = self
+              self:push("Home").onOpen = function()
+                self:run(Child, nil, { onFinish = function() end })
+                self:run(Child)
+              end
+            end
+            children = {}
+            flow.app(Root)
+            """, name: "flow.lua")
+        try runtime.start() // the root class: its metatable is found on its first start
+        try runtime.app.tap("open") // two children of one class, made by run
+        let facts = try runtime.run("""
+            local a, b = children[1], children[2]
+            return rawget(a, "router") == rawget(a, "__handle"), rawget(a, "__class") == flow_classes().Child,
+              type(rawget(a, "onFinish")), rawget(b, "onFinish") == nil, getmetatable(a) == getmetatable(b),
+              getmetatable(a) ~= getmetatable(root), tostring(a) == "Child#" .. a.__handle.id, a.__handle.name, root.__handle.name
+            """.replacingOccurrences(of: "flow_classes()", with: "require('coordinator').classes"))
+        #expect(facts == [true, true, "function", true, true, true, true, "Child", "Root"])
+    }
+}
+
 @Suite struct SystemBackHookTests {
     @Test func luaCoordinatorsHearAboutScreensLeavingAndSystemBack() throws {
         let folder = try TemporaryDirectory()

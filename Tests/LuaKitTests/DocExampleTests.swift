@@ -46,6 +46,29 @@ import CLua
         #expect(try lua.withUnsafeState { L in lua_gettop(L) } == 0)
     }
 
+    @Test func buildingWithTheStack() throws {
+        let lua = try LuaState()
+        let point = try lua.withStack { stack in
+            try stack.reserve(2)
+            stack.pushNewTable(record: 2)
+            stack.pushInteger(1); stack.setField("x", ofNewTableAt: -2)
+            stack.pushInteger(2); stack.setField("y", ofNewTableAt: -2)
+            return try LuaTable.read(from: stack, at: -1)
+        }
+        #expect(try point.get("x", as: Int.self) == 1 && point.get("y", as: Int.self) == 2)
+        #expect(try lua.withUnsafeState { L in lua_gettop(L) } == 0)
+        // What the body leaves is removed when it throws, too.
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try lua.withStack { stack in
+                try stack.reserve(3)
+                stack.pushInteger(1); stack.pushInteger(2); stack.pushNewTable()
+                throw Stop()
+            }
+        }
+        #expect(try lua.withUnsafeState { L in lua_gettop(L) } == 0)
+    }
+
     @Test func values() throws {
         let lua = try LuaState()
         try lua.globals.set("regions", ["Ulyanovsk Oblast": ["Ulyanovsk", "Dimitrovgrad"]])

@@ -102,7 +102,7 @@ extension ScriptRuntime {
         }
         var rebinder = Rebinder(runtime: self, old: oldFiles, new: newFiles,
                                 oldDefinitions: oldDefinitions, newDefinitions: try definitions?.call(as: [LuaFunction].self) ?? [])
-        for callback in lua.liveCallbacks where callback !== instantiate { // the prelude's own
+        for callback in lua.liveCallbacks {
             try callback.replace(with: rebinder.rebind(callback.function))
         }
         for handlers in lua.liveFunctionSlots {
