@@ -84,7 +84,6 @@ final class ScriptedCoordinator: Coordinator {
             for i in adopted.indices.reversed() where isKnownUniquelyReferenced(&adopted[i]) { adopted.remove(at: i) }
             pruneAt = max(8, adopted.count * 2)
         }
-        if adopted.capacity == 0 { adopted.reserveCapacity(4) } // one allocation for a flow's first few screens
         adopted.append(screen)
     }
 
