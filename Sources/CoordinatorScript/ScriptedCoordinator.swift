@@ -19,8 +19,6 @@ final class ScriptedCoordinator: Coordinator {
     /// Screens it pushed (and so gave Lua handlers). Held strongly (a weak reference would give each screen
     /// a side table, which makes every count of it slow); screens nothing else holds are dropped as it goes.
     @exclusivity(unchecked) private var adopted: [Screen] = []
-    /// The length at which `adopted` is pruned next.
-    @exclusivity(unchecked) private var pruneAt = 8
     @exclusivity(unchecked) private var undoMark = UndoMark()
     /// Whether `start` ran before (a restart starts it again): its userdata may exist then.
     private var startedBefore = false
@@ -79,10 +77,11 @@ final class ScriptedCoordinator: Coordinator {
     /// flow ends, is recorded by ``releaseLua()``.
     func adopt(_ screen: Screen) {
         // Screens only the list holds are gone (nothing can reach their handlers): dropped whenever the list
-        // has doubled, so a flow that pushes screens all day keeps a short list at a constant cost per push.
-        if adopted.count >= pruneAt {
+        // is full (from 8 on), before it would grow, so a flow that pushes screens all day keeps a short list
+        // at a constant cost per push (a list still full after pruning doubles, and is pruned again only once
+        // full again).
+        if adopted.count >= 8, adopted.count == adopted.capacity {
             for i in adopted.indices.reversed() where isKnownUniquelyReferenced(&adopted[i]) { adopted.remove(at: i) }
-            pruneAt = max(8, adopted.count * 2)
         }
         adopted.append(screen)
     }
@@ -96,10 +95,18 @@ final class ScriptedCoordinator: Coordinator {
     }
 
     /// `self.onScreenLeft = function(screen, bySystem) ... end` hears about each of its screens leaving.
+    /// Its handlers go with it, as they do for every screen of a flow that ends: a flow that pushes and pops
+    /// screens all day keeps only the ones it shows, and a handler holding its own screen (a cycle through
+    /// Lua) lets go of it now rather than when the flow ends. Undone with the operation, like any change.
     override func screenDidLeave(_ screen: Screen, bySystem: Bool) throws {
         try super.screenDidLeave(screen, bySystem: bySystem)
-        guard let instance, let handler = try instance.get("onScreenLeft", as: LuaFunction?.self) else { return }
-        try handler.call(instance, LuaObject(screen), bySystem)
+        if let instance, let handler = try instance.get("onScreenLeft", as: LuaFunction?.self) {
+            try handler.call(instance, LuaObject(screen), bySystem)
+        }
+        guard let index = adopted.firstIndex(where: { $0 === screen }) else { return }
+        screen.removeAllHandlers()
+        record()
+        adopted.remove(at: index)
     }
 
     override func didFinish(_ result: FlowValue?, reason: FinishReason) {

@@ -241,6 +241,40 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
         #expect(runtime.app.root?.subtree.map(\.name) == ["App", "Main"])
     }
 
+    /// A flow that stays running while it pushes and pops screens all day keeps only the screens it shows
+    /// (it remembers the screens it gave Lua handlers, and forgets the ones that are gone as it goes).
+    @Test func aLongRunningFlowDoesNotKeepThePagesItPopped() throws {
+        let runtime = try ScriptRuntime()
+        try runtime.run("""
+            local flow = require "coordinator"
+            flow.screen "Page" { outputs = { "next" } }
+            local Root = flow.coordinator "Root"
+            function Root:start()
+              local function open()
+                local page = self:push("Page")
+                page.onNext = function() assert(page.name == "Page") open() end -- the handler holds its own screen
+              end
+              open()
+            end
+            function Root:onScreenLeft() if refuse then error("not now") end end
+            flow.app(Root)
+            """)
+        try runtime.start()
+        for _ in 0..<1_000 { try runtime.app.tap("next"); try runtime.app.back() }
+        runtime.lua.collectGarbage()
+        runtime.lua.collectGarbage() // the second runs the finalizers of what the first found unreachable
+        #expect(runtime.app.window.visibleStack.count == 1)
+        #expect(runtime.app.live.screens == 1)
+        // A back that fails puts the screen back with its handler.
+        try runtime.app.tap("next")
+        try runtime.run("refuse = true")
+        #expect(luaError { try runtime.app.back() }?.message.hasSuffix("not now") == true)
+        #expect(runtime.app.window.visibleStack.count == 2)
+        try runtime.run("refuse = false")
+        try runtime.app.tap("next")
+        #expect(runtime.app.window.visibleStack.count == 3)
+    }
+
     /// The application coordinator starts the next flow when one finishes; the finished flow's Lua side
     /// (instance, handlers) must go with it, or every login → logout keeps a Login flow alive.
     @Test func loginLogoutCyclesLeaveNoFlowBehind() throws {
