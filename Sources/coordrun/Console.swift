@@ -76,10 +76,31 @@ final class EditLineInput: LineInput {
         EditLineHooks.completer = completer
         cedit_setup("coordrun", { _ in EditLineHooks.nextCharacter() }, { text, start, end in EditLineHooks.complete(text, start, end) })
         cedit_set_word_breaks(" \t\n\"\\'`@$><=;|&{(,+-*/%^#~[]")
+        Self.keepEndOfFileAKey()
         _ = rl_initialize()
         if let historyFile {
             stifle_history(1000)
             _ = read_history(historyFile)
+        }
+    }
+
+    /// The terminal's settings as the session found them, put back at exit. Safe without isolation:
+    /// coordrun is single-threaded, and this is set once, before any line is read.
+    nonisolated(unsafe) private static var terminalAtStart: termios?
+
+    /// Ctrl-D typed while Lua code runs reaches the terminal in its own line mode, which takes it as end of
+    /// input, and that is gone by the time line editing has the terminal again: the key was lost. With the
+    /// terminal's end-of-file character off for the session, the key waits like any other and ends the
+    /// session at the next prompt (line editing reads it as end of input on an empty line). Put back at
+    /// exit.
+    private static func keepEndOfFileAKey() {
+        var settings = termios()
+        guard isatty(0) != 0, tcgetattr(0, &settings) == 0 else { return }
+        terminalAtStart = settings
+        withUnsafeMutableBytes(of: &settings.c_cc) { $0[Int(VEOF)] = 0 } // 0: _POSIX_VDISABLE on Linux
+        guard tcsetattr(0, TCSANOW, &settings) == 0 else { terminalAtStart = nil; return }
+        atexit {
+            if var settings = EditLineInput.terminalAtStart { _ = tcsetattr(0, TCSANOW, &settings) }
         }
     }
 

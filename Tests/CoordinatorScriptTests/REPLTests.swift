@@ -161,6 +161,15 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
         try repl.waitFor("[exit 0]")
     }
 
+    @Test func ctrlDTypedWhileCodeRunsEndsTheSessionAfterIt() throws {
+        let repl = try start([])
+        // A second of work: the key arrives while it runs, when the terminal is in its own line mode.
+        try repl.type("for i = 1, 1e8 do end print('done')")
+        try repl.press("C-d")
+        let screen = try repl.waitFor("[exit 0]")
+        #expect(screen.contains("done\n>")) // the code ran to its end first (the terminal echoed the key as ^D)
+    }
+
     @Test func ctrlCStopsRunningCodeAndTheSessionGoesOn() throws {
         let repl = try start([])
         try repl.type("n = 0 print('looping') while true do n = n + 1 end")
@@ -198,6 +207,8 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
         do {
             let repl = try start([])
             try repl.type("remembered = 42")
+            try repl.waitFor(">", count: 2) // the next prompt: line editing has the terminal again (keys typed
+                                            // before that can be flushed when it takes it)
             try repl.press("C-d")
             try repl.waitFor("[exit 0]")
         }
