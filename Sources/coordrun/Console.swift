@@ -99,9 +99,20 @@ final class EditLineInput: LineInput {
         terminalAtStart = settings
         withUnsafeMutableBytes(of: &settings.c_cc) { $0[Int(VEOF)] = 0 } // 0: _POSIX_VDISABLE on Linux
         guard tcsetattr(0, TCSANOW, &settings) == 0 else { terminalAtStart = nil; return }
-        atexit {
-            if var settings = EditLineInput.terminalAtStart { _ = tcsetattr(0, TCSANOW, &settings) }
+        atexit { EditLineInput.restoreTerminal() }
+        // Signals that end the process put it back too, then take their default course.
+        for signo in [SIGTERM, SIGHUP, SIGQUIT] {
+            _ = signal(signo) { signo in
+                EditLineInput.restoreTerminal()
+                _ = signal(signo, SIG_DFL)
+                _ = raise(signo)
+            }
         }
+    }
+
+    /// Puts the terminal's settings back as the session found them (tcsetattr is safe in a signal handler).
+    private static func restoreTerminal() {
+        if var settings = terminalAtStart { _ = tcsetattr(0, TCSANOW, &settings) }
     }
 
     override func read(prompt: String?) -> LineResult {
