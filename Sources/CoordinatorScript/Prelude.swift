@@ -12,7 +12,9 @@ enum Prelude {
     -- A class's methods come first, then Base's: instance -> class -> Base, all plain table lookups.
     local ClassMeta = { __index = Base }
 
-
+    -- The metatable of a class's instances (one per class). Swift builds each instance itself, a table
+    -- { __handle = handle, __class = class, onFinish = ..., router = handle } with this metatable:
+    -- `self.router:push(...)` reads like the sources' Router, the handle having the same methods.
     local metas = setmetatable({}, { __mode = "k" })
     local function metaFor(class)
       local meta = metas[class]
@@ -30,7 +32,6 @@ enum Prelude {
       end
       return meta
     end
-
 
     --- Defines (or, on reload, redefines in place) a coordinator class.
     function M.coordinator(name)
