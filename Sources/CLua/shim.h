@@ -713,6 +713,14 @@ static inline void clua_pushboxgc(lua_State *L) { lua_pushcfunction(L, clua_box_
 static inline int clua_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
 static inline void clua_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }
 static inline int clua_rawgetref(lua_State *L, int ref) { return lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
+/* lua_tointegerx as a value: Swift reads the result without taking the address of a local (which costs a
+   stack guard and a larger frame on every call). */
+typedef struct clua_Integer { lua_Integer value; int ok; } clua_Integer;
+static inline clua_Integer clua_tointeger(lua_State *L, int idx) {
+    clua_Integer result;
+    result.value = lua_tointegerx(L, idx, &result.ok);
+    return result;
+}
 /* Pushes entry `n` (raw) of the table in registry slot `ref`; returns the entry's type. */
 static inline int clua_push_entry(lua_State *L, int ref, lua_Integer n) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);

@@ -387,6 +387,12 @@ public struct LuaStack {
         return text
     }
 
+    /// Why the value at `index` is not an integer (out of line: the readers' fast path stays small).
+    @usableFromInline @inline(never) func integerError(at index: Int32) -> LuaError {
+        guard lua_type(L, index) == LUA_TNUMBER else { return typeError(expected: "number", at: index) }
+        return LuaError(.type, "number has no integer representation")
+    }
+
     @usableFromInline func typeError(expected: String, at index: Int32) -> LuaError {
         LuaError(.type, "\(expected) expected, got \(typeDescription(at: index))")
     }
@@ -417,11 +423,9 @@ extension Int: LuaPushable, LuaReadable {
     /// Reads an integer the way Lua's own functions take one (`luaL_checkinteger`): an integer, a float with
     /// an integral value, or a string that converts to one; anything else is an error.
     @inlinable public static func read(from stack: LuaStack, at index: Int32) throws -> Int {
-        var isInteger: Int32 = 0
-        let value = lua_tointegerx(stack.L, index, &isInteger)
-        if isInteger != 0 { return Int(value) }
-        guard lua_type(stack.L, index) == LUA_TNUMBER else { throw stack.typeError(expected: "number", at: index) }
-        throw LuaError(.type, "number has no integer representation")
+        let read = clua_tointeger(stack.L, index)
+        if read.ok != 0 { return Int(read.value) }
+        throw stack.integerError(at: index)
     }
 }
 
