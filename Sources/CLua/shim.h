@@ -632,6 +632,13 @@ static inline void clua_insert(lua_State *L, int idx) { lua_insert(L, idx); }
 static inline void clua_remove(lua_State *L, int idx) { lua_remove(L, idx); }
 static inline void clua_replace(lua_State *L, int idx) { lua_replace(L, idx); }
 static inline const char *clua_tolstring(lua_State *L, int idx, size_t *len) { return lua_tolstring(L, idx, len); }
+/* lua_tolstring as a value (bytes and length), for the same reason as clua_tointeger. */
+typedef struct clua_String { const char *bytes; size_t length; } clua_String;
+static inline clua_String clua_tostring_bytes(lua_State *L, int idx) {
+    clua_String result;
+    result.bytes = lua_tolstring(L, idx, &result.length);
+    return result;
+}
 
 /* ---- Data images (LuaDataImage in LuaKit): plain data encoded for comparison with a Lua value in one walk.
    A value is a tag byte and its payload: 'f'/'t' booleans; 'i' an 8-byte integer; 'd' the 8-byte bits of a

@@ -357,8 +357,9 @@ public struct LuaStack {
 
     /// The string at `index` decoded as UTF-8 (the value must be a string).
     func rawString(at index: Int32) -> String {
-        var length = 0
-        guard let pointer = clua_tolstring(L, index, &length), length > 0 else { return "" }
+        let string = clua_tostring_bytes(L, index)
+        guard let pointer = string.bytes, string.length > 0 else { return "" }
+        let length = string.length
         // Copies the bytes straight into the string's storage; invalid UTF-8 is repaired (U+FFFD), as
         // `String(decoding:as:)` does, without its generic path (a metadata lookup per string).
         func decode() -> String {
