@@ -154,9 +154,14 @@ import Darwin
 
     // MARK: Registry references
 
-    /// Releases references whose Swift owners were deinitialised. Called at safe points only.
-    func drainUnrefs() {
-        guard !pendingUnrefs.isEmpty, !isClosed else { return }
+    /// Releases references whose Swift owners were deinitialised. Called at safe points only (on every call
+    /// from Swift: the check is inline, the work out of line).
+    @inline(__always) func drainUnrefs() {
+        if !pendingUnrefs.isEmpty { drainPendingUnrefs() }
+    }
+
+    @inline(never) private func drainPendingUnrefs() {
+        guard !isClosed else { return }
         // In place: `luaL_unref` only writes registry slots (no allocation, so no collector step and no
         // `__gc` that could append meanwhile), and a copy of the list would cost an allocation per drain.
         let L = self.L

@@ -109,7 +109,8 @@ func bridgeCases(calls n: Int, rounds: Int, wanted: (String) -> Bool) throws -> 
         lua_getglobal(L, "probeHandler")
         return clua_ref(L)
     }
-    let dispatch = try compare(rounds: rounds, operations: outputs, product: {
+    // A round here is a tenth of the calls of the cases above: twice their rounds.
+    let dispatch = try compare(rounds: rounds * 2, operations: outputs, product: {
         for _ in 0..<outputs { try screen.emit("x", payload: payload) }
     }, floor: {
         try runtime.lua.withUnsafeState { L in try handWritten(L) }
