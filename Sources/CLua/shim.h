@@ -631,12 +631,18 @@ static inline void clua_newtable(lua_State *L) { lua_newtable(L); }
 static inline void clua_insert(lua_State *L, int idx) { lua_insert(L, idx); }
 static inline void clua_remove(lua_State *L, int idx) { lua_remove(L, idx); }
 static inline void clua_replace(lua_State *L, int idx) { lua_replace(L, idx); }
-static inline const char *clua_tolstring(lua_State *L, int idx, size_t *len) { return lua_tolstring(L, idx, len); }
-/* lua_tolstring as a value (bytes and length), for the same reason as clua_tointeger. */
+/* lua_tolstring and lua_tointegerx as values: Swift reads the results without taking the address of a
+   local (which costs a stack guard and a larger frame on every call). */
 typedef struct clua_String { const char *bytes; size_t length; } clua_String;
 static inline clua_String clua_tostring_bytes(lua_State *L, int idx) {
     clua_String result;
     result.bytes = lua_tolstring(L, idx, &result.length);
+    return result;
+}
+typedef struct clua_Integer { lua_Integer value; int ok; } clua_Integer;
+static inline clua_Integer clua_tointeger(lua_State *L, int idx) {
+    clua_Integer result;
+    result.value = lua_tointegerx(L, idx, &result.ok);
     return result;
 }
 
@@ -703,7 +709,6 @@ static int clua_image_matches(lua_State *L, int idx, const unsigned char *p, int
     default: return 0;
     }
 }
-static inline lua_Integer clua_tointegerx(lua_State *L, int idx, int *isnum) { return lua_tointegerx(L, idx, isnum); }
 static inline void clua_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
 static inline int clua_gc_collect(lua_State *L) { return lua_gc(L, LUA_GCCOLLECT); }
 static inline int clua_gc_count_kb(lua_State *L) { return lua_gc(L, LUA_GCCOUNT); }
@@ -720,14 +725,6 @@ static inline void clua_pushboxgc(lua_State *L) { lua_pushcfunction(L, clua_box_
 static inline int clua_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
 static inline void clua_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }
 static inline int clua_rawgetref(lua_State *L, int ref) { return lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
-/* lua_tointegerx as a value: Swift reads the result without taking the address of a local (which costs a
-   stack guard and a larger frame on every call). */
-typedef struct clua_Integer { lua_Integer value; int ok; } clua_Integer;
-static inline clua_Integer clua_tointeger(lua_State *L, int idx) {
-    clua_Integer result;
-    result.value = lua_tointegerx(L, idx, &result.ok);
-    return result;
-}
 /* Pushes entry `n` (raw) of the table in registry slot `ref`; returns the entry's type. */
 static inline int clua_push_entry(lua_State *L, int ref, lua_Integer n) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);

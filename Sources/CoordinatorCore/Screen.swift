@@ -104,7 +104,6 @@ public final class ScreenType {
 
     public func input(named name: String) -> InputSpec? { inputs.first { $0.name == name } }
     public func output(named name: String) -> OutputSpec? { outputs.first { $0.name == name } }
-
 }
 
 /// Where a screen's outputs go when no handler was set for them with ``Screen/on(_:_:)``: a scripting

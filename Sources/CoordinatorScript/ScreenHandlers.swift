@@ -7,8 +7,8 @@ import LuaKit
 ///
 /// The screen's ``OutputReceiver``, made with the screens scripts push (or on the first handler a script
 /// sets on another screen); the script coordinator that pushed the screen takes it (see
-/// ``ScriptedCoordinator/adopt(_:)``) and empties its handlers when it finishes. Changes inside an
-/// operation are undone with it. The functions sit in output slot + 1: a type's outputs go to the
+/// ``ScriptedCoordinator/adopt(_:)``) and empties its handlers when the screen leaves or the flow finishes.
+/// Changes inside an operation are undone with it. The functions sit in output slot + 1: a type's outputs go to the
 /// table's array part.
 final class ScreenHandlers: LuaFunctionSlots, OutputReceiver {
     unowned let app: Application

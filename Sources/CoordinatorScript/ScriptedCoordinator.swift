@@ -41,8 +41,7 @@ final class ScriptedCoordinator: Coordinator {
         let meta = try self.meta ?? runtime.instanceMeta(for: type)
         self.meta = meta
         // The first start is where Lua first sees this coordinator: no userdata to look for yet. The instance
-        // is built through the C API (no Lua call); `self.router:push(...)` reads like the sources' Router:
-        // the handle has the same methods.
+        // (its fields: see the prelude's metaFor) is built here, through the C API, without calling Lua.
         let handle = startedBefore ? LuaObject(self as Coordinator) : LuaObject(new: self as Coordinator)
         startedBefore = true
         let created = try runtime.lua.withStack { stack in

@@ -515,7 +515,7 @@ final class LuaMethodBox: LuaCallableBox {
     }
 }
 
-/// A call from Swift between ``LuaCore/beginCall(arguments:pushFunction:)`` and its `pcall`.
+/// A call from Swift between ``LuaCore/beginCall(arguments:function:entry:)`` and its `pcall`.
 @usableFromInline struct PendingCall {
     @usableFromInline let stack: LuaStack
     /// The stack's top before the call: restore it when done.

@@ -260,9 +260,8 @@ public struct LuaStack {
     /// or returns nil when the value is not a string. The bytes are valid only during `body`.
     @inlinable public func withStringBytes<R>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
         guard lua_type(L, index) == LUA_TSTRING else { return nil }
-        var length = 0
-        let bytes = clua_tolstring(L, index, &length)
-        return try body(UnsafeRawBufferPointer(start: bytes, count: length))
+        let string = clua_tostring_bytes(L, index)
+        return try body(UnsafeRawBufferPointer(start: string.bytes, count: string.length))
     }
 
     /// The integer at `index` when it is a number with an integer representation, else nil (no conversion
@@ -335,9 +334,7 @@ public struct LuaStack {
         switch lua_type(L, index) {
         case LUA_TBOOLEAN: return .boolean(lua_toboolean(L, index) != 0)
         case LUA_TNUMBER:
-            var isInteger: Int32 = 0
-            let i = clua_tointegerx(L, index, &isInteger)
-            return lua_isinteger(L, index) != 0 ? .integer(Int(i)) : .number(lua_tonumberx(L, index, nil))
+            return lua_isinteger(L, index) != 0 ? .integer(Int(clua_tointeger(L, index).value)) : .number(lua_tonumberx(L, index, nil))
         case LUA_TSTRING: return .string(LuaString(bytes: rawBytes(at: index)))
         case LUA_TTABLE: return .table(LuaTable(reference: core.reference(at: index, in: L)))
         case LUA_TFUNCTION: return .function(LuaFunction(reference: core.reference(at: index, in: L)))
@@ -350,9 +347,9 @@ public struct LuaStack {
 
     /// The bytes of the string at `index` (the value must be a string).
     func rawBytes(at index: Int32) -> [UInt8] {
-        var length = 0
-        guard let pointer = clua_tolstring(L, index, &length) else { return [] }
-        return pointer.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        let string = clua_tostring_bytes(L, index)
+        guard let pointer = string.bytes else { return [] }
+        return pointer.withMemoryRebound(to: UInt8.self, capacity: string.length) { Array(UnsafeBufferPointer(start: $0, count: string.length)) }
     }
 
     /// The string at `index` decoded as UTF-8 (the value must be a string).
