@@ -1,7 +1,8 @@
 /// A coordinator: decides which screen comes next, how it is shown, and carries data between screens.
 ///
-/// Subclass it and override ``start(_:)``; create screens through the app's catalog, show them through
-/// ``router``, listen to their outputs, and run child coordinators for sub-flows:
+/// Subclass it and override ``start(_:)``; create screens through the app's catalog, show them with the
+/// navigation verbs (``push(_:inputs:animated:)``, ``perform(_:animated:completion:)`` and the others in
+/// `Coordinator+Navigation.swift`), listen to their outputs, and run child coordinators for sub-flows:
 ///
 /// ```swift
 /// final class UserEditCoordinator: Coordinator {
@@ -22,11 +23,22 @@
 /// A coordinator finishes exactly once. Finishing finishes its children first, removes the screens it still
 /// shows, detaches it from its parent and hands the result to ``onFinish``. When the user goes back past
 /// its last screen (or swipes its modal away), it finishes by itself with reason ``FinishReason/systemBack``:
-/// a coordinator can never outlive its screens.
+/// a coordinator can never outlive its screens. See `Lifecycle.swift`.
+///
+/// **Ownership.** A parent owns its children and a coordinator owns the screens it shows; the links back
+/// (``parent``, ``Screen/owner``) are cut when a child leaves the tree or a screen leaves the window, and
+/// every link of an app is cut when the application goes, so nothing outlives it through a cycle.
 open class Coordinator {
     /// Where a coordinator is in its life.
     public enum Status: String, Sendable {
-        case idle, running, finishing, finished
+        /// Made, not started.
+        case idle
+        /// Started, not finished: it may navigate.
+        case running
+        /// Finishing its children and removing its screens.
+        case finishing
+        /// Finished: it refuses to navigate.
+        case finished
     }
 
     /// How signals reach this coordinator's children.
@@ -37,54 +49,64 @@ open class Coordinator {
         case only([Coordinator])
     }
 
-    // The tree's links, status and signal state are read for every node a signal crosses, so their
-    // exclusivity is not checked at run time. Safe: a coordinator lives on its app's thread (it is not
-    // Sendable), and every access is one read, one assignment or one in-place array change whose closure
-    // (`removeAll { $0 === x }`) reads nothing but its argument, so no two accesses can overlap.
-    // What a signal reads comes first: stored properties are laid out in order, and these fit in the
-    // object's first 64-byte cache line.
-    @exclusivity(unchecked) public internal(set) var children: [Coordinator] = []
+    /// What it listens to, changed as one piece (one journal entry).
+    struct Handlers {
+        var finish: ((FlowValue?, FinishReason) throws -> Void)?
+        var screenLeft: ((Screen, Bool) throws -> Void)?
+        var signals = HandlerTable<(Signal) throws -> Void>()
+        var signalIsolation: SignalIsolation = .open
+    }
+
+    /// Its children, in the order they started.
+    public internal(set) var children: [Coordinator] = []
     /// The screens it shows now, in the order it showed them.
-    @exclusivity(unchecked) public internal(set) var screens: [Screen] = []
-    /// The last signal delivery that reached it (see `Application.send`).
-    @exclusivity(unchecked) var signalMark = 0
-    @exclusivity(unchecked) var signalHandlers = HandlerTable<(Signal) throws -> Void>()
-    /// How signals reach its children.
-    @exclusivity(unchecked) public var signalIsolation: SignalIsolation = .open {
-        willSet { record() }
-    }
-    @exclusivity(unchecked) public internal(set) var status: Status = .idle
-    /// The operation level that last recorded it (see `Application.needsRecord`).
-    var journalMark = 0
+    public internal(set) var screens: [Screen] = []
+    /// Where it is in its life.
+    public internal(set) var status: Status = .idle
+    /// Its parent while it is in the tree (the root has none).
+    public internal(set) var parent: Coordinator?
+    /// What it navigates with: given by the application or the parent when it starts (a host may supply its
+    /// own: see ``Router``).
+    public internal(set) var router: (any Router)?
+    /// Its name (a class's or a flow's).
     public let name: String
+    /// A number that identifies it in its app (0 until it starts).
     public internal(set) var id = 0
-    @exclusivity(unchecked) public internal(set) weak var parent: Coordinator?
-    /// Its navigation context.
-    public internal(set) var router: HeadlessRouter?
-    /// The application it runs in (set when it starts).
-    public internal(set) weak var app: Application?
-    /// Called, on behalf of the parent, with the result when this coordinator finishes (not when its parent
-    /// finishes it along with itself).
-    public var onFinish: ((FlowValue?, FinishReason) throws -> Void)? {
-        get { finishHandler }
-        set { record(); finishHandler = newValue }
-    }
-    var finishHandler: ((FlowValue?, FinishReason) throws -> Void)?
+    var handlers = Handlers()
+    /// The last signal delivery that reached it (see `SignalDelivery.swift`).
+    var signalMark = 0
+    /// The last settle that looked at it (see `Lifecycle.swift`).
+    var settleMark = 0
+    /// Whether it waits in the application's list of coordinators that lost screens.
+    var isNotedLost = false
     /// Whether it or a descendant has shown a screen (so that losing them all means the flow is gone).
     var hasShownScreens = false
-    var live: LiveObjects?
+    /// How many of its children show a screen somewhere in their subtree.
+    var showingChildren = 0
+    /// Its app's shared context, from the moment it starts.
+    var context: AppContext?
+    /// 0: a coordinator is made by its host, who may keep it and start it again after a failed operation,
+    /// so its changes are always logged (see ``Journal/shouldLog(_:)``).
+    let born = 0
 
+    /// A coordinator named `name`.
     public init(name: String) { self.name = name }
 
-    deinit { live?.coordinators -= 1 }
+    deinit { context?.live.coordinators -= 1 }
 
+    /// The application it runs in (from its start, while the application exists).
+    public var app: Application? { context?.application }
+    /// Its identity for events.
     public var info: CoordinatorInfo { CoordinatorInfo(id: id, name: name) }
+    /// Whether it runs (started, not finishing or finished).
     public var isRunning: Bool { status == .running }
+    /// Whether it or a descendant shows a screen now.
+    var isShowingSubtree: Bool { !screens.isEmpty || showingChildren > 0 }
 
     // MARK: Override points
 
     /// Starts the flow: show the first screen, or run children. Called once, by ``run(_:with:modal:)`` or
-    /// ``Application/start(_:with:)``; errors undo everything the start did.
+    /// ``Application/start(_:with:router:)``; errors undo everything the start did.
     open func start(_ args: FlowValue?) throws {}
 
     /// Called after it finished, for any reason.
@@ -98,20 +120,56 @@ open class Coordinator {
     /// Called when one of its screens leaves the window: `bySystem` when the user went back or swiped a
     /// modal away, rather than a coordinator navigating. The default calls ``onScreenLeft``.
     open func screenDidLeave(_ screen: Screen, bySystem: Bool) throws {
-        try onScreenLeft?(screen, bySystem)
+        try handlers.screenLeft?(screen, bySystem)
+    }
+
+    /// Receives a signal that reached it. The default runs the handler registered with ``onSignal(_:_:)``.
+    open func receive(_ signal: Signal) throws {
+        let handler = handlers.signals[signal.name]
+        try handler?(signal)
+    }
+
+    // MARK: Handlers
+
+    /// Called, on behalf of the parent, with the result when this coordinator finishes (not when its parent
+    /// finishes it along with itself).
+    public var onFinish: ((FlowValue?, FinishReason) throws -> Void)? {
+        get { handlers.finish }
+        set { var h = handlers; h.finish = newValue; setHandlers(h) }
     }
 
     /// Reacts to one of its screens leaving the window (see ``screenDidLeave(_:bySystem:)``).
     public var onScreenLeft: ((Screen, Bool) throws -> Void)? {
-        get { screenLeftHandler }
-        set { record(); screenLeftHandler = newValue }
+        get { handlers.screenLeft }
+        set { var h = handlers; h.screenLeft = newValue; setHandlers(h) }
     }
-    var screenLeftHandler: ((Screen, Bool) throws -> Void)?
 
-    /// Receives a signal that reached it. The default runs the handler registered with ``onSignal(_:_:)``.
-    open func receive(_ signal: Signal) throws {
-        let handler = signalHandlers[signal.name]
-        try handler?(signal)
+    /// How signals reach its children.
+    public var signalIsolation: SignalIsolation {
+        get { handlers.signalIsolation }
+        set { var h = handlers; h.signalIsolation = newValue; setHandlers(h) }
+    }
+
+    /// Reacts to a signal that reaches this coordinator (replaces an earlier handler of that name).
+    public func onSignal(_ name: String, _ handler: @escaping (Signal) throws -> Void) {
+        var h = handlers
+        h.signals[name] = handler
+        setHandlers(h)
+    }
+
+    /// Stops reacting to signals and to screens leaving, and forgets its finish handler.
+    public func removeAllHandlers() {
+        setHandlers(Handlers(signalIsolation: handlers.signalIsolation))
+    }
+
+    /// Stops reacting to signals and to screens leaving; keeps its finish handler (a flow that finishes
+    /// drops what it listens to, and still reports its result).
+    public func removeSignalHandlers() {
+        guard !handlers.signals.isEmpty || handlers.screenLeft != nil else { return }
+        var h = handlers
+        h.signals.removeAll()
+        h.screenLeft = nil
+        setHandlers(h)
     }
 
     // MARK: Tree
@@ -119,7 +177,7 @@ open class Coordinator {
     /// Adds a child. Adding the same child again does nothing; adding an ancestor (or itself) is refused, as
     /// is adding a coordinator that has another parent or has finished.
     public func addChild(_ child: Coordinator) throws {
-        if child.parent === self, children.contains(where: { $0 === child }) { return }
+        if child.parent === self { return }
         if child === self || isDescendant(of: child) {
             throw NavigationError(.cycle, "cannot add \(child.name) under \(name): it is \(child === self ? "the same coordinator" : "an ancestor")")
         }
@@ -129,19 +187,13 @@ open class Coordinator {
         if child.status == .finished || child.status == .finishing {
             throw NavigationError(.alreadyFinished, "\(child.name) has finished; create a new coordinator")
         }
-        record()
-        child.record()
-        children.append(child)
-        child.parent = self
+        appendChild(child)
     }
 
     /// Removes a child and its whole subtree from the tree, without finishing them.
     public func removeChild(_ child: Coordinator) {
-        guard let index = children.firstIndex(where: { $0 === child }) else { return }
-        record()
-        child.record()
-        children.remove(at: index)
-        child.parent = nil
+        guard let index = children.lastIndex(where: { $0 === child }) else { return }
+        removeChild(at: index)
     }
 
     /// Whether `other` is this coordinator's parent, grandparent, ...
@@ -154,13 +206,30 @@ open class Coordinator {
         return false
     }
 
-    /// Every coordinator of its subtree, itself first, depth first.
-    public var subtree: [Coordinator] { [self] + children.flatMap(\.subtree) }
+    /// Every coordinator of its subtree, itself first, depth first (walked without recursion: a chain of
+    /// any depth is fine).
+    public var subtree: [Coordinator] {
+        var result: [Coordinator] = []
+        var pending: [Coordinator] = [self]
+        while let node = pending.popLast() {
+            result.append(node)
+            pending.append(contentsOf: node.children.reversed())
+        }
+        return result
+    }
+
+    /// Its depth in the tree (the root's is 0).
+    var depth: Int {
+        var depth = 0
+        var node = parent
+        while let current = node { depth += 1; node = current.parent }
+        return depth
+    }
 
     // MARK: Flow
 
-    /// Adds `child`, gives it a router (on this coordinator's navigation stack, or on a new navigation
-    /// stack presented modally) and starts it. If its start fails, everything is undone.
+    /// Adds `child`, gives it a router (this coordinator's, or one on a new navigation stack presented
+    /// modally) and starts it. If its start fails, everything is undone.
     public func run(_ child: Coordinator, with args: FlowValue? = nil, modal: Bool = false) throws {
         let app = try runningApp()
         try app.atomically { try app.run(child, under: self, args: args, modal: modal) }
@@ -181,40 +250,6 @@ open class Coordinator {
         try app.atomically { try app.restart(self, args: args) }
     }
 
-    /// Builds a screen from the app's catalog and pushes it with this coordinator's router.
-    @discardableResult
-    public func push(_ screenName: String, inputs: FlowRecord = [:], animated: Bool = true) throws -> Screen {
-        let app = try runningApp()
-        return try app.atomically {
-            let screen = try app.catalog.make(screenName, inputs: inputs)
-            try navigationRouter().push(screen, animated: animated, completion: nil)
-            return screen
-        }
-    }
-
-    /// Reacts to a signal that reaches this coordinator (replaces an earlier handler of that name).
-    public func onSignal(_ name: String, _ handler: @escaping (Signal) throws -> Void) {
-        record()
-        signalHandlers[name] = handler
-    }
-
-    /// Stops reacting to signals and to screens leaving, and forgets its finish handler.
-    public func removeAllHandlers() {
-        record()
-        signalHandlers.removeAll()
-        screenLeftHandler = nil
-        finishHandler = nil
-    }
-
-    /// Stops reacting to signals and to screens leaving; keeps its finish handler (a flow that finishes
-    /// drops what it listens to, and still reports its result).
-    public func removeSignalHandlers() {
-        guard !signalHandlers.isEmpty || screenLeftHandler != nil else { return }
-        record()
-        signalHandlers.removeAll()
-        screenLeftHandler = nil
-    }
-
     /// Sends a signal through the tree from here. See ``Signal``.
     @discardableResult
     public func send(_ name: String, payload: FlowValue? = nil) throws -> Signal {
@@ -222,8 +257,11 @@ open class Coordinator {
         return try app.atomically { try app.send(Signal(name: name, payload: payload, from: .coordinator(self))) }
     }
 
+    /// Its application, when it may act: a coordinator that has not started or has finished gets a
+    /// ``NavigationError`` saying so.
     func runningApp() throws -> Application {
-        guard let app else { throw NavigationError(.notRunning, "\(name) has not started") }
+        guard let context else { throw NavigationError(.notRunning, "\(name) has not started") }
+        let app = try context.liveApplication(name)
         guard status == .running else {
             throw NavigationError(status == .idle ? .notRunning : .alreadyFinished,
                                   "\(name) has \(status == .idle ? "not started" : "finished"); it cannot navigate")
@@ -231,60 +269,10 @@ open class Coordinator {
         return app
     }
 
-    func navigationRouter() throws -> HeadlessRouter {
+    /// Its router, when it may navigate (see ``runningApp()``).
+    public func activeRouter() throws -> any Router {
+        _ = try runningApp()
         guard let router else { throw NavigationError(.notRunning, "\(name) has no router") }
         return router
-    }
-
-    /// Its router, when it may navigate: a coordinator that has not started or has finished gets a
-    /// ``NavigationError`` saying so.
-    public func activeRouter() throws -> HeadlessRouter {
-        _ = try runningApp()
-        return try navigationRouter()
-    }
-
-    /// The screens of its whole subtree.
-    var subtreeScreenCount: Int { screens.count + children.reduce(0) { $0 + $1.subtreeScreenCount } }
-
-    func record() {
-        guard let app, app.needsRecord(self) else { return }
-        let saved = (parent, children, status, screens, router, finishHandler, signalHandlers, hasShownScreens)
-        let (isolation, screenLeft) = (signalIsolation, screenLeftHandler)
-        app.addUndo {
-            (self.parent, self.children, self.status, self.screens, self.router, self.finishHandler,
-             self.signalHandlers, self.hasShownScreens) = saved
-            (self.signalIsolation, self.screenLeftHandler) = (isolation, screenLeft)
-        }
-    }
-}
-
-/// The root of an app's tree: asks the ``Gateway`` for the app's state and runs the flow registered for
-/// it; when that flow finishes, starts again, finding the state the flow left behind (the sources'
-/// `AppCoordinator`: authorization finishes, the gateway now says main, the main flow starts). The next
-/// flow's `start` receives the finished flow's result (the logged-in user, say).
-///
-/// ```swift
-/// let appCoordinator = ApplicationCoordinator(name: "App")
-/// appCoordinator.flows[.authorization] = { LoginCoordinator(name: "Login") }
-/// appCoordinator.flows[.main] = { MainCoordinator(name: "Main") }
-/// try app.start(appCoordinator)
-/// ```
-open class ApplicationCoordinator: Coordinator {
-    /// The flow to run for each gateway state.
-    public var flows: [AppState: () -> Coordinator] = [:]
-
-    override open func start(_ args: FlowValue?) throws {
-        guard let app else { return }
-        let state = app.gateway.state
-        guard let make = flows[state] else {
-            throw NavigationError(.unknownState, "\(name) has no flow for the gateway state '\(state)'" +
-                " (flows: \(flows.keys.map(\.rawValue).sorted().joined(separator: ", ")))")
-        }
-        try run(make(), with: args)
-    }
-
-    /// The flow finished: the next one starts with its result (the gateway says which).
-    override open func childDidFinish(_ child: Coordinator, result: FlowValue?, reason: FinishReason) throws {
-        if reason == .finished { try restart(result) }
     }
 }

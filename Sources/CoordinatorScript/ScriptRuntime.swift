@@ -349,24 +349,24 @@ public final class ScriptRuntime {
             c.method("push") { [unowned self] coordinator, call in
                 let screen = try self.makeScreen(call, for: coordinator)
                 let animated = try self.option(call, 3, "animated") ?? true
-                try coordinator.activeRouter().push(screen, animated: animated, completion: nil)
+                try coordinator.push(screen, animated: animated)
                 try call.push(LuaObject(new: screen)) // made above: Lua has not seen it
             }
             c.method("present") { [unowned self] coordinator, call in
                 let screen = try self.makeScreen(call, for: coordinator)
-                try coordinator.activeRouter().present(screen, animated: self.option(call, 3, "animated") ?? true, completion: nil)
+                try coordinator.present(screen, animated: self.option(call, 3, "animated") ?? true)
                 try call.push(LuaObject(new: screen))
             }
             c.method("setRoot") { [unowned self] coordinator, call in
                 let screen = try self.makeScreen(call, for: coordinator)
-                try coordinator.activeRouter().setRoot(screen, hideBar: self.option(call, 3, "hideBar") ?? false,
-                                                      animated: self.option(call, 3, "animated") ?? true, completion: nil)
+                try coordinator.setRoot(screen, hideBar: self.option(call, 3, "hideBar") ?? false,
+                                        animated: self.option(call, 3, "animated") ?? true)
                 try call.push(LuaObject(new: screen))
             }
-            c.method("pop") { coordinator, call in try coordinator.activeRouter().pop() }
-            c.method("popToRoot") { coordinator, call in try coordinator.activeRouter().popToRoot() }
-            c.method("dismiss") { coordinator, call in try coordinator.activeRouter().dismiss() }
-            c.method("selectTab") { coordinator, call in try coordinator.activeRouter().selectTab(call.integer(1) - 1) }
+            c.method("pop") { coordinator, call in try coordinator.pop() }
+            c.method("popToRoot") { coordinator, call in try coordinator.popToRoot() }
+            c.method("dismiss") { coordinator, call in try coordinator.dismiss() }
+            c.method("selectTab") { coordinator, call in try coordinator.selectTab(call.integer(1).subtractingReportingOverflow(1).partialValue) }
             c.method("alert") { coordinator, call in
                 let spec = try call.argument(1, as: LuaTable.self)
                 let title = try spec.get("title", as: String?.self) ?? ""
@@ -382,7 +382,7 @@ public final class ScriptRuntime {
                         throw call.badArgument(1, "actions are names or { name, function }")
                     }
                 }
-                let alert = try coordinator.activeRouter().alert(title: title, message: message, actions: actions)
+                let alert = try coordinator.alert(title: title, message: message, actions: actions)
                 try call.push(LuaObject(alert))
             }
             c.method("run") { [unowned self] coordinator, call in
@@ -410,7 +410,7 @@ public final class ScriptRuntime {
                 }
                 let children = tabs.map { ScriptedCoordinator(runtime: self, type: $0.type) }
                 try self.app.atomically {
-                    _ = try coordinator.activeRouter().setTabs(tabs.map(\.title), for: children)
+                    try coordinator.setTabs(tabs.map(\.title), for: children)
                     for (child, tab) in zip(children, tabs) { try coordinator.run(child, with: tab.args) }
                 }
                 try call.push(children.map { $0.instance.map(LuaValue.table) ?? .nil })
@@ -477,7 +477,7 @@ public final class ScriptRuntime {
             if let screen = self.app.window.visibleScreen { try call.push(LuaObject(screen)) }
         })
         try globals.set("tab", lua.function(name: "tab") { [unowned self] call in
-            try self.app.selectTab(call.integer(1) - 1)
+            try self.app.selectTab(call.integer(1).subtractingReportingOverflow(1).partialValue)
         })
         try globals.set("stack", lua.function(name: "stack") { [unowned self] call in
             try call.push(self.app.window.visibleStack.map(\.name))

@@ -38,23 +38,22 @@ import CoordinatorCore
 
     @Test func presentingAndDismissingScreens() throws {
         let (app, root) = try Application.simple()
-        let router = try #require(root.router)
         try root.push("A")
-        try router.present(app.catalog.make("B"))
-        try router.present(app.catalog.make("C"))
+        try root.present(app.catalog.make("B"))
+        try root.present(app.catalog.make("C"))
         #expect(app.names == ["A", "B", "C"])
-        try router.dismiss()
+        try root.dismiss()
         #expect(app.names == ["A", "B"])
         try app.back() // swipe down
         #expect(app.names == ["A"])
-        #expect(navigationError { try router.dismiss() }?.code == .nothingPresented)
+        #expect(navigationError { try root.dismiss() }?.code == .nothingPresented)
     }
 
     @Test func tabsHoldTheirOwnStacks() throws {
         let (app, root) = try Application.simple()
         let feed = ScriptCoordinator("Feed") { try $0.push("A") }
         let profile = ScriptCoordinator("Profile") { try $0.push("B") }
-        let tabs = try #require(root.router).setTabs(["Feed", "Profile"], for: [feed, profile])
+        let tabs = try root.setTabs(["Feed", "Profile"], for: [feed, profile])
         try root.run(feed)
         try root.run(profile)
         #expect(app.names == ["A"])
@@ -84,7 +83,7 @@ import CoordinatorCore
         let (app, root) = try Application.simple()
         try root.push("A")
         var chosen: [String] = []
-        try #require(root.router).alert(title: "Delete?", message: "It cannot be undone", actions: [
+        try root.alert(title: "Delete?", message: "It cannot be undone", actions: [
             ("Delete", { chosen.append("delete: \(app.names)") }), ("Cancel", nil),
         ])
         #expect(app.names == ["A", "Alert"])
@@ -102,7 +101,7 @@ import CoordinatorCore
         var reason: FinishReason?
         child.onFinish = { _, why in reason = why }
         try root.run(child)
-        try #require(root.router).popToRoot()
+        try root.popToRoot()
         #expect(app.names == ["A"])
         #expect(child.status == .finished)
         #expect(reason == .screensRemoved)
@@ -111,12 +110,12 @@ import CoordinatorCore
         let own = ScriptCoordinator("Own") { try $0.push("B") }
         try root.run(own)
         try app.atomically {
-            try #require(own.router).pop()
+            try own.pop()
             #expect(own.isRunning)
             try own.push("C")
         }
         #expect(own.isRunning)
-        try #require(own.router).pop()
+        try own.pop()
         #expect(own.status == .finished)
     }
 
@@ -208,10 +207,10 @@ import CoordinatorCore
                 let updated = try app.update("chosen", to: .list(chosen))
                 #expect(updated == 3 - 1) // Profile and Regions; Cities does not declare it
             }
-            try root.router?.present(app.catalog.make("Other"))
+            try root.present(app.catalog.make("Other"))
         }
         try app.start(root)
-        try root.router?.dismiss()
+        try root.dismiss()
         try app.tap("toggle", payload: "Ulyanovsk")
         try app.tap("toggle", payload: "Dimitrovgrad")
         let screens = app.window.allScreens
@@ -327,7 +326,7 @@ import CoordinatorCore
         flow.onScreenLeft = { screen, bySystem in left.append("\(screen.name):\(bySystem ? "system" : "code")") }
         try root.run(flow)
         try app.back()
-        try flow.router?.pop()
+        try flow.pop()
         #expect(left == ["D:system", "C:code"])
         try app.back()
         #expect(left == ["D:system", "C:code", "B:system"])

@@ -34,7 +34,7 @@ final class LoginCoordinator: Coordinator {
         let screen = try push("Login")
         try screen.on("login") { [unowned self] credentials in
             guard credentials?["password"]?.string == "secret" else {
-                try self.router?.alert(title: "Login failed", message: "Wrong password")
+                try self.alert(title: "Login failed", message: "Wrong password")
                 return
             }
             self.app?.gateway.state = .main

@@ -191,16 +191,16 @@ private struct Model {
                     #expect(((try? app.back()) != nil) == ok)
                 case 4: // a coordinator pops its own stack
                     let ok = model.pop(n)
-                    #expect(((try? c.router?.pop()) != nil) == ok)
+                    #expect(((try? c.pop()) != nil) == ok)
                 case 5: // present a screen modally, or dismiss the top modal
                     if flag {
                         let ok = model.present(n)
                         let screen = try app.catalog.make("S")
-                        #expect(((try? c.router?.present(screen)) != nil) == ok)
+                        #expect(((try? c.present(screen)) != nil) == ok)
                         if ok { _ = number(of: screen) }
                     } else {
                         let ok = model.dismiss(n)
-                        #expect(((try? c.router?.dismiss()) != nil) == ok)
+                        #expect(((try? c.dismiss()) != nil) == ok)
                     }
                 default: // finishing twice is always an error
                     if let finished = coordinators.first(where: { $0.value.status == .finished })?.value {

@@ -56,11 +56,10 @@ import CoordinatorCore
         let (app, root) = try Application.simple()
         let flow = ScriptCoordinator("Flow") { try $0.push("A") }
         try root.run(flow)
-        let router = try #require(flow.router)
         try flow.finish()
         let before = snapshot(app)
         #expect(navigationError { try flow.push("B") }?.message == "Flow has finished; it cannot navigate")
-        #expect(navigationError { try router.push(app.catalog.make("B")) }?.code == .alreadyFinished)
+        #expect(navigationError { try flow.push(app.catalog.make("B")) }?.code == .alreadyFinished)
         #expect(navigationError { try flow.run(Coordinator(name: "X")) }?.code == .alreadyFinished)
         #expect(snapshot(app) == before)
         #expect(navigationError { try root.run(flow) }?.code == .alreadyFinished)
@@ -88,16 +87,15 @@ import CoordinatorCore
         let (app, root) = try Application.simple()
         var events: [NavigationEvent] = []
         app.observe { events.append($0) }
-        let router = try #require(root.router)
-        for name in ["A", "B", "C"] { try router.push(app.catalog.make(name)) }
+        for name in ["A", "B", "C"] { try root.push(app.catalog.make(name)) }
         #expect(app.names == ["A", "B", "C"])
-        try router.pop()
+        try root.pop()
         #expect(app.names == ["A", "B"])
-        try router.push(app.catalog.make("C"), animated: false, completion: nil)
-        try router.popToRoot()
+        try root.push(app.catalog.make("C"), animated: false, completion: nil)
+        try root.popToRoot()
         #expect(app.names == ["A"])
-        try router.popToRoot() // nothing above the root: nothing happens
-        try router.setRoot(app.catalog.make("D"), hideBar: true, animated: true, completion: nil)
+        try root.popToRoot() // nothing above the root: nothing happens
+        try root.setRoot(app.catalog.make("D"), hideBar: true, animated: true, completion: nil)
         #expect(app.names == ["D"])
         #expect((app.window.root as? NavigationStack)?.barHidden == true)
         #expect(root.screens.map(\.name) == ["D"])
@@ -107,28 +105,26 @@ import CoordinatorCore
 
     @Test func completionsRunAfterTheirTransitionInOrder() throws {
         let (app, root) = try Application.simple()
-        let router = try #require(root.router)
         var log: [String] = []
-        try router.push(app.catalog.make("A"), animated: true) {
+        try root.push(app.catalog.make("A"), animated: true) {
             log.append("A shown: \(app.names)")
-            try router.push(app.catalog.make("B"), animated: true) { log.append("B shown: \(app.names)") }
+            try root.push(app.catalog.make("B"), animated: true) { log.append("B shown: \(app.names)") }
             log.append("after B")
         }
-        try router.pop(animated: true) { log.append("popped: \(app.names)") }
+        try root.pop(animated: true) { log.append("popped: \(app.names)") }
         #expect(log == ["A shown: [\"A\"]", "B shown: [\"A\", \"B\"]", "after B", "popped: [\"A\"]"])
     }
 
     @Test func mistakesAreTypedErrorsThatChangeNothing() throws {
         let (app, root) = try Application.simple()
-        let router = try #require(root.router)
-        try router.push(app.catalog.make("A"))
+        try root.push(app.catalog.make("A"))
         let before = snapshot(app)
         var events = 0
         app.observe { _ in events += 1 }
-        let popRoot = navigationError { try router.pop() }
+        let popRoot = navigationError { try root.pop() }
         #expect(popRoot?.code == .popRoot)
         #expect(popRoot?.message == "cannot pop A: it is the root of its navigation stack")
-        let dismiss = navigationError { try router.dismiss() }
+        let dismiss = navigationError { try root.dismiss() }
         #expect(dismiss?.message == "nothing is presented, so there is nothing to dismiss")
         let unknown = navigationError { _ = try root.push("Nope") }
         #expect(unknown?.code == .unknownScreen)
@@ -139,7 +135,7 @@ import CoordinatorCore
         #expect(navigationError { try app.tap("done") }?.message == "output 'done' of A needs a payload")
         #expect(navigationError { try app.tap("next", payload: 1) }?.message == "output 'next' of A takes no payload")
         let shown = try #require(app.window.visibleScreen)
-        #expect(navigationError { try router.push(shown) }?.code == .screenInUse)
+        #expect(navigationError { try root.push(shown) }?.code == .screenInUse)
         #expect(snapshot(app) == before)
         #expect(events == 0)
     }
@@ -154,7 +150,7 @@ import CoordinatorCore
                 try flow.push("B")
                 try flow.run(ScriptCoordinator("Child") { try $0.push("C") })
                 app.gateway.state = .main
-                try flow.router?.present(app.catalog.make("D"))
+                try flow.present(app.catalog.make("D"))
                 flow.onSignal("x") { _ in }
                 throw Boom()
             }

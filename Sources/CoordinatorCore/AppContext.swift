@@ -1,0 +1,62 @@
+/// Counts of live objects, for leak checks.
+public final class LiveObjects {
+    /// Coordinators of the app that are still in memory (running, or held by someone after they finished).
+    public internal(set) var coordinators = 0
+    /// Screens of the app that are still in memory.
+    public internal(set) var screens = 0
+}
+
+/// What every object of an app shares: the operation journal, the event stream, the ids, the live counts,
+/// and a way back to the application while it exists.
+///
+/// **Ownership.** The application owns its window and its coordinator tree; every screen, container,
+/// coordinator and router owns the context, and the context owns none of them. So nothing in the app keeps
+/// the application alive, no object needs a weak reference to reach the journal (weak references give
+/// their target a side table, which makes every retain and release of it slow), and a screen or a
+/// coordinator kept after its application is gone still has a context that says so.
+final class AppContext {
+    /// The log of the running operation (see ``Journal``).
+    let journal = Journal()
+    /// Who observes the app's events.
+    let events = EventBus()
+    let live = LiveObjects()
+    private var idCounter = 0
+
+    /// The application, while it exists.
+    ///
+    /// The one unsafe reference of the core, and why it is sound: it is set by `Application.init` and read
+    /// only through ``application``, which checks ``isAlive`` first; `Application.deinit` clears `isAlive`
+    /// before the application's memory goes, and an application and its objects live on one thread (none
+    /// is `Sendable`), so no read can race the clearing. A weak reference would do the same with a side
+    /// table on the application and an atomic load on every operation of every object.
+    private unowned(unsafe) var app: Application?
+    /// Whether the application still exists.
+    private(set) var isAlive = false
+
+    init() {}
+
+    func attach(_ app: Application) {
+        self.app = app
+        isAlive = true
+    }
+
+    /// Called by `Application.deinit`: from now on ``application`` is nil.
+    func applicationDidEnd() {
+        isAlive = false
+        app = nil
+    }
+
+    /// The application, or nil once it is gone.
+    var application: Application? { isAlive ? app : nil }
+
+    /// The application, or the error every operation on an object of a gone application gives.
+    func liveApplication(_ what: @autoclosure () -> String) throws -> Application {
+        guard isAlive, let app else { throw NavigationError(.notRunning, "\(what())'s app is gone") }
+        return app
+    }
+
+    func nextID() -> Int {
+        idCounter &+= 1
+        return idCounter
+    }
+}

@@ -1,0 +1,289 @@
+/// One change an operation made, as the journal logs it: enough to put it back, and no more.
+///
+/// This file is the only place that writes the navigation state (the window, stacks, tabs, screens'
+/// inputs, placement and handlers, the coordinator tree, statuses, routers, the gateway): each write below
+/// logs its entry first, and ``undo()`` is its inverse beside it. A new piece of state gets a case and a
+/// writer here, or it cannot change; that is how every stored property an operation changes is covered.
+///
+/// Entries are undone newest first, so each inverse finds the state exactly as its change left it
+/// (`pushed` removes the last screen of the stack because, undone in order, that screen is the one pushed).
+enum Change {
+    // The window
+    case windowRoot(Window, Presentable)
+    case modalPresented(Window)
+    case modalsRemoved(Window, [Presentable])
+    case modalReplaced(Window, at: Int, Presentable)
+    // Navigation stacks and tabs
+    case pushed(NavigationStack)
+    case popped(NavigationStack, [Screen])
+    case removed(NavigationStack, Screen, at: Int)
+    case stackReset(NavigationStack, [Screen], barHidden: Bool)
+    case tabSelected(TabContainer, Int)
+    // Screens
+    case placement(Screen, owner: Coordinator?, stack: NavigationStack?, isShown: Bool)
+    case input(Screen, String, FlowValue?)
+    case outputHandler(Screen, String, ((FlowValue?) throws -> Void)?)
+    case screenSignalHandler(Screen, String, ((Signal) throws -> Void)?)
+    case screenHandlers(Screen, HandlerTable<(FlowValue?) throws -> Void>, HandlerTable<(Signal) throws -> Void>)
+    // Coordinators
+    case childAdded(Coordinator)
+    case childRemoved(Coordinator, Coordinator, at: Int)
+    case status(Coordinator, Coordinator.Status)
+    case screenAdded(Coordinator)
+    case screenRemoved(Coordinator, Screen, at: Int)
+    case router(Coordinator, (any Router)?)
+    case hasShownScreens(Coordinator)
+    case showingChildren(Coordinator, Int)
+    case coordinatorHandlers(Coordinator, Coordinator.Handlers)
+    // The application
+    case root(Application, Coordinator?)
+    case gateway(Gateway, AppState)
+    /// A host's own state (``Application/recordForUndo(_:snapshot:)``).
+    case custom(() -> Void)
+
+    /// The operation level the changed object was made in (0 for state no operation made): an entry about
+    /// an object made inside a failing level is not undone, the object being dropped with the level.
+    var subjectBorn: Int {
+        switch self {
+        case .windowRoot, .modalPresented, .modalsRemoved, .modalReplaced, .root, .gateway, .custom: 0
+        case .pushed(let s), .popped(let s, _), .removed(let s, _, _), .stackReset(let s, _, _): s.born
+        case .tabSelected(let t, _): t.born
+        case .placement(let s, _, _, _), .input(let s, _, _), .outputHandler(let s, _, _),
+             .screenSignalHandler(let s, _, _), .screenHandlers(let s, _, _): s.born
+        case .childAdded(let c), .childRemoved(let c, _, _), .status(let c, _), .screenAdded(let c),
+             .screenRemoved(let c, _, _), .router(let c, _), .hasShownScreens(let c), .showingChildren(let c, _),
+             .coordinatorHandlers(let c, _): c.born
+        }
+    }
+
+    /// Puts the change back.
+    func undo() {
+        switch self {
+        case let .windowRoot(window, root): window.root = root
+        case let .modalPresented(window): if !window.modals.isEmpty { window.modals.removeLast() }
+        case let .modalsRemoved(window, modals): window.modals += modals
+        case let .modalReplaced(window, index, modal): if window.modals.indices.contains(index) { window.modals[index] = modal }
+        case let .pushed(stack): if !stack.screens.isEmpty { stack.screens.removeLast() }
+        case let .popped(stack, screens): stack.screens += screens
+        case let .removed(stack, screen, index): stack.screens.insert(screen, at: min(index, stack.screens.count))
+        case let .stackReset(stack, screens, barHidden): (stack.screens, stack.barHidden) = (screens, barHidden)
+        case let .tabSelected(tabs, index): tabs.selectedIndex = index
+        case let .placement(screen, owner, stack, isShown): (screen.owner, screen.stack, screen.isShown) = (owner, stack, isShown)
+        case let .input(screen, name, value):
+            screen.inputs[name] = value
+            screen.renderCount -= 1
+        case let .outputHandler(screen, name, handler): screen.handlers[name] = handler
+        case let .screenSignalHandler(screen, name, handler): screen.signalHandlers[name] = handler
+        case let .screenHandlers(screen, handlers, signalHandlers): (screen.handlers, screen.signalHandlers) = (handlers, signalHandlers)
+        case let .childAdded(parent):
+            if let child = parent.children.popLast() { child.parent = nil }
+        case let .childRemoved(parent, child, index):
+            parent.children.insert(child, at: min(index, parent.children.count))
+            child.parent = parent
+        case let .status(coordinator, status): coordinator.status = status
+        case let .screenAdded(coordinator): if !coordinator.screens.isEmpty { coordinator.screens.removeLast() }
+        case let .screenRemoved(coordinator, screen, index): coordinator.screens.insert(screen, at: min(index, coordinator.screens.count))
+        case let .router(coordinator, router): coordinator.router = router
+        case let .hasShownScreens(coordinator): coordinator.hasShownScreens = false
+        case let .showingChildren(coordinator, count): coordinator.showingChildren = count
+        case let .coordinatorHandlers(coordinator, handlers): coordinator.handlers = handlers
+        case let .root(app, root): app.root = root
+        case let .gateway(gateway, state): gateway.current = state
+        case let .custom(restore): restore()
+        }
+    }
+}
+
+// MARK: - The writers
+
+extension Window {
+    func setRoot(_ container: Presentable) {
+        if context.journal.isOpen { context.journal.record(.windowRoot(self, root)) }
+        root = container
+    }
+
+    func appendModal(_ modal: Presentable) {
+        if context.journal.isOpen { context.journal.record(.modalPresented(self)) }
+        modals.append(modal)
+    }
+
+    /// Removes the modals from `index` up and returns them.
+    func removeModals(from index: Int) -> [Presentable] {
+        let removed = Array(modals[index...])
+        if context.journal.isOpen { context.journal.record(.modalsRemoved(self, removed)) }
+        modals.removeSubrange(index...)
+        return removed
+    }
+
+    func replaceModal(at index: Int, with modal: Presentable) {
+        if context.journal.isOpen { context.journal.record(.modalReplaced(self, at: index, modals[index])) }
+        modals[index] = modal
+    }
+}
+
+extension NavigationStack {
+    func append(_ screen: Screen) {
+        if context.journal.shouldLog(born) { context.journal.record(.pushed(self)) }
+        screens.append(screen)
+    }
+
+    /// Removes the top `count` screens and returns them, bottom first.
+    func removeLast(_ count: Int) -> [Screen] {
+        let removed = Array(screens.suffix(count))
+        if context.journal.shouldLog(born) { context.journal.record(.popped(self, removed)) }
+        screens.removeLast(count)
+        return removed
+    }
+
+    func remove(at index: Int) {
+        if context.journal.shouldLog(born) { context.journal.record(.removed(self, screens[index], at: index)) }
+        screens.remove(at: index)
+    }
+
+    /// Replaces every screen with `screens`; returns the ones that were there.
+    func reset(to screens: [Screen], barHidden: Bool) -> [Screen] {
+        let old = self.screens
+        if context.journal.shouldLog(born) { context.journal.record(.stackReset(self, old, barHidden: self.barHidden)) }
+        (self.screens, self.barHidden) = (screens, barHidden)
+        return old
+    }
+}
+
+extension TabContainer {
+    func select(_ index: Int) {
+        if context.journal.shouldLog(born) { context.journal.record(.tabSelected(self, selectedIndex)) }
+        selectedIndex = index
+    }
+}
+
+extension Screen {
+    /// Puts it in the window for `owner` (on `stack`, or by itself when nil), or takes it out (owner nil).
+    func place(owner: Coordinator?, stack: NavigationStack?) {
+        if context.journal.shouldLog(born) {
+            context.journal.record(.placement(self, owner: self.owner, stack: self.stack, isShown: isShown))
+        }
+        (self.owner, self.stack, isShown) = (owner, stack, owner != nil)
+    }
+
+    func setInput(_ name: String, to value: FlowValue?) {
+        if context.journal.shouldLog(born) { context.journal.record(.input(self, name, inputs[name])) }
+        inputs[name] = value
+        renderCount += 1
+    }
+
+    func setHandler(_ handler: ((FlowValue?) throws -> Void)?, for output: String) {
+        if context.journal.shouldLog(born) { context.journal.record(.outputHandler(self, output, handlers[output])) }
+        handlers[output] = handler
+    }
+
+    func setSignalHandler(_ handler: ((Signal) throws -> Void)?, for name: String) {
+        if context.journal.shouldLog(born) { context.journal.record(.screenSignalHandler(self, name, signalHandlers[name])) }
+        signalHandlers[name] = handler
+    }
+
+    func clearHandlers() {
+        if context.journal.shouldLog(born) { context.journal.record(.screenHandlers(self, handlers, signalHandlers)) }
+        handlers.removeAll()
+        signalHandlers.removeAll()
+    }
+}
+
+extension Coordinator {
+    private func log(_ change: @autoclosure () -> Change) {
+        if let context, context.journal.shouldLog(born) { context.journal.record(change()) }
+    }
+
+    func appendChild(_ child: Coordinator) {
+        log(.childAdded(self))
+        children.append(child)
+        child.parent = self
+        if child.isShowingSubtree { childStartedShowing() }
+    }
+
+    func removeChild(at index: Int) {
+        let child = children[index]
+        log(.childRemoved(self, child, at: index))
+        children.remove(at: index)
+        child.parent = nil
+        if child.isShowingSubtree { childStoppedShowing() }
+    }
+
+    func setStatus(_ status: Status) {
+        log(.status(self, self.status))
+        self.status = status
+    }
+
+    func appendScreen(_ screen: Screen) {
+        let wasShowing = isShowingSubtree
+        log(.screenAdded(self))
+        screens.append(screen)
+        if !hasShownScreens { markShownScreens() }
+        if !wasShowing { parent?.childStartedShowing() }
+    }
+
+    func removeScreen(_ screen: Screen) {
+        guard let index = screens.lastIndex(where: { $0 === screen }) else { return }
+        log(.screenRemoved(self, screen, at: index))
+        screens.remove(at: index)
+        if !isShowingSubtree { parent?.childStoppedShowing() }
+    }
+
+    func setRouter(_ router: (any Router)?) {
+        log(.router(self, self.router))
+        self.router = router
+    }
+
+    /// It or a descendant showed a screen, so losing them all means the flow is gone: marks it and the
+    /// ancestors not marked yet.
+    func markShownScreens() {
+        var node: Coordinator? = self
+        while let current = node, !current.hasShownScreens {
+            current.log(.hasShownScreens(current))
+            current.hasShownScreens = true
+            node = current.parent
+        }
+    }
+
+    /// A child's subtree went from showing nothing to showing a screen; passed up while ancestors change
+    /// the same way (usually not past the parent, which already shows a screen).
+    private func childStartedShowing() {
+        var node: Coordinator? = self
+        while let current = node {
+            let wasShowing = current.isShowingSubtree
+            current.log(.showingChildren(current, current.showingChildren))
+            current.showingChildren += 1
+            if wasShowing { return }
+            node = current.parent
+        }
+    }
+
+    /// A child's subtree stopped showing screens; passed up while ancestors change the same way.
+    private func childStoppedShowing() {
+        var node: Coordinator? = self
+        while let current = node {
+            current.log(.showingChildren(current, current.showingChildren))
+            current.showingChildren -= 1
+            if current.isShowingSubtree { return }
+            node = current.parent
+        }
+    }
+
+    func setHandlers(_ handlers: Handlers) {
+        log(.coordinatorHandlers(self, self.handlers))
+        self.handlers = handlers
+    }
+}
+
+extension Application {
+    func setRoot(_ coordinator: Coordinator?) {
+        if context.journal.isOpen { context.journal.record(.root(self, root)) }
+        root = coordinator
+    }
+}
+
+extension Gateway {
+    func set(_ state: AppState) {
+        if context.journal.isOpen { context.journal.record(.gateway(self, current)) }
+        current = state
+    }
+}

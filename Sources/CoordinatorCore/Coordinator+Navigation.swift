@@ -1,0 +1,110 @@
+/// The navigation verbs: each builds a ``Transition`` and has the coordinator's ``Coordinator/router``
+/// perform it for this coordinator, which then owns the screens it shows. Every verb takes `animated` and
+/// a completion that runs after the transition, inside the same operation (if it throws, the transition
+/// is undone too).
+extension Coordinator {
+    /// Performs a transition with this coordinator's router, then `completion`, as one operation.
+    public func perform(_ transition: Transition, animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
+        let router = try activeRouter()
+        guard let completion else { return try router.perform(transition, for: self, animated: animated) }
+        let app = try runningApp()
+        try app.atomically {
+            try router.perform(transition, for: self, animated: animated)
+            try completion()
+        }
+    }
+
+    /// Builds a screen from the app's catalog and pushes it.
+    @discardableResult
+    public func push(_ screenName: String, inputs: FlowRecord = [:], animated: Bool = true) throws -> Screen {
+        let app = try runningApp()
+        return try app.atomically {
+            let screen = try app.catalog.make(screenName, inputs: inputs)
+            try perform(.push(screen), animated: animated)
+            return screen
+        }
+    }
+
+    /// Pushes a screen onto its router's stack.
+    public func push(_ screen: Screen, animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
+        try perform(.push(screen), animated: animated, completion: completion)
+    }
+
+    /// Pops the top screen of its router's stack.
+    public func pop(animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
+        try perform(.pop, animated: animated, completion: completion)
+    }
+
+    /// Pops to a screen of its router's stack (it stays; everything above it leaves).
+    public func pop(to screen: Screen, animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
+        try perform(.popTo(screen), animated: animated, completion: completion)
+    }
+
+    /// Pops every screen above the root of its router's stack.
+    public func popToRoot(animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
+        try perform(.popToRoot, animated: animated, completion: completion)
+    }
+
+    /// Replaces its router's whole stack with one screen.
+    public func setRoot(_ screen: Screen, hideBar: Bool = false, animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
+        try perform(.setRoot(screen, hideBar: hideBar), animated: animated, completion: completion)
+    }
+
+    /// Presents a screen, a navigation stack or a tab container modally.
+    public func present(_ module: Presentable, animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
+        try perform(.present(module), animated: animated, completion: completion)
+    }
+
+    /// Dismisses the topmost modal.
+    public func dismiss(animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
+        try perform(.dismiss, animated: animated, completion: completion)
+    }
+
+    /// Selects a tab of the tab container that holds its router's stack (0-based), as the coordinator that
+    /// set the tabs or a tab's own flow may.
+    public func selectTab(_ index: Int) throws {
+        try perform(.selectTab(index), animated: false)
+    }
+
+    /// Presents an alert: a screen of the built-in type `Alert` with inputs `title` and `message`, whose
+    /// outputs are its actions. Choosing an action dismisses the alert, then runs the action's handler; the
+    /// Back gesture cannot dismiss an alert.
+    @discardableResult
+    public func alert(
+        title: String, message: String? = nil, actions: [(title: String, handler: (() throws -> Void)?)] = [("OK", nil)]
+    ) throws -> Screen {
+        let app = try runningApp()
+        return try app.atomically {
+            var inputs: FlowRecord = ["title": .string(title)]
+            if let message { inputs["message"] = .string(message) }
+            let alert = Screen(context: app.context, type: app.alertType, inputs: inputs,
+                               extraOutputs: actions.map { OutputSpec($0.title) }, dismissesOnOutput: true)
+            // The handlers do not hold the alert (it holds them): an alert answered is released at once.
+            for action in actions {
+                let handler = action.handler
+                try alert.on(action.title) { _ in try handler?() }
+            }
+            try perform(.present(alert))
+            return alert
+        }
+    }
+
+    /// Replaces its router's container (the window's root, or the modal that holds its stack) with a tab
+    /// container, and gives each of `coordinators` (in order) a router on its tab's stack: run them next.
+    @discardableResult
+    public func setTabs(_ titles: [String], for coordinators: [Coordinator]) throws -> TabContainer {
+        let router = try activeRouter()
+        let app = try runningApp()
+        guard !titles.isEmpty, titles.count == coordinators.count else {
+            throw NavigationError(.badTab, "tabs need at least one title, and one coordinator per title")
+        }
+        return try app.atomically {
+            let tabs = TabContainer(context: app.context, titles: titles)
+            try app.replaceContainer(of: router.stack, with: tabs, by: self)
+            for (i, coordinator) in coordinators.enumerated() {
+                coordinator.setRouter(router.router(on: tabs.stacks[i]))
+            }
+            return tabs
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// The observers of an app's events. An event is built only when someone observes, and reported only when
+/// the operation that caused it succeeds (queued in the ``Journal`` until then).
+final class EventBus {
+    private var observers: [(id: Int, handler: (NavigationEvent) -> Void)] = []
+    private var nextToken = 0
+
+    /// Whether anyone observes.
+    var isObserved: Bool { !observers.isEmpty }
+
+    func add(_ handler: @escaping (NavigationEvent) -> Void) -> Int {
+        nextToken &+= 1
+        observers.append((nextToken, handler))
+        return nextToken
+    }
+
+    func remove(_ token: Int) { observers.removeAll { $0.id == token } }
+
+    /// Reports an event at once (outside operations) or queues it in the running operation.
+    @inline(__always)
+    func emit(_ event: @autoclosure () -> NavigationEvent, in journal: Journal) {
+        guard !observers.isEmpty else { return }
+        if journal.isOpen { journal.queue(event()) } else { deliver(event()) }
+    }
+
+    /// Reports events of an operation that succeeded, in order. Delivery goes over a copy: an observer
+    /// may add or remove observers.
+    func deliver(_ event: NavigationEvent) {
+        for observer in observers { observer.handler(event) }
+    }
+}

@@ -1,0 +1,115 @@
+/// The log of the running operation: what it changed, as typed entries (``Change``), and the events it
+/// will report. An operation that fails is undone by applying its entries' inverses newest first; one that
+/// succeeds drops its log and reports its events (an inner operation leaves both to the one around it).
+///
+/// Costs do not grow with the app: an entry records one change (a screen appended to a stack is the stack
+/// alone, undone by removing the last screen), not a copy of the state it changed, so a push costs the
+/// same at depth 10 and 10,000. An object made inside an operation is logged nowhere in it: if the
+/// operation fails, the object goes with it (``shouldLog(_:)``), and when it succeeds the log is dropped,
+/// so a loop of a million pushes and pops inside one operation leaves nothing behind once it ends.
+final class Journal {
+    private struct Level {
+        /// Numbers the level; objects made while it runs are marked with it (``born``).
+        let serial: Int
+        /// Where its entries start in the log.
+        let logStart: Int
+        /// Where its events start in ``pending``.
+        let eventStart: Int
+        /// Where its commit actions start.
+        let actionStart: Int
+    }
+
+    private var levels: [Level] = []
+    /// The running operation's changes, oldest first.
+    private var log: [Change] = []
+    /// The running operation's events, reported when the outermost level succeeds.
+    private(set) var pending: [NavigationEvent] = []
+    private var serialCounter = 0
+    /// What runs once the outermost level succeeds (``Application/afterCommit(_:)``).
+    private var commitActions: [() -> Void] = []
+
+    /// Whether an operation is running.
+    var isOpen: Bool { !levels.isEmpty }
+    /// Whether the running level is the outermost one.
+    var isOutermost: Bool { levels.count == 1 }
+
+    /// The mark of an object made now: the serial of the innermost running level (0 outside operations).
+    var born: Int { levels.last?.serial ?? 0 }
+
+    /// Whether a change to an object marked `born` must be logged: an operation is running and the object
+    /// existed before its innermost level began (if that level fails, an object made inside it is dropped
+    /// with it, so nothing about it needs putting back).
+    @inline(__always)
+    func shouldLog(_ born: Int) -> Bool {
+        guard let level = levels.last else { return false }
+        return born < level.serial
+    }
+
+    /// Logs a change (the caller asked ``shouldLog(_:)``, or the change has no object of its own).
+    @inline(__always)
+    func record(_ change: Change) { log.append(change) }
+
+    /// Logs a change to state that belongs to no journaled object (a host's own), when an operation runs.
+    func recordAlways(_ change: Change) {
+        if isOpen { log.append(change) }
+    }
+
+    /// Queues an event of the running operation.
+    func queue(_ event: NavigationEvent) { pending.append(event) }
+
+    /// Opens a level.
+    func begin() {
+        serialCounter &+= 1
+        levels.append(Level(serial: serialCounter, logStart: log.count, eventStart: pending.count, actionStart: commitActions.count))
+    }
+
+    /// Closes the innermost level successfully. Returns the events to report: all of them when it was the
+    /// outermost level, none otherwise (they stay queued for the level around it).
+    func commit() -> [NavigationEvent] {
+        levels.removeLast()
+        guard levels.isEmpty else { return [] }
+        log.removeAll(keepingCapacity: log.capacity <= 1024)
+        let events = pending
+        pending.removeAll(keepingCapacity: pending.capacity <= 1024)
+        return events
+    }
+
+    /// Closes the innermost level by undoing everything it changed, newest first, and dropping its events.
+    /// Entries about objects made inside the level are skipped: those objects are dropped with it.
+    func rollback() {
+        let level = levels.removeLast()
+        var i = log.count
+        while i > level.logStart {
+            i -= 1
+            let change = log[i]
+            if change.subjectBorn < level.serial { change.undo() }
+        }
+        log.removeSubrange(level.logStart...)
+        pending.removeSubrange(level.eventStart...)
+        commitActions.removeSubrange(level.actionStart...)
+        if levels.isEmpty {
+            log.removeAll(keepingCapacity: log.capacity <= 1024)
+            pending.removeAll(keepingCapacity: pending.capacity <= 1024)
+        }
+    }
+
+    /// Queues what runs once the outermost level succeeds.
+    func queueCommitAction(_ action: @escaping () -> Void) { commitActions.append(action) }
+
+    /// The actions of an outermost level that succeeded, taken out (nil when there are none).
+    func takeCommitActions() -> [() -> Void]? {
+        guard !isOpen, !commitActions.isEmpty else { return nil }
+        defer { commitActions.removeAll() }
+        return commitActions
+    }
+
+    /// How many entries the running operation has logged (for tests and benchmarks).
+    var count: Int { log.count }
+}
+
+/// Which operation last recorded some state of a host's own (see ``Application/recordForUndo(_:snapshot:)``).
+public struct UndoMark: Sendable {
+    var serial = 0
+    /// A mark that has recorded nothing.
+    public init() {}
+}

@@ -1,0 +1,198 @@
+/// Ownership and lifecycle: which coordinator owns which screen, running and finishing coordinators, the
+/// rule that no flow outlives its screens (auto-finishing), and releasing everything when the application
+/// goes.
+///
+/// A finished coordinator is released here: ``finish(_:result:reason:)`` finishes its children, removes
+/// its screens, cuts it from its parent and drops it from the tree, so nothing of the app holds it any more
+/// (whoever else kept it, a script's variable, may still read it; it refuses to navigate).
+extension Application {
+    // MARK: Screens and owners
+
+    /// `screen` is now shown on `stack` (nil: presented by itself) and owned by `owner`.
+    func show(_ screen: Screen, on stack: NavigationStack?, by owner: Coordinator) {
+        screen.place(owner: owner, stack: stack)
+        owner.appendScreen(screen)
+    }
+
+    /// `screens` left the window: their owners lose them (and are examined by the next ``settle(actor:reason:)``
+    /// and at the end of the operation), then hear about it.
+    func hide(_ screens: [Screen], bySystem: Bool = false, by actor: Coordinator?) throws {
+        var left: [(owner: Coordinator, screen: Screen)] = []
+        for screen in screens {
+            guard let owner = screen.owner else { continue }
+            screen.place(owner: nil, stack: nil)
+            owner.removeScreen(screen)
+            candidates.append(owner)
+            noteLostScreens(owner)
+            left.append((owner, screen))
+        }
+        for (owner, screen) in left where owner.status == .running { try owner.screenDidLeave(screen, bySystem: bySystem) }
+    }
+
+    /// Remembers a coordinator to examine when the outermost operation ends (once).
+    func noteLostScreens(_ coordinator: Coordinator) {
+        guard !coordinator.isNotedLost else { return }
+        coordinator.isNotedLost = true
+        lostScreens.append(coordinator)
+    }
+
+    // MARK: Auto-finishing
+
+    /// At the end of an outermost operation: no coordinator that lost its screens during it may stay alive
+    /// without any, not even the one that removed them itself.
+    func settleOperation() throws {
+        while !lostScreens.isEmpty {
+            candidates += lostScreens
+            for coordinator in lostScreens { coordinator.isNotedLost = false }
+            lostScreens.removeAll(keepingCapacity: true)
+            try settle(actor: nil, reason: .screensRemoved)
+        }
+    }
+
+    /// Finishes every coordinator whose whole subtree lost its screens, deepest first, except the root and
+    /// the coordinator that acted (and its ancestors): the user going back (actor nil) or another
+    /// coordinator's navigation can never leave a flow alive without screens.
+    ///
+    /// Walks up from each candidate until a coordinator that still shows a screen in its subtree (whose
+    /// ancestors all do too): the cost is the coordinators that just lost their screens, not the tree.
+    func settle(actor: Coordinator?, reason: FinishReason? = nil) throws {
+        while !candidates.isEmpty {
+            settleRound &+= 1
+            var deepest: (coordinator: Coordinator, depth: Int)?
+            for start in candidates {
+                var node: Coordinator? = start
+                while let current = node, current.settleMark != settleRound {
+                    current.settleMark = settleRound
+                    if current.isShowingSubtree { break }
+                    if current.status == .running, current !== root, current.context === context, current.hasShownScreens,
+                       current !== actor, !(actor?.isDescendant(of: current) ?? false)
+                    {
+                        let depth = current.depth
+                        if depth > (deepest?.depth ?? -1) { deepest = (current, depth) }
+                    }
+                    node = current.parent
+                }
+            }
+            guard let (coordinator, _) = deepest else {
+                candidates.removeAll(keepingCapacity: true)
+                return
+            }
+            let parent = coordinator.parent
+            try finish(coordinator, result: nil, reason: reason ?? (actor == nil ? .systemBack : .screensRemoved))
+            if let parent { candidates.append(parent) } // it may have lost its last flow
+        }
+    }
+
+    // MARK: Coordinators
+
+    /// Makes `coordinator` part of this app (once): its context, id and the live count.
+    func attach(_ coordinator: Coordinator) {
+        guard coordinator.context == nil else { return }
+        coordinator.context = context
+        coordinator.id = context.nextID()
+        context.live.coordinators += 1
+    }
+
+    func run(_ child: Coordinator, under parent: Coordinator, args: FlowValue?, modal: Bool) throws {
+        attach(child)
+        guard child.context === context else {
+            throw NavigationError(.alreadyStarted, "\(child.name) belongs to another app")
+        }
+        if child.status != .idle {
+            throw NavigationError(child.status == .running ? .alreadyStarted : .alreadyFinished,
+                                  "\(child.name) has \(child.status == .running ? "already started" : "finished"); create a new coordinator")
+        }
+        try parent.addChild(child)
+        if modal {
+            let router = try parent.activeRouter()
+            let stack = NavigationStack(context: context)
+            try navigate(.present(stack), on: router.stack, by: child, animated: true)
+            child.setRouter(router.router(on: stack))
+            child.markShownScreens()
+        } else if child.router == nil {
+            child.setRouter(try parent.activeRouter()) // the parent's stack: the same router
+        } // else: it was given a router of its own (a tab's)
+        child.setStatus(.running)
+        emit(.started(child.info, parent: parent.info))
+        try child.start(args)
+        if child.hasShownScreens { noteLostScreens(child) } // a modal flow that shows nothing
+    }
+
+    func finish(_ coordinator: Coordinator, result: FlowValue?, reason: FinishReason) throws {
+        switch coordinator.status {
+        case .running: break
+        case .idle: throw NavigationError(.notRunning, "\(coordinator.name) has not started, so it cannot finish")
+        case .finishing, .finished: throw NavigationError(.alreadyFinished, "\(coordinator.name) has already finished")
+        }
+        coordinator.setStatus(.finishing)
+        try clear(coordinator)
+        if let modalStack = coordinator.router?.stack, modalStack !== coordinator.parent?.router?.stack,
+           modalStack.screens.isEmpty, let index = window.modalIndex(of: modalStack)
+        {
+            try removeModals(from: index, by: coordinator) // the empty modal stack it was given
+        }
+        let parent = coordinator.parent
+        if let parent {
+            parent.removeChild(coordinator)
+            noteLostScreens(parent) // examined when the operation ends
+        }
+        coordinator.setStatus(.finished)
+        emit(.finished(coordinator.info, reason: reason, result: result))
+        coordinator.didFinish(result, reason: reason)
+        guard reason != .parentFinished else { return }
+        try coordinator.handlers.finish?(result, reason)
+        try parent?.childDidFinish(coordinator, result: result, reason: reason)
+    }
+
+    func restart(_ coordinator: Coordinator, args: FlowValue?) throws {
+        try clear(coordinator)
+        emit(.started(coordinator.info, parent: coordinator.parent?.info))
+        try coordinator.start(args)
+    }
+
+    /// Finishes a coordinator's children (newest first) and removes its screens (newest first: off the top
+    /// of their stacks, at no cost per screen below).
+    private func clear(_ coordinator: Coordinator) throws {
+        while let child = coordinator.children.last(where: { $0.status == .running }) {
+            try finish(child, result: nil, reason: .parentFinished)
+        }
+        while let screen = coordinator.screens.last {
+            try remove(screen, by: coordinator)
+            if coordinator.screens.last === screen { coordinator.removeScreen(screen) } // not shown any more
+        }
+    }
+
+    // MARK: The end
+
+    /// Cuts every link of the app when it goes (`deinit`): parents and children, owners and screens,
+    /// handlers. Walked with a list instead of recursion, so a tree or a stack of any depth is released
+    /// without deep nesting of deinitializers.
+    func releaseEverything() {
+        var coordinators: [Coordinator] = root.map { [$0] } ?? []
+        root = nil
+        while let coordinator = coordinators.popLast() {
+            coordinators += coordinator.children
+            coordinator.children = []
+            coordinator.parent = nil
+            coordinator.router = nil
+            coordinator.handlers = Coordinator.Handlers()
+            for screen in coordinator.screens { release(screen) }
+            coordinator.screens = []
+        }
+        for container in [window.root] + window.modals {
+            for stack in Self.stacks(of: container) {
+                for screen in stack.screens { release(screen) }
+                stack.screens = []
+            }
+            if let screen = container as? Screen { release(screen) }
+        }
+        window.modals = []
+    }
+
+    private func release(_ screen: Screen) {
+        screen.owner = nil
+        screen.stack = nil
+        screen.handlers.removeAll()
+        screen.signalHandlers.removeAll()
+    }
+}

@@ -1,0 +1,195 @@
+/// Carrying out navigation: the ``Transition``s a ``HeadlessRouter`` performs and the system's own steps
+/// (Back, swipe-down, tab selection) on the ``Window`` model. Callers run them inside
+/// ``Application/atomically(_:)``; every change goes through the journal's writers (`Change.swift`), and
+/// the screens that leave are handed to the lifecycle (`Lifecycle.swift`).
+///
+/// Costs: each step touches the screens it moves and the containers on the way (a stack is found from
+/// its screen, a modal by scanning the handful of modals), never the whole stack or the whole tree.
+extension Application {
+    /// Performs `transition` on `stack` for `actor`, which owns the screens it shows.
+    func navigate(_ transition: Transition, on stack: NavigationStack, by actor: Coordinator, animated: Bool) throws {
+        switch transition {
+        case .push(let screen): try push(screen, on: stack, by: actor, animated: animated)
+        case .pop: try pop(stack, by: actor, animated: animated, bySystem: false)
+        case .popTo(let screen):
+            guard let index = stack.screens.lastIndex(where: { $0 === screen }) else {
+                throw NavigationError(.screenInUse, "screen \(screen.info) is not on this navigation stack")
+            }
+            try popAbove(index, of: stack, by: actor, animated: animated)
+        case .popToRoot:
+            try checkShown(stack, actor)
+            try popAbove(0, of: stack, by: actor, animated: animated)
+        case let .setRoot(screen, hideBar): try setRoot(screen, of: stack, hideBar: hideBar, by: actor, animated: animated)
+        case .present(let module): try present(module, by: actor, animated: animated)
+        case .dismiss: try dismiss(by: actor, animated: animated, bySystem: false)
+        case .selectTab(let index):
+            guard let tabs = window.tabContainer(holding: stack) else {
+                throw NavigationError(.badTab, "\(actor.name)'s navigation stack is not in a tab container")
+            }
+            try select(index, of: tabs, bySystem: false)
+        case .sequence(let steps):
+            for step in steps { try navigate(step, on: stack, by: actor, animated: animated) }
+        }
+    }
+
+    private func checkShown(_ stack: NavigationStack, _ actor: Coordinator) throws {
+        guard window.contains(stack) else {
+            throw NavigationError(.containerNotShown, "\(actor.name)'s navigation stack is no longer shown")
+        }
+    }
+
+    private func push(_ screen: Screen, on stack: NavigationStack, by actor: Coordinator, animated: Bool) throws {
+        try checkShown(stack, actor)
+        guard !screen.isShown else { throw NavigationError(.screenInUse, "screen \(screen.info) is already shown") }
+        guard screen.context === context else { throw NavigationError(.screenInUse, "screen \(screen.info) belongs to another app") }
+        stack.append(screen)
+        show(screen, on: stack, by: actor)
+        emit(.pushed(screen.info, animated: animated))
+    }
+
+    /// Pops the top screen: a coordinator's `pop`, or the Back button (`bySystem`, actor nil).
+    func pop(_ stack: NavigationStack, by actor: Coordinator?, animated: Bool, bySystem: Bool) throws {
+        guard window.contains(stack) else {
+            throw NavigationError(.containerNotShown, "the navigation stack is no longer shown")
+        }
+        guard stack.screens.count > 1 else {
+            let name = stack.screens.first.map { " \($0.name)" } ?? ""
+            throw NavigationError(.popRoot, "cannot pop\(name): it is the root of its navigation stack")
+        }
+        let top = stack.removeLast(1)
+        try hide(top, bySystem: bySystem, by: actor)
+        emit(.popped(top.map(\.info), animated: animated, bySystem: bySystem))
+        try settle(actor: actor)
+    }
+
+    private func popAbove(_ index: Int, of stack: NavigationStack, by actor: Coordinator, animated: Bool) throws {
+        let count = stack.screens.count - index - 1
+        guard count > 0 else { return }
+        let removed = stack.removeLast(count)
+        try hide(removed, by: actor)
+        emit(.popped(removed.reversed().map(\.info), animated: animated, bySystem: false))
+        try settle(actor: actor)
+    }
+
+    private func setRoot(_ screen: Screen, of stack: NavigationStack, hideBar: Bool, by actor: Coordinator, animated: Bool) throws {
+        try checkShown(stack, actor)
+        guard !screen.isShown else { throw NavigationError(.screenInUse, "screen \(screen.info) is already shown") }
+        let removed = stack.reset(to: [screen], barHidden: hideBar)
+        show(screen, on: stack, by: actor)
+        try hide(removed, by: actor)
+        emit(.rootSet(screen.info, hideBar: hideBar, animated: animated))
+        try settle(actor: actor)
+    }
+
+    private func present(_ module: Presentable, by actor: Coordinator, animated: Bool) throws {
+        if window.root === module || window.modalIndex(of: module) != nil || module.screens.contains(where: \.isShown) {
+            throw NavigationError(.screenInUse, "\(module.containerName) is already shown")
+        }
+        window.appendModal(module)
+        if let screen = module as? Screen {
+            show(screen, on: nil, by: actor)
+        } else {
+            for stack in Self.stacks(of: module) {
+                for screen in stack.screens { show(screen, on: stack, by: actor) }
+            }
+        }
+        emit(.presented(module.containerName, animated: animated))
+    }
+
+    /// Dismisses the top modal: a coordinator's `dismiss`, or the swipe-down (`bySystem`, actor nil).
+    func dismiss(by actor: Coordinator?, animated: Bool, bySystem: Bool) throws {
+        guard !window.modals.isEmpty else {
+            throw NavigationError(.nothingPresented, "nothing is presented, so there is nothing to dismiss")
+        }
+        let top = window.removeModals(from: window.modals.count - 1)
+        try hide(top.flatMap(\.screens), bySystem: bySystem, by: actor)
+        emit(.dismissed(top[0].containerName, animated: animated, bySystem: bySystem))
+        try settle(actor: actor)
+    }
+
+    /// Dismisses a screen presented by itself (an alert whose action was chosen), with every modal above it.
+    func dismissModal(_ screen: Screen) throws {
+        guard let index = window.modalIndex(of: screen) else { return }
+        try removeModals(from: index, by: screen.owner)
+    }
+
+    func select(_ index: Int, of tabs: TabContainer, bySystem: Bool) throws {
+        guard tabs.stacks.indices.contains(index) else {
+            let shown = index < Int.max ? String(index + 1) : String(index)
+            throw NavigationError(.badTab, "there is no tab \(shown) (tabs: \(tabs.titles.joined(separator: ", ")))")
+        }
+        guard index != tabs.selectedIndex else { return }
+        tabs.select(index)
+        emit(.tabSelected(index, bySystem: bySystem))
+    }
+
+    /// The Back button (or edge swipe) on the visible navigation stack, or the swipe-down of the top modal.
+    func systemBack() throws {
+        if let top = window.modals.last {
+            if let screen = top as? Screen, screen.dismissesOnOutput {
+                let actions = screen.outputs.map(\.name).joined(separator: ", ")
+                throw NavigationError(.alertNeedsAction, "an alert is showing: choose one of its actions (\(actions))")
+            }
+            if let stack = Window.visibleStack(of: top), stack.screens.count > 1 {
+                try pop(stack, by: nil, animated: true, bySystem: true)
+            } else {
+                try dismiss(by: nil, animated: true, bySystem: true)
+            }
+        } else if let stack = Window.visibleStack(of: window.root), stack.screens.count > 1 {
+            try pop(stack, by: nil, animated: true, bySystem: true)
+        } else {
+            let name = window.visibleScreen.map { " (\($0.name) is the root screen)" } ?? ""
+            throw NavigationError(.nothingToGoBack, "there is nothing to go back to\(name)")
+        }
+    }
+
+    /// Puts a tab container where `stack` is (the window's root, or a modal).
+    func replaceContainer(of stack: NavigationStack, with container: TabContainer, by actor: Coordinator) throws {
+        if window.root === stack {
+            window.setRoot(container)
+        } else if let index = window.modalIndex(of: stack) {
+            window.replaceModal(at: index, with: container)
+        } else {
+            throw NavigationError(.containerNotShown, "\(actor.name)'s navigation stack is not a root or modal container")
+        }
+        try hide(stack.screens, by: actor)
+        emit(.presented(container.containerName, animated: false))
+        try settle(actor: actor)
+    }
+
+    /// Removes modals from `index` up (UIKit dismisses everything above a dismissed controller too).
+    func removeModals(from index: Int, by actor: Coordinator?) throws {
+        let removed = window.removeModals(from: index)
+        for modal in removed.reversed() {
+            try hide(modal.screens, by: actor)
+            emit(.dismissed(modal.containerName, animated: true, bySystem: false))
+        }
+        try settle(actor: actor)
+    }
+
+    /// Removes one screen from wherever it is shown; a modal stack left empty is dismissed.
+    func remove(_ screen: Screen, by actor: Coordinator) throws {
+        guard screen.isShown else { return }
+        guard let stack = screen.stack else {
+            if let index = window.modalIndex(of: screen) { try removeModals(from: index, by: actor) }
+            return
+        }
+        if stack.screens.count == 1, let index = window.modalIndex(of: stack) {
+            return try removeModals(from: index, by: actor)
+        }
+        guard let index = stack.screens.lastIndex(where: { $0 === screen }) else { return }
+        stack.remove(at: index)
+        try hide([screen], by: actor)
+        emit(.popped([screen.info], animated: true, bySystem: false))
+        try settle(actor: actor)
+    }
+
+    /// The navigation stacks inside a container.
+    static func stacks(of container: Presentable) -> [NavigationStack] {
+        switch container {
+        case let stack as NavigationStack: [stack]
+        case let tabs as TabContainer: tabs.stacks
+        default: []
+        }
+    }
+}

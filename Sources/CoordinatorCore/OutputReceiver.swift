@@ -1,0 +1,27 @@
+/// Where a screen's outputs go when no handler was set for them with ``Screen/on(_:_:)``: a scripting
+/// bridge keeps the handlers its scripts set in its own language (the Lua bridge keeps a screen's in one
+/// Lua table) and hears the outputs here, by slot, without a Swift closure per handler.
+///
+/// A slot numbers an output: ``ScreenType/outputSlots`` for the type's outputs (stable when the type is
+/// redefined), `-1 - i` for the screen's own extra output `i` (an alert's actions). The receiver keeps
+/// its handlers' state for undo itself; the screen only asks it.
+///
+/// ```swift
+/// final class Recorder: OutputReceiver {
+///     var heard: [Int] = []
+///     func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws { heard.append(slot) }
+///     func listens(to slot: Int) -> Bool { true }
+///     func forget(slot: Int?) {}
+/// }
+/// screen.outputReceiver = Recorder()
+/// ```
+public protocol OutputReceiver: AnyObject {
+    /// Runs the handler for the output in `slot`, if there is one.
+    func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws
+    /// Whether a handler listens to the output in `slot`.
+    func listens(to slot: Int) -> Bool
+    /// Drops the handler for the output in `slot`, or every handler when nil: the screen calls it when a
+    /// Swift handler replaces the receiver's, or when its handlers are removed.
+    func forget(slot: Int?)
+}
+

@@ -1,0 +1,10 @@
+/// Something that can be shown: a screen, a navigation stack, or a tab container (the sources'
+/// `Presentable`). A UIKit router would map these to view controllers.
+public protocol Presentable: AnyObject {
+    /// The screen the user sees inside it, if any.
+    var visibleScreen: Screen? { get }
+    /// Every screen inside it.
+    var screens: [Screen] { get }
+    /// A short name for events and hierarchy listings.
+    var containerName: String { get }
+}

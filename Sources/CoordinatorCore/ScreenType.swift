@@ -1,0 +1,109 @@
+/// An input a screen type declares: data set from outside, which may change while the screen is shown.
+public struct InputSpec: Hashable, Sendable {
+    public var name: String
+    /// A screen cannot be built without a required input.
+    public var required: Bool
+    public init(_ name: String, required: Bool = false) {
+        self.name = name
+        self.required = required
+    }
+}
+
+/// An output a screen type declares: something the user does that the screen reports.
+public struct OutputSpec: Hashable, Sendable {
+    /// What an output carries.
+    public enum Payload: Hashable, Sendable {
+        /// Nothing (`onSelectCity`).
+        case none
+        /// Any value (`onLogin(credentials)`).
+        case value
+        /// One item of the list held by the named input (`onCitySelected(city)` from input `cities`).
+        case choice(from: String)
+    }
+
+    public let name: String
+    public var payload: Payload
+    /// The name a script sets its handler under: `onSelectCity` for `selectCity` (and for `SelectCity`).
+    public let handlerName: String
+
+    public init(_ name: String, payload: Payload = .none) {
+        self.name = name
+        self.payload = payload
+        handlerName = "on" + name.prefix(1).uppercased() + name.dropFirst()
+    }
+
+    /// Whether the name starts with a lowercase ASCII letter (`selectCity`, not `SelectCity`).
+    var startsLowercase: Bool {
+        guard let first = name.utf8.first else { return false }
+        return first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z")
+    }
+}
+
+/// A kind of screen: its name, declared inputs and outputs, and how it renders as text.
+///
+/// Types are reference objects so that redefining one (a reloaded script) changes its live screens too.
+///
+/// ```swift
+/// let userEdit = ScreenType("UserEdit", inputs: ["user"], outputs: [OutputSpec("selectCity")]) { screen in
+///     "User: \(screen["user"]?["name"]?.displayText ?? "")"
+/// }
+/// ```
+public final class ScreenType {
+    /// The name screens of this type are made by.
+    public let name: String
+    /// The inputs it declares.
+    public private(set) var inputs: [InputSpec]
+    /// The outputs it declares.
+    public private(set) var outputs: [OutputSpec]
+    /// The slot of each output (``outputs``' order): its place among every output name the type has had,
+    /// so that a redefinition keeps each name's slot (see ``OutputReceiver``).
+    public private(set) var outputSlots: [Int]
+    /// Every output name the type has had, in order of first definition: a name's slot is its index.
+    private var slotNames: [String]
+    /// Text for the screen's current inputs; when nil, the inputs are listed.
+    public private(set) var render: ((Screen) throws -> String)?
+    /// The title shown above the rendering (default: the type's name).
+    public private(set) var title: String?
+
+    public init(
+        _ name: String, inputs: [InputSpec] = [], outputs: [OutputSpec] = [], title: String? = nil,
+        render: ((Screen) throws -> String)? = nil
+    ) {
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+        self.title = title
+        self.render = render
+        slotNames = []
+        outputSlots = []
+        outputSlots = outputs.map { slot(named: $0.name) }
+    }
+
+    /// The slot for an output name: the one it had before, or the next one.
+    private func slot(named name: String) -> Int {
+        if let slot = slotNames.firstIndex(of: name) { return slot }
+        slotNames.append(name)
+        return slotNames.count - 1
+    }
+
+    /// A type whose inputs are all optional.
+    public convenience init(
+        _ name: String, inputs: [String], outputs: [OutputSpec] = [], title: String? = nil,
+        render: ((Screen) throws -> String)? = nil
+    ) {
+        self.init(name, inputs: inputs.map { InputSpec($0) }, outputs: outputs, title: title, render: render)
+    }
+
+    /// Takes another definition's inputs, outputs and rendering, so live screens follow the new definition.
+    public func redefine(like other: ScreenType) {
+        inputs = other.inputs
+        outputs = other.outputs
+        outputSlots = outputs.map { slot(named: $0.name) }
+        render = other.render
+        title = other.title
+    }
+
+    public func input(named name: String) -> InputSpec? { inputs.first { $0.name == name } }
+    public func output(named name: String) -> OutputSpec? { outputs.first { $0.name == name } }
+}
+

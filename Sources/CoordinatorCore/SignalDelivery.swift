@@ -1,0 +1,75 @@
+/// Signal delivery: a signal spreads from its sender through the whole tree (see ``Signal``).
+extension Application {
+    /// Delivers a signal breadth first from its sender: nearest nodes first, each node once.
+    ///
+    /// The queue holds whole neighbour lists (a coordinator's screens, its children, its parent) rather
+    /// than single nodes, so crossing a node costs no reference counting of its own; nodes are marked with
+    /// the number of this delivery instead of being kept in a set, so there is no hashing either. A list
+    /// reached from a parent skips the upward step: a signal from the root never looks up.
+    func send(_ signal: Signal) throws -> Signal {
+        signalRound &+= 1
+        let round = signalRound
+        var queue: [SignalSegment] = []
+        queue.reserveCapacity(16)
+        signal.sender.mark(round)
+        switch signal.sender {
+        case .coordinator(let coordinator): enqueueNeighbors(of: coordinator, fromParent: false, into: &queue)
+        case .screen(let screen): if let owner = screen.owner { queue.append(.coordinators([owner], fromParent: false)) }
+        }
+        var head = 0, reached = 0
+        deliver: while head < queue.count {
+            let segment = queue[head]
+            head += 1
+            switch segment {
+            case .screens(let screens):
+                for screen in screens where screen.signalMark != round {
+                    guard !signal.isStopped else { break deliver }
+                    screen.signalMark = round
+                    reached += 1
+                    if !screen.signalHandlers.isEmpty, let handler = screen.signalHandlers[signal.name] {
+                        try handler(signal)
+                        signal.received(by: screen.name, id: screen.id)
+                    }
+                    // A screen's only other neighbour is its owner, which reached it.
+                }
+            case .coordinators(let coordinators, let fromParent):
+                for coordinator in coordinators where coordinator.signalMark != round {
+                    guard !signal.isStopped else { break deliver }
+                    coordinator.signalMark = round
+                    reached += 1
+                    guard coordinator.status == .running else { continue } // a finished flow passes nothing on
+                    try coordinator.receive(signal)
+                    if !coordinator.handlers.signals.isEmpty, coordinator.handlers.signals[signal.name] != nil {
+                        signal.received(by: coordinator.name, id: coordinator.id)
+                    }
+                    enqueueNeighbors(of: coordinator, fromParent: fromParent, into: &queue)
+                }
+            }
+        }
+        emit(.signal(signal.name, from: signal.sender.description, receivers: reached))
+        return signal
+    }
+
+    /// Queues a coordinator's screens, the children signals may reach, and (unless it was reached from
+    /// its parent) its parent.
+    private func enqueueNeighbors(of coordinator: Coordinator, fromParent: Bool, into queue: inout [SignalSegment]) {
+        let screens = coordinator.screens
+        if !screens.isEmpty { queue.append(.screens(screens)) }
+        let children = coordinator.children
+        if !children.isEmpty {
+            switch coordinator.handlers.signalIsolation {
+            case .open: queue.append(.coordinators(children, fromParent: true))
+            case .only(let chosen):
+                let allowed = children.filter { child in chosen.contains { $0 === child } }
+                if !allowed.isEmpty { queue.append(.coordinators(allowed, fromParent: true)) }
+            }
+        }
+        if !fromParent, let parent = coordinator.parent { queue.append(.coordinators([parent], fromParent: false)) }
+    }
+}
+
+/// Neighbours a signal reaches together: they are checked for a mark when their turn comes.
+private enum SignalSegment {
+    case screens([Screen])
+    case coordinators([Coordinator], fromParent: Bool)
+}

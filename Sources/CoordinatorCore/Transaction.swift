@@ -1,0 +1,78 @@
+/// Atomic operations: every operation runs in ``Application/atomically(_:)``, which either completes it or
+/// puts everything back through the ``Journal``.
+extension Application {
+    /// Runs `body` as one operation: if it throws, everything it changed is restored and its events are
+    /// dropped; if it succeeds, its events are reported (when no outer operation is running). When the
+    /// outermost operation succeeds, the coordinators that lost their screens during it finish first
+    /// (`Lifecycle.swift`), inside it.
+    public func atomically<T>(_ body: () throws -> T) throws -> T {
+        let journal = context.journal
+        journal.begin()
+        let result: T
+        do {
+            result = try body()
+            if journal.isOutermost { try settleOperation() }
+        } catch {
+            journal.rollback()
+            candidates.removeAll(keepingCapacity: true)
+            if !journal.isOpen {
+                for coordinator in lostScreens { coordinator.isNotedLost = false }
+                lostScreens.removeAll(keepingCapacity: true)
+            }
+            throw error
+        }
+        let events = journal.commit()
+        if !journal.isOpen {
+            for event in events { context.events.deliver(event) }
+            runCommitActions()
+        }
+        return result
+    }
+
+    /// Runs `action` once the outermost running operation has succeeded (at once outside operations); if
+    /// it fails, `action` is dropped. Where a host mirrors the headless model onto a real UI: only what
+    /// happened reaches the screen.
+    ///
+    /// ```swift
+    /// app.afterCommit { navigationController.setViewControllers(controllers(for: stack), animated: true) }
+    /// ```
+    public func afterCommit(_ action: @escaping () -> Void) {
+        guard context.journal.isOpen else { return action() }
+        context.journal.queueCommitAction(action)
+    }
+
+    private func runCommitActions() {
+        while let actions = context.journal.takeCommitActions() {
+            for action in actions { action() }
+        }
+    }
+
+    /// Makes your own state follow the app's atomic operations: call it *before* changing `part` of
+    /// `object` inside an operation; if the operation fails, `restore` runs (newest first among the
+    /// operation's changes). Outside an operation it does nothing.
+    ///
+    /// ```swift
+    /// app.recordForUndo(self, part: "instance") { [saved = instance] in self.instance = saved }
+    /// instance = nil
+    /// ```
+    public func recordForUndo(_ object: AnyObject, part: String, restore: @escaping () -> Void) {
+        context.journal.recordAlways(.custom { _ = object; restore() }) // keeps the object alive
+    }
+
+    /// Makes your own state follow the app's atomic operations, for state that changes often: call it
+    /// *before* every change of the state `mark` guards; the first call in an operation level takes the
+    /// snapshot (`snapshot` returns the closure that restores it) and later ones cost a comparison.
+    /// Outside an operation it does nothing.
+    package func recordForUndo(_ mark: inout UndoMark, snapshot: () -> () -> Void) {
+        let journal = context.journal
+        guard journal.isOpen, mark.serial != journal.born else { return }
+        mark.serial = journal.born
+        journal.record(.custom(snapshot()))
+    }
+
+    /// Says that the state `mark` guards was made in the running operation level, before anything could
+    /// see it: ``recordForUndo(_:snapshot:)`` records nothing more for it in this level.
+    package func madeInOperation(_ mark: inout UndoMark) {
+        if context.journal.isOpen { mark.serial = context.journal.born }
+    }
+}

@@ -1,0 +1,48 @@
+/// A navigation step as a value: what a ``Router`` performs, as one atomic operation, on behalf of a
+/// coordinator (which owns the screens it shows). The verbs (``Coordinator/push(_:animated:completion:)``
+/// and the others) are conveniences that build one; deep links and restoration build whole hierarchies
+/// from ``sequence(_:)``s of them.
+///
+/// ```swift
+/// try coordinator.perform(.sequence([.popToRoot, .push(details), .present(alert)]))
+/// ```
+public enum Transition {
+    /// Pushes a screen onto the router's navigation stack.
+    case push(Screen)
+    /// Pops the top screen of the router's stack (its root cannot be popped).
+    case pop
+    /// Pops every screen above `screen`, which stays.
+    case popTo(Screen)
+    /// Pops every screen above the stack's root.
+    case popToRoot
+    /// Replaces the whole stack with one screen (the sources' `setRootModule(hideBar:)`).
+    case setRoot(Screen, hideBar: Bool)
+    /// Presents a screen, a navigation stack or a tab container modally over everything.
+    case present(any Presentable)
+    /// Dismisses the topmost modal (and, as UIKit does, nothing below it).
+    case dismiss
+    /// Selects a tab of the tab container that holds the router's stack (0-based).
+    case selectTab(Int)
+    /// Several steps as one: all of them happen, or none.
+    case sequence([Transition])
+
+    /// Replaces the whole stack with one screen, the navigation bar shown.
+    public static func setRoot(_ screen: Screen) -> Transition { .setRoot(screen, hideBar: false) }
+}
+
+extension Transition: CustomStringConvertible {
+    /// The step as a person reads it: `push Regions#9`, `sequence(pop to root, push Cities#10)`.
+    public var description: String {
+        switch self {
+        case .push(let screen): "push \(screen.info)"
+        case .pop: "pop"
+        case .popTo(let screen): "pop to \(screen.info)"
+        case .popToRoot: "pop to root"
+        case let .setRoot(screen, hideBar): "set root \(screen.info)" + (hideBar ? " (bar hidden)" : "")
+        case .present(let module): "present \(module.containerName)"
+        case .dismiss: "dismiss"
+        case .selectTab(let index): "select tab \(index &+ 1)"
+        case .sequence(let steps): "sequence(" + steps.map(\.description).joined(separator: ", ") + ")"
+        }
+    }
+}

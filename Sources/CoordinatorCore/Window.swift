@@ -1,0 +1,97 @@
+/// The whole headless UI: a root container and the modals presented over it, topmost last.
+public final class Window {
+    /// The root container: a navigation stack, or a tab container once a flow set tabs.
+    public internal(set) var root: Presentable
+    /// The modals presented over the root, topmost last.
+    public internal(set) var modals: [Presentable] = []
+    let context: AppContext
+    let born = 0
+
+    init(context: AppContext) {
+        self.context = context
+        self.root = NavigationStack(context: context)
+    }
+
+    /// What the user sees now.
+    public var visibleScreen: Screen? {
+        var i = modals.count
+        while i > 0 {
+            i -= 1
+            if let screen = modals[i].visibleScreen { return screen }
+        }
+        return root.visibleScreen
+    }
+
+    /// The visible hierarchy from bottom to top: the root's stack (the selected tab's, for tabs), then
+    /// each modal's.
+    public var visibleStack: [Screen] { ([root] + modals).flatMap(Window.visiblePath) }
+
+    static func visiblePath(_ container: Presentable) -> [Screen] {
+        switch container {
+        case let stack as NavigationStack: stack.screens
+        case let tabs as TabContainer: tabs.selectedStack.screens
+        default: container.screens
+        }
+    }
+
+    /// The navigation stack the Back button works on inside a container.
+    static func visibleStack(of container: Presentable) -> NavigationStack? {
+        switch container {
+        case let stack as NavigationStack: stack
+        case let tabs as TabContainer: tabs.selectedStack
+        default: nil
+        }
+    }
+
+    /// Every shown screen, including the ones in unselected tabs.
+    public var allScreens: [Screen] { ([root] + modals).flatMap(\.screens) }
+
+    /// Whether `stack` is shown: the root, a modal, or a tab of either. Costs the number of containers,
+    /// whatever the stacks hold.
+    func contains(_ stack: NavigationStack) -> Bool {
+        if Window.container(root, holds: stack) { return true }
+        for modal in modals where Window.container(modal, holds: stack) { return true }
+        return false
+    }
+
+    private static func container(_ container: Presentable, holds stack: NavigationStack) -> Bool {
+        if container === stack { return true }
+        if let tabs = container as? TabContainer { return tabs.holds(stack) }
+        return false
+    }
+
+    /// Where the modal `container` sits in ``modals``, or nil.
+    func modalIndex(of container: Presentable) -> Int? { modals.lastIndex { $0 === container } }
+
+    /// The shown container a stack belongs to: itself when it is the root or a modal, else the tab
+    /// container that holds it.
+    func tabContainer(holding stack: NavigationStack) -> TabContainer? {
+        if let tabs = root as? TabContainer, tabs.holds(stack) { return tabs }
+        for modal in modals { if let tabs = modal as? TabContainer, tabs.holds(stack) { return tabs } }
+        return nil
+    }
+
+    /// The whole hierarchy as an indented listing (built in one pass: linear in the screens shown).
+    public var hierarchyDescription: String {
+        var lines: [String] = []
+        func list(_ container: Presentable, _ indent: String, _ label: String) {
+            switch container {
+            case let stack as NavigationStack:
+                lines.append(indent + label + "NavigationStack" + (stack.barHidden ? " (bar hidden)" : ""))
+                for screen in stack.screens { lines.append(indent + "  " + screen.info.description) }
+            case let tabs as TabContainer:
+                lines.append(indent + label + "Tabs")
+                for (i, stack) in tabs.stacks.enumerated() {
+                    lines.append(indent + "  " + (i == tabs.selectedIndex ? "* " : "  ") + tabs.titles[i] + ": NavigationStack"
+                        + (stack.barHidden ? " (bar hidden)" : ""))
+                    for screen in stack.screens { lines.append(indent + "    " + screen.info.description) }
+                }
+            default:
+                lines.append(indent + label + container.containerName)
+            }
+        }
+        list(root, "", "root: ")
+        for (i, modal) in modals.enumerated() { list(modal, "", "modal \(i + 1): ") }
+        return lines.joined(separator: "\n")
+    }
+}
