@@ -54,6 +54,12 @@ let package = Package(
             name: "CoordinatorCoreTests",
             dependencies: ["CoordinatorCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(
+            // A client of the public API: without package access, as another package would build it.
+            name: "HostRouterTests",
+            dependencies: ["CoordinatorCore"],
+            packageAccess: false
+        ),
         .target(name: "TestSupport", dependencies: ["LuaKit"], path: "Tests/TestSupport"),
         .testTarget(
             name: "CoordinatorScriptTests",

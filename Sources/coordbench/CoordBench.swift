@@ -27,7 +27,7 @@ struct CoordBench: ParsableCommand {
 
     @Option(help: """
         Run only these groups (comma-separated): bridge (or one of closure, method, output), journey, signal, \
-        memory, leak, reload.
+        memory, leak, reload, scaling.
         """)
     var only: String?
 
@@ -43,7 +43,7 @@ struct CoordBench: ParsableCommand {
     /// The groups in the order they run, with the cases each one answers to in `--only`.
     static let groups: [(name: String, cases: [String])] = [
         ("bridge", ["bridge", "closure", "method", "output"]), ("journey", ["journey"]), ("signal", ["signal"]),
-        ("memory", ["memory"]), ("leak", ["leak"]), ("reload", ["reload"]),
+        ("memory", ["memory"]), ("leak", ["leak"]), ("reload", ["reload"]), ("scaling", ["scaling"]),
     ]
 
     func validate() throws {
@@ -112,6 +112,7 @@ struct CoordBench: ParsableCommand {
         if wanted("memory") { results += try memoryCase(coordinators: quick ? 100 : 10_000) }
         if wanted("leak") { results += try leakCase(cycles: count(100_000)) }
         if wanted("reload") { results += try reloadCase(lines: quick ? 200 : 2_000, rounds: rounds, root: root) }
+        if wanted("scaling") { results += try scalingCases(quick: quick, rounds: rounds) }
         return results
     }
 
