@@ -75,8 +75,9 @@ open class Coordinator {
     var handlers = Handlers()
     /// The last signal delivery that reached it (see `SignalDelivery.swift`).
     var signalMark = 0
-    /// The last settle that looked at it (see `Lifecycle.swift`).
+    /// The last settle that looked at it, and the last that spared it (see `Lifecycle.swift`).
     var settleMark = 0
+    var exemptMark = 0
     /// Whether it waits in the application's list of coordinators that lost screens.
     var isNotedLost = false
     /// Whether it or a descendant has shown a screen (so that losing them all means the flow is gone).
@@ -178,7 +179,8 @@ open class Coordinator {
     /// is adding a coordinator that has another parent or has finished.
     public func addChild(_ child: Coordinator) throws {
         if child.parent === self { return }
-        if child === self || isDescendant(of: child) {
+        // An ancestor has children: a coordinator without any cannot be one (no walk up the tree).
+        if child === self || (!child.children.isEmpty && isDescendant(of: child)) {
             throw NavigationError(.cycle, "cannot add \(child.name) under \(name): it is \(child === self ? "the same coordinator" : "an ancestor")")
         }
         if let other = child.parent {

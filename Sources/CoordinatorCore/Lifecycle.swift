@@ -58,17 +58,23 @@ extension Application {
     func settle(actor: Coordinator?, reason: FinishReason? = nil) throws {
         while !candidates.isEmpty {
             settleRound &+= 1
+            var exemptMarked = false
             var deepest: (coordinator: Coordinator, depth: Int)?
             for start in candidates {
                 var node: Coordinator? = start
                 while let current = node, current.settleMark != settleRound {
                     current.settleMark = settleRound
-                    if current.isShowingSubtree { break }
-                    if current.status == .running, current !== root, current.context === context, current.hasShownScreens,
-                       current !== actor, !(actor?.isDescendant(of: current) ?? false)
-                    {
-                        let depth = current.depth
-                        if depth > (deepest?.depth ?? -1) { deepest = (current, depth) }
+                    // One that is finishing takes its subtree with it, and one that shows a screen has
+                    // ancestors that show it too: nothing above either needs looking at from here.
+                    if current.status != .running || current.isShowingSubtree { break }
+                    if current !== root, current.context === context, current.hasShownScreens {
+                        if let actor, !exemptMarked { markExempt(actor); exemptMarked = true }
+                        if !exemptMarked || current.exemptMark != settleRound {
+                            // The first one on the way up is the deepest of this path.
+                            let depth = current.depth
+                            if depth > (deepest?.depth ?? -1) { deepest = (current, depth) }
+                            break
+                        }
                     }
                     node = current.parent
                 }
@@ -80,6 +86,15 @@ extension Application {
             let parent = coordinator.parent
             try finish(coordinator, result: nil, reason: reason ?? (actor == nil ? .systemBack : .screensRemoved))
             if let parent { candidates.append(parent) } // it may have lost its last flow
+        }
+    }
+
+    /// Marks the coordinator that acted and its ancestors for this settle round: they are spared.
+    private func markExempt(_ actor: Coordinator) {
+        var node: Coordinator? = actor
+        while let current = node {
+            current.exemptMark = settleRound
+            node = current.parent
         }
     }
 
@@ -125,6 +140,12 @@ extension Application {
         case .finishing, .finished: throw NavigationError(.alreadyFinished, "\(coordinator.name) has already finished")
         }
         coordinator.setStatus(.finishing)
+        try complete(coordinator, result: result, reason: reason)
+    }
+
+    /// The rest of finishing a coordinator marked `finishing`: its subtree, its screens, its parent, the
+    /// handlers.
+    private func complete(_ coordinator: Coordinator, result: FlowValue?, reason: FinishReason) throws {
         try clear(coordinator)
         if let modalStack = coordinator.router?.stack, modalStack !== coordinator.parent?.router?.stack,
            modalStack.screens.isEmpty, let index = window.modalIndex(of: modalStack)
@@ -150,12 +171,22 @@ extension Application {
         try coordinator.start(args)
     }
 
-    /// Finishes a coordinator's children (newest first) and removes its screens (newest first: off the top
-    /// of their stacks, at no cost per screen below).
+    /// Finishes a coordinator's descendants (children before their parents, newest first) and removes its
+    /// screens (newest first: off the top of their stacks, at no cost per screen below).
+    ///
+    /// The descendants are walked with a list, not by recursion, and all marked `finishing` first; each
+    /// is completed after its own children, so a chain of any depth finishes in linear time.
     private func clear(_ coordinator: Coordinator) throws {
-        while let child = coordinator.children.last(where: { $0.status == .running }) {
-            try finish(child, result: nil, reason: .parentFinished)
+        // Running descendants, parents before children, oldest child first: reversed, children come before
+        // their parents and the newest child first.
+        var order: [Coordinator] = []
+        var pending = coordinator.children.reversed().filter { $0.status == .running }
+        while let node = pending.popLast() {
+            order.append(node)
+            pending += node.children.reversed().filter { $0.status == .running }
         }
+        for node in order { node.setStatus(.finishing) } // none of them is settled on its own any more
+        for node in order.reversed() { try complete(node, result: nil, reason: .parentFinished) }
         while let screen = coordinator.screens.last {
             try remove(screen, by: coordinator)
             if coordinator.screens.last === screen { coordinator.removeScreen(screen) } // not shown any more

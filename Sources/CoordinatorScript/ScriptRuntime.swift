@@ -486,18 +486,8 @@ public final class ScriptRuntime {
             try call.push(self.reload().description)
         })
         try globals.set("tree", lua.function(name: "tree") { [unowned self] call in
-            if let root = self.app.root { try call.push(Self.treeValue(root)) }
+            if let root = self.app.root { try call.push(CoordinatorTree(root: root)) }
         })
-    }
-
-    static func treeValue(_ coordinator: Coordinator) -> FlowValue {
-        .record([
-            "name": .string(coordinator.name),
-            "id": .int(coordinator.id),
-            "status": .string(coordinator.status.rawValue),
-            "screens": .list(coordinator.screens.map { .string($0.name) }),
-            "children": .list(coordinator.children.map(treeValue)),
-        ])
     }
 }
 

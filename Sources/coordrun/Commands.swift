@@ -51,13 +51,25 @@ extension Driver {
         }
     }
 
-    func treeText(_ coordinator: Coordinator, depth: Int) -> String {
-        let indent = String(repeating: "  ", count: depth)
-        let screens = coordinator.screens.map { "\($0.name)#\($0.id)" + ($0.isShown ? "" : " (hidden)") }
-        var line = indent + terminal.bold("\(coordinator.name)#\(coordinator.id)")
-        if coordinator.status != .running { line += " (\(coordinator.status.rawValue))" }
-        if !screens.isEmpty { line += "  " + terminal.dim("screens: ") + screens.joined(separator: ", ") }
-        return line + "\n" + coordinator.children.map { treeText($0, depth: depth + 1) }.joined()
+    /// Deeper levels than this are not indented further: their lines say their depth instead, so the text
+    /// stays linear in the size of the tree however deep it is.
+    static let maxTreeIndent = 32
+
+    /// The tree as indented lines, one per coordinator, built without recursion.
+    func treeText(_ root: Coordinator, depth: Int) -> String {
+        var lines: [String] = []
+        var pending: [(Coordinator, Int)] = [(root, depth)]
+        while let (coordinator, depth) = pending.popLast() {
+            let indent = String(repeating: "  ", count: min(depth, Self.maxTreeIndent))
+                + (depth > Self.maxTreeIndent ? "[depth \(depth)] " : "")
+            let screens = coordinator.screens.map { "\($0.name)#\($0.id)" + ($0.isShown ? "" : " (hidden)") }
+            var line = indent + terminal.bold("\(coordinator.name)#\(coordinator.id)")
+            if coordinator.status != .running { line += " (\(coordinator.status.rawValue))" }
+            if !screens.isEmpty { line += "  " + terminal.dim("screens: ") + screens.joined(separator: ", ") }
+            lines.append(line)
+            for child in coordinator.children.reversed() { pending.append((child, depth + 1)) }
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     func screenText(_ which: String) throws -> String {

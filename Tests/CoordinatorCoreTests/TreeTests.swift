@@ -184,3 +184,46 @@ import CoordinatorCore
         #expect(app.window.modals.count == 1)
     }
 }
+
+/// Everything recursive over the tree works on a chain 100,000 deep, in linear time.
+@Suite struct DeepTreeTests {
+    @Test func aChainOfAHundredThousandCoordinatorsRunsListsFinishesAndGoes() throws {
+        let depth = 100_000
+        var app: Application? = Application()
+        weak var bottom: Coordinator?
+        do {
+            let app = try #require(app)
+            app.catalog.register(ScreenType("Leaf", outputs: [OutputSpec("done")]))
+            let root = ScriptCoordinator("Root")
+            try app.start(root)
+            let top = ScriptCoordinator("Top")
+            try root.run(top)
+            var node: Coordinator = top
+            for _ in 1..<depth {
+                let child = ScriptCoordinator("Link")
+                try node.run(child)
+                node = child
+            }
+            let leaf = try node.push("Leaf")
+            try leaf.on("done") { _ in try top.finish("done") }
+            bottom = node
+            #expect(root.subtree.count == depth + 1)
+            #expect(app.live.coordinators == depth + 1)
+            // Finishing the top finishes the whole chain below it, children before parents.
+            try app.tap("done")
+            #expect(root.children.isEmpty)
+            #expect(app.window.visibleScreen == nil)
+            #expect(app.live.coordinators == 3) // the root, and the two this test holds
+            // A second chain stays in the tree when the app goes.
+            var second: Coordinator = root
+            for _ in 0..<depth {
+                let child = ScriptCoordinator("Link")
+                try second.run(child)
+                second = child
+            }
+        }
+        #expect(bottom == nil)
+        app = nil // releases a chain 100,000 deep without nesting a deinitializer per level
+        #expect(app == nil)
+    }
+}

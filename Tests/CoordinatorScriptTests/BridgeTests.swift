@@ -293,3 +293,24 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
         #expect(runtime.app.root?.subtree.map(\.name) == ["App", "Login"])
     }
 }
+
+@Suite struct DeepChainTests {
+    @Test func treeOfAChainAHundredThousandDeep() throws {
+        let runtime = try ScriptRuntime(state: .main)
+        try runtime.run("""
+            local flow = require "coordinator"
+            local Link = flow.coordinator "Link"
+            function Link:start() end
+            local Root = flow.coordinator "Root"
+            function Root:start() local node = self for i = 1, 100000 do node = node:run(Link) end end
+            flow.app { main = Root }
+            """)
+        try runtime.start()
+        let depth = try runtime.run("""
+            local t, d = tree(), 0
+            while t.children[1] do t = t.children[1]; d = d + 1 end
+            return d, t.name, t.status, #t.children
+            """)
+        #expect(depth == [100_001, "Link", "running", 0])
+    }
+}
