@@ -21,6 +21,13 @@ func drive(_ app: Application) throws {
     guard app.window.visibleScreen?.name == "UserEdit" else { throw BenchError("the journey did not end at UserEdit") }
 }
 
+/// One journey of the Lua flow, and one of the native flow: separate functions, never inlined, so that
+/// `scripts/bench-instructions` reads each one's instructions from callgrind.
+/// (Each counts its calls in a global of its own, so the compiler cannot fold the two into one.)
+nonisolated(unsafe) var luaJourneys = 0, nativeJourneys = 0
+@inline(never) func luaJourney(_ app: Application) throws { try drive(app); luaJourneys &+= 1 }
+@inline(never) func nativeJourney(_ app: Application) throws { try drive(app); nativeJourneys &+= 1 }
+
 /// The same flow written in Swift against the core: the native floor.
 final class NativeMain: Coordinator {
     let cities: FlowValue
@@ -107,8 +114,8 @@ func journeyCases(journeys n: Int, rounds: Int, root: String) throws -> [BenchRe
 
     var lua = Double.infinity, swift = Double.infinity, pure = Double.infinity
     for _ in 0..<rounds {
-        lua = min(lua, try best(rounds: 1, operations: n) { for _ in 0..<n { try drive(runtime.app) } })
-        swift = min(swift, try best(rounds: 1, operations: n) { for _ in 0..<n { try drive(native) } })
+        lua = min(lua, try best(rounds: 1, operations: n) { for _ in 0..<n { try luaJourney(runtime.app) } })
+        swift = min(swift, try best(rounds: 1, operations: n) { for _ in 0..<n { try nativeJourney(native) } })
         pure = min(pure, try best(rounds: 1, operations: n) { try plainJourneys.callValues(n) })
     }
     guard runtime.app.window.visibleScreen?["user"]?["city"]?["name"] == cities["regions"]?.list?.first?["cities"]?.list?.last?["name"] else {
