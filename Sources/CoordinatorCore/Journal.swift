@@ -19,14 +19,19 @@ final class Journal {
         let actionStart: Int
     }
 
-    private var levels: [Level] = []
+    // Every operation and every change goes through these, so exclusivity is not checked at run time.
+    // Safe: a journal belongs to one app, which lives on one thread (nothing here is Sendable); every
+    // access is one read, assignment, append or truncation of a private array in this file, and none of
+    // them runs code that could reach the journal while it lasts (undo closures run on a copied entry, and
+    // commit hands the events out before they are delivered).
+    @exclusivity(unchecked) private var levels: [Level] = []
     /// The running operation's changes, oldest first.
-    private var log: [Change] = []
+    @exclusivity(unchecked) private var log: [Change] = []
     /// The running operation's events, reported when the outermost level succeeds.
-    private(set) var pending: [NavigationEvent] = []
+    @exclusivity(unchecked) private(set) var pending: [NavigationEvent] = []
     private var serialCounter = 0
     /// What runs once the outermost level succeeds (``Application/afterCommit(_:)``).
-    private var commitActions: [() -> Void] = []
+    @exclusivity(unchecked) private var commitActions: [() -> Void] = []
 
     /// Whether an operation is running.
     var isOpen: Bool { !levels.isEmpty }
