@@ -5,8 +5,9 @@
 /// logs its entry first, and ``undo()`` is its inverse beside it. A new piece of state gets a case and a
 /// writer here, or it cannot change; that is how every stored property an operation changes is covered.
 ///
-/// Entries are undone newest first, so each inverse finds the state exactly as its change left it
-/// (`pushed` removes the last screen of the stack because, undone in order, that screen is the one pushed).
+/// Entries are undone newest first. An append is undone by truncating to the count before it, so the
+/// removal of something made in the same level needs no entry (and keeps nothing alive): the truncation
+/// takes care of it, whatever happened in between.
 enum Change {
     // The window
     case windowRoot(Window, Presentable)
@@ -14,7 +15,7 @@ enum Change {
     case modalsRemoved(Window, [Presentable])
     case modalReplaced(Window, at: Int, Presentable)
     // Navigation stacks and tabs
-    case pushed(NavigationStack)
+    case pushed(NavigationStack, count: Int)
     case popped(NavigationStack, [Screen])
     case removed(NavigationStack, Screen, at: Int)
     case stackReset(NavigationStack, [Screen], barHidden: Bool)
@@ -26,10 +27,10 @@ enum Change {
     case screenSignalHandler(Screen, String, ((Signal) throws -> Void)?)
     case screenHandlers(Screen, HandlerTable<(FlowValue?) throws -> Void>, HandlerTable<(Signal) throws -> Void>)
     // Coordinators
-    case childAdded(Coordinator)
+    case childAdded(Coordinator, count: Int, router: (any Router)?)
     case childRemoved(Coordinator, Coordinator, at: Int)
     case status(Coordinator, Coordinator.Status)
-    case screenAdded(Coordinator)
+    case screenAdded(Coordinator, count: Int)
     case screenRemoved(Coordinator, Screen, at: Int)
     case router(Coordinator, (any Router)?)
     case hasShownScreens(Coordinator)
@@ -38,32 +39,52 @@ enum Change {
     // The application
     case root(Application, Coordinator?)
     case gateway(Gateway, AppState)
-    /// A host's own state (``Application/recordForUndo(_:snapshot:)``).
-    case custom(() -> Void)
+    /// A host's own state (``Application/recordForUndo(_:snapshot:)``), about an object made in the
+    /// operation level `born` (0: state nothing made in an operation).
+    case custom(born: Int, () -> Void)
 
     /// The operation level the changed object was made in (0 for state no operation made): an entry about
     /// an object made inside a failing level is not undone, the object being dropped with the level.
     var subjectBorn: Int {
         switch self {
-        case .windowRoot, .modalPresented, .modalsRemoved, .modalReplaced, .root, .gateway, .custom: 0
-        case .pushed(let s), .popped(let s, _), .removed(let s, _, _), .stackReset(let s, _, _): s.born
+        case .windowRoot, .modalPresented, .modalsRemoved, .modalReplaced, .root, .gateway: 0
+        case .custom(let born, _): born
+        case .pushed(let s, _), .popped(let s, _), .removed(let s, _, _), .stackReset(let s, _, _): s.born
         case .tabSelected(let t, _): t.born
         case .placement(let s, _, _, _), .input(let s, _, _), .outputHandler(let s, _, _),
              .screenSignalHandler(let s, _, _), .screenHandlers(let s, _, _): s.born
-        case .childAdded(let c), .childRemoved(let c, _, _), .status(let c, _), .screenAdded(let c),
+        case .childAdded(let c, _, _), .childRemoved(let c, _, _), .status(let c, _), .screenAdded(let c, _),
              .screenRemoved(let c, _, _), .router(let c, _), .hasShownScreens(let c), .showingChildren(let c, _),
              .coordinatorHandlers(let c, _): c.born
         }
     }
 
-    /// Puts the change back.
-    func undo() {
+    /// The entry as the level around the one that made it needs it, once that one succeeded: nil when the
+    /// level around, `outer`, would not undo it (it is about an object made in `outer` or later, which
+    /// goes with `outer` if that fails), the entry without the objects made in `outer` or later otherwise.
+    /// Undoing an append truncates to the old count, so the removal of an object made in `outer` or later
+    /// needs no entry: nothing of an operation that succeeded keeps the objects it made and dropped.
+    func kept(inLevel outer: Int) -> Change? {
+        if subjectBorn >= outer { return nil }
+        switch self {
+        case let .popped(stack, screens):
+            let old = screens.filter { $0.born < outer }
+            if old.isEmpty { return nil }
+            return old.count == screens.count ? self : .popped(stack, old)
+        case let .removed(_, screen, _), let .screenRemoved(_, screen, _): return screen.born < outer ? self : nil
+        case let .childRemoved(_, child, _): return child.born < outer ? self : nil
+        default: return self
+        }
+    }
+
+    /// Puts the change back, as the level numbered `level` fails.
+    func undo(inLevel level: Int) {
         switch self {
         case let .windowRoot(window, root): window.root = root
         case let .modalPresented(window): if !window.modals.isEmpty { window.modals.removeLast() }
         case let .modalsRemoved(window, modals): window.modals += modals
         case let .modalReplaced(window, index, modal): if window.modals.indices.contains(index) { window.modals[index] = modal }
-        case let .pushed(stack): if !stack.screens.isEmpty { stack.screens.removeLast() }
+        case let .pushed(stack, count): if stack.screens.count > count { stack.screens.removeSubrange(count...) }
         case let .popped(stack, screens): stack.screens += screens
         case let .removed(stack, screen, index): stack.screens.insert(screen, at: min(index, stack.screens.count))
         case let .stackReset(stack, screens, barHidden): (stack.screens, stack.barHidden) = (screens, barHidden)
@@ -75,21 +96,34 @@ enum Change {
         case let .outputHandler(screen, name, handler): screen.handlers[name] = handler
         case let .screenSignalHandler(screen, name, handler): screen.signalHandlers[name] = handler
         case let .screenHandlers(screen, handlers, signalHandlers): (screen.handlers, screen.signalHandlers) = (handlers, signalHandlers)
-        case let .childAdded(parent):
-            if let child = parent.children.popLast() { child.parent = nil }
+        case let .childAdded(parent, count, router):
+            guard parent.children.count > count else { return }
+            for child in parent.children[count...] {
+                child.parent = nil
+                // Made in the failing level, its own changes were not logged: it starts again from scratch.
+                if child.born >= level { child.resetAfterFailedStart(router: router) }
+            }
+            parent.children.removeSubrange(count...)
         case let .childRemoved(parent, child, index):
             parent.children.insert(child, at: min(index, parent.children.count))
             child.parent = parent
         case let .status(coordinator, status): coordinator.status = status
-        case let .screenAdded(coordinator): if !coordinator.screens.isEmpty { coordinator.screens.removeLast() }
+        case let .screenAdded(coordinator, count):
+            guard coordinator.screens.count > count else { return }
+            for screen in coordinator.screens[count...] where screen.born >= level {
+                (screen.owner, screen.stack, screen.isShown) = (nil, nil, false) // not logged: made in the level
+            }
+            coordinator.screens.removeSubrange(count...)
         case let .screenRemoved(coordinator, screen, index): coordinator.screens.insert(screen, at: min(index, coordinator.screens.count))
         case let .router(coordinator, router): coordinator.router = router
         case let .hasShownScreens(coordinator): coordinator.hasShownScreens = false
         case let .showingChildren(coordinator, count): coordinator.showingChildren = count
         case let .coordinatorHandlers(coordinator, handlers): coordinator.handlers = handlers
-        case let .root(app, root): app.root = root
+        case let .root(app, root):
+            if let current = app.root, current !== root, current.born >= level { current.resetAfterFailedStart(router: nil) }
+            app.root = root
         case let .gateway(gateway, state): gateway.current = state
-        case let .custom(restore): restore()
+        case let .custom(_, restore): restore()
         }
     }
 }
@@ -123,20 +157,25 @@ extension Window {
 
 extension NavigationStack {
     func append(_ screen: Screen) {
-        if context.journal.shouldLog(born) { context.journal.record(.pushed(self)) }
+        if context.journal.shouldLog(born) { context.journal.record(.pushed(self, count: screens.count)) }
         screens.append(screen)
     }
 
     /// Removes the top `count` screens and returns them, bottom first.
     func removeLast(_ count: Int) -> [Screen] {
         let removed = Array(screens.suffix(count))
-        if context.journal.shouldLog(born) { context.journal.record(.popped(self, removed)) }
+        if context.journal.shouldLog(born) {
+            let old = removed.filter { context.journal.shouldLog($0.born) } // the level's own go with it
+            if !old.isEmpty { context.journal.record(.popped(self, old)) }
+        }
         screens.removeLast(count)
         return removed
     }
 
     func remove(at index: Int) {
-        if context.journal.shouldLog(born) { context.journal.record(.removed(self, screens[index], at: index)) }
+        if context.journal.shouldLog(born), context.journal.shouldLog(screens[index].born) {
+            context.journal.record(.removed(self, screens[index], at: index))
+        }
         screens.remove(at: index)
     }
 
@@ -194,7 +233,7 @@ extension Coordinator {
     }
 
     func appendChild(_ child: Coordinator) {
-        log(.childAdded(self))
+        log(.childAdded(self, count: children.count, router: child.router))
         children.append(child)
         child.parent = self
         if child.isShowingSubtree { childStartedShowing() }
@@ -202,7 +241,7 @@ extension Coordinator {
 
     func removeChild(at index: Int) {
         let child = children[index]
-        log(.childRemoved(self, child, at: index))
+        if let context, context.journal.shouldLog(child.born) { log(.childRemoved(self, child, at: index)) }
         children.remove(at: index)
         child.parent = nil
         if child.isShowingSubtree { childStoppedShowing() }
@@ -215,7 +254,7 @@ extension Coordinator {
 
     func appendScreen(_ screen: Screen) {
         let wasShowing = isShowingSubtree
-        log(.screenAdded(self))
+        log(.screenAdded(self, count: screens.count))
         screens.append(screen)
         if !hasShownScreens { markShownScreens() }
         if !wasShowing { parent?.childStartedShowing() }
@@ -223,7 +262,7 @@ extension Coordinator {
 
     func removeScreen(_ screen: Screen) {
         guard let index = screens.lastIndex(where: { $0 === screen }) else { return }
-        log(.screenRemoved(self, screen, at: index))
+        if screen.context.journal.shouldLog(screen.born) { log(.screenRemoved(self, screen, at: index)) }
         screens.remove(at: index)
         if !isShowingSubtree { parent?.childStoppedShowing() }
     }
@@ -266,6 +305,14 @@ extension Coordinator {
             if current.isShowingSubtree { return }
             node = current.parent
         }
+    }
+
+    /// Back to how it was before it started, after the level it first started in failed (its own changes
+    /// in that level were not logged). Its handlers stay: they were set by whoever made it, or by the
+    /// failed start, which sets them again.
+    func resetAfterFailedStart(router: (any Router)?) {
+        (parent, children, screens, status) = (nil, [], [], .idle)
+        (self.router, showingChildren, hasShownScreens, isNotedLost) = (router, 0, false, false)
     }
 
     func setHandlers(_ handlers: Handlers) {

@@ -86,9 +86,9 @@ open class Coordinator {
     var showingChildren = 0
     /// Its app's shared context, from the moment it starts.
     var context: AppContext?
-    /// 0: a coordinator is made by its host, who may keep it and start it again after a failed operation,
-    /// so its changes are always logged (see ``Journal/shouldLog(_:)``).
-    let born = 0
+    /// The operation level it first started in (see ``Journal/shouldLog(_:)``); if that level fails, it
+    /// is put back as it was made (`Change.childAdded`'s undo), so whoever kept it may start it again.
+    package internal(set) var born = 0
 
     /// A coordinator named `name`.
     public init(name: String) { self.name = name }

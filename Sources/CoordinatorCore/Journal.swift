@@ -71,8 +71,11 @@ final class Journal {
     /// Closes the innermost level successfully. Returns the events to report: all of them when it was the
     /// outermost level, none otherwise (they stay queued for the level around it).
     func commit() -> [NavigationEvent] {
-        levels.removeLast()
-        guard levels.isEmpty else { return [] }
+        let level = levels.removeLast()
+        if let outer = levels.last {
+            compact(from: level.logStart, into: outer.serial)
+            return []
+        }
         log.removeAll(keepingCapacity: log.capacity <= 1024)
         let events = pending
         pending.removeAll(keepingCapacity: pending.capacity <= 1024)
@@ -87,7 +90,7 @@ final class Journal {
         while i > level.logStart {
             i -= 1
             let change = log[i]
-            if change.subjectBorn < level.serial { change.undo() }
+            if change.subjectBorn < level.serial { change.undo(inLevel: level.serial) }
         }
         log.removeSubrange(level.logStart...)
         pending.removeSubrange(level.eventStart...)
@@ -96,6 +99,18 @@ final class Journal {
             log.removeAll(keepingCapacity: log.capacity <= 1024)
             pending.removeAll(keepingCapacity: pending.capacity <= 1024)
         }
+    }
+
+    /// Keeps, of the entries from `start` on, what the level `outer` still needs (``Change/kept(inLevel:)``):
+    /// the objects a succeeded level made and dropped leave the log with it.
+    private func compact(from start: Int, into outer: Int) {
+        var kept = start
+        for i in start..<log.count {
+            guard let change = log[i].kept(inLevel: outer) else { continue }
+            log[kept] = change
+            kept += 1
+        }
+        log.removeSubrange(kept...)
     }
 
     /// Queues what runs once the outermost level succeeds.

@@ -32,6 +32,15 @@ extension Application {
     /// Remembers a coordinator to examine when the outermost operation ends (once).
     func noteLostScreens(_ coordinator: Coordinator) {
         guard !coordinator.isNotedLost else { return }
+        // Coordinators that finished since they were noted need no look: dropped whenever the list is full,
+        // so a loop inside one operation keeps a short list (at a constant cost per note).
+        if lostScreens.count >= 16, lostScreens.count == lostScreens.capacity {
+            lostScreens.removeAll { coordinator in
+                guard coordinator.status == .finished else { return false }
+                coordinator.isNotedLost = false
+                return true
+            }
+        }
         coordinator.isNotedLost = true
         lostScreens.append(coordinator)
     }
@@ -105,6 +114,7 @@ extension Application {
         guard coordinator.context == nil else { return }
         coordinator.context = context
         coordinator.id = context.nextID()
+        coordinator.born = context.journal.born
         context.live.coordinators += 1
     }
 

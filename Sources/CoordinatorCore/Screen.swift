@@ -35,13 +35,14 @@ public final class Screen: Presentable {
     /// Whether choosing an output dismisses the screen first (an alert's actions do).
     let dismissesOnOutput: Bool
     let context: AppContext
-    /// 0: a screen may be kept by whoever made it and shown again after a failed operation, so its changes
-    /// are always logged (see ``Journal/shouldLog(_:)``).
-    let born = 0
+    /// The operation level it was made in (see ``Journal/shouldLog(_:)``); if that level fails, whoever
+    /// kept the screen finds it not shown (`Change.screenAdded`'s undo).
+    package let born: Int
 
     init(context: AppContext, type: ScreenType, inputs: FlowRecord, extraOutputs: [OutputSpec] = [], dismissesOnOutput: Bool = false) {
         self.context = context
         self.id = context.nextID()
+        self.born = context.journal.born
         self.type = type
         self.inputs = inputs
         self.extraOutputs = extraOutputs

@@ -27,18 +27,18 @@ public final class ScreenCatalog {
     public func register(_ type: ScreenType) -> ScreenType {
         if let existing = types[type.name] {
             let saved = ScreenType(existing.name, inputs: existing.inputs, outputs: existing.outputs, title: existing.title, render: existing.render)
-            context.journal.recordAlways(.custom { existing.redefine(like: saved) })
+            context.journal.recordAlways(.custom(born: 0) { existing.redefine(like: saved) })
             existing.redefine(like: type)
             return existing
         }
-        context.journal.recordAlways(.custom { [saved = types] in self.types = saved })
+        context.journal.recordAlways(.custom(born: 0) { [saved = types] in self.types = saved })
         types[type.name] = type
         return type
     }
 
     /// Adds a factory: `make(name, ...)` builds the type the closure chooses for those inputs.
     public func factory(_ name: String, choose: @escaping (FlowRecord) throws -> String) {
-        context.journal.recordAlways(.custom { [saved = factories] in self.factories = saved })
+        context.journal.recordAlways(.custom(born: 0) { [saved = factories] in self.factories = saved })
         factories[name] = choose
     }
 

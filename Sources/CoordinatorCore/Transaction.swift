@@ -56,7 +56,7 @@ extension Application {
     /// instance = nil
     /// ```
     public func recordForUndo(_ object: AnyObject, part: String, restore: @escaping () -> Void) {
-        context.journal.recordAlways(.custom { _ = object; restore() }) // keeps the object alive
+        context.journal.recordAlways(.custom(born: 0) { _ = object; restore() }) // keeps the object alive
     }
 
     /// Makes your own state follow the app's atomic operations, for state that changes often: call it
@@ -67,7 +67,18 @@ extension Application {
         let journal = context.journal
         guard journal.isOpen, mark.serial != journal.born else { return }
         mark.serial = journal.born
-        journal.record(.custom(snapshot()))
+        journal.record(.custom(born: 0, snapshot()))
+    }
+
+    /// ``recordForUndo(_:snapshot:)`` for state that belongs to an object made in the operation level
+    /// `born` (a screen's or a coordinator's `born`): nothing is recorded while the object is new in the
+    /// running level (it goes with the level if that fails), and the entry leaves the log once the object
+    /// is new to the level around (see `Journal`).
+    package func recordForUndo(_ mark: inout UndoMark, born: Int, snapshot: () -> () -> Void) {
+        let journal = context.journal
+        guard journal.shouldLog(born), mark.serial != journal.born else { return }
+        mark.serial = journal.born
+        journal.record(.custom(born: born, snapshot()))
     }
 
     /// Says that the state `mark` guards was made in the running operation level, before anything could

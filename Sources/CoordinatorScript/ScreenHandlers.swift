@@ -12,6 +12,8 @@ import LuaKit
 /// table's array part.
 final class ScreenHandlers: LuaFunctionSlots, OutputReceiver {
     unowned let app: Application
+    /// The operation level its screen was made in.
+    let born: Int
     /// Exclusivity unchecked (read on every handler set): one thread, one read or assignment at a time.
     @exclusivity(unchecked) private var undoMark = UndoMark()
 
@@ -19,6 +21,7 @@ final class ScreenHandlers: LuaFunctionSlots, OutputReceiver {
     /// need no undo in it).
     init(_ lua: LuaState, app: Application, for screen: Screen, isNew: Bool) {
         self.app = app
+        self.born = screen.born
         super.init(lua, capacity: screen.type.outputs.count)
         if isNew { app.madeInOperation(&undoMark) }
     }
@@ -39,7 +42,7 @@ final class ScreenHandlers: LuaFunctionSlots, OutputReceiver {
         } else {
             // The first change in an operation keeps the table itself for undo instead of a copy.
             var emptied = false
-            app.recordForUndo(&undoMark) {
+            app.recordForUndo(&undoMark, born: born) {
                 emptied = true
                 return removeAllSaved()
             }
@@ -55,6 +58,6 @@ final class ScreenHandlers: LuaFunctionSlots, OutputReceiver {
 
     /// Takes the handlers for undo, once per operation, before they change.
     private func record() {
-        app.recordForUndo(&undoMark) { (try? saved()) ?? {} }
+        app.recordForUndo(&undoMark, born: born) { (try? saved()) ?? {} }
     }
 }

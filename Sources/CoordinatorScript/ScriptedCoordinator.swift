@@ -114,7 +114,7 @@ final class ScriptedCoordinator: Coordinator {
 
     /// Takes the Lua side's state (instance, adopted screens) for undo, before it changes.
     private func record() {
-        runtime.app.recordForUndo(&undoMark) { [saved = (instance, adopted)] in { (self.instance, self.adopted) = saved } }
+        runtime.app.recordForUndo(&undoMark, born: born) { [saved = (instance, adopted)] in { (self.instance, self.adopted) = saved } }
     }
 
     private func setInstance(_ value: LuaTable?) {

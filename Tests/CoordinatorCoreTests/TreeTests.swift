@@ -227,3 +227,59 @@ import CoordinatorCore
         #expect(app == nil)
     }
 }
+
+/// The operation log keeps nothing an operation made and dropped.
+@Suite struct OperationLogTests {
+    @Test func screensAndFlowsMadeAndGoneInsideOneOperationAreReleasedAtOnce() throws {
+        let (app, root) = try Application.simple()
+        try root.push("A")
+        let screensBefore = app.live.screens, coordinatorsBefore = app.live.coordinators
+        var midway: (screens: Int, coordinators: Int) = (0, 0)
+        try app.atomically {
+            for i in 0..<1_000 {
+                let flow = ScriptCoordinator("Flow") { try $0.push("B") }
+                try root.run(flow)
+                try root.push("C")
+                try app.back()          // C leaves
+                try app.back()          // B leaves: the flow finishes by itself
+                if i == 500 { midway = (app.live.screens, app.live.coordinators) }
+            }
+        }
+        // Half way through the one operation, nothing of the first 500 cycles was still alive but the last
+        // few flows the lifecycle had yet to look at (a short list, pruned as it fills).
+        #expect(midway.screens <= screensBefore + 2)
+        #expect(midway.coordinators <= coordinatorsBefore + 40)
+        #expect(app.live.screens == screensBefore && app.live.coordinators == coordinatorsBefore)
+    }
+
+    @Test func aFailingOperationUndoesWhatItsSucceededInnerOperationsDid() throws {
+        let (app, root) = try Application.simple()
+        try root.push("A")
+        let before = snapshot(app)
+        struct Boom: Error {}
+        let kept = ScriptCoordinator("Kept") { try $0.push("D") }
+        var keptScreen: Screen?
+        #expect(throws: Boom.self) {
+            try app.atomically {
+                for _ in 0..<10 {
+                    try root.push("B")
+                    try root.run(ScriptCoordinator("Flow") { try $0.push("C") })
+                    try app.back()
+                    try app.back()
+                }
+                try root.push("B")
+                keptScreen = try root.push("C")
+                try root.run(kept)
+                throw Boom()
+            }
+        }
+        #expect(snapshot(app) == before)
+        // What the failed operation made and someone kept can be used again.
+        #expect(kept.status == .idle && kept.parent == nil && kept.screens.isEmpty)
+        let screen = try #require(keptScreen)
+        #expect(!screen.isShown && screen.owner == nil)
+        try root.push(screen)
+        try root.run(kept)
+        #expect(app.names == ["A", "C", "D"])
+    }
+}

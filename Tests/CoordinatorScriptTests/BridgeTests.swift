@@ -314,3 +314,19 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
         #expect(depth == [100_001, "Link", "running", 0])
     }
 }
+
+@Suite struct OneLineLoopTests {
+    /// The source app's journey there and back, many times inside one line, holds no more Lua memory once
+    /// the line ends than once.
+    @Test func aLoopInsideOneLineHoldsNothingAfterwards() throws {
+        let runtime = try appRuntime(state: .main)
+        let loop = "for i = 1, %d do tap('selectCity'); tap('regionSelected', top().regions[1]); back(); back() end"
+        try runtime.run(String(format: loop, 1))
+        runtime.lua.collectGarbage()
+        let before = runtime.lua.memoryUsed
+        try runtime.run(String(format: loop, 3_000))
+        runtime.lua.collectGarbage()
+        #expect(runtime.lua.memoryUsed <= before + 1024)
+        #expect(runtime.app.live.coordinators == 2 && runtime.app.live.screens == 1)
+    }
+}
