@@ -59,22 +59,28 @@ enum Change {
         }
     }
 
-    /// The entry as the level around the one that made it needs it, once that one succeeded: nil when the
+    /// What the level around the one that made the entry needs of it, once that one succeeded: none when the
     /// level around, `outer`, would not undo it (it is about an object made in `outer` or later, which
-    /// goes with `outer` if that fails), the entry without the objects made in `outer` or later otherwise.
+    /// goes with `outer` if that fails), else the whole entry or the part without objects made in `outer`.
     /// Undoing an append truncates to the old count, so the removal of an object made in `outer` or later
     /// needs no entry: nothing of an operation that succeeded keeps the objects it made and dropped.
-    func kept(inLevel outer: Int) -> Change? {
-        if subjectBorn >= outer { return nil }
+    func need(inLevel outer: Int) -> Need {
+        if subjectBorn >= outer { return .none }
         switch self {
         case let .popped(stack, screens):
+            guard screens.contains(where: { $0.born >= outer }) else { return .whole }
             let old = screens.filter { $0.born < outer }
-            if old.isEmpty { return nil }
-            return old.count == screens.count ? self : .popped(stack, old)
-        case let .removed(_, screen, _), let .screenRemoved(_, screen, _): return screen.born < outer ? self : nil
-        case let .childRemoved(_, child, _): return child.born < outer ? self : nil
-        default: return self
+            return old.isEmpty ? .none : .part(.popped(stack, old))
+        case let .removed(_, screen, _), let .screenRemoved(_, screen, _): return screen.born < outer ? .whole : .none
+        case let .childRemoved(_, child, _): return child.born < outer ? .whole : .none
+        default: return .whole
         }
+    }
+
+    /// What the level around needs of an entry (see ``need(inLevel:)``).
+    enum Need {
+        case none, whole
+        case part(Change)
     }
 
     /// Puts the change back, as the level numbered `level` fails.
@@ -164,9 +170,14 @@ extension NavigationStack {
     /// Removes the top `count` screens and returns them, bottom first.
     func removeLast(_ count: Int) -> [Screen] {
         let removed = Array(screens.suffix(count))
-        if context.journal.shouldLog(born) {
-            let old = removed.filter { context.journal.shouldLog($0.born) } // the level's own go with it
-            if !old.isEmpty { context.journal.record(.popped(self, old)) }
+        let journal = context.journal
+        if journal.shouldLog(born) {
+            if removed.allSatisfy({ journal.shouldLog($0.born) }) {
+                journal.record(.popped(self, removed))
+            } else {
+                let old = removed.filter { journal.shouldLog($0.born) } // the level's own go with it
+                if !old.isEmpty { journal.record(.popped(self, old)) }
+            }
         }
         screens.removeLast(count)
         return removed

@@ -17,6 +17,9 @@ final class Journal {
         let eventStart: Int
         /// Where its commit actions start.
         let actionStart: Int
+        /// Whether an object was made in it (or in a level inside it that succeeded): only then can the
+        /// level around drop entries when this one succeeds.
+        var madeObjects = false
     }
 
     // Every operation and every change goes through these, so exclusivity is not checked at run time.
@@ -38,8 +41,15 @@ final class Journal {
     /// Whether the running level is the outermost one.
     var isOutermost: Bool { levels.count == 1 }
 
-    /// The mark of an object made now: the serial of the innermost running level (0 outside operations).
+    /// The serial of the innermost running level (0 outside operations).
     var born: Int { levels.last?.serial ?? 0 }
+
+    /// The mark of an object made now (``born``), noting that the running level made one.
+    func markNew() -> Int {
+        guard !levels.isEmpty else { return 0 }
+        levels[levels.count - 1].madeObjects = true
+        return levels[levels.count - 1].serial
+    }
 
     /// Whether a change to an object marked `born` must be logged: an operation is running and the object
     /// existed before its innermost level began (if that level fails, an object made inside it is dropped
@@ -73,7 +83,10 @@ final class Journal {
     func commit() -> [NavigationEvent] {
         let level = levels.removeLast()
         if let outer = levels.last {
-            compact(from: level.logStart, into: outer.serial)
+            if level.madeObjects || outer.madeObjects {
+                compact(from: level.logStart, into: outer.serial)
+                levels[levels.count - 1].madeObjects = true
+            }
             return []
         }
         log.removeAll(keepingCapacity: log.capacity <= 1024)
@@ -106,11 +119,15 @@ final class Journal {
     private func compact(from start: Int, into outer: Int) {
         var kept = start
         for i in start..<log.count {
-            guard let change = log[i].kept(inLevel: outer) else { continue }
-            log[kept] = change
+            switch log[i].need(inLevel: outer) {
+            case .none: continue
+            case .whole: break
+            case .part(let change): log[i] = change
+            }
+            if i != kept { log.swapAt(i, kept) } // moves without copying (no retain or release)
             kept += 1
         }
-        log.removeSubrange(kept...)
+        if kept < log.count { log.removeSubrange(kept...) }
     }
 
     /// Queues what runs once the outermost level succeeds.

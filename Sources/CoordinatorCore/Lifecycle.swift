@@ -114,7 +114,7 @@ extension Application {
         guard coordinator.context == nil else { return }
         coordinator.context = context
         coordinator.id = context.nextID()
-        coordinator.born = context.journal.born
+        coordinator.born = context.journal.markNew()
         context.live.coordinators += 1
     }
 

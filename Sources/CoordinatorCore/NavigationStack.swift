@@ -16,7 +16,7 @@ public final class NavigationStack: Presentable {
     init(context: AppContext) {
         self.context = context
         self.id = context.nextID()
-        self.born = context.journal.born
+        self.born = context.journal.markNew()
     }
 
     public var visibleScreen: Screen? { screens.last }

@@ -42,7 +42,7 @@ public final class Screen: Presentable {
     init(context: AppContext, type: ScreenType, inputs: FlowRecord, extraOutputs: [OutputSpec] = [], dismissesOnOutput: Bool = false) {
         self.context = context
         self.id = context.nextID()
-        self.born = context.journal.born
+        self.born = context.journal.markNew()
         self.type = type
         self.inputs = inputs
         self.extraOutputs = extraOutputs

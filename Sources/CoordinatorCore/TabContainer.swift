@@ -15,7 +15,7 @@ public final class TabContainer: Presentable {
     init(context: AppContext, titles: [String]) {
         self.context = context
         self.id = context.nextID()
-        self.born = context.journal.born
+        self.born = context.journal.markNew()
         self.titles = titles
         self.stacks = titles.map { _ in NavigationStack(context: context) }
     }
