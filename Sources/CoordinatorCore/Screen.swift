@@ -23,7 +23,7 @@ public final class Screen: Presentable {
     let extraOutputs: [OutputSpec]
     // The three below are read on every output, so exclusivity is not checked at run time. With these,
     // ScreenType's lists, the Journal's and the EventBus's (the core's only such places), coordbench's output
-    // case went from 1.66-1.85x its floor to 1.41-1.42x, and the native journey from 72,300 to 57,400
+    // case went from 1.66-1.85x its floor to 1.41-1.47x, and the native journey lost 15,000 of its 72,300
     // instructions (scripts/bench-instructions). Safe:
     // a screen lives on its app's thread (it is not Sendable), and every access is one read or one
     // assignment that runs no code while it lasts: a handler is copied out of the table before it is called.
