@@ -54,8 +54,11 @@ public final class Screen: Presentable {
 
     func liveApp() throws -> Application { try context.liveApplication("screen \(name)") }
 
+    /// Its type's name.
     public var name: String { type.name }
+    /// Its identity for events.
     public var info: ScreenInfo { ScreenInfo(id: id, name: type.name) }
+    /// The title shown above its rendering (its type's, or the type's name).
     public var title: String { type.title ?? type.name }
     /// The outputs the user can trigger.
     public var outputs: [OutputSpec] { type.outputs + extraOutputs }

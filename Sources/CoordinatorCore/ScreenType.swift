@@ -106,7 +106,9 @@ public final class ScreenType {
         title = other.title
     }
 
+    /// The input declared under `name`, or nil.
     public func input(named name: String) -> InputSpec? { inputs.first { $0.name == name } }
+    /// The output declared under `name`, or nil.
     public func output(named name: String) -> OutputSpec? { outputs.first { $0.name == name } }
 }
 

@@ -6,7 +6,8 @@ import LuaKit
 /// Lua → Swift: booleans, integers, floats and strings as themselves; a table whose keys are exactly
 /// 1...n becomes a list; any other table a record (number keys become strings); an empty table an empty
 /// record. Functions, userdata and coroutines cannot be data: they are refused with a message naming the
-/// field. Tables nested deeper than 64 levels (or cyclic) are refused too.
+/// field. Tables nested deeper than 64 levels (or cyclic) are refused too; Swift → Lua, data nested deeper
+/// than 200 levels (``maxPushDepth``) is refused with an error.
 extension FlowValue: LuaPushable, LuaReadable {
     /// Pushes the value. Lists and records that are frozen data Lua still holds go in as those frozen
     /// tables (the state's views, by the address of the data's storage); the rest as new plain tables.
@@ -17,6 +18,17 @@ extension FlowValue: LuaPushable, LuaReadable {
     /// Pushes the value, handing back frozen tables for data that is theirs when `views`; else plain
     /// tables throughout (`flow.copy`).
     func push(to stack: LuaStack, views: Bool) throws {
+        try push(to: stack, views: views, depth: 0)
+    }
+
+    /// How deep data may nest to cross into Lua: the limit Lua → Swift has (64), with room for data a
+    /// Swift host builds (a value nested deeper is refused with an error, not a crash of the call stack).
+    static let maxPushDepth = 200
+
+    private func push(to stack: LuaStack, views: Bool, depth: Int) throws {
+        guard depth < Self.maxPushDepth else {
+            throw LuaError(.type, "data nested more than \(Self.maxPushDepth) levels deep cannot go into Lua")
+        }
         switch self {
         case .bool(let b): stack.pushBool(b)
         case .int(let i): stack.pushInteger(i)
@@ -27,7 +39,7 @@ extension FlowValue: LuaPushable, LuaReadable {
             try stack.reserve(3)
             stack.pushNewTable(array: items.count)
             for i in items.indices {
-                do { try items[i].push(to: stack, views: views) } catch { stack.pop(); throw error }
+                do { try items[i].push(to: stack, views: views, depth: depth + 1) } catch { stack.pop(); throw error }
                 stack.setRawIndex(i + 1, ofTableAt: -2)
             }
         case .record(let record):
@@ -44,7 +56,7 @@ extension FlowValue: LuaPushable, LuaReadable {
                     case .double(let d): stack.pushNumber(d)
                     case .string(let s): stack.pushString(s)
                     case .list, .record:
-                        do { try fields[i].value.push(to: stack, views: views) } catch { stack.pop(); throw error }
+                        do { try fields[i].value.push(to: stack, views: views, depth: depth + 1) } catch { stack.pop(); throw error }
                     }
                     stack.setField(fields[i].key, ofNewTableAt: -2)
                 }

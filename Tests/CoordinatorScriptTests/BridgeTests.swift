@@ -330,3 +330,16 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
         #expect(runtime.app.live.coordinators == 2 && runtime.app.live.screens == 1)
     }
 }
+
+@Suite struct DeepDataTests {
+    @Test func dataTooDeepForLuaIsAnErrorNotACrash() throws {
+        let runtime = try ScriptRuntime()
+        var value: FlowValue = 1
+        for _ in 0..<1_000 { value = .list([value]) }
+        #expect(throws: LuaError.self) { try runtime.lua.globals.set("deep", value) }
+        var shallow: FlowValue = 1
+        for _ in 0..<100 { shallow = .list([shallow]) }
+        try runtime.lua.globals.set("shallow", shallow)
+        #expect(try runtime.run("local t, d = shallow, 0 while type(t) == 'table' do t = t[1]; d = d + 1 end return d") == [100])
+    }
+}
