@@ -31,19 +31,21 @@ public final class Application {
     /// Every screen type of the app.
     public let catalog: ScreenCatalog
     /// The root coordinator, once started.
-    public internal(set) var root: Coordinator?
+    @exclusivity(unchecked) public internal(set) var root: Coordinator?
     /// The built-in screen type of alerts.
     public let alertType: ScreenType
 
+    // The lifecycle's lists and counters below (and `root`) are touched by every operation: exclusivity
+    // unchecked, for the reasons and with the figure given in Coordinator.swift.
     /// Coordinators that lost screens during the outermost operation, examined when it ends (see
     /// `Lifecycle.swift`).
-    var lostScreens: [Coordinator] = []
+    @exclusivity(unchecked) var lostScreens: [Coordinator] = []
     /// Coordinators that lost screens in the running navigation step, for the next settle.
-    var candidates: [Coordinator] = []
+    @exclusivity(unchecked) var candidates: [Coordinator] = []
     /// Numbers settles, to mark coordinators already examined in one.
-    var settleRound = 0
+    @exclusivity(unchecked) var settleRound = 0
     /// Numbers signal deliveries (see `SignalDelivery.swift`).
-    var signalRound = 0
+    @exclusivity(unchecked) var signalRound = 0
 
     /// An app whose gateway starts in `state`.
     public init(state: AppState = .authorization) {

@@ -6,19 +6,20 @@ public final class Screen: Presentable {
     public let id: Int
     /// Its type: declared inputs and outputs, rendering.
     public let type: ScreenType
+    // Exclusivity of the state touched by every navigation step is unchecked: see Coordinator.swift.
     /// The screen's current inputs.
-    public internal(set) var inputs: FlowRecord
+    @exclusivity(unchecked) public internal(set) var inputs: FlowRecord
     /// The coordinator that shows it, while it is shown (it owns the screen; the link goes when the screen
     /// leaves, and when the app ends).
-    public internal(set) var owner: Coordinator?
+    @exclusivity(unchecked) public internal(set) var owner: Coordinator?
     /// The navigation stack it is on, while it is on one (nil when it is presented by itself: an alert).
-    var stack: NavigationStack?
+    @exclusivity(unchecked) var stack: NavigationStack?
     /// Whether it is in the window's hierarchy now.
-    public internal(set) var isShown = false
+    @exclusivity(unchecked) public internal(set) var isShown = false
     /// The last signal delivery that reached it (see `Application.send`).
     var signalMark = 0
     /// Bumped on each input change: the screen re-renders.
-    public internal(set) var renderCount = 0
+    @exclusivity(unchecked) public internal(set) var renderCount = 0
     /// Outputs of this instance beyond its type's (an alert's actions).
     let extraOutputs: [OutputSpec]
     // The three below are read on every output, so exclusivity is not checked at run time. With these,

@@ -1,9 +1,10 @@
 /// The whole headless UI: a root container and the modals presented over it, topmost last.
 public final class Window {
+    // Exclusivity of the state touched by every navigation step is unchecked: see Coordinator.swift.
     /// The root container: a navigation stack, or a tab container once a flow set tabs.
-    public internal(set) var root: Presentable
+    @exclusivity(unchecked) public internal(set) var root: Presentable
     /// The modals presented over the root, topmost last.
-    public internal(set) var modals: [Presentable] = []
+    @exclusivity(unchecked) public internal(set) var modals: [Presentable] = []
     let context: AppContext
     let born = 0
 
