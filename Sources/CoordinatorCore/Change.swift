@@ -59,6 +59,16 @@ enum Change {
         }
     }
 
+    /// The newest level among the objects a removal entry keeps to put back (0 for other entries).
+    var referencedBorn: Int {
+        switch self {
+        case let .popped(_, screens): screens.reduce(0) { max($0, $1.born) }
+        case let .removed(_, screen, _), let .screenRemoved(_, screen, _): screen.born
+        case let .childRemoved(_, child, _): child.born
+        default: 0
+        }
+    }
+
     /// What the level around the one that made the entry needs of it, once that one succeeded: none when the
     /// level around, `outer`, would not undo it (it is about an object made in `outer` or later, which
     /// goes with `outer` if that fails), else the whole entry or the part without objects made in `outer`.

@@ -29,7 +29,23 @@ final class Journal {
     // commit hands the events out before they are delivered).
     @exclusivity(unchecked) private var levels: [Level] = []
     /// The running operation's changes, oldest first.
-    @exclusivity(unchecked) private var log: [Change] = []
+    @exclusivity(unchecked) private var log: [Entry] = []
+
+    /// A change with the levels of the objects it is about, read once when it is logged: compaction and
+    /// rollback decide on these numbers without opening the change.
+    private struct Entry {
+        /// The level the changed object was made in (``Change/subjectBorn``).
+        let subjectBorn: Int
+        /// The newest level among the objects a removal keeps to put back (``Change/referencedBorn``).
+        let referencedBorn: Int
+        var change: Change
+
+        init(_ change: Change) {
+            self.change = change
+            subjectBorn = change.subjectBorn
+            referencedBorn = change.referencedBorn
+        }
+    }
     /// The running operation's events, reported when the outermost level succeeds.
     @exclusivity(unchecked) private(set) var pending: [NavigationEvent] = []
     private var serialCounter = 0
@@ -62,11 +78,11 @@ final class Journal {
 
     /// Logs a change (the caller asked ``shouldLog(_:)``, or the change has no object of its own).
     @inline(__always)
-    func record(_ change: Change) { log.append(change) }
+    func record(_ change: Change) { log.append(Entry(change)) }
 
     /// Logs a change to state that belongs to no journaled object (a host's own), when an operation runs.
     func recordAlways(_ change: Change) {
-        if isOpen { log.append(change) }
+        if isOpen { log.append(Entry(change)) }
     }
 
     /// Queues an event of the running operation.
@@ -102,8 +118,7 @@ final class Journal {
         var i = log.count
         while i > level.logStart {
             i -= 1
-            let change = log[i]
-            if change.subjectBorn < level.serial { change.undo(inLevel: level.serial) }
+            if log[i].subjectBorn < level.serial { log[i].change.undo(inLevel: level.serial) }
         }
         log.removeSubrange(level.logStart...)
         pending.removeSubrange(level.eventStart...)
@@ -119,10 +134,13 @@ final class Journal {
     private func compact(from start: Int, into outer: Int) {
         var kept = start
         for i in start..<log.count {
-            switch log[i].need(inLevel: outer) {
-            case .none: continue
-            case .whole: break
-            case .part(let change): log[i] = change
+            if log[i].subjectBorn >= outer { continue }
+            if log[i].referencedBorn >= outer {
+                switch log[i].change.need(inLevel: outer) {
+                case .none: continue
+                case .whole: break
+                case .part(let change): log[i] = Entry(change)
+                }
             }
             if i != kept { log.swapAt(i, kept) } // moves without copying (no retain or release)
             kept += 1
