@@ -132,6 +132,13 @@ open class Coordinator {
         try handlers.screenLeft?(screen, bySystem)
     }
 
+    /// Hands the result to whoever waits for it, once it finished for any reason but its parent finishing:
+    /// the default calls ``onFinish``. A subclass that reports elsewhere (a scripting bridge) overrides
+    /// this instead of setting a handler that would have to hold itself weakly.
+    open func reportFinish(_ result: FlowValue?, reason: FinishReason) throws {
+        try handlers.finish?(result, reason)
+    }
+
     /// Receives a signal that reached it. The default runs the handler registered with ``onSignal(_:_:)``.
     open func receive(_ signal: Signal) throws {
         let handler = handlers.signals[signal.name]

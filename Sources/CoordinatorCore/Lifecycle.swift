@@ -171,7 +171,7 @@ extension Application {
         emit(.finished(coordinator.info, reason: reason, result: result))
         coordinator.didFinish(result, reason: reason)
         guard reason != .parentFinished else { return }
-        try coordinator.handlers.finish?(result, reason)
+        try coordinator.reportFinish(result, reason: reason)
         try parent?.childDidFinish(coordinator, result: result, reason: reason)
     }
 

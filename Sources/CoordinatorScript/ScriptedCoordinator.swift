@@ -34,7 +34,6 @@ final class ScriptedCoordinator: Coordinator {
         self.onFinishFunction = onFinish
         let name = name ?? (try? type.rawGet("__name", as: String?.self)) ?? nil
         super.init(name: name ?? "Coordinator")
-        self.onFinish = { [weak self] result, reason in try self?.finished(result, reason: reason) }
     }
 
     override func start(_ args: FlowValue?) throws {
@@ -83,6 +82,11 @@ final class ScriptedCoordinator: Coordinator {
             for i in adopted.indices.reversed() where isKnownUniquelyReferenced(&adopted[i]) { adopted.remove(at: i) }
         }
         adopted.append(screen)
+    }
+
+    override func reportFinish(_ result: FlowValue?, reason: FinishReason) throws {
+        try super.reportFinish(result, reason: reason)
+        try finished(result, reason: reason)
     }
 
     private func finished(_ result: FlowValue?, reason: FinishReason) throws {
