@@ -93,10 +93,10 @@ open class Coordinator {
     /// How many of its children show a screen somewhere in their subtree.
     @exclusivity(unchecked) var showingChildren = 0
     /// Its app's shared context, from the moment it starts.
-    var context: AppContext?
+    @exclusivity(unchecked) var context: AppContext?
     /// The operation level it first started in (see ``Journal/shouldLog(_:)``); if that level fails, it
     /// is put back as it was made (`Change.childAdded`'s undo), so whoever kept it may start it again.
-    package internal(set) var born = 0
+    @exclusivity(unchecked) package internal(set) var born = 0
 
     /// A coordinator named `name`.
     public init(name: String) { self.name = name }
