@@ -39,7 +39,8 @@ enum Change {
     // The application
     case root(Application, Coordinator?)
     case gateway(Gateway, AppState)
-    /// A host's own state (``Application/recordForUndo(_:snapshot:)``), about an object made in the
+    /// A host's or a bridge's own state (``Application/recordForUndo(_:part:restore:)``,
+    /// ``Application/recordForUndo(_:born:snapshot:)``), about an object made in the
     /// operation level `born` (0: state nothing made in an operation).
     case custom(born: Int, () -> Void)
 

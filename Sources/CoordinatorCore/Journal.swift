@@ -129,7 +129,7 @@ final class Journal {
         }
     }
 
-    /// Keeps, of the entries from `start` on, what the level `outer` still needs (``Change/kept(inLevel:)``):
+    /// Keeps, of the entries from `start` on, what the level `outer` still needs (``Change/need(inLevel:)``):
     /// the objects a succeeded level made and dropped leave the log with it.
     private func compact(from start: Int, into outer: Int) {
         var kept = start
@@ -157,12 +157,10 @@ final class Journal {
         defer { commitActions.removeAll() }
         return commitActions
     }
-
-    /// How many entries the running operation has logged (for tests and benchmarks).
-    var count: Int { log.count }
 }
 
-/// Which operation last recorded some state of a host's own (see ``Application/recordForUndo(_:snapshot:)``).
+/// Which operation level last recorded some state of a bridge's own (see
+/// ``Application/recordForUndo(_:born:snapshot:)``).
 public struct UndoMark: Sendable {
     var serial = 0
     /// A mark that has recorded nothing.

@@ -59,21 +59,13 @@ extension Application {
         context.journal.recordAlways(.custom(born: 0) { _ = object; restore() }) // keeps the object alive
     }
 
-    /// Makes your own state follow the app's atomic operations, for state that changes often: call it
-    /// *before* every change of the state `mark` guards; the first call in an operation level takes the
-    /// snapshot (`snapshot` returns the closure that restores it) and later ones cost a comparison.
-    /// Outside an operation it does nothing.
-    package func recordForUndo(_ mark: inout UndoMark, snapshot: () -> () -> Void) {
-        let journal = context.journal
-        guard journal.isOpen, mark.serial != journal.born else { return }
-        mark.serial = journal.born
-        journal.record(.custom(born: 0, snapshot()))
-    }
-
-    /// ``recordForUndo(_:snapshot:)`` for state that belongs to an object made in the operation level
-    /// `born` (a screen's or a coordinator's `born`): nothing is recorded while the object is new in the
-    /// running level (it goes with the level if that fails), and the entry leaves the log once the object
-    /// is new to the level around (see `Journal`).
+    /// Makes a bridge's own state follow the app's atomic operations, for state that changes often and
+    /// belongs to an object made in the operation level `born` (a screen's or a coordinator's `born`, 0 for
+    /// anything older): call it *before* every change of the state `mark` guards. The first call in an
+    /// operation level takes the snapshot (`snapshot` returns the closure that restores it), later ones
+    /// cost a comparison; nothing is recorded while the object is new in the running level (it goes with
+    /// the level if that fails), and the entry leaves the log once the object is new to the level around
+    /// (see `Journal`). Outside an operation it does nothing.
     package func recordForUndo(_ mark: inout UndoMark, born: Int, snapshot: () -> () -> Void) {
         let journal = context.journal
         guard journal.shouldLog(born), mark.serial != journal.born else { return }
@@ -82,7 +74,7 @@ extension Application {
     }
 
     /// Says that the state `mark` guards was made in the running operation level, before anything could
-    /// see it: ``recordForUndo(_:snapshot:)`` records nothing more for it in this level.
+    /// see it: ``recordForUndo(_:born:snapshot:)`` records nothing more for it in this level.
     package func madeInOperation(_ mark: inout UndoMark) {
         if context.journal.isOpen { mark.serial = context.journal.born }
     }

@@ -64,8 +64,7 @@ public final class Window {
     /// Where the modal `container` sits in ``modals``, or nil.
     func modalIndex(of container: Presentable) -> Int? { modals.lastIndex { $0 === container } }
 
-    /// The shown container a stack belongs to: itself when it is the root or a modal, else the tab
-    /// container that holds it.
+    /// The shown tab container (the root or a modal) that has `stack` as one of its tabs, or nil.
     func tabContainer(holding stack: NavigationStack) -> TabContainer? {
         if let tabs = root as? TabContainer, tabs.holds(stack) { return tabs }
         for modal in modals { if let tabs = modal as? TabContainer, tabs.holds(stack) { return tabs } }

@@ -130,31 +130,45 @@ func journeyCases(journeys n: Int, rounds: Int, root: String) throws -> [BenchRe
     ]
 }
 
-/// A signal from the root of a tree of `nodes` Lua coordinators, every tenth with a Lua receiver.
-func signalCase(nodes: Int, rounds: Int) throws -> [BenchResult] {
+/// A runtime running the app a script declares with `flow.app { bench = Root }`, started, tracebacks off.
+func benchApp(_ script: String) throws -> ScriptRuntime {
     let runtime = try ScriptRuntime(state: AppState("bench"))
     runtime.lua.tracebacks = false
-    try runtime.run("""
+    try runtime.run(script, name: "bench")
+    try runtime.start()
+    return runtime
+}
+
+/// Lua: a `Root:start` that builds a tree of `nodes` coordinators of the class `Node` (itself included),
+/// ten children a node, breadth first; `each` is Lua run with each new `child`.
+func treeBuilder(nodes: Int, each: String = "") -> String {
+    """
+    function Root:start()
+      local queue, head, made = { self }, 1, 1
+      while made < \(nodes) do
+        local parent = queue[head]; head = head + 1
+        for _ = 1, 10 do
+          if made >= \(nodes) then break end
+          local child = parent:run(Node)
+          made = made + 1
+          \(each)
+          queue[#queue + 1] = child
+        end
+      end
+    end
+    """
+}
+
+/// A signal from the root of a tree of `nodes` Lua coordinators, every tenth with a Lua receiver.
+func signalCase(nodes: Int, rounds: Int) throws -> [BenchResult] {
+    let runtime = try benchApp("""
         local flow = require "coordinator"
         local Node = flow.coordinator "Node"
         local Root = flow.coordinator "Root"
         received = 0
-        function Root:start()
-          local queue, head, made = { self }, 1, 1
-          while made < \(nodes) do
-            local parent = queue[head]; head = head + 1
-            for _ = 1, 10 do
-              if made >= \(nodes) then break end
-              local child = parent:run(Node)
-              made = made + 1
-              if made % 10 == 0 then child:onSignal("ping", function(p) received = received + 1 end) end
-              queue[#queue + 1] = child
-            end
-          end
-        end
+        \(treeBuilder(nodes: nodes, each: "if made % 10 == 0 then child:onSignal('ping', function(p) received = received + 1 end) end"))
         flow.app { bench = Root }
-        """, name: "bench")
-    try runtime.start()
+        """)
     guard let root = runtime.app.root, runtime.app.live.coordinators >= nodes else { throw BenchError("the tree was not built") }
     let ns = try best(rounds: rounds, operations: nodes) { _ = try root.send("ping", payload: .int(1)) }
     let received = try runtime.lua.evaluate("return received", as: Int.self)
@@ -164,8 +178,7 @@ func signalCase(nodes: Int, rounds: Int) throws -> [BenchResult] {
 
 /// Bytes per live coordinator that holds one screen with one input (Lua heap and Swift side).
 func memoryCase(coordinators n: Int) throws -> [BenchResult] {
-    let runtime = try ScriptRuntime(state: AppState("bench"))
-    try runtime.run("""
+    let runtime = try benchApp("""
         local flow = require "coordinator"
         flow.screen "One" { inputs = { "value" } }
         local Holder = flow.coordinator "Holder"
@@ -174,8 +187,7 @@ func memoryCase(coordinators n: Int) throws -> [BenchResult] {
         function Root:start() rootInstance = self end
         function Root:grow(n) for i = 1, n do self:run(Holder, i) end end
         flow.app { bench = Root }
-        """, name: "bench")
-    try runtime.start()
+        """)
     runtime.lua.collectGarbage()
     let luaBefore = runtime.lua.memoryUsed, mallocBefore = mallocBytes()
     try runtime.run("rootInstance:grow(\(n))", name: "bench")
@@ -189,9 +201,7 @@ func memoryCase(coordinators n: Int) throws -> [BenchResult] {
 
 /// 100,000 cycles of start child → push → system back: counts and heap back to where they started.
 func leakCase(cycles n: Int) throws -> [BenchResult] {
-    let runtime = try ScriptRuntime(state: AppState("bench"))
-    runtime.lua.tracebacks = false
-    try runtime.run("""
+    let runtime = try benchApp("""
         local flow = require "coordinator"
         flow.screen "Home" { outputs = { "open" } }
         flow.screen "Page" { inputs = { "n" }, outputs = { "next" } }
@@ -207,8 +217,7 @@ func leakCase(cycles n: Int) throws -> [BenchResult] {
           home.onOpen = function() count = count + 1 self:run(Child, count, { onFinish = function() end }) end
         end
         flow.app { bench = Root }
-        """, name: "bench")
-    try runtime.start()
+        """)
     let app = runtime.app
     func cycle() throws { try app.tap("open"); try app.back() }
     // Warm-up: tables that grow to a working size (the registry, the string table) get there first.

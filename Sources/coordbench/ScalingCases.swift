@@ -56,9 +56,7 @@ private func childrenCurve(sizes: [Int]) throws -> [BenchResult] {
     var memoryNote = ""
     var peakRatio = 0.0
     for n in sizes {
-        let runtime = try ScriptRuntime(state: AppState("bench"))
-        runtime.lua.tracebacks = false
-        try runtime.run("""
+        let runtime = try benchApp("""
             local flow = require "coordinator"
             flow.screen "One" { inputs = { "value" } }
             flow.screen "Home" { outputs = { "open" } }
@@ -70,8 +68,7 @@ private func childrenCurve(sizes: [Int]) throws -> [BenchResult] {
             local Root = flow.coordinator "Root"
             function Root:start() self:push("Home") self:run(Parent) end
             flow.app { bench = Root }
-            """, name: "bench")
-        try runtime.start()
+            """)
         runtime.lua.collectGarbage()
         let mallocBefore = mallocBytes()
         let peakBefore = peakResidentBytes()
@@ -107,28 +104,15 @@ private func childrenCurve(sizes: [Int]) throws -> [BenchResult] {
 private func deliveryCurve(sizes: [Int], rounds: Int) throws -> [BenchResult] {
     var signalCosts: [Double] = [], updateCosts: [Double] = []
     for n in sizes {
-        let runtime = try ScriptRuntime(state: AppState("bench"))
-        runtime.lua.tracebacks = false
-        try runtime.run("""
+        let runtime = try benchApp("""
             local flow = require "coordinator"
             flow.screen "One" { inputs = { "value" } }
             local Node = flow.coordinator "Node"
             function Node:start() self:push("One", { value = 0 }) end
             local Root = flow.coordinator "Root"
-            function Root:start()
-              local queue, head, made = { self }, 1, 1
-              while made < \(n) do
-                local parent = queue[head]; head = head + 1
-                for _ = 1, 10 do
-                  if made >= \(n) then break end
-                  queue[#queue + 1] = parent:run(Node)
-                  made = made + 1
-                end
-              end
-            end
+            \(treeBuilder(nodes: n))
             flow.app { bench = Root }
-            """, name: "bench")
-        try runtime.start()
+            """)
         guard let root = runtime.app.root else { throw BenchError("no root") }
         let repeats = max(1, 100_000 / n)
         signalCosts.append(try best(rounds: rounds, operations: n * repeats) {
