@@ -1,0 +1,29 @@
+import CoordinatorCore
+import LuaKit
+
+/// The driver functions a script or a REPL line uses to act as the user: `tap`, `back`, `top`, `tab`,
+/// `stack`, `reload`, `tree`.
+extension ScriptRuntime {
+    func installDriver() throws {
+        let globals = lua.globals
+        try globals.set("tap", lua.function(name: "tap") { [unowned self] call in
+            try self.app.tap(call.string(1), payload: call.optional(2, as: FlowValue.self))
+        })
+        try globals.set("back", lua.function(name: "back") { [unowned self] _ in try self.app.back() })
+        try globals.set("top", lua.function(name: "top") { [unowned self] call in
+            if let screen = self.app.window.visibleScreen { try call.push(LuaObject(screen)) }
+        })
+        try globals.set("tab", lua.function(name: "tab") { [unowned self] call in
+            try self.app.selectTab(call.integer(1).subtractingReportingOverflow(1).partialValue)
+        })
+        try globals.set("stack", lua.function(name: "stack") { [unowned self] call in
+            try call.push(self.app.window.visibleStack.map(\.name))
+        })
+        try globals.set("reload", lua.function(name: "reload") { [unowned self] call in
+            try call.push(self.reload().description)
+        })
+        try globals.set("tree", lua.function(name: "tree") { [unowned self] call in
+            if let root = self.app.root { try call.push(CoordinatorTree(root: root)) }
+        })
+    }
+}
