@@ -1,0 +1,154 @@
+/* CLua: protected calls and the protected variants of API calls that may raise. Part of shim.h, which includes the parts in order: not to be included alone. */
+#ifndef CLUA_CALLS_H
+#define CLUA_CALLS_H
+
+/* ---- protected calls ---- */
+
+/* lua_pcall with the message handler, with the memory limit enforced while the Lua code runs. The function
+   and its arguments are on top of the stack. */
+static inline int clua_pcall(lua_State *L, int nargs, int nresults) {
+    clua_Runtime *rt = clua_runtime(L);
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, clua_msgh);
+    lua_insert(L, base);
+    int savedEnforce = rt->enforce;
+    rt->enforce = 1;
+    int status = lua_pcall(L, nargs, nresults, base);
+    rt->enforce = savedEnforce;
+    lua_remove(L, base);
+    return status;
+}
+
+/* Pushes the message handler: push it first, then the function and its arguments, and call
+   clua_pcall_with_handler, which saves clua_pcall's two stack rotations. Only needed for tracebacks. */
+static inline void clua_pushmsgh(lua_State *L) { lua_pushcfunction(L, clua_msgh); }
+
+/* lua_pcall with the memory limit enforced; when `handler` is 1 the message handler is already below the
+   function (at base - 1) and stays on the stack (the caller restores its top), when 0 there is none (no
+   traceback is wanted, and the error object comes back as it is). */
+static inline int clua_pcall_with_handler(lua_State *L, int nargs, int nresults, int withHandler) {
+    clua_Runtime *rt = clua_runtime(L);
+    int handler = withHandler ? lua_gettop(L) - nargs - 1 : 0;
+    int savedEnforce = rt->enforce;
+    rt->enforce = 1;
+    int status = lua_pcall(L, nargs, nresults, handler);
+    rt->enforce = savedEnforce;
+    return status;
+}
+
+static inline int clua_load(lua_State *L, const char *buf, size_t size, const char *name, const char *mode) {
+    clua_Runtime *rt = clua_runtime(L);
+    int savedEnforce = rt->enforce;
+    rt->enforce = 1;
+    int status = luaL_loadbufferx(L, buf, size, name, mode);
+    rt->enforce = savedEnforce;
+    return status;
+}
+
+static inline int clua_k_gettable(lua_State *L) { lua_gettable(L, 1); return 1; }
+static inline int clua_k_settable(lua_State *L) { lua_settable(L, 1); return 0; }
+static inline int clua_k_tostring(lua_State *L) { luaL_tolstring(L, 1, NULL); return 1; }
+static inline int clua_k_len(lua_State *L) { lua_len(L, 1); return 1; }
+static inline int clua_k_equal(lua_State *L) { lua_pushboolean(L, lua_compare(L, 1, 2, LUA_OPEQ)); return 1; }
+
+/* Runs k with the values at the given absolute indices (n of them) copied as its arguments. */
+static inline int clua_protect(lua_State *L, lua_CFunction k, int n, int a, int b, int c, int nresults) {
+    lua_pushcfunction(L, k);
+    int args[3] = {a, b, c};
+    for (int i = 0; i < n; i++) lua_pushvalue(L, args[i]);
+    return clua_pcall(L, n, nresults);
+}
+
+/* t[k] when every step of the lookup is a plain table: t raw, then each `__index` that is a table, raw
+   (what Lua does, minus calling functions). Replaces the key on top with the value and returns LUA_OK;
+   returns -1 with the stack unchanged when t is not a table or a step's `__index` is not a table, for
+   the caller to go the protected way (clua_pgettable). Needs room for four values. */
+static inline int clua_gettable_tables(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    int k = lua_gettop(L);
+    if (lua_type(L, t) != LUA_TTABLE) return -1;
+    lua_pushvalue(L, t);                                          /* k, t */
+    for (int loop = 0; loop < 100; loop++) {
+        lua_pushvalue(L, k);
+        if (lua_rawget(L, -2) != LUA_TNIL || !lua_getmetatable(L, -2)) {   /* k, t, v  (or k, t, nil) */
+            lua_replace(L, k);
+            lua_settop(L, k);
+            return LUA_OK;
+        }
+        lua_pushliteral(L, "__index");                            /* k, t, nil, mt, "__index" */
+        int index = lua_rawget(L, -2);                            /* k, t, nil, mt, h */
+        if (index == LUA_TNIL) { lua_pushnil(L); lua_replace(L, k); lua_settop(L, k); return LUA_OK; }
+        if (index != LUA_TTABLE) { lua_settop(L, k); return -1; }
+        lua_replace(L, k + 1);                                    /* k, h, nil, mt */
+        lua_settop(L, k + 1);
+    }
+    lua_settop(L, k);
+    return -1;
+}
+
+/* t[k] with metamethods; key on top of the stack is replaced by the value (or the error). */
+static inline int clua_pgettable(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    int k = lua_gettop(L);
+    int status = clua_protect(L, clua_k_gettable, 2, t, k, 0, 1);
+    lua_remove(L, k);
+    return status;
+}
+
+/* t[k] = v with metamethods; key and value on top of the stack are popped (the error pushed on failure). */
+static inline int clua_psettable(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    int v = lua_gettop(L);
+    int status = clua_protect(L, clua_k_settable, 3, t, v - 1, v, 0);
+    if (status == LUA_OK) { lua_pop(L, 2); }
+    else { lua_rotate(L, v - 1, 1); lua_pop(L, 2); }
+    return status;
+}
+
+/* Pushes luaL_tolstring(idx) (honours __tostring and __name), or the error. */
+static inline int clua_ptostring(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    return clua_protect(L, clua_k_tostring, 1, idx, 0, 0, 1);
+}
+
+/* Pushes #v (honours __len), or the error. */
+static inline int clua_plen(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    return clua_protect(L, clua_k_len, 1, idx, 0, 0, 1);
+}
+
+/* Pushes a == b (honours __eq) as a boolean, or the error. */
+static inline int clua_pequal(lua_State *L, int a, int b) {
+    a = lua_absindex(L, a);
+    b = lua_absindex(L, b);
+    return clua_protect(L, clua_k_equal, 2, a, b, 0, 1);
+}
+
+/* t[name] = value (popped) for the table at idx, name given as len bytes that are also NUL-terminated: through
+   lua_setfield (Lua's cache of recent C strings finds repeated names without hashing them) unless the bytes hold
+   a NUL, then by the bytes. For names of a few bytes the scan is a handful of instructions (no strlen call). */
+static inline void clua_setfield_bytes(lua_State *L, int idx, const char *name, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        if (name[i] == 0) {
+            idx = lua_absindex(L, idx);
+            lua_pushlstring(L, name, len);
+            lua_rotate(L, -2, 1);
+            lua_rawset(L, idx);
+            return;
+        }
+    }
+    lua_setfield(L, idx, name);
+}
+
+/* The Swift object of the box tagged `tag` in field `name` of the metatable of the value at idx (read raw),
+   or NULL; the stack is unchanged (it needs two free slots). */
+static inline void *clua_metafield_object(lua_State *L, int idx, const char *name, const void *tag) {
+    if (!lua_getmetatable(L, idx)) return NULL;
+    lua_pushstring(L, name);
+    lua_rawget(L, -2);
+    void *object = clua_boxed_object(L, -1, tag);
+    lua_settop(L, -3);
+    return object;
+}
+
+#endif /* CLUA_CALLS_H */

@@ -1,0 +1,156 @@
+/* CLua: weak maps, the macros Swift cannot import, and data images. Part of shim.h, which includes the parts in order: not to be included alone. */
+#ifndef CLUA_VALUES_H
+#define CLUA_VALUES_H
+
+/* ---- Weak maps: a registry table from addresses to values, weak in its values (the object cache, and the
+   state's views: LuaStack.pushView in LuaKit). */
+
+/* Pushes map[key] for the map in registry slot `ref` and returns 1, or pushes nothing and returns 0. */
+static inline int clua_weakmap_get(lua_State *L, int ref, const void *key) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    if (lua_rawgetp(L, -1, key) == LUA_TNIL) {
+        lua_settop(L, -3);
+        return 0;
+    }
+    lua_remove(L, -2);
+    return 1;
+}
+
+/* map[key] = the value at idx (nil removes the entry), for the map in registry slot `ref`. */
+static inline void clua_weakmap_set(lua_State *L, int ref, const void *key, int idx) {
+    idx = lua_absindex(L, idx);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    lua_pushvalue(L, idx);
+    lua_rawsetp(L, -2, key);
+    lua_settop(L, -2);
+}
+
+/* A new weak-valued table in a registry slot; its slot. */
+static inline int clua_weakmap_new(lua_State *L) {
+    lua_createtable(L, 0, 0);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    return luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+/* ---- macros Swift cannot import ---- */
+
+static inline int clua_registryindex(void) { return LUA_REGISTRYINDEX; }
+static inline int clua_upvalueindex(int i) { return lua_upvalueindex(i); }
+static inline void clua_pop(lua_State *L, int n) { lua_pop(L, n); }
+static inline void clua_newtable(lua_State *L) { lua_newtable(L); }
+static inline void clua_insert(lua_State *L, int idx) { lua_insert(L, idx); }
+static inline void clua_remove(lua_State *L, int idx) { lua_remove(L, idx); }
+static inline void clua_replace(lua_State *L, int idx) { lua_replace(L, idx); }
+/* lua_tolstring and lua_tointegerx as values: Swift reads the results without taking the address of a
+   local (which costs a stack guard and a larger frame on every call). */
+typedef struct clua_String { const char *bytes; size_t length; } clua_String;
+static inline clua_String clua_tostring_bytes(lua_State *L, int idx) {
+    clua_String result;
+    result.bytes = lua_tolstring(L, idx, &result.length);
+    return result;
+}
+typedef struct clua_Integer { lua_Integer value; int ok; } clua_Integer;
+static inline clua_Integer clua_tointeger(lua_State *L, int idx) {
+    clua_Integer result;
+    result.value = lua_tointegerx(L, idx, &result.ok);
+    return result;
+}
+
+/* ---- Data images (LuaDataImage in LuaKit): plain data encoded for comparison with a Lua value in one walk.
+   A value is a tag byte and its payload: 'f'/'t' booleans; 'i' an 8-byte integer; 'd' the 8-byte bits of a
+   float; 's' a 4-byte length and the bytes; 'l' a list: 4-byte count, then each item as a 4-byte size and the
+   item; 'r' a record: 4-byte count, then each field as 4-byte key length, the key, 4-byte size, the value.
+   Integers are in the machine's byte order. */
+static inline uint32_t clua_image_u32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+
+/* Whether the value at idx is exactly the data at p: a list is a table whose pairs are 1..n in traversal order
+   (what a table constructor or appends build), a record a table with exactly the fields, string keys only.
+   Raw access only; never raises. */
+static int clua_image_matches(lua_State *L, int idx, const unsigned char *p, int depth) {
+    int type = lua_type(L, idx);
+    switch (p[0]) {
+    case 'f': return type == LUA_TBOOLEAN && !lua_toboolean(L, idx);
+    case 't': return type == LUA_TBOOLEAN && lua_toboolean(L, idx);
+    case 'i': {
+        lua_Integer v; memcpy(&v, p + 1, 8);
+        return type == LUA_TNUMBER && lua_isinteger(L, idx) && lua_tointegerx(L, idx, NULL) == v;
+    }
+    case 'd': {
+        if (type != LUA_TNUMBER || lua_isinteger(L, idx)) return 0;
+        lua_Number d = lua_tonumberx(L, idx, NULL);
+        return memcmp(&d, p + 1, 8) == 0;
+    }
+    case 's': {
+        if (type != LUA_TSTRING) return 0;
+        size_t len; const char *s = lua_tolstring(L, idx, &len);
+        return len == clua_image_u32(p + 1) && memcmp(s, p + 5, len) == 0;
+    }
+    case 'l': case 'r': {
+        int list = p[0] == 'l';
+        uint32_t n = clua_image_u32(p + 1);
+        if (type != LUA_TTABLE || depth >= 64 || !lua_checkstack(L, 3)) return 0;
+        if (list && (n == 0 || lua_rawlen(L, idx) != n)) return 0;
+        idx = lua_absindex(L, idx);
+        const unsigned char *items = p + 5, *next = items;
+        uint32_t count = 0;
+        lua_pushnil(L);
+        while (lua_next(L, idx)) {
+            const unsigned char *value = NULL;
+            if (++count <= n) {
+                if (list) {
+                    if (lua_isinteger(L, -2) && lua_tointegerx(L, -2, NULL) == (lua_Integer)count) value = next + 4;
+                    next += 4 + clua_image_u32(next);
+                } else if (lua_type(L, -2) == LUA_TSTRING) {
+                    size_t klen; const char *key = lua_tolstring(L, -2, &klen);
+                    const unsigned char *q = items;
+                    for (uint32_t i = 0; i < n; i++) {
+                        uint32_t kl = clua_image_u32(q);
+                        const unsigned char *v = q + 4 + kl;
+                        if (kl == klen && memcmp(q + 4, key, kl) == 0) { value = v + 4; break; }
+                        q = v + 4 + clua_image_u32(v);
+                    }
+                }
+            }
+            if (value == NULL || !clua_image_matches(L, -1, value, depth + 1)) { lua_settop(L, -3); return 0; }
+            lua_settop(L, -2);
+        }
+        return count == n;
+    }
+    default: return 0;
+    }
+}
+static inline void clua_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
+static inline int clua_gc_collect(lua_State *L) { return lua_gc(L, LUA_GCCOLLECT); }
+static inline int clua_gc_count_kb(lua_State *L) { return lua_gc(L, LUA_GCCOUNT); }
+static inline int clua_gc_count_b(lua_State *L) { return lua_gc(L, LUA_GCCOUNTB); }
+static inline int clua_gc_stop(lua_State *L) { return lua_gc(L, LUA_GCSTOP); }
+static inline int clua_gc_restart(lua_State *L) { return lua_gc(L, LUA_GCRESTART); }
+static inline int clua_gc_generational(lua_State *L) { return lua_gc(L, LUA_GCGEN, 0, 0); }
+static inline int clua_gc_incremental(lua_State *L) { return lua_gc(L, LUA_GCINC, 0, 0, 0); }
+static inline void clua_pushclosure(lua_State *L, int nup) { lua_pushcclosure(L, clua_trampoline, nup); }
+static inline void clua_pushmethod(lua_State *L) { lua_pushcclosure(L, clua_method_trampoline, 4); }
+static inline void clua_pushindex(lua_State *L) { lua_pushcclosure(L, clua_index, 4); }
+static inline void clua_pushnewindex(lua_State *L) { lua_pushcclosure(L, clua_newindex, 3); }
+static inline void clua_pushboxgc(lua_State *L) { lua_pushcfunction(L, clua_box_gc); }
+static inline int clua_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
+static inline void clua_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }
+static inline int clua_rawgetref(lua_State *L, int ref) { return lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
+/* Pushes entry `n` (raw) of the table in registry slot `ref`; returns the entry's type. */
+static inline int clua_push_entry(lua_State *L, int ref, lua_Integer n) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    int type = lua_rawgeti(L, -1, n);
+    lua_copy(L, -1, -2);
+    lua_settop(L, -2);
+    return type;
+}
+
+/* Opens one standard library by its luaopen function and stores it like luaL_openlibs does. */
+static inline void clua_requiref(lua_State *L, const char *name, lua_CFunction open) {
+    luaL_requiref(L, name, open, 1);
+    lua_pop(L, 1);
+}
+
+#endif /* CLUA_VALUES_H */
