@@ -7,7 +7,8 @@ import PackageDescription
 //   CoordinatorCore - coordinators, router, headless navigation, screens, gateway, signals (no Lua)
 //   CoordinatorScript - the scripting bridge: the core as the Lua module "coordinator"
 //   coordbench - the benchmarks (bridge vs raw C API, journeys vs native Swift and plain Lua, memory, leaks)
-//   coordrun  - the command-line front: run mode and the REPL (line editing through CEditLine, libedit)
+//   coordrun  - the command-line front over CoordinatorScript's REPL engine: the terminal (line editing
+//               through CEditLine, libedit; signals; colours) and the arguments
 let package = Package(
     name: "Coordinator",
     platforms: [.macOS(.v15)],
@@ -39,7 +40,7 @@ let package = Package(
         .executableTarget(
             name: "coordrun",
             dependencies: [
-                "CoordinatorScript", "CoordinatorCore", "LuaKit", "CEditLine",
+                "CoordinatorScript", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -129,6 +129,15 @@ extension ScriptRuntime {
     }
 }
 
+extension FrozenValue {
+    /// The table of fields a frozen table reads through (its metatable's `__index`), or nil when `table` is
+    /// not frozen data: what a printer shows for it.
+    static func fields(ofFrozen table: LuaTable) -> LuaTable? {
+        guard let meta = table.metatable, case .userdata? = try? meta.rawGet("__data", as: LuaValue.self) else { return nil }
+        return try? meta.rawGet("__index", as: LuaTable.self)
+    }
+}
+
 extension FlowValue {
     /// Whether the value at `index` is a frozen table.
     static func isFrozen(_ stack: LuaStack, at index: Int32) throws -> Bool {

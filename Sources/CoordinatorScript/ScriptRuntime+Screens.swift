@@ -86,6 +86,7 @@ extension ScriptRuntime {
                 screen.onSignal(name) { signal in try self.deliver(signal, to: callback) }
             },
         ]
+        screenFields = Set(methods.keys).union(["name", "id"])
         try lua.register(Screen.self, name: "Screen") { s in
             s.readOnly("name") { $0.name }
             s.readOnly("id") { $0.id }

@@ -33,16 +33,28 @@ public final class ScriptRuntime {
     var definitions: LuaFunction?
     /// The metamethods every frozen table shares (see ``FrozenValue``).
     var dataMetamethods: [(name: String, value: LuaValue)] = []
+    /// The names a screen answers in Lua besides its inputs and handlers (methods, `name`, `id`).
+    var screenFields: Set<String> = []
 
-    /// Creates a runtime whose gateway starts in `state`.
-    public init(state: AppState = .authorization, libraries: LuaLibraries = .all) throws {
+    var hasDriverFunctions = false
+
+    /// Creates a runtime whose gateway starts in `state`, with the Lua standard libraries `libraries`.
+    /// With `driverFunctions`, Lua code can also act as the user (`tap`, `back`, `top`, ...: see
+    /// ``installDriverFunctions()``), as in a REPL or a test.
+    public init(state: AppState = .authorization, libraries: LuaLibraries = .all, driverFunctions: Bool = false) throws {
         lua = try LuaState(libraries: libraries)
         app = Application(state: state)
         try registerScreenClass()
         try registerCoordinatorClass()
         try registerFrozenData()
         try installModule()
-        try installDriver()
+        if driverFunctions { try defineDriverFunctions(); hasDriverFunctions = true }
+    }
+
+    /// Creates a runtime whose gateway starts in the state named `state` (`"authorization"`, `"main"`, or
+    /// any state the app declares).
+    public convenience init(stateNamed state: String, driverFunctions: Bool = false) throws {
+        try self.init(state: AppState(state), driverFunctions: driverFunctions)
     }
 
     /// Supplies a coordinator written in Swift (a service such as storage or networking, or a whole flow)

@@ -8,6 +8,14 @@ import LuaKit
 /// breaks the Swift → Lua → Swift cycles that otherwise keep both worlds alive. All of it is undone if the
 /// finishing operation fails.
 final class ScriptedCoordinator: Coordinator {
+    /// The field of an instance that holds its class (the prelude's instances look methods up there).
+    static let classField = "__class"
+
+    /// The class of a coordinator instance (a table this bridge built), or nil for any other table.
+    static func coordinatorClass(ofInstance table: LuaTable) -> LuaTable? {
+        try? table.rawGet(classField, as: LuaTable?.self)
+    }
+
     unowned let runtime: ScriptRuntime
     let type: LuaTable
     // Exclusivity of the state below is not checked at run time (it is touched on every push, handler and
@@ -51,7 +59,7 @@ final class ScriptedCoordinator: Coordinator {
             stack.setField("router", ofNewTableAt: -3)
             stack.setField("__handle", ofNewTableAt: -2)
             try type.push(to: stack)
-            stack.setField("__class", ofNewTableAt: -2)
+            stack.setField(Self.classField, ofNewTableAt: -2)
             if let onFinishFunction {
                 try onFinishFunction.push(to: stack)
                 stack.setField("onFinish", ofNewTableAt: -2)

@@ -91,7 +91,7 @@ func bridgeCases(calls n: Int, rounds: Int, wanted: (String) -> Bool) throws -> 
     // 2. A screen output dispatched to its Lua handler with a one-field table payload, against lua_pcall
     //    of the same function with the table built through the C API, in the same Lua state (so that both
     //    pay the same garbage collector over the same heap, and only the bridge differs).
-    let runtime = try ScriptRuntime(state: AppState("bench"))
+    let runtime = try ScriptRuntime(state: AppState("bench"), driverFunctions: true)
     runtime.lua.tracebacks = false
     try runtime.run("""
         local flow = require "coordinator"

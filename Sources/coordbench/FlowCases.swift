@@ -64,7 +64,7 @@ final class NativePicker: Coordinator {
 
 func journeyCases(journeys n: Int, rounds: Int, root: String) throws -> [BenchResult] {
     // The product: scripts/app.lua over the Swift core.
-    let runtime = try ScriptRuntime(state: .main)
+    let runtime = try ScriptRuntime(state: .main, driverFunctions: true)
     runtime.lua.tracebacks = false
     try runtime.load(script: root + "/scripts/app.lua")
     try runtime.start()
@@ -132,7 +132,7 @@ func journeyCases(journeys n: Int, rounds: Int, root: String) throws -> [BenchRe
 
 /// A runtime running the app a script declares with `flow.app { bench = Root }`, started, tracebacks off.
 func benchApp(_ script: String) throws -> ScriptRuntime {
-    let runtime = try ScriptRuntime(state: AppState("bench"))
+    let runtime = try ScriptRuntime(state: AppState("bench"), driverFunctions: true)
     runtime.lua.tracebacks = false
     try runtime.run(script, name: "bench")
     try runtime.start()
@@ -268,7 +268,7 @@ func reloadCase(lines: Int, rounds: Int, root: String) throws -> [BenchResult] {
         i += 1
     }
     guard writeFile(script, text) else { throw BenchError("cannot write \(script)") }
-    let runtime = try ScriptRuntime(state: .main)
+    let runtime = try ScriptRuntime(state: .main, driverFunctions: true)
     try runtime.lua.addModuleDirectory(root + "/scripts")
     try runtime.load(script: script)
     try runtime.start()

@@ -136,7 +136,7 @@ private func deliveryCurve(sizes: [Int], rounds: Int) throws -> [BenchResult] {
 /// The source app's journey back and forth `cycles` times inside one line: the Lua heap after a full
 /// collection, against one cycle.
 private func oneLineLoop(cycles: Int) throws -> BenchResult {
-    let runtime = try ScriptRuntime(state: .main)
+    let runtime = try ScriptRuntime(state: .main, driverFunctions: true)
     runtime.lua.tracebacks = false
     let root = CoordBench().repositoryRoot()
     try runtime.load(script: root + "/scripts/app.lua")

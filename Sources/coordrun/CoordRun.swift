@@ -1,12 +1,5 @@
 import ArgumentParser
-import CoordinatorCore
 import CoordinatorScript
-import LuaKit
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 @main
 struct CoordRun: ParsableCommand {
@@ -43,65 +36,57 @@ struct CoordRun: ParsableCommand {
     var state: String = "authorization"
 
     func run() throws {
-        let tty = isatty(0) != 0
-        let dumb = getenv("TERM").map { String(cString: $0) == "dumb" } ?? false
-        let terminal = Terminal(colour: tty && isatty(1) != 0 && getenv("NO_COLOR") == nil && !dumb)
-        let runtime: ScriptRuntime
+        let tty = Platform.isTerminal(0)
+        let colour = tty && Platform.isTerminal(1) && Platform.environment("NO_COLOR") == nil && Platform.environment("TERM") != "dumb"
+        let style = TextStyle(colour: colour)
+        let output = REPL.Output(write: { Platform.writeAll(1, $0) }, error: { Platform.writeAll(2, $0 + "\n") })
+        let repl: REPL
         do {
-            runtime = try ScriptRuntime(state: AppState(state))
+            let runtime = try ScriptRuntime(stateNamed: state, driverFunctions: true)
             if let script {
                 try runtime.load(script: script)
                 try runtime.start()
             }
+            repl = try REPL(runtime: runtime, mode: interactive || script == nil ? .repl : .run, style: style, output: output)
         } catch {
-            terminal.error(describe(error))
+            output.error(style.error(REPL.message(for: error)))
             throw ExitCode.failure
         }
-        let driver = Driver(runtime: runtime, terminal: terminal, mode: interactive || script == nil ? .repl : .run)
-        let input: LineInput = tty ? EditLineInput(historyFile: historyFile(), completer: Completer(driver: driver)) : PlainInput()
+        let input: LineInput = tty ? EditLineInput(historyFile: historyFile(), repl: repl) : PlainInput()
         if watch {
-            if runtime.scriptFiles.isEmpty { terminal.error("--watch: there is no script to watch") }
-            let watcher = FileWatcher(paths: runtime.scriptFiles)
+            if repl.runtime.scriptFiles.isEmpty { output.error(style.error("--watch: there is no script to watch")) }
+            let watcher = FileWatcher(paths: repl.runtime.scriptFiles)
             input.idle = {
                 guard watcher.changed() else { return false }
-                driver.reload()
-                watcher.paths = runtime.scriptFiles
+                repl.reload()
+                watcher.paths = repl.runtime.scriptFiles
                 return true
             }
         }
-        if tty { InterruptSignal.install() }
-        if driver.mode == .repl && tty {
-            terminal.write(terminal.dim("coordrun \(Self.configuration.version) REPL over Lua 5.4 - :help for commands, Ctrl-D to quit") + "\n")
+        if tty { CtrlC.install() }
+        if repl.mode == .repl && tty {
+            output.write(style.dim("coordrun \(Self.configuration.version) REPL over Lua 5.4 - :help for commands, Ctrl-D to quit") + "\n")
         }
-        if script != nil { driver.show() }
+        if script != nil { repl.show() }
         var failed = false
         while true {
-            switch input.read(prompt: tty ? terminal.prompt(driver.isContinuing ? ">> " : "> ") : nil) {
+            switch input.read(prompt: tty ? style.prompt(repl.prompt) : nil) {
             case .end:
-                if driver.isContinuing { failed = !driver.finishPending() || failed }
-                if tty { terminal.write("\n") }
+                failed = !repl.endOfInput() || failed
+                if tty { output.write("\n") }
                 if failed && !tty { throw ExitCode.failure }
                 return
             case .interrupted:
-                driver.cancelPending()
-                terminal.write("\n")
+                repl.cancelPending()
+                output.write("\n")
             case .line(let line):
-                let before = driver.signature
-                let ok = runtime.lua.interruptible { driver.handle(line) }
-                if !ok { failed = true }
-                if driver.signature != before { driver.show() }
+                if !repl.handle(line) { failed = true }
             }
         }
     }
 
     func historyFile() -> String? {
-        if let path = getenv("COORDRUN_HISTORY") { return String(cString: path) }
-        guard let home = getenv("HOME") else { return nil }
-        return String(cString: home) + "/.coordrun_history"
+        if let path = Platform.environment("COORDRUN_HISTORY") { return path }
+        return Platform.environment("HOME").map { $0 + "/.coordrun_history" }
     }
-}
-
-func describe(_ error: any Error) -> String {
-    if let lua = error as? LuaError { return lua.fullDescription }
-    return "error: \(error)"
 }

@@ -12,7 +12,7 @@ let repositoryRoot: String = {
 }()
 
 func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
-    let runtime = try ScriptRuntime(state: state)
+    let runtime = try ScriptRuntime(state: state, driverFunctions: true)
     try runtime.load(script: repositoryRoot + "/scripts/app.lua")
     try runtime.start()
     return runtime
@@ -106,7 +106,7 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
             end
             flow.app { authorization = Home }
             """)
-        let runtime = try ScriptRuntime()
+        let runtime = try ScriptRuntime(driverFunctions: true)
         try runtime.load(script: script)
         try runtime.start()
         let error = try #require(luaError { try runtime.run("tap('go')") })
@@ -120,7 +120,7 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
 
 @Suite struct StartErrorTests {
     func runtime(_ body: String) throws -> ScriptRuntime {
-        let runtime = try ScriptRuntime()
+        let runtime = try ScriptRuntime(driverFunctions: true)
         try runtime.run("""
             local flow = require "coordinator"
             flow.screen "Home" { outputs = { "open" } }
@@ -162,7 +162,7 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
 
 @Suite struct InstanceTests {
     @Test func instancesCarryTheirHandleClassAndOnFinishAndShareTheirClassMetatable() throws {
-        let runtime = try ScriptRuntime()
+        let runtime = try ScriptRuntime(driverFunctions: true)
         try runtime.run("""
             local flow = require "coordinator"
             flow.screen "Home" { outputs = { "open" } }
@@ -214,7 +214,7 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
             end
             flow.app(Root)
             """)
-        let runtime = try ScriptRuntime()
+        let runtime = try ScriptRuntime(driverFunctions: true)
         try runtime.load(script: script)
         try runtime.start()
         try runtime.run("tap('next'); tap('next'); back(); back()")
@@ -244,7 +244,7 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
     /// A flow that stays running while it pushes and pops screens all day keeps only the screens it shows
     /// (it remembers the screens it gave Lua handlers, and forgets the ones that are gone as it goes).
     @Test func aLongRunningFlowDoesNotKeepThePagesItPopped() throws {
-        let runtime = try ScriptRuntime()
+        let runtime = try ScriptRuntime(driverFunctions: true)
         try runtime.run("""
             local flow = require "coordinator"
             flow.screen "Page" { outputs = { "next" } }
@@ -296,7 +296,7 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
 
 @Suite struct DeepChainTests {
     @Test func treeOfAChainAHundredThousandDeep() throws {
-        let runtime = try ScriptRuntime(state: .main)
+        let runtime = try ScriptRuntime(state: .main, driverFunctions: true)
         try runtime.run("""
             local flow = require "coordinator"
             local Link = flow.coordinator "Link"
@@ -333,7 +333,7 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
 
 @Suite struct DeepDataTests {
     @Test func dataTooDeepForLuaIsAnErrorNotACrash() throws {
-        let runtime = try ScriptRuntime()
+        let runtime = try ScriptRuntime(driverFunctions: true)
         var value: FlowValue = 1
         for _ in 0..<1_000 { value = .list([value]) }
         #expect(throws: LuaError.self) { try runtime.lua.globals.set("deep", value) }

@@ -49,6 +49,10 @@ import LuaKit
         // Swift functions for scripts go through the same Lua state.
         try runtime.lua.globals.set("hostVersion", runtime.lua.function(name: "hostVersion") { "1.0" })
         #expect(try runtime.run("return hostVersion()") == ["1.0"])
+        // An embedded app's scripts cannot act as the user unless the host asks for the driver functions.
+        #expect(try runtime.run("return tap, back, top") == [.nil, .nil, .nil])
+        try runtime.installDriverFunctions()
+        #expect(try runtime.run("return top():title()") == ["Editor"])
     }
 
     @Test func aScriptWithoutAnAppSaysWhatIsMissing() throws {
@@ -60,7 +64,7 @@ import LuaKit
     }
 
     @Test func badScreenSpecsAreErrorsWithTheirLine() throws {
-        let runtime = try ScriptRuntime()
+        let runtime = try ScriptRuntime(driverFunctions: true)
         let error = luaError { try runtime.run("local flow = require 'coordinator'\nflow.screen 'A' { outputs = { go = 42 } }", name: "spec.lua") }
         #expect(error?.message == "spec.lua:2: screen A: output 'go' must be \"value\", \"none\" or { from = 'input' }")
         let data = luaError { try runtime.run("tap('x', { f = print })", name: "spec.lua") }

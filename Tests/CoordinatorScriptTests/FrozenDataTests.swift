@@ -8,7 +8,7 @@ import TestSupport
 /// `flow.freeze`: read-only data that screens share without copying.
 @Suite struct FrozenDataTests {
     @Test func frozenDataReadsLikeItsTableAndRefusesChanges() throws {
-        let runtime = try ScriptRuntime()
+        let runtime = try ScriptRuntime(driverFunctions: true)
         try runtime.run("""
             local flow = require "coordinator"
             data = flow.freeze { name = "Ann", tags = { "a", "b", "c" }, city = { name = "Kazan", size = 1.5 } }
@@ -36,7 +36,7 @@ import TestSupport
     }
 
     @Test func aCopyIsAPlainTableAndFreezingTwiceGivesTheSameTable() throws {
-        let runtime = try ScriptRuntime()
+        let runtime = try ScriptRuntime(driverFunctions: true)
         try runtime.run("""
             local flow = require "coordinator"
             data = flow.freeze { list = { 1, 2 }, name = "x" }
@@ -55,7 +55,7 @@ import TestSupport
 
     /// Frozen data of any shape reads back in Lua as the value it was made from, and Swift gets that value back.
     @Test func randomDataFrozenInSwiftReadsBackUnchanged() async throws {
-        let runtime = try ScriptRuntime()
+        let runtime = try ScriptRuntime(driverFunctions: true)
         try runtime.run("""
             function walk(t)
               if type(t) ~= "table" then return t end
@@ -72,7 +72,7 @@ import TestSupport
     }
 
     @Test func screensTakeFrozenDataAndRefuseItOnceRawsetChangedIt() throws {
-        let runtime = try ScriptRuntime(state: .main)
+        let runtime = try ScriptRuntime(state: .main, driverFunctions: true)
         try runtime.run("""
             local flow = require "coordinator"
             flow.screen "Regions" { inputs = { "regions" }, outputs = { pick = { from = "regions" } } }
@@ -101,7 +101,7 @@ import TestSupport
     }
 
     @Test func aFrozenRecordCanBeAScreensInputs() throws {
-        let runtime = try ScriptRuntime(state: .main)
+        let runtime = try ScriptRuntime(state: .main, driverFunctions: true)
         try runtime.run("""
             local flow = require "coordinator"
             flow.screen "Regions" { inputs = { "regions" } }
@@ -121,7 +121,7 @@ import TestSupport
     /// Frozen data crossing back into Lua (an input read, a payload, a result) is the frozen table Lua
     /// holds; once Lua lets the frozen table go, the same data arrives as a new plain table.
     @Test func frozenDataComesBackAsItselfWhileLuaHoldsIt() throws {
-        let runtime = try ScriptRuntime(state: .main)
+        let runtime = try ScriptRuntime(state: .main, driverFunctions: true)
         try runtime.run("""
             local flow = require "coordinator"
             flow.screen "Pick" { inputs = { "items" }, outputs = { pick = { from = "items" } } }
@@ -160,7 +160,7 @@ import TestSupport
     /// A plain table holding frozen data converts right every time it changes (it is never taken from the
     /// memo of converted tables), and reading it back gives the frozen parts as themselves.
     @Test func plainTablesHoldingFrozenDataConvertAfterEveryChange() throws {
-        let runtime = try ScriptRuntime(state: .main)
+        let runtime = try ScriptRuntime(state: .main, driverFunctions: true)
         try runtime.run("""
             local flow = require "coordinator"
             flow.screen "Profile" { inputs = { "user" } }

@@ -9,7 +9,7 @@ import LuaKit
 @Suite struct HandlerTests {
     let runtime: ScriptRuntime
     init() throws {
-        runtime = try ScriptRuntime(state: AppState("home"))
+        runtime = try ScriptRuntime(state: AppState("home"), driverFunctions: true)
         runtime.lua.tracebacks = false
         try runtime.run("""
             local flow = require "coordinator"

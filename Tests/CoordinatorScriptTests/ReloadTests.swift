@@ -18,7 +18,7 @@ import LuaKit
         original = try #require(readFile(repositoryRoot + "/scripts/app.lua"))
         script = try folder.write("app.lua", original)
         try folder.write("cities.lua", try #require(readFile(repositoryRoot + "/scripts/cities.lua")))
-        runtime = try ScriptRuntime()
+        runtime = try ScriptRuntime(driverFunctions: true)
         try runtime.load(script: script)
         try runtime.start()
         try runtime.run("tap('login', { name = 'Ann', password = 'secret' }) tap('selectCity') tap('regionSelected', top().regions[1])")

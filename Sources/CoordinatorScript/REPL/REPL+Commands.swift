@@ -1,15 +1,10 @@
 import CoordinatorCore
-import CoordinatorScript
 import LuaKit
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The `:commands` of run mode and the REPL: inspection and reload.
-extension Driver {
-    static let commands: [(name: String, usage: String, help: String)] = [
+extension REPL {
+    /// The commands, with their usage and help, as `:help` lists them.
+    public static let commands: [(name: String, usage: String, help: String)] = [
         ("help", ":help", "this list"),
         ("reload", ":reload", "run the app's script files again, keeping the live app (also reload())"),
         ("tree", ":tree", "the coordinator tree, each coordinator with its screens"),
@@ -20,6 +15,7 @@ extension Driver {
         ("N", ":N", "trigger the visible screen's action N"),
     ]
 
+    /// Runs `:text` (without its colon).
     func command(_ text: String) throws {
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard let name = words.first else { return try command("help") }
@@ -30,20 +26,20 @@ extension Driver {
             let width = Self.commands.map(\.usage.count).max() ?? 0
             var out = Self.commands.map { "  " + $0.usage.padding(to: width) + "  " + $0.help }.joined(separator: "\n")
             out += "\nLua: tap(output [, payload]), back(), top(), stack(), tree(), tab(n), reload(); =EXPR prints EXPR"
-            terminal.write(out + "\n")
+            output.write(out + "\n")
         case "reload", "r":
-            reload()
+            output.write(style.dim(try runtime.reload().description) + "\n")
         case "tree", "t":
-            guard let root = app.root else { return terminal.write("(no app is running)\n") }
-            terminal.write(treeText(root, depth: 0))
+            guard let root = app.root else { return output.write("(no app is running)\n") }
+            output.write(treeText(root, depth: 0))
         case "hierarchy":
-            terminal.write(app.window.hierarchyDescription + "\n")
+            output.write(app.window.hierarchyDescription + "\n")
         case "screen", "s":
-            terminal.write(try screenText(argument))
+            output.write(try screenText(argument))
         case "events", "e":
             let count = argument.isEmpty ? 20 : Int(argument) ?? 20
             let recent = events.recent(count)
-            terminal.write(recent.isEmpty ? "(no navigation events yet)\n" : recent.joined(separator: "\n") + "\n")
+            output.write(recent.isEmpty ? "(no navigation events yet)\n" : recent.joined(separator: "\n") + "\n")
         case "show":
             show()
         default:
@@ -63,9 +59,9 @@ extension Driver {
             let indent = String(repeating: "  ", count: min(depth, Self.maxTreeIndent))
                 + (depth > Self.maxTreeIndent ? "[depth \(depth)] " : "")
             let screens = coordinator.screens.map { "\($0.name)#\($0.id)" + ($0.isShown ? "" : " (hidden)") }
-            var line = indent + terminal.bold("\(coordinator.name)#\(coordinator.id)")
+            var line = indent + style.bold("\(coordinator.name)#\(coordinator.id)")
             if coordinator.status != .running { line += " (\(coordinator.status.rawValue))" }
-            if !screens.isEmpty { line += "  " + terminal.dim("screens: ") + screens.joined(separator: ", ") }
+            if !screens.isEmpty { line += "  " + style.dim("screens: ") + screens.joined(separator: ", ") }
             lines.append(line)
             for child in coordinator.children.reversed() { pending.append((child, depth + 1)) }
         }
@@ -81,7 +77,7 @@ extension Driver {
         guard let screen else {
             throw NavigationError(.noVisibleScreen, which.isEmpty ? "no screen is visible" : "no shown screen is '\(which)' (shown: \(screens.map { "\($0.name)#\($0.id)" }.joined(separator: ", ")))")
         }
-        var text = terminal.bold("\(screen.name)#\(screen.id)") + " \"\(screen.title)\"" + (screen.owner.map { " shown by \($0.name)#\($0.id)" } ?? "") + "\n"
+        var text = style.bold("\(screen.name)#\(screen.id)") + " \"\(screen.title)\"" + (screen.owner.map { " shown by \($0.name)#\($0.id)" } ?? "") + "\n"
         text += "  inputs:\n"
         for input in screen.type.inputs {
             let value = screen[input.name].map { $0.description } ?? "nil"
@@ -103,59 +99,3 @@ extension Driver {
     }
 }
 
-/// The most recent navigation events, for `:events`.
-final class EventLog {
-    private var ring: [String] = []
-    private var next = 0
-    private var total = 0
-    let capacity = 200
-
-    init(app: Application) {
-        _ = app.observe { [weak self] event in self?.append("\(event)") }
-    }
-
-    func append(_ text: String) {
-        total += 1
-        let line = "\(total). " + text
-        if ring.count < capacity { ring.append(line) } else { ring[next] = line }
-        next = (next + 1) % capacity
-    }
-
-    func recent(_ count: Int) -> [String] {
-        let ordered = ring.count < capacity ? ring : Array(ring[next...] + ring[..<next])
-        return Array(ordered.suffix(max(0, count)))
-    }
-}
-
-extension String {
-    func padding(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
-}
-
-/// Output with optional colour, written straight to the file descriptors so that standard output and
-/// standard error appear in the order they were produced.
-struct Terminal {
-    let colour: Bool
-
-    func write(_ text: String) { writeAll(1, text) }
-
-    func error(_ text: String) { writeAll(2, (colour ? "\u{1B}[31m" + text + "\u{1B}[0m" : text) + "\n") }
-
-    func bold(_ s: String) -> String { colour ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
-    func accent(_ s: String) -> String { colour ? "\u{1B}[36m\(s)\u{1B}[0m" : s }
-    func dim(_ s: String) -> String { colour ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
-    /// A prompt for libedit: colour codes marked as taking no room on the line.
-    func prompt(_ s: String) -> String { colour ? "\u{1}\u{1B}[36m\u{2}\(s)\u{1}\u{1B}[0m\u{2}" : s }
-}
-
-/// Writes every byte of `text` to a file descriptor.
-func writeAll(_ fd: Int32, _ text: String) {
-    var text = text
-    text.withUTF8 { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let written = write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            if written <= 0 { return }
-            offset += written
-        }
-    }
-}

@@ -1,15 +1,13 @@
 import CoordinatorCore
-import CoordinatorScript
 import LuaKit
 
 /// Tab completion: `:commands`, globals and Lua keywords, fields of tables (following `__index` tables,
 /// and a coordinator instance's class), a screen's inputs, handlers and methods, and the visible screen's
 /// output names (which run mode takes as commands, and `tap` takes as its first argument).
-struct Completer {
-    let driver: Driver
-
+extension REPL {
     /// The name path at the end of `text`: names joined by `.` or `:`, with `()` after a name (`top():ren`).
-    static func trailingExpression(_ text: String) -> String {
+    /// A line editor completes this expression, then replaces its own word with the candidate's tail.
+    public static func trailingExpression(_ text: String) -> String {
         var chars = Array(text)
         var end = chars.count
         while end > 0 {
@@ -22,12 +20,12 @@ struct Completer {
         return String(chars)
     }
 
-    static let screenMethods = ["title", "isShown", "render", "input", "inputs", "outputs", "on", "emit", "send", "onSignal", "name", "id"]
-
-    func candidates(for word: String, lineBefore: String) -> [String] {
-        let trimmed = lineBefore.trimmingCharacters(in: " \t")
-        if trimmed.isEmpty && word.hasPrefix(":") {
-            return Driver.commands.map { ":" + $0.name }.filter { $0.hasPrefix(word) && $0 != ":N" }.sorted()
+    /// The completions of `word` (an expression such as ``trailingExpression(_:)`` finds), sorted; each is
+    /// the whole expression completed. `lineBefore` is the text before it on the line. Nothing is called but
+    /// `__index` metamethods.
+    public func completions(for word: String, lineBefore: String) -> [String] {
+        if lineBefore.trimmed.isEmpty && word.hasPrefix(":") {
+            return REPL.commands.map { ":" + $0.name }.filter { $0.hasPrefix(word) && $0 != ":N" }.sorted()
         }
         var names: Set<String>
         var prefix = ""
@@ -37,9 +35,9 @@ struct Completer {
             guard let value = resolve(path) else { return [] }
             names = fields(of: value, methodsOnly: word[separator] == ":")
         } else {
-            names = Set((try? driver.runtime.lua.globals.pairs().compactMap(\.key.stringValue)) ?? [])
-            names.formUnion(Printer.luaKeywords)
-            if let screen = driver.app.window.visibleScreen { names.formUnion(screen.outputs.map(\.name)) }
+            names = Set((try? runtime.lua.globals.pairs().compactMap(\.key.stringValue)) ?? [])
+            names.formUnion(ValuePrinter.luaKeywords)
+            if let screen = app.window.visibleScreen { names.formUnion(screen.outputs.map(\.name)) }
         }
         let partial = word.dropFirst(prefix.count)
         return names.filter { $0.hasPrefix(partial) }.sorted().map { prefix + $0 }
@@ -55,8 +53,8 @@ struct Completer {
         guard !parts.isEmpty, parts.allSatisfy({ part in
             part.first.map { $0 == "_" || $0.isLetter } == true && part.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
         }) else { return nil }
-        let lua = driver.runtime.lua
-        let top = driver.app.window.visibleScreen.flatMap { try? lua.userdata($0) }
+        let lua = runtime.lua
+        let top = app.window.visibleScreen.flatMap { try? lua.userdata($0) }
         let chunk = try? lua.load("local top = ... return " + parts.joined(separator: "."), name: "completion")
         let value = try? chunk?.callValues(top.map(LuaValue.userdata) ?? .nil).first
         return value.flatMap { $0.isNil ? nil : $0 }
@@ -66,10 +64,10 @@ struct Completer {
         switch value {
         case .userdata(let u):
             guard let screen = u.object(as: Screen.self) else { return [] }
-            var names = Set(Self.screenMethods)
+            var names = runtime.screenFields
             if !methodsOnly {
                 names.formUnion(screen.type.inputs.map(\.name))
-                names.formUnion(screen.outputs.map { "on" + $0.name.prefix(1).uppercased() + $0.name.dropFirst() })
+                names.formUnion(screen.outputs.map(\.handlerName))
             }
             return names
         case .table(let table):
@@ -82,7 +80,7 @@ struct Completer {
                     if !methodsOnly || field.functionValue != nil { names.insert(name) }
                 }
                 // A coordinator instance looks its methods up in its class.
-                if let type = try? t.rawGet("__class", as: LuaTable?.self) { current = type }
+                if let type = ScriptedCoordinator.coordinatorClass(ofInstance: t) { current = type }
                 else { current = try? t.metatable?.rawGet("__index", as: LuaTable?.self) }
                 hops += 1
             }

@@ -1,10 +1,5 @@
 import CEditLine
-import LuaKit
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CoordinatorScript
 
 /// What reading a line gave.
 enum LineResult: Equatable {
@@ -24,16 +19,12 @@ class LineInput {
 
     /// Waits until standard input is readable, calling `idle` meanwhile. False when Ctrl-C was pressed.
     func waitForInput() -> Bool {
-        var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
         while true {
-            let ready = poll(&fds, 1, idle == nil ? -1 : 250)
-            if ready > 0 { return true }
-            if ready < 0 {
-                if errno == EINTR && InterruptSignal.takePending() { return false }
-                if errno != EINTR { return true } // let read report the problem
-                continue
+            switch Platform.waitForStandardInput(milliseconds: idle == nil ? -1 : 250) {
+            case .readable: return true
+            case .interrupted: if CtrlC.takePending() { return false }
+            case .timedOut: if let idle, idle() { redisplay() }
             }
-            if let idle, idle() { redisplay() }
         }
     }
 
@@ -43,24 +34,33 @@ class LineInput {
 /// Lines from a pipe or file: no prompt, no editing.
 final class PlainInput: LineInput {
     private var buffer: [UInt8] = []
+    /// Where the search for the next newline goes on: the bytes before it have none (a long line arriving
+    /// in many reads is scanned once).
+    private var scanned = 0
     private var atEnd = false
 
     override func read(prompt: String?) -> LineResult {
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
+                scanned = 0
                 return .line(line)
             }
+            scanned = buffer.count
             if atEnd {
                 guard !buffer.isEmpty else { return .end }
-                defer { buffer.removeAll() }
+                defer { buffer.removeAll(); scanned = 0 }
                 return .line(String(decoding: buffer, as: UTF8.self))
             }
             if !waitForInput() { return .interrupted }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = Glibc.read(0, &chunk, chunk.count)
-            if count > 0 { buffer += chunk[..<count] } else if count == 0 || errno != EINTR { atEnd = true }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let result = chunk.withUnsafeMutableBytes { Platform.readStandardInput(into: $0) }
+            switch result {
+            case .bytes(let count): buffer += chunk[..<count]
+            case .interrupted: continue
+            case .end: atEnd = true
+            }
         }
     }
 }
@@ -69,50 +69,19 @@ final class PlainInput: LineInput {
 final class EditLineInput: LineInput {
     let historyFile: String?
 
-    init(historyFile: String?, completer: Completer) {
+    init(historyFile: String?, repl: REPL) {
         self.historyFile = historyFile
         super.init()
         EditLineHooks.input = self
-        EditLineHooks.completer = completer
+        EditLineHooks.repl = repl
         cedit_setup("coordrun", { _ in EditLineHooks.nextCharacter() }, { text, start, end in EditLineHooks.complete(text, start, end) })
         cedit_set_word_breaks(" \t\n\"\\'`@$><=;|&{(,+-*/%^#~[]")
-        Self.keepEndOfFileAKey()
+        Platform.keepEndOfFileAKey()
         _ = rl_initialize()
         if let historyFile {
             stifle_history(1000)
             _ = read_history(historyFile)
         }
-    }
-
-    /// The terminal's settings as the session found them, put back at exit. Safe without isolation:
-    /// coordrun is single-threaded, and this is set once, before any line is read.
-    nonisolated(unsafe) private static var terminalAtStart: termios?
-
-    /// Ctrl-D typed while Lua code runs reaches the terminal in its own line mode, which takes it as end of
-    /// input, and that is gone by the time line editing has the terminal again: the key was lost. With the
-    /// terminal's end-of-file character off for the session, the key waits like any other and ends the
-    /// session at the next prompt (line editing reads it as end of input on an empty line). Put back at
-    /// exit.
-    private static func keepEndOfFileAKey() {
-        var settings = termios()
-        guard isatty(0) != 0, tcgetattr(0, &settings) == 0 else { return }
-        terminalAtStart = settings
-        withUnsafeMutableBytes(of: &settings.c_cc) { $0[Int(VEOF)] = 0 } // 0: _POSIX_VDISABLE on Linux
-        guard tcsetattr(0, TCSANOW, &settings) == 0 else { terminalAtStart = nil; return }
-        atexit { EditLineInput.restoreTerminal() }
-        // Signals that end the process put it back too, then take their default course.
-        for signo in [SIGTERM, SIGHUP, SIGQUIT] {
-            _ = signal(signo) { signo in
-                EditLineInput.restoreTerminal()
-                _ = signal(signo, SIG_DFL)
-                _ = raise(signo)
-            }
-        }
-    }
-
-    /// Puts the terminal's settings back as the session found them (tcsetattr is safe in a signal handler).
-    private static func restoreTerminal() {
-        if var settings = terminalAtStart { _ = tcsetattr(0, TCSANOW, &settings) }
     }
 
     override func read(prompt: String?) -> LineResult {
@@ -121,7 +90,7 @@ final class EditLineInput: LineInput {
         defer { free(raw) }
         if EditLineHooks.interrupted { return .interrupted }
         let line = String(cString: raw)
-        if !line.trimmingCharacters(in: " \t").isEmpty {
+        if line.contains(where: { $0 != " " && $0 != "\t" }) {
             _ = add_history(raw)
             if let historyFile { _ = write_history(historyFile) }
         }
@@ -139,7 +108,7 @@ enum EditLineHooks {
     // Safe without isolation: coordrun is single-threaded, and libedit calls these hooks only from inside
     // readline() on the main thread.
     nonisolated(unsafe) static var input: EditLineInput?
-    nonisolated(unsafe) static var completer: Completer?
+    nonisolated(unsafe) static var repl: REPL?
     nonisolated(unsafe) static var interrupted = false
     nonisolated(unsafe) static var candidates: [String] = []
 
@@ -147,18 +116,16 @@ enum EditLineHooks {
     static func nextCharacter() -> Int32 {
         if let input, !input.waitForInput() {
             interrupted = true
-            writeAll(1, "^C")
+            Platform.writeAll(1, "^C")
             return 10
         }
         var byte: UInt8 = 0
         while true {
-            let count = Glibc.read(0, &byte, 1)
-            if count == 1 { return Int32(byte) }
-            if count < 0 && errno == EINTR {
-                if InterruptSignal.takePending() { interrupted = true; return 10 }
-                continue
+            switch withUnsafeMutableBytes(of: &byte, { Platform.readStandardInput(into: $0) }) {
+            case .bytes: return Int32(byte)
+            case .interrupted: if CtrlC.takePending() { interrupted = true; return 10 }
+            case .end: return -1
             }
-            return -1
         }
     }
 
@@ -166,12 +133,12 @@ enum EditLineHooks {
         cedit_completion_over()
         let word = text.map { String(cString: $0) } ?? ""
         let line = cedit_line_buffer().map { String(cString: $0) } ?? ""
-        let before = String(line.utf8.prefix(Int(start))) ?? ""
+        let before = String(line.utf8.prefix(Int(max(0, start)))) ?? ""
         // Complete the whole expression before the cursor (`top():ren`), then hand libedit the part it
         // replaces (the word after its last break character).
-        let expression = Completer.trailingExpression(before + word)
+        let expression = REPL.trailingExpression(before + word)
         let lineBefore = String((before + word).dropLast(expression.count))
-        candidates = (completer?.candidates(for: expression, lineBefore: lineBefore) ?? [])
+        candidates = (repl?.completions(for: expression, lineBefore: lineBefore) ?? [])
             .map { String($0.dropFirst(expression.count - word.count)) }
         guard let text else { return nil }
         return rl_completion_matches(text, { _, state in
@@ -179,35 +146,5 @@ enum EditLineHooks {
             guard EditLineHooks.candidates.indices.contains(index) else { return nil }
             return strdup(EditLineHooks.candidates[index])
         })
-    }
-}
-
-/// Watches files by modification time (checked when the input is idle).
-final class FileWatcher {
-    var paths: [String] { didSet { stamps = Self.stamps(paths) } }
-    private var stamps: [String: String]
-
-    init(paths: [String]) {
-        self.paths = paths
-        self.stamps = Self.stamps(paths)
-    }
-
-    /// True once for each round of saves.
-    func changed() -> Bool {
-        let now = Self.stamps(paths)
-        guard now != stamps else { return false }
-        stamps = now
-        return true
-    }
-
-    static func stamps(_ paths: [String]) -> [String: String] {
-        var result: [String: String] = [:]
-        for path in paths {
-            var info = stat()
-            if stat(path, &info) == 0 {
-                result[path] = "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_size)"
-            }
-        }
-        return result
     }
 }

@@ -4,12 +4,13 @@ import LuaKit
 /// How the REPL shows Lua values: strings as they are at the top level, tables pretty-printed (array
 /// items first, then fields by name; nested tables indented when they do not fit on one line; a depth
 /// limit and cycle marks), screens by name and id.
-enum Printer {
+public enum ValuePrinter {
     static let maxDepth = 4
     static let maxItems = 40
     static let lineWidth = 72
 
-    static func format(_ value: LuaValue) -> String {
+    /// `value` as the REPL prints it.
+    public static func format(_ value: LuaValue) -> String {
         if case .string(let s) = value { return s.string }
         var seen: Set<LuaValue> = []
         return render(value, depth: 0, indent: "", seen: &seen)
@@ -22,9 +23,7 @@ enum Printer {
             if let screen = u.object(as: Screen.self) { return "Screen \(screen.info)" }
             return value.description
         case .table(let table):
-            // Frozen data (flow.freeze) is an empty table reading through its metatable's __index: show that.
-            if let meta = table.metatable, case .userdata? = try? meta.rawGet("__data", as: LuaValue.self),
-               let fields = try? meta.rawGet("__index", as: LuaTable.self) {
+            if let fields = FrozenValue.fields(ofFrozen: table) { // frozen data shows its fields
                 return render(.table(fields), depth: depth, indent: indent, seen: &seen)
             }
             if seen.contains(value) { return "<cycle>" }

@@ -2,9 +2,19 @@ import CoordinatorCore
 import LuaKit
 
 /// The driver functions a script or a REPL line uses to act as the user: `tap`, `back`, `top`, `tab`,
-/// `stack`, `reload`, `tree`.
+/// `stack`, `reload`, `tree`. Globals of the Lua state, installed only when asked for (a REPL, a test, a
+/// script that walks the app): an embedded runtime's scripts cannot tap on the user's behalf.
 extension ScriptRuntime {
-    func installDriver() throws {
+    /// Installs the driver functions as globals, once: `tap(output [, payload])`, `back()`, `top()` (the
+    /// visible screen), `tab(n)`, `stack()` (the visible stack's screen names), `tree()` (the coordinator
+    /// tree) and `reload()`.
+    public func installDriverFunctions() throws {
+        guard !hasDriverFunctions else { return }
+        try defineDriverFunctions()
+        hasDriverFunctions = true
+    }
+
+    func defineDriverFunctions() throws {
         let globals = lua.globals
         try globals.set("tap", lua.function(name: "tap") { [unowned self] call in
             try self.app.tap(call.string(1), payload: call.optional(2, as: FlowValue.self))

@@ -1,0 +1,19 @@
+import LuaKit
+
+/// Ctrl-C for a REPL on a terminal, as the stand-alone `lua` handles it: while a line runs
+/// (``REPL/handle(_:)``), Ctrl-C stops its Lua code with an "interrupted" error, and the app is as it was
+/// before the line; at a prompt it is only counted, for the line reader to notice with ``takePending()``.
+///
+/// ```swift
+/// CtrlC.install()
+/// repl.handle("while true do end")   // Ctrl-C: "input:1: interrupted", and the prompt comes back
+/// ```
+public enum CtrlC {
+    /// Installs the process's SIGINT handler, without `SA_RESTART`: a blocking `read` at a prompt fails
+    /// with `EINTR` when Ctrl-C is pressed.
+    public static func install() { InterruptSignal.install() }
+    /// Gives SIGINT its default action back.
+    public static func uninstall() { InterruptSignal.uninstall() }
+    /// Whether Ctrl-C was pressed since the last call.
+    public static func takePending() -> Bool { InterruptSignal.takePending() }
+}

@@ -1,0 +1,25 @@
+import CoordinatorCore
+
+/// The most recent navigation events, for `:events`.
+final class EventLog {
+    private var ring: [String] = []
+    private var next = 0
+    private var total = 0
+    let capacity = 200
+
+    init(app: Application) {
+        _ = app.observe { [weak self] event in self?.append("\(event)") }
+    }
+
+    func append(_ text: String) {
+        total += 1
+        let line = "\(total). " + text
+        if ring.count < capacity { ring.append(line) } else { ring[next] = line }
+        next = (next + 1) % capacity
+    }
+
+    func recent(_ count: Int) -> [String] {
+        let ordered = ring.count < capacity ? ring : Array(ring[next...] + ring[..<next])
+        return Array(ordered.suffix(max(0, count)))
+    }
+}

@@ -1,0 +1,43 @@
+import LuaKit
+
+/// Lua lines, as the stand-alone `lua` reads them (lua.c's `loadline`, `docall` and `l_print`).
+extension REPL {
+    /// Loads and runs the chunk `lines` make: an expression's values are printed, a statement is run, and a
+    /// chunk that is not complete yet waits for more lines. True when it ran or waits.
+    func doString(_ lines: [String]) throws -> Bool {
+        guard let chunk = try loadLine(lines) else {
+            pending = lines
+            return true
+        }
+        pending = []
+        let results = try doCall(chunk)
+        printValues(results)
+        return true
+    }
+
+    /// lua.c's `loadline`: the chunk first as `return CHUNK` (`=EXPR` is short for it), so that an
+    /// expression gives its values; else as statements. Nil when the chunk is incomplete (Lua's syntax
+    /// error at `<eof>`); any other syntax error is thrown.
+    func loadLine(_ lines: [String]) throws -> LuaFunction? {
+        var code = lines.joined(separator: "\n")
+        if code.hasPrefix("=") { code = "return " + code.dropFirst() }
+        if let expression = try? runtime.lua.load("return " + code, name: "input") { return expression }
+        do {
+            return try runtime.lua.load(code, name: "input")
+        } catch let error as LuaError where error.isIncompleteInput {
+            return nil
+        }
+    }
+
+    /// lua.c's `docall`: runs the chunk as one operation of the app, so that if it fails the app is
+    /// exactly as before it.
+    func doCall(_ chunk: LuaFunction) throws -> [LuaValue] {
+        try app.atomically { try chunk.callValues() }
+    }
+
+    /// lua.c's `l_print`: the values, tab-separated, on one line.
+    func printValues(_ values: [LuaValue]) {
+        guard !values.isEmpty else { return }
+        output.write(values.map { ValuePrinter.format($0) }.joined(separator: "\t") + "\n")
+    }
+}

@@ -1,0 +1,43 @@
+import CoordinatorCore
+
+/// Run mode's line rules (`coordrun SCRIPT`): a number triggers that action, `back` is the system back,
+/// and a line whose first word is an output of the visible screen emits it, with the rest of the line as
+/// its payload (a Lua expression).
+extension REPL {
+    /// Runs `line` when it is one of run mode's shortcuts; false when it is not (it is Lua then).
+    func runModeLine(_ line: String) throws -> Bool {
+        if let number = Int(line) {
+            try tapAction(number)
+        } else if line == "back" {
+            try app.back()
+        } else if let (output, rest) = outputCommand(line) {
+            let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: "payload", as: FlowValue?.self)
+            try app.tap(output, payload: payload)
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// Triggers the visible screen's action `number` (counted from 1).
+    func tapAction(_ number: Int) throws {
+        guard let screen = app.window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
+        let actions = ScreenAction.actions(of: screen)
+        guard number >= 1, number <= actions.count else {
+            throw NavigationError(.unknownOutput, "there is no action \(number)" + (actions.isEmpty ? " (this screen has none)" : " (1-\(actions.count))"))
+        }
+        let action = actions[number - 1]
+        if action.needsPayload {
+            throw NavigationError(.badPayload, "\(action.output) needs a payload: type `\(action.output) { ... }`")
+        }
+        try app.tap(action.output, payload: action.payload)
+    }
+
+    /// `OUTPUT` or `OUTPUT payload` when the first word names an output of the visible screen.
+    func outputCommand(_ line: String) -> (String, String)? {
+        guard let screen = app.window.visibleScreen else { return nil }
+        let word = String(line.prefix { !$0.isWhitespace && $0 != "(" && $0 != "{" })
+        guard !word.isEmpty, screen.outputs.contains(where: { $0.name == word }) else { return nil }
+        return (word, String(line.dropFirst(word.count)).trimmed)
+    }
+}

@@ -1,0 +1,183 @@
+import CoordinatorCore
+import LuaKit
+
+/// A read-eval-print loop over a running app, without the terminal: the engine `coordrun` drives, and that
+/// any host can drive with lines from anywhere (a debug console, a chat bot, a test).
+///
+/// It follows the stand-alone `lua` interpreter: ``handle(_:)`` is one turn of lua.c's `doREPL`. The line is
+/// loaded (`loadline`: first as `return LINE`, so an expression prints its values; a chunk that is not
+/// complete yet waits for more lines), called (`docall`: atomically, so a failing line leaves the app as
+/// it was, and interruptibly, see ``CtrlC``), its values printed (`l_print`, through ``ValuePrinter``) and
+/// its error reported (`report`). On top of Lua: the `:commands` (``commands``), run mode's shortcuts
+/// (``Mode/run``), the visible screen shown after every line that changed it, and ``completions(for:lineBefore:)``.
+///
+/// ```swift
+/// let repl = try REPL(runtime: runtime, mode: .repl) { text in print(text, terminator: "") }
+/// repl.handle("tap('login', { name = 'Ann' })")   // the screen that follows is shown
+/// repl.handle("=stack()")                         // { "Profile" }
+/// repl.handle("for i = 1, 3 do")                  // incomplete: `isContinuing` is true
+/// ```
+public final class REPL {
+    /// How lines are read.
+    public enum Mode: Sendable {
+        /// Walking the app: a number triggers that action, `back` is the system back, a line starting with
+        /// an output's name emits it; anything else is Lua.
+        case run
+        /// Every line is Lua (`:N` triggers action N).
+        case repl
+    }
+
+    /// Where the engine's text goes: what a line printed, and what it reported as an error.
+    public struct Output {
+        /// Writes text (ends with a newline when it ends a line).
+        public var write: (String) -> Void
+        /// Writes an error message (one message, without a trailing newline).
+        public var error: (String) -> Void
+
+        /// An output from its two writers.
+        public init(write: @escaping (String) -> Void, error: @escaping (String) -> Void) {
+            self.write = write
+            self.error = error
+        }
+    }
+
+    /// The runtime whose app the lines drive.
+    public let runtime: ScriptRuntime
+    /// How lines are read.
+    public let mode: Mode
+    /// How text is styled (colour or plain).
+    public let style: TextStyle
+    let output: Output
+    let events: EventLog
+    /// Lines of a Lua chunk that is not complete yet.
+    var pending: [String] = []
+
+    /// A REPL over `runtime`. Installs the driver functions (`tap`, `back`, `top`, ...) in its Lua state if
+    /// the runtime was made without them.
+    public init(runtime: ScriptRuntime, mode: Mode = .repl, style: TextStyle = .plain, output: Output) throws {
+        self.runtime = runtime
+        self.mode = mode
+        self.style = style
+        self.output = output
+        self.events = EventLog(app: runtime.app)
+        try runtime.installDriverFunctions()
+    }
+
+    /// A REPL whose text and errors both go to `write`.
+    public convenience init(runtime: ScriptRuntime, mode: Mode = .repl, style: TextStyle = .plain, write: @escaping (String) -> Void) throws {
+        try self.init(runtime: runtime, mode: mode, style: style, output: Output(write: write, error: { write($0 + "\n") }))
+    }
+
+    var app: Application { runtime.app }
+
+    /// True while a Lua chunk is incomplete and the next line continues it (`lua` shows `>>` then).
+    public var isContinuing: Bool { !pending.isEmpty }
+
+    /// The prompt for the next line: `> `, or `>> ` while a chunk continues.
+    public var prompt: String { isContinuing ? ">> " : "> " }
+
+    /// One turn of the loop: runs `line`, prints its values or reports its error, and shows the visible screen
+    /// if the line changed it. False when the line failed (the app is then exactly as before it).
+    @discardableResult
+    public func handle(_ line: String) -> Bool {
+        let before = signature
+        let ok = runtime.lua.interruptible { dispatch(line) }
+        if signature != before { show() }
+        return ok
+    }
+
+    /// At the end of input with a chunk still open: reports its syntax error (false), as `lua` does.
+    public func endOfInput() -> Bool {
+        guard isContinuing else { return true }
+        let lines = pending
+        pending = []
+        do {
+            _ = try runtime.lua.load(lines.joined(separator: "\n"), name: "input")
+            return true
+        } catch {
+            report(error)
+            return false
+        }
+    }
+
+    /// Drops the incomplete chunk (Ctrl-C at a `>>` prompt).
+    public func cancelPending() { pending = [] }
+
+    /// Shows the visible screen: its title, rendering and numbered actions, and the stack below it.
+    public func show() {
+        guard let screen = app.window.visibleScreen else {
+            return output.write(style.bold("(no screen is showing)") + "\n")
+        }
+        var text = style.bold("== \(screen.title)" + (screen.title == screen.name ? "" : " (\(screen.name))") + " ==") + "\n"
+        let body = screen.render()
+        if !body.isEmpty { text += body + "\n" }
+        for (i, action) in ScreenAction.actions(of: screen).enumerated() {
+            text += "  " + style.accent("\(mode == .repl ? ":" : "")\(i + 1).") + " " + action.label + "\n"
+        }
+        text += style.dim("stack: " + app.window.visibleStack.map(\.name).joined(separator: " > ")) + "\n"
+        output.write(text)
+    }
+
+    /// Runs the app's scripts again (``ScriptRuntime/reload()``) and prints what changed, or the error.
+    @discardableResult
+    public func reload() -> Bool {
+        do {
+            output.write(style.dim(try runtime.reload().description) + "\n")
+            return true
+        } catch {
+            report(error)
+            return false
+        }
+    }
+
+    /// What the user sees: changes when the screen, its inputs or the hierarchy change.
+    var signature: String {
+        let screen = app.window.visibleScreen
+        return "\(screen?.id ?? 0):\(screen?.renderCount ?? 0):\(app.window.visibleStack.map(\.id))"
+    }
+
+    /// A line: an open chunk continues, `:` starts a command, run mode's shortcuts, else Lua.
+    func dispatch(_ rawLine: String) -> Bool {
+        let line = rawLine.trimmed
+        do {
+            if isContinuing { return try doString(pending + [rawLine]) }
+            guard !line.isEmpty else { return true }
+            if line.hasPrefix(":") {
+                try command(String(line.dropFirst()))
+            } else if mode == .run, try runModeLine(line) {
+                // done
+            } else {
+                return try doString([rawLine])
+            }
+            return true
+        } catch {
+            pending = []
+            report(error)
+            return false
+        }
+    }
+
+    /// lua.c's `report`: the error's message (with its traceback when it has one).
+    func report(_ error: any Error) {
+        output.error(style.error(REPL.message(for: error)))
+    }
+
+    /// The text a REPL shows for an error: a Lua error's message with its traceback, or `error: ` and the
+    /// error's description.
+    public static func message(for error: any Error) -> String {
+        if let lua = error as? LuaError { return lua.fullDescription }
+        return "error: \(error)"
+    }
+}
+
+extension String {
+    /// Without leading and trailing blanks and tabs.
+    var trimmed: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        return String(s)
+    }
+
+    func padding(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}
