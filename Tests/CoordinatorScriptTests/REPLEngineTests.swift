@@ -1,0 +1,145 @@
+import Testing
+import CoordinatorCore
+import CoordinatorScript
+import TestSupport
+
+/// The REPL engine in process, as `coordrun` drives it: lines in, text out.
+final class REPLTranscript {
+    var text = ""
+    var errors: [String] = []
+    let repl: REPL
+
+    init(mode: REPL.Mode = .repl, script: String = repositoryRoot + "/scripts/app.lua") throws {
+        let runtime = try ScriptRuntime()
+        try runtime.load(script: script)
+        try runtime.start()
+        var sink: (text: (String) -> Void, error: (String) -> Void) = ({ _ in }, { _ in })
+        repl = try REPL(runtime: runtime, mode: mode, output: REPL.Output(write: { sink.text($0) }, error: { sink.error($0) }))
+        sink = ({ [unowned self] in self.text += $0 }, { [unowned self] in self.errors.append($0) })
+    }
+
+    /// Runs a line and returns what it printed.
+    @discardableResult
+    func line(_ line: String) -> String {
+        text = ""
+        errors = []
+        repl.handle(line)
+        return text
+    }
+}
+
+@Suite struct REPLEngineTests {
+    @Test func expressionsPrintTheirValuesLikeLua() throws {
+        let session = try REPLTranscript()
+        #expect(session.line("1 + 1") == "2\n")
+        #expect(session.line("=2 * 3") == "6\n")
+        #expect(session.line("return 'a', 1, nil") == "a\t1\tnil\n")
+        #expect(session.line("x = 5") == "") // a statement prints nothing
+        #expect(session.line("{ 3, 2, 1, name = 'n' }") == "{ 3, 2, 1, name = \"n\" }\n")
+    }
+
+    @Test func anIncompleteChunkWaitsForMoreLines() throws {
+        let session = try REPLTranscript()
+        session.line("sum = 0")
+        #expect(session.repl.prompt == "> ")
+        session.line("for i = 1, 3 do")
+        #expect(session.repl.isContinuing)
+        #expect(session.repl.prompt == ">> ")
+        session.line("  sum = sum + i")
+        session.line("end")
+        #expect(!session.repl.isContinuing)
+        #expect(session.line("sum") == "6\n")
+        // Open at the end of input: its syntax error, reported.
+        session.line("if true then")
+        #expect(!session.repl.endOfInput())
+        #expect(session.errors.first?.contains("input:1:") == true && session.errors.first?.contains("<eof>") == true)
+        #expect(!session.repl.isContinuing)
+    }
+
+    @Test func aFailingLineIsReportedWithItsPlaceAndChangesNothing() throws {
+        let session = try REPLTranscript()
+        let before = session.repl.runtime.app.window.visibleStack.map(\.id)
+        #expect(!session.repl.handle("tap('login', { name = 'Ann', password = 'secret' }); error('boom')"))
+        #expect(session.errors.first?.hasPrefix("input:1: boom") == true)
+        #expect(session.repl.runtime.app.window.visibleStack.map(\.id) == before)
+        #expect(session.text == "") // nothing changed, so no screen is shown
+    }
+
+    @Test func aLineThatChangesTheScreenShowsIt() throws {
+        let session = try REPLTranscript()
+        let shown = session.line("tap('login', { name = 'Ann', password = 'secret' })")
+        #expect(shown == """
+            == Profile (UserEdit) ==
+            User: Ann
+            City: Moscow
+              :1. selectCity
+              :2. logout
+            stack: UserEdit
+
+            """)
+    }
+
+    @Test func runModeTakesNumbersBackAndOutputNames() throws {
+        let session = try REPLTranscript(mode: .run)
+        #expect(session.line("login { name = 'Ann', password = 'secret' }").hasPrefix("== Profile (UserEdit) =="))
+        #expect(session.line("1").hasPrefix("== Choose a city (Regions) =="))
+        session.line("back")
+        #expect(session.repl.runtime.app.window.visibleScreen?.name == "UserEdit")
+        // Numbers out of range, however large or small, are errors, never a crash.
+        for number in ["0", "99", "-9223372036854775808", "9223372036854775807"] {
+            #expect(!session.repl.handle(number))
+            #expect(session.errors.first?.contains("there is no action") == true)
+        }
+        #expect(session.line("login") == "nil\n") // not an output of this screen: Lua, an undefined global
+        #expect(session.repl.runtime.app.window.visibleScreen?.name == "UserEdit")
+    }
+
+    @Test func colonCommandsInspectTheApp() throws {
+        let session = try REPLTranscript()
+        #expect(session.line(":help").contains(":tree"))
+        #expect(session.line(":tree").hasPrefix("App#"))
+        #expect(session.line(":screen").hasPrefix("Login#"))
+        #expect(session.line(":hierarchy").contains("Login"))
+        session.line("tap('login', { name = 'Ann', password = 'secret' })")
+        let lastEvent = session.line(":events 1")
+        #expect(lastEvent.contains("push UserEdit") && lastEvent.split(separator: "\n").count == 1)
+        #expect(!session.repl.handle(":nonsense"))
+        #expect(session.errors.first?.contains("unknown command ':nonsense' (:help lists them)") == true)
+        #expect(!session.repl.handle(":99"))
+    }
+
+    @Test func completionKnowsGlobalsFieldsScreensAndCoordinators() throws {
+        let session = try REPLTranscript()
+        let repl = session.repl
+        #expect(repl.completions(for: "ta", lineBefore: "").contains("tap"))
+        #expect(repl.completions(for: "whi", lineBefore: "") == ["while"])
+        #expect(repl.completions(for: ":tr", lineBefore: "") == [":tree"])
+        #expect(repl.completions(for: "lo", lineBefore: "").contains("login")) // the visible screen's output
+        #expect(repl.completions(for: "top():ti", lineBefore: "") == ["top():title"])
+        #expect(repl.completions(for: "top().onL", lineBefore: "") == ["top().onLogin"])
+        #expect(repl.completions(for: "string.up", lineBefore: "") == ["string.upper"])
+        #expect(REPL.trailingExpression("print(top():ren") == "top():ren")
+    }
+
+    @Test func aCoordinatorInstanceCompletesItsClassMethods() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("probe.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" {}
+            local Probe = flow.coordinator "Probe"
+            function Probe:start() probe = self; self:push("Home") end
+            function Probe:refresh() end
+            flow.app(Probe)
+            """)
+        let session = try REPLTranscript(script: script)
+        let methods = session.repl.completions(for: "probe:re", lineBefore: "")
+        #expect(methods == ["probe:refresh"])
+        #expect(session.repl.completions(for: "probe:pu", lineBefore: "") == ["probe:push"]) // the base methods too
+    }
+
+    @Test func frozenDataPrintsAsItsFields() throws {
+        let session = try REPLTranscript()
+        #expect(session.line("require('coordinator').freeze { 1, 2 }") == "{ 1, 2 }\n")
+        #expect(session.line("require('coordinator').freeze { name = 'x', n = 1 }") == "{ n = 1, name = \"x\" }\n")
+    }
+}
