@@ -161,8 +161,8 @@ final class Journal {
 
 /// Which operation level last recorded some state of a bridge's own (see
 /// ``Application/recordForUndo(_:born:snapshot:)``).
-public struct UndoMark: Sendable {
+package struct UndoMark: Sendable {
     var serial = 0
     /// A mark that has recorded nothing.
-    public init() {}
+    package init() {}
 }

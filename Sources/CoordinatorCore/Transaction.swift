@@ -59,23 +59,31 @@ extension Application {
         context.journal.recordAlways(.custom(born: 0) { _ = object; restore() }) // keeps the object alive
     }
 
-    /// Makes a bridge's own state follow the app's atomic operations, for state that changes often and
-    /// belongs to an object made in the operation level `born` (a screen's or a coordinator's `born`, 0 for
-    /// anything older): call it *before* every change of the state `mark` guards. The first call in an
-    /// operation level takes the snapshot (`snapshot` returns the closure that restores it), later ones
-    /// cost a comparison; nothing is recorded while the object is new in the running level (it goes with
-    /// the level if that fails), and the entry leaves the log once the object is new to the level around
-    /// (see `Journal`). Outside an operation it does nothing.
-    package func recordForUndo(_ mark: inout UndoMark, born: Int, snapshot: () -> () -> Void) {
-        let journal = context.journal
+    /// The operation log as a bridge records its own state in it (see ``UndoLog``).
+    package var undoLog: UndoLog { UndoLog(journal: context.journal) }
+}
+
+/// The app's operation log, for a bridge whose own state follows the app's atomic operations (a script's
+/// handlers, a coordinator's Lua instance). It holds the log, not the application: an object keeping one
+/// never keeps the app alive, and once the app is gone no operation runs, so nothing is recorded.
+package struct UndoLog {
+    let journal: Journal
+
+    /// Call it *before* every change of the state `mark` guards, which belongs to an object made in the
+    /// operation level `born` (a screen's or a coordinator's `born`, 0 for anything older). The first call in
+    /// an operation level takes the snapshot (`snapshot` returns the closure that restores it), later ones
+    /// cost a comparison; nothing is recorded while the object is new in the running level (it goes with the
+    /// level if that fails), and the entry leaves the log once the object is new to the level around (see
+    /// `Journal`). Outside an operation it does nothing.
+    package func record(_ mark: inout UndoMark, born: Int, snapshot: () -> () -> Void) {
         guard journal.shouldLog(born), mark.serial != journal.born else { return }
         mark.serial = journal.born
         journal.record(.custom(born: born, snapshot()))
     }
 
     /// Says that the state `mark` guards was made in the running operation level, before anything could
-    /// see it: ``recordForUndo(_:born:snapshot:)`` records nothing more for it in this level.
+    /// see it: ``record(_:born:snapshot:)`` records nothing more for it in this level.
     package func madeInOperation(_ mark: inout UndoMark) {
-        if context.journal.isOpen { mark.serial = context.journal.born }
+        if journal.isOpen { mark.serial = journal.born }
     }
 }

@@ -16,23 +16,32 @@ extension ScriptRuntime {
 
     func defineDriverFunctions() throws {
         let globals = lua.globals
-        try globals.set("tap", lua.function(name: "tap") { [unowned self] call in
+        try globals.set("tap", lua.function(name: "tap") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
             try self.app.tap(call.string(1), payload: call.optional(2, as: FlowValue.self))
         })
-        try globals.set("back", lua.function(name: "back") { [unowned self] _ in try self.app.back() })
-        try globals.set("top", lua.function(name: "top") { [unowned self] call in
+        try globals.set("back", lua.function(name: "back") { [weak self] _ in
+            guard let self else { throw ScriptRuntime.gone() }
+            try self.app.back()
+        })
+        try globals.set("top", lua.function(name: "top") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
             if let screen = self.app.window.visibleScreen { try call.push(LuaObject(screen)) }
         })
-        try globals.set("tab", lua.function(name: "tab") { [unowned self] call in
+        try globals.set("tab", lua.function(name: "tab") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
             try self.app.selectTab(call.integer(1).subtractingReportingOverflow(1).partialValue)
         })
-        try globals.set("stack", lua.function(name: "stack") { [unowned self] call in
+        try globals.set("stack", lua.function(name: "stack") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
             try call.push(self.app.window.visibleStack.map(\.name))
         })
-        try globals.set("reload", lua.function(name: "reload") { [unowned self] call in
+        try globals.set("reload", lua.function(name: "reload") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
             try call.push(self.reload().description)
         })
-        try globals.set("tree", lua.function(name: "tree") { [unowned self] call in
+        try globals.set("tree", lua.function(name: "tree") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
             if let root = self.app.root { try call.push(CoordinatorTree(root: root)) }
         })
     }

@@ -11,7 +11,8 @@ import LuaKit
 /// Changes inside an operation are undone with it. The functions sit in output slot + 1: a type's outputs go to the
 /// table's array part.
 final class ScreenHandlers: LuaFunctionSlots, OutputReceiver {
-    unowned let app: Application
+    /// The app's operation log (not the app: handlers kept after their app is gone record nothing).
+    let undo: UndoLog
     /// The operation level its screen was made in.
     let born: Int
     /// Exclusivity unchecked (read on every handler set): one thread, one read or assignment at a time.
@@ -20,10 +21,10 @@ final class ScreenHandlers: LuaFunctionSlots, OutputReceiver {
     /// Handlers for `screen`; `isNew` when nothing could see the screen before this operation (its handlers
     /// need no undo in it).
     init(_ lua: LuaState, app: Application, for screen: Screen, isNew: Bool) {
-        self.app = app
+        self.undo = app.undoLog
         self.born = screen.born
         super.init(lua, capacity: screen.type.outputs.count)
-        if isNew { app.madeInOperation(&undoMark) }
+        if isNew { undo.madeInOperation(&undoMark) }
     }
 
     func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws {
@@ -42,7 +43,7 @@ final class ScreenHandlers: LuaFunctionSlots, OutputReceiver {
         } else {
             // The first change in an operation keeps the table itself for undo instead of a copy.
             var emptied = false
-            app.recordForUndo(&undoMark, born: born) {
+            undo.record(&undoMark, born: born) {
                 emptied = true
                 return removeAllSaved()
             }
@@ -58,6 +59,6 @@ final class ScreenHandlers: LuaFunctionSlots, OutputReceiver {
 
     /// Takes the handlers for undo, once per operation, before they change.
     private func record() {
-        app.recordForUndo(&undoMark, born: born) { (try? saved()) ?? {} }
+        undo.record(&undoMark, born: born) { (try? saved()) ?? {} }
     }
 }

@@ -30,18 +30,21 @@ extension ScriptRuntime {
             c.readOnly("id") { $0.id }
             c.readOnly("status") { $0.status.rawValue }
             c.standIn(field: "__handle") // instances (Lua tables) call these methods directly
-            c.method("push") { [unowned self] coordinator, call in
+            c.method("push") { [weak self] coordinator, call in
+                guard let self else { throw ScriptRuntime.gone() }
                 let screen = try self.makeScreen(call, for: coordinator)
                 let animated = try self.option(call, 3, "animated") ?? true
                 try coordinator.push(screen, animated: animated)
                 try call.push(LuaObject(new: screen)) // made above: Lua has not seen it
             }
-            c.method("present") { [unowned self] coordinator, call in
+            c.method("present") { [weak self] coordinator, call in
+                guard let self else { throw ScriptRuntime.gone() }
                 let screen = try self.makeScreen(call, for: coordinator)
                 try coordinator.present(screen, animated: self.option(call, 3, "animated") ?? true)
                 try call.push(LuaObject(new: screen))
             }
-            c.method("setRoot") { [unowned self] coordinator, call in
+            c.method("setRoot") { [weak self] coordinator, call in
+                guard let self else { throw ScriptRuntime.gone() }
                 let screen = try self.makeScreen(call, for: coordinator)
                 try coordinator.setRoot(screen, hideBar: self.option(call, 3, "hideBar") ?? false,
                                         animated: self.option(call, 3, "animated") ?? true)
@@ -69,7 +72,8 @@ extension ScriptRuntime {
                 let alert = try coordinator.alert(title: title, message: message, actions: actions)
                 try call.push(LuaObject(alert))
             }
-            c.method("run") { [unowned self] coordinator, call in
+            c.method("run") { [weak self] coordinator, call in
+                guard let self else { throw ScriptRuntime.gone() }
                 let type = try self.coordinatorClass(call, 1)
                 let args = try call.optional(2, as: FlowValue.self)
                 let modal = try self.option(call, 3, "modal") ?? false
@@ -82,7 +86,8 @@ extension ScriptRuntime {
                     try call.push(LuaObject(child)) // a Swift coordinator: its handle
                 }
             }
-            c.method("setTabs") { [unowned self] coordinator, call in
+            c.method("setTabs") { [weak self] coordinator, call in
+                guard let self else { throw ScriptRuntime.gone() }
                 // { { "Title", Class [, args] }, ... }: one tab per entry, each with its own navigation stack
                 // and a child coordinator started on it.
                 var tabs: [(title: String, type: LuaTable, args: FlowValue?)] = []
@@ -100,12 +105,16 @@ extension ScriptRuntime {
                 try call.push(children.map { $0.instance.map(LuaValue.table) ?? .nil })
             }
             c.method("finish") { coordinator, call in try coordinator.finish(call.optional(1, as: FlowValue.self)) }
-            c.method("update") { [unowned self] _, call in try call.push(try self.update(call)) }
+            c.method("update") { [weak self] _, call in
+                guard let self else { throw ScriptRuntime.gone() }
+                try call.push(try self.update(call))
+            }
             c.method("send") { coordinator, call in
                 let signal = try coordinator.send(call.string(1), payload: call.optional(2, as: FlowValue.self))
                 try call.push(signal.replies)
             }
-            c.method("onSignal") { [unowned self] coordinator, call in
+            c.method("onSignal") { [weak self] coordinator, call in
+                guard let self else { throw ScriptRuntime.gone() }
                 let name = try call.string(1)
                 let callback = try call.argument(2, as: LuaCallback.self)
                 coordinator.onSignal(name) { signal in try self.deliver(signal, to: callback) }

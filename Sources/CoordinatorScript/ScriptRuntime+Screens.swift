@@ -61,25 +61,29 @@ extension ScriptRuntime {
             "input": lua.function(name: "input") { call in try call.push(call.object(1, as: Screen.self)[call.string(2)]) },
             "inputs": lua.function(name: "inputs") { call in try call.push(FlowValue.record(call.object(1, as: Screen.self).inputs)) },
             "outputs": lua.function(name: "outputs") { call in try call.push(call.object(1, as: Screen.self).outputs.map(\.name)) },
-            "on": lua.function(name: "on") { [unowned self] call in
+            "on": lua.function(name: "on") { [weak self] call in
+                guard let self else { throw ScriptRuntime.gone() }
                 let screen = try call.object(1, as: Screen.self)
                 let output = try call.string(2)
                 try self.setHandler(screen, output: output, slot: screen.checkedSlot(ofOutput: output), toValueAt: 3, of: call)
             },
-            "emit": lua.function(name: "emit") { [unowned self] call in
+            "emit": lua.function(name: "emit") { [weak self] call in
+                guard let self else { throw ScriptRuntime.gone() }
                 let screen = try call.object(1, as: Screen.self)
                 let output = try call.string(2)
                 let payload = try call.optional(3, as: FlowValue.self)
                 try self.app.atomically { try screen.emit(output, payload: payload) }
             },
-            "send": lua.function(name: "send") { [unowned self] call in
+            "send": lua.function(name: "send") { [weak self] call in
+                guard let self else { throw ScriptRuntime.gone() }
                 let screen = try call.object(1, as: Screen.self)
                 let name = try call.string(2)
                 let payload = try call.optional(3, as: FlowValue.self)
                 let signal = try self.app.atomically { try screen.send(name, payload: payload) }
                 try call.push(signal.replies)
             },
-            "onSignal": lua.function(name: "onSignal") { [unowned self] call in
+            "onSignal": lua.function(name: "onSignal") { [weak self] call in
+                guard let self else { throw ScriptRuntime.gone() }
                 let screen = try call.object(1, as: Screen.self)
                 let name = try call.string(2)
                 let callback = try call.argument(3, as: LuaCallback.self)
@@ -98,7 +102,8 @@ extension ScriptRuntime {
                     try call.push(method)
                 }
             }
-            s.newIndex { [unowned self] screen, call in
+            s.newIndex { [weak self] screen, call in
+                guard let self else { throw ScriptRuntime.gone() }
                 guard call.type(1) == .string else {
                     throw LuaError(.runtime, "screen \(screen.name) fields are named by strings")
                 }

@@ -96,9 +96,15 @@ public final class ScriptRuntime {
         }
         let root = ApplicationCoordinator(name: "App")
         for (state, type) in flows {
-            root.flows[state] = { [unowned self] in ScriptedCoordinator(runtime: self, type: type) }
+            root.flows[state] = { [weak self, undo = app.undoLog] in ScriptedCoordinator(runtime: self, undo: undo, type: type) }
         }
         try app.start(root)
+    }
+
+    /// The error a bridge function or a coordinator gives once its runtime is gone (a host kept the Lua
+    /// state, a function or a coordinator, and let the runtime go; or a finalizer runs while it closes).
+    static func gone(_ what: String? = nil) -> LuaError {
+        LuaError(.misuse, (what.map { "\($0): " } ?? "") + "the coordinator runtime is gone (the ScriptRuntime was released)")
     }
 
     // MARK: Module
@@ -106,10 +112,12 @@ public final class ScriptRuntime {
     func installModule() throws {
         let native = try lua.newTable()
         try native.set("methods", lua.methods(of: Coordinator.self))
-        try native.set("defineScreen", lua.function(name: "screen") { [unowned self] call in
+        try native.set("defineScreen", lua.function(name: "screen") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
             try call.push(self.defineScreen(name: call.string(1), spec: call.argument(2, as: LuaTable.self)))
         })
-        try native.set("setFlows", lua.function(name: "app") { [unowned self] call in
+        try native.set("setFlows", lua.function(name: "app") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
             switch call.type(1) {
             case .table:
                 let table = try call.argument(1, as: LuaTable.self)
@@ -129,21 +137,28 @@ public final class ScriptRuntime {
                 throw call.badArgument(1, "expected { state = Coordinator, ... } or a coordinator class")
             }
         })
-        try native.set("factory", lua.function(name: "factory") { [unowned self] call in
+        try native.set("factory", lua.function(name: "factory") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
             let name = try call.string(1)
             let choose = try call.argument(2, as: LuaFunction.self)
             self.app.catalog.factory(name) { inputs in
                 try choose.call(FlowValue.record(inputs), as: String.self)
             }
         })
-        try native.set("update", lua.function(name: "update") { [unowned self] call in
+        try native.set("update", lua.function(name: "update") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
             try call.push(try self.update(call))
         })
-        try native.set("getState", lua.function(name: "state") { [unowned self] in self.app.gateway.state.rawValue })
-        try native.set("setState", lua.function(name: "state") { [unowned self] call in
+        try native.set("getState", lua.function(name: "state") { [weak self] () throws -> String in
+            guard let self else { throw ScriptRuntime.gone() }
+            return self.app.gateway.state.rawValue
+        })
+        try native.set("setState", lua.function(name: "state") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
             self.app.gateway.state = AppState(try call.string(1))
         })
-        try native.set("freeze", lua.function(name: "freeze") { [unowned self] call in
+        try native.set("freeze", lua.function(name: "freeze") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
             if call.type(1) == .table, try FlowValue.isFrozen(call.stack, at: call.index(1)) {
                 return call.stack.pushCopy(of: call.index(1)) // frozen already: itself
             }

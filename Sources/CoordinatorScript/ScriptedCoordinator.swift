@@ -16,7 +16,11 @@ final class ScriptedCoordinator: Coordinator {
         try? table.rawGet(classField, as: LuaTable?.self)
     }
 
-    unowned let runtime: ScriptRuntime
+    /// Its runtime, while it exists: a coordinator a host keeps after letting the runtime go gets an error
+    /// from whatever needs Lua, never a crash.
+    weak var runtime: ScriptRuntime?
+    /// The app's operation log, for undo of its Lua state.
+    private let undo: UndoLog
     let type: LuaTable
     // Exclusivity of the state below is not checked at run time (it is touched on every push, handler and
     // finish): a coordinator lives on its app's thread, and each access is one read, assignment or append
@@ -35,8 +39,15 @@ final class ScriptedCoordinator: Coordinator {
 
     /// A coordinator of the class `type`; `name` is the class's name and `meta` its instances' metatable
     /// when the caller has them already.
-    init(runtime: ScriptRuntime, type: LuaTable, name: String? = nil, meta: LuaTable? = nil, onFinish: LuaFunction? = nil) {
+    convenience init(runtime: ScriptRuntime, type: LuaTable, name: String? = nil, meta: LuaTable? = nil, onFinish: LuaFunction? = nil) {
+        self.init(runtime: runtime, undo: runtime.app.undoLog, type: type, name: name, meta: meta, onFinish: onFinish)
+    }
+
+    /// A coordinator made for a runtime that may be gone (the application coordinator's flows outlive
+    /// nothing, but hold the runtime weakly): it fails to start then.
+    init(runtime: ScriptRuntime?, undo: UndoLog, type: LuaTable, name: String? = nil, meta: LuaTable? = nil, onFinish: LuaFunction? = nil) {
         self.runtime = runtime
+        self.undo = undo
         self.type = type
         self.meta = meta
         self.onFinishFunction = onFinish
@@ -45,6 +56,7 @@ final class ScriptedCoordinator: Coordinator {
     }
 
     override func start(_ args: FlowValue?) throws {
+        guard let runtime else { throw ScriptRuntime.gone(name) }
         let meta = try self.meta ?? runtime.instanceMeta(for: type)
         self.meta = meta
         // The first start is where Lua first sees this coordinator: no userdata to look for yet. The instance
@@ -126,7 +138,7 @@ final class ScriptedCoordinator: Coordinator {
 
     /// Takes the Lua side's state (instance, adopted screens) for undo, before it changes.
     private func record() {
-        runtime.app.recordForUndo(&undoMark, born: born) { [saved = (instance, adopted)] in { (self.instance, self.adopted) = saved } }
+        undo.record(&undoMark, born: born) { [saved = (instance, adopted)] in { (self.instance, self.adopted) = saved } }
     }
 
     private func setInstance(_ value: LuaTable?) {
