@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers (each depends only on the ones above it):
-//   CLua      - Lua 5.4 from the system (pkg-config), plus a C shim header
+//   CLua      - Lua 5.4's C API from the system (pkg-config lua5.4)
+//   CLuaGlue  - the bridge's C: trampolines, hooks, protected calls, macro wrappers (a C target: edits rebuild)
 //   LuaKit    - the safe Swift layer over Lua: the only code that calls lua_*
 //   CoordinatorCore - coordinators, router, headless navigation, screens, gateway, signals (no Lua)
 //   CoordinatorScript - the scripting bridge: the core as the Lua module "coordinator"
@@ -34,7 +35,8 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
         ),
-        .target(name: "LuaKit", dependencies: ["CLua"]),
+        .target(name: "CLuaGlue", dependencies: ["CLua"]),
+        .target(name: "LuaKit", dependencies: ["CLua", "CLuaGlue"]),
         .target(name: "CoordinatorCore"),
         .target(name: "CoordinatorScript", dependencies: ["LuaKit", "CoordinatorCore"]),
         .executableTarget(
@@ -47,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "coordbench",
             dependencies: [
-                "CLua", "LuaKit", "CoordinatorCore", "CoordinatorScript",
+                "CLua", "CLuaGlue", "LuaKit", "CoordinatorCore", "CoordinatorScript",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,4 +1,5 @@
 import CLua
+import CLuaGlue
 
 /// The arguments and results of one call from Lua into a Swift closure or method.
 ///

@@ -1,4 +1,5 @@
 import CLua
+import CLuaGlue
 
 /// A Lua function that Swift calls back often (an event handler), whose code can be replaced while it is
 /// held: ``replace(with:)`` makes every holder call the new function from then on.

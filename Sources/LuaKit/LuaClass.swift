@@ -1,4 +1,5 @@
 import CLua
+import CLuaGlue
 
 /// What the core knows about a Swift class registered as a userdata type.
 final class LuaClassInfo {

@@ -1,4 +1,5 @@
 import CLua
+import CLuaGlue
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -194,7 +195,7 @@ extension LuaCore {
             case LUA_ERRSYNTAX: .syntax
             case LUA_ERRMEM: .memory
             case LUA_ERRERR: .errorHandler
-            case LUA_ERRFILE: .file
+            case CLUA_ERRFILE: .file
             default: interrupted ? .interrupted : exhausted ? .budgetExhausted : .runtime
             }
         var underlying: (any Error)?

@@ -1,4 +1,5 @@
 import CLua
+import CLuaGlue
 
 /// Plain data — booleans, numbers, strings, lists and records with string keys — compiled into bytes that
 /// a Lua value is compared with in one walk in C: the fast way to ask "does this table still hold exactly

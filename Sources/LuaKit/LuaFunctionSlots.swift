@@ -1,4 +1,5 @@
 import CLua
+import CLuaGlue
 
 /// Lua functions a Swift object keeps by number, all in one Lua table: a screen's output handlers, one
 /// slot per output.

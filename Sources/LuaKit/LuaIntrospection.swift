@@ -1,4 +1,5 @@
 import CLua
+import CLuaGlue
 
 /// Where a Lua function was defined, as `debug.getinfo(f, "S")` reports it.
 public struct LuaFunctionInfo: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import CLua
+import CLuaGlue
 
 /// A registry reference that keeps one Lua value alive for Swift.
 ///

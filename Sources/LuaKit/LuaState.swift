@@ -1,4 +1,5 @@
 import CLua
+import CLuaGlue
 
 /// The standard libraries to open in a state.
 public struct LuaLibraries: OptionSet, Sendable {

@@ -1,4 +1,5 @@
 import CLua
+import CLuaGlue
 
 /// Swift strings for the short Lua strings Swift reads again and again (field names, screen and output
 /// names), found by the address of the Lua string's bytes instead of being decoded on every read.

@@ -1,4 +1,5 @@
 import CLua
+import CLuaGlue
 
 /// The type of a value on the Lua stack.
 public enum LuaType: Int32, Sendable {

@@ -1,4 +1,5 @@
 import CLua
+import CLuaGlue
 import CoordinatorCore
 import CoordinatorScript
 import LuaKit

@@ -1,4 +1,5 @@
 import CLua
+import CLuaGlue
 #if canImport(Glibc)
 import Glibc
 #endif

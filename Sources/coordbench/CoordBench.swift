@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLua
+import CLuaGlue
 import Foundation
 import CoordinatorCore
 import CoordinatorScript

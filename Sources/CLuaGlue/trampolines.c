@@ -1,11 +1,7 @@
-/* CLua: trampolines from Lua into Swift: closures, methods, box userdata, class metamethods. Part of shim.h, which includes the parts in order: not to be included alone. */
-#ifndef CLUA_TRAMPOLINES_H
-#define CLUA_TRAMPOLINES_H
+/* CLuaGlue: the functions clua_trampolines.h declares (see there for what each does). */
+#include "CLuaGlue.h"
 
-/* ---- trampolines ---- */
-
-/* upvalue 1: a box userdata whose block holds the Swift closure's pointer (NULL once released). */
-static inline int clua_trampoline(lua_State *L) {
+int clua_trampoline(lua_State *L) {
     clua_Runtime *rt = clua_runtime(L);
     void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
     void *box = slot != NULL ? *slot : NULL;
@@ -21,14 +17,7 @@ static inline int clua_trampoline(lua_State *L) {
     return n;
 }
 
-/* Every box userdata (Swift closures, Swift methods, Swift objects) is a block of two words:
-   [0] the retained Swift object (NULL once released), [1] a class tag (NULL for closures). An object's tag
-   names its registered class; a method's box carries the tag its `self` must have. */
-typedef struct clua_Box { void *object; const void *tag; } clua_Box;
-
-/* Runs the Swift method in box `method` on `self` (both checked) with the arguments on the stack; raises
-   its error after the Swift frame has returned. */
-static inline int clua_dispatch_method(lua_State *L, clua_Box *method, clua_Box *self) {
+int clua_dispatch_method(lua_State *L, clua_Box *method, clua_Box *self) {
     clua_Runtime *rt = clua_runtime(L);
     lua_State *savedCurrent = rt->current;
     int savedEnforce = rt->enforce;
@@ -41,9 +30,7 @@ static inline int clua_dispatch_method(lua_State *L, clua_Box *method, clua_Box 
     return n;
 }
 
-/* The userdata at 1 as `self` for the method in box `method`, or NULL when it is no object of the method's
-   class (or was released: `released` says so). */
-static inline clua_Box *clua_method_self(lua_State *L, clua_Box *method, clua_Box *self, int *released) {
+clua_Box *clua_method_self(lua_State *L, clua_Box *method, clua_Box *self, int *released) {
     *released = 0;
     /* (a light userdata has no length) */
     if (self == NULL || lua_rawlen(L, 1) != sizeof(clua_Box) || self->tag != method->tag) return NULL;
@@ -51,10 +38,7 @@ static inline clua_Box *clua_method_self(lua_State *L, clua_Box *method, clua_Bo
     return self;
 }
 
-/* upvalue 1: box of the method; upvalue 2: "Class.method"; upvalue 3: "Class", both for messages;
-   upvalue 4: the stand-in field name, or nil. Checks `self` (size and class tag) before any Swift code runs.
-   A table may stand for the object when the class names a stand-in field: its raw value there is `self`. */
-static inline int clua_method_trampoline(lua_State *L) {
+int clua_method_trampoline(lua_State *L) {
     clua_Box *method = (clua_Box *)lua_touserdata(L, lua_upvalueindex(1));
     clua_Box *self = (clua_Box *)lua_touserdata(L, 1);
     int standIn = 0;
@@ -76,9 +60,7 @@ static inline int clua_method_trampoline(lua_State *L) {
     return clua_dispatch_method(L, method, self);
 }
 
-/* A class's __index or __newindex fallback (the box of a Swift method, upvalue `box`), run directly by the
-   metamethod on (self, key[, value]): no Lua call in between. */
-static inline int clua_dispatch_fallback(lua_State *L, int box, const char *metamethod) {
+int clua_dispatch_fallback(lua_State *L, int box, const char *metamethod) {
     clua_Box *method = (clua_Box *)lua_touserdata(L, lua_upvalueindex(box));
     if (method == NULL || method->object == NULL) return luaL_error(L, "Swift method was released");
     int released;
@@ -89,29 +71,25 @@ static inline int clua_dispatch_fallback(lua_State *L, int box, const char *meta
     return clua_dispatch_method(L, method, self);
 }
 
-/* The Swift object of a box userdata at idx whose tag is `tag`, or NULL. */
-static inline void *clua_boxed_object(lua_State *L, int idx, const void *tag) {
+void *clua_boxed_object(lua_State *L, int idx, const void *tag) {
     clua_Box *box = (clua_Box *)lua_touserdata(L, idx);
     if (box == NULL || lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(clua_Box)) return NULL;
     return box->tag == tag ? box->object : NULL;
 }
 
-/* The tag of a box userdata at idx, or NULL. */
-static inline const void *clua_box_tag(lua_State *L, int idx) {
+const void *clua_box_tag(lua_State *L, int idx) {
     clua_Box *box = (clua_Box *)lua_touserdata(L, idx);
     if (box == NULL || lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(clua_Box)) return NULL;
     return box->tag;
 }
 
-/* Pushes a new box userdata holding `object` (already retained) with `tag`. */
-static inline void clua_pushbox(lua_State *L, void *object, const void *tag) {
+void clua_pushbox(lua_State *L, void *object, const void *tag) {
     clua_Box *box = (clua_Box *)lua_newuserdatauv(L, sizeof(clua_Box), 0);
     box->object = object;
     box->tag = tag;
 }
 
-/* __gc of every box userdata (Swift closures and Swift objects): releases the Swift reference once. */
-static inline int clua_box_gc(lua_State *L) {
+int clua_box_gc(lua_State *L) {
     void **block = (void **)lua_touserdata(L, 1);
     if (block != NULL && *block != NULL) {
         void *box = *block;
@@ -121,9 +99,7 @@ static inline int clua_box_gc(lua_State *L) {
     return 0;
 }
 
-/* __index for Swift classes: upvalue 1 methods, 2 getters (called with self), 3 class name, 4 the
-   fallback's method box or nil. */
-static inline int clua_index(lua_State *L) {
+int clua_index(lua_State *L) {
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
     lua_pop(L, 1);
@@ -141,9 +117,7 @@ static inline int clua_index(lua_State *L) {
     return 0;
 }
 
-/* __newindex for Swift classes: upvalue 1 setters (self, value), 2 the fallback's method box or nil, 3
-   class name. */
-static inline int clua_newindex(lua_State *L) {
+int clua_newindex(lua_State *L) {
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) == LUA_TFUNCTION) {
         lua_pushvalue(L, 1);
@@ -161,5 +135,3 @@ static inline int clua_newindex(lua_State *L) {
         return luaL_error(L, "%s has no writable field '%s'", lua_tostring(L, lua_upvalueindex(3)), lua_tostring(L, 2));
     return luaL_error(L, "%s has no writable field of type %s", lua_tostring(L, lua_upvalueindex(3)), luaL_typename(L, 2));
 }
-
-#endif /* CLUA_TRAMPOLINES_H */

@@ -1,4 +1,4 @@
-/* CLua: the runtime record every thread of a state reaches, and the counting allocator. Part of shim.h, which includes the parts in order: not to be included alone. */
+/* CLua: the runtime record every thread of a state reaches, and the counting allocator. Part of CLuaGlue.h, which includes the parts in order: not to be included alone. */
 #ifndef CLUA_RUNTIME_H
 #define CLUA_RUNTIME_H
 
@@ -37,27 +37,8 @@ static inline clua_Runtime *clua_runtime(lua_State *L) {
 
 /* ---- allocator ---- */
 
-static inline void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-    clua_Runtime *rt = (clua_Runtime *)ud;
-    if (ptr == NULL) osize = 0; /* when ptr is NULL, osize encodes the object's type */
-    if (nsize == 0) {
-        free(ptr);
-        rt->used -= osize;
-        return NULL;
-    }
-    if (nsize > osize && rt->enforce && rt->limit != 0 && rt->used + (nsize - osize) > rt->limit)
-        return NULL;
-    void *block = realloc(ptr, nsize);
-    if (block == NULL) return NULL;
-    rt->used = rt->used - osize + nsize;
-    if (rt->used > rt->peak) rt->peak = rt->used;
-    return block;
-}
+void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 
-static inline lua_State *clua_newstate(clua_Runtime *rt) {
-    lua_State *L = lua_newstate(clua_alloc, rt);
-    if (L != NULL) *(clua_Runtime **)lua_getextraspace(L) = rt;
-    return L;
-}
+lua_State *clua_newstate(clua_Runtime *rt);
 
 #endif /* CLUA_RUNTIME_H */

@@ -1,9 +1,11 @@
 /*
- * CLua: the C side of the Lua bridge.
+ * CLuaGlue: the C side of the Lua bridge (LuaKit's only C), over Lua's C API (the system library CLua).
  *
  * Swift cannot import Lua's function-like macros or call variadic C functions, and it must never be
- * unwound by longjmp (lua_error jumps). Everything here is `static inline`, so the system library target
- * needs no C sources. The rules this file implements:
+ * unwound by longjmp (lua_error jumps). A regular C target, so that SwiftPM rebuilds what uses it when any
+ * of it changes: the functions live in the .c files beside this folder, except the one-line wrappers of
+ * macros and API calls that Swift calls on every value it reads or pushes (clua_values.h, and
+ * clua_runtime()), which stay `static inline` here so that they cost no call. The rules it implements:
  *
  *  - Swift callbacks are reached through clua_trampoline / clua_method_trampoline. The Swift dispatcher
  *    returns a result count, or -1 with the error object on top of the stack; the C trampoline raises
@@ -20,8 +22,8 @@
  * and the allocator), clua_trampolines.h, clua_errors.h, clua_hooks.h (hooks, Ctrl-C, introspection,
  * warnings), clua_calls.h (protected calls), clua_values.h (weak maps, macros, data images).
  */
-#ifndef CLUA_SHIM_H
-#define CLUA_SHIM_H
+#ifndef CLUA_GLUE_H
+#define CLUA_GLUE_H
 
 #include <lua.h>
 #include <lualib.h>
@@ -42,4 +44,4 @@
 #include "clua_calls.h"
 #include "clua_values.h"
 
-#endif /* CLUA_SHIM_H */
+#endif /* CLUA_GLUE_H */

@@ -1,0 +1,132 @@
+/* CLuaGlue: the functions clua_calls.h declares (see there for what each does). */
+#include "CLuaGlue.h"
+
+int clua_pcall(lua_State *L, int nargs, int nresults) {
+    clua_Runtime *rt = clua_runtime(L);
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, clua_msgh);
+    lua_insert(L, base);
+    int savedEnforce = rt->enforce;
+    rt->enforce = 1;
+    int status = lua_pcall(L, nargs, nresults, base);
+    rt->enforce = savedEnforce;
+    lua_remove(L, base);
+    return status;
+}
+
+void clua_pushmsgh(lua_State *L) { lua_pushcfunction(L, clua_msgh); }
+
+int clua_pcall_with_handler(lua_State *L, int nargs, int nresults, int withHandler) {
+    clua_Runtime *rt = clua_runtime(L);
+    int handler = withHandler ? lua_gettop(L) - nargs - 1 : 0;
+    int savedEnforce = rt->enforce;
+    rt->enforce = 1;
+    int status = lua_pcall(L, nargs, nresults, handler);
+    rt->enforce = savedEnforce;
+    return status;
+}
+
+int clua_load(lua_State *L, const char *buf, size_t size, const char *name, const char *mode) {
+    clua_Runtime *rt = clua_runtime(L);
+    int savedEnforce = rt->enforce;
+    rt->enforce = 1;
+    int status = luaL_loadbufferx(L, buf, size, name, mode);
+    rt->enforce = savedEnforce;
+    return status;
+}
+
+static int clua_k_gettable(lua_State *L) { lua_gettable(L, 1); return 1; }
+
+static int clua_k_settable(lua_State *L) { lua_settable(L, 1); return 0; }
+
+static int clua_k_tostring(lua_State *L) { luaL_tolstring(L, 1, NULL); return 1; }
+
+static int clua_k_len(lua_State *L) { lua_len(L, 1); return 1; }
+
+static int clua_k_equal(lua_State *L) { lua_pushboolean(L, lua_compare(L, 1, 2, LUA_OPEQ)); return 1; }
+
+/* Runs k with the values at the given absolute indices (n of them) copied as its arguments. */
+static int clua_protect(lua_State *L, lua_CFunction k, int n, int a, int b, int c, int nresults) {
+    lua_pushcfunction(L, k);
+    int args[3] = {a, b, c};
+    for (int i = 0; i < n; i++) lua_pushvalue(L, args[i]);
+    return clua_pcall(L, n, nresults);
+}
+
+int clua_gettable_tables(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    int k = lua_gettop(L);
+    if (lua_type(L, t) != LUA_TTABLE) return -1;
+    lua_pushvalue(L, t);                                          /* k, t */
+    for (int loop = 0; loop < 100; loop++) {
+        lua_pushvalue(L, k);
+        if (lua_rawget(L, -2) != LUA_TNIL || !lua_getmetatable(L, -2)) {   /* k, t, v  (or k, t, nil) */
+            lua_replace(L, k);
+            lua_settop(L, k);
+            return LUA_OK;
+        }
+        lua_pushliteral(L, "__index");                            /* k, t, nil, mt, "__index" */
+        int index = lua_rawget(L, -2);                            /* k, t, nil, mt, h */
+        if (index == LUA_TNIL) { lua_pushnil(L); lua_replace(L, k); lua_settop(L, k); return LUA_OK; }
+        if (index != LUA_TTABLE) { lua_settop(L, k); return -1; }
+        lua_replace(L, k + 1);                                    /* k, h, nil, mt */
+        lua_settop(L, k + 1);
+    }
+    lua_settop(L, k);
+    return -1;
+}
+
+int clua_pgettable(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    int k = lua_gettop(L);
+    int status = clua_protect(L, clua_k_gettable, 2, t, k, 0, 1);
+    lua_remove(L, k);
+    return status;
+}
+
+int clua_psettable(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    int v = lua_gettop(L);
+    int status = clua_protect(L, clua_k_settable, 3, t, v - 1, v, 0);
+    if (status == LUA_OK) { lua_pop(L, 2); }
+    else { lua_rotate(L, v - 1, 1); lua_pop(L, 2); }
+    return status;
+}
+
+int clua_ptostring(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    return clua_protect(L, clua_k_tostring, 1, idx, 0, 0, 1);
+}
+
+int clua_plen(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    return clua_protect(L, clua_k_len, 1, idx, 0, 0, 1);
+}
+
+int clua_pequal(lua_State *L, int a, int b) {
+    a = lua_absindex(L, a);
+    b = lua_absindex(L, b);
+    return clua_protect(L, clua_k_equal, 2, a, b, 0, 1);
+}
+
+void clua_setfield_bytes(lua_State *L, int idx, const char *name, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        if (name[i] == 0) {
+            idx = lua_absindex(L, idx);
+            lua_pushlstring(L, name, len);
+            lua_rotate(L, -2, 1);
+            lua_rawset(L, idx);
+            return;
+        }
+    }
+    lua_setfield(L, idx, name);
+}
+
+void *clua_metafield_object(lua_State *L, int idx, const char *name, const void *tag) {
+    if (!lua_getmetatable(L, idx)) return NULL;
+    lua_pushstring(L, name);
+    lua_rawget(L, -2);
+    void *object = clua_boxed_object(L, -1, tag);
+    lua_settop(L, -3);
+    return object;
+}

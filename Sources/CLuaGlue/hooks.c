@@ -1,0 +1,121 @@
+/* CLuaGlue: hooks (instruction budget, interrupt), Ctrl-C, function introspection, warnings (see
+   clua_hooks.h). */
+#include "CLuaGlue.h"
+
+void clua_install_hook(lua_State *L, clua_Runtime *rt) {
+    if (rt->interruptRequested)
+        lua_sethook(L, clua_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+    else if (rt->budgeted)
+        lua_sethook(L, clua_hook, LUA_MASKCOUNT, rt->hookCount);
+    else
+        lua_sethook(L, NULL, 0, 0);
+}
+
+/* Raises "chunk:line: message" located at the innermost Lua function (level 0 inside a hook). */
+static void clua_hook_error(lua_State *L, const char *message) {
+    lua_Debug where;
+    for (int level = 0; lua_getstack(L, level, &where); level++) {
+        lua_getinfo(L, "Sl", &where);
+        if (where.currentline > 0) {
+            lua_pushfstring(L, "%s:%d: %s", where.short_src, where.currentline, message);
+            lua_error(L);
+            return;
+        }
+    }
+    lua_pushstring(L, message);
+    lua_error(L);
+}
+
+void clua_hook(lua_State *L, lua_Debug *ar) {
+    clua_Runtime *rt = clua_runtime(L);
+    if (rt->interruptRequested) {
+        lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
+        clua_hook_error(L, "interrupted");
+        return;
+    }
+    if (rt->budgeted) {
+        if (ar->event == LUA_HOOKCOUNT) rt->budget -= rt->hookCount;
+        if (rt->budget <= 0) {
+            lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
+            lua_pushfstring(L, "instruction budget of %I instructions exhausted", (lua_Integer)rt->budgetTotal);
+            clua_hook_error(L, lua_tostring(L, -1));
+        }
+        return;
+    }
+    lua_sethook(L, NULL, 0, 0); /* nothing asked for any more: a stale hook on this thread removes itself */
+}
+
+void clua_interrupt(lua_State *L) {
+    clua_Runtime *rt = clua_runtime(L);
+    rt->interruptRequested = 1;
+    lua_sethook(L, clua_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+
+
+/* The state Ctrl-C interrupts while it is armed, and how many times Ctrl-C was pressed. */
+static lua_State *volatile sigintState;
+static volatile sig_atomic_t sigintCount;
+
+static void clua_sigint_handler(int sig) {
+    (void)sig;
+    sigintCount = sigintCount + 1;
+    lua_State *L = sigintState;
+    if (L != NULL) {
+        lua_State *running = clua_runtime(L)->current;
+        clua_interrupt(running != NULL ? running : L);
+    }
+}
+
+int clua_sigint_install(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = clua_sigint_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    /* A process started with SIGINT blocked (some harnesses do that) would never see Ctrl-C. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    return pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+void clua_sigint_uninstall(void) { signal(SIGINT, SIG_DFL); }
+
+void clua_sigint_arm(lua_State *L) { sigintState = L; }
+
+void clua_sigint_disarm(void) { sigintState = NULL; }
+
+int clua_sigint_take(void) {
+    int count = sigintCount;
+    sigintCount = 0;
+    return count;
+}
+
+int clua_funcinfo(lua_State *L, int index, const char **source, int *linedefined, int *lastlinedefined, int *nups) {
+    lua_Debug ar;
+    lua_pushvalue(L, index);
+    lua_getinfo(L, ">Su", &ar);
+    *source = ar.source;
+    *linedefined = ar.linedefined;
+    *lastlinedefined = ar.lastlinedefined;
+    *nups = ar.nups;
+    return ar.what[0] == 'L' || ar.what[0] == 'm';
+}
+
+long long clua_malloc_in_use(void) {
+#if defined(__GLIBC__)
+    struct mallinfo2 info = mallinfo2();
+    return (long long)info.uordblks;
+#else
+    return -1;
+#endif
+}
+
+static void clua_warnf(void *ud, const char *msg, int tocont) {
+    clua_Runtime *rt = (clua_Runtime *)ud;
+    if (rt->warn != NULL && rt->owner != NULL) rt->warn(rt->owner, msg, tocont);
+}
+
+void clua_setwarnf(lua_State *L, clua_Runtime *rt) { lua_setwarnf(L, clua_warnf, rt); }

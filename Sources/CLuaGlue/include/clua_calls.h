@@ -1,0 +1,53 @@
+/* CLua: protected calls and the protected variants of API calls that may raise. Part of CLuaGlue.h, which includes the parts in order: not to be included alone. */
+#ifndef CLUA_CALLS_H
+#define CLUA_CALLS_H
+
+/* ---- protected calls ---- */
+
+/* lua_pcall with the message handler, with the memory limit enforced while the Lua code runs. The function
+   and its arguments are on top of the stack. */
+int clua_pcall(lua_State *L, int nargs, int nresults);
+
+/* Pushes the message handler: push it first, then the function and its arguments, and call
+   clua_pcall_with_handler, which saves clua_pcall's two stack rotations. Only needed for tracebacks. */
+void clua_pushmsgh(lua_State *L);
+
+/* lua_pcall with the memory limit enforced; when `handler` is 1 the message handler is already below the
+   function (at base - 1) and stays on the stack (the caller restores its top), when 0 there is none (no
+   traceback is wanted, and the error object comes back as it is). */
+int clua_pcall_with_handler(lua_State *L, int nargs, int nresults, int withHandler);
+
+/* luaL_loadbufferx: compiles the chunk in buf (mode "t", "b" or "bt") and pushes it, or the error. */
+int clua_load(lua_State *L, const char *buf, size_t size, const char *name, const char *mode);
+
+/* t[k] when every step of the lookup is a plain table: t raw, then each `__index` that is a table, raw
+   (what Lua does, minus calling functions). Replaces the key on top with the value and returns LUA_OK;
+   returns -1 with the stack unchanged when t is not a table or a step's `__index` is not a table, for
+   the caller to go the protected way (clua_pgettable). Needs room for four values. */
+int clua_gettable_tables(lua_State *L, int t);
+
+/* t[k] with metamethods; key on top of the stack is replaced by the value (or the error). */
+int clua_pgettable(lua_State *L, int t);
+
+/* t[k] = v with metamethods; key and value on top of the stack are popped (the error pushed on failure). */
+int clua_psettable(lua_State *L, int t);
+
+/* Pushes luaL_tolstring(idx) (honours __tostring and __name), or the error. */
+int clua_ptostring(lua_State *L, int idx);
+
+/* Pushes #v (honours __len), or the error. */
+int clua_plen(lua_State *L, int idx);
+
+/* Pushes a == b (honours __eq) as a boolean, or the error. */
+int clua_pequal(lua_State *L, int a, int b);
+
+/* t[name] = value (popped) for the table at idx, name given as len bytes that are also NUL-terminated: through
+   lua_setfield (Lua's cache of recent C strings finds repeated names without hashing them) unless the bytes hold
+   a NUL, then by the bytes. For names of a few bytes the scan is a handful of instructions (no strlen call). */
+void clua_setfield_bytes(lua_State *L, int idx, const char *name, size_t len);
+
+/* The Swift object of the box tagged `tag` in field `name` of the metatable of the value at idx (read raw),
+   or NULL; the stack is unchanged (it needs two free slots). */
+void *clua_metafield_object(lua_State *L, int idx, const char *name, const void *tag);
+
+#endif /* CLUA_CALLS_H */
