@@ -73,7 +73,7 @@ extension FlowValue: LuaPushable, LuaReadable {
     /// try lua.globals.set("city", city)
     /// // stack.matches(city.luaImage, at: -1) with `city` pushed: true, until a script changes it
     /// ```
-    public var luaImage: LuaDataImage {
+    package var luaImage: LuaDataImage {
         var image = LuaDataImage()
         Self.add(self, to: &image)
         return image

@@ -124,7 +124,7 @@ extension ScriptRuntime {
     }
 
     func registerFrozenData() throws {
-        let tag = try lua.register(FrozenData.self, name: "FrozenData")
+        let tag = try lua.registerClass(FrozenData.self, name: "FrozenData")
         lua.attachment { DataMemo() }.frozenTag = tag
     }
 }

@@ -10,7 +10,9 @@ import LuaKit
 /// ``ScriptedCoordinator/adopt(_:)``) and empties its handlers when the screen leaves or the flow finishes.
 /// Changes inside an operation are undone with it. The functions sit in output slot + 1: a type's outputs go to the
 /// table's array part.
-final class ScreenHandlers: LuaFunctionSlots, OutputReceiver {
+final class ScreenHandlers: OutputReceiver {
+    /// The functions, by output slot + 1.
+    let slots: LuaFunctionSlots
     /// The app's operation log (not the app: handlers kept after their app is gone record nothing).
     let undo: UndoLog
     /// The operation level its screen was made in.
@@ -23,42 +25,42 @@ final class ScreenHandlers: LuaFunctionSlots, OutputReceiver {
     init(_ lua: LuaState, app: Application, for screen: Screen, isNew: Bool) {
         self.undo = app.undoLog
         self.born = screen.born
-        super.init(lua, capacity: screen.type.outputs.count)
+        self.slots = LuaFunctionSlots(lua, capacity: screen.type.outputs.count)
         if isNew { undo.madeInOperation(&undoMark) }
     }
 
     func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws {
         // The payload as itself, or an explicit nil (the handler's argument count stays the same).
-        try call(slot + 1, argument: payload)
+        try slots.call(slot + 1, argument: payload)
     }
 
-    func listens(to slot: Int) -> Bool { contains(slot + 1) }
+    func listens(to slot: Int) -> Bool { slots.contains(slot + 1) }
 
     func forget(slot: Int?) {
-        guard count > 0 else { return }
+        guard slots.count > 0 else { return }
         if let slot {
-            guard contains(slot + 1) else { return }
+            guard slots.contains(slot + 1) else { return }
             record()
-            try? set(slot + 1, to: nil)
+            try? slots.set(slot + 1, to: nil)
         } else {
             // The first change in an operation keeps the table itself for undo instead of a copy.
             var emptied = false
             undo.record(&undoMark, born: born) {
                 emptied = true
-                return removeAllSaved()
+                return slots.removeAllSaved()
             }
-            if !emptied { removeAll() }
+            if !emptied { slots.removeAll() }
         }
     }
 
     /// Sets the handler in `slot` to the function (or nil) at `index` of `stack`.
     func setHandler(_ slot: Int, toValueAt index: Int32, in stack: LuaStack) throws {
         record()
-        try set(slot + 1, toValueAt: index, in: stack)
+        try slots.set(slot + 1, toValueAt: index, in: stack)
     }
 
     /// Takes the handlers for undo, once per operation, before they change.
     private func record() {
-        undo.record(&undoMark, born: born) { (try? saved()) ?? {} }
+        undo.record(&undoMark, born: born) { (try? slots.saved()) ?? {} }
     }
 }

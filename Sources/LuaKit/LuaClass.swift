@@ -85,7 +85,7 @@ public final class LuaClassBuilder<Object: AnyObject> {
     ///     wrapped:increment()
     ///     """)
     /// ```
-    public func standIn(field: String) { standInField = field }
+    package func standIn(field: String) { standInField = field }
 
     /// Wraps a typed body for the trampoline. The userdata (argument 1, on the stack for the whole call)
     /// retains the object, and the C trampoline checked its class tag, so the object is borrowed without a
@@ -180,7 +180,15 @@ extension LuaState {
     /// released. The same instance always maps to the same userdata while Lua holds it. Methods check their
     /// `self`: calling a method on the wrong value is a Lua error, never a crash. Registering a class again
     /// replaces its definition for userdata created afterwards.
-    @discardableResult public func register<Object: AnyObject>(
+    public func register<Object: AnyObject>(
+        _ type: Object.Type, name: String, _ define: (LuaClassBuilder<Object>) throws -> Void = { _ in }
+    ) throws {
+        _ = try registerClass(type, name: name, define)
+    }
+
+    /// ``register(_:name:_:)``, giving the class's tag (for ``LuaStack/object(at:tag:)`` in a bridge's hot
+    /// converters).
+    @discardableResult package func registerClass<Object: AnyObject>(
         _ type: Object.Type, name: String, _ define: (LuaClassBuilder<Object>) throws -> Void = { _ in }
     ) throws -> LuaClassTag<Object> {
         let builder = LuaClassBuilder<Object>(name: name)
@@ -190,7 +198,7 @@ extension LuaState {
 
     /// The table of a registered class's methods (name → function), for Lua code that calls them through
     /// tables standing for the objects (``LuaClassBuilder/standIn(field:)``).
-    public func methods<Object: AnyObject>(of type: Object.Type) throws -> LuaTable {
+    package func methods<Object: AnyObject>(of type: Object.Type) throws -> LuaTable {
         let L = try core.thread()
         guard let info = core.classInfo(for: type) else {
             throw LuaError(.misuse, "\(type) is not registered with this Lua state (use register(_:name:))")
@@ -358,7 +366,7 @@ extension LuaCore {
 /// let tag = try lua.register(Point.self, name: "Point")
 /// // in a hot converter: if let point = stack.object(at: i, tag: tag) { ... }
 /// ```
-public struct LuaClassTag<Object: AnyObject> {
+@usableFromInline package struct LuaClassTag<Object: AnyObject> {
     @usableFromInline let pointer: UnsafeRawPointer
 }
 

@@ -22,50 +22,50 @@ import CLuaGlue
 /// constructors and appends build; a list stored out of order merely fails to match). A record matches a
 /// table whose keys are exactly its field names (strings). Integers and floats are told apart, as
 /// `math.type` does. Access is raw: metatables are not consulted.
-public struct LuaDataImage: Sendable {
+package struct LuaDataImage: Sendable {
     var bytes: [UInt8] = []
 
-    public init() {}
+    package init() {}
 
-    public mutating func bool(_ value: Bool) { bytes.append(value ? UInt8(ascii: "t") : UInt8(ascii: "f")) }
+    package mutating func bool(_ value: Bool) { bytes.append(value ? UInt8(ascii: "t") : UInt8(ascii: "f")) }
 
-    public mutating func integer(_ value: Int) {
+    package mutating func integer(_ value: Int) {
         bytes.append(UInt8(ascii: "i"))
         withUnsafeBytes(of: Int64(value)) { bytes.append(contentsOf: $0) }
     }
 
-    public mutating func number(_ value: Double) {
+    package mutating func number(_ value: Double) {
         bytes.append(UInt8(ascii: "d"))
         withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) }
     }
 
-    public mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "s"))
         appendCount(value.utf8.count)
         bytes.append(contentsOf: value.utf8)
     }
 
     /// A list of `count` items: `items` adds each with ``item(_:)``.
-    public mutating func list(count: Int, _ items: (inout LuaDataImage) -> Void) {
+    package mutating func list(count: Int, _ items: (inout LuaDataImage) -> Void) {
         bytes.append(UInt8(ascii: "l"))
         appendCount(count)
         items(&self)
     }
 
     /// A record of `count` fields: `fields` adds each with ``field(_:_:)``, each name once.
-    public mutating func record(count: Int, _ fields: (inout LuaDataImage) -> Void) {
+    package mutating func record(count: Int, _ fields: (inout LuaDataImage) -> Void) {
         bytes.append(UInt8(ascii: "r"))
         appendCount(count)
         fields(&self)
     }
 
     /// One item of a list: `value` adds exactly one value.
-    public mutating func item(_ value: (inout LuaDataImage) -> Void) {
+    package mutating func item(_ value: (inout LuaDataImage) -> Void) {
         sized(value)
     }
 
     /// One field of a record: `value` adds exactly one value.
-    public mutating func field(_ name: String, _ value: (inout LuaDataImage) -> Void) {
+    package mutating func field(_ name: String, _ value: (inout LuaDataImage) -> Void) {
         appendCount(name.utf8.count)
         bytes.append(contentsOf: name.utf8)
         sized(value)
@@ -87,7 +87,7 @@ public struct LuaDataImage: Sendable {
 extension LuaStack {
     /// Whether the value at `index` is exactly the data of `image` (see ``LuaDataImage``), with its tables
     /// nested no deeper than `levels` (at most 64). Never raises; uses up to three stack slots per level.
-    public func matches(_ image: LuaDataImage, at index: Int32, levels: Int = 64) -> Bool {
+    package func matches(_ image: LuaDataImage, at index: Int32, levels: Int = 64) -> Bool {
         image.bytes.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress, levels > 0 else { return false }
             return clua_image_matches(L, index, base, Int32(64 - min(levels, 64))) != 0

@@ -19,14 +19,13 @@ import CLuaGlue
 /// undo()                                 // slot 1 holds the function again
 /// ```
 ///
-/// Subclass it to keep the functions in the object that uses them (one allocation for both); its own
-/// members are final.
-open class LuaFunctionSlots {
-    @usableFromInline final let core: LuaCore
+/// Package API: the bridge's screen handlers are built on it.
+package final class LuaFunctionSlots {
+    @usableFromInline let core: LuaCore
     // Exclusivity of `table` and `count` is not checked at run time (they are read on every call): a set
     // is used from its state's one thread, and each access is one read or one assignment that runs no code.
     /// The registry slot of the table, made on the first function set (`LUA_NOREF` until then).
-    @exclusivity(unchecked) @usableFromInline final var table: Int32 = LUA_NOREF
+    @exclusivity(unchecked) @usableFromInline var table: Int32 = LUA_NOREF
     /// How many slots hold a function.
     @exclusivity(unchecked) public private(set) final var count = 0
     /// Slots 1...capacity are expected (they go to the table's array part).
@@ -35,7 +34,7 @@ open class LuaFunctionSlots {
     private final var position = 0
 
     /// An empty set in `state`, for slots `1...capacity` mostly (others work too).
-    public init(_ state: LuaState, capacity: Int = 0) {
+    package init(_ state: LuaState, capacity: Int = 0) {
         core = state.core
         self.capacity = Int32(clamping: capacity)
         position = core.functionSlots.count
@@ -63,7 +62,7 @@ open class LuaFunctionSlots {
     }
 
     /// Whether `slot` holds a function.
-    public final func contains(_ slot: Int) -> Bool {
+    package func contains(_ slot: Int) -> Bool {
         guard count > 0, let L = try? core.thread() else { return false }
         clua_rawgetref(L, table)
         defer { lua_settop(L, -3) }
@@ -71,7 +70,7 @@ open class LuaFunctionSlots {
     }
 
     /// Puts the function (or nil) at `index` of `stack` into `slot`; any other value is an error.
-    public final func set(_ slot: Int, toValueAt index: Int32, in stack: LuaStack) throws {
+    package func set(_ slot: Int, toValueAt index: Int32, in stack: LuaStack) throws {
         guard stack.core === core else { throw LuaError(.misuse, "a Lua value was used with another Lua state") }
         let type = stack.type(at: index)
         guard type == .function || type == .nil || type == .none else { throw stack.typeError(expected: "function or nil", at: index) }
@@ -88,7 +87,7 @@ open class LuaFunctionSlots {
     }
 
     /// Puts `function` (or nothing) into `slot`.
-    public final func set(_ slot: Int, to function: LuaFunction?) throws {
+    package func set(_ slot: Int, to function: LuaFunction?) throws {
         let L = try core.thread()
         let stack = LuaStack(L, core)
         if let function { try function.push(to: stack) } else { lua_pushnil(L) }
@@ -97,7 +96,7 @@ open class LuaFunctionSlots {
     }
 
     /// Empties every slot.
-    public final func removeAll() {
+    package func removeAll() {
         guard count > 0, let L = try? core.thread(), lua_checkstack(L, 4) != 0 else { return }
         clua_rawgetref(L, table)
         defer { lua_settop(L, -2) }
@@ -112,7 +111,7 @@ open class LuaFunctionSlots {
     }
 
     /// The functions held now, by slot (in no particular order).
-    public final var functions: [(slot: Int, function: LuaFunction)] {
+    package var functions: [(slot: Int, function: LuaFunction)] {
         get throws {
             guard count > 0 else { return [] }
             let L = try core.thread()
@@ -132,7 +131,7 @@ open class LuaFunctionSlots {
 
     /// Empties every slot and returns what puts them back (the table itself, held by the closure: nothing
     /// is copied). Calling it undoes every change made since.
-    public final func removeAllSaved() -> () -> Void {
+    package func removeAllSaved() -> () -> Void {
         guard count > 0 else { return { [self] in removeAll() } }
         let old = LuaReference(core: core, ref: table, pointer: nil), saved = count
         table = LUA_NOREF
@@ -146,7 +145,7 @@ open class LuaFunctionSlots {
 
     /// What puts back the functions held now: call it to undo changes made since. Holding it keeps those
     /// functions alive.
-    public final func saved() throws -> () -> Void {
+    package func saved() throws -> () -> Void {
         guard count > 0 else { return { [self] in removeAll() } }
         let L = try core.thread()
         try LuaStack(L, core).reserve(4)
@@ -181,7 +180,7 @@ open class LuaFunctionSlots {
     /// Calls the function in `slot` with one argument (an optional pushes its value, or nil) and drops its
     /// results. Returns false, calling nothing, when the slot is empty.
     @inlinable @discardableResult
-    public final func call<A: LuaPushable>(_ slot: Int, argument: A) throws -> Bool {
+    package func call<A: LuaPushable>(_ slot: Int, argument: A) throws -> Bool {
         guard count > 0 else { return false }
         let pending = try core.beginCall(arguments: 1, function: table, entry: lua_Integer(slot))
         defer { lua_settop(pending.stack.L, pending.top) }

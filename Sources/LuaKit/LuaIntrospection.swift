@@ -94,19 +94,19 @@ extension LuaFunction {
 /// do { try lua.interruptible { try lua.run("while true do end") } }   // Ctrl-C: LuaError(.interrupted)
 /// catch { print(error) }
 /// ```
-public enum InterruptSignal {
+package enum InterruptSignal {
     /// Installs the process's SIGINT handler (a blocking `read` then fails with `EINTR` instead of
     /// restarting).
-    public static func install() { _ = clua_sigint_install() }
+    package static func install() { _ = clua_sigint_install() }
     /// Gives SIGINT its default action back.
-    public static func uninstall() { clua_sigint_uninstall() }
+    package static func uninstall() { clua_sigint_uninstall() }
     /// Whether Ctrl-C was pressed since the last call.
-    public static func takePending() -> Bool { clua_sigint_take() > 0 }
+    package static func takePending() -> Bool { clua_sigint_take() > 0 }
 }
 
 extension LuaState {
     /// Runs `body` so that SIGINT (after ``InterruptSignal/install()``) interrupts the Lua code it runs.
-    public func interruptible<R>(_ body: () throws -> R) rethrows -> R {
+    package func interruptible<R>(_ body: () throws -> R) rethrows -> R {
         guard let L = try? core.thread() else { return try body() }
         clua_sigint_arm(L)
         defer { clua_sigint_disarm() }

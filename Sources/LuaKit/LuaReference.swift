@@ -149,7 +149,7 @@ public struct LuaTable: LuaPushable, LuaReadable {
     /// try t.callField("onDone", 42) { print("before") }   // before, done 42; .function
     /// ```
     @discardableResult
-    @inlinable public func callField<each A: LuaPushable>(
+    @inlinable package func callField<each A: LuaPushable>(
         _ name: String, _ arguments: repeat each A, before: () -> Void = {}
     ) throws -> LuaType {
         try reference.core.callField(table: reference.slot(), name: name, repeat each arguments, before: before)

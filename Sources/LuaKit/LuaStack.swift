@@ -106,14 +106,14 @@ public struct LuaStack {
 
     /// The Swift object in the userdata at `index` when it was pushed as an object of the registration
     /// `tag` marks; nil for any other value. One comparison: no lookup, no cast.
-    @inlinable public func object<T: AnyObject>(at index: Int32, tag: LuaClassTag<T>) -> T? {
+    @inlinable package func object<T: AnyObject>(at index: Int32, tag: LuaClassTag<T>) -> T? {
         guard let pointer = clua_boxed_object(L, index, tag.pointer) else { return nil }
         return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue() // boxed with T's tag: a T
     }
 
     /// ``object(at:tag:)`` for the field `name` of the metatable of the value at `index` (read raw),
     /// without pushing anything: how a library recognises its proxy tables.
-    @inlinable public func object<T: AnyObject>(inMetafield name: StaticString, ofValueAt index: Int32, tag: LuaClassTag<T>) throws -> T? {
+    @inlinable package func object<T: AnyObject>(inMetafield name: StaticString, ofValueAt index: Int32, tag: LuaClassTag<T>) throws -> T? {
         try reserve(2)
         // A static string's bytes are NUL-terminated; a one-scalar literal has no bytes to point to.
         guard name.hasPointerRepresentation else { return objectInMetafield(name.description, ofValueAt: index, tag: tag) }
@@ -226,7 +226,7 @@ public struct LuaStack {
     /// final class Cache { var hits = 0 }
     /// stack.attachment { Cache() }.hits += 1
     /// ```
-    @inlinable public func attachment<T: AnyObject>(_ make: () -> T) -> T {
+    @inlinable package func attachment<T: AnyObject>(_ make: () -> T) -> T {
         let key = ObjectIdentifier(T.self)
         if let object = core.attachment(key) { return unsafeDowncast(object, to: T.self) } // stored under T's identifier: a T
         let object = make()
@@ -247,7 +247,7 @@ public struct LuaStack {
     /// try stack.setView(for: address, toValueAt: -1)   // the Lua value made for the storage at `address`
     /// if try stack.pushView(for: address) { ... }      // that value again, while Lua holds it
     /// ```
-    @inlinable public func pushView(for key: UnsafeRawPointer) throws -> Bool {
+    @inlinable package func pushView(for key: UnsafeRawPointer) throws -> Bool {
         let ref = core.viewsRef
         guard ref != LUA_NOREF else { return false }
         try reserve(2)

@@ -68,11 +68,11 @@ public final class LuaState {
     public var isClosed: Bool { core.isClosed }
 
     /// Every ``LuaCallback`` of this state that is still held somewhere: what a reload gives new code.
-    public var liveCallbacks: [LuaCallback] { core.callbacks.map { $0.takeUnretainedValue() } }
+    package var liveCallbacks: [LuaCallback] { core.callbacks.map { $0.takeUnretainedValue() } }
 
     /// Every ``LuaFunctionSlots`` of this state that is still held somewhere: the other functions a reload
     /// gives new code.
-    public var liveFunctionSlots: [LuaFunctionSlots] { core.functionSlots.map { $0.takeUnretainedValue() } }
+    package var liveFunctionSlots: [LuaFunctionSlots] { core.functionSlots.map { $0.takeUnretainedValue() } }
 
     // MARK: Libraries
 
@@ -293,7 +293,7 @@ public final class LuaState {
 
     /// Per-state storage for a library built on LuaKit (see ``LuaStack/attachment(_:)``): the object of
     /// class `T` kept with this state, made by `make` the first time.
-    public func attachment<T: AnyObject>(_ make: () -> T) -> T {
+    package func attachment<T: AnyObject>(_ make: () -> T) -> T {
         LuaStack(core.L, core).attachment(make)
     }
 

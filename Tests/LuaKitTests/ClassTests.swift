@@ -10,7 +10,7 @@ import CLua
 
     init() throws {
         lua = try makeState()
-        tag = try lua.register(Tracked.self, name: "Tracked") { c in
+        tag = try lua.registerClass(Tracked.self, name: "Tracked") { c in
             c.method("add") { (object: Tracked, n: Int) in
                 object.value += n
                 return object.value
