@@ -145,6 +145,6 @@ extension FlowRecord: ExpressibleByDictionaryLiteral {
 }
 
 extension FlowRecord: CustomStringConvertible {
-    /// Lua table-constructor syntax: `{city = {name = "Moscow"}, name = "Ann"}`.
+    /// Swift literal syntax, keys sorted: `["city": ["name": "Moscow"], "name": "Ann"]`.
     public var description: String { FlowValue.record(self).description }
 }

@@ -66,39 +66,39 @@ extension FlowValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, E
 }
 
 extension FlowValue: CustomStringConvertible {
-    /// Lua table-constructor syntax with sorted keys: `{city = {name = "Moscow"}, name = "Ann"}`.
+    /// Swift literal syntax, records with sorted keys: `["city": ["name": "Moscow"], "name": "Ann"]`,
+    /// `["a", "b"]`, `[:]`.
     public var description: String {
         switch self {
         case .bool(let b): return b ? "true" : "false"
         case .int(let i): return String(i)
         case .double(let d): return d == d.rounded() && abs(d) < 1e15 ? "\(Int(d)).0" : "\(d)"
         case .string(let s): return "\"" + s.replacingEscapes() + "\""
-        case .list(let items): return "{" + items.map(\.description).joined(separator: ", ") + "}"
+        case .list(let items): return "[" + items.map(\.description).joined(separator: ", ") + "]"
         case .record(let fields):
-            let parts = fields.map { key, value in
-                (key.isIdentifier ? key : "[\"\(key.replacingEscapes())\"]") + " = " + value.description
-            }
-            return "{" + parts.joined(separator: ", ") + "}"
+            if fields.isEmpty { return "[:]" }
+            return "[" + fields.map { "\"\($0.replacingEscapes())\": \($1.description)" }.joined(separator: ", ") + "]"
         }
     }
 
-    /// The text a person reads: strings without quotes, a record's `name` field when it has one.
-    public var displayText: String {
+    /// The text a person reads: strings without quotes, a record's `name` field when it has one, else
+    /// ``description``.
+    public var displayText: String { displayText(otherwise: \.description) }
+
+    /// The text a person reads, with `notation` for values that are neither strings nor named records (a
+    /// scripting bridge gives its language's literal syntax).
+    package func displayText(otherwise notation: (FlowValue) -> String) -> String {
         switch self {
         case .string(let s): return s
-        case .record(let fields): return fields["name"]?.displayText ?? description
-        default: return description
+        case .record(let fields): return fields["name"]?.displayText(otherwise: notation) ?? notation(self)
+        default: return notation(self)
         }
     }
 }
 
 extension String {
-    var isIdentifier: Bool {
-        guard let first = unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
-        return unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
-    }
-
-    func replacingEscapes() -> String {
+    /// The string with `"`, `\\` and newlines escaped, for a quoted literal.
+    package func replacingEscapes() -> String {
         var out = ""
         for c in self {
             switch c {

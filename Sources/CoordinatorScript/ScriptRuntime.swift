@@ -168,7 +168,7 @@ public final class ScriptRuntime {
             try call.push(PlainData(value: call.argument(1, as: FlowValue.self)))
         })
         try native.set("describe", lua.function(name: "describe") { call in
-            try call.push(call.argument(1, as: FlowValue.self).description)
+            try call.push(call.argument(1, as: FlowValue.self).luaLiteral)
         })
         let prelude = try lua.load(Prelude.source, name: "[coordinator]")
         let results = try prelude.callValues(native)

@@ -48,7 +48,7 @@ import CoordinatorCore
         }
         record["f1001"] = "odd"
         #expect(record.keys.firstIndex(of: "f1001") == 1)
-        #expect(record.description.hasPrefix("{f1000 = 0, f1001 = \"odd\", f1002 = 2"))
+        #expect(record.description.hasPrefix(#"["f1000": 0, "f1001": "odd", "f1002": 2"#))
     }
 
     /// The example of FlowRecord's documentation and docs/Core.md, as written.
@@ -58,6 +58,7 @@ import CoordinatorCore
         user["age"] = 30
         #expect(user.map(\.key) == ["age", "city", "name"])
         user["age"] = nil
-        #expect(FlowValue.record(user).description == "{city = {name = \"Moscow\"}, name = \"Ann\"}")
+        #expect(FlowValue.record(user).description == #"["city": ["name": "Moscow"], "name": "Ann"]"#)
+        #expect(FlowValue.list([]).description == "[]" && FlowValue.record([:]).description == "[:]")
     }
 }

@@ -130,3 +130,14 @@ import LuaKit
         }
     }
 }
+
+@Suite struct DataNotationTests {
+    /// Lua sees data in Lua's syntax (frozen data's tostring, the REPL's `:screen`); Swift in Swift's.
+    @Test func eachSideSeesItsOwnNotation() throws {
+        let runtime = try ScriptRuntime()
+        let described = try runtime.run("return tostring(require('coordinator').freeze { name = 'Ann', tags = { 'a', 'b' }, ['two words'] = 1 })")
+        #expect(described == [#"{name = "Ann", tags = {"a", "b"}, ["two words"] = 1}"#])
+        let value: FlowValue = ["name": "Ann", "tags": ["a", "b"], "two words": 1]
+        #expect(value.description == #"["name": "Ann", "tags": ["a", "b"], "two words": 1]"#)
+    }
+}

@@ -80,7 +80,7 @@ extension REPL {
         var text = style.bold("\(screen.name)#\(screen.id)") + " \"\(screen.title)\"" + (screen.owner.map { " shown by \($0.name)#\($0.id)" } ?? "") + "\n"
         text += "  inputs:\n"
         for input in screen.type.inputs {
-            let value = screen[input.name].map { $0.description } ?? "nil"
+            let value = screen[input.name].map(\.luaLiteral) ?? "nil"
             text += "    \(input.name)\(input.required ? " (required)" : ""): \(value)\n"
         }
         if screen.type.inputs.isEmpty { text += "    (none)\n" }
