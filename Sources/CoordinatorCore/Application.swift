@@ -12,7 +12,7 @@
 /// ```
 ///
 /// Where things are: this file is the front (what the user does); `Transaction.swift` makes operations
-/// atomic over the ``Journal``, whose entries (`Change.swift`) are the only writers of navigation state;
+/// atomic over the journal (`Journal.swift`), whose entries (`Change.swift`) are the only writers of navigation state;
 /// `Navigation.swift` carries out ``Transition``s; `Lifecycle.swift` runs, finishes and releases
 /// coordinators; `SignalDelivery.swift` spreads signals.
 ///

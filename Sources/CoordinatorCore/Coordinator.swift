@@ -114,7 +114,7 @@ open class Coordinator {
 
     // MARK: Override points
 
-    /// Starts the flow: show the first screen, or run children. Called once, by ``run(_:with:modal:)`` or
+    /// Starts the flow: show the first screen, or run children. Called once, by ``Coordinator/run(_:with:modal:)`` or
     /// ``Application/start(_:with:router:)``; errors undo everything the start did.
     open func start(_ args: FlowValue?) throws {}
 
@@ -286,7 +286,7 @@ open class Coordinator {
         return app
     }
 
-    /// Its router, when it may navigate (see ``runningApp()``).
+    /// Its router, when it may navigate (see `runningApp()`).
     public func activeRouter() throws -> any Router {
         _ = try runningApp()
         guard let router else { throw NavigationError(.notRunning, "\(name) has no router") }

@@ -15,8 +15,11 @@ public struct FlowRecord: Sendable {
     /// One field. A struct, not a tuple: arrays of tuples are copied and destroyed through generic
     /// runtime code, element by element.
     public struct Field: Sendable, Hashable {
+        /// The field's name.
         public var key: String
+        /// The field's value.
         public var value: FlowValue
+        /// A field named `key` holding `value`.
         @inlinable public init(_ key: String, _ value: FlowValue) { self.key = key; self.value = value }
     }
 
@@ -42,8 +45,11 @@ public struct FlowRecord: Sendable {
     /// sorts them. A repeated name keeps its last value.
     public struct Builder {
         @usableFromInline var fields: [Field] = []
+        /// An empty builder with room for `capacity` fields.
         @inlinable public init(capacity: Int = 0) { fields.reserveCapacity(capacity) }
+        /// Adds a field (a later one with the same key wins).
         @inlinable public mutating func add(_ key: String, _ value: FlowValue) { fields.append(Field(key, value)) }
+        /// The record of the fields added.
         public consuming func finish() -> FlowRecord { FlowRecord(sorting: fields) }
     }
 

@@ -6,11 +6,17 @@
 /// user["city"]?["name"]?.string   // "Moscow"
 /// ```
 public enum FlowValue: Hashable, Sendable {
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer.
     case int(Int)
+    /// A floating-point number.
     case double(Double)
+    /// Text.
     case string(String)
+    /// Values in order (a Lua sequence `{ a, b }`).
     case list([FlowValue])
+    /// Named fields (a Lua table with string keys `{ name = "Ann" }`).
     case record(FlowRecord)
 
     /// The field of a record, or nil.
@@ -25,7 +31,9 @@ public enum FlowValue: Hashable, Sendable {
         return nil
     }
 
+    /// The text of a string, or nil.
     public var string: String? { if case .string(let s) = self { s } else { nil } }
+    /// An integer, or a double with an exact integer value; else nil.
     public var int: Int? {
         switch self {
         case .int(let i): i
@@ -33,6 +41,7 @@ public enum FlowValue: Hashable, Sendable {
         default: nil
         }
     }
+    /// A number as a double (integers converted), or nil.
     public var double: Double? {
         switch self {
         case .int(let i): Double(i)
@@ -40,8 +49,11 @@ public enum FlowValue: Hashable, Sendable {
         default: nil
         }
     }
+    /// The value of a boolean, or nil.
     public var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
+    /// The items of a list, or nil.
     public var list: [FlowValue]? { if case .list(let l) = self { l } else { nil } }
+    /// The fields of a record, or nil.
     public var record: FlowRecord? { if case .record(let r) = self { r } else { nil } }
 
     /// A record's field changed (or added), for building updated values.

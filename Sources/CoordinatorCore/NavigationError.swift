@@ -2,20 +2,59 @@
 public struct NavigationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong, for code that reacts to particular mistakes.
     public enum Code: String, Sendable {
-        case popRoot, nothingPresented, nothingToGoBack, alertNeedsAction, unknownScreen, unknownInput
-        case missingInput, unknownOutput, badPayload, noVisibleScreen, alreadyFinished, notRunning
-        case alreadyStarted, cycle, alreadyHasParent, screenInUse, containerNotShown, badTab
-        case unknownState, stopped
+        /// Popping the root screen of a stack.
+        case popRoot
+        /// Dismissing with no modal presented.
+        case nothingPresented
+        /// Going back with nowhere to go back to (a root screen, no modal).
+        case nothingToGoBack
+        /// An alert with no action: the user could never answer it.
+        case alertNeedsAction
+        /// A screen type that is not in the catalog.
+        case unknownScreen
+        /// An input the screen type does not declare.
+        case unknownInput
+        /// A required input left out.
+        case missingInput
+        /// An output the screen does not have, or one nothing handles.
+        case unknownOutput
+        /// A payload the output does not take (none for a plain output, an item not in its list).
+        case badPayload
+        /// Nothing is showing.
+        case noVisibleScreen
+        /// Finishing a coordinator that finished already.
+        case alreadyFinished
+        /// Acting through a coordinator that is not running (not started, finished, or its app gone).
+        case notRunning
+        /// Starting a coordinator that started already.
+        case alreadyStarted
+        /// Running a coordinator inside itself.
+        case cycle
+        /// Running a coordinator that another one runs already.
+        case alreadyHasParent
+        /// Showing a screen that is shown already.
+        case screenInUse
+        /// Navigating in a container that is not on screen.
+        case containerNotShown
+        /// A tab index out of range, or tabs where there are none.
+        case badTab
+        /// A gateway state the application has no flow for.
+        case unknownState
+        /// A signal stopped before it reached anyone who answers.
+        case stopped
     }
 
+    /// What went wrong.
     public var code: Code
     /// A sentence a person understands.
     public var message: String
 
+    /// An error with its code and the sentence that explains it.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -1,14 +1,20 @@
 /// A screen as events name it: its identity and type, without keeping it alive.
 public struct ScreenInfo: Hashable, Sendable, CustomStringConvertible {
+    /// Its id, unique in the app.
     public let id: Int
+    /// Its screen type's name.
     public let name: String
+    /// `Name#id`.
     public var description: String { "\(name)#\(id)" }
 }
 
 /// A coordinator as events name it, without keeping it alive.
 public struct CoordinatorInfo: Hashable, Sendable, CustomStringConvertible {
+    /// Its id, unique in the app.
     public let id: Int
+    /// Its name (a Lua coordinator's class name).
     public let name: String
+    /// `Name#id`.
     public var description: String { "\(name)#\(id)" }
 }
 
@@ -28,19 +34,29 @@ public enum FinishReason: String, Sendable {
 ///
 /// Events of an operation that fails are never reported: the operation is undone and its events dropped.
 public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
+    /// A coordinator started (`parent` nil for the root).
     case started(CoordinatorInfo, parent: CoordinatorInfo?)
+    /// A coordinator finished, why, and with what result.
     case finished(CoordinatorInfo, reason: FinishReason, result: FlowValue?)
+    /// A screen was pushed on a navigation stack.
     case pushed(ScreenInfo, animated: Bool)
     /// Screens left a navigation stack (`bySystem`: the Back button or edge swipe).
     case popped([ScreenInfo], animated: Bool, bySystem: Bool)
+    /// A stack's screens were replaced by one root screen.
     case rootSet(ScreenInfo, hideBar: Bool, animated: Bool)
+    /// A modal container (named by its visible screen) was presented.
     case presented(String, animated: Bool)
     /// A modal went away (`bySystem`: swiped down).
     case dismissed(String, animated: Bool, bySystem: Bool)
+    /// A tab was selected (`bySystem`: by the user tapping the tab bar).
     case tabSelected(Int, bySystem: Bool)
+    /// A screen's input changed.
     case inputChanged(ScreenInfo, input: String)
+    /// A screen emitted an output.
     case outputEmitted(ScreenInfo, output: String)
+    /// A signal went up the tree from a sender and reached `receivers` handlers.
     case signal(String, from: String, receivers: Int)
+    /// The gateway changed state (sign-in, sign-out).
     case gatewayChanged(from: AppState, to: AppState)
 
     public var description: String {

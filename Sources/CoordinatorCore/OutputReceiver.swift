@@ -6,6 +6,9 @@
 /// redefined), `-1 - i` for the screen's own extra output `i` (an alert's actions). The receiver keeps
 /// its handlers' state for undo itself; the screen only asks it.
 ///
+/// Package API: what a scripting bridge in this package plugs in. Hosts handle outputs with
+/// ``Screen/on(_:_:)``.
+///
 /// ```swift
 /// final class Recorder: OutputReceiver {
 ///     var heard: [Int] = []
@@ -15,7 +18,7 @@
 /// }
 /// screen.outputReceiver = Recorder()
 /// ```
-public protocol OutputReceiver: AnyObject {
+package protocol OutputReceiver: AnyObject {
     /// Runs the handler for the output in `slot`, if there is one.
     func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws
     /// Whether a handler listens to the output in `slot`.

@@ -32,7 +32,7 @@ public final class Screen: Presentable {
     @exclusivity(unchecked) var signalHandlers = HandlerTable<(Signal) throws -> Void>()
     /// Hears the outputs that have no handler of the screen's own (a scripting bridge sets it once, before
     /// it sets handlers). Not part of the screen's undo: the receiver journals its handlers itself.
-    @exclusivity(unchecked) public var outputReceiver: (any OutputReceiver)?
+    @exclusivity(unchecked) package var outputReceiver: (any OutputReceiver)?
     /// Whether choosing an output dismisses the screen first (an alert's actions do).
     let dismissesOnOutput: Bool
     let context: AppContext
@@ -66,10 +66,10 @@ public final class Screen: Presentable {
 
     /// The output whose handler is set under `key` (`onSelectCity` → `selectCity`, or `SelectCity` for an
     /// alert's action named so), or nil. Where both exist, the lowercase one.
-    public func output(forHandler key: String) -> String? { outputSlot(forHandler: key)?.output }
+    package func output(forHandler key: String) -> String? { outputSlot(forHandler: key)?.output }
 
     /// ``output(forHandler:)`` with the output's slot (see ``OutputReceiver``).
-    public func outputSlot(forHandler key: String) -> (output: String, slot: Int)? {
+    package func outputSlot(forHandler key: String) -> (output: String, slot: Int)? {
         // The type's outputs, then the extra ones; the first lowercase match wins, else the first match.
         var found: (output: String, slot: Int)?
         let outputs = type.outputs, slots = type.outputSlots
@@ -85,10 +85,10 @@ public final class Screen: Presentable {
     }
 
     /// The slot of an output (see ``OutputReceiver``), or nil when the screen has no such output.
-    public func slot(ofOutput output: String) -> Int? { outputKind(output)?.slot }
+    package func slot(ofOutput output: String) -> Int? { outputKind(output)?.slot }
 
     /// The slot of an output; an output the screen does not have is the error ``emit(_:payload:)`` gives.
-    public func checkedSlot(ofOutput output: String) throws -> Int {
+    package func checkedSlot(ofOutput output: String) throws -> Int {
         guard let slot = slot(ofOutput: output) else { throw unknownOutput(output) }
         return slot
     }
@@ -135,7 +135,7 @@ public final class Screen: Presentable {
     }
 
     /// Whether a handler set with ``on(_:_:)`` listens to the output (it goes before the receiver's).
-    public func hasOwnHandler(for output: String) -> Bool { handlers[output] != nil }
+    package func hasOwnHandler(for output: String) -> Bool { handlers[output] != nil }
 
     /// Reacts to a signal that reaches this screen.
     public func onSignal(_ name: String, _ handler: @escaping (Signal) throws -> Void) {

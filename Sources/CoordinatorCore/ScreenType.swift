@@ -1,8 +1,10 @@
 /// An input a screen type declares: data set from outside, which may change while the screen is shown.
 public struct InputSpec: Hashable, Sendable {
+    /// The input's name (`user`).
     public var name: String
     /// A screen cannot be built without a required input.
     public var required: Bool
+    /// An input named `name`, optional unless `required`.
     public init(_ name: String, required: Bool = false) {
         self.name = name
         self.required = required
@@ -21,11 +23,14 @@ public struct OutputSpec: Hashable, Sendable {
         case choice(from: String)
     }
 
+    /// The output's name (`selectCity`).
     public let name: String
+    /// What it carries.
     public var payload: Payload
     /// The name a script sets its handler under: `onSelectCity` for `selectCity` (and for `SelectCity`).
-    public let handlerName: String
+    package let handlerName: String
 
+    /// An output named `name` carrying `payload`.
     public init(_ name: String, payload: Payload = .none) {
         self.name = name
         self.payload = payload
@@ -60,7 +65,7 @@ public final class ScreenType {
     @exclusivity(unchecked) public private(set) var outputs: [OutputSpec]
     /// The slot of each output (``outputs``' order): its place among every output name the type has had,
     /// so that a redefinition keeps each name's slot (see ``OutputReceiver``).
-    @exclusivity(unchecked) public private(set) var outputSlots: [Int]
+    @exclusivity(unchecked) package private(set) var outputSlots: [Int]
     /// Every output name the type has had, in order of first definition: a name's slot is its index.
     private var slotNames: [String]
     /// Text for the screen's current inputs; when nil, the inputs are listed.
@@ -68,6 +73,8 @@ public final class ScreenType {
     /// The title shown above the rendering (default: the type's name).
     public private(set) var title: String?
 
+    /// A type named `name` with its inputs and outputs, the title shown above its rendering (default: the
+    /// name) and the text its screens render to (default: their inputs listed).
     public init(
         _ name: String, inputs: [InputSpec] = [], outputs: [OutputSpec] = [], title: String? = nil,
         render: ((Screen) throws -> String)? = nil
@@ -98,7 +105,7 @@ public final class ScreenType {
     }
 
     /// Takes another definition's inputs, outputs and rendering, so live screens follow the new definition.
-    public func redefine(like other: ScreenType) {
+    package func redefine(like other: ScreenType) {
         inputs = other.inputs
         outputs = other.outputs
         outputSlots = outputs.map { slot(named: $0.name) }

@@ -14,7 +14,9 @@
 public final class Signal {
     /// Where a signal starts, or a node it reaches.
     public enum Node {
+        /// A coordinator.
         case coordinator(Coordinator)
+        /// A screen.
         case screen(Screen)
 
         func mark(_ round: Int) {
@@ -24,6 +26,7 @@ public final class Signal {
             }
         }
 
+        /// `Name#id`.
         public var description: String {
             switch self {
             case .coordinator(let c): c.info.description
@@ -32,15 +35,18 @@ public final class Signal {
         }
     }
 
+    /// Its name (`"noteCreated"`).
     public let name: String
     /// The payload; receivers may change it for the receivers after them.
     public var payload: FlowValue?
+    /// Who sent it.
     public let sender: Node
     /// What receivers answered, in order.
     public private(set) var replies: [FlowValue] = []
     /// The nodes that received it (handlers ran), in order, as `Name#id`.
     public var receivers: [String] { receivedBy.map { "\($0.name)#\($0.id)" } }
     private var receivedBy: [(name: String, id: Int)] = []
+    /// Whether a handler stopped it (it goes no further up).
     public private(set) var isStopped = false
 
     init(name: String, payload: FlowValue?, from sender: Node) {

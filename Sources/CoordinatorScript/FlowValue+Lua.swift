@@ -7,7 +7,7 @@ import LuaKit
 /// 1...n becomes a list; any other table a record (number keys become strings); an empty table an empty
 /// record. Functions, userdata and coroutines cannot be data: they are refused with a message naming the
 /// field. Tables nested deeper than 64 levels (or cyclic) are refused too; Swift → Lua, data nested deeper
-/// than 200 levels (``maxPushDepth``) is refused with an error.
+/// than 200 levels (`maxPushDepth`) is refused with an error.
 extension FlowValue: LuaPushable, LuaReadable {
     /// Pushes the value. Lists and records that are frozen data Lua still holds go in as those frozen
     /// tables (the state's views, by the address of the data's storage); the rest as new plain tables.

@@ -25,7 +25,7 @@ final class FrozenData {
     init(_ value: FlowValue) { self.value = value }
 }
 
-/// A ``FlowValue`` to push frozen: scalars as themselves, lists and records as read-only tables.
+/// A `FlowValue` to push frozen: scalars as themselves, lists and records as read-only tables.
 ///
 /// ```swift
 /// try runtime.lua.globals.set("cities", runtime.frozen(cities))   // Lua: cities.regions[1].name

@@ -1,7 +1,7 @@
 import CoordinatorCore
 import LuaKit
 
-/// The scripting runtime: a Lua state and an ``Application`` wired together, so that an app's flows are Lua
+/// The scripting runtime: a Lua state and an `Application` wired together, so that an app's flows are Lua
 /// scripts (`require "coordinator"`) over the Swift coordinator core.
 ///
 /// ```swift
@@ -16,7 +16,10 @@ import LuaKit
 /// Every call that changes the app is atomic: if Lua code fails halfway, the navigation state (window,
 /// tree, inputs, handlers, gateway) is exactly as before the call.
 public final class ScriptRuntime {
+    /// The Lua state the app's scripts run in: for a host's own functions and values
+    /// (`runtime.lua.globals.set("hostVersion", ...)`).
     public let lua: LuaState
+    /// The application the scripts drive: the window, the coordinator tree, the gateway, events.
     public let app: Application
     /// The Lua module table (`require "coordinator"`).
     public private(set) var module: LuaTable?

@@ -4,7 +4,7 @@ import CLuaGlue
 /// A Lua function that Swift calls back often (an event handler), whose code can be replaced while it is
 /// held: ``replace(with:)`` makes every holder call the new function from then on.
 ///
-/// A callback keeps the function in a registry slot of its own, and ``call(_:)`` goes from that slot to
+/// A callback keeps the function in a registry slot of its own, and `call(...)` goes from that slot to
 /// `lua_pcall` directly: no Swift reference is retained or released on the way, which is what a handler
 /// that runs for every user action wants. Errors come back as ``LuaError``s, as from ``LuaFunction``.
 ///

@@ -226,9 +226,11 @@ extension LuaState {
 /// try call.push(LuaObject(screen))                      // a Swift function returning it
 /// ```
 public struct LuaObject<Object: AnyObject>: LuaPushable {
+    /// The object pushed.
     public let object: Object
     /// Made just now: Lua cannot have a userdata for it yet, so none is looked for.
     let isNew: Bool
+    /// `object`, pushed as its userdata (made on the first push, the same one while Lua holds it).
     public init(_ object: Object) { self.object = object; isNew = false }
     /// An object made just now, which Lua has never been given (within this package: pushing an object Lua
     /// already has this way would give it a second userdata).

@@ -5,11 +5,13 @@ import CLuaGlue
 public struct LuaFunctionInfo: Sendable, Equatable {
     /// The chunk name: `@path` for files, `=name` or the code itself for strings.
     public let source: String
-    /// First and last line of the definition (0 for a main chunk's own lines, -1 for C functions).
+    /// The first line of the definition (0 for a main chunk, -1 for C functions).
     public let lineDefined: Int
+    /// The last line of the definition (0 for a main chunk, -1 for C functions).
     public let lastLineDefined: Int
     /// Whether it is a Lua function (false for C functions and Swift closures).
     public let isLua: Bool
+    /// How many upvalues (captured variables) it has.
     public let upvalueCount: Int
 
     /// The file path for a function loaded from a file (`@path`), else nil.
@@ -19,9 +21,13 @@ public struct LuaFunctionInfo: Sendable, Equatable {
 /// One upvalue of a Lua function: its name, its identity (two closures that share a variable report the
 /// same `id`) and its current value.
 public struct LuaUpvalue {
+    /// Its position among the function's upvalues, from 1 (as `debug.getupvalue` numbers them).
     public let index: Int
+    /// The captured variable's name (`_ENV` for the environment).
     public let name: String
+    /// The variable's identity (`debug.upvalueid`): equal for closures that share it.
     public let id: UnsafeRawPointer?
+    /// The variable's value now.
     public let value: LuaValue
 }
 

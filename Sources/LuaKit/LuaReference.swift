@@ -204,7 +204,7 @@ public struct LuaTable: LuaPushable, LuaReadable {
 }
 
 /// A Lua function held from Swift: a Lua function, a C function, or a Swift closure registered with
-/// ``LuaState/function(name:_:)``.
+/// `LuaState.function(name:_:)`.
 ///
 /// ```swift
 /// let add = try lua.evaluate("return function(a, b) return a + b end", as: LuaFunction.self)

@@ -6,15 +6,25 @@ public struct LuaLibraries: OptionSet, Sendable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
+    /// The basic functions (`print`, `pairs`, `pcall`, `load`, ...).
     public static let base = LuaLibraries(rawValue: 1 << 0)
+    /// `require` and `package` (module loading from files).
     public static let package = LuaLibraries(rawValue: 1 << 1)
+    /// `coroutine`.
     public static let coroutine = LuaLibraries(rawValue: 1 << 2)
+    /// `table`.
     public static let table = LuaLibraries(rawValue: 1 << 3)
+    /// `io` (files and standard streams).
     public static let io = LuaLibraries(rawValue: 1 << 4)
+    /// `os` (time, environment, files, `os.exit`).
     public static let os = LuaLibraries(rawValue: 1 << 5)
+    /// `string`.
     public static let string = LuaLibraries(rawValue: 1 << 6)
+    /// `math`.
     public static let math = LuaLibraries(rawValue: 1 << 7)
+    /// `utf8`.
     public static let utf8 = LuaLibraries(rawValue: 1 << 8)
+    /// `debug` (introspection that can break any rule a host sets: keep it from untrusted code).
     public static let debug = LuaLibraries(rawValue: 1 << 9)
 
     /// Every standard library, as `luaL_openlibs` opens them.

@@ -49,17 +49,25 @@ public struct LuaString: Hashable, Sendable, ExpressibleByStringLiteral, CustomS
 /// v[2].tableValue    // a reference to the table
 /// ```
 public enum LuaValue {
+    /// `nil` (also what a missing value reads as).
     case `nil`
+    /// `true` or `false`.
     case boolean(Bool)
     /// A Lua integer (64 bits), kept as an integer.
     case integer(Int)
     /// A Lua float.
     case number(Double)
+    /// A string: Lua's bytes, readable as Swift text (``LuaString/string``).
     case string(LuaString)
+    /// A table, held by a registry reference while the value exists.
     case table(LuaTable)
+    /// A function (Lua, C or Swift), held by a registry reference.
     case function(LuaFunction)
+    /// A full userdata, held by a registry reference.
     case userdata(LuaUserdata)
+    /// A light userdata: a bare pointer, compared by address.
     case lightUserdata(UnsafeMutableRawPointer?)
+    /// A coroutine, held by a registry reference.
     case thread(LuaThread)
 
     /// Lua's name for the value's type (`"nil"`, `"number"`, `"table"`, ...).
