@@ -1,15 +1,21 @@
 import CoordinatorCore
 import LuaKit
 
+// Where things are, by Lua concept: Module/ (the `coordinator` module's functions and its Lua prelude),
+// Screens/ (screen types, the screen userdata and its methods, script handlers), Coordinators/ (classes,
+// instance methods, the scripted coordinator, tree()), Data/ (FlowValue <-> Lua, frozen data, the memo),
+// DriverFunctions.swift (tap, back, top, ...), Reload/ (live edit), REPL/ (the engine coordrun drives).
+// This file is the front.
+
 /// The scripting runtime: a Lua state and an `Application` wired together, so that an app's flows are Lua
 /// scripts (`require "coordinator"`) over the Swift coordinator core.
 ///
 /// ```swift
-/// let runtime = try ScriptRuntime()
+/// let runtime = try ScriptRuntime(driverFunctions: true)
 /// try runtime.load(script: "scripts/app.lua")   // defines screens, coordinators and `flow.app { ... }`
 /// try runtime.start()                           // runs the flow the gateway asks for
 /// try runtime.app.tap("login", payload: ["name": "Ann", "password": "secret"])
-/// try runtime.run("tap('selectCity')")          // any Lua chunk, with the driver functions
+/// try runtime.run("tap('selectCity')")          // any Lua chunk (tap: a driver function)
 /// runtime.app.window.visibleScreen?.name        // "Regions"
 /// ```
 ///
@@ -22,7 +28,7 @@ public final class ScriptRuntime {
     /// The application the scripts drive: the window, the coordinator tree, the gateway, events.
     public let app: Application
     /// The Lua module table (`require "coordinator"`).
-    public private(set) var module: LuaTable?
+    public internal(set) var module: LuaTable?
     /// The prelude's `metaFor(class)`: the metatable of a coordinator class's instances.
     var metaFor: LuaFunction?
     var flows: [AppState: LuaTable] = [:]
@@ -108,98 +114,5 @@ public final class ScriptRuntime {
     /// state, a function or a coordinator, and let the runtime go; or a finalizer runs while it closes).
     static func gone(_ what: String? = nil) -> LuaError {
         LuaError(.misuse, (what.map { "\($0): " } ?? "") + "the coordinator runtime is gone (the ScriptRuntime was released)")
-    }
-
-    // MARK: Module
-
-    func installModule() throws {
-        let native = try lua.newTable()
-        try native.set("methods", lua.methods(of: Coordinator.self))
-        try native.set("defineScreen", lua.function(name: "screen") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            try call.push(self.defineScreen(name: call.string(1), spec: call.argument(2, as: LuaTable.self)))
-        })
-        try native.set("setFlows", lua.function(name: "app") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            switch call.type(1) {
-            case .table:
-                let table = try call.argument(1, as: LuaTable.self)
-                if try table.rawGet("__name", as: String?.self) != nil {
-                    self.rootClass = table
-                    return
-                }
-                var flows: [AppState: LuaTable] = [:]
-                for (key, value) in try table.pairs() {
-                    guard let state = key.stringValue, let type = value.tableValue else {
-                        throw call.badArgument(1, "expected { state = Coordinator, ... }")
-                    }
-                    flows[AppState(state)] = type
-                }
-                self.flows = flows
-            default:
-                throw call.badArgument(1, "expected { state = Coordinator, ... } or a coordinator class")
-            }
-        })
-        try native.set("factory", lua.function(name: "factory") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            let name = try call.string(1)
-            let choose = try call.argument(2, as: LuaFunction.self)
-            self.app.catalog.factory(name) { inputs in
-                try choose.call(FlowValue.record(inputs), as: String.self)
-            }
-        })
-        try native.set("update", lua.function(name: "update") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            try call.push(try self.update(call))
-        })
-        try native.set("getState", lua.function(name: "state") { [weak self] () throws -> String in
-            guard let self else { throw ScriptRuntime.gone() }
-            return self.app.gateway.state.rawValue
-        })
-        try native.set("setState", lua.function(name: "state") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            self.app.gateway.state = AppState(try call.string(1))
-        })
-        try native.set("freeze", lua.function(name: "freeze") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            if call.type(1) == .table, try FlowValue.isFrozen(call.stack, at: call.index(1)) {
-                return call.stack.pushCopy(of: call.index(1)) // frozen already: itself
-            }
-            try call.push(self.frozen(call.argument(1, as: FlowValue.self)))
-        })
-        try native.set("copy", lua.function(name: "copy") { call in
-            try call.push(PlainData(value: call.argument(1, as: FlowValue.self)))
-        })
-        try native.set("describe", lua.function(name: "describe") { call in
-            try call.push(call.argument(1, as: FlowValue.self).luaLiteral)
-        })
-        let prelude = try lua.load(Prelude.source, name: "[coordinator]")
-        let results = try prelude.callValues(native)
-        guard results.count == 5, let module = results[0].tableValue, let metaFor = results[1].functionValue,
-              let dataMeta = results[4].tableValue
-        else {
-            throw LuaError(.misuse, "the coordinator module did not load")
-        }
-        self.module = module
-        self.metaFor = metaFor
-        self.snapshot = results[2].functionValue
-        self.definitions = results[3].functionValue
-        dataMetamethods = try dataMeta.pairs().compactMap { key, value in key.stringValue.map { ($0, value) } }
-        let package: LuaTable = try lua.globals.get("package")
-        let loaded: LuaTable = try package.get("loaded")
-        try loaded.set("coordinator", module)
-    }
-
-    /// `update("input", value)` or `update { input = value, ... }` on every shown screen that declares it.
-    func update(_ call: LuaCall) throws -> Int {
-        if call.type(1) == .table {
-            let fields = try call.argument(1, as: FlowRecord.self) // sorted by name: a stable order of changes
-            if fields.count == 1, let field = fields.fields.first { return try app.update(field.key, to: field.value) } // atomic itself
-            return try app.atomically {
-                try fields.reduce(0) { count, field in try count + app.update(field.key, to: field.value) }
-            }
-        }
-        let name = try call.string(1)
-        return try app.update(name, to: call.optional(2, as: FlowValue.self))
     }
 }

@@ -86,4 +86,38 @@ import LuaKit
         #expect(outcome.status == 0)
         #expect(!outcome.err.contains("Fatal error"))
     }
+
+    /// Nothing a script sets up (handlers, signal handlers on screens and coordinators, a factory, child
+    /// flows) keeps the runtime alive once the host lets it go.
+    @Test func aRuntimeGoesWhenItsHostLetsItGo() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("held.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "go" } }
+            flow.factory("Any", function() return "Home" end)
+            local Child = flow.coordinator "Child"
+            function Child:start() self:push("Home") end
+            local App = flow.coordinator "App"
+            function App:start()
+              local home = self:push("Home")
+              home:onSignal("ping", function() return nil, "pong" end)
+              self:onSignal("ping", function() return nil, "pong" end)
+              home.onGo = function() self:run(Child) end
+            end
+            flow.app(App)
+            """)
+        weak var weakRuntime: ScriptRuntime?
+        weak var weakApp: Application?
+        do {
+            let runtime = try ScriptRuntime(driverFunctions: true)
+            try runtime.load(script: script)
+            try runtime.start()
+            try runtime.run("tap('go')")
+            #expect(runtime.app.window.visibleStack.count == 2)
+            weakRuntime = runtime
+            weakApp = runtime.app
+        }
+        #expect(weakRuntime == nil)
+        #expect(weakApp == nil)
+    }
 }

@@ -1,0 +1,161 @@
+import CoordinatorCore
+import LuaKit
+
+/// The methods of every coordinator instance in Lua (`self:push(...)`, `self.router:push(...)`,
+/// `self:run(...)`, `self:finish(...)`, ...): one function each, registered on the coordinator's handle
+/// userdata, whose methods an instance table calls directly (the prelude's instances keep their handle in
+/// `__handle`: see `LuaClassBuilder.standIn(field:)`).
+///
+/// Each takes the runtime, the coordinator and the call; its arguments start at 1 (after `self`).
+enum CoordinatorMethods {
+    typealias Method = @Sendable (ScriptRuntime, Coordinator, LuaCall) throws -> Void
+
+    /// Every method, by its Lua name.
+    static let all: [(name: String, body: Method)] = [
+        ("push", push), ("present", present), ("setRoot", setRoot), ("pop", pop), ("popToRoot", popToRoot),
+        ("dismiss", dismiss), ("selectTab", selectTab), ("alert", alert), ("run", run), ("setTabs", setTabs),
+        ("finish", finish), ("update", update), ("send", send), ("onSignal", onSignal),
+    ]
+
+    /// `self:push(name [, inputs [, { animated = bool }]])`: pushes a new screen; returns it.
+    static func push(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        let screen = try runtime.makeScreen(call, for: coordinator)
+        try coordinator.push(screen, animated: runtime.option(call, 3, "animated") ?? true)
+        try call.push(LuaObject(new: screen)) // made above: Lua has not seen it
+    }
+
+    /// `self:present(name [, inputs [, { animated = bool }]])`: presents a new screen modally; returns it.
+    static func present(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        let screen = try runtime.makeScreen(call, for: coordinator)
+        try coordinator.present(screen, animated: runtime.option(call, 3, "animated") ?? true)
+        try call.push(LuaObject(new: screen))
+    }
+
+    /// `self:setRoot(name [, inputs [, { hideBar = bool, animated = bool }]])`: replaces the stack with a
+    /// new screen; returns it.
+    static func setRoot(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        let screen = try runtime.makeScreen(call, for: coordinator)
+        try coordinator.setRoot(screen, hideBar: runtime.option(call, 3, "hideBar") ?? false,
+                                animated: runtime.option(call, 3, "animated") ?? true)
+        try call.push(LuaObject(new: screen))
+    }
+
+    /// `self:pop()`.
+    static func pop(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        try coordinator.pop()
+    }
+
+    /// `self:popToRoot()`.
+    static func popToRoot(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        try coordinator.popToRoot()
+    }
+
+    /// `self:dismiss()`.
+    static func dismiss(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        try coordinator.dismiss()
+    }
+
+    /// `self:selectTab(n)`, tabs counted from 1 as Lua counts.
+    static func selectTab(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        try coordinator.selectTab(call.integer(1).subtractingReportingOverflow(1).partialValue)
+    }
+
+    /// `self:alert { title = ..., message = ..., actions = { "OK", { "Delete", function() ... end } } }`:
+    /// shows an alert; returns its screen.
+    static func alert(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        let spec = try call.argument(1, as: LuaTable.self)
+        let title = try spec.get("title", as: String?.self) ?? ""
+        let message = try spec.get("message", as: String?.self)
+        var actions: [(title: String, handler: (() throws -> Void)?)] = []
+        for item in try spec.get("actions", as: [LuaValue]?.self) ?? ["OK"] {
+            if let name = item.stringValue {
+                actions.append((name, nil))
+            } else if let pair = item.tableValue, let name = try pair.rawGet(1, as: String?.self) {
+                let handler = try pair.rawGet(2, as: LuaFunction?.self)
+                actions.append((name, handler.map { f in { try f.call() } }))
+            } else {
+                throw call.badArgument(1, "actions are names or { name, function }")
+            }
+        }
+        let alert = try coordinator.alert(title: title, message: message, actions: actions)
+        try call.push(LuaObject(alert))
+    }
+
+    /// `self:run(Class [, args [, { modal = bool, onFinish = function(result, reason) ... end }]])`: runs a
+    /// child coordinator; returns its instance (a Swift coordinator's handle).
+    static func run(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        let type = try runtime.coordinatorClass(call, 1)
+        let args = try call.optional(2, as: FlowValue.self)
+        let modal = try runtime.option(call, 3, "modal") ?? false
+        let onFinish = try runtime.optionValue(call, 3, "onFinish")?.functionValue
+        let (child, scripted) = runtime.makeCoordinator(type, onFinish: onFinish)
+        try coordinator.run(child, with: args, modal: modal)
+        if let scripted {
+            try call.push(scripted.instance.map(LuaValue.table) ?? .nil)
+        } else {
+            try call.push(LuaObject(child)) // a Swift coordinator: its handle
+        }
+    }
+
+    /// `self:setTabs { { "Title", Class [, args] }, ... }`: one tab per entry, each with its own navigation
+    /// stack and a child coordinator started on it; returns the children's instances.
+    static func setTabs(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        var tabs: [(title: String, type: LuaTable, args: FlowValue?)] = []
+        for item in try call.argument(1, as: [LuaTable].self) {
+            guard let title = try item.rawGet(1, as: String?.self), let type = try item.rawGet(2, as: LuaTable?.self),
+                  try type.rawGet("__name", as: String?.self) != nil
+            else { throw call.badArgument(1, "tabs are { \"Title\", CoordinatorClass [, args] }") }
+            tabs.append((title, type, try item.rawGet(3, as: FlowValue?.self)))
+        }
+        let children = tabs.map { ScriptedCoordinator(runtime: runtime, type: $0.type) }
+        try runtime.app.atomically {
+            try coordinator.setTabs(tabs.map(\.title), for: children)
+            for (child, tab) in zip(children, tabs) { try coordinator.run(child, with: tab.args) }
+        }
+        try call.push(children.map { $0.instance.map(LuaValue.table) ?? .nil })
+    }
+
+    /// `self:finish([result])`.
+    static func finish(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        try coordinator.finish(call.optional(1, as: FlowValue.self))
+    }
+
+    /// `self:update("input", value)` or `self:update { input = value, ... }`: as `flow.update`.
+    static func update(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        try call.push(try runtime.update(call))
+    }
+
+    /// `self:send(name [, payload])`: sends a signal up the tree; returns the replies.
+    static func send(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        let signal = try coordinator.send(call.string(1), payload: call.optional(2, as: FlowValue.self))
+        try call.push(signal.replies)
+    }
+
+    /// `self:onSignal(name, function(payload, name) ... end)`: handles a signal from below.
+    static func onSignal(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        let name = try call.string(1)
+        let callback = try call.argument(2, as: LuaCallback.self)
+        coordinator.onSignal(name) { [weak runtime] signal in
+            guard let runtime else { throw ScriptRuntime.gone() }
+            try runtime.deliver(signal, to: callback)
+        }
+    }
+}
+
+extension ScriptRuntime {
+    /// Registers the coordinator handle userdata: `name`, `id`, `status`, and ``CoordinatorMethods``.
+    func registerCoordinatorClass() throws {
+        try lua.register(Coordinator.self, name: "CoordinatorHandle") { c in
+            c.readOnly("name") { $0.name }
+            c.readOnly("id") { $0.id }
+            c.readOnly("status") { $0.status.rawValue }
+            c.standIn(field: "__handle") // instances (Lua tables) call these methods directly
+            for (name, body) in CoordinatorMethods.all {
+                c.method(name) { [weak self] coordinator, call in
+                    guard let self else { throw ScriptRuntime.gone() }
+                    try body(self, coordinator, call)
+                }
+            }
+        }
+    }
+}

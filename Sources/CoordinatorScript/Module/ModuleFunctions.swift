@@ -1,0 +1,99 @@
+import CoordinatorCore
+import LuaKit
+
+/// The Lua module `coordinator` (`local flow = require "coordinator"`): `flow.screen`, `flow.coordinator`,
+/// `flow.app`, `flow.factory`, `flow.update`, `flow.gateway.state`, `flow.freeze`, `flow.copy`. The prelude
+/// (`Prelude.swift`) is its Lua half; the Swift functions it calls are made here.
+extension ScriptRuntime {
+    /// Loads the prelude over the Swift primitives and puts the module in `package.loaded`.
+    func installModule() throws {
+        let native = try lua.newTable()
+        try native.set("methods", lua.methods(of: Coordinator.self))
+        try native.set("defineScreen", lua.function(name: "screen") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            try call.push(self.defineScreen(name: call.string(1), spec: call.argument(2, as: LuaTable.self)))
+        })
+        try native.set("setFlows", lua.function(name: "app") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            switch call.type(1) {
+            case .table:
+                let table = try call.argument(1, as: LuaTable.self)
+                if try table.rawGet("__name", as: String?.self) != nil {
+                    self.rootClass = table
+                    return
+                }
+                var flows: [AppState: LuaTable] = [:]
+                for (key, value) in try table.pairs() {
+                    guard let state = key.stringValue, let type = value.tableValue else {
+                        throw call.badArgument(1, "expected { state = Coordinator, ... }")
+                    }
+                    flows[AppState(state)] = type
+                }
+                self.flows = flows
+            default:
+                throw call.badArgument(1, "expected { state = Coordinator, ... } or a coordinator class")
+            }
+        })
+        try native.set("factory", lua.function(name: "factory") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            let name = try call.string(1)
+            let choose = try call.argument(2, as: LuaFunction.self)
+            self.app.catalog.factory(name) { inputs in
+                try choose.call(FlowValue.record(inputs), as: String.self)
+            }
+        })
+        try native.set("update", lua.function(name: "update") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            try call.push(try self.update(call))
+        })
+        try native.set("getState", lua.function(name: "state") { [weak self] () throws -> String in
+            guard let self else { throw ScriptRuntime.gone() }
+            return self.app.gateway.state.rawValue
+        })
+        try native.set("setState", lua.function(name: "state") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            self.app.gateway.state = AppState(try call.string(1))
+        })
+        try native.set("freeze", lua.function(name: "freeze") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            if call.type(1) == .table, try FlowValue.isFrozen(call.stack, at: call.index(1)) {
+                return call.stack.pushCopy(of: call.index(1)) // frozen already: itself
+            }
+            try call.push(self.frozen(call.argument(1, as: FlowValue.self)))
+        })
+        try native.set("copy", lua.function(name: "copy") { call in
+            try call.push(PlainData(value: call.argument(1, as: FlowValue.self)))
+        })
+        try native.set("describe", lua.function(name: "describe") { call in
+            try call.push(call.argument(1, as: FlowValue.self).luaLiteral)
+        })
+        let prelude = try lua.load(Prelude.source, name: "[coordinator]")
+        let results = try prelude.callValues(native)
+        guard results.count == 5, let module = results[0].tableValue, let metaFor = results[1].functionValue,
+              let dataMeta = results[4].tableValue
+        else {
+            throw LuaError(.misuse, "the coordinator module did not load")
+        }
+        self.module = module
+        self.metaFor = metaFor
+        self.snapshot = results[2].functionValue
+        self.definitions = results[3].functionValue
+        dataMetamethods = try dataMeta.pairs().compactMap { key, value in key.stringValue.map { ($0, value) } }
+        let package: LuaTable = try lua.globals.get("package")
+        let loaded: LuaTable = try package.get("loaded")
+        try loaded.set("coordinator", module)
+    }
+
+    /// `update("input", value)` or `update { input = value, ... }` on every shown screen that declares it.
+    func update(_ call: LuaCall) throws -> Int {
+        if call.type(1) == .table {
+            let fields = try call.argument(1, as: FlowRecord.self) // sorted by name: a stable order of changes
+            if fields.count == 1, let field = fields.fields.first { return try app.update(field.key, to: field.value) } // atomic itself
+            return try app.atomically {
+                try fields.reduce(0) { count, field in try count + app.update(field.key, to: field.value) }
+            }
+        }
+        let name = try call.string(1)
+        return try app.update(name, to: call.optional(2, as: FlowValue.self))
+    }
+}
