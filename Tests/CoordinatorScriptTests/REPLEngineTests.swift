@@ -142,4 +142,20 @@ final class REPLTranscript {
         #expect(session.line("require('coordinator').freeze { 1, 2 }") == "{ 1, 2 }\n")
         #expect(session.line("require('coordinator').freeze { name = 'x', n = 1 }") == "{ n = 1, name = \"x\" }\n")
     }
+
+    /// docs/Embedding.md's REPL example, as written.
+    @Test func theEmbeddingGuideExample() throws {
+        let runtime = try ScriptRuntime()
+        try runtime.load(script: repositoryRoot + "/scripts/app.lua")
+        try runtime.start()
+        var transcript = ""
+        let repl = try REPL(runtime: runtime, mode: .repl) { transcript += $0 }
+        repl.handle("=stack()")
+        #expect(transcript == "{ \"Login\" }\n")
+        repl.handle("for i = 1, 2 do")
+        #expect(repl.isContinuing && repl.prompt == ">> ")
+        repl.handle("end")
+        #expect(!repl.isContinuing)
+        #expect(repl.completions(for: "top():ti", lineBefore: "") == ["top():title"])
+    }
 }
