@@ -134,11 +134,7 @@ enum CoordinatorMethods {
     /// `self:onSignal(name, function(payload, name) ... end)`: handles a signal from below.
     static func onSignal(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
         let name = try call.string(1)
-        let callback = try call.argument(2, as: LuaCallback.self)
-        coordinator.onSignal(name) { [weak runtime] signal in
-            guard let runtime else { throw ScriptRuntime.gone() }
-            try runtime.deliver(signal, to: callback)
-        }
+        coordinator.onSignal(name, try runtime.signalHandler(call.argument(2, as: LuaCallback.self)))
     }
 }
 

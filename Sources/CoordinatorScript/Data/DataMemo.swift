@@ -2,6 +2,8 @@ import CoordinatorCore
 import LuaKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Recent conversions of Lua tables to ``FlowValue``s, so that data crossing again unchanged is compared

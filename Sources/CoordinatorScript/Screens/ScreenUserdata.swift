@@ -67,17 +67,6 @@ extension ScriptRuntime {
         if screen.hasOwnHandler(for: output) { screen.removeHandler(for: output) } // the last handler set wins
         try handlers.setHandler(slot, toValueAt: call.index(argument), in: call.stack)
     }
-
-    func deliver(_ signal: Signal, to handler: LuaCallback) throws {
-        // A handler changes the payload by returning a new one, answers with a second value, and stops the
-        // signal with a true third.
-        try handler.call(signal.payload, signal.name) { results in
-            guard results.count > 0 else { return }
-            if !results.isNil(1) { signal.payload = try FlowValue(lua: results[1], path: "payload") }
-            if !results.isNil(2) { signal.reply(try FlowValue(lua: results[2], path: "reply")) }
-            if results[3].boolValue == true { signal.stop() }
-        }
-    }
 }
 
 /// The methods of a screen in Lua (`screen:title()`, `screen:emit("save")`, ...): one function each.
@@ -139,10 +128,6 @@ enum ScreenMethods {
     /// `screen:onSignal(name, function(payload, name) ... end)`: handles a signal sent to the screen.
     static func onSignal(_ runtime: ScriptRuntime, _ screen: Screen, _ call: LuaCall) throws {
         let name = try call.string(2)
-        let callback = try call.argument(3, as: LuaCallback.self)
-        screen.onSignal(name) { [weak runtime] signal in
-            guard let runtime else { throw ScriptRuntime.gone() }
-            try runtime.deliver(signal, to: callback)
-        }
+        screen.onSignal(name, try runtime.signalHandler(call.argument(3, as: LuaCallback.self)))
     }
 }
