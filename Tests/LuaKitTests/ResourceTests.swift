@@ -156,6 +156,19 @@ import LuaKit
         #expect(lua.function { _ in }.callValuesOrError()?.kind == .misuse)
     }
 
+    /// Values kept after their state was released (not closed explicitly): the same errors, no crash.
+    @Test func valuesOutliveTheirState() throws {
+        let (f, t, callback): (LuaFunction, LuaTable, LuaCallback) = try {
+            let lua = try makeState()
+            let f = try lua.load("return 1")
+            return (f, try lua.newTable(), try LuaCallback(f))
+        }()
+        #expect(luaError { try f.callValues() }?.message == "the Lua state is closed")
+        #expect(luaError { try t.set("a", 1) }?.message == "the Lua state is closed")
+        #expect(luaError { try callback.call() }?.message == "the Lua state is closed")
+        t.release() // releasing after the state is gone is fine too
+    }
+
     @Test func valuesCannotCrossStates() throws {
         let a = try makeState()
         let b = try makeState()
