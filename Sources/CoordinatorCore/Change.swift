@@ -124,6 +124,7 @@ enum Change {
         case let .childRemoved(parent, child, index):
             parent.children.insert(child, at: min(index, parent.children.count))
             child.parent = parent
+            child.depth = parent.depth + 1
         case let .status(coordinator, status): coordinator.status = status
         case let .screenAdded(coordinator, count):
             guard coordinator.screens.count > count else { return }
@@ -258,6 +259,7 @@ extension Coordinator {
         log(.childAdded(self, count: children.count, router: child.router))
         children.append(child)
         child.parent = self
+        child.depth = depth + 1
         if child.isShowingSubtree { childStartedShowing() }
     }
 

@@ -235,13 +235,9 @@ open class Coordinator {
         return result
     }
 
-    /// Its depth in the tree (the root's is 0).
-    var depth: Int {
-        var depth = 0
-        var node = parent
-        while let current = node { depth += 1; node = current.parent }
-        return depth
-    }
+    /// Its depth in the tree (the root's is 0), kept by the writers that set `parent` (`Change.swift`): a
+    /// child is attached fresh or put back where it was, never moved, so its subtree's depths stay right.
+    @exclusivity(unchecked) var depth = 0
 
     // MARK: Flow
 

@@ -63,12 +63,17 @@ extension Application {
     /// coordinator's navigation can never leave a flow alive without screens.
     ///
     /// Walks up from each candidate until a coordinator that still shows a screen in its subtree (whose
-    /// ancestors all do too): the cost is the coordinators that just lost their screens, not the tree.
+    /// ancestors all do too): the cost is the coordinators that just lost their screens, not the tree. Each
+    /// round finishes every coordinator it found, deepest first (each with its own reason, so a parent is
+    /// never finished before a child that lost its screens too), checking each again just before (an
+    /// `onFinish` run by an earlier one may have shown a screen); their parents are the next round's
+    /// candidates. Linear in the coordinators finished, plus a sort: a chain of N nested flows that lose
+    /// their screens at once finishes in one round.
     func settle(actor: Coordinator?, reason: FinishReason? = nil) throws {
+        var targets: [Coordinator] = []
         while !candidates.isEmpty {
             settleRound &+= 1
             var exemptMarked = false
-            var deepest: (coordinator: Coordinator, depth: Int)?
             for start in candidates {
                 var node: Coordinator? = start
                 while let current = node, current.settleMark != settleRound {
@@ -79,22 +84,21 @@ extension Application {
                     if current !== root, current.context === context, current.hasShownScreens {
                         if let actor, !exemptMarked { markExempt(actor); exemptMarked = true }
                         if !exemptMarked || current.exemptMark != settleRound {
-                            // The first one on the way up is the deepest of this path.
-                            let depth = current.depth
-                            if depth > (deepest?.depth ?? -1) { deepest = (current, depth) }
+                            targets.append(current) // the first one on the way up: the deepest of this path
                             break
                         }
                     }
                     node = current.parent
                 }
             }
-            guard let (coordinator, _) = deepest else {
-                candidates.removeAll(keepingCapacity: true)
-                return
+            candidates.removeAll(keepingCapacity: true)
+            targets.sort { $0.depth > $1.depth }
+            for coordinator in targets where coordinator.status == .running && !coordinator.isShowingSubtree {
+                let parent = coordinator.parent
+                try finish(coordinator, result: nil, reason: reason ?? (actor == nil ? .systemBack : .screensRemoved))
+                if let parent { candidates.append(parent) } // it may have lost its last flow
             }
-            let parent = coordinator.parent
-            try finish(coordinator, result: nil, reason: reason ?? (actor == nil ? .systemBack : .screensRemoved))
-            if let parent { candidates.append(parent) } // it may have lost its last flow
+            targets.removeAll(keepingCapacity: true)
         }
     }
 
