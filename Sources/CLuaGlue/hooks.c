@@ -6,7 +6,7 @@ void clua_install_hook(lua_State *L, clua_Runtime *rt) {
     if (rt->interruptRequested)
         lua_sethook(L, clua_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
     else if (rt->budgeted)
-        lua_sethook(L, clua_hook, LUA_MASKCOUNT, rt->hookCount);
+        lua_sethook(L, clua_hook, LUA_MASKCOUNT, rt->budget <= 0 ? 1 : rt->hookCount); /* spent: the next instruction stops */
     else
         lua_sethook(L, NULL, 0, 0);
 }
@@ -119,3 +119,27 @@ static void clua_warnf(void *ud, const char *msg, int tocont) {
 }
 
 void clua_setwarnf(lua_State *L, clua_Runtime *rt) { lua_setwarnf(L, clua_warnf, rt); }
+
+/* coroutine.resume over the library's own (upvalue 1): while the coroutine runs it is the runtime record's
+   running thread, so Ctrl-C and timeouts interrupt it, and it gets the hooks the running call asked for (an
+   instruction budget counts its instructions too, even if it was created before the budget was set). */
+int clua_coresume(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTHREAD);
+    lua_State *co = lua_tothread(L, 1);
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    if (co == L) {  /* the library reports the mistake */
+        lua_call(L, n, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    clua_Runtime *rt = clua_runtime(L);
+    lua_State *saved = rt->current;
+    rt->current = co;
+    clua_install_hook(co, rt);
+    int status = lua_pcall(L, n, LUA_MULTRET, 0);
+    rt->current = saved;
+    if (rt->interruptRequested || rt->budgeted) clua_install_hook(L, rt); /* what was asked meanwhile holds here too */
+    if (status != LUA_OK) return lua_error(L);
+    return lua_gettop(L);
+}

@@ -98,6 +98,7 @@ public final class LuaState {
         for (option, name, open) in table where libraries.contains(option) {
             clua_requiref(L, name, open)
         }
+        if libraries.contains(.coroutine) { try followCoroutines() }
         if libraries.contains(.base) && !libraries.contains(.io) && !libraries.contains(.package) {
             // Without io/package, keep base from reading files or binary chunks.
             try run(
@@ -111,6 +112,36 @@ public final class LuaState {
                 end
                 """, name: "=(safe base)")
         }
+    }
+
+    /// Makes `coroutine.resume` and `coroutine.wrap` tell the runtime which coroutine runs, so that an
+    /// interrupt (Ctrl-C, a timeout) reaches code inside a coroutine and an instruction budget counts it.
+    /// `wrap` is rebuilt over the new `resume`, with the library's behaviour: values on success, the error
+    /// (located at the caller for a string) after closing the dead coroutine.
+    private func followCoroutines() throws {
+        let L = try core.thread()
+        lua_getglobal(L, "coroutine")
+        defer { lua_settop(L, -2) }
+        guard lua_type(L, -1) == LUA_TTABLE else { return }
+        lua_getfield(L, -1, "resume")
+        lua_pushcclosure(L, clua_coresume, 1)
+        lua_setfield(L, -2, "resume")
+        try run(
+            """
+            local coroutine, error, type = coroutine, error, type
+            local create, resume, status, close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close
+            local function results(co, ok, ...)
+              if ok then return ... end
+              local e = ...
+              if status(co) == "dead" then close(co) end
+              if type(e) == "string" then error(e, 2) end
+              error(e, 0)
+            end
+            coroutine.wrap = function(f)
+              local co = create(f)
+              return function(...) return results(co, resume(co, ...)) end
+            end
+            """, name: "=[coroutine]")
     }
 
     // MARK: Loading and running

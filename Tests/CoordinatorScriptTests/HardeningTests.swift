@@ -83,3 +83,15 @@ import LuaKit
         #expect(lines.last?.contains("[depth 4000] Chain#") == true)
     }
 }
+
+@Suite struct CompletionHardeningTests {
+    /// Completion runs `__index` metamethods under an instruction budget: one that loops costs a moment.
+    @Test func aLoopingIndexDoesNotHangCompletion() throws {
+        let runtime = try appRuntime()
+        let repl = try REPL(runtime: runtime) { _ in }
+        try runtime.run("evil = setmetatable({}, { __index = function() while true do end end })")
+        #expect(repl.completions(for: "evil.x.y", lineBefore: "").isEmpty)
+        #expect(runtime.lua.instructionBudget == nil) // put back
+        #expect(repl.completions(for: "ta", lineBefore: "").contains("tap"))
+    }
+}

@@ -186,6 +186,24 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
         #expect(!screen.contains("unexpected symbol"))
     }
 
+    /// Ctrl-C reaches Lua code wherever it runs: inside a coroutine, and in a rendering that follows a line
+    /// that navigated.
+    @Test func ctrlCStopsCoroutinesAndRenderings() throws {
+        let repl = try start(["-i", "app.lua"])
+        try repl.type("co = coroutine.wrap(function() print('in coroutine') while true do end end) co()")
+        try repl.waitFor("\nin coroutine")
+        try repl.press("C-c")
+        try repl.waitFor("interrupted")
+        // The next screen's rendering loops: it runs after the line that pushed it.
+        try repl.type("require('coordinator').screen 'UserEdit' { inputs = { 'user' }, outputs = { 'selectCity', 'logout' }, render = function() print('rendering') while true do end end }")
+        try repl.type("tap('login', { name = 'Ann', password = 'secret' })")
+        try repl.waitFor("\nrendering")
+        try repl.press("C-c")
+        try repl.waitFor("interrupted")
+        try repl.type("=1 + 2")
+        try repl.waitFor("\n3\n")
+    }
+
     @Test func tabCompletesGlobalsFieldsAndTheVisibleScreensOutputs() throws {
         let repl = try start(["-i", "app.lua"])
         let cases = [

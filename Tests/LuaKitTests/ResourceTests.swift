@@ -66,6 +66,17 @@ import LuaKit
         #expect(try lua.evaluate("local s = 0 for i = 1, 1000 do s = s + i end return s", as: Int.self) == 500_500)
     }
 
+    /// A coroutine made before the budget was set is counted too, however it is resumed.
+    @Test func budgetReachesCoroutines() throws {
+        let lua = try makeState()
+        try lua.run("co = coroutine.create(function() while true do end end); w = coroutine.wrap(function() while true do end end)")
+        lua.instructionBudget = 100_000
+        #expect(luaError { try lua.run("coroutine.resume(co)") }?.kind == .budgetExhausted)
+        #expect(luaError { try lua.run("w()") }?.kind == .budgetExhausted)
+        lua.instructionBudget = nil
+        #expect(try lua.run("return coroutine.wrap(function(a) coroutine.yield(a + 1) end)(1)") == [2])
+    }
+
     @Test func budgetCannotBeSwallowedByPcall() throws {
         lua.instructionBudget = 50_000
         let code = """

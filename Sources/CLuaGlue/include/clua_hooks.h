@@ -32,6 +32,10 @@ void clua_sigint_disarm(void);
 /* How many times Ctrl-C was pressed since the last call. */
 int clua_sigint_take(void);
 
+/* coroutine.resume over the library's own (upvalue 1): the coroutine is the running thread while it runs,
+   and gets the running call's hooks (budget, interrupt). */
+int clua_coresume(lua_State *L);
+
 /* ---- function introspection (for hot reload) ---- */
 
 /* Pushes nothing; fills source/lines of the function at `index`. Returns 1 for a Lua function. */

@@ -24,6 +24,18 @@ extension REPL {
     /// the whole expression completed. `lineBefore` is the text before it on the line. Nothing is called but
     /// `__index` metamethods.
     public func completions(for word: String, lineBefore: String) -> [String] {
+        // Completion runs `__index` metamethods a script wrote: bounded, so that one that loops costs a
+        // moment, not the session.
+        let budget = runtime.lua.instructionBudget
+        runtime.lua.instructionBudget = min(budget ?? Self.completionBudget, Self.completionBudget)
+        defer { runtime.lua.instructionBudget = budget }
+        return candidates(for: word, lineBefore: lineBefore)
+    }
+
+    /// The most instructions completing one word may run.
+    static let completionBudget = 100_000
+
+    func candidates(for word: String, lineBefore: String) -> [String] {
         if lineBefore.trimmed.isEmpty && word.hasPrefix(":") {
             return REPL.commands.map { ":" + $0.name }.filter { $0.hasPrefix(word) && $0 != ":N" }.sorted()
         }

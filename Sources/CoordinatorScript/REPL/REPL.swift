@@ -81,9 +81,11 @@ public final class REPL {
     @discardableResult
     public func handle(_ line: String) -> Bool {
         let before = signature
-        let ok = runtime.lua.interruptible { dispatch(line) }
-        if signature != before { show() }
-        return ok
+        return runtime.lua.interruptible {
+            let ok = dispatch(line)
+            if signature != before { show() } // rendering runs Lua too: Ctrl-C stops it as well
+            return ok
+        }
     }
 
     /// At the end of input with a chunk still open: reports its syntax error (false), as `lua` does.
