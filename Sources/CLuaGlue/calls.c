@@ -130,3 +130,49 @@ void *clua_metafield_object(lua_State *L, int idx, const char *name, const void 
     lua_settop(L, -3);
     return object;
 }
+
+/* ---- text-only loading: a crafted binary chunk can crash Lua's VM, so scripts never load one ---- */
+
+/* Calls the function in upvalue 1 with this call's arguments, argument `mode` (1-based) set to "t". */
+static int clua_call_with_text_mode(lua_State *L, int mode) {
+    if (lua_gettop(L) < mode) lua_settop(L, mode);
+    lua_pushliteral(L, "t");
+    lua_replace(L, mode);
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+int clua_load_text(lua_State *L) { return clua_call_with_text_mode(L, 3); }
+
+int clua_loadfile_text(lua_State *L) { return clua_call_with_text_mode(L, 2); }
+
+int clua_dofile_text(lua_State *L) {
+    const char *name = luaL_optstring(L, 1, NULL);
+    lua_settop(L, 1);
+    if (luaL_loadfilex(L, name, "t") != LUA_OK) return lua_error(L);
+    lua_call(L, 0, LUA_MULTRET);
+    return lua_gettop(L) - 1;
+}
+
+/* package.searchers' file searcher, text only: upvalue 1 is the package table. */
+int clua_searcher_text(lua_State *L) {
+    const char *name = luaL_checkstring(L, 1);
+    lua_getfield(L, lua_upvalueindex(1), "searchpath");
+    lua_pushstring(L, name);
+    lua_getfield(L, lua_upvalueindex(1), "path");
+    if (lua_type(L, -1) != LUA_TSTRING) return luaL_error(L, "'package.path' must be a string");
+    lua_call(L, 2, 2);
+    if (lua_isnil(L, -2)) {  /* not found: the list of places tried */
+        lua_pushfstring(L, "%s", lua_tostring(L, -1));
+        return 1;
+    }
+    lua_pop(L, 1);
+    const char *filename = lua_tostring(L, -1);
+    if (luaL_loadfilex(L, filename, "t") != LUA_OK)
+        return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, filename, lua_tostring(L, -1));
+    lua_insert(L, -2);  /* the loader, then the file name */
+    return 2;
+}

@@ -99,19 +99,40 @@ public final class LuaState {
             clua_requiref(L, name, open)
         }
         if libraries.contains(.coroutine) { try followCoroutines() }
-        if libraries.contains(.base) && !libraries.contains(.io) && !libraries.contains(.package) {
-            // Without io/package, keep base from reading files or binary chunks.
-            try run(
-                """
-                dofile, loadfile = nil, nil
-                local rawload = load
-                load = function(chunk, name, mode, ...)
-                  mode = (mode or "bt"):gsub("b", "")
-                  if select('#', ...) > 0 then return rawload(chunk, name, mode, ...) end
-                  return rawload(chunk, name, mode)
-                end
-                """, name: "=(safe base)")
+        if libraries.contains(.base) { try loadTextOnly(filesToo: libraries.contains(.io) || libraries.contains(.package)) }
+        if libraries.contains(.package) { try requireTextOnly() }
+    }
+
+    /// Binary chunks are never loaded: a crafted one crashes Lua's VM (its bytecode is not verified).
+    /// `load` and (with file access) `loadfile` and `dofile` take text only, in C, whatever the script
+    /// changes (`string.gsub` included); without io and package, `loadfile` and `dofile` are gone.
+    private func loadTextOnly(filesToo: Bool) throws {
+        let L = try core.thread()
+        lua_getglobal(L, "load")
+        lua_pushcclosure(L, clua_load_text, 1)
+        lua_setglobal(L, "load")
+        if filesToo {
+            lua_getglobal(L, "loadfile")
+            lua_pushcclosure(L, clua_loadfile_text, 1)
+            lua_setglobal(L, "loadfile")
+            lua_pushcclosure(L, clua_dofile_text, 0)
+            lua_setglobal(L, "dofile")
+        } else {
+            lua_pushnil(L); lua_setglobal(L, "loadfile")
+            lua_pushnil(L); lua_setglobal(L, "dofile")
         }
+    }
+
+    /// `require` finds Lua modules as text only (its file searcher replaced by one that loads with mode "t").
+    private func requireTextOnly() throws {
+        let L = try core.thread()
+        lua_getglobal(L, "package")
+        defer { lua_settop(L, -2) }
+        guard lua_type(L, -1) == LUA_TTABLE, lua_getfield(L, -1, "searchers") == LUA_TTABLE else { return }
+        lua_pushvalue(L, -2)
+        lua_pushcclosure(L, clua_searcher_text, 1)
+        lua_rawseti(L, -2, 2)
+        lua_settop(L, -2)
     }
 
     /// Makes `coroutine.resume` and `coroutine.wrap` tell the runtime which coroutine runs, so that an
@@ -163,7 +184,14 @@ public final class LuaState {
     public func loadFile(_ path: String) throws -> LuaFunction {
         let L = try core.thread()
         let status = luaL_loadfilex(L, path, "t")
-        if status != LUA_OK { throw core.popError(L, status: status) }
+        if status != LUA_OK {
+            let error = core.popError(L, status: status)
+            // Lua names the file in syntax errors and unreadable files, not for a binary chunk refused.
+            if error.location == nil && !error.message.hasPrefix(path) && !error.message.contains(path) {
+                throw LuaError(error.kind, "\(path): \(error.message)", traceback: error.traceback)
+            }
+            throw error
+        }
         defer { lua_settop(L, -2) }
         return LuaFunction(reference: core.reference(at: -1, in: L))
     }

@@ -95,3 +95,48 @@ import LuaKit
         #expect(repl.completions(for: "ta", lineBefore: "").contains("tap"))
     }
 }
+
+@Suite struct BinaryChunkTests {
+    /// A crafted binary chunk crashes Lua's VM: scripts can never load one, however they ask.
+    @Test func scriptsCannotLoadBinaryChunks() throws {
+        let folder = try TemporaryDirectory()
+        let lua = try LuaState()
+        let dumped = try lua.evaluate("return string.dump(function() return 42 end)", as: LuaString.self)
+        _ = try folder.write("m.lua", "return 'text'")
+        try folder.write("mb.lua", bytes: Array(dumped.bytes))
+        let runtime = try ScriptRuntime()
+        try runtime.lua.globals.set("dir", folder.path)
+        let refused = "attempt to load a binary chunk (mode is 't')"
+        for code in [
+            "return load(string.dump(function() end))",
+            "return load(string.dump(function() end), 'x', 'b')",
+            "return load(string.dump(function() end), 'x', 'bt', {})",
+            "return loadfile(dir .. '/mb.lua', 'b')",
+            "return pcall(dofile, dir .. '/mb.lua')",
+            "package.path = dir .. '/?.lua;' .. package.path return pcall(require, 'mb')",
+            "string.gsub = function() return 'b' end return load(string.dump(function() end), 'x', 'b')",
+            "return load(string.dump(function() end), 'x', setmetatable({}, { __index = function() return 'b' end }))",
+        ] {
+            let results = try runtime.run(code)
+            let text = results.compactMap(\.stringValue).joined(separator: " ")
+            #expect(text.contains(refused) || text.contains("bad argument"), "\(code): \(results)")
+        }
+        #expect(try runtime.run("package.path = dir .. '/?.lua;' .. package.path return require 'm'").first == "text")
+        // The same for the safe library set, whose load was a Lua wrapper the script could fool.
+        let safe = try LuaState(libraries: .safe)
+        try safe.globals.set("chunk", dumped)
+        #expect(try safe.run("string.gsub = function() return 'b' end return load(chunk, 'x', 'b')").last?.stringValue == refused)
+        #expect(try safe.run("return dofile, loadfile") == [.nil, .nil])
+    }
+
+    /// coordrun names a main script that is a binary chunk.
+    @Test func coordrunNamesABinaryScript() throws {
+        let folder = try TemporaryDirectory()
+        let lua = try LuaState()
+        let dumped = try lua.evaluate("return string.dump(load('return 1'))", as: LuaString.self)
+        let path = try folder.write("bytecode.lua", bytes: Array(dumped.bytes))
+        let outcome = try TranscriptTests.run([path], input: "")
+        #expect(outcome.status == 1)
+        #expect(outcome.err.contains("\(path): attempt to load a binary chunk"))
+    }
+}

@@ -20,4 +20,12 @@ public final class TemporaryDirectory {
         try contents.write(toFile: file, atomically: true, encoding: .utf8)
         return file
     }
+
+    /// Writes bytes to a file and returns its path.
+    @discardableResult
+    public func write(_ name: String, bytes: [UInt8]) throws -> String {
+        let file = path + "/" + name
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        return file
+    }
 }

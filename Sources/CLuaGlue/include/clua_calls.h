@@ -50,4 +50,13 @@ void clua_setfield_bytes(lua_State *L, int idx, const char *name, size_t len);
    or NULL; the stack is unchanged (it needs two free slots). */
 void *clua_metafield_object(lua_State *L, int idx, const char *name, const void *tag);
 
+/* ---- text-only loading (a crafted binary chunk can crash Lua's VM) ----
+   Each takes the library's function as upvalue 1 and calls it with the mode forced to "t". */
+int clua_load_text(lua_State *L);
+int clua_loadfile_text(lua_State *L);
+/* dofile over luaL_loadfilex(L, name, "t"). */
+int clua_dofile_text(lua_State *L);
+/* The file searcher of package.searchers, text only; upvalue 1: the package table. */
+int clua_searcher_text(lua_State *L);
+
 #endif /* CLUA_CALLS_H */
