@@ -133,10 +133,13 @@ void *clua_metafield_object(lua_State *L, int idx, const char *name, const void 
 
 /* ---- text-only loading: a crafted binary chunk can crash Lua's VM, so scripts never load one ---- */
 
-/* Calls the function in upvalue 1 with this call's arguments, argument `mode` (1-based) set to "t". */
+/* Calls the function in upvalue 1 with this call's arguments, argument `mode` (1-based) narrowed to text:
+   "t" when the caller allows text (the default "bt" does), "" (nothing loads) when it asked for "b" only. */
 static int clua_call_with_text_mode(lua_State *L, int mode) {
+    const char *asked = luaL_optstring(L, mode, "bt");
+    int text = strchr(asked, 't') != NULL;
     if (lua_gettop(L) < mode) lua_settop(L, mode);
-    lua_pushliteral(L, "t");
+    if (text) lua_pushliteral(L, "t"); else lua_pushliteral(L, "");
     lua_replace(L, mode);
     int n = lua_gettop(L);
     lua_pushvalue(L, lua_upvalueindex(1));

@@ -106,7 +106,7 @@ import LuaKit
         try folder.write("mb.lua", bytes: Array(dumped.bytes))
         let runtime = try ScriptRuntime()
         try runtime.lua.globals.set("dir", folder.path)
-        let refused = "attempt to load a binary chunk (mode is 't')"
+        let refused = "attempt to load a binary chunk (mode is '"
         for code in [
             "return load(string.dump(function() end))",
             "return load(string.dump(function() end), 'x', 'b')",
@@ -115,7 +115,7 @@ import LuaKit
             "return pcall(dofile, dir .. '/mb.lua')",
             "package.path = dir .. '/?.lua;' .. package.path return pcall(require, 'mb')",
             "string.gsub = function() return 'b' end return load(string.dump(function() end), 'x', 'b')",
-            "return load(string.dump(function() end), 'x', setmetatable({}, { __index = function() return 'b' end }))",
+            "return pcall(load, string.dump(function() end), 'x', setmetatable({}, { __index = function() return 'b' end }))",
         ] {
             let results = try runtime.run(code)
             let text = results.compactMap(\.stringValue).joined(separator: " ")
@@ -125,7 +125,7 @@ import LuaKit
         // The same for the safe library set, whose load was a Lua wrapper the script could fool.
         let safe = try LuaState(libraries: .safe)
         try safe.globals.set("chunk", dumped)
-        #expect(try safe.run("string.gsub = function() return 'b' end return load(chunk, 'x', 'b')").last?.stringValue == refused)
+        #expect(try safe.run("string.gsub = function() return 'b' end return load(chunk, 'x', 'b')").last?.stringValue?.hasPrefix(refused) == true)
         #expect(try safe.run("return dofile, loadfile") == [.nil, .nil])
     }
 
