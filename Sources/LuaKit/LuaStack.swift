@@ -226,6 +226,13 @@ public struct LuaStack {
     /// final class Cache { var hits = 0 }
     /// stack.attachment { Cache() }.hits += 1
     /// ```
+    /// Bytes the state may still allocate under its memory limit (negative when over it), or nil when
+    /// it has none: for a bridge that allocates for Lua in Swift (data conversion) and must stay under it.
+    package var memoryHeadroom: Int? {
+        let runtime = core.runtime.pointee
+        return runtime.limit == 0 ? nil : Int(runtime.limit) - Int(runtime.used)
+    }
+
     @inlinable package func attachment<T: AnyObject>(_ make: () -> T) -> T {
         let key = ObjectIdentifier(T.self)
         if let object = core.attachment(key) { return unsafeDowncast(object, to: T.self) } // stored under T's identifier: a T

@@ -140,3 +140,33 @@ import LuaKit
         #expect(outcome.err.contains("\(path): attempt to load a binary chunk"))
     }
 }
+
+@Suite struct DataSizeTests {
+    static let dag = "local t = {1} for i = 1, 40 do t = {t, t} end"
+
+    /// Data that shares a table at many places is refused in bounded time wherever it crosses (it was
+    /// converted once per path: 2^40 values never returned).
+    @Test func sharedTablesCannotExplode() throws {
+        let runtime = try appRuntime()
+        for code in ["tap('login', t)", "require('coordinator').copy(t)", "require('coordinator').update('user', t)",
+                     "require('coordinator').freeze(t)", "top().nothing = t"] {
+            let error = luaError { try runtime.run(Self.dag + " " + code) }
+            #expect(error?.message.contains("data too large") == true || error?.message.contains("no input") == true, "\(code): \(error?.message ?? "no error")")
+        }
+        #expect(runtime.app.window.visibleScreen?.name == "Login")
+        // Data built in Swift that shares storage is refused on its way into Lua.
+        var value: FlowValue = [1]
+        for _ in 0..<40 { value = [value, value] }
+        #expect(luaError { try runtime.lua.globals.set("big", value) }?.message.contains("data too large") == true)
+    }
+
+    /// Under a memory limit, what Swift allocates to convert data counts too.
+    @Test func conversionsStayUnderTheMemoryLimit() throws {
+        let runtime = try appRuntime()
+        runtime.lua.memoryLimit = runtime.lua.memoryUsed + 8 << 20
+        let error = luaError { try runtime.run("local t = {1} for i = 1, 18 do t = {t, t} end return require('coordinator').copy(t)") }
+        #expect(error?.kind == .memory || error?.message.contains("memory limit") == true, "\(String(describing: error))")
+        runtime.lua.memoryLimit = nil
+        #expect(try runtime.run("return #require('coordinator').copy({1, 2, 3})") == [3])
+    }
+}

@@ -25,14 +25,20 @@ final class DataMemo {
     private struct Entry {
         var table: UnsafeRawPointer?
         var value: FlowValue
+        /// The values converting it made (its size with every shared table counted at each place): what a
+        /// conversion that meets it again is charged, before the comparison walks it.
+        var size = 0
         /// The value compiled for comparison, made when first needed (most remembered tables never return).
         var image: LuaDataImage?
     }
 
+    /// What the running conversion may still make (reset by each conversion from Lua).
+    var budget = DataBudget()
+
     /// How frozen data's boxes are marked in this state (set when the runtime registers them).
     var frozenTag: LuaClassTag<FrozenData>?
 
-    private var entries = [Entry](repeating: Entry(table: nil, value: .bool(false)), count: DataMemo.slotCount)
+    private var entries = [Entry](repeating: Entry(table: nil, value: .bool(false), size: 0), count: DataMemo.slotCount)
 
     /// The memo of the state the stack belongs to.
     static func of(_ stack: LuaStack) -> DataMemo { stack.attachment { DataMemo() } }
@@ -44,20 +50,23 @@ final class DataMemo {
 
     /// The value last remembered for the table at `table`, when the table at `index` (that table), found
     /// `depth` levels down in the data being converted, still converts to exactly that value.
-    func value(for table: UnsafeRawPointer, in stack: LuaStack, at index: Int32, depth: Int) -> FlowValue? {
+    func value(for table: UnsafeRawPointer, in stack: LuaStack, at index: Int32, depth: Int) throws(DataError) -> FlowValue? {
         let slot = slot(table)
         guard entries[slot].table == table else { return nil }
+        // Comparing walks the whole value, as converting would: charged the same, so that a table shared at
+        // many places (2^40 paths) cannot make the walk explode.
+        guard budget.take(entries[slot].size) else { throw DataError(.tooLarge(budget.reason)) }
         if entries[slot].image == nil { entries[slot].image = entries[slot].value.luaImage }
         guard let image = entries[slot].image, stack.matches(image, at: index, levels: 64 - depth) else {
             // The table changed (or another took its address): forget it, so that it is not compared again.
-            entries[slot] = Entry(table: nil, value: .bool(false), image: nil)
+            entries[slot] = Entry(table: nil, value: .bool(false), size: 0, image: nil)
             return nil
         }
         return entries[slot].value
     }
 
-    func remember(_ value: FlowValue, for table: UnsafeRawPointer) {
-        entries[slot(table)] = Entry(table: table, value: value, image: nil)
+    func remember(_ value: FlowValue, size: Int, for table: UnsafeRawPointer) {
+        entries[slot(table)] = Entry(table: table, value: value, size: size, image: nil)
     }
 
     /// Tables converted by walking them (not frozen, not remembered), and frozen tables met: running

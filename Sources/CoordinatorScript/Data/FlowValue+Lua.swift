@@ -18,14 +18,15 @@ extension FlowValue: LuaPushable, LuaReadable {
     /// Pushes the value, handing back frozen tables for data that is theirs when `views`; else plain
     /// tables throughout (`flow.copy`).
     func push(to stack: LuaStack, views: Bool) throws {
-        try push(to: stack, views: views, depth: 0)
+        var budget = DataBudget(stack)
+        try push(to: stack, views: views, depth: 0, budget: &budget)
     }
 
     /// How deep data may nest to cross into Lua: the limit Lua → Swift has (64), with room for data a
     /// Swift host builds (a value nested deeper is refused with an error, not a crash of the call stack).
     static let maxPushDepth = 200
 
-    private func push(to stack: LuaStack, views: Bool, depth: Int) throws {
+    private func push(to stack: LuaStack, views: Bool, depth: Int, budget: inout DataBudget) throws {
         guard depth < Self.maxPushDepth else {
             throw LuaError(.type, "data nested more than \(Self.maxPushDepth) levels deep cannot go into Lua")
         }
@@ -36,14 +37,16 @@ extension FlowValue: LuaPushable, LuaReadable {
         case .string(let s): stack.pushString(s)
         case .list(let items):
             if views, let key = storageKey, try stack.pushView(for: key) { return }
+            try budget.spend(items.count, stack)
             try stack.reserve(3)
             stack.pushNewTable(array: items.count)
             for i in items.indices {
-                do { try items[i].push(to: stack, views: views, depth: depth + 1) } catch { stack.pop(); throw error }
+                do { try items[i].push(to: stack, views: views, depth: depth + 1, budget: &budget) } catch { stack.pop(); throw error }
                 stack.setRawIndex(i + 1, ofTableAt: -2)
             }
         case .record(let record):
             if views, let key = storageKey, try stack.pushView(for: key) { return }
+            try budget.spend(record.count, stack)
             // Keys are strings, never nil or NaN: the fields go in directly (the table, a value, then the
             // field set by name), scalars without a nested call.
             try stack.reserve(3)
@@ -56,7 +59,7 @@ extension FlowValue: LuaPushable, LuaReadable {
                     case .double(let d): stack.pushNumber(d)
                     case .string(let s): stack.pushString(s)
                     case .list, .record:
-                        do { try fields[i].value.push(to: stack, views: views, depth: depth + 1) } catch { stack.pop(); throw error }
+                        do { try fields[i].value.push(to: stack, views: views, depth: depth + 1, budget: &budget) } catch { stack.pop(); throw error }
                     }
                     stack.setField(fields[i].key, ofNewTableAt: -2)
                 }
@@ -100,7 +103,9 @@ extension FlowValue: LuaPushable, LuaReadable {
 
     /// Reads the value at `index` in place; `path` names it in messages (`field user.city is a function`).
     static func read(from stack: LuaStack, at index: Int32, path: String) throws -> FlowValue {
-        do { return try read(stack, at: index, depth: 0, memo: DataMemo.of(stack)) } catch let error as DataError {
+        let memo = DataMemo.of(stack)
+        memo.budget = DataBudget(stack)
+        do { return try read(stack, at: index, depth: 0, memo: memo) } catch let error as DataError {
             throw LuaError(.type, error.message(under: path), underlying: error)
         }
     }
@@ -142,17 +147,18 @@ extension FlowValue: LuaPushable, LuaReadable {
     /// A table whose keys are exactly 1...n is a list; any other a record; an empty one an empty record.
     private static func readTable(_ stack: LuaStack, at index: Int32, depth: Int, memo: DataMemo) throws -> FlowValue {
         guard depth < 64 else { throw DataError(.tooDeep) }
+        guard memo.budget.take(stack.rawLength(at: index) + 1) else { throw DataError(.tooLarge(memo.budget.reason)) }
         try stack.reserve(3)
         let table = stack.absoluteIndex(index)
         if let frozen = try FlowValue.frozenValue(stack, at: table, memo: memo) { memo.frozenRead &+= 1; return frozen }
         let address = stack.pointer(at: table)
-        if let address, let remembered = memo.value(for: address, in: stack, at: table, depth: depth) { return remembered }
-        let built = memo.tablesBuilt, frozen = memo.frozenRead
+        if let address, let remembered = try memo.value(for: address, in: stack, at: table, depth: depth) { return remembered }
+        let built = memo.tablesBuilt, frozen = memo.frozenRead, valuesLeft = memo.budget.valuesLeft
         memo.tablesBuilt &+= 1
         let value = try buildTable(stack, at: table, depth: depth, memo: memo)
         if let address, memo.frozenRead == frozen,
            DataMemo.worthRemembering(value, nestedTablesBuilt: memo.tablesBuilt &- built &- 1) {
-            memo.remember(value, for: address)
+            memo.remember(value, size: valuesLeft - memo.budget.valuesLeft, for: address)
         }
         return value
     }
@@ -225,6 +231,7 @@ extension FlowRecord: LuaPushable, LuaReadable {
             try stack.reserve(3)
             let table = stack.absoluteIndex(index)
             let memo = DataMemo.of(stack)
+            memo.budget = DataBudget(stack)
             switch try FlowValue.frozenValue(stack, at: table, memo: memo) {
             case .record(let record)?: return record
             case .some: throw LuaError(.type, "expected a table of fields, got frozen data that is not a record")
@@ -236,11 +243,58 @@ extension FlowRecord: LuaPushable, LuaReadable {
     }
 }
 
+/// How much data one conversion may make, in values (a table counts once per place it appears: a table
+/// shared at several places of the data, `t = { t, t }` nested 40 times, is 2^40 values, refused in
+/// bounded time instead of never returning), and, under a memory limit, in the bytes Swift allocates for it
+/// (estimated per value), so that data made in Swift for Lua stays under the limit Lua code has.
+struct DataBudget {
+    /// The most values one conversion makes.
+    static let maxValues = 1_000_000
+    /// Bytes a converted value costs, Swift's and Lua's together, as an estimate.
+    static let bytesPerValue = 64
+
+    private(set) var valuesLeft: Int
+    private let limitedByMemory: Bool
+
+    init(_ stack: LuaStack) {
+        if let headroom = stack.memoryHeadroom {
+            valuesLeft = min(Self.maxValues, max(0, headroom) / Self.bytesPerValue)
+            limitedByMemory = valuesLeft < Self.maxValues
+        } else {
+            valuesLeft = Self.maxValues
+            limitedByMemory = false
+        }
+    }
+
+    init() {
+        valuesLeft = Self.maxValues
+        limitedByMemory = false
+    }
+
+    /// Takes `count` values; false when the budget is spent.
+    mutating func take(_ count: Int) -> Bool {
+        valuesLeft -= count
+        return valuesLeft >= 0
+    }
+
+    /// Takes `count` values for a push, or throws.
+    mutating func spend(_ count: Int, _ stack: LuaStack) throws {
+        guard take(count + 1) else {
+            throw LuaError(limitedByMemory ? .memory : .type, "data too large: \(reason)")
+        }
+    }
+
+    var reason: String {
+        limitedByMemory ? "it would not fit in the memory limit" : "more than \(Self.maxValues) values (a table shared at several places counts at each)"
+    }
+}
+
 /// Why a Lua value is not data, and where: the path is collected innermost first, only when refusing.
 struct DataError: Error {
     enum Problem {
         case isNil, tooDeep, changedFrozen
         case notData(String)
+        case tooLarge(String)
         case badKey(String)
     }
 
@@ -264,6 +318,7 @@ struct DataError: Error {
             return "frozen data was changed with rawset" + (location.isEmpty ? "" : " (at \(location))") + "; freeze the changed table again"
         case .tooDeep: return "data nested more than 64 levels deep (or cyclic) at \(location.isEmpty ? "top" : location)"
         case .badKey(let type): return "a \(type) cannot be a key of data (at \(location.isEmpty ? "top" : location))"
+        case .tooLarge(let reason): return "data too large: \(reason) (at \(location.isEmpty ? "top" : location))"
         case .notData(let type):
             return "a \(type) cannot be data (\(location.isEmpty ? "the value" : "field " + location) is one); screens take plain values"
         }
