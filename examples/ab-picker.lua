@@ -14,7 +14,7 @@ flow.screen "CityMap" { title = "Cities (map)", inputs = { "cities" },
 
 -- The one place that knows about the experiment.
 flow.factory("CityPicker", function()
-  return os.getenv("CITY_PICKER") == "map" and "CityMap" or "CityList"
+  return os and os.getenv("CITY_PICKER") == "map" and "CityMap" or "CityList" -- no os in the sandbox
 end)
 
 local Profile = flow.coordinator "Profile"

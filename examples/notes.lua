@@ -17,14 +17,20 @@ flow.screen "Notes" {
 flow.screen "NewNote" { title = "New note", outputs = { "cancel", save = "value" } }
 
 -- Saves every note it hears about; it has no screens, and takes part in the tree like any coordinator.
+-- Under `coordrun --sandbox` a script has no files: the notes are kept in memory instead.
 local Storage = flow.coordinator "Storage"
 function Storage:start()
-  self.path = os.getenv("NOTES_FILE") or ((os.getenv("TMPDIR") or "/tmp") .. "/notes.txt")
+  self.path = io and (os.getenv("NOTES_FILE") or ((os.getenv("TMPDIR") or "/tmp") .. "/notes.txt"))
   self.saved = 0
+  self.kept = {}
   self:onSignal("noteCreated", function(note)
-    local file = assert(io.open(self.path, "a"))
-    file:write(note.text, "\n")
-    file:close()
+    if self.path then
+      local file = assert(io.open(self.path, "a"))
+      file:write(note.text, "\n")
+      file:close()
+    else
+      self.kept[#self.kept + 1] = note.text
+    end
     self.saved = self.saved + 1
     return nil, ("saved %d"):format(self.saved)   -- no change to the payload; a reply to the sender
   end)

@@ -179,3 +179,23 @@ int clua_searcher_text(lua_State *L) {
     lua_insert(L, -2);  /* the loader, then the file name */
     return 2;
 }
+
+/* The file searcher of a sandbox: text only, and only along the path in the registry's "clua.modulePath"
+   (the app's own folders), whatever a script puts in package.path. Upvalue 1: package.searchpath. */
+int clua_searcher_sandboxed(lua_State *L) {
+    const char *name = luaL_checkstring(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushstring(L, name);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, "clua.modulePath") != LUA_TSTRING) {
+        lua_pushliteral(L, "no module folder in the sandbox");
+        return 1;
+    }
+    lua_call(L, 2, 2);
+    if (lua_isnil(L, -2)) return 1;  /* not found: the list of places tried */
+    lua_pop(L, 1);
+    const char *filename = lua_tostring(L, -1);
+    if (luaL_loadfilex(L, filename, "t") != LUA_OK)
+        return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, filename, lua_tostring(L, -1));
+    lua_insert(L, -2);
+    return 2;
+}

@@ -3,12 +3,15 @@
 #include "CLuaGlue.h"
 
 void clua_install_hook(lua_State *L, clua_Runtime *rt) {
-    if (rt->interruptRequested)
-        lua_sethook(L, clua_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
-    else if (rt->budgeted)
-        lua_sethook(L, clua_hook, LUA_MASKCOUNT, rt->budget <= 0 ? 1 : rt->hookCount); /* spent: the next instruction stops */
-    else
-        lua_sethook(L, NULL, 0, 0);
+    lua_Hook hook = clua_hook;
+    int mask, count;
+    if (rt->interruptRequested) { mask = LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT; count = 1; }
+    else if (rt->budgeted) { mask = LUA_MASKCOUNT; count = rt->budget <= 0 ? 1 : rt->hookCount; } /* spent: the next instruction stops */
+    else { hook = NULL; mask = 0; count = 0; }
+    /* Setting a hook restarts its count: a thread that already has this one keeps counting (a coroutine
+       resumed every few instructions would otherwise never reach a count). */
+    if (lua_gethook(L) == hook && lua_gethookmask(L) == mask && lua_gethookcount(L) == count) return;
+    lua_sethook(L, hook, mask, count);
 }
 
 /* Raises "chunk:line: message" located at the innermost Lua function (level 0 inside a hook). */

@@ -50,8 +50,13 @@ public final class ScriptRuntime {
     /// Creates a runtime whose gateway starts in `state`, with the Lua standard libraries `libraries`.
     /// With `driverFunctions`, Lua code can also act as the user (`tap`, `back`, `top`, ...: see
     /// ``installDriverFunctions()``), as in a REPL or a test.
-    public init(state: AppState = .authorization, libraries: LuaLibraries = .all, driverFunctions: Bool = false) throws {
-        lua = try LuaState(libraries: libraries)
+    ///
+    /// With `sandbox`, the scripts are untrusted: the Lua state is a ``LuaKit/LuaSandbox`` (no files, no
+    /// processes, no `debug`, no binary chunks, `require` only from the app's own folders; `libraries` is
+    /// ignored). docs/Security.md says what a sandboxed flow can and cannot do.
+    public init(state: AppState = .authorization, libraries: LuaLibraries = .all, driverFunctions: Bool = false,
+                sandbox: Bool = false) throws {
+        lua = sandbox ? try LuaState(sandbox: LuaSandbox()) : try LuaState(libraries: libraries)
         app = Application(state: state)
         try registerScreenClass()
         try registerCoordinatorClass()
@@ -62,8 +67,8 @@ public final class ScriptRuntime {
 
     /// Creates a runtime whose gateway starts in the state named `state` (`"authorization"`, `"main"`, or
     /// any state the app declares).
-    public convenience init(stateNamed state: String, driverFunctions: Bool = false) throws {
-        try self.init(state: AppState(state), driverFunctions: driverFunctions)
+    public convenience init(stateNamed state: String, driverFunctions: Bool = false, sandbox: Bool = false) throws {
+        try self.init(state: AppState(state), driverFunctions: driverFunctions, sandbox: sandbox)
     }
 
     /// Supplies a coordinator written in Swift (a service such as storage or networking, or a whole flow)

@@ -119,6 +119,10 @@ import Darwin
     }
 
     var isClosed: Bool { mainThread == nil }
+    /// Whether the state was made for untrusted scripts (`LuaState(sandbox:)`).
+    var isSandboxed = false
+    /// The folders a sandboxed state's `require` may read.
+    var moduleDirectories: [String] = []
 
     /// The thread Swift code must use now: the main thread, or the thread that called the running callback.
     var L: OpaquePointer { runtime.pointee.current }

@@ -99,13 +99,13 @@ public final class LuaState {
             clua_requiref(L, name, open)
         }
         if libraries.contains(.coroutine) { try followCoroutines() }
-        if libraries.contains(.base) { try loadTextOnly(filesToo: libraries.contains(.io) || libraries.contains(.package)) }
+        if libraries.contains(.base) { try loadTextOnly(filesToo: libraries.contains(.io)) }
         if libraries.contains(.package) { try requireTextOnly() }
     }
 
     /// Binary chunks are never loaded: a crafted one crashes Lua's VM (its bytecode is not verified).
     /// `load` and (with file access) `loadfile` and `dofile` take text only, in C, whatever the script
-    /// changes (`string.gsub` included); without io and package, `loadfile` and `dofile` are gone.
+    /// changes (`string.gsub` included); without io, `loadfile` and `dofile` are gone.
     private func loadTextOnly(filesToo: Bool) throws {
         let L = try core.thread()
         lua_getglobal(L, "load")
@@ -217,7 +217,7 @@ public final class LuaState {
     /// finds `flows.lua` (or `flows/init.lua`) next to it, wherever the process was started.
     @discardableResult
     public func runMainScript(_ path: String) throws -> [LuaValue] {
-        try addModuleDirectory(Self.directory(of: path))
+        try allowModules(in: [Self.directory(of: path)])
         return try runFile(path)
     }
 

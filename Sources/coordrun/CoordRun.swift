@@ -32,6 +32,9 @@ struct CoordRun: ParsableCommand {
     @Flag(help: "Reload the app's scripts whenever one of them is saved.")
     var watch = false
 
+    @Flag(help: "Run the scripts as untrusted: no files, processes, debug library or binary chunks; require only from the app's folder (docs/Security.md).")
+    var sandbox = false
+
     @Option(help: "The gateway state to start in (authorization, main, or any state the app declares).")
     var state: String = "authorization"
 
@@ -42,7 +45,7 @@ struct CoordRun: ParsableCommand {
         let output = REPL.Output(write: { Platform.writeAll(1, $0) }, error: { Platform.writeAll(2, $0 + "\n") })
         let repl: REPL
         do {
-            let runtime = try ScriptRuntime(stateNamed: state, driverFunctions: true)
+            let runtime = try ScriptRuntime(stateNamed: state, driverFunctions: true, sandbox: sandbox)
             if let script {
                 try runtime.load(script: script)
                 try runtime.start()

@@ -42,11 +42,22 @@ import TestSupport
     @Test(arguments: ["app", "examples/tabs", "examples/notes", "examples/ab-picker", "examples/multi-select",
                       "examples/catalog", "examples/launch"])
     func transcript(_ name: String) throws {
+        try check(name, sandbox: false)
+    }
+
+    /// The same sessions with the scripts untrusted (`--sandbox`): every flow runs unchanged.
+    @Test(arguments: ["app", "examples/tabs", "examples/notes", "examples/ab-picker", "examples/multi-select",
+                      "examples/catalog", "examples/launch"])
+    func transcriptInTheSandbox(_ name: String) throws {
+        try check(name, sandbox: true)
+    }
+
+    func check(_ name: String, sandbox: Bool) throws {
         let input = try String(contentsOfFile: "\(Self.folder)/\(name).in", encoding: .utf8)
         let script = name.hasPrefix("examples/") ? "\(name).lua" : "scripts/\(name).lua"
         let options = (try? String(contentsOfFile: "\(Self.folder)/\(name).args", encoding: .utf8))?
             .split(whereSeparator: \.isWhitespace).map(String.init) ?? []
-        let outcome = try Self.run(options + [script], input: input)
+        let outcome = try Self.run((sandbox ? ["--sandbox"] : []) + options + [script], input: input)
         let expectedOut = try String(contentsOfFile: "\(Self.folder)/\(name).out", encoding: .utf8)
         let expectedErr = try String(contentsOfFile: "\(Self.folder)/\(name).err", encoding: .utf8)
         let expectedStatus = try String(contentsOfFile: "\(Self.folder)/\(name).status", encoding: .utf8)
@@ -73,7 +84,7 @@ import TestSupport
     @Test func helpAndVersion() throws {
         let help = try Self.run(["--help"], input: "")
         #expect(help.status == 0)
-        #expect(help.out.contains("USAGE: coordrun [<script>] [--interactive] [--watch] [--state <state>]"))
+        #expect(help.out.contains("USAGE: coordrun [<script>] [--interactive] [--watch] [--sandbox] [--state <state>]"))
         let version = try Self.run(["--version"], input: "")
         #expect(version.out == "0.3.0\n")
     }

@@ -58,5 +58,8 @@ int clua_loadfile_text(lua_State *L);
 int clua_dofile_text(lua_State *L);
 /* The file searcher of package.searchers, text only; upvalue 1: the package table. */
 int clua_searcher_text(lua_State *L);
+/* A sandbox's file searcher: text only, along the registry's "clua.modulePath" only; upvalue 1:
+   package.searchpath. */
+int clua_searcher_sandboxed(lua_State *L);
 
 #endif /* CLUA_CALLS_H */

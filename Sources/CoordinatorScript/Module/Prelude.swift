@@ -10,7 +10,8 @@ enum Prelude {
     -- take the instance for the coordinator it holds in `__handle`.
     local Base = native.methods
     -- A class's methods come first, then Base's: instance -> class -> Base, all plain table lookups.
-    local ClassMeta = { __index = Base }
+    -- Locked (`__metatable`): a script cannot reach Base through a class and change every coordinator.
+    local ClassMeta = { __index = Base, __metatable = "coordinator class" }
 
     -- The metatable of a class's instances (one per class). Swift builds each instance itself, a table
     -- { __handle = handle, __class = class, onFinish = ..., router = handle } with this metatable:
@@ -27,6 +28,7 @@ enum Prelude {
             return ("%s#%d"):format(class.__name, handle.id)
           end,
           __name = "Coordinator",
+          __metatable = "coordinator",
         }
         metas[class] = meta
       end

@@ -1,0 +1,92 @@
+import Testing
+import TestSupport
+import CoordinatorCore
+import CoordinatorScript
+import LuaKit
+
+/// Untrusted flows (`ScriptRuntime(sandbox: true)`, `coordrun --sandbox`) against the known escapes.
+@Suite struct SandboxTests {
+    func sandboxed() throws -> (ScriptRuntime, TemporaryDirectory) {
+        let folder = try TemporaryDirectory()
+        try folder.write("helper.lua", "return { answer = 42 }")
+        let app = try folder.write("app.lua", """
+            local flow = require "coordinator"
+            local helper = require "helper"
+            flow.screen "Home" { inputs = { "answer" }, outputs = { "go" } }
+            local App = flow.coordinator "App"
+            function App:start() self:push("Home", { answer = helper.answer }) end
+            flow.app(App)
+            """)
+        let runtime = try ScriptRuntime(driverFunctions: true, sandbox: true)
+        try runtime.load(script: app)
+        try runtime.start()
+        return (runtime, folder)
+    }
+
+    @Test func theAppRunsAndItsOwnModulesLoad() throws {
+        let (runtime, _) = try sandboxed()
+        #expect(runtime.app.window.visibleScreen?["answer"] == 42)
+        #expect(runtime.lua.isSandboxed)
+    }
+
+    @Test func whatIsGone() throws {
+        let (runtime, _) = try sandboxed()
+        #expect(try runtime.run("return io, os, debug, dofile, loadfile, package.loadlib, package.searchpath")
+                == [.nil, .nil, .nil, .nil, .nil, .nil, .nil])
+        #expect(try runtime.run("return package.cpath") == [""])
+    }
+
+    /// Each of these must fail with an error (and never reach the system or crash).
+    @Test(arguments: [
+        // Modules from outside the app's folder, however package.path is set.
+        "package.path = '/etc/?;/usr/share/lua/5.4/?.lua' return require 'passwd'",
+        "package.path = '/usr/share/lua/5.4/?.lua;' .. package.path return require 'posix'",
+        "package.cpath = '/usr/lib/x86_64-linux-gnu/?.so' return require 'lua5.4'",
+        "package.searchers[3] = nil return require 'socket'",
+        // Binary chunks, however they are asked for.
+        "return assert(load(string.dump(function() end)))",
+        "string.gsub = function() return 'b' end return assert(load(string.dump(function() end), 'x', 'b'))",
+        "return assert(load(string.dump(function() end), 'x', 'bt', {}))",
+        // The shared string metatable.
+        "getmetatable('').__index = function() return 'pwned' end",
+        "getmetatable('').__index.upper = nil",
+        // Finalizers (hooks are off while they run: an endless one could not be stopped).
+        "setmetatable({}, { __gc = function() while true do end end })",
+        // The collector.
+        "collectgarbage('stop')",
+        "collectgarbage('generational')",
+        "collectgarbage('incremental', 1000, 1000)",
+        // Swift objects' metatables.
+        "getmetatable(top()).__index = nil",
+        "getmetatable(require('coordinator').coordinator('X')).__index.push = nil; return top():title()",
+        // Environments: load with a table cannot reach more than the sandbox has.
+        "return load('return io or os or debug', 'x', 't', _G)() or error('nothing')",
+        "return load('return require', 'x', 't', {})() or error('no require in an empty environment')",
+    ])
+    func escapesFail(_ code: String) throws {
+        let (runtime, _) = try sandboxed()
+        let before = runtime.app.window.visibleStack.map(\.id)
+        #expect(throws: (any Error).self, "\(code)") { try runtime.run(code) }
+        #expect(runtime.app.window.visibleStack.map(\.id) == before)
+        #expect(try runtime.run("return ('ok'):upper()") == ["OK"]) // strings still work
+    }
+
+    /// Coroutines cannot carry code past the sandbox either.
+    @Test func coroutineTricks() throws {
+        let (runtime, _) = try sandboxed()
+        runtime.lua.instructionBudget = 1_000_000
+        let error = luaError { try runtime.run("local co = coroutine.wrap(function() while true do coroutine.yield() end end) while true do co() end") }
+        #expect(error?.kind == .budgetExhausted)
+        runtime.lua.instructionBudget = nil
+        // Yielding across the bridge (from a handler Swift called) is an error, not a jump over Swift.
+        try runtime.run("top().onGo = function() coroutine.yield() end")
+        #expect(luaError { try runtime.run("coroutine.wrap(function() tap('go') end)()") }?.message.contains("yield") == true)
+        #expect(runtime.app.window.visibleScreen?.name == "Home")
+    }
+
+    /// The driver functions stay opt-in in a sandbox too.
+    @Test func anEmbeddedSandboxHasNoDriverFunctions() throws {
+        let runtime = try ScriptRuntime(sandbox: true)
+        #expect(try runtime.run("return tap, back, top") == [.nil, .nil, .nil])
+    }
+}
