@@ -33,7 +33,7 @@ void clua_hook(lua_State *L, lua_Debug *ar) {
     clua_Runtime *rt = clua_runtime(L);
     if (rt->interruptRequested) {
         lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
-        clua_hook_error(L, "interrupted");
+        clua_hook_error(L, rt->interruptRequested == 2 ? "timed out" : "interrupted");
         return;
     }
     if (rt->budgeted) {
@@ -68,6 +68,36 @@ static void clua_sigint_handler(int sig) {
         lua_State *running = clua_runtime(L)->current;
         clua_interrupt(running != NULL ? running : L);
     }
+}
+
+/* SIGALRM: the armed state's time is up. Like Ctrl-C, but the error says "timed out". */
+static void clua_sigalrm_handler(int sig) {
+    (void)sig;
+    lua_State *L = sigintState;
+    if (L == NULL) return;
+    clua_Runtime *rt = clua_runtime(L);
+    lua_State *running = rt->current != NULL ? rt->current : L;
+    rt->interruptRequested = 2;
+    lua_sethook(running, clua_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+int clua_timeout_start(long long microseconds) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = clua_sigalrm_handler;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGALRM, &action, NULL) != 0) return -1;
+    struct itimerval timer;
+    memset(&timer, 0, sizeof timer);
+    timer.it_value.tv_sec = (time_t)(microseconds / 1000000);
+    timer.it_value.tv_usec = (suseconds_t)(microseconds % 1000000);
+    return setitimer(ITIMER_REAL, &timer, NULL);
+}
+
+void clua_timeout_stop(void) {
+    struct itimerval timer;
+    memset(&timer, 0, sizeof timer);
+    setitimer(ITIMER_REAL, &timer, NULL);
 }
 
 int clua_sigint_install(void) {

@@ -71,6 +71,17 @@ public final class ScriptRuntime {
         try self.init(state: AppState(state), driverFunctions: driverFunctions, sandbox: sandbox)
     }
 
+    /// Limits for scripts: `memory` caps the bytes the Lua state holds (what Swift makes for Lua in data
+    /// conversions counts too), `instructions` the VM instructions of each call into Lua (a driven line, a
+    /// handler Swift calls; coroutines count toward the call that resumes them). Exceeding one ends that
+    /// call with an error, and the app is as before it. With either set, scripts cannot set `__gc`
+    /// metamethods (finalizers run where no limit can stop them). nil lifts a limit.
+    public func limit(memory: Int?, instructions: Int?) throws {
+        if memory != nil || instructions != nil { try lua.refuseFinalizers() }
+        lua.memoryLimit = memory
+        lua.instructionBudget = instructions
+    }
+
     /// Supplies a coordinator written in Swift (a service such as storage or networking, or a whole flow)
     /// under a name: Lua runs it as `self:run(flow.coordinator "Name")`, like a Lua coordinator, and its
     /// result reaches Lua's `onFinish`.

@@ -121,6 +121,8 @@ import Darwin
     var isClosed: Bool { mainThread == nil }
     /// Whether the state was made for untrusted scripts (`LuaState(sandbox:)`).
     var isSandboxed = false
+    /// Whether `setmetatable` refuses metatables with `__gc` (`LuaState.refuseFinalizers()`).
+    var refusesFinalizers = false
     /// The folders a sandboxed state's `require` may read.
     var moduleDirectories: [String] = []
 

@@ -108,6 +108,13 @@ package enum InterruptSignal {
     package static func uninstall() { clua_sigint_uninstall() }
     /// Whether Ctrl-C was pressed since the last call.
     package static func takePending() -> Bool { clua_sigint_take() > 0 }
+    /// Stops the code running inside ``LuaState/interruptible(_:)`` with a "timed out" error after
+    /// `seconds` (SIGALRM; one timer per process).
+    package static func startTimeout(_ seconds: Double) {
+        _ = clua_timeout_start(Int64(max(seconds, 0.001) * 1_000_000))
+    }
+    /// Cancels the timer of ``startTimeout(_:)``.
+    package static func stopTimeout() { clua_timeout_stop() }
 }
 
 extension LuaState {

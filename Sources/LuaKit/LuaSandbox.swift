@@ -62,14 +62,8 @@ extension LuaState {
         lua_settop(L, -2)
         try run(
             """
-            local setmetatable, rawget, type, error, collectgarbage = setmetatable, rawget, type, error, collectgarbage
+            local error, collectgarbage = error, collectgarbage
             getmetatable("").__metatable = "string"
-            _G.setmetatable = function(t, mt)
-              if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
-                error("the sandbox does not run __gc metamethods", 2)
-              end
-              return setmetatable(t, mt)
-            end
             local allowed = { collect = true, count = true, step = true, isrunning = true }
             _G.collectgarbage = function(option, ...)
               if option ~= nil and not allowed[option] then
@@ -78,6 +72,25 @@ extension LuaState {
               return collectgarbage(option, ...)
             end
             """, name: "=[sandbox]")
+        try refuseFinalizers()
+    }
+
+    /// Makes `setmetatable` refuse metatables with `__gc`: Lua runs finalizers with hooks off, so an
+    /// instruction budget, a time limit or Ctrl-C could not stop one that never ends. A sandbox does this,
+    /// and so should any host that sets limits on scripts it does not trust.
+    public func refuseFinalizers() throws {
+        guard !core.refusesFinalizers else { return }
+        try run(
+            """
+            local setmetatable, rawget, type, error = setmetatable, rawget, type, error
+            _G.setmetatable = function(t, mt)
+              if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+                error("__gc metamethods are not run here (they could not be stopped)", 2)
+              end
+              return setmetatable(t, mt)
+            end
+            """, name: "=[limits]")
+        core.refusesFinalizers = true
     }
 
     /// Whether the state was made with ``init(sandbox:)``.

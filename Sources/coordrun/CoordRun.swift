@@ -35,6 +35,15 @@ struct CoordRun: ParsableCommand {
     @Flag(help: "Run the scripts as untrusted: no files, processes, debug library or binary chunks; require only from the app's folder (docs/Security.md).")
     var sandbox = false
 
+    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("The most bytes the scripts may hold (Lua's heap, data converted for it included).", valueName: "bytes"))
+    var memoryLimit: Int?
+
+    @Option(name: .customLong("instruction-limit"), help: ArgumentHelp("The most Lua instructions one line (or one handler call) may run.", valueName: "n"))
+    var instructionLimit: Int?
+
+    @Option(help: ArgumentHelp("The most seconds one line may run.", valueName: "seconds"))
+    var timeout: Double?
+
     @Option(help: "The gateway state to start in (authorization, main, or any state the app declares).")
     var state: String = "authorization"
 
@@ -46,11 +55,15 @@ struct CoordRun: ParsableCommand {
         let repl: REPL
         do {
             let runtime = try ScriptRuntime(stateNamed: state, driverFunctions: true, sandbox: sandbox)
+            if memoryLimit != nil || instructionLimit != nil {
+                try runtime.limit(memory: memoryLimit.map { max($0, 1) }, instructions: instructionLimit.map { max($0, 1) })
+            }
             if let script {
                 try runtime.load(script: script)
                 try runtime.start()
             }
             repl = try REPL(runtime: runtime, mode: interactive || script == nil ? .repl : .run, style: style, output: output)
+            repl.timeLimit = timeout.map { max($0, 0.001) }
         } catch {
             output.error(style.error(REPL.message(for: error)))
             throw ExitCode.failure

@@ -170,3 +170,34 @@ import LuaKit
         #expect(try runtime.run("return #require('coordinator').copy({1, 2, 3})") == [3])
     }
 }
+
+@Suite struct LimitTests {
+    /// Each limit ends the line with a clear error, the app as before it, the session going on.
+    @Test func limitsEndTheLineAndChangeNothing() throws {
+        let runtime = try appRuntime()
+        try runtime.limit(memory: runtime.lua.memoryUsed + 16 << 20, instructions: 5_000_000)
+        var errors: [String] = []
+        let repl = try REPL(runtime: runtime, output: REPL.Output(write: { _ in }, error: { errors.append($0) }))
+        repl.timeLimit = 0.2
+        let before = runtime.app.window.visibleStack.map(\.id)
+        let cases: [(line: String, message: String)] = [
+            ("tap('login', { name = 'Ann', password = 'secret' }) while true do end", "instruction budget"),
+            ("tap('login', { name = 'Ann', password = 'secret' }) local t = {} for i = 1, 1e8 do t[i] = i end", "not enough memory"),
+            ("tap('login', { name = 'Ann', password = 'secret' }) coroutine.wrap(function() while true do end end)()", "instruction budget"),
+            ("setmetatable({}, { __gc = function() while true do end end })", "__gc metamethods are not run here"),
+        ]
+        for (line, message) in cases {
+            errors = []
+            #expect(!repl.handle(line), "\(line)")
+            #expect(errors.first?.contains(message) == true, "\(line): \(errors)")
+            #expect(runtime.app.window.visibleStack.map(\.id) == before)
+        }
+        // The time limit, for code the other limits allow (a budget large enough to run for seconds).
+        try runtime.limit(memory: nil, instructions: nil)
+        errors = []
+        #expect(!repl.handle("tap('login', { name = 'Ann', password = 'secret' }) while true do end"))
+        #expect(errors.first?.contains("timed out") == true, "\(errors)")
+        #expect(runtime.app.window.visibleStack.map(\.id) == before)
+        #expect(repl.handle("x = 1"))
+    }
+}

@@ -29,6 +29,7 @@
 #include <lualib.h>
 #include <lauxlib.h>
 #include <signal.h>
+#include <sys/time.h>
 #include <pthread.h>
 #if defined(__GLIBC__)
 #include <malloc.h>

@@ -29,6 +29,11 @@ void clua_sigint_uninstall(void);
 void clua_sigint_arm(lua_State *L);
 void clua_sigint_disarm(void);
 
+/* A time limit for the armed state: after `microseconds`, its running code stops with "timed out" (SIGALRM,
+   a real-time timer; one per process). Stopped by clua_timeout_stop. */
+int clua_timeout_start(long long microseconds);
+void clua_timeout_stop(void);
+
 /* How many times Ctrl-C was pressed since the last call. */
 int clua_sigint_take(void);
 

@@ -51,6 +51,10 @@ public final class REPL {
     let events: EventLog
     /// Lines of a Lua chunk that is not complete yet.
     var pending: [String] = []
+    /// The most seconds one line may run (its Lua code, handlers and the rendering after it), or nil. A
+    /// line that runs longer stops with a "timed out" error and leaves the app as it was. One timer per
+    /// process (SIGALRM): for one REPL at a time.
+    public var timeLimit: Double?
 
     /// A REPL over `runtime`. Installs the driver functions (`tap`, `back`, `top`, ...) in its Lua state if
     /// the runtime was made without them.
@@ -82,6 +86,8 @@ public final class REPL {
     public func handle(_ line: String) -> Bool {
         let before = signature
         return runtime.lua.interruptible {
+            if let timeLimit { InterruptSignal.startTimeout(timeLimit) }
+            defer { if timeLimit != nil { InterruptSignal.stopTimeout() } }
             let ok = dispatch(line)
             if signature != before { show() } // rendering runs Lua too: Ctrl-C stops it as well
             return ok
