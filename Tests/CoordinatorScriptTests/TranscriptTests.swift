@@ -84,7 +84,7 @@ import TestSupport
     @Test func helpAndVersion() throws {
         let help = try Self.run(["--help"], input: "")
         #expect(help.status == 0)
-        #expect(help.out.contains("USAGE: coordrun [<script>] [--interactive] [--watch] [--sandbox] [--state <state>]"))
+        #expect(help.out.contains("USAGE: coordrun [<script>] [--interactive] [--watch] [--sandbox] [--memory-limit <bytes>] [--instruction-limit <n>] [--timeout <seconds>] [--state <state>]"))
         let version = try Self.run(["--version"], input: "")
         #expect(version.out == "0.3.0\n")
     }
