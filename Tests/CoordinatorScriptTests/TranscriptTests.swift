@@ -75,6 +75,14 @@ import TestSupport
         #expect(outcome.err.contains("app.lua:3: unexpected symbol near '='"))
     }
 
+    /// One 8 MB line on standard input is read once, not rescanned after every read (it took 10 s).
+    @Test func aLongLineIsReadInLinearTime() throws {
+        let line = "x = \"" + String(repeating: "a", count: 8_000_000) + "\"\n=#x\n"
+        let outcome = try Self.run(["-i"], input: line)
+        #expect(outcome.out.contains("8000000"))
+        #expect(outcome.status == 0)
+    }
+
     @Test func frozenDataPrintsAsItsFields() throws {
         let outcome = try Self.run(["scripts/app.lua"], input: "= require('coordinator').freeze { b = { 1, 2 }, a = 'x' }\n")
         #expect(outcome.out.contains(#"{ a = "x", b = { 1, 2 } }"#), "\(outcome.out)")
