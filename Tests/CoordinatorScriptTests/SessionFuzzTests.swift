@@ -80,6 +80,7 @@ import CoordinatorScript
             let runtime = try ScriptRuntime()
             try runtime.load(script: repositoryRoot + "/" + script)
             try runtime.start()
+            runtime.lua.onWarning { _ in } // hostile lines raise errors in finalizers: Lua warns, quietly here
             let repl = try REPL(runtime: runtime, mode: Bool.random(using: &rng) ? .run : .repl) { _ in }
             for _ in 0..<36 {
                 let text = Self.line(for: runtime.app, &rng)
