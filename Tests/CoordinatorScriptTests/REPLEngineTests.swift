@@ -52,7 +52,7 @@ final class REPLTranscript {
         // Open at the end of input: its syntax error, reported.
         session.line("if true then")
         #expect(!session.repl.endOfInput())
-        #expect(session.errors.first?.contains("input:1:") == true && session.errors.first?.contains("<eof>") == true)
+        #expect(session.errors.first?.contains("input:6:") == true && session.errors.first?.contains("<eof>") == true) // the session line the chunk began on
         #expect(!session.repl.isContinuing)
     }
 
@@ -157,5 +157,23 @@ final class REPLTranscript {
         repl.handle("end")
         #expect(!repl.isContinuing)
         #expect(repl.completions(for: "top():ti", lineBefore: "") == ["top():title"])
+    }
+
+    /// Errors name the line of the session (`input:N:`), also for commands and navigation mistakes, and a
+    /// chunk's lines count from the line it began on (they all said `input:1`).
+    @Test func errorsNameTheSessionLine() throws {
+        let session = try REPLTranscript(mode: .run)
+        session.line("x = 1")
+        session.line("back")
+        #expect(session.errors == ["input:2: there is nothing to go back to (Login is the root screen)"])
+        session.line(":nosuch")
+        #expect(session.errors.first?.hasPrefix("input:3: unknown command ':nosuch'") == true)
+        session.line("for i = 1, 2 do")
+        session.line("  nosuch()")
+        session.line("end")
+        #expect(session.errors.first?.hasPrefix("input:5: attempt to call a nil value (global 'nosuch')") == true)
+        #expect(session.errors.first?.contains("\tinput:5: in main chunk") == true)
+        session.line("login { name = print }")
+        #expect(session.errors.first?.hasPrefix("input:7: ") == true)
     }
 }

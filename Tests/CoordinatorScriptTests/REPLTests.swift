@@ -145,7 +145,7 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
         try repl.type("=#x")
         try repl.waitFor("> =#x\n2\n")
         try repl.type("error('boom')")
-        try repl.waitFor("input:1: boom")
+        try repl.waitFor("input:5: boom")
         try repl.type("function twice(n)")
         try repl.waitFor(">>")
         try repl.type("  return n * 2")

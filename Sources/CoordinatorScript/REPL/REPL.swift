@@ -55,6 +55,11 @@ public final class REPL {
     /// line that runs longer stops with a "timed out" error and leaves the app as it was. One timer per
     /// process (SIGALRM): for one REPL at a time.
     public var timeLimit: Double?
+    /// The number of the line being handled (from 1), for messages: `input:N:` names the line of the
+    /// session, not of the chunk.
+    public private(set) var lineNumber = 0
+    /// The session line an incomplete chunk started on.
+    var chunkStart = 1
 
     /// A REPL over `runtime`. Installs the driver functions (`tap`, `back`, `top`, ...) in its Lua state if
     /// the runtime was made without them.
@@ -84,6 +89,8 @@ public final class REPL {
     /// if the line changed it. False when the line failed (the app is then exactly as before it).
     @discardableResult
     public func handle(_ line: String) -> Bool {
+        lineNumber += 1
+        if !isContinuing { chunkStart = lineNumber }
         let before = signature
         return runtime.lua.interruptible {
             if let timeLimit { InterruptSignal.startTimeout(timeLimit) }
@@ -167,7 +174,30 @@ public final class REPL {
 
     /// lua.c's `report`: the error's message (with its traceback when it has one).
     func report(_ error: any Error) {
-        output.error(style.error(REPL.message(for: error)))
+        output.error(style.error(located(REPL.message(for: error), error)))
+    }
+
+    /// The message with its place in the session: a Lua chunk's `input:L:` become the session's line
+    /// (traceback included); an error of the line itself (a command, a navigation mistake) gets `input:N:`.
+    func located(_ message: String, _ error: any Error) -> String {
+        let offset = chunkStart - 1
+        guard message.hasPrefix("error: ") || (error as? LuaError)?.location == nil else {
+            guard offset > 0 else { return message }
+            var result = ""
+            var rest = Substring(message)
+            while let range = rest.firstRange(of: "input:") {
+                result += rest[..<range.upperBound]
+                rest = rest[range.upperBound...]
+                let digits = rest.prefix { $0.isASCII && $0.isNumber }
+                if let line = Int(digits), rest.dropFirst(digits.count).first == ":" {
+                    result += String(line + offset)
+                    rest = rest.dropFirst(digits.count)
+                }
+            }
+            return result + rest
+        }
+        let text = message.hasPrefix("error: ") ? String(message.dropFirst("error: ".count)) : message
+        return "input:\(lineNumber): " + text
     }
 
     /// The text a REPL shows for an error: a Lua error's message with its traceback, or `error: ` and the
