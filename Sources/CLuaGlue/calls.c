@@ -160,6 +160,18 @@ int clua_dofile_text(lua_State *L) {
     return lua_gettop(L) - 1;
 }
 
+/* After package.searchpath's two results on top: the module's loader (its file as text) and the file name,
+   or the list of places tried when it was not found. */
+static int clua_load_found(lua_State *L, const char *name) {
+    if (lua_isnil(L, -2)) return 1;  /* not found: the list of places tried */
+    lua_pop(L, 1);
+    const char *filename = lua_tostring(L, -1);
+    if (luaL_loadfilex(L, filename, "t") != LUA_OK)
+        return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, filename, lua_tostring(L, -1));
+    lua_insert(L, -2);  /* the loader, then the file name */
+    return 2;
+}
+
 /* package.searchers' file searcher, text only: upvalue 1 is the package table. */
 int clua_searcher_text(lua_State *L) {
     const char *name = luaL_checkstring(L, 1);
@@ -168,16 +180,7 @@ int clua_searcher_text(lua_State *L) {
     lua_getfield(L, lua_upvalueindex(1), "path");
     if (lua_type(L, -1) != LUA_TSTRING) return luaL_error(L, "'package.path' must be a string");
     lua_call(L, 2, 2);
-    if (lua_isnil(L, -2)) {  /* not found: the list of places tried */
-        lua_pushfstring(L, "%s", lua_tostring(L, -1));
-        return 1;
-    }
-    lua_pop(L, 1);
-    const char *filename = lua_tostring(L, -1);
-    if (luaL_loadfilex(L, filename, "t") != LUA_OK)
-        return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, filename, lua_tostring(L, -1));
-    lua_insert(L, -2);  /* the loader, then the file name */
-    return 2;
+    return clua_load_found(L, name);
 }
 
 /* The file searcher of a sandbox: text only, and only along the path in the registry's "clua.modulePath"
@@ -191,11 +194,5 @@ int clua_searcher_sandboxed(lua_State *L) {
         return 1;
     }
     lua_call(L, 2, 2);
-    if (lua_isnil(L, -2)) return 1;  /* not found: the list of places tried */
-    lua_pop(L, 1);
-    const char *filename = lua_tostring(L, -1);
-    if (luaL_loadfilex(L, filename, "t") != LUA_OK)
-        return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, filename, lua_tostring(L, -1));
-    lua_insert(L, -2);
-    return 2;
+    return clua_load_found(L, name);
 }
