@@ -175,5 +175,11 @@ final class REPLTranscript {
         #expect(session.errors.first?.contains("\tinput:5: in main chunk") == true)
         session.line("login { name = print }")
         #expect(session.errors.first?.hasPrefix("input:7: ") == true)
+        // A function defined earlier fails at its own line, not at the line that called it.
+        session.line("function f()")
+        session.line("  error('in f')")
+        session.line("end")
+        session.line("f()")
+        #expect(session.errors.first?.hasPrefix("input:9: in f") == true, "\(session.errors)")
     }
 }

@@ -21,13 +21,17 @@ extension REPL {
     func loadLine(_ lines: [String]) throws -> LuaFunction? {
         var code = lines.joined(separator: "\n")
         if code.hasPrefix("=") { code = "return " + code.dropFirst() }
-        if let expression = try? runtime.lua.load("return " + code, name: "input") { return expression }
+        if let expression = try? runtime.lua.load("return " + code, name: chunkName) { return expression }
         do {
-            return try runtime.lua.load(code, name: "input")
+            return try runtime.lua.load(code, name: chunkName)
         } catch let error as LuaError where error.isIncompleteInput {
             return nil
         }
     }
+
+    /// The chunk's name: `input#N` for the chunk that began on session line N, which ``located(_:_:)``
+    /// turns into session lines (`input#12:3:` is `input:14:`), exactly, whichever chunk a frame belongs to.
+    var chunkName: String { "input#\(chunkStart)" }
 
     /// lua.c's `docall`: runs the chunk as one operation of the app, so that if it fails the app is
     /// exactly as before it.

@@ -107,7 +107,7 @@ public final class REPL {
         let lines = pending
         pending = []
         do {
-            _ = try runtime.lua.load(lines.joined(separator: "\n"), name: "input")
+            _ = try runtime.lua.load(lines.joined(separator: "\n"), name: chunkName)
             return true
         } catch {
             report(error)
@@ -177,21 +177,25 @@ public final class REPL {
         output.error(style.error(located(REPL.message(for: error), error)))
     }
 
-    /// The message with its place in the session: a Lua chunk's `input:L:` become the session's line
-    /// (traceback included); an error of the line itself (a command, a navigation mistake) gets `input:N:`.
+    /// The message with its place in the session: each `input#N:L:` (a line of the chunk that began on
+    /// session line N, the traceback included) becomes `input:(N+L-1):`; an error of the line itself (a
+    /// command, a navigation mistake) gets `input:N:`.
     func located(_ message: String, _ error: any Error) -> String {
-        let offset = chunkStart - 1
         guard message.hasPrefix("error: ") || (error as? LuaError)?.location == nil else {
-            guard offset > 0 else { return message }
             var result = ""
             var rest = Substring(message)
-            while let range = rest.firstRange(of: "input:") {
-                result += rest[..<range.upperBound]
+            while let range = rest.firstRange(of: "input#") {
+                result += rest[..<range.lowerBound]
                 rest = rest[range.upperBound...]
-                let digits = rest.prefix { $0.isASCII && $0.isNumber }
-                if let line = Int(digits), rest.dropFirst(digits.count).first == ":" {
-                    result += String(line + offset)
-                    rest = rest.dropFirst(digits.count)
+                let start = rest.prefix { $0.isASCII && $0.isNumber }
+                let afterStart = rest.dropFirst(start.count)
+                let line = afterStart.dropFirst().prefix { $0.isASCII && $0.isNumber }
+                if let first = Int(start), let offset = Int(line), afterStart.first == ":",
+                   afterStart.dropFirst(1 + line.count).first == ":" {
+                    result += "input:\(first + offset - 1)"
+                    rest = afterStart.dropFirst(1 + line.count)
+                } else {
+                    result += "input#"
                 }
             }
             return result + rest
