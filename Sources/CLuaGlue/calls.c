@@ -1,11 +1,22 @@
 /* CLuaGlue: the functions clua_calls.h declares (see there for what each does). */
 #include "CLuaGlue.h"
 
+/* Swift code ran short of memory while pushing a call's function or arguments: the call is not made. The
+   function and arguments are popped and Lua's fixed memory message pushed (no allocation). */
+static int clua_refuse_short_call(lua_State *L, clua_Runtime *rt, int nargs) {
+    rt->memoryShort = 0;
+    lua_pop(L, nargs + 1);
+    lua_pushliteral(L, "not enough memory");
+    return LUA_ERRMEM;
+}
+
 int clua_pcall(lua_State *L, int nargs, int nresults) {
     clua_Runtime *rt = clua_runtime(L);
+    if (rt->memoryShort) return clua_refuse_short_call(L, rt, nargs);
     int base = lua_gettop(L) - nargs;
     lua_pushcfunction(L, clua_msgh);
     lua_insert(L, base);
+    if (rt->reserve == NULL) clua_restore_reserve(rt);
     int savedEnforce = rt->enforce;
     rt->enforce = 1;
     int status = lua_pcall(L, nargs, nresults, base);
@@ -18,7 +29,9 @@ void clua_pushmsgh(lua_State *L) { lua_pushcfunction(L, clua_msgh); }
 
 int clua_pcall_with_handler(lua_State *L, int nargs, int nresults, int withHandler) {
     clua_Runtime *rt = clua_runtime(L);
+    if (rt->memoryShort) return clua_refuse_short_call(L, rt, nargs);
     int handler = withHandler ? lua_gettop(L) - nargs - 1 : 0;
+    if (rt->reserve == NULL) clua_restore_reserve(rt);
     int savedEnforce = rt->enforce;
     rt->enforce = 1;
     int status = lua_pcall(L, nargs, nresults, handler);
@@ -107,6 +120,53 @@ int clua_pequal(lua_State *L, int a, int b) {
     a = lua_absindex(L, a);
     b = lua_absindex(L, b);
     return clua_protect(L, clua_k_equal, 2, a, b, 0, 1);
+}
+
+static int clua_k_pushlstring(lua_State *L) {
+    lua_pushlstring(L, (const char *)lua_touserdata(L, 1), (size_t)lua_tointeger(L, 2));
+    return 1;
+}
+
+static int clua_k_createtable(lua_State *L) {
+    lua_createtable(L, (int)lua_tointeger(L, 1), (int)lua_tointeger(L, 2));
+    return 1;
+}
+
+/* Leaves the one result of a protected call on top, or nil with memoryShort set when it failed. */
+static int clua_protected_result(lua_State *L, int status) {
+    if (status != LUA_OK) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        clua_runtime(L)->memoryShort = 1;
+    }
+    return status;
+}
+
+/* Calls the function below its two arguments in protected mode: its allocations may fail into C. */
+static int clua_protected_call(lua_State *L) {
+    clua_Runtime *rt = clua_runtime(L);
+    rt->protectedPush++;
+    int status = lua_pcall(L, 2, 1, 0);
+    rt->protectedPush--;
+    return clua_protected_result(L, status);
+}
+
+int clua_ppushlstring(lua_State *L, const char *s, size_t len) {
+    if (len <= CLUA_PROTECTED_STRING) { lua_pushlstring(L, s, len); return LUA_OK; }
+    if (!lua_checkstack(L, 3)) return clua_protected_result(L, (lua_pushnil(L), LUA_ERRMEM));
+    lua_pushcfunction(L, clua_k_pushlstring);
+    lua_pushlightuserdata(L, (void *)s);
+    lua_pushinteger(L, (lua_Integer)len);
+    return clua_protected_call(L);
+}
+
+int clua_pcreatetable(lua_State *L, int narr, int nrec) {
+    if (narr + (long long)nrec <= CLUA_PROTECTED_TABLE) { lua_createtable(L, narr, nrec); return LUA_OK; }
+    if (!lua_checkstack(L, 3)) return clua_protected_result(L, (lua_pushnil(L), LUA_ERRMEM));
+    lua_pushcfunction(L, clua_k_createtable);
+    lua_pushinteger(L, narr);
+    lua_pushinteger(L, nrec);
+    return clua_protected_call(L);
 }
 
 void clua_setfield_bytes(lua_State *L, int idx, const char *name, size_t len) {

@@ -1,6 +1,17 @@
 /* CLuaGlue: the functions clua_trampolines.h declares (see there for what each does). */
 #include "CLuaGlue.h"
 
+/* A Swift function ran short of memory (see clua_Runtime.reserve): its results, if any, are dropped and
+   "not enough memory" raised from here, in C. The message is Lua's own (a fixed string): pushing it
+   allocates nothing. */
+static int clua_raise_memory_short(lua_State *L, clua_Runtime *rt, int n) {
+    rt->memoryShort = 0;
+    if (n < 0) return lua_error(L);
+    lua_settop(L, 0);
+    lua_pushliteral(L, "not enough memory");
+    return lua_error(L);
+}
+
 int clua_trampoline(lua_State *L) {
     clua_Runtime *rt = clua_runtime(L);
     void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
@@ -13,6 +24,7 @@ int clua_trampoline(lua_State *L) {
     int n = rt->dispatch(L, box);
     rt->current = savedCurrent;
     rt->enforce = savedEnforce;
+    if (rt->memoryShort) return clua_raise_memory_short(L, rt, n);
     if (n < 0) return lua_error(L);
     return n;
 }
@@ -26,6 +38,7 @@ int clua_dispatch_method(lua_State *L, clua_Box *method, clua_Box *self) {
     int n = rt->methodDispatch(L, method->object, self->object);
     rt->current = savedCurrent;
     rt->enforce = savedEnforce;
+    if (rt->memoryShort) return clua_raise_memory_short(L, rt, n);
     if (n < 0) return lua_error(L);
     return n;
 }

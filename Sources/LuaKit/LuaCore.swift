@@ -138,6 +138,7 @@ import Darwin
     func close() {
         guard let L = mainThread else { return }
         lua_close(L) // runs every __gc: Swift objects held by Lua are released here
+        clua_free_reserve(runtime)
         mainThread = nil
         runtime.pointee.owner = nil
         runtime.pointee.current = nil
@@ -225,6 +226,13 @@ import Darwin
     /// `luaL_error` does. `level` is where that Lua code is: 1 for a direct call, 2 for accessors that the C
     /// `__index`/`__newindex` functions call.
     func pushError(_ error: any Error, _ L: OpaquePointer, level: Int32) -> Int32 {
+        if runtime.pointee.memoryShort != 0 || (error as? LuaError)?.kind == .memory {
+            // Out of memory: Lua's own message, a fixed string that pushing does not allocate (a message
+            // with a location would need memory there may not be).
+            runtime.pointee.memoryShort = 1
+            LuaStack(L, self).pushString("not enough memory")
+            return -1
+        }
         let message: String
         if let lua = error as? LuaError, lua.raisedByLua {
             message = lua.message

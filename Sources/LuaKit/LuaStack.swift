@@ -26,14 +26,22 @@ public struct LuaStack {
     @inlinable public func type(at index: Int32) -> LuaType { LuaType(rawValue: lua_type(L, index)) ?? .none }
 
     /// Makes sure `extra` more slots fit on the stack.
+    ///
+    /// Also checks memory, as ``checkMemory()`` does: code that pushes nested values reserves room at each.
     @inlinable public func reserve(_ extra: Int32) throws {
+        try checkMemory()
         guard lua_checkstack(L, extra) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
     }
 
     // MARK: Pushing
 
     /// Pushes a Swift value.
-    @inlinable public func push(_ value: some LuaPushable) throws { try value.push(to: self) }
+    ///
+    /// Throws "not enough memory" when the system ran out of memory while it was pushed (see ``checkMemory()``).
+    @inlinable public func push(_ value: some LuaPushable) throws {
+        try value.push(to: self)
+        try checkMemory()
+    }
     /// Pushes `nil`.
     @inlinable public func pushNil() { lua_pushnil(L) }
     /// Pushes a boolean.
@@ -43,21 +51,40 @@ public struct LuaStack {
     /// Pushes a float.
     @inlinable public func pushNumber(_ value: Double) { lua_pushnumber(L, value) }
     /// Pushes a string (its UTF-8 bytes, NUL bytes included).
+    ///
+    /// When the system is out of memory, `nil` is pushed instead and the next ``checkMemory()`` throws (a
+    /// Lua memory error is never raised over Swift code).
     public func pushString(_ value: String) {
         var value = value
-        value.withUTF8 { buffer in _ = lua_pushlstring(L, buffer.baseAddress, buffer.count) }
+        value.withUTF8 { buffer in _ = clua_ppushlstring(L, buffer.baseAddress, buffer.count) }
     }
     /// Pushes a string made of exactly these bytes.
     public func pushBytes(_ bytes: some Collection<UInt8>) {
         let pushed: Bool? = bytes.withContiguousStorageIfAvailable { buffer in
-            _ = buffer.withMemoryRebound(to: CChar.self) { lua_pushlstring(L, $0.baseAddress, $0.count) }
+            _ = buffer.withMemoryRebound(to: CChar.self) { clua_ppushlstring(L, $0.baseAddress, $0.count) }
             return true
         }
         if pushed == nil { pushBytes(Array(bytes)) }
     }
     /// Pushes a new empty table with room for `array` list items and `record` other fields.
-    @inlinable public func pushNewTable(array: Int = 0, record: Int = 0) {
-        lua_createtable(L, Int32(clamping: array), Int32(clamping: record))
+    ///
+    /// Throws "not enough memory" (pushing nothing) when the system is out of memory.
+    @inlinable public func pushNewTable(array: Int = 0, record: Int = 0) throws {
+        guard clua_pcreatetable(L, Int32(clamping: array), Int32(clamping: record)) == LUA_OK else {
+            pop()
+            core.runtime.pointee.memoryShort = 0
+            throw LuaError(.memory, "not enough memory")
+        }
+    }
+
+    /// Throws "not enough memory" when the system ran out of memory while Swift code was making Lua values
+    /// (what Lua would raise, raised as a Swift error instead of over Swift's frames). Code that pushes many
+    /// values checks between them; a Swift function called from Lua is checked when it returns.
+    @inlinable public func checkMemory() throws {
+        guard core.runtime.pointee.memoryShort == 0 else {
+            core.runtime.pointee.memoryShort = 0
+            throw LuaError(.memory, "not enough memory")
+        }
     }
 
     /// Pops a key and a value (pushed in that order) and sets `table[key] = value` without metamethods;
@@ -85,8 +112,8 @@ public struct LuaStack {
     /// Pops a table and makes it the metatable of the value at `index` (an index below the popped table).
     ///
     /// ```swift
-    /// stack.pushNewTable()                       // the proxy
-    /// stack.pushNewTable(record: 1)              // its metatable
+    /// try stack.pushNewTable()                       // the proxy
+    /// try stack.pushNewTable(record: 1)              // its metatable
     /// try stack.push(store); stack.setField("__index", ofNewTableAt: -2)
     /// stack.setMetatable(ofValueAt: -2)          // the proxy is on top again
     /// ```
@@ -130,10 +157,10 @@ public struct LuaStack {
     /// Pushes a table holding `elements` as a list (`t[1]`, `t[2]`, ...).
     @inlinable public func pushList<S: Sequence>(_ elements: S) throws where S.Element: LuaPushable {
         try reserve(3)
-        pushNewTable(array: elements.underestimatedCount)
+        try pushNewTable(array: elements.underestimatedCount)
         var i: lua_Integer = 0
         for element in elements {
-            do { try element.push(to: self) } catch { lua_settop(L, -2); throw error }
+            do { try element.push(to: self); try checkMemory() } catch { lua_settop(L, -2); throw error }
             i += 1
             lua_rawseti(L, -2, i)
         }
@@ -142,16 +169,18 @@ public struct LuaStack {
     /// Pushes a table holding these key-value pairs. Throws (and pushes nothing) for a `nil` or NaN key.
     @inlinable public func pushRecord<S: Sequence, K: LuaPushable, V: LuaPushable>(_ pairs: S) throws where S.Element == (K, V) {
         try reserve(4)
-        pushNewTable(record: pairs.underestimatedCount)
+        try pushNewTable(record: pairs.underestimatedCount)
         for (key, value) in pairs {
             do {
                 try key.push(to: self)
+                do { try checkMemory() } catch { lua_settop(L, -2); throw error }
                 let keyType = lua_type(L, -1)
                 if keyType == LUA_TNIL || (keyType == LUA_TNUMBER && lua_tonumberx(L, -1, nil).isNaN) {
                     lua_settop(L, -2)
                     throw LuaError(.type, "table index is \(keyType == LUA_TNIL ? "nil" : "NaN")")
                 }
                 do { try value.push(to: self) } catch { lua_settop(L, -2); throw error }
+                do { try checkMemory() } catch { lua_settop(L, -3); throw error }
             } catch { lua_settop(L, -2); throw error }
             lua_rawset(L, -3)
         }

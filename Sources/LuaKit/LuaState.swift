@@ -266,7 +266,7 @@ public final class LuaState {
         let L = try core.thread()
         let stack = LuaStack(L, core)
         try stack.reserve(1)
-        try value.push(to: stack)
+        try stack.push(value)
         defer { lua_settop(L, -2) }
         return stack.value(at: -1)
     }
@@ -288,6 +288,18 @@ public final class LuaState {
         get { core.runtime.pointee.limit == 0 ? nil : Int(core.runtime.pointee.limit) }
         set { core.runtime.pointee.limit = newValue.map { max($0, 1) } ?? 0 }
     }
+
+    /// For tests of running out of memory: the bytes the system gives this state (what it holds, its
+    /// reserve included), or `nil` for whatever the system gives. Beyond it every allocation fails as
+    /// `malloc` would, whoever makes it, Lua code or Swift code.
+    package var systemMemory: Int? {
+        get { core.runtime.pointee.systemLimit == 0 ? nil : Int(core.runtime.pointee.systemLimit) }
+        set { core.runtime.pointee.systemLimit = newValue.map { max($0, 1) } ?? 0 }
+    }
+
+    /// How many allocations failed while Swift code ran with the reserve already spent: each raised Lua's
+    /// memory error over Swift frames. Stays 0 unless the system is out of memory past the reserve.
+    package var unprotectedAllocationFailures: Int { Int(core.runtime.pointee.unprotectedFailures) }
 
     /// The most VM instructions each call from Swift may run (nested calls count toward the outer call), or
     /// `nil` for no limit. Running out is a ``LuaError`` of kind `.budgetExhausted`; Lua code cannot catch
@@ -336,7 +348,7 @@ public final class LuaState {
     /// ```swift
     /// let point = try lua.withStack { stack in
     ///     try stack.reserve(2)
-    ///     stack.pushNewTable(record: 2)
+    ///     try stack.pushNewTable(record: 2)
     ///     stack.pushInteger(1); stack.setField("x", ofNewTableAt: -2)
     ///     stack.pushInteger(2); stack.setField("y", ofNewTableAt: -2)
     ///     return try LuaTable.read(from: stack, at: -1)          // { x = 1, y = 2 }

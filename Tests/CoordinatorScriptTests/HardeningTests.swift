@@ -171,6 +171,65 @@ import LuaKit
     }
 }
 
+/// Running out of memory while Swift code makes Lua values (issue 20, item 6): Lua's memory error used to
+/// longjmp over some 25 Swift frames of the data conversion. Now the state's reserve carries the
+/// conversion to its next check, which raises the error in Swift; nothing raises over Swift code.
+@Suite struct OutOfMemoryTests {
+    static let app = """
+        local flow = require "coordinator"
+        flow.screen "S" { inputs = { "rows" }, outputs = { "go" } }
+        local App = flow.coordinator "App"
+        function App:start() self:push("S", { rows = {} }) end
+        flow.app(App)
+        """
+
+    @Test func conversionsIntoLuaStopAtTheReserve() throws {
+        let folder = try TemporaryDirectory()
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: try folder.write("app.lua", Self.app))
+        try runtime.start()
+        try runtime.run("rows = {} for i = 1, 20000 do rows[i] = { name = string.rep('r', 100) .. i, n = i } end")
+        func state() -> [String] { runtime.app.window.visibleStack.map { "\($0.name) \($0.inputs.count)" } }
+        let before = state()
+        // The system gives this state what it holds, its reserve and 64 KB more: the copy of 20,000 rows
+        // (about 4 MB) runs out in Swift's conversion, over and over, at different places.
+        for extra in [1 << 10, 16 << 10, 64 << 10, 300 << 10] {
+            runtime.lua.systemMemory = runtime.lua.memoryUsed + (1 << 20) + extra
+            let error = luaError { try runtime.run("return require('coordinator').copy(rows)") }
+            #expect(error?.kind == .memory || error?.message.contains("not enough memory") == true, "\(String(describing: error))")
+            let inHandler = luaError { try runtime.run("return pcall(require('coordinator').copy, rows)") }
+            #expect(inHandler == nil)
+            runtime.lua.systemMemory = nil
+            #expect(runtime.lua.unprotectedAllocationFailures == 0, "with \(extra) bytes")
+            #expect(state() == before)
+        }
+        #expect(try runtime.run("return #require('coordinator').copy(rows)") == [20000])
+        try runtime.run("top().rows = rows")
+        try runtime.run("tap('go')")
+    }
+
+    /// Strings and tables too big for the reserve are made in protected mode: a failure is an error too.
+    @Test func bigStringsAndTablesAreMadeInProtectedMode() throws {
+        let lua = try LuaState()
+        let big = String(repeating: "x", count: 4 << 20)
+        lua.systemMemory = lua.memoryUsed + (1 << 20) + (1 << 20)
+        #expect(luaError { try lua.globals.set("big", big) }?.kind == .memory)
+        #expect(luaError { try lua.globals.set("list", FlowValue.list(Array(repeating: .int(1), count: 200_000))) }?.kind == .memory)
+        #expect(lua.unprotectedAllocationFailures == 0)
+        lua.systemMemory = nil
+        try lua.globals.set("big", big)
+        #expect(try lua.run("return #big") == [.integer(4 << 20)])
+    }
+
+    /// What one conversion makes in Swift is bounded in bytes too (Swift stops the process when it cannot
+    /// allocate): 300 MB of text is refused before it is copied.
+    @Test func conversionsAreBoundedInBytes() throws {
+        let runtime = try appRuntime()
+        let error = luaError { try runtime.run("local s = string.rep('x', 1 << 20) local t = {} for i = 1, 300 do t[i] = s .. i end return require('coordinator').copy(t)") }
+        #expect(error?.message.contains("data too large: more than 256 MiB") == true, "\(String(describing: error))")
+    }
+}
+
 @Suite struct LimitTests {
     /// Each limit ends the line with a clear error, the app as before it, the session going on.
     @Test func limitsEndTheLineAndChangeNothing() throws {

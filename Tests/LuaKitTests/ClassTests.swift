@@ -124,9 +124,9 @@ import CLua
         try lua.globals.set("proxy", lua.function { call in
             let stack = call.stack
             try stack.reserve(4)
-            stack.pushNewTable()                       // the proxy
-            stack.pushNewTable(record: 2)              // its metatable
-            stack.pushNewTable(array: 1)               // the fields
+            try stack.pushNewTable()                       // the proxy
+            try stack.pushNewTable(record: 2)              // its metatable
+            try stack.pushNewTable(array: 1)               // the fields
             try stack.push("first")
             stack.setRawIndex(1, ofTableAt: -2)
             stack.setField("__index", ofNewTableAt: -2)

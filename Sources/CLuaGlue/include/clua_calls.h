@@ -41,6 +41,15 @@ int clua_plen(lua_State *L, int idx);
 /* Pushes a == b (honours __eq) as a boolean, or the error. */
 int clua_pequal(lua_State *L, int a, int b);
 
+/* lua_pushlstring for Swift code: a string longer than CLUA_PROTECTED_STRING is made in protected mode;
+   when that fails (out of memory) nil is pushed instead and the runtime's memoryShort is set. Needs one
+   free slot, like lua_pushlstring. Returns LUA_OK or the error status. */
+int clua_ppushlstring(lua_State *L, const char *s, size_t len);
+
+/* lua_createtable for Swift code, the same way: tables presized for more than CLUA_PROTECTED_TABLE slots
+   are made in protected mode (nil and memoryShort when that fails). Needs one free slot. */
+int clua_pcreatetable(lua_State *L, int narr, int nrec);
+
 /* t[name] = value (popped) for the table at idx, name given as len bytes that are also NUL-terminated: through
    lua_setfield (Lua's cache of recent C strings finds repeated names without hashing them) unless the bytes hold
    a NUL, then by the bytes. For names of a few bytes the scan is a handful of instructions (no strlen call). */

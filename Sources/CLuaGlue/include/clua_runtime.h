@@ -22,6 +22,18 @@ typedef struct clua_Runtime {
     size_t peak;                 /* high-water mark of `used` */
     size_t limit;                /* 0: no limit */
     int enforce;                 /* the limit applies only while Lua code runs */
+    /* Running out of memory while Swift code makes Lua values must not raise over Swift frames (a longjmp
+       skips Swift's releases and exclusivity bookkeeping). So the state keeps a reserve: when the system
+       refuses an allocation made while Swift code runs (enforce == 0), the reserve is freed, the allocation
+       tried again, and memoryShort set; Swift code checks it between values and raises "not enough memory"
+       itself (LuaStack.checkMemory), and the trampolines raise it from C when a Swift function returns.
+       Between two checks Swift makes at most one value of bounded size (larger strings and tables are
+       made in protected mode: clua_ppushlstring, clua_pcreatetable), so the reserve covers it. */
+    void *reserve;               /* CLUA_RESERVE bytes kept back, or NULL while spent */
+    int memoryShort;             /* the reserve was spent or an allocation for Swift failed: Swift must stop */
+    size_t systemLimit;          /* for tests: the system's memory as this state sees it (used + reserve); 0: none */
+    int protectedPush;           /* inside clua_ppushlstring / clua_pcreatetable: a failure raises into C */
+    size_t unprotectedFailures;  /* allocations refused while Swift code ran with no reserve left (each raised over Swift) */
     int tracebacks;              /* the message handler records a traceback */
     long long budget;            /* instructions left while `budgeted` */
     long long budgetTotal;       /* the budget a top-level call started with (for the message) */
@@ -38,6 +50,20 @@ static inline clua_Runtime *clua_runtime(lua_State *L) {
 /* ---- allocator ---- */
 
 void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+
+/* The reserve's size: more than the largest value Swift makes between two checks (a string of
+   CLUA_PROTECTED_STRING bytes, a table of CLUA_PROTECTED_TABLE slots) with Lua's own growth beside it. */
+#define CLUA_RESERVE (1 << 20)
+/* Strings longer than this and tables presized for more slots are made in protected mode. */
+#define CLUA_PROTECTED_STRING (64 << 10)
+#define CLUA_PROTECTED_TABLE 4096
+
+/* Takes the reserve back when it was spent and the system has the memory again (called as Lua code is
+   entered from Swift); 1 when the reserve is in place. */
+int clua_restore_reserve(clua_Runtime *rt);
+
+/* Frees the reserve (when the state closes). */
+void clua_free_reserve(clua_Runtime *rt);
 
 lua_State *clua_newstate(clua_Runtime *rt);
 

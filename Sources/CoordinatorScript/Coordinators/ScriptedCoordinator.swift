@@ -65,7 +65,7 @@ final class ScriptedCoordinator: Coordinator {
         startedBefore = true
         let created = try runtime.lua.withStack { stack in
             try stack.reserve(4)
-            stack.pushNewTable(record: 4)
+            try stack.pushNewTable(record: 4)
             try handle.push(to: stack)
             stack.pushCopy(of: -1)
             stack.setField("router", ofNewTableAt: -3)

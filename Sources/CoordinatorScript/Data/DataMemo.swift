@@ -21,13 +21,16 @@ import Darwin
 /// alive (at most ``slotCount`` of them) until replaced or the state closes.
 final class DataMemo {
     static let slotCount = 64
+    /// The largest value remembered, in budget bytes: comparing needs an image as big as the value, and data
+    /// this big is not what flows hand to screens over and over.
+    static let largestRemembered = 16 << 20
 
     private struct Entry {
         var table: UnsafeRawPointer?
         var value: FlowValue
         /// The values converting it made (its size with every shared table counted at each place): what a
         /// conversion that meets it again is charged, before the comparison walks it.
-        var size = 0
+        var cost = DataBudget.Cost()
         /// The value compiled for comparison, made when first needed (most remembered tables never return).
         var image: LuaDataImage?
     }
@@ -38,7 +41,7 @@ final class DataMemo {
     /// How frozen data's boxes are marked in this state (set when the runtime registers them).
     var frozenTag: LuaClassTag<FrozenData>?
 
-    private var entries = [Entry](repeating: Entry(table: nil, value: .bool(false), size: 0), count: DataMemo.slotCount)
+    private var entries = [Entry](repeating: Entry(table: nil, value: .bool(false)), count: DataMemo.slotCount)
 
     /// The memo of the state the stack belongs to.
     static func of(_ stack: LuaStack) -> DataMemo { stack.attachment { DataMemo() } }
@@ -55,18 +58,18 @@ final class DataMemo {
         guard entries[slot].table == table else { return nil }
         // Comparing walks the whole value, as converting would: charged the same, so that a table shared at
         // many places (2^40 paths) cannot make the walk explode.
-        guard budget.take(entries[slot].size) else { throw DataError(.tooLarge(budget.reason)) }
+        guard budget.take(entries[slot].cost) else { throw DataError(.tooLarge(budget.reason)) }
         if entries[slot].image == nil { entries[slot].image = entries[slot].value.luaImage }
         guard let image = entries[slot].image, stack.matches(image, at: index, levels: 64 - depth) else {
             // The table changed (or another took its address): forget it, so that it is not compared again.
-            entries[slot] = Entry(table: nil, value: .bool(false), size: 0, image: nil)
+            entries[slot] = Entry(table: nil, value: .bool(false), image: nil)
             return nil
         }
         return entries[slot].value
     }
 
-    func remember(_ value: FlowValue, size: Int, for table: UnsafeRawPointer) {
-        entries[slot(table)] = Entry(table: table, value: value, size: size, image: nil)
+    func remember(_ value: FlowValue, cost: DataBudget.Cost, for table: UnsafeRawPointer) {
+        entries[slot(table)] = Entry(table: table, value: value, cost: cost, image: nil)
     }
 
     /// Tables converted by walking them (not frozen, not remembered), and frozen tables met: running

@@ -34,14 +34,19 @@ extension FlowValue: LuaPushable, LuaReadable {
         case .bool(let b): stack.pushBool(b)
         case .int(let i): stack.pushInteger(i)
         case .double(let d): stack.pushNumber(d)
-        case .string(let s): stack.pushString(s)
+        case .string(let s):
+            try budget.spendText(s.utf8.count)
+            stack.pushString(s)
         case .list(let items):
             if views, let key = storageKey, try stack.pushView(for: key) { return }
             try budget.spend(items.count, stack)
             try stack.reserve(3)
-            stack.pushNewTable(array: items.count)
+            try stack.pushNewTable(array: items.count)
             for i in items.indices {
-                do { try items[i].push(to: stack, views: views, depth: depth + 1, budget: &budget) } catch { stack.pop(); throw error }
+                do {
+                    try items[i].push(to: stack, views: views, depth: depth + 1, budget: &budget)
+                    try stack.checkMemory()
+                } catch { stack.pop(); throw error }
                 stack.setRawIndex(i + 1, ofTableAt: -2)
             }
         case .record(let record):
@@ -50,20 +55,25 @@ extension FlowValue: LuaPushable, LuaReadable {
             // Keys are strings, never nil or NaN: the fields go in directly (the table, a value, then the
             // field set by name), scalars without a nested call.
             try stack.reserve(3)
-            stack.pushNewTable(record: record.count)
-            try record.fields.withUnsafeBufferPointer { fields in
-                for i in fields.indices {
-                    switch fields[i].value {
-                    case .bool(let b): stack.pushBool(b)
-                    case .int(let n): stack.pushInteger(n)
-                    case .double(let d): stack.pushNumber(d)
-                    case .string(let s): stack.pushString(s)
-                    case .list, .record:
-                        do { try fields[i].value.push(to: stack, views: views, depth: depth + 1, budget: &budget) } catch { stack.pop(); throw error }
+            try stack.pushNewTable(record: record.count)
+            do {
+                try record.fields.withUnsafeBufferPointer { fields in
+                    for i in fields.indices {
+                        switch fields[i].value {
+                        case .bool(let b): stack.pushBool(b)
+                        case .int(let n): stack.pushInteger(n)
+                        case .double(let d): stack.pushNumber(d)
+                        case .string(let s):
+                            try budget.spendText(s.utf8.count)
+                            stack.pushString(s)
+                        case .list, .record: try fields[i].value.push(to: stack, views: views, depth: depth + 1, budget: &budget)
+                        }
+                        // Out of memory, the value pushed may be nil (see LuaStack.pushString): stop before it is set.
+                        do { try stack.checkMemory() } catch { stack.pop(); throw error }
+                        stack.setField(fields[i].key, ofNewTableAt: -2)
                     }
-                    stack.setField(fields[i].key, ofNewTableAt: -2)
                 }
-            }
+            } catch { stack.pop(); throw error }
         }
     }
 
@@ -137,7 +147,9 @@ extension FlowValue: LuaPushable, LuaReadable {
         case .boolean: return .bool(try Bool.read(from: stack, at: index))
         case .number:
             return stack.isInteger(at: index) ? .int(try Int.read(from: stack, at: index)) : .double(try Double.read(from: stack, at: index))
-        case .string: return .string(try String.read(from: stack, at: index))
+        case .string:
+            guard memo.budget.takeText(stack.rawLength(at: index)) else { throw DataError(.tooLarge(memo.budget.reason)) }
+            return .string(try String.read(from: stack, at: index))
         case .table: return try readTable(stack, at: index, depth: depth, memo: memo)
         case .nil, .none: throw DataError(.isNil)
         case let type: throw DataError(.notData(type.name))
@@ -153,12 +165,13 @@ extension FlowValue: LuaPushable, LuaReadable {
         if let frozen = try FlowValue.frozenValue(stack, at: table, memo: memo) { memo.frozenRead &+= 1; return frozen }
         let address = stack.pointer(at: table)
         if let address, let remembered = try memo.value(for: address, in: stack, at: table, depth: depth) { return remembered }
-        let built = memo.tablesBuilt, frozen = memo.frozenRead, valuesLeft = memo.budget.valuesLeft
+        let built = memo.tablesBuilt, frozen = memo.frozenRead, budgetLeft = memo.budget.left
         memo.tablesBuilt &+= 1
         let value = try buildTable(stack, at: table, depth: depth, memo: memo)
         if let address, memo.frozenRead == frozen,
            DataMemo.worthRemembering(value, nestedTablesBuilt: memo.tablesBuilt &- built &- 1) {
-            memo.remember(value, size: valuesLeft - memo.budget.valuesLeft, for: address)
+            let cost = memo.budget.spent(since: budgetLeft)
+            if cost.bytes <= DataMemo.largestRemembered { memo.remember(value, cost: cost, for: address) }
         }
         return value
     }
@@ -245,47 +258,77 @@ extension FlowRecord: LuaPushable, LuaReadable {
 
 /// How much data one conversion may make, in values (a table counts once per place it appears: a table
 /// shared at several places of the data, `t = { t, t }` nested 40 times, is 2^40 values, refused in
-/// bounded time instead of never returning), and, under a memory limit, in the bytes Swift allocates for it
-/// (estimated per value), so that data made in Swift for Lua stays under the limit Lua code has.
+/// bounded time instead of never returning) and in bytes (an estimate per value plus the bytes of its
+/// strings), so that what Swift allocates for one conversion stays bounded: under 256 MiB, and under a
+/// memory limit within what Lua code may still allocate. Swift cannot recover from running out of memory
+/// (it stops the process), so data is refused before it gets there.
 struct DataBudget {
     /// The most values one conversion makes.
     static let maxValues = 1_000_000
-    /// Bytes a converted value costs, Swift's and Lua's together, as an estimate.
+    /// The most bytes one conversion makes, values and text together.
+    static let maxBytes = 256 << 20
+    /// Bytes a converted value costs, Swift's and Lua's together, as an estimate (its strings come on top).
     static let bytesPerValue = 64
 
-    private(set) var valuesLeft: Int
-    private let limitedByMemory: Bool
+    /// What a part of a conversion cost: values and bytes.
+    struct Cost { var values = 0, bytes = 0 }
+
+    private(set) var left: Cost
+    private var limitedByMemory: Bool
+    private var outOfValues = false
 
     init(_ stack: LuaStack) {
-        if let headroom = stack.memoryHeadroom {
-            valuesLeft = min(Self.maxValues, max(0, headroom) / Self.bytesPerValue)
-            limitedByMemory = valuesLeft < Self.maxValues
-        } else {
-            valuesLeft = Self.maxValues
-            limitedByMemory = false
+        self.init()
+        if let headroom = stack.memoryHeadroom, headroom < Self.maxBytes {
+            left.bytes = max(0, headroom)
+            limitedByMemory = true
         }
     }
 
     init() {
-        valuesLeft = Self.maxValues
+        left = Cost(values: Self.maxValues, bytes: Self.maxBytes)
         limitedByMemory = false
     }
 
     /// Takes `count` values; false when the budget is spent.
     mutating func take(_ count: Int) -> Bool {
-        valuesLeft -= count
-        return valuesLeft >= 0
+        take(Cost(values: count, bytes: count &* Self.bytesPerValue))
     }
+
+    /// Takes the bytes of a string of `count` bytes; false when the budget is spent.
+    mutating func takeText(_ count: Int) -> Bool {
+        take(Cost(values: 0, bytes: count))
+    }
+
+    /// Takes a cost measured before (a remembered table met again); false when the budget is spent.
+    mutating func take(_ cost: Cost) -> Bool {
+        left.values -= cost.values
+        left.bytes -= cost.bytes
+        if left.values < 0 { outOfValues = true }
+        return left.values >= 0 && left.bytes >= 0
+    }
+
+    /// What was spent since `mark` (a copy of ``left`` taken then).
+    func spent(since mark: Cost) -> Cost { Cost(values: mark.values - left.values, bytes: mark.bytes - left.bytes) }
 
     /// Takes `count` values for a push, or throws.
     mutating func spend(_ count: Int, _ stack: LuaStack) throws {
-        guard take(count + 1) else {
-            throw LuaError(limitedByMemory ? .memory : .type, "data too large: \(reason)")
-        }
+        guard take(count + 1) else { throw tooLarge }
+    }
+
+    /// Takes a string of `count` bytes for a push, or throws.
+    mutating func spendText(_ count: Int) throws {
+        guard takeText(count) else { throw tooLarge }
+    }
+
+    private var tooLarge: LuaError {
+        LuaError(limitedByMemory && !outOfValues ? .memory : .type, "data too large: \(reason)")
     }
 
     var reason: String {
-        limitedByMemory ? "it would not fit in the memory limit" : "more than \(Self.maxValues) values (a table shared at several places counts at each)"
+        if outOfValues { return "more than \(Self.maxValues) values (a table shared at several places counts at each)" }
+        if limitedByMemory { return "it would not fit in the memory limit" }
+        return "more than \(Self.maxBytes >> 20) MiB"
     }
 }
 

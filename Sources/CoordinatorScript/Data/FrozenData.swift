@@ -66,8 +66,8 @@ public struct FrozenValue: LuaPushable {
     private func pushFrozen(_ value: FlowValue, to stack: LuaStack, depth: Int, fill: (_ store: Int32) throws -> Void) throws {
         guard depth < 64 else { throw LuaError(.type, "data nested more than 64 levels deep") }
         try stack.reserve(4)
-        stack.pushNewTable() // the proxy, empty: every read goes to __index, every write to __newindex
-        stack.pushNewTable(record: metamethods.count + 2)
+        try stack.pushNewTable() // the proxy, empty: every read goes to __index, every write to __newindex
+        do { try stack.pushNewTable(record: metamethods.count + 2) } catch { stack.pop(); throw error }
         do {
             for (name, function) in metamethods {
                 try function.push(to: stack)
@@ -76,9 +76,9 @@ public struct FrozenValue: LuaPushable {
             try LuaObject(FrozenData(value)).push(to: stack)
             stack.setField("__data", ofNewTableAt: -2)
             switch value {
-            case .list(let items): stack.pushNewTable(array: items.count)
-            case .record(let record): stack.pushNewTable(record: record.count)
-            default: stack.pushNewTable()
+            case .list(let items): try stack.pushNewTable(array: items.count)
+            case .record(let record): try stack.pushNewTable(record: record.count)
+            default: try stack.pushNewTable()
             }
             do { try fill(-2) } catch { stack.pop(); throw error }
         } catch {
