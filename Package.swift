@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CoordinatorScript", targets: ["CoordinatorScript"]),
         .executable(name: "coordrun", targets: ["coordrun"]),
         .executable(name: "coordbench", targets: ["coordbench"]),
+        .executable(name: "coordfuzz", targets: ["coordfuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -55,6 +56,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(name: "CFuzzDriver"),
+        .executableTarget(
+            // The session fuzzer: random sessions, corpus replay, and libFuzzer's driver in a fuzzer build
+            // (scripts/fuzz; docs/Security.md).
+            name: "coordfuzz",
+            dependencies: ["CoordinatorScript", "CoordinatorCore", "CFuzzDriver"]
+        ),
         .testTarget(
             name: "CoordinatorCoreTests",
             dependencies: ["CoordinatorCore", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -69,7 +77,7 @@ let package = Package(
         .testTarget(
             name: "CoordinatorScriptTests",
             dependencies: [
-                "CoordinatorScript", "CoordinatorCore", "LuaKit", "coordrun", "TestSupport",
+                "CoordinatorScript", "CoordinatorCore", "LuaKit", "coordrun", "coordfuzz", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Transcripts"]

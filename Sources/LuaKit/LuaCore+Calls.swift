@@ -182,14 +182,16 @@ extension LuaCore {
 
     /// Turns the error object on top of the stack into a ``LuaError`` and pops it.
     func popError(_ L: OpaquePointer, status: Int32, interrupted: Bool = false, exhausted: Bool = false) -> LuaError {
-        let message = describeError(L, at: -1)
-        lua_settop(L, -2)
+        // The traceback first: describing the error may call its __tostring, in a protected call whose
+        // message handler records a traceback of its own.
         var traceback: String?
         if status == LUA_ERRRUN || status == LUA_ERRERR {
             clua_take_traceback(L)
             if lua_type(L, -1) == LUA_TSTRING { traceback = LuaStack(L, self).rawString(at: -1) }
             lua_settop(L, -2)
         }
+        let message = describeError(L, at: -1)
+        lua_settop(L, -2)
         let kind: LuaError.Kind =
             switch status {
             case LUA_ERRSYNTAX: .syntax
@@ -206,14 +208,28 @@ extension LuaCore {
         if let nested = nestedTraceback {
             if nested.message == message {
                 // Where it happened first, then the frames of the call that passed it on.
-                let outer = traceback.map { $0.hasPrefix("stack traceback:") ? String($0.dropFirst("stack traceback:".count)) : "\n" + $0 } ?? ""
-                traceback = nested.traceback + outer
+                traceback = Self.joinTracebacks(nested.traceback, then: traceback)
             }
             nestedTraceback = nil
         }
         var error = LuaError(kind, message, traceback: traceback, underlying: underlying)
         error.raisedByLua = true
         return error
+    }
+
+    /// A nested call's traceback followed by the one of the call that passed its error on, each frame once:
+    /// on the same thread the nested traceback already ends with the outer call's frames (it was taken
+    /// with them on the stack), so only the frames it lacks are added.
+    static func joinTracebacks(_ nested: String, then outer: String?) -> String {
+        guard let outer else { return nested }
+        let header = "stack traceback:"
+        let inner = nested.split(separator: "\n", omittingEmptySubsequences: false)
+        var frames = outer.split(separator: "\n", omittingEmptySubsequences: false)
+        if frames.first == Substring(header) { frames.removeFirst() }
+        var overlap = min(frames.count, inner.count)
+        while overlap > 0, inner.suffix(overlap).elementsEqual(frames.prefix(overlap)) == false { overlap -= 1 }
+        let rest = frames.dropFirst(overlap)
+        return rest.isEmpty ? nested : nested + "\n" + rest.joined(separator: "\n")
     }
 
     /// A string for any error object: strings as they are, `__tostring` where there is one, else a type

@@ -171,6 +171,51 @@ import LuaKit
     }
 }
 
+/// Error messages keep their site (issue 20, item 10).
+@Suite struct ErrorSiteTests {
+    func session(_ script: String, _ lines: [String]) throws -> [String] {
+        let folder = try TemporaryDirectory()
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: try folder.write("app.lua", script))
+        try runtime.start()
+        var errors: [String] = []
+        let repl = try REPL(runtime: runtime, output: REPL.Output(write: { _ in }, error: { errors.append($0) }))
+        for line in lines { _ = repl.handle(line) }
+        return errors
+    }
+
+    static let app = """
+        local flow = require "coordinator"
+        flow.screen "S" { outputs = { "go" } }
+        local App = flow.coordinator "App"
+        local function deeper() error("in handler") end
+        function App:start()
+          local s = self:push("S")
+          s.onGo = function() deeper() end
+        end
+        flow.app(App)
+        """
+
+    /// An error object whose __tostring fails still has its traceback (it was replaced by the traceback of
+    /// the failing __tostring: "[C]: in ?").
+    @Test func aFailingTostringKeepsTheTraceback() throws {
+        let errors = try session(Self.app, ["x = 1", "error(setmetatable({}, { __tostring = function() return {} end }))"])
+        #expect(errors.count == 1)
+        #expect(errors.first?.contains("__tostring failed") == true, "\(errors)")
+        #expect(errors.first?.contains("input:2: in main chunk") == true, "\(errors)")
+    }
+
+    /// An error raised in a handler that tap() ran lists each frame of the session once (the frames below
+    /// tap were listed twice: once in the handler's traceback, once in the line's).
+    @Test func framesThroughTapAreListedOnce() throws {
+        let errors = try session(Self.app, ["function f() tap('go') end", "f()"])
+        let text = try #require(errors.first)
+        #expect(text.contains("app.lua:4: in upvalue 'deeper'"), "\(text)")
+        #expect(text.components(separatedBy: "in function 'tap'").count == 2, "\(text)")
+        #expect(text.components(separatedBy: "input:1: in function 'f'").count == 2, "\(text)")
+    }
+}
+
 /// Running out of memory while Swift code makes Lua values (issue 20, item 6): Lua's memory error used to
 /// longjmp over some 25 Swift frames of the data conversion. Now the state's reserve carries the
 /// conversion to its next check, which raises the error in Swift; nothing raises over Swift code.

@@ -50,7 +50,7 @@ import CLua
         let lua = try LuaState()
         let point = try lua.withStack { stack in
             try stack.reserve(2)
-            try try stack.pushNewTable(record: 2)
+            try stack.pushNewTable(record: 2)
             stack.pushInteger(1); stack.setField("x", ofNewTableAt: -2)
             stack.pushInteger(2); stack.setField("y", ofNewTableAt: -2)
             return try LuaTable.read(from: stack, at: -1)
