@@ -11,7 +11,7 @@
 enum Change {
     // The window
     case windowRoot(Window, Presentable)
-    case modalPresented(Window)
+    case modalPresented(Window, count: Int)
     case modalsRemoved(Window, [Presentable])
     case modalReplaced(Window, at: Int, Presentable)
     // Navigation stacks and tabs
@@ -66,8 +66,18 @@ enum Change {
         case let .popped(_, screens): screens.reduce(0) { max($0, $1.born) }
         case let .removed(_, screen, _), let .screenRemoved(_, screen, _): screen.born
         case let .childRemoved(_, child, _): child.born
+        case let .modalsRemoved(_, modals): modals.reduce(0) { max($0, bornLevel(of: $1)) }
+        case let .modalReplaced(_, _, modal), let .windowRoot(_, modal): bornLevel(of: modal)
         default: 0
         }
+    }
+
+    /// The operation level a container was made in (0 for one a host made outside operations).
+    private func bornLevel(of container: Presentable) -> Int {
+        if let stack = container as? NavigationStack { return stack.born }
+        if let tabs = container as? TabContainer { return tabs.born }
+        if let screen = container as? Screen { return screen.born } // an alert
+        return 0
     }
 
     /// What the level around the one that made the entry needs of it, once that one succeeded: none when the
@@ -84,6 +94,13 @@ enum Change {
             return old.isEmpty ? .none : .part(.popped(stack, old))
         case let .removed(_, screen, _), let .screenRemoved(_, screen, _): return screen.born < outer ? .whole : .none
         case let .childRemoved(_, child, _): return child.born < outer ? .whole : .none
+        case let .modalsRemoved(window, modals):
+            // New modals were presented above the old ones (presenting appends, undone by truncation).
+            let old = modals.filter { bornLevel(of: $0) < outer }
+            return old.count == modals.count ? .whole : old.isEmpty ? .none : .part(.modalsRemoved(window, old))
+        case let .modalReplaced(_, _, modal), let .windowRoot(_, modal):
+            // Setting again what `outer` made: the entry that `outer` logged first puts back what was before.
+            return bornLevel(of: modal) < outer ? .whole : .none
         default: return .whole
         }
     }
@@ -98,7 +115,7 @@ enum Change {
     func undo(inLevel level: Int) {
         switch self {
         case let .windowRoot(window, root): window.root = root
-        case let .modalPresented(window): if !window.modals.isEmpty { window.modals.removeLast() }
+        case let .modalPresented(window, count): if window.modals.count > count { window.modals.removeSubrange(count...) }
         case let .modalsRemoved(window, modals): window.modals += modals
         case let .modalReplaced(window, index, modal): if window.modals.indices.contains(index) { window.modals[index] = modal }
         case let .pushed(stack, count): if stack.screens.count > count { stack.screens.removeSubrange(count...) }
@@ -155,7 +172,7 @@ extension Window {
     }
 
     func appendModal(_ modal: Presentable) {
-        if context.journal.isOpen { context.journal.record(.modalPresented(self)) }
+        if context.journal.isOpen { context.journal.record(.modalPresented(self, count: modals.count)) }
         modals.append(modal)
     }
 
