@@ -53,10 +53,21 @@ public final class ScriptRuntime {
     ///
     /// With `sandbox`, the scripts are untrusted: the Lua state is a ``LuaKit/LuaSandbox`` (no files, no
     /// processes, no `debug`, no binary chunks, `require` only from the app's own folders; `libraries` is
-    /// ignored). docs/Security.md says what a sandboxed flow can and cannot do.
+    /// ignored). docs/Security.md says what a sandboxed flow can and cannot do. Without `.package` in
+    /// `libraries` (``LuaKit/LuaLibraries/safe``), `require` still loads `"coordinator"` and the app's own Lua
+    /// modules from its folder, and nothing else.
     public init(state: AppState = .authorization, libraries: LuaLibraries = .all, driverFunctions: Bool = false,
                 sandbox: Bool = false) throws {
-        lua = sandbox ? try LuaState(sandbox: LuaSandbox()) : try LuaState(libraries: libraries)
+        if sandbox {
+            lua = try LuaState(sandbox: LuaSandbox())
+        } else if libraries.contains(.package) {
+            lua = try LuaState(libraries: libraries)
+        } else {
+            // The module "coordinator" is found through `package`: opened, but loading only it and the app's
+            // own Lua modules (as a sandbox does), since the host left `package` out.
+            lua = try LuaState(libraries: libraries.union(.package))
+            try lua.restrictModules()
+        }
         app = Application(state: state)
         try registerScreenClass()
         try registerCoordinatorClass()

@@ -125,6 +125,8 @@ import Darwin
     var refusesFinalizers = false
     /// The folders a sandboxed state's `require` may read.
     var moduleDirectories: [String] = []
+    /// Whether `require` only loads preloaded modules and Lua files from `moduleDirectories`.
+    var modulesRestricted = false
 
     /// The thread Swift code must use now: the main thread, or the thread that called the running callback.
     var L: OpaquePointer { runtime.pointee.current }

@@ -26,10 +26,11 @@ extension LuaState {
         isSandboxed = true
     }
 
-    /// Lets `require` find Lua modules in `directories` in a sandboxed state (those and the ones allowed
-    /// before, nowhere else); in any other state, puts them first on `package.path`.
+    /// Lets `require` find Lua modules in `directories` in a sandboxed state or one whose modules are
+    /// restricted (``restrictModules()``): those and the ones allowed before, nowhere else. In any other
+    /// state, puts them first on `package.path`.
     public func allowModules(in directories: [String]) throws {
-        guard isSandboxed else {
+        guard core.modulesRestricted else {
             for directory in directories.reversed() { try addModuleDirectory(directory) }
             return
         }
@@ -41,8 +42,29 @@ extension LuaState {
     }
 
     private func restrict() throws {
+        try restrictModules()
+        try run(
+            """
+            local error, collectgarbage = error, collectgarbage
+            getmetatable("").__metatable = "string"
+            local allowed = { collect = true, count = true, step = true, isrunning = true }
+            _G.collectgarbage = function(option, ...)
+              if option ~= nil and not allowed[option] then
+                error("collectgarbage('" .. tostring(option) .. "') is not allowed in the sandbox", 2)
+              end
+              return collectgarbage(option, ...)
+            end
+            """, name: "=[sandbox]")
+        try refuseFinalizers()
+    }
+
+    /// Makes `require` load only preloaded modules and Lua modules from the folders ``allowModules(in:)``
+    /// allows, as text: no C modules, no `package.loadlib` or `package.searchpath`, whatever a script puts in
+    /// `package.path`. What a sandbox does to `package`; for a host that needs `require` (a library that
+    /// preloads its module) in a state opened without `package` (``LuaLibraries/safe``).
+    package func restrictModules() throws {
+        guard !core.modulesRestricted else { return }
         let L = try core.thread()
-        // package: Lua modules from the allowed folders only, as text; no C modules, no loadlib.
         lua_getglobal(L, "package")
         lua_getfield(L, -1, "searchpath")
         lua_pushcclosure(L, clua_searcher_sandboxed, 1)
@@ -60,19 +82,7 @@ extension LuaState {
         lua_pushstring(L, ""); lua_setfield(L, -2, "cpath")
         lua_pushstring(L, ""); lua_setfield(L, -2, "path")
         lua_settop(L, -2)
-        try run(
-            """
-            local error, collectgarbage = error, collectgarbage
-            getmetatable("").__metatable = "string"
-            local allowed = { collect = true, count = true, step = true, isrunning = true }
-            _G.collectgarbage = function(option, ...)
-              if option ~= nil and not allowed[option] then
-                error("collectgarbage('" .. tostring(option) .. "') is not allowed in the sandbox", 2)
-              end
-              return collectgarbage(option, ...)
-            end
-            """, name: "=[sandbox]")
-        try refuseFinalizers()
+        core.modulesRestricted = true
     }
 
     /// Makes `setmetatable` refuse metatables with `__gc`: Lua runs finalizers with hooks off, so an

@@ -6,6 +6,23 @@ import LuaKit
 
 /// Untrusted flows (`ScriptRuntime(sandbox: true)`, `coordrun --sandbox`) against the known escapes.
 @Suite struct SandboxTests {
+    /// A runtime opened with the safe libraries (no `package`) works: it failed with "table expected, got
+    /// nil" (the module "coordinator" is found through `package`). Its `require` loads the app's own
+    /// modules and nothing else.
+    @Test func theSafeLibrariesRunTheApp() throws {
+        let runtime = try ScriptRuntime(libraries: .safe, driverFunctions: true)
+        try runtime.load(script: repositoryRoot + "/scripts/app.lua") // requires its module "cities"
+        try runtime.start()
+        try runtime.run("tap('login', { name = 'Ann', password = 'secret' })")
+        #expect(runtime.app.window.visibleScreen?.name == "UserEdit")
+        #expect(try runtime.run("return io, os, debug, package.loadlib, package.searchpath") == [.nil, .nil, .nil, .nil, .nil])
+        for module in ["os", "io", "nosuch"] {
+            #expect(luaError { try runtime.run("require '\(module)'") }?.message.contains("not found") == true, "\(module)")
+        }
+        try runtime.run("package.path = '/etc/?'")
+        #expect(luaError { try runtime.run("require 'passwd'") } != nil)
+    }
+
     func sandboxed() throws -> (ScriptRuntime, TemporaryDirectory) {
         let folder = try TemporaryDirectory()
         try folder.write("helper.lua", "return { answer = 42 }")
