@@ -147,6 +147,12 @@ import Darwin
         classesByType.removeAll()
         classesByTag.removeAll()
         pendingUnrefs.removeAll()
+        // What Swift values the core still holds go too: an error kept for its `underlying` value can hold
+        // objects that hold references to this core (a coordinator and its Lua tables), a cycle that would
+        // keep the closed core and its buffers alive for good.
+        lastSwiftError = nil
+        nestedTraceback = nil
+        attachments.removeAll()
     }
 
     private func setUpRegistry(_ L: OpaquePointer) {
