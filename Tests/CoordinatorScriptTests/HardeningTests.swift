@@ -171,6 +171,22 @@ import LuaKit
     }
 }
 
+/// Found by the libFuzzer run (Tests/Fuzz/corpus/payload-that-navigates): a run-mode line `OUTPUT PAYLOAD`
+/// whose payload expression navigates, and whose tap then fails, kept the navigation.
+@Suite struct FuzzFindingTests {
+    @Test func aPayloadThatNavigatesIsUndoneWithTheTapThatFails() throws {
+        let runtime = try appRuntime()
+        let repl = try REPL(runtime: runtime, mode: .run) { _ in }
+        #expect(repl.handle("login { name = 'Ann', password = 'secret' }"))
+        #expect(repl.handle("selectCity"))
+        #expect(runtime.app.window.visibleScreen?.name == "Regions")
+        let before = runtime.app.window.visibleStack.map(\.id)
+        // back() pops Regions, then Regions' output cannot be tapped on the screen below: the line fails.
+        #expect(!repl.handle("citySelected back()"))
+        #expect(runtime.app.window.visibleStack.map(\.id) == before)
+    }
+}
+
 /// Error messages keep their site (issue 20, item 10).
 @Suite struct ErrorSiteTests {
     func session(_ script: String, _ lines: [String]) throws -> [String] {

@@ -11,8 +11,12 @@ extension REPL {
         } else if line == "back" {
             try app.back()
         } else if let (output, rest) = outputCommand(line) {
-            let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: "payload", as: FlowValue?.self)
-            try app.tap(output, payload: payload)
+            // One operation: a payload expression that navigates (`toggle back()`) is undone with the tap when
+            // the tap then fails (the fuzzer found the pop kept).
+            try app.atomically {
+                let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: "payload", as: FlowValue?.self)
+                try app.tap(output, payload: payload)
+            }
         } else {
             return false
         }
