@@ -151,8 +151,7 @@ static int clua_protected_call(lua_State *L) {
     return clua_protected_result(L, status);
 }
 
-int clua_ppushlstring(lua_State *L, const char *s, size_t len) {
-    if (len <= CLUA_PROTECTED_STRING) { lua_pushlstring(L, s, len); return LUA_OK; }
+int clua_ppushlstring_protected(lua_State *L, const char *s, size_t len) {
     if (!lua_checkstack(L, 3)) return clua_protected_result(L, (lua_pushnil(L), LUA_ERRMEM));
     lua_pushcfunction(L, clua_k_pushlstring);
     lua_pushlightuserdata(L, (void *)s);
@@ -160,8 +159,7 @@ int clua_ppushlstring(lua_State *L, const char *s, size_t len) {
     return clua_protected_call(L);
 }
 
-int clua_pcreatetable(lua_State *L, int narr, int nrec) {
-    if (narr + (long long)nrec <= CLUA_PROTECTED_TABLE) { lua_createtable(L, narr, nrec); return LUA_OK; }
+int clua_pcreatetable_protected(lua_State *L, int narr, int nrec) {
     if (!lua_checkstack(L, 3)) return clua_protected_result(L, (lua_pushnil(L), LUA_ERRMEM));
     lua_pushcfunction(L, clua_k_createtable);
     lua_pushinteger(L, narr);

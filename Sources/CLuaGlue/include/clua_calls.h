@@ -44,11 +44,19 @@ int clua_pequal(lua_State *L, int a, int b);
 /* lua_pushlstring for Swift code: a string longer than CLUA_PROTECTED_STRING is made in protected mode;
    when that fails (out of memory) nil is pushed instead and the runtime's memoryShort is set. Needs one
    free slot, like lua_pushlstring. Returns LUA_OK or the error status. */
-int clua_ppushlstring(lua_State *L, const char *s, size_t len);
+int clua_ppushlstring_protected(lua_State *L, const char *s, size_t len);
+static inline int clua_ppushlstring(lua_State *L, const char *s, size_t len) {
+    if (len <= CLUA_PROTECTED_STRING) { lua_pushlstring(L, s, len); return LUA_OK; }
+    return clua_ppushlstring_protected(L, s, len);
+}
 
 /* lua_createtable for Swift code, the same way: tables presized for more than CLUA_PROTECTED_TABLE slots
    are made in protected mode (nil and memoryShort when that fails). Needs one free slot. */
-int clua_pcreatetable(lua_State *L, int narr, int nrec);
+int clua_pcreatetable_protected(lua_State *L, int narr, int nrec);
+static inline int clua_pcreatetable(lua_State *L, int narr, int nrec) {
+    if (narr + (long long)nrec <= CLUA_PROTECTED_TABLE) { lua_createtable(L, narr, nrec); return LUA_OK; }
+    return clua_pcreatetable_protected(L, narr, nrec);
+}
 
 /* t[name] = value (popped) for the table at idx, name given as len bytes that are also NUL-terminated: through
    lua_setfield (Lua's cache of recent C strings finds repeated names without hashing them) unless the bytes hold
