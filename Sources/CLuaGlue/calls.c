@@ -132,14 +132,11 @@ static int clua_k_createtable(lua_State *L) {
     return 1;
 }
 
-/* Leaves the one result of a protected call on top, or nil with memoryShort set when it failed. */
-static int clua_protected_result(lua_State *L, int status) {
-    if (status != LUA_OK) {
-        lua_pop(L, 1);
-        lua_pushnil(L);
-        clua_runtime(L)->memoryShort = 1;
-    }
-    return status;
+/* What a protected push leaves when it failed: nil in place of the value, and memoryShort set. */
+static int clua_push_short(lua_State *L) {
+    lua_pushnil(L);
+    clua_runtime(L)->memoryShort = 1;
+    return LUA_ERRMEM;
 }
 
 /* Calls the function below its two arguments in protected mode: its allocations may fail into C. */
@@ -148,11 +145,13 @@ static int clua_protected_call(lua_State *L) {
     rt->protectedPush++;
     int status = lua_pcall(L, 2, 1, 0);
     rt->protectedPush--;
-    return clua_protected_result(L, status);
+    if (status == LUA_OK) return LUA_OK;
+    lua_pop(L, 1);  /* the error */
+    return clua_push_short(L);
 }
 
 int clua_ppushlstring_protected(lua_State *L, const char *s, size_t len) {
-    if (!lua_checkstack(L, 3)) return clua_protected_result(L, (lua_pushnil(L), LUA_ERRMEM));
+    if (!lua_checkstack(L, 3)) return clua_push_short(L);
     lua_pushcfunction(L, clua_k_pushlstring);
     lua_pushlightuserdata(L, (void *)s);
     lua_pushinteger(L, (lua_Integer)len);
@@ -160,7 +159,7 @@ int clua_ppushlstring_protected(lua_State *L, const char *s, size_t len) {
 }
 
 int clua_pcreatetable_protected(lua_State *L, int narr, int nrec) {
-    if (!lua_checkstack(L, 3)) return clua_protected_result(L, (lua_pushnil(L), LUA_ERRMEM));
+    if (!lua_checkstack(L, 3)) return clua_push_short(L);
     lua_pushcfunction(L, clua_k_createtable);
     lua_pushinteger(L, narr);
     lua_pushinteger(L, nrec);

@@ -26,10 +26,7 @@ public struct LuaStack {
     @inlinable public func type(at index: Int32) -> LuaType { LuaType(rawValue: lua_type(L, index)) ?? .none }
 
     /// Makes sure `extra` more slots fit on the stack.
-    ///
-    /// Also checks memory, as ``checkMemory()`` does: code that pushes nested values reserves room at each.
     @inlinable public func reserve(_ extra: Int32) throws {
-        try checkMemory()
         guard lua_checkstack(L, extra) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
     }
 
@@ -68,9 +65,12 @@ public struct LuaStack {
     }
     /// Pushes a new empty table with room for `array` list items and `record` other fields.
     ///
-    /// Throws "not enough memory" (pushing nothing) when the system is out of memory.
+    /// Throws "not enough memory" (pushing nothing) when the system is out of memory (the table would be
+    /// filled with memory there is not).
     @inlinable public func pushNewTable(array: Int = 0, record: Int = 0) throws {
-        guard clua_pcreatetable(L, Int32(clamping: array), Int32(clamping: record)) == LUA_OK else {
+        // Out of memory, the table came from the reserve (or is nil): nothing is left to build it with.
+        guard clua_pcreatetable(L, Int32(clamping: array), Int32(clamping: record)) == LUA_OK,
+              core.runtime.pointee.memoryShort == 0 else {
             pop()
             core.runtime.pointee.memoryShort = 0
             throw LuaError(.memory, "not enough memory")

@@ -36,17 +36,14 @@ extension FlowValue: LuaPushable, LuaReadable {
         case .double(let d): stack.pushNumber(d)
         case .string(let s):
             try budget.spendText(s.utf8.count)
-            stack.pushString(s)
+            try Self.pushText(s, to: stack)
         case .list(let items):
             if views, let key = storageKey, try stack.pushView(for: key) { return }
             try budget.spend(items.count, stack)
             try stack.reserve(3)
             try stack.pushNewTable(array: items.count)
             for i in items.indices {
-                do {
-                    try items[i].push(to: stack, views: views, depth: depth + 1, budget: &budget)
-                    try stack.checkMemory()
-                } catch { stack.pop(); throw error }
+                do { try items[i].push(to: stack, views: views, depth: depth + 1, budget: &budget) } catch { stack.pop(); throw error }
                 stack.setRawIndex(i + 1, ofTableAt: -2)
             }
         case .record(let record):
@@ -65,16 +62,22 @@ extension FlowValue: LuaPushable, LuaReadable {
                         case .double(let d): stack.pushNumber(d)
                         case .string(let s):
                             try budget.spendText(s.utf8.count)
-                            stack.pushString(s)
+                            try Self.pushText(s, to: stack)
                         case .list, .record: try fields[i].value.push(to: stack, views: views, depth: depth + 1, budget: &budget)
                         }
-                        // Out of memory, the value pushed may be nil (see LuaStack.pushString): stop before it is set.
-                        do { try stack.checkMemory() } catch { stack.pop(); throw error }
                         stack.setField(fields[i].key, ofNewTableAt: -2)
                     }
                 }
             } catch { stack.pop(); throw error }
         }
+    }
+
+    /// Pushes a string of data, or throws (pushing nothing) when the system ran out of memory making it: the
+    /// only scalar that allocates, so with ``LuaStack/pushNewTable(array:record:)`` the one check a
+    /// conversion needs per value (it never makes more than one value on the state's reserve).
+    private static func pushText(_ text: String, to stack: LuaStack) throws {
+        stack.pushString(text)
+        do { try stack.checkMemory() } catch { stack.pop(); throw error }
     }
 
     /// The value compiled for comparison with Lua data: `stack.matches(value.luaImage, at: i)` is true
