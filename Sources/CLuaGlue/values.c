@@ -56,3 +56,16 @@ int clua_image_matches(lua_State *L, int idx, const unsigned char *p, int depth)
     default: return 0;
     }
 }
+
+int clua_number_format(double d, char *buffer, int size) {
+    if (size < 3) return 0;
+    int len = snprintf(buffer, (size_t)size - 2, LUA_NUMBER_FMT, d);
+    if (len < 0) return 0;
+    if (len > size - 3) len = size - 3;
+    if (buffer[strspn(buffer, "-0123456789")] == '\0') { /* looks like an int */
+        buffer[len++] = '.';
+        buffer[len++] = '0';
+        buffer[len] = '\0';
+    }
+    return len;
+}

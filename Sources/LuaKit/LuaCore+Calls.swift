@@ -233,12 +233,13 @@ extension LuaCore {
     }
 
     /// A string for any error object: strings as they are, `__tostring` where there is one, else a type
-    /// description as Lua's own interpreter prints it.
+    /// description as Lua's own interpreter prints it
+    /// (`(error object is a nil value)` for `error()`).
     func describeError(_ L: OpaquePointer, at index: Int32) -> String {
         let stack = LuaStack(L, self)
         switch lua_type(L, index) {
         case LUA_TSTRING: return stack.rawString(at: index)
-        case LUA_TNUMBER, LUA_TBOOLEAN, LUA_TNIL:
+        case LUA_TNUMBER:
             return stack.display(at: index)
         default:
             if luaL_getmetafield(L, index, "__tostring") != LUA_TNIL {

@@ -91,6 +91,34 @@ extension LuaFunction {
     }
 }
 
+extension LuaFunction {
+    /// Sets upvalue `n` of this Lua function (`debug.setupvalue`): every closure that shares the variable
+    /// sees the new value.
+    public func setUpvalue(_ n: Int, to value: some LuaPushable) throws {
+        try withPushed(reference) { stack, index in
+            guard n >= 1, lua_getupvalue(stack.L, index, Int32(clamping: n)) != nil else {
+                throw LuaError(.misuse, "the function has no upvalue \(n)")
+            }
+            lua_settop(stack.L, -2)
+            try stack.push(value)
+            _ = lua_setupvalue(stack.L, index, Int32(n))
+        }
+    }
+}
+
+extension LuaValue {
+    /// What Lua's `tostring` gives for the value: `__tostring` and `__name` honoured (`file (0x...)`), floats
+    /// as `%.14g` (`0.3`, `-0.0`). Never throws: a failing `__tostring` is described instead.
+    public var display: String {
+        switch self {
+        case .table(let t): return (try? withPushed(t.reference) { stack, index in stack.display(at: index) }) ?? description
+        case .userdata(let u): return (try? withPushed(u.reference) { stack, index in stack.display(at: index) }) ?? description
+        case .string(let s): return s.string
+        default: return description
+        }
+    }
+}
+
 /// Ctrl-C for command-line hosts, the way the stand-alone `lua` interpreter handles it: while Lua code runs
 /// inside ``LuaState/interruptible(_:)``, Ctrl-C stops it with an `.interrupted` error instead of ending
 /// the process; at other times it is only counted, so a prompt can notice it with ``takePending()``.

@@ -1,3 +1,5 @@
+import CLuaGlue
+
 /// A Lua string: a sequence of bytes, which need not be UTF-8 and may contain NUL bytes.
 ///
 /// ```swift
@@ -194,11 +196,13 @@ extension LuaValue: CustomStringConvertible {
         }
     }
 
-    /// Formats a float as Lua's `tostring` does (`%.14g`, with `.0` on integral values).
+    /// Formats a float as Lua's `tostring` does (`%.14g`, with `.0` on integral values: `0.3`,
+    /// `3.1415926535898`, `-0.0`, `1e+100`, `inf`).
     static func format(_ d: Double) -> String {
-        if d.isNaN { return d.sign == .minus ? "-nan" : "nan" }
-        if d.isInfinite { return d < 0 ? "-inf" : "inf" }
-        if d == d.rounded(), abs(d) < 1e15 { return "\(Int(d)).0" }
-        return "\(d)"
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 48) { buffer in
+            guard let base = buffer.baseAddress else { return "\(d)" }
+            let length = clua_number_format(d, base, 48)
+            return String(decoding: UnsafeRawBufferPointer(start: base, count: Int(length)), as: UTF8.self)
+        }
     }
 }

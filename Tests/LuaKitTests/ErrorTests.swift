@@ -54,7 +54,7 @@ import LuaKit
         let plainTable = luaError { try lua.run("error({ code = 42 })") }
         #expect(plainTable?.message == "(error object is a table value)")
         #expect(luaError { try lua.run("error(42)") }?.message == "42")
-        #expect(luaError { try lua.run("error()") }?.message == "nil")
+        #expect(luaError { try lua.run("error()") }?.message == "(error object is a nil value)")
         #expect(luaError { try lua.run("error(true)") }?.message == "true")
     }
 

@@ -36,6 +36,7 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "clua_runtime.h"

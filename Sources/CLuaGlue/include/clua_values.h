@@ -52,6 +52,9 @@ static inline clua_String clua_tostring_bytes(lua_State *L, int idx) {
     result.bytes = lua_tolstring(L, idx, &result.length);
     return result;
 }
+/* A float as Lua's tostring writes it (LUA_NUMBER_FMT, "%.14g", with ".0" when it looks like an integer);
+   writes at most size bytes, NUL included (44 suffice); returns the length. */
+int clua_number_format(double d, char *buffer, int size);
 typedef struct clua_Integer { lua_Integer value; int ok; } clua_Integer;
 static inline clua_Integer clua_tointeger(lua_State *L, int idx) {
     clua_Integer result;

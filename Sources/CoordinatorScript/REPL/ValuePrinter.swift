@@ -1,9 +1,11 @@
 import CoordinatorCore
 import LuaKit
 
-/// How the REPL shows Lua values: strings as they are at the top level, tables pretty-printed (array
-/// items first, then fields by name; nested tables indented when they do not fit on one line; a depth
-/// limit and cycle marks), screens by name and id.
+/// How the REPL shows Lua values: as the stand-alone `lua` does (`tostring`: `0.3`, `3.1415926535898`,
+/// `-0.0`, `file (0x...)`, a value's `__tostring`; strings as they are at the top level), except plain
+/// tables, which are pretty-printed as Lua that reads back (array items first, then fields by name, keys
+/// that are not names as `["end"]`; nested tables indented when they do not fit on one line; a depth limit
+/// and cycle marks), and screens, shown by name and id.
 public enum ValuePrinter {
     static let maxDepth = 4
     static let maxItems = 40
@@ -21,10 +23,13 @@ public enum ValuePrinter {
         case .string(let s): return quote(s.string)
         case .userdata(let u):
             if let screen = u.object(as: Screen.self) { return "Screen \(screen.info)" }
-            return value.description
+            return value.display
         case .table(let table):
             if let fields = FrozenValue.fields(ofFrozen: table) { // frozen data shows its fields
                 return render(.table(fields), depth: depth, indent: indent, seen: &seen)
+            }
+            if let meta = table.metatable, (try? meta.rawGet("__tostring", as: LuaValue.self)) != .nil {
+                return value.display // as `lua` prints it
             }
             if seen.contains(value) { return "<cycle>" }
             if depth >= maxDepth { return "{...}" }
@@ -54,7 +59,7 @@ public enum ValuePrinter {
             if flat.count + indent.count <= lineWidth && !flat.contains("\n") { return flat }
             return "{\n" + items.map { inner + $0 }.joined(separator: ",\n") + "\n" + indent + "}"
         default:
-            return value.description
+            return value.display
         }
     }
 
@@ -66,18 +71,35 @@ public enum ValuePrinter {
             }
             return "[" + quote(name) + "]"
         }
-        return "[" + key.description + "]"
+        if case .table = key { return "[" + key.display + "]" }
+        return "[" + render(key) + "]"
     }
 
+    private static func render(_ key: LuaValue) -> String {
+        var seen: Set<LuaValue> = []
+        return render(key, depth: maxDepth, indent: "", seen: &seen)
+    }
+
+    /// A Lua string literal that reads back as the same bytes: `\"`, `\\`, `\n`, `\t`, other control bytes
+    /// as decimal escapes (three digits when a digit follows, so `"\0" .. "1"` is `"\0001"`, not `"\01"`).
     static func quote(_ s: String) -> String {
         var out = "\""
-        for c in s.unicodeScalars {
+        let scalars = Array(s.unicodeScalars)
+        for (i, c) in scalars.enumerated() {
             switch c {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\t": out += "\\t"
-            default: out += c.value < 32 ? "\\\(c.value)" : String(c)
+            case "\r": out += "\\r"
+            default:
+                if c.value < 32 || c.value == 127 {
+                    let nextIsDigit = i + 1 < scalars.count && ("0"..."9").contains(scalars[i + 1])
+                    let digits = String(c.value)
+                    out += "\\" + (nextIsDigit ? String(repeating: "0", count: 3 - digits.count) : "") + digits
+                } else {
+                    out += String(c)
+                }
             }
         }
         return out + "\""
