@@ -55,7 +55,7 @@ import LuaKit
         #expect(plainTable?.message == "(error object is a table value)")
         #expect(luaError { try lua.run("error(42)") }?.message == "42")
         #expect(luaError { try lua.run("error()") }?.message == "(error object is a nil value)")
-        #expect(luaError { try lua.run("error(true)") }?.message == "true")
+        #expect(luaError { try lua.run("error(true)") }?.message == "(error object is a boolean value)")
     }
 
     @Test func errorLevelsPointAtTheCaller() throws {
