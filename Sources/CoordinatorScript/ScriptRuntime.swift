@@ -40,6 +40,9 @@ public final class ScriptRuntime {
     var files: [ScriptFile] = []
     var snapshot: LuaFunction?
     var definitions: LuaFunction?
+    /// The functions scripts handed to the module that only Swift holds (screen renderings, factories'
+    /// choices): where a reload finds closures of the files' new run besides ``definitions``.
+    var scriptFunctions: [LuaFunction] = []
     /// The metamethods every frozen table shares (see ``FrozenValue``).
     var dataMetamethods: [(name: String, value: LuaValue)] = []
     /// The names a screen answers in Lua besides its inputs and handlers (methods, `name`, `id`).

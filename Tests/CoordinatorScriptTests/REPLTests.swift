@@ -247,7 +247,7 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
         #expect(edited != original)
         try folder.write("app.lua", edited)
         try repl.type(":reload")
-        try repl.waitFor("live handlers updated")
+        try repl.waitFor("2 handlers changed")
         try repl.type("stack()")
         try repl.waitFor("{ \"UserEdit\", \"Regions\", \"Cities\" }", count: 2)
         try repl.type(":tree")

@@ -109,7 +109,7 @@ import LuaKit
         let report = try runtime.reload()
         #expect(report.keptHandlers.count == 2)
         #expect(report.keptHandlers.allSatisfy { $0.contains("'counter'") })
-        #expect(report.description.contains("kept their old code"))
+        #expect(report.description.contains("2 not applied"))
         try runtime.run("tap('citySelected', top().cities[2])")
         #expect(try runtime.run("return top().user.city.name") == ["Dimitrovgrad"])
     }

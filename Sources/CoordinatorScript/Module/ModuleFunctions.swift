@@ -38,6 +38,7 @@ extension ScriptRuntime {
             guard let self else { throw ScriptRuntime.gone() }
             let name = try call.string(1)
             let choose = try call.argument(2, as: LuaFunction.self)
+            self.scriptFunctions.append(choose)
             self.app.catalog.factory(name) { inputs in
                 try choose.call(FlowValue.record(inputs), as: String.self)
             }

@@ -12,6 +12,9 @@ struct LuaSource {
         var lastLine: Int
         /// `A.b:c` for `function A.b:c(...)`, `local f` for `local function f`, nil for an expression.
         var name: String?
+        /// For an expression, where it is stored: `s.onInc` for `s.onInc = function ...`, `onInc` for
+        /// `onInc = function ...` (a global, or a field in a table constructor); nil otherwise.
+        var target: String?
         /// Offset just after the name: where the parameter list starts.
         var parametersStart: Int
         var isMethod: Bool
@@ -21,11 +24,29 @@ struct LuaSource {
         var locals: [(name: String, offset: Int)] = []
     }
 
+    /// A local variable of the main chunk (`local counter = { n = 0 }`): the file-level state a reload keeps.
+    struct FileLocal: Hashable {
+        var name: String
+        /// Which declaration of that name it is (0 for the first): `local x = 1 ... local x = 2` are two.
+        var ordinal: Int
+        var offset: Int
+        var line: Int
+        /// Declared `<const>`: static data, whose new value a reload takes when its initializer changed.
+        var isConst: Bool
+        /// The initializer's tokens, one space apart (`{ n = 0 }`); empty when there is none.
+        var initializer: String
+
+        /// `counter`, or `counter#2` for a later declaration of the same name.
+        var key: String { ordinal == 0 ? name : "\(name)#\(ordinal + 1)" }
+    }
+
     let text: [UInt8]
     private(set) var functions: [Function] = []
     /// The main chunk's direct children and its own locals.
     private(set) var topLevel: [Int] = []
     private(set) var topLocals: [(name: String, offset: Int)] = []
+    /// The main chunk's locals, in order.
+    private(set) var fileLocals: [FileLocal] = []
 
     init(_ string: String) {
         text = Array(string.utf8)
@@ -39,20 +60,27 @@ struct LuaSource {
         functions.indices.filter { functions[$0].line == line && functions[$0].lastLine == lastLine }
     }
 
-    /// A key that names a function independently of the lines above it: named top-level functions by
-    /// name, others by their position among their unnamed siblings.
+    /// What names a function among its siblings: its name (`App:start`, `local helper`), else where it is
+    /// stored (`s.onInc`), else nothing (it is then known by its position among the unnamed).
+    func key(of index: Int) -> String? {
+        let f = functions[index]
+        if let name = f.name { return "name " + name }
+        if let target = f.target { return "target " + target }
+        return nil
+    }
+
+    /// A key that names a function independently of the lines above it: each step is the function's key
+    /// among its siblings with the same key (`target s.onInc#0`), or its position among the siblings that
+    /// have no key (`#1`). Adding a handler above another does not change the other's path.
     func path(of index: Int) -> [String] {
         var path: [String] = []
         var current: Int? = index
         while let i = current {
             let f = functions[i]
             let siblings = f.parent.map { functions[$0].children } ?? topLevel
-            if let name = f.name, f.parent == nil {
-                path.append("name " + name)
-            } else {
-                let unnamed = siblings.filter { functions[$0].name == nil || functions[$0].parent != nil }
-                path.append("#\(unnamed.firstIndex(of: i) ?? -1)")
-            }
+            let key = key(of: i)
+            let same = siblings.filter { self.key(of: $0) == key }
+            path.append((key ?? "") + "#\(same.firstIndex(of: i) ?? -1)")
             current = f.parent
         }
         return path.reversed()
@@ -61,19 +89,42 @@ struct LuaSource {
     func function(at path: [String]) -> Int? {
         var siblings = topLevel
         var found: Int?
-        for (depth, step) in path.enumerated() {
-            if step.hasPrefix("name ") {
-                let name = String(step.dropFirst(5))
-                found = siblings.first { functions[$0].name == name && depth == 0 }
-            } else {
-                let unnamed = siblings.filter { functions[$0].name == nil || functions[$0].parent != nil }
-                guard let n = Int(step.dropFirst()), unnamed.indices.contains(n) else { return nil }
-                found = unnamed[n]
-            }
-            guard let f = found else { return nil }
-            siblings = functions[f].children
+        for step in path {
+            guard let hash = step.lastIndex(of: "#"), let n = Int(step[step.index(after: hash)...]) else { return nil }
+            let key = step[..<hash].isEmpty ? nil : String(step[..<hash])
+            let same = siblings.filter { self.key(of: $0) == key }
+            guard same.indices.contains(n) else { return nil }
+            found = same[n]
+            siblings = functions[same[n]].children
         }
         return found
+    }
+
+    /// A readable name for a function: `App:start`, `s.onInc in App:start`, `function in App:start`.
+    func displayName(of index: Int) -> String {
+        let f = functions[index]
+        let own = f.name.map { $0.hasPrefix("local ") ? String($0.dropFirst(6)) : $0 } ?? f.target ?? "function"
+        guard let parent = f.parent else { return own }
+        return own + " in " + displayName(of: outermostNamed(parent))
+    }
+
+    /// The nearest enclosing function with a name or a target (itself when it has one).
+    private func outermostNamed(_ index: Int) -> Int {
+        var i = index
+        while functions[i].name == nil && functions[i].target == nil, let parent = functions[i].parent { i = parent }
+        return i
+    }
+
+    /// The file-level local that the name means inside function `index`, or nil when it means something
+    /// else there (a local of an enclosing function, a global).
+    func fileLocal(named name: String, visibleFrom index: Int) -> FileLocal? {
+        let start = functions[index].start
+        var current: Int? = index
+        while let i = current {
+            if functions[i].locals.contains(where: { $0.name == name && $0.offset < start }) { return nil }
+            current = functions[i].parent
+        }
+        return fileLocals.last { $0.name == name && $0.offset < start }
     }
 
     /// The outermost function that contains `index` (itself when it is top-level).
@@ -206,6 +257,48 @@ struct LuaSource {
         func declare(_ name: String, _ offset: Int) {
             if let f = currentFunction { functions[f].locals.append((name, offset)) } else { topLocals.append((name, offset)) }
         }
+        func addFileLocal(_ name: String, offset: Int, line: Int, isConst: Bool, initializer: String) {
+            let ordinal = fileLocals.filter { $0.name == name }.count
+            fileLocals.append(FileLocal(name: name, ordinal: ordinal, offset: offset, line: line, isConst: isConst, initializer: initializer))
+        }
+        // The tokens of the expression list after the `=` at `equals`, one space apart: up to a `;`, a
+        // statement keyword, or a new line that does not continue the expression, outside brackets and blocks.
+        func initializerText(after equals: Int) -> String {
+            let continuing: Set<UInt8> = Set("+-*/%^#&~|<>=,(.{[:".utf8)
+            let closing: Set<UInt8> = Set("+-*/%^&|<>=.)}]:,".utf8)
+            let statements: Set<String> = ["local", "return", "if", "for", "while", "repeat", "goto", "break", "do", "end", "until", "else", "elseif"]
+            var parts: [String] = []
+            var depth = 0
+            var j = equals + 1
+            var previous = tokens[equals]
+            while j < tokens.count {
+                let t = tokens[j]
+                if depth == 0 {
+                    if t.token == .symbol(UInt8(ascii: ";")) { break }
+                    if case .name(let word) = t.token, statements.contains(word) { break }
+                    if t.line > previous.line {
+                        var continues = false
+                        if case .symbol(let c) = previous.token, continuing.contains(c) { continues = true }
+                        if case .name(let word) = previous.token, ["and", "or", "not"].contains(word) { continues = true }
+                        if case .symbol(let c) = t.token, closing.contains(c) { continues = true }
+                        if case .name(let word) = t.token, ["and", "or"].contains(word) { continues = true }
+                        if !continues { break }
+                    }
+                }
+                switch t.token {
+                case .symbol(let c) where c == UInt8(ascii: "(") || c == UInt8(ascii: "{") || c == UInt8(ascii: "["): depth += 1
+                case .symbol(let c) where c == UInt8(ascii: ")") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]"): depth -= 1
+                case .name("function"), .name("if"), .name("do"), .name("repeat"): depth += 1
+                case .name("end"), .name("until"): depth -= 1
+                default: break
+                }
+                if depth < 0 { break }
+                parts.append(String(decoding: text[t.offset..<t.end], as: UTF8.self))
+                previous = t
+                j += 1
+            }
+            return parts.joined(separator: " ")
+        }
         var k = 0
         while k < tokens.count {
             let t = tokens[k]
@@ -231,9 +324,18 @@ struct LuaSource {
                 }
                 let isLocal = k > 0 && tokens[k - 1].token == .name("local")
                 if isLocal, let local = name { declare(local, t.offset); name = "local " + local }
+                // `obj.field = function` or `field = function`: where the expression is stored.
+                var target: String?
+                if name == nil, k >= 2, tokens[k - 1].token == .symbol(UInt8(ascii: "=")), case .name(let field) = tokens[k - 2].token {
+                    if k >= 4, tokens[k - 3].token == .symbol(UInt8(ascii: ".")), case .name(let object) = tokens[k - 4].token {
+                        target = object + "." + field
+                    } else {
+                        target = field
+                    }
+                }
                 let index = functions.count
                 let parent = currentFunction
-                functions.append(Function(start: t.offset, end: t.end, line: t.line, lastLine: t.line, name: name,
+                functions.append(Function(start: t.offset, end: t.end, line: t.line, lastLine: t.line, name: name, target: target,
                                           parametersStart: parametersStart, isMethod: isMethod, parent: parent))
                 if let parent { functions[parent].children.append(index) } else { topLevel.append(index) }
                 blocks.append(.function(index))
@@ -252,13 +354,30 @@ struct LuaSource {
                 continue
             case "local":
                 var j = k + 1
-                if tokens[safe: j]?.token == .name("function") { k = j; continue }
+                if tokens[safe: j]?.token == .name("function") {
+                    if currentFunction == nil, case .name(let local) = tokens[safe: j + 1]?.token {
+                        addFileLocal(local, offset: tokens[j + 1].offset, line: tokens[j + 1].line, isConst: false, initializer: "function")
+                    }
+                    k = j
+                    continue
+                }
+                var declared: [(name: String, offset: Int, line: Int, isConst: Bool)] = []
                 while case .name(let local) = tokens[safe: j]?.token {
                     declare(local, tokens[j].offset)
+                    let at = tokens[j]
                     j += 1
-                    if tokens[safe: j]?.token == .symbol(UInt8(ascii: "<")) { j += 3 } // <const>, <close>
+                    var isConst = false
+                    if tokens[safe: j]?.token == .symbol(UInt8(ascii: "<")) { // <const>, <close>
+                        isConst = tokens[safe: j + 1]?.token == .name("const")
+                        j += 3
+                    }
+                    declared.append((local, at.offset, at.line, isConst))
                     guard tokens[safe: j]?.token == .symbol(UInt8(ascii: ",")) else { break }
                     j += 1
+                }
+                if currentFunction == nil {
+                    let initializer = tokens[safe: j]?.token == .symbol(UInt8(ascii: "=")) ? initializerText(after: j) : ""
+                    for d in declared { addFileLocal(d.name, offset: d.offset, line: d.line, isConst: d.isConst, initializer: initializer) }
                 }
                 k = j
                 continue

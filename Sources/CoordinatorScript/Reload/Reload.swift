@@ -22,26 +22,6 @@ struct ScriptFile {
     mutating func read() { text = readTextFile(path) }
 }
 
-/// What a reload did.
-public struct ReloadReport: CustomStringConvertible, Sendable {
-    /// The files that were run again.
-    public var files: [String]
-    /// Live handlers (on screens, signals and coordinators) that now run the new code.
-    public var updatedHandlers: Int
-    /// Live handlers whose code did not change.
-    public var unchangedHandlers: Int
-    /// Live handlers that keep their old code, each with the reason (`app.lua:58: ...`).
-    public var keptHandlers: [String]
-
-    public var description: String {
-        var text = "reloaded \(files.joined(separator: ", ")): \(updatedHandlers) live handler\(updatedHandlers == 1 ? "" : "s") updated"
-        if !keptHandlers.isEmpty {
-            text += "; \(keptHandlers.count) kept their old code:\n" + keptHandlers.map { "  " + $0 }.joined(separator: "\n")
-        }
-        return text
-    }
-}
-
 extension ScriptRuntime {
     /// The paths of the files ``reload()`` runs again and `--watch` watches.
     public var scriptFiles: [String] { files.map(\.path) }
@@ -65,17 +45,21 @@ extension ScriptRuntime {
     /// let report = try runtime.reload()   // "reloaded scripts/app.lua, scripts/cities.lua: 2 live handlers updated"
     /// ```
     @discardableResult
-    public func reload() throws -> ReloadReport {
+    public func reload(fresh: Set<String> = []) throws -> ReloadReport {
         let mains = files.filter { $0.module == nil }
         guard !mains.isEmpty else {
             throw LuaError(.misuse, "there is nothing to reload: no script file was loaded")
         }
         let oldFiles = files
         let oldDefinitions = try definitions?.call(as: [LuaFunction].self) ?? []
+        let oldShapes = Definitions(self)
+        let holders = handlerHolders()
+        let oldModules = Set(try loadedValues())
         let restore = try snapshot?.call(as: LuaFunction.self)
-        let savedFlows = (flows, rootClass)
+        let savedFlows = (flows, rootClass, scriptFunctions)
         var newFiles = files
         do {
+            scriptFunctions = []
             try app.atomically {
                 let loaded: LuaTable = try lua.globals.get("package", as: LuaTable.self).get("loaded")
                 for file in files { if let module = file.module { try loaded.set(module, LuaValue.nil) } }
@@ -88,7 +72,7 @@ extension ScriptRuntime {
             }
         } catch {
             _ = try? restore?.callValues()
-            (flows, rootClass) = savedFlows
+            (flows, rootClass, scriptFunctions) = savedFlows
             if var lua = error as? LuaError {
                 lua.message = "reload failed, nothing changed: " + lua.message
                 throw lua
@@ -100,8 +84,19 @@ extension ScriptRuntime {
         if let root = app.root as? ApplicationCoordinator {
             for (state, type) in flows { root.flows[state] = { [unowned self] in ScriptedCoordinator(runtime: self, type: type) } }
         }
-        var rebinder = Rebinder(runtime: self, old: oldFiles, new: newFiles,
-                                oldDefinitions: oldDefinitions, newDefinitions: try definitions?.call(as: [LuaFunction].self) ?? [])
+        var report = ReloadReport(files: files.map(\.path))
+        var sources = SourcePairs(old: oldFiles, new: newFiles)
+        var sites = HandlerSites(holders: holders, sources: &sources)
+        let newDefinitions = try definitions?.call(as: [LuaFunction].self) ?? []
+
+        // One variable per file-level local, shared by old and new closures.
+        let live = liveFunctions()
+        let variables = FileVariables(sources: &sources,
+                                      old: FileVariables.closures(from: oldDefinitions + live),
+                                      new: FileVariables.closures(from: newDefinitions + scriptFunctions),
+                                      oldModules: oldModules, fresh: fresh)
+        // Live closures take their new code.
+        var rebinder = Rebinder(runtime: self, sources: sources, variables: variables, newDefinitions: newDefinitions)
         for callback in lua.liveCallbacks {
             try callback.replace(with: rebinder.rebind(callback.function))
         }
@@ -119,8 +114,42 @@ extension ScriptRuntime {
                 if replaced != function { try instance.rawSet(key, replaced) }
             }
         }
-        return ReloadReport(files: files.map(\.path), updatedHandlers: rebinder.updated,
-                            unchangedHandlers: rebinder.unchanged, keptHandlers: rebinder.kept)
+        sources = rebinder.sources
+        // Handlers added to or removed from code that already ran.
+        sites.apply(runtime: self, sources: &sources, variables: variables, rebinder: rebinder)
+
+        let newShapes = Definitions(self)
+        let methods = Definitions.methodChanges(from: oldShapes, to: newShapes, sources: &sources, runtime: self)
+        report.changedHandlers = rebinder.changed.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        report.movedHandlers = rebinder.moved
+        report.unchangedHandlers = rebinder.unchanged
+        report.addedHandlers = sites.added
+        report.removedHandlers = sites.removed
+        report.changedScreenTypes = Definitions.screenChanges(from: oldShapes, to: newShapes, live: app.window.allScreens)
+        report.addedMethods = methods.added
+        report.removedMethods = methods.removed
+        report.keptLocals = variables.kept.sorted()
+        report.renewedLocals = variables.renewed.sorted() + variables.unknownFresh.map { "\($0): no file-level local of a reloaded file has this name" }
+        report.keptHandlers = rebinder.kept + sites.notApplied
+        report.waitingHandlers = sites.waiting
+        return report
+    }
+
+    /// Every Lua function the app holds live: callbacks, screen handlers, coordinator instances' fields.
+    func liveFunctions() -> [LuaFunction] {
+        var result = lua.liveCallbacks.compactMap { try? $0.function }
+        for handlers in lua.liveFunctionSlots { result += ((try? handlers.functions) ?? []).map(\.function) }
+        for coordinator in liveScriptedCoordinators() {
+            for (_, value) in (try? coordinator.instance?.pairs()) ?? [] { if let f = value.functionValue { result.append(f) } }
+        }
+        return result
+    }
+
+    /// The values of `package.loaded` (modules' tables).
+    func loadedValues() throws -> [LuaValue] {
+        guard let package = try lua.globals.get("package", as: LuaTable?.self),
+              let loaded = try package.get("loaded", as: LuaTable?.self) else { return [] }
+        return try loaded.pairs().map(\.value)
     }
 
     func liveScriptedCoordinators() -> [ScriptedCoordinator] {
@@ -152,139 +181,6 @@ extension ScriptRuntime {
         let path = try package.get("path", as: String.self)
         return try search.callValues(name, path).first?.stringValue
     }
-}
-
-/// Gives closures made from the old text of a file the code of the same function in the new text.
-///
-/// The old closure is found in the old text by its lines; its place there (`Main:start`, 1st function
-/// inside, ...) names the function in the new text. That text is compiled with the same chunk name and line
-/// numbers, and each of its upvalues is joined to a variable of the old closure of the same name — so it
-/// shares `self`, the screen, the locals of the method that made it — except file-level locals, which it
-/// takes from the new version of its enclosing top-level function (a reloaded module, a new local table).
-struct Rebinder {
-    let runtime: ScriptRuntime
-    let oldTexts: [String: String]
-    let newTexts: [String: String]
-    /// Scanned on first use, per path.
-    var oldSources: [String: LuaSource] = [:]
-    var newSources: [String: LuaSource] = [:]
-    /// Functions the scripts define where they can be found, by where they were defined.
-    let oldDefinitions: [Definition: LuaFunction]
-    let newDefinitions: [Definition: LuaFunction]
-    let newFunctions: Set<LuaFunction>
-    var memo: [LuaFunction: LuaFunction] = [:]
-    var updated = 0, unchanged = 0
-    var kept: [String] = []
-
-    struct Definition: Hashable {
-        var path: String
-        var line: Int
-        var lastLine: Int
-    }
-
-    init(runtime: ScriptRuntime, old: [ScriptFile], new: [ScriptFile], oldDefinitions: [LuaFunction], newDefinitions: [LuaFunction]) {
-        func texts(_ files: [ScriptFile]) -> [String: String] {
-            Dictionary(files.compactMap { file in file.text.map { (file.path, $0) } }, uniquingKeysWith: { a, _ in a })
-        }
-        func index(_ functions: [LuaFunction]) -> [Definition: LuaFunction] {
-            Dictionary(functions.compactMap { f in
-                f.info.flatMap { info in info.path.map { (Definition(path: $0, line: info.lineDefined, lastLine: info.lastLineDefined), f) } }
-            }, uniquingKeysWith: { a, _ in a })
-        }
-        self.runtime = runtime
-        self.oldTexts = texts(old)
-        self.newTexts = texts(new)
-        self.oldDefinitions = index(oldDefinitions)
-        self.newDefinitions = index(newDefinitions)
-        self.newFunctions = Set(newDefinitions)
-    }
-
-    mutating func sources(for path: String) -> (old: LuaSource, new: LuaSource)? {
-        guard let oldText = oldTexts[path], let newText = newTexts[path] else { return nil }
-        if oldSources[path] == nil { oldSources[path] = LuaSource(oldText) }
-        if newSources[path] == nil { newSources[path] = LuaSource(newText) }
-        guard let old = oldSources[path], let new = newSources[path] else { return nil }
-        return (old, new)
-    }
-
-    mutating func rebind(_ function: LuaFunction) -> LuaFunction {
-        if let done = memo[function] { return done }
-        let result: LuaFunction
-        switch replacement(for: function) {
-        case .unchanged:
-            unchanged += 1
-            result = function
-        case .replaced(let new):
-            updated += 1
-            result = new
-        case .kept(let reason):
-            if let info = function.info, let path = info.path { kept.append("\(path):\(info.lineDefined): \(reason)") }
-            result = function
-        }
-        memo[function] = result
-        return result
-    }
-
-    enum Outcome {
-        case unchanged
-        case replaced(LuaFunction)
-        case kept(String)
-    }
-
-    mutating func replacement(for function: LuaFunction) -> Outcome {
-        guard let info = function.info, info.isLua, let path = info.path else { return .unchanged }
-        // Functions stored where the scripts define them (class methods) were replaced by running the file.
-        if newFunctions.contains(function) { return .unchanged }
-        guard let (oldSource, newSource) = sources(for: path) else { return .unchanged }
-        let candidates = oldSource.functions(line: info.lineDefined, lastLine: info.lastLineDefined)
-        guard candidates.count == 1, let oldIndex = candidates.first else {
-            return .kept(candidates.isEmpty ? "its text was not found in the file as it was loaded"
-                                            : "more than one function is defined on those lines")
-        }
-        guard let newIndex = newSource.function(at: oldSource.path(of: oldIndex)) else {
-            return .kept("the function that made it is no longer in the file")
-        }
-        let newFunction = newSource.functions[newIndex]
-        if newSource.source(of: newIndex) == oldSource.source(of: oldIndex) && newFunction.line == info.lineDefined {
-            return .unchanged
-        }
-        // The enclosing top-level functions, old and new, as values (to tell file-level locals apart).
-        let oldTop = oldDefinitions[Definition(path, oldSource.functions[oldSource.outermost(oldIndex)])]
-        let newTop = newDefinitions[Definition(path, newSource.functions[newSource.outermost(newIndex)])]
-        do {
-            let names = newSource.namesInScope(of: newIndex).filter { $0 != "_ENV" }
-            var chunk = names.isEmpty ? "" : "local " + names.joined(separator: ", ") + ";"
-            chunk += String(repeating: "\n", count: max(0, newFunction.line - 1)) + "return " + newSource.expression(of: newIndex)
-            let made = try runtime.lua.load(chunk, name: "@" + path).call(as: LuaFunction.self)
-            let oldUpvalues = try function.upvalues()
-            let oldTopUpvalues = try oldTop?.upvalues() ?? []
-            let newTopUpvalues = try newTop?.upvalues() ?? []
-            for upvalue in try made.upvalues() {
-                let mine = oldUpvalues.first { $0.name == upvalue.name }
-                if upvalue.name == "_ENV" {
-                    if let mine { try made.joinUpvalue(upvalue.index, to: function, upvalue: mine.index) }
-                    continue
-                }
-                let fileLevel = mine.map { mine in oldTopUpvalues.contains { $0.name == mine.name && $0.id == mine.id } } ?? false
-                if let mine, !fileLevel {
-                    try made.joinUpvalue(upvalue.index, to: function, upvalue: mine.index)
-                } else if let newTop, let theirs = newTopUpvalues.first(where: { $0.name == upvalue.name }) {
-                    try made.joinUpvalue(upvalue.index, to: newTop, upvalue: theirs.index)
-                } else if let mine {
-                    try made.joinUpvalue(upvalue.index, to: function, upvalue: mine.index)
-                } else {
-                    return .kept("the new code uses '\(upvalue.name)', which did not exist when this handler was made")
-                }
-            }
-            return .replaced(made)
-        } catch {
-            return .kept("\(error)")
-        }
-    }
-}
-
-extension Rebinder.Definition {
-    init(_ path: String, _ f: LuaSource.Function) { self.init(path: path, line: f.line, lastLine: f.lastLine) }
 }
 
 /// The whole file as text, or nil when it cannot be read.

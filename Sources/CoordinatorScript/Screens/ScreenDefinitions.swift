@@ -45,6 +45,7 @@ extension ScriptRuntime {
         let title = try spec.get("title", as: String?.self)
         var renderer: ((Screen) throws -> String)?
         if let render {
+            scriptFunctions.append(render)
             renderer = { (screen: Screen) throws -> String in
                 try render.call(LuaObject(screen), as: String.self)
             }

@@ -1,0 +1,212 @@
+import Testing
+import Foundation
+import TestSupport
+import CoordinatorCore
+import CoordinatorScript
+import LuaKit
+
+/// Live edit keeps one consistent state: after a reload every live closure sees the same file-level
+/// variables, handlers added to code that already ran reach the live screens it made, and the report says
+/// what changed (issue 21).
+@Suite struct LiveEditTests {
+    /// The issue's example: the app's state in a file-level local, read and written by two handlers.
+    static let counterApp = """
+        local flow = require "coordinator"
+        local counter = { n = 0 }          -- app state in a file-level local
+        flow.screen "C" { inputs = { "n" }, outputs = { "inc", "show" }, render = function(s) return "n = " .. s.n end }
+        local App = flow.coordinator "App"
+        function App:start()
+          local s = self:push("C", { n = counter.n })
+          s.onShow = function() shown = counter.n end
+          s.onInc = function() counter.n = counter.n + 1; s.n = counter.n end
+        end
+        flow.app(App)
+        """
+
+    let folder: TemporaryDirectory
+    let runtime: ScriptRuntime
+
+    init() throws {
+        folder = try TemporaryDirectory()
+        runtime = try ScriptRuntime(driverFunctions: true)
+    }
+
+    func load(_ text: String) throws {
+        try runtime.load(script: folder.write("app.lua", text))
+        try runtime.start()
+    }
+
+    func edit(_ text: String, _ old: String, _ new: String) throws -> String {
+        #expect(text.contains(old), "the script has \(old)")
+        let edited = text.replacingOccurrences(of: old, with: new)
+        _ = try folder.write("app.lua", edited)
+        return edited
+    }
+
+    func value(_ expression: String) throws -> LuaValue {
+        try runtime.run("return " + expression).first ?? .nil
+    }
+
+    @Test func editingOneHandlerKeepsOneCounter() throws {
+        try load(Self.counterApp)
+        try runtime.run("tap('inc') tap('inc')")
+        _ = try edit(Self.counterApp, "s.onInc = function() counter.n",
+                     "s.onInc = function() print_count = (print_count or 0) + 1; counter.n")
+        let report = try runtime.reload()
+        #expect(report.changedHandlers.map(\.function) == ["s.onInc in App:start (\(folder.path)/app.lua:8)"])
+        #expect(report.unchangedHandlers == 1) // onShow
+        try runtime.run("tap('inc') tap('show')")
+        #expect(try value("top().n") == 3)
+        #expect(try value("shown") == 3) // the untouched handler sees the same counter
+        #expect(try value("print_count") == 1)
+    }
+
+    @Test func handlersBelowAnEditOnlyMoveAndKeepTheState() throws {
+        // One line added above both handlers: they move, their code is the same.
+        try load(Self.counterApp)
+        try runtime.run("tap('inc') tap('inc') tap('inc')")
+        _ = try edit(Self.counterApp, "local App = flow.coordinator \"App\"", "local App = flow.coordinator \"App\"\n-- a comment")
+        let report = try runtime.reload()
+        #expect(report.changedHandlers.isEmpty)
+        #expect(report.movedHandlers == 2)
+        #expect(report.description.hasSuffix("no live code changed"))
+        try runtime.run("tap('inc') tap('show')")
+        #expect(try value("shown") == 4)
+        #expect(try value("top().n") == 4)
+        // A moved handler's errors name its new line.
+        _ = try edit(Self.counterApp, "s.onShow = function() shown = counter.n end", "s.onShow = function() error('boom') end")
+        try runtime.reload()
+        let error = luaError { try runtime.run("tap('show')") }
+        #expect(error?.message.contains("app.lua:7: boom") == true)
+    }
+
+    @Test func aHandlerAddedToStartReachesTheScreenStartMade() throws {
+        try load(Self.counterApp)
+        try runtime.run("tap('inc')")
+        var text = try edit(Self.counterApp, "outputs = { \"inc\", \"show\" }", "outputs = { \"inc\", \"show\", \"reset\" }")
+        text = try edit(text, "  s.onInc = function() counter.n = counter.n + 1; s.n = counter.n end\n",
+                        "  s.onInc = function() counter.n = counter.n + 1; s.n = counter.n end\n  s.onReset = function() counter.n = 0; s.n = 0; reset_by = self end\n")
+        let report = try runtime.reload()
+        #expect(report.addedHandlers.count == 1)
+        #expect(report.addedHandlers.first?.hasSuffix("on C#3") == true)
+        #expect(report.changedScreenTypes == ["C: outputs +reset (live: C#3)"])
+        try runtime.run("tap('reset') tap('show')")
+        #expect(try value("top().n") == 0)
+        #expect(try value("shown") == 0)
+        #expect(try value("tostring(reset_by)") == "App#2") // `self` is the coordinator that ran start
+        // Removed again: the screen loses it (the type still declares the output: nothing handles it).
+        _ = try folder.write("app.lua", text.replacingOccurrences(of: "  s.onReset = function() counter.n = 0; s.n = 0; reset_by = self end\n", with: ""))
+        let second = try runtime.reload()
+        #expect(second.removedHandlers.count == 1)
+        try runtime.run("tap('inc') tap('reset')")
+        #expect(try value("top().n") == 1)
+    }
+
+    @Test func aHandlerThatNeedsALocalNoLiveHandlerSharesIsNamed() throws {
+        try load(Self.counterApp)
+        var text = try edit(Self.counterApp, "outputs = { \"inc\", \"show\" }", "outputs = { \"inc\", \"show\", \"reset\" }")
+        text = try edit(text, "  local s = self:push(\"C\", { n = counter.n })\n",
+                        "  local step = 2\n  local s = self:push(\"C\", { n = counter.n })\n  s.onReset = function() counter.n = step end\n")
+        let report = try runtime.reload()
+        #expect(report.addedHandlers.isEmpty)
+        #expect(report.keptHandlers.count == 1)
+        #expect(report.keptHandlers.first?.contains("'step', a local of App:start") == true)
+        #expect(report.description.contains("not applied"))
+    }
+
+    @Test func newHandlersInCodeWithNoLiveObjectWaitAndSaySo() throws {
+        try load("""
+            local flow = require "coordinator"
+            flow.screen "A" { outputs = { "next" } }
+            flow.screen "B" { outputs = { "done" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              local a = self:push("A")
+              a.onNext = function()
+                local b = self:push("B")
+              end
+            end
+            flow.app(App)
+            """)
+        _ = try folder.write("app.lua", """
+            local flow = require "coordinator"
+            flow.screen "A" { outputs = { "next" } }
+            flow.screen "B" { outputs = { "done" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              local a = self:push("A")
+              a.onNext = function()
+                local b = self:push("B")
+                b.onDone = function() done = true end
+              end
+            end
+            flow.app(App)
+            """)
+        let report = try runtime.reload()
+        #expect(report.waitingHandlers.count == 1)
+        #expect(report.waitingHandlers.first?.hasPrefix("b.onDone in a.onNext in App:start") == true)
+        try runtime.run("tap('next') tap('done')") // the handler that made B runs the new code
+        #expect(try value("done") == true)
+    }
+
+    @Test func staticDataCanBeTakenAndStateIsKept() throws {
+        let text = """
+            local flow = require "coordinator"
+            local CITIES <const> = { "Moscow" }
+            local visits = { count = 0 }
+            local helpers = {}
+            function helpers.describe() return "v1" end
+            flow.screen "C" { inputs = { "n" }, outputs = { "visit" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              local s = self:push("C", { n = 0 })
+              s.onVisit = function() visits.count = visits.count + 1; count = visits.count; extra = visits.extra; last = CITIES[#CITIES] .. " " .. helpers.describe() end
+            end
+            flow.app(App)
+            """
+        try load(text)
+        try runtime.run("tap('visit')")
+        #expect(try value("last") == "Moscow v1")
+        var edited = try edit(text, "{ \"Moscow\" }", "{ \"Moscow\", \"Kazan\" }")
+        edited = try edit(edited, "{ count = 0 }", "{ count = 0, extra = true }")
+        edited = try edit(edited, "return \"v1\"", "return \"v2\"")
+        let report = try runtime.reload()
+        #expect(report.renewedLocals.count == 1)
+        #expect(report.renewedLocals.first?.hasPrefix("CITIES (") == true)
+        #expect(report.keptLocals.count == 1)
+        #expect(report.keptLocals.first?.contains("visits") == true)
+        #expect(report.keptLocals.first?.contains(":reload visits") == true)
+        try runtime.run("tap('visit')")
+        #expect(try value("last") == "Kazan v2") // new static data, the helper's new code
+        #expect(try value("count") == 2) // the same visits table
+        #expect(try value("extra") == .nil)
+        // The state was kept; asked for fresh, it takes the new initializer.
+        let fresh = try runtime.reload(fresh: ["visits"])
+        #expect(fresh.renewedLocals.contains { $0.hasPrefix("visits (") && $0.hasSuffix("(asked for)") })
+        try runtime.run("tap('visit')")
+        #expect(try value("count") == 1)
+        #expect(try value("extra") == true)
+        let unknown = try runtime.reload(fresh: ["nosuch"])
+        #expect(unknown.renewedLocals == ["nosuch: no file-level local of a reloaded file has this name"])
+    }
+
+    @Test func methodsAddedAndRemovedAreReportedAndApplied() throws {
+        let text = """
+            local flow = require "coordinator"
+            flow.screen "C" { outputs = { "go" } }
+            local App = flow.coordinator "App"
+            function App:start() self:push("C") end
+            function App:old() return 1 end
+            flow.app(App)
+            """
+        try load(text)
+        var edited = try edit(text, "function App:old() return 1 end", "function App:help() return 2 end")
+        let report = try runtime.reload()
+        #expect(report.addedMethods == ["App:help"])
+        #expect(report.removedMethods == ["App:old"])
+        #expect(try runtime.run("return require('coordinator').classes.App.old").first == .nil)
+        #expect(try runtime.run("return require('coordinator').classes.App.help()").first == 2)
+        edited = try edit(edited, "function App:help() return 2 end", "function App:help() return 2 end -- same")
+        #expect(try runtime.reload().removedMethods.isEmpty)
+    }
+}
