@@ -7,7 +7,7 @@ import LuaKit
 extension ScriptRuntime {
     /// Installs the driver functions as globals, once: `tap(output [, payload])`, `back()`, `top()` (the
     /// visible screen), `tab(n)`, `stack()` (the visible stack's screen names), `tree()` (the coordinator
-    /// tree) and `reload()`.
+    /// tree) and `reload(...)` (``reload(fresh:)``).
     public func installDriverFunctions() throws {
         guard !hasDriverFunctions else { return }
         try defineDriverFunctions()
@@ -36,9 +36,14 @@ extension ScriptRuntime {
             guard let self else { throw ScriptRuntime.gone() }
             try call.push(self.app.window.visibleStack.map(\.name))
         })
-        try globals.set("reload", lua.function(name: "reload") { [weak self] call in
+        try globals.set("reload", lua.function(name: "reload") { [weak self] (call: LuaCall) throws -> Void in
             guard let self else { throw ScriptRuntime.gone() }
-            try call.push(self.reload().description)
+            // reload("cities", "visits") or reload { "cities" }: those file-level locals take their new value.
+            var fresh: Set<String> = []
+            for n in stride(from: 1, through: call.count, by: 1) where call.type(n) != .nil {
+                if call.type(n) == .table { fresh.formUnion(try call.argument(n, as: [String].self)) } else { fresh.insert(try call.string(n)) }
+            }
+            try call.push(self.reload(fresh: fresh).description)
         })
         try globals.set("tree", lua.function(name: "tree") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }

@@ -74,6 +74,9 @@ struct CoordRun: ParsableCommand {
             let watcher = FileWatcher(paths: repl.runtime.scriptFiles)
             input.idle = {
                 guard watcher.changed() else { return false }
+                // The report goes above the prompt: the prompt line is cleared, and redrawn with the line
+                // being typed after the report.
+                if tty { output.write("\r\u{1B}[K") }
                 repl.reload()
                 watcher.paths = repl.runtime.scriptFiles
                 return true

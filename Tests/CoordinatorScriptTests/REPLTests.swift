@@ -264,8 +264,14 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
         try repl.type("tap('login', { name = 'Ann', password = 'secret' })")
         try repl.waitFor("== Profile (UserEdit) ==")
         let original = try #require(readFile(folder.path + "/app.lua"))
+        try repl.type("=top().na", enter: false) // being typed when the file is saved
+        try repl.waitFor("> =top().na")
         try folder.write("app.lua", original.replacingOccurrences(of: "title = \"Profile\"", with: "title = \"My profile\""))
-        try repl.waitFor("reloaded ")
+        // The report above the prompt, and the line being typed redrawn below it.
+        let shown = try repl.waitFor("1 screen type changed\n  screen      UserEdit: title \"My profile\" (live: UserEdit#6)\n> =top().na")
+        #expect(!shown.contains("> =top().nareloaded"))
+        try repl.type("me")
+        try repl.waitFor("\nUserEdit\n")
         try repl.type(":show")
         try repl.waitFor("== My profile (UserEdit) ==")
         // A broken save is reported and changes nothing.

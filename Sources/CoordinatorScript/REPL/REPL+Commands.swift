@@ -6,7 +6,7 @@ extension REPL {
     /// The commands, with their usage and help, as `:help` lists them.
     public static let commands: [(name: String, usage: String, help: String)] = [
         ("help", ":help", "this list"),
-        ("reload", ":reload", "run the app's script files again, keeping the live app (also reload())"),
+        ("reload", ":reload [LOCAL...]", "run the app's script files again, keeping the live app; the named file-level locals take their new value (also reload())"),
         ("tree", ":tree", "the coordinator tree, each coordinator with its screens"),
         ("hierarchy", ":hierarchy", "the window: stacks, modals, tabs, alerts"),
         ("screen", ":screen [ID|NAME]", "a screen's inputs and outputs (the visible one by default)"),
@@ -25,10 +25,10 @@ extension REPL {
         case "help", "h", "?":
             let width = Self.commands.map(\.usage.count).max() ?? 0
             var out = Self.commands.map { "  " + $0.usage.padding(to: width) + "  " + $0.help }.joined(separator: "\n")
-            out += "\nLua: tap(output [, payload]), back(), top(), stack(), tree(), tab(n), reload(); =EXPR prints EXPR"
+            out += "\nLua: tap(output [, payload]), back(), top(), stack(), tree(), tab(n), reload([locals]); =EXPR prints EXPR"
             output.write(out + "\n")
         case "reload", "r":
-            output.write(style.dim(try runtime.reload().description) + "\n")
+            output.write(style.dim(try runtime.reload(fresh: Set(words.dropFirst())).description) + "\n")
         case "tree", "t":
             guard let root = app.root else { return output.write("(no app is running)\n") }
             output.write(treeText(root, depth: 0))

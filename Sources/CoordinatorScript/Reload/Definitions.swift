@@ -4,13 +4,13 @@ import LuaKit
 /// What the scripts define, as a reload compares it before and after: each screen type's inputs and
 /// outputs, and each coordinator class's methods.
 struct Definitions {
-    var screens: [String: (inputs: [String], outputs: [String])] = [:]
+    var screens: [String: (inputs: [String], outputs: [String], title: String?)] = [:]
     /// Methods by class name, with their functions.
     var methods: [String: [String: LuaFunction]] = [:]
 
     init(_ runtime: ScriptRuntime) {
         for (name, type) in runtime.app.catalog.types {
-            screens[name] = (type.inputs.map(\.name), type.outputs.map(\.name))
+            screens[name] = (type.inputs.map(\.name), type.outputs.map(\.name), type.title)
         }
         guard let classes = try? runtime.module?.get("classes", as: LuaTable?.self) else { return }
         for (key, value) in (try? classes.pairs()) ?? [] {
@@ -23,7 +23,7 @@ struct Definitions {
         }
     }
 
-    /// Screen types whose inputs or outputs changed (or that are new), with the live screens of each.
+    /// Screen types whose inputs, outputs or title changed (or that are new), with the live screens of each.
     static func screenChanges(from old: Definitions, to new: Definitions, live: [Screen]) -> [String] {
         var result: [String] = []
         for name in new.screens.keys.sorted() {
@@ -37,6 +37,7 @@ struct Definitions {
             }
             diff("inputs", before.inputs, now.inputs)
             diff("outputs", before.outputs, now.outputs)
+            if before.title != now.title { parts.append("title \((now.title ?? name).debugDescription)") }
             guard !parts.isEmpty else { continue }
             let screens = live.filter { $0.name == name }.map { "\($0.info)" }
             result.append("\(name): " + parts.joined(separator: "; ") + (screens.isEmpty ? "" : " (live: \(screens.joined(separator: ", ")))"))
