@@ -17,6 +17,11 @@ static inline void cedit_set_word_breaks(const char *breaks) {
     rl_completer_word_break_characters = owned;
 }
 
+/* C's stdout, the stream Lua's print and io.write use (a C global Swift 6 will not touch): coordrun writes
+   through it too, so that the two come out in the order they were made. */
+static inline void cedit_write_stdout(const char *bytes, size_t count) { fwrite(bytes, 1, count, stdout); }
+static inline void cedit_flush_stdout(void) { fflush(stdout); }
+
 /* libedit's settings are C globals; they are set here so Swift code never touches shared mutable state. */
 typedef int (*cedit_getc)(FILE *);
 typedef char **(*cedit_complete)(const char *, int, int);

@@ -170,9 +170,12 @@ public final class Screen: Presentable {
 
     /// The screen as text: the type's rendering, or its inputs listed.
     public func render() -> String {
-        if let render = type.render {
-            do { return try render(self) } catch { return "(rendering \(name) failed: \(error))" }
-        }
+        do { return try rendering() } catch { return "(rendering \(name) failed: \(error))" }
+    }
+
+    /// Its text, as ``render()`` gives it, or the error of its type's rendering function.
+    public func rendering() throws -> String {
+        if let render = type.render { return try render(self) }
         // Lists that outputs choose from are shown as actions, not repeated here.
         let choices = Set(outputs.compactMap { if case .choice(let from) = $0.payload { from } else { nil } })
         return type.inputs.filter { !choices.contains($0.name) }

@@ -59,16 +59,19 @@ public final class ScriptRuntime {
     /// ignored). docs/Security.md says what a sandboxed flow can and cannot do. Without `.package` in
     /// `libraries` (``LuaKit/LuaLibraries/safe``), `require` still loads `"coordinator"` and the app's own Lua
     /// modules from its folder, and nothing else.
+    ///
+    /// With `ignoringEnvironment` (`lua -E`), `package.path` and `package.cpath` do not come from `LUA_PATH`
+    /// and `LUA_CPATH`.
     public init(state: AppState = .authorization, libraries: LuaLibraries = .all, driverFunctions: Bool = false,
-                sandbox: Bool = false) throws {
+                sandbox: Bool = false, ignoringEnvironment: Bool = false) throws {
         if sandbox {
             lua = try LuaState(sandbox: LuaSandbox())
         } else if libraries.contains(.package) {
-            lua = try LuaState(libraries: libraries)
+            lua = try LuaState(libraries: libraries, ignoringEnvironment: ignoringEnvironment)
         } else {
             // The module "coordinator" is found through `package`: opened, but loading only it and the app's
             // own Lua modules (as a sandbox does), since the host left `package` out.
-            lua = try LuaState(libraries: libraries.union(.package))
+            lua = try LuaState(libraries: libraries.union(.package), ignoringEnvironment: ignoringEnvironment)
             try lua.restrictModules()
         }
         app = Application(state: state)
@@ -81,8 +84,9 @@ public final class ScriptRuntime {
 
     /// Creates a runtime whose gateway starts in the state named `state` (`"authorization"`, `"main"`, or
     /// any state the app declares).
-    public convenience init(stateNamed state: String, driverFunctions: Bool = false, sandbox: Bool = false) throws {
-        try self.init(state: AppState(state), driverFunctions: driverFunctions, sandbox: sandbox)
+    public convenience init(stateNamed state: String, driverFunctions: Bool = false, sandbox: Bool = false,
+                            ignoringEnvironment: Bool = false) throws {
+        try self.init(state: AppState(state), driverFunctions: driverFunctions, sandbox: sandbox, ignoringEnvironment: ignoringEnvironment)
     }
 
     /// Limits for scripts: `memory` caps the bytes the Lua state holds (what Swift makes for Lua in data
@@ -107,22 +111,31 @@ public final class ScriptRuntime {
         swiftCoordinators[name] = make
     }
 
-    /// Runs the app's main script (its folder is on `package.path`). ``reload()`` runs it again, with the
-    /// modules it required from files.
-    public func load(script path: String) throws {
+    /// Runs the app's main script (its folder is on `package.path`), with `arguments` as its `...`.
+    /// ``reload()`` runs it again, with the modules it required from files.
+    public func load(script path: String, arguments: [String] = []) throws {
         let before = try loadedModules()
-        try app.atomically { _ = try lua.runMainScript(path) }
-        if !files.contains(where: { $0.path == path && $0.module == nil }) { files.append(ScriptFile(path: path, module: nil)) }
+        try app.atomically { _ = try lua.runMainScript(path, arguments: arguments) }
+        if let i = files.firstIndex(where: { $0.path == path && $0.module == nil }) {
+            files[i].arguments = arguments
+        } else {
+            var file = ScriptFile(path: path, module: nil)
+            file.arguments = arguments
+            files.append(file)
+        }
         try noteModules(loadedModules().subtracting(before))
         for i in files.indices where files[i].text == nil { files[i].read() } // earlier files keep the text they ran
     }
 
-    /// Runs a Lua chunk with the driver functions (`tap`, `back`, `top`, `stack`, `tree`, `reload`); if it fails,
-    /// the navigation state is restored.
+    /// Runs a Lua chunk with the driver functions (`tap`, `back`, `top`, `stack`, `tree`, `reload`), with
+    /// `arguments` as its `...`; if it fails, the navigation state is restored.
     @discardableResult
-    public func run(_ code: String, name: String = "input") throws -> [LuaValue] {
-        try app.atomically { try lua.run(code, name: name) }
+    public func run(_ code: String, name: String = "input", arguments: [String] = []) throws -> [LuaValue] {
+        try app.atomically { try lua.load(code, name: name).callValues(arguments: arguments) }
     }
+
+    /// Whether the scripts declared an application (`flow.app`), which ``start()`` starts.
+    public var declaresApplication: Bool { rootClass != nil || !flows.isEmpty }
 
     /// Starts the application coordinator declared with `flow.app { state = Coordinator, ... }`.
     public func start() throws {

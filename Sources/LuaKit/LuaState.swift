@@ -62,11 +62,27 @@ public struct LuaLibraries: OptionSet, Sendable {
 public final class LuaState {
     let core: LuaCore
 
-    /// Creates a state with the given standard libraries open.
-    public init(libraries: LuaLibraries = .all) throws {
+    /// Creates a state with the given standard libraries open. With `ignoringEnvironment` (`lua -E`),
+    /// `package.path` and `package.cpath` take Lua's defaults, not `LUA_PATH` and `LUA_CPATH`.
+    public init(libraries: LuaLibraries = .all, ignoringEnvironment: Bool = false) throws {
         core = try LuaCore()
         core.owner = self
+        if ignoringEnvironment {
+            let L = try core.thread()
+            lua_pushboolean(L, 1)
+            lua_setfield(L, clua_registryindex(), "LUA_NOENV")
+        }
         try openLibraries(libraries)
+    }
+
+    /// The Lua release and its copyright, as `lua -v` prints them: `Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio`.
+    public static var copyright: String { String(cString: clua_copyright()) }
+
+    /// Whether `warn` messages are printed (to standard error, or to ``onWarning(_:)``'s handler). On by
+    /// default; the stand-alone `lua` starts with them off (`-W` and `warn("@on")` turn them on).
+    public var warningsEnabled: Bool {
+        get { core.warningsEnabled }
+        set { core.warningsEnabled = newValue }
     }
 
     deinit { core.close() }
@@ -215,10 +231,11 @@ public final class LuaState {
 
     /// Runs an application's main script: its folder goes first on `package.path`, so `require "flows"`
     /// finds `flows.lua` (or `flows/init.lua`) next to it, wherever the process was started.
+    /// `arguments` are the chunk's `...` (a command line's script arguments).
     @discardableResult
-    public func runMainScript(_ path: String) throws -> [LuaValue] {
+    public func runMainScript(_ path: String, arguments: [String] = []) throws -> [LuaValue] {
         try allowModules(in: [Self.directory(of: path)])
-        return try runFile(path)
+        return try loadFile(path).callValues(arguments: arguments)
     }
 
     /// Puts `directory/?.lua;directory/?/init.lua` first on `package.path` (once).

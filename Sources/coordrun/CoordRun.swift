@@ -1,100 +1,185 @@
 import ArgumentParser
 import CoordinatorScript
+import LuaKit
 
+/// `coordrun`: a drop-in for the stand-alone `lua` (its options, `arg`, `LUA_INIT`, the REPL) that also
+/// walks the app a script declares. The steps follow lua.c's `pmain`: read the arguments, print the
+/// version, make the state, set `arg`, run `LUA_INIT`, run `-e`/`-l`/`-W` in order, run the script, then
+/// the app (run mode), the REPL, or standard input as a script.
 @main
-struct CoordRun: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "coordrun",
-        abstract: "Walk a Lua coordinator app in the terminal, or explore it in a REPL.",
-        discussion: """
-            coordrun SCRIPT shows the visible screen, then reads one line at a time:
-              NUMBER            triggers that numbered action (list items of choice outputs are actions too)
-              back              the system back: Back button on a stack, swipe-down on a modal
-              OUTPUT [PAYLOAD]  the visible screen emits OUTPUT; PAYLOAD is a Lua expression
-              :COMMAND          :help lists them (:reload, :tree, :screen, :events, ...)
-              anything else     a Lua chunk, with tap(), back(), top(), stack(), tree(), reload() available;
-                                an expression's values are printed
-            coordrun -i SCRIPT (or coordrun alone) opens a Lua REPL over the app instead: every line is Lua
-            (:N triggers action N), incomplete input continues on a `>>` prompt, Ctrl-C stops running code.
-            A line that fails is reported with its location and leaves the app exactly as it was.
-            Without a terminal on standard input there are no prompts or colours, the screen is printed
-            after every change, and the exit status is 1 if any line failed.
-            """,
-        version: "0.3.0"
-    )
+enum CoordRun {
+    static let version = "0.4.0"
+    static let program = "coordrun"
 
-    @Argument(help: "The app's main Lua script.")
-    var script: String?
+    static func main() {
+        Platform.exit(run(CommandLine.arguments))
+    }
 
-    @Flag(name: [.short, .customLong("interactive")], help: "Open the Lua REPL over the app (the default without a script).")
-    var interactive = false
+    /// Where text goes, coloured per stream (standard error redirected to a file gets no escape codes).
+    struct Streams {
+        let out: TextStyle
+        let err: TextStyle
 
-    @Flag(help: "Reload the app's scripts whenever one of them is saved.")
-    var watch = false
+        init() {
+            func colourful(_ fd: Int32) -> Bool {
+                Platform.isTerminal(fd) && Platform.environment("NO_COLOR") == nil && Platform.environment("TERM") != "dumb"
+            }
+            out = TextStyle(colour: colourful(1))
+            err = TextStyle(colour: colourful(2))
+        }
 
-    @Flag(help: "Run the scripts as untrusted: no files, processes, debug library or binary chunks; require only from the app's folder (docs/Security.md).")
-    var sandbox = false
+        /// lua.c's `l_message`: `coordrun: message` on standard error.
+        func message(_ text: String) { Platform.writeError(err.error(program + ": " + text) + "\n") }
+    }
 
-    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("The most bytes the scripts may hold (Lua's heap, data converted for it included).", valueName: "bytes"))
-    var memoryLimit: Int?
+    /// Runs coordrun with `argv` (the program's name first); the exit status.
+    static func run(_ argv: [String]) -> Int32 {
+        let streams = Streams()
+        let invocation: Invocation
+        do {
+            invocation = try Invocation(argv)
+        } catch {
+            streams.message("\(error)")
+            Platform.writeError(Invocation.usage(program: program) + "\n")
+            return 1
+        }
+        if invocation.help {
+            Platform.writeOut(Invocation.usage(program: program) + "\n")
+            return 0
+        }
+        let options: CoordRunOptions
+        do {
+            options = try CoordRunOptions.parse(invocation.longOptions)
+        } catch {
+            streams.message(CoordRunOptions.message(for: error))
+            return 1
+        }
+        if invocation.showVersion { Platform.writeOut(LuaState.copyright + "  (coordrun \(version))\n") }
 
-    @Option(name: .customLong("instruction-limit"), help: ArgumentHelp("The most Lua instructions one line (or one handler call) may run.", valueName: "n"))
-    var instructionLimit: Int?
+        let runtime: ScriptRuntime
+        do {
+            runtime = try ScriptRuntime(stateNamed: options.state, driverFunctions: true, sandbox: options.sandbox,
+                                        ignoringEnvironment: invocation.ignoreEnvironment)
+            if options.memoryLimit != nil || options.instructionLimit != nil {
+                try runtime.limit(memory: options.memoryLimit.map { max($0, 1) }, instructions: options.instructionLimit.map { max($0, 1) })
+            }
+            runtime.lua.warningsEnabled = false // as in lua: -W or warn("@on") turns them on
+            try setArguments(invocation, in: runtime)
+        } catch {
+            streams.message(REPL.message(for: error))
+            return 1
+        }
+        // LUA_INIT, then -e, -l and -W in order, then the script: the first failure ends the run.
+        do {
+            if !invocation.ignoreEnvironment { try runInit(runtime) }
+            for step in invocation.steps {
+                switch step {
+                case .execute(let code): try runtime.run(code, name: "=(command line)")
+                case .require(let global, let module):
+                    try runtime.run("local g, m = ... _G[g] = require(m)", name: "=(command line)", arguments: [global, module])
+                case .warningsOn: runtime.lua.warningsEnabled = true
+                }
+            }
+            switch invocation.script {
+            case .file(let path): try runtime.load(script: path, arguments: invocation.scriptArguments)
+            case .standardInput:
+                let code = String(decoding: Platform.readAllStandardInput(), as: UTF8.self)
+                try runtime.run(code, name: "=stdin", arguments: invocation.scriptArguments)
+            case nil: break
+            }
+            if runtime.declaresApplication { try runtime.start() }
+        } catch {
+            streams.message(REPL.message(for: error))
+            return 1
+        }
 
-    @Option(help: ArgumentHelp("The most seconds one line may run.", valueName: "seconds"))
-    var timeout: Double?
-
-    @Option(help: "The gateway state to start in (authorization, main, or any state the app declares).")
-    var state: String = "authorization"
-
-    func run() throws {
         let tty = Platform.isTerminal(0)
-        let colour = tty && Platform.isTerminal(1) && Platform.environment("NO_COLOR") == nil && Platform.environment("TERM") != "dumb"
-        let style = TextStyle(colour: colour)
-        let output = REPL.Output(write: { Platform.writeAll(1, $0) }, error: { Platform.writeAll(2, $0 + "\n") })
+        let mode: REPL.Mode
+        if invocation.interactive {
+            mode = .repl
+        } else if case .file = invocation.script, runtime.app.root != nil {
+            mode = .run // the app the script declared is walked
+        } else if invocation.script != nil || invocation.hasExecute || invocation.showVersion {
+            return 0 // plain Lua, as with lua
+        } else if tty {
+            if !invocation.showVersion { Platform.writeOut(LuaState.copyright + "  (coordrun \(version))\n") }
+            mode = .repl
+        } else {
+            // lua with no script and standard input not a terminal: standard input is the script.
+            do {
+                let code = String(decoding: Platform.readAllStandardInput(), as: UTF8.self)
+                try runtime.run(code, name: "=stdin")
+                if runtime.declaresApplication && runtime.app.root == nil { try runtime.start() }
+                return 0
+            } catch {
+                streams.message(REPL.message(for: error))
+                return 1
+            }
+        }
+        return session(runtime: runtime, mode: mode, options: options, streams: streams, tty: tty)
+    }
+
+    /// lua.c's `createargtable`: `arg[0]` the script, its arguments after, the interpreter and its options
+    /// before (negative indices).
+    static func setArguments(_ invocation: Invocation, in runtime: ScriptRuntime) throws {
+        let table = try runtime.lua.newTable()
+        for (index, value) in invocation.argTable { try table.rawSet(index, value) }
+        try runtime.lua.globals.set("arg", table)
+    }
+
+    /// lua.c's `handle_luainit`: `LUA_INIT_5_4`, else `LUA_INIT`: `@file` runs the file, anything else is
+    /// a chunk.
+    static func runInit(_ runtime: ScriptRuntime) throws {
+        let (name, value): (String, String)
+        if let v = Platform.environment("LUA_INIT_5_4") { (name, value) = ("=LUA_INIT_5_4", v) }
+        else if let v = Platform.environment("LUA_INIT") { (name, value) = ("=LUA_INIT", v) }
+        else { return }
+        if value.hasPrefix("@") {
+            _ = try runtime.app.atomically { try runtime.lua.runFile(String(value.dropFirst())) }
+        } else {
+            try runtime.run(value, name: name)
+        }
+    }
+
+    /// Reads lines until the end of input: run mode (walking the app) or the REPL. The exit status: 1 when
+    /// input was not a terminal and a line failed.
+    static func session(runtime: ScriptRuntime, mode: REPL.Mode, options: CoordRunOptions, streams: Streams, tty: Bool) -> Int32 {
+        let output = REPL.Output(write: { Platform.writeOut($0) }, error: { Platform.writeError(streams.err.error($0) + "\n") })
         let repl: REPL
         do {
-            let runtime = try ScriptRuntime(stateNamed: state, driverFunctions: true, sandbox: sandbox)
-            if memoryLimit != nil || instructionLimit != nil {
-                try runtime.limit(memory: memoryLimit.map { max($0, 1) }, instructions: instructionLimit.map { max($0, 1) })
-            }
-            if let script {
-                try runtime.load(script: script)
-                try runtime.start()
-            }
-            repl = try REPL(runtime: runtime, mode: interactive || script == nil ? .repl : .run, style: style, output: output)
-            repl.timeLimit = timeout.map { max($0, 0.001) }
+            repl = try REPL(runtime: runtime, mode: mode, style: streams.out, output: output)
         } catch {
-            output.error(style.error(REPL.message(for: error)))
-            throw ExitCode.failure
+            streams.message(REPL.message(for: error))
+            return 1
         }
+        repl.timeLimit = options.timeout.map { max($0, 0.001) }
         let input: LineInput = tty ? EditLineInput(historyFile: historyFile(), repl: repl) : PlainInput()
-        if watch {
-            if repl.runtime.scriptFiles.isEmpty { output.error(style.error("--watch: there is no script to watch")) }
-            let watcher = FileWatcher(paths: repl.runtime.scriptFiles)
+        if options.watch {
+            if runtime.scriptFiles.isEmpty { streams.message("--watch: there is no script to watch") }
+            let watcher = FileWatcher(paths: runtime.scriptFiles)
             input.idle = {
                 guard watcher.changed() else { return false }
                 // The report goes above the prompt: the prompt line is cleared, and redrawn with the line
                 // being typed after the report.
                 if tty { output.write("\r\u{1B}[K") }
                 repl.reload()
-                watcher.paths = repl.runtime.scriptFiles
+                watcher.paths = runtime.scriptFiles
                 return true
             }
         }
         if tty { CtrlC.install() }
-        if repl.mode == .repl && tty {
-            output.write(style.dim("coordrun \(Self.configuration.version) REPL over Lua 5.4 - :help for commands, Ctrl-D to quit") + "\n")
+        if mode == .repl && tty {
+            output.write(streams.out.dim("coordrun \(version) - :help for commands, Ctrl-D to quit") + "\n")
         }
-        if script != nil { repl.show() }
+        if runtime.app.root != nil { repl.show() }
         var failed = false
         while true {
-            switch input.read(prompt: tty ? style.prompt(repl.prompt) : nil) {
+            Platform.flushOut()
+            switch input.read(prompt: tty ? streams.out.prompt(repl.prompt) : nil) {
             case .end:
                 failed = !repl.endOfInput() || failed
                 if tty { output.write("\n") }
-                if failed && !tty { throw ExitCode.failure }
-                return
+                return failed && !tty ? 1 : 0
             case .interrupted:
                 repl.cancelPending()
                 output.write("\n")
@@ -104,7 +189,7 @@ struct CoordRun: ParsableCommand {
         }
     }
 
-    func historyFile() -> String? {
+    static func historyFile() -> String? {
         if let path = Platform.environment("COORDRUN_HISTORY") { return path }
         return Platform.environment("HOME").map { $0 + "/.coordrun_history" }
     }

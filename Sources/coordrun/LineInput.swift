@@ -116,7 +116,7 @@ enum EditLineHooks {
     static func nextCharacter() -> Int32 {
         if let input, !input.waitForInput() {
             interrupted = true
-            Platform.writeAll(1, "^C")
+            Platform.writeOut("^C")
             return 10
         }
         var byte: UInt8 = 0

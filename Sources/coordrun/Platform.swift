@@ -1,5 +1,6 @@
 // The operating system calls coordrun makes, in one place: POSIX through Glibc on Linux and through Darwin
 // on macOS. Nothing else in coordrun imports either.
+import CEditLine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,8 +15,47 @@ enum Platform {
     /// An environment variable's value.
     static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
-    /// Writes every byte of `text` to a file descriptor (standard output and error are written directly, so
-    /// that they appear in the order they were produced).
+    /// Writes `text` to standard output through C's `stdout`, the stream Lua's `print` and `io.write` use,
+    /// then flushes it: what scripts and coordrun write comes out in the order it was made.
+    static func writeOut(_ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cedit_write_stdout($0.baseAddress, $0.count) }
+        }
+        cedit_flush_stdout()
+    }
+
+    /// Writes `text` to standard error, after what is waiting for standard output (`io.write` without a
+    /// newline, for example).
+    static func writeError(_ text: String) {
+        cedit_flush_stdout()
+        writeAll(2, text)
+    }
+
+    /// Ends the process with `status`, after what waits for standard output.
+    static func exit(_ status: Int32) -> Never {
+        cedit_flush_stdout()
+        #if canImport(Glibc)
+        Glibc.exit(status)
+        #else
+        Darwin.exit(status)
+        #endif
+    }
+
+    /// Flushes C's `stdout` (before a prompt, so that `io.write("a")` shows up before it).
+    static func flushOut() { cedit_flush_stdout() }
+
+    /// Everything on standard input, up to its end (a script given as `-`).
+    static func readAllStandardInput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(0, &chunk, chunk.count)
+            if count > 0 { bytes += chunk[..<count] } else if count < 0 && errno == EINTR { continue } else { return bytes }
+        }
+    }
+
+    /// Writes every byte of `text` to a file descriptor.
     static func writeAll(_ fd: Int32, _ text: String) {
         var text = text
         text.withUTF8 { buffer in

@@ -218,7 +218,7 @@ import LuaKit
         let errors = try session(Self.app, ["x = 1", "error(setmetatable({}, { __tostring = function() return {} end }))"])
         #expect(errors.count == 1)
         #expect(errors.first?.contains("__tostring failed") == true, "\(errors)")
-        #expect(errors.first?.contains("input:2: in main chunk") == true, "\(errors)")
+        #expect(errors.first?.contains("stdin:2: in main chunk") == true, "\(errors)")
     }
 
     /// An error raised in a handler that tap() ran lists each frame of the session once (the frames below
@@ -228,7 +228,7 @@ import LuaKit
         let text = try #require(errors.first)
         #expect(text.contains("app.lua:4: in upvalue 'deeper'"), "\(text)")
         #expect(text.components(separatedBy: "in function 'tap'").count == 2, "\(text)")
-        #expect(text.components(separatedBy: "input:1: in function 'f'").count == 2, "\(text)")
+        #expect(text.components(separatedBy: "stdin:1: in function 'f'").count == 2, "\(text)")
     }
 }
 

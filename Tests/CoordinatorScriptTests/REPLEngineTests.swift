@@ -52,7 +52,7 @@ final class REPLTranscript {
         // Open at the end of input: its syntax error, reported.
         session.line("if true then")
         #expect(!session.repl.endOfInput())
-        #expect(session.errors.first?.contains("input:6:") == true && session.errors.first?.contains("<eof>") == true) // the session line the chunk began on
+        #expect(session.errors.first?.contains("stdin:6:") == true && session.errors.first?.contains("<eof>") == true) // the session line the chunk began on
         #expect(!session.repl.isContinuing)
     }
 
@@ -60,7 +60,7 @@ final class REPLTranscript {
         let session = try REPLTranscript()
         let before = session.repl.runtime.app.window.visibleStack.map(\.id)
         #expect(!session.repl.handle("tap('login', { name = 'Ann', password = 'secret' }); error('boom')"))
-        #expect(session.errors.first?.hasPrefix("input:1: boom") == true)
+        #expect(session.errors.first?.hasPrefix("stdin:1: boom") == true)
         #expect(session.repl.runtime.app.window.visibleStack.map(\.id) == before)
         #expect(session.text == "") // nothing changed, so no screen is shown
     }
@@ -90,7 +90,10 @@ final class REPLTranscript {
             #expect(!session.repl.handle(number))
             #expect(session.errors.first?.contains("there is no action") == true)
         }
-        #expect(session.line("login") == "nil\n") // not an output of this screen: Lua, an undefined global
+        // Not an output of this screen and not a variable: a mistyped output, an error naming the outputs.
+        #expect(session.line("login") == "")
+        #expect(session.errors.first == "stdin:\(session.repl.lineNumber): 'login' is neither an output of UserEdit (outputs: selectCity, logout) nor a Lua variable")
+        #expect(session.line("next").hasPrefix("function: ")) // a global: Lua
         #expect(session.repl.runtime.app.window.visibleScreen?.name == "UserEdit")
     }
 
@@ -165,21 +168,21 @@ final class REPLTranscript {
         let session = try REPLTranscript(mode: .run)
         session.line("x = 1")
         session.line("back")
-        #expect(session.errors == ["input:2: there is nothing to go back to (Login is the root screen)"])
+        #expect(session.errors == ["stdin:2: there is nothing to go back to (Login is the root screen)"])
         session.line(":nosuch")
-        #expect(session.errors.first?.hasPrefix("input:3: unknown command ':nosuch'") == true)
+        #expect(session.errors.first?.hasPrefix("stdin:3: unknown command ':nosuch'") == true)
         session.line("for i = 1, 2 do")
         session.line("  nosuch()")
         session.line("end")
-        #expect(session.errors.first?.hasPrefix("input:5: attempt to call a nil value (global 'nosuch')") == true)
-        #expect(session.errors.first?.contains("\tinput:5: in main chunk") == true)
+        #expect(session.errors.first?.hasPrefix("stdin:5: attempt to call a nil value (global 'nosuch')") == true)
+        #expect(session.errors.first?.contains("\tstdin:5: in main chunk") == true)
         session.line("login { name = print }")
-        #expect(session.errors.first?.hasPrefix("input:7: ") == true)
+        #expect(session.errors.first?.hasPrefix("stdin:7: ") == true)
         // A function defined earlier fails at its own line, not at the line that called it.
         session.line("function f()")
         session.line("  error('in f')")
         session.line("end")
         session.line("f()")
-        #expect(session.errors.first?.hasPrefix("input:9: in f") == true, "\(session.errors)")
+        #expect(session.errors.first?.hasPrefix("stdin:9: in f") == true, "\(session.errors)")
     }
 }

@@ -145,7 +145,7 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
         try repl.type("=#x")
         try repl.waitFor("> =#x\n2\n")
         try repl.type("error('boom')")
-        try repl.waitFor("input:5: boom")
+        try repl.waitFor("stdin:5: boom")
         try repl.type("function twice(n)")
         try repl.waitFor(">>")
         try repl.type("  return n * 2")
@@ -175,7 +175,7 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
         try repl.type("n = 0 print('looping') while true do n = n + 1 end")
         try repl.waitFor("\nlooping") // the terminal drops typed-ahead input on Ctrl-C: wait until it runs
         try repl.press("C-c")
-        try repl.waitFor("input:1: interrupted")
+        try repl.waitFor("stdin:1: interrupted")
         try repl.type("=n > 0")
         try repl.waitFor("\ntrue\n")
         // At the prompt, Ctrl-C drops the line being typed.

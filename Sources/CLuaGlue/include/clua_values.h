@@ -38,6 +38,7 @@ static inline int clua_weakmap_new(lua_State *L) {
 /* ---- macros Swift cannot import ---- */
 
 static inline int clua_registryindex(void) { return LUA_REGISTRYINDEX; }
+static inline const char *clua_copyright(void) { return LUA_COPYRIGHT; }
 static inline int clua_upvalueindex(int i) { return lua_upvalueindex(i); }
 static inline void clua_pop(lua_State *L, int n) { lua_pop(L, n); }
 static inline void clua_newtable(lua_State *L) { lua_newtable(L); }

@@ -6,7 +6,7 @@ import LuaKit
 ///
 /// ```swift
 /// CtrlC.install()
-/// repl.handle("while true do end")   // Ctrl-C: "input:1: interrupted", and the prompt comes back
+/// repl.handle("while true do end")   // Ctrl-C: "stdin:1: interrupted", and the prompt comes back
 /// ```
 public enum CtrlC {
     /// Installs the process's SIGINT handler, without `SA_RESTART`: a blocking `read` at a prompt fails

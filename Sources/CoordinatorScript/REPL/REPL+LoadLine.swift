@@ -30,13 +30,13 @@ extension REPL {
     }
 
     /// The chunk's name: `input#N` for the chunk that began on session line N, which ``located(_:_:)``
-    /// turns into session lines (`input#12:3:` is `input:14:`), exactly, whichever chunk a frame belongs to.
+    /// turns into session lines (`input#12:3:` is `stdin:14:`), exactly, whichever chunk a frame belongs to.
     var chunkName: String { "input#\(chunkStart)" }
 
-    /// lua.c's `docall`: runs the chunk as one operation of the app, so that if it fails the app is
-    /// exactly as before it.
+    /// lua.c's `docall`: runs the chunk as one operation of the app (the rendering of the screen it shows
+    /// included), so that if it fails the app is exactly as before it.
     func doCall(_ chunk: LuaFunction) throws -> [LuaValue] {
-        try app.atomically { try chunk.callValues() }
+        try operation { try chunk.callValues() }
     }
 
     /// lua.c's `l_print`: the values, tab-separated, on one line.

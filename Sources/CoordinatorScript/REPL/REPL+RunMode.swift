@@ -1,4 +1,5 @@
 import CoordinatorCore
+import LuaKit
 
 /// Run mode's line rules (`coordrun SCRIPT`): a number triggers that action, `back` is the system back,
 /// and a line whose first word is an output of the visible screen emits it, with the rest of the line as
@@ -7,20 +8,36 @@ extension REPL {
     /// Runs `line` when it is one of run mode's shortcuts; false when it is not (it is Lua then).
     func runModeLine(_ line: String) throws -> Bool {
         if let number = Int(line) {
-            try tapAction(number)
+            try operation { try tapAction(number) }
         } else if line == "back" {
-            try app.back()
+            try operation { try app.back() }
         } else if let (output, rest) = outputCommand(line) {
             // One operation: a payload expression that navigates (`toggle back()`) is undone with the tap when
             // the tap then fails (the fuzzer found the pop kept).
-            try app.atomically {
+            try operation {
                 let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: "payload", as: FlowValue?.self)
                 try app.tap(output, payload: payload)
             }
+        } else if isName(line), try runtime.lua.globals.get(line, as: LuaValue.self) == .nil {
+            // A bare name that is no output and no variable: a mistyped output, not `nil`.
+            let screen = app.window.visibleScreen
+            let outputs = screen.map { ScreenAction.actions(of: $0).map(\.output) } ?? []
+            var unique: [String] = []
+            for output in outputs where !unique.contains(output) { unique.append(output) }
+            throw NavigationError(.unknownOutput, "'\(line)' is neither an output of \(screen?.name ?? "the visible screen")"
+                + (screen == nil ? " (no screen is showing)" : " (outputs: \(unique.isEmpty ? "none" : unique.joined(separator: ", ")))")
+                + " nor a Lua variable")
         } else {
             return false
         }
         return true
+    }
+
+    /// Whether `line` is one Lua name (not a keyword).
+    func isName(_ line: String) -> Bool {
+        guard let first = line.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
+        return line.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+            && !ValuePrinter.luaKeywords.contains(line)
     }
 
     /// Triggers the visible screen's action `number` (counted from 1).

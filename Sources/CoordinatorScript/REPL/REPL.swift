@@ -31,7 +31,8 @@ public final class REPL {
     public struct Output {
         /// Writes text (ends with a newline when it ends a line).
         public var write: (String) -> Void
-        /// Writes an error message (one message, without a trailing newline).
+        /// Writes an error message (one message, without a trailing newline, unstyled: the host styles it
+        /// for its stream).
         public var error: (String) -> Void
 
         /// An output from its two writers.
@@ -55,11 +56,15 @@ public final class REPL {
     /// line that runs longer stops with a "timed out" error and leaves the app as it was. One timer per
     /// process (SIGALRM): for one REPL at a time.
     public var timeLimit: Double?
-    /// The number of the line being handled (from 1), for messages: `input:N:` names the line of the
+    /// The number of the line being handled (from 1), for messages: `stdin:N:` names the line of the
     /// session, not of the chunk.
     public private(set) var lineNumber = 0
     /// The session line an incomplete chunk started on.
     var chunkStart = 1
+    /// The visible screen's text, rendered inside the line that changed it (see ``operation(_:)``).
+    var rendered: (screen: Int, text: String)?
+    /// What messages call the session's lines: `stdin:12:` is its 12th line, as `lua` names what it reads.
+    public var sourceName = "stdin"
 
     /// A REPL over `runtime`. Installs the driver functions (`tap`, `back`, `top`, ...) in its Lua state if
     /// the runtime was made without them.
@@ -82,8 +87,13 @@ public final class REPL {
     /// True while a Lua chunk is incomplete and the next line continues it (`lua` shows `>>` then).
     public var isContinuing: Bool { !pending.isEmpty }
 
-    /// The prompt for the next line: `> `, or `>> ` while a chunk continues.
-    public var prompt: String { isContinuing ? ">> " : "> " }
+    /// The prompt for the next line: `> `, or `>> ` while a chunk continues; as in `lua`, the globals
+    /// `_PROMPT` and `_PROMPT2` replace them (through `tostring`).
+    public var prompt: String {
+        let custom = try? runtime.lua.globals.get(isContinuing ? "_PROMPT2" : "_PROMPT", as: LuaValue.self)
+        if let custom, custom != .nil { return custom.display }
+        return isContinuing ? ">> " : "> "
+    }
 
     /// One turn of the loop: runs `line`, prints its values or reports its error, and shows the visible screen
     /// if the line changed it. False when the line failed (the app is then exactly as before it).
@@ -95,7 +105,11 @@ public final class REPL {
         return runtime.lua.interruptible {
             if let timeLimit { InterruptSignal.startTimeout(timeLimit) }
             defer { if timeLimit != nil { InterruptSignal.stopTimeout() } }
-            let ok = dispatch(line)
+            var ok = dispatch(line)
+            if ok && app.root == nil && runtime.declaresApplication {
+                // `flow.app(App)` typed at the prompt (or in a chunk it ran) starts that app.
+                do { try runtime.start() } catch { report(error); ok = false }
+            }
             if signature != before { show() } // rendering runs Lua too: Ctrl-C stops it as well
             return ok
         }
@@ -124,7 +138,8 @@ public final class REPL {
             return output.write(style.bold("(no screen is showing)") + "\n")
         }
         var text = style.bold("== \(screen.title)" + (screen.title == screen.name ? "" : " (\(screen.name))") + " ==") + "\n"
-        let body = screen.render()
+        let body = rendered.flatMap { $0.screen == screen.id ? $0.text : nil } ?? screen.render()
+        rendered = nil
         if !body.isEmpty { text += body + "\n" }
         for (i, action) in ScreenAction.actions(of: screen).enumerated() {
             text += "  " + style.accent("\(mode == .repl ? ":" : "")\(i + 1).") + " " + action.label + "\n"
@@ -142,6 +157,24 @@ public final class REPL {
         } catch {
             report(error)
             return false
+        }
+    }
+
+    /// Runs `body` as one operation of the app that also renders the screen it leaves visible when that
+    /// changed: a rendering that fails fails the line, and the app is as before it.
+    func operation<R>(_ body: () throws -> R) throws -> R {
+        let before = signature
+        return try app.atomically {
+            let result = try body()
+            if signature != before, let screen = app.window.visibleScreen {
+                do {
+                    rendered = (screen.id, try screen.rendering())
+                } catch var error as LuaError {
+                    error.message = "rendering \(screen.name) failed: " + error.message
+                    throw error
+                }
+            }
+            return result
         }
     }
 
@@ -174,12 +207,12 @@ public final class REPL {
 
     /// lua.c's `report`: the error's message (with its traceback when it has one).
     func report(_ error: any Error) {
-        output.error(style.error(located(REPL.message(for: error), error)))
+        output.error(located(REPL.message(for: error), error))
     }
 
     /// The message with its place in the session: each `input#N:L:` (a line of the chunk that began on
-    /// session line N, the traceback included) becomes `input:(N+L-1):`; an error of the line itself (a
-    /// command, a navigation mistake) gets `input:N:`.
+    /// session line N, the traceback included) becomes `stdin:(N+L-1):`; an error of the line itself (a
+    /// command, a navigation mistake) gets `stdin:N:` (``sourceName``).
     func located(_ message: String, _ error: any Error) -> String {
         guard message.hasPrefix("error: ") || (error as? LuaError)?.location == nil else {
             var result = ""
@@ -192,7 +225,7 @@ public final class REPL {
                 let line = afterStart.dropFirst().prefix { $0.isASCII && $0.isNumber }
                 if let first = Int(start), let offset = Int(line), afterStart.first == ":",
                    afterStart.dropFirst(1 + line.count).first == ":" {
-                    result += "input:\(first + offset - 1)"
+                    result += "\(sourceName):\(first + offset - 1)"
                     rest = afterStart.dropFirst(1 + line.count)
                 } else {
                     result += "input#"
@@ -201,7 +234,7 @@ public final class REPL {
             return result + rest
         }
         let text = message.hasPrefix("error: ") ? String(message.dropFirst("error: ".count)) : message
-        return "input:\(lineNumber): " + text
+        return "\(sourceName):\(lineNumber): " + text
     }
 
     /// The text a REPL shows for an error: a Lua error's message with its traceback, or `error: ` and the

@@ -28,8 +28,9 @@ public enum ValuePrinter {
             if let fields = FrozenValue.fields(ofFrozen: table) { // frozen data shows its fields
                 return render(.table(fields), depth: depth, indent: indent, seen: &seen)
             }
-            if let meta = table.metatable, (try? meta.rawGet("__tostring", as: LuaValue.self)) != .nil {
-                return value.display // as `lua` prints it
+            if let meta = table.metatable, (try? meta.rawGet("__tostring", as: LuaValue.self)) != .nil
+                || (try? meta.rawGet("__name", as: LuaValue.self))?.stringValue != nil {
+                return value.display // an object with a type of its own: as `lua` prints it
             }
             if seen.contains(value) { return "<cycle>" }
             if depth >= maxDepth { return "{...}" }

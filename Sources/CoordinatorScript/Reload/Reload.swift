@@ -12,6 +12,8 @@ struct ScriptFile {
     let path: String
     /// The module name for files loaded with `require`; nil for a main script.
     let module: String?
+    /// A main script's `...` (its command-line arguments), given again when it runs again.
+    var arguments: [String] = []
     var text: String?
 
     init(path: String, module: String?) {
@@ -64,7 +66,7 @@ extension ScriptRuntime {
                 let loaded: LuaTable = try lua.globals.get("package", as: LuaTable.self).get("loaded")
                 for file in files { if let module = file.module { try loaded.set(module, LuaValue.nil) } }
                 let before = try loadedModules()
-                for file in mains { _ = try lua.runMainScript(file.path) }
+                for file in mains { _ = try lua.runMainScript(file.path, arguments: file.arguments) }
                 for name in try loadedModules().subtracting(before).sorted()
                     where !newFiles.contains(where: { $0.module == name }) {
                     if let path = try modulePath(name) { newFiles.append(ScriptFile(path: path, module: name)) }

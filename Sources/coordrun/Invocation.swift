@@ -1,0 +1,160 @@
+import ArgumentParser
+
+/// coordrun's own options, written before the script like `lua`'s (`coordrun --watch -i app.lua`).
+struct CoordRunOptions: ParsableArguments {
+    @Flag(help: "Reload the app's scripts whenever one of them is saved.")
+    var watch = false
+
+    @Flag(help: "Run the scripts as untrusted: no files, processes, debug library or binary chunks; require only from the app's folder (docs/Security.md).")
+    var sandbox = false
+
+    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("The most bytes the scripts may hold (Lua's heap, data converted for it included).", valueName: "bytes"))
+    var memoryLimit: Int?
+
+    @Option(name: .customLong("instruction-limit"), help: ArgumentHelp("The most Lua instructions one line (or one handler call) may run.", valueName: "n"))
+    var instructionLimit: Int?
+
+    @Option(help: ArgumentHelp("The most seconds one line may run.", valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(help: "The gateway state to start in (authorization, main, or any state the app declares).")
+    var state: String = "authorization"
+
+    /// The long options that take a value (the next argument, or `--name=value`).
+    static let takingValues: Set<String> = ["--memory-limit", "--instruction-limit", "--timeout", "--state"]
+}
+
+/// The command line, read as the stand-alone `lua` reads its own (lua.c's `collectargs`), with coordrun's
+/// long options beside `lua`'s: `coordrun [options] [script [args]]`.
+///
+/// `lua`'s options are positional (`-e` and `-l` run in the order given, the first argument that is not an
+/// option is the script and everything after it is the script's), which is why they are read here rather
+/// than by ArgumentParser; coordrun's long options are collected on the way and parsed by it.
+struct Invocation {
+    /// What `-e`, `-l` and `-W` do, in order.
+    enum Step: Equatable {
+        case execute(String)
+        case require(global: String, module: String)
+        case warningsOn
+    }
+
+    /// The script: a file, or standard input (`-`).
+    enum Script: Equatable {
+        case file(String)
+        case standardInput
+    }
+
+    var steps: [Step] = []
+    var interactive = false
+    var showVersion = false
+    var ignoreEnvironment = false
+    var help = false
+    var script: Script?
+    /// Every argument with its index in `arg`: the script at 0, its arguments after, the interpreter and
+    /// its options before (negative), as lua.c's `createargtable`.
+    var argTable: [(index: Int, value: String)] = []
+    /// The script's arguments (`...` in its main chunk): `arg[1]`, `arg[2]`, ...
+    var scriptArguments: [String] = []
+    /// coordrun's own long options, as given.
+    var longOptions: [String] = []
+
+    /// Whether `-e` was given (without a script and without `-i`, nothing else runs then).
+    var hasExecute: Bool { steps.contains { if case .execute = $0 { true } else { false } } }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Reads `argv` (the program's name first).
+    init(_ argv: [String]) throws {
+        var i = 1
+        var first = argv.count // the script's index, or argv.count when there is none
+        scan: while i < argv.count {
+            let argument = argv[i]
+            first = i
+            guard argument.hasPrefix("-") else { break scan }
+            let option = Array(argument.utf8)
+            if argument == "--" { first = i + 1; break scan }
+            if argument == "-" { break scan }
+            if argument.hasPrefix("--") {
+                let name = String(argument.prefix { $0 != "=" })
+                if name == "--help" { help = true; i += 1; continue }
+                if name == "--version" { showVersion = true; i += 1; continue }
+                longOptions.append(argument)
+                if CoordRunOptions.takingValues.contains(name), !argument.contains("=") {
+                    guard i + 1 < argv.count else { throw Failure(description: "'\(name)' needs argument") }
+                    longOptions.append(argv[i + 1])
+                    i += 1
+                }
+                i += 1
+                continue
+            }
+            let rest = String(decoding: option.dropFirst(2), as: UTF8.self)
+            switch option[1] {
+            case UInt8(ascii: "E"), UInt8(ascii: "W"), UInt8(ascii: "i"), UInt8(ascii: "v"):
+                guard option.count == 2 else { throw Failure(description: "unrecognized option '\(argument)'") }
+                switch option[1] {
+                case UInt8(ascii: "E"): ignoreEnvironment = true
+                case UInt8(ascii: "W"): steps.append(.warningsOn)
+                case UInt8(ascii: "i"): interactive = true; showVersion = true
+                default: showVersion = true
+                }
+            case UInt8(ascii: "e"), UInt8(ascii: "l"):
+                var value = rest
+                if rest.isEmpty {
+                    i += 1
+                    guard i < argv.count, !argv[i].hasPrefix("-") else {
+                        throw Failure(description: "'\(argument)' needs argument")
+                    }
+                    value = argv[i]
+                }
+                if option[1] == UInt8(ascii: "e") {
+                    steps.append(.execute(value))
+                } else if let equals = value.firstIndex(of: "=") {
+                    steps.append(.require(global: String(value[..<equals]), module: String(value[value.index(after: equals)...])))
+                } else {
+                    steps.append(.require(global: value, module: value))
+                }
+            default:
+                throw Failure(description: "unrecognized option '\(argument)'")
+            }
+            i += 1
+            first = i
+        }
+        if first < argv.count {
+            script = argv[first] == "-" && argv[first - 1] != "--" ? .standardInput : .file(argv[first])
+        }
+        let zero = first < argv.count ? first : 0
+        argTable = argv.indices.map { ($0 - zero, argv[$0]) }
+        scriptArguments = first < argv.count ? Array(argv[(first + 1)...]) : []
+    }
+
+    /// lua.c's usage text, with coordrun's options and run mode after it.
+    static func usage(program: String) -> String {
+        """
+        usage: \(program) [options] [script [args]]
+        Available options are:
+          -e stat   execute string 'stat'
+          -i        enter interactive mode after executing 'script'
+          -l mod    require library 'mod' into global 'mod'
+          -l g=mod  require library 'mod' into global 'g'
+          -v        show version information
+          -E        ignore environment variables
+          -W        turn warnings on
+          --        stop handling options
+          -         stop handling options and execute stdin
+        coordrun's options (before the script):
+          --watch                      reload the app's scripts whenever one of them is saved
+          --sandbox                    run the scripts as untrusted (docs/Security.md)
+          --memory-limit BYTES         the most bytes the scripts may hold
+          --instruction-limit N        the most Lua instructions one line (or handler call) may run
+          --timeout SECONDS            the most seconds one line may run
+          --state STATE                the gateway state to start in (default: authorization)
+          --help, --version
+        A script that declares an app (flow.app) is walked: coordrun shows the visible screen, then reads
+        lines: NUMBER triggers that action, `back` goes back, OUTPUT [PAYLOAD] emits an output, :COMMAND
+        (:help lists them), anything else is Lua. With -i, a Lua REPL over the app instead. A script that
+        declares no app runs as plain Lua, as with lua.
+        """
+    }
+}
