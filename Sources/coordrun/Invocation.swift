@@ -22,6 +22,8 @@ struct CoordRunOptions: ParsableArguments {
 
     /// The long options that take a value (the next argument, or `--name=value`).
     static let takingValues: Set<String> = ["--memory-limit", "--instruction-limit", "--timeout", "--state"]
+    /// Every long option.
+    static let names: Set<String> = takingValues.union(["--watch", "--sandbox"])
 }
 
 /// The command line, read as the stand-alone `lua` reads its own (lua.c's `collectargs`), with coordrun's
@@ -80,6 +82,7 @@ struct Invocation {
                 let name = String(argument.prefix { $0 != "=" })
                 if name == "--help" { help = true; i += 1; continue }
                 if name == "--version" { showVersion = true; i += 1; continue }
+                guard CoordRunOptions.names.contains(name) else { throw Failure(description: "unrecognized option '\(argument)'") }
                 longOptions.append(argument)
                 if CoordRunOptions.takingValues.contains(name), !argument.contains("=") {
                     guard i + 1 < argv.count else { throw Failure(description: "'\(name)' needs argument") }

@@ -124,6 +124,31 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
         return session
     }
 
+    @Test func promptsComeFromPromptGlobalsAsInLua() throws {
+        let repl = try start(["-e", "_PROMPT = 'lua> ' _PROMPT2 = setmetatable({}, { __tostring = function() return '..> ' end })", "-i"])
+        try repl.waitFor("lua>")
+        try repl.type("for i = 1, 2 do")
+        try repl.waitFor("\n..>")
+        try repl.type("io.write(i, ' ') end")
+        try repl.waitFor("1 2 lua>") // io.write's text before the prompt, in order
+        try repl.type("_PROMPT = nil")
+        try repl.waitFor("\n..>")
+    }
+
+    @Test func errorsAreColouredOnlyWhereTheyGoToATerminal() throws {
+        // Standard error to a file: no escape codes there; standard output on the terminal keeps its colours.
+        let errors = folder.path + "/errors.txt"
+        let session = try TerminalSession(["/bin/sh", "-c", "exec \(shellQuote(TranscriptTests.coordrun)) -i 2>\(shellQuote(errors))"],
+                                          environment: ["COORDRUN_HISTORY": history, "TERM": "xterm"], folder: folder.path)
+        try session.waitFor(">")
+        try session.type("error('boom')")
+        try session.type("1+1")
+        try session.waitFor("\n2\n")
+        let text = try #require(readFile(errors))
+        #expect(text.contains("stdin:1: boom"))
+        #expect(!text.contains("\u{1B}["))
+    }
+
     @Test func expressionsStatementsErrorsAndContinuation() throws {
         let repl = try start([])
         try repl.type("1+1")

@@ -15,13 +15,21 @@ import TestSupport
     struct Outcome { var out: String; var err: String; var status: Int32 }
 
     static func run(_ arguments: [String], input: String) throws -> Outcome {
+        try run(coordrun, arguments, input: input)
+    }
+
+    /// Runs `program` in the repository's root with `input` on its standard input; `environment` adds to
+    /// (or, with nil values, removes from) this process's.
+    static func run(_ program: String, _ arguments: [String], input: String, environment extra: [String: String?] = [:],
+                    folder: String = repositoryRoot) throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: coordrun)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
         var environment = ProcessInfo.processInfo.environment
         environment["NOTES_FILE"] = NSTemporaryDirectory() + "notes-\(UUID().uuidString).txt"
         environment["CITY_PICKER"] = nil
+        for (key, value) in extra { environment[key] = value }
         process.environment = environment
         let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
         process.standardInput = stdin

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `coordrun` as a drop-in for `lua`, checked side by side with the system's `lua5.4` (scripts/test
+/// installs it): the same inputs to both REPLs, the same command lines, the same `arg`. Where the two
+/// differ on purpose (docs/Lua.md, "coordrun and lua"), the difference is normalized here and tested on
+/// its own.
+@Suite struct LuaCompatibilityTests {
+    static let lua = "/usr/bin/lua5.4"
+
+    static func requireLua() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: lua), "lua5.4 is missing: ./scripts/test installs it")
+    }
+
+    /// What both print, without what differs on purpose: `lua`'s echo of the lines it reads and its
+    /// prompts, the banner's last words, addresses, the line numbers of session chunks (`lua` counts each
+    /// chunk from 1, coordrun counts the session's lines) and the last traceback frame `[C]: in ?`.
+    static func normalized(_ text: String, inputs: [String]) -> [String] {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let echoes = Set(inputs.flatMap { ["> " + $0, ">> " + $0] })
+        lines = lines.filter { !echoes.contains($0) && $0 != "\t[C]: in ?" }
+        return lines.map { line in
+            var line = line
+            while line.hasPrefix("> ") || line.hasPrefix(">> ") { line = String(line.drop { $0 == ">" }.dropFirst()) }
+            if line.hasPrefix("Lua 5.4") { return "Lua 5.4 banner" }
+            line = line.replacing(/0x[0-9a-f]+/, with: "0x?")
+            line = line.replacing(/stdin:[0-9]+:/, with: "stdin:?:")
+            return line
+        }.filter { !$0.isEmpty && $0 != ">" }
+    }
+
+    /// Inputs whose printed values and errors `lua -i` and `coordrun -i` agree on.
+    static let replInputs = [
+        "1+1", "0.1 + 0.2", "math.pi", "-0.0", "1e300*10", "-(0/0)", "2^63", "math.maxinteger", "math.mininteger",
+        "7 // 2", "7 / 2", "3 % -2", "1e15", "1e16", "123456789012345678",
+        "\"a\\0b\"", "nil", "true, nil, 3", "x = 5", "x", "local y = 1", "y",
+        "setmetatable({}, {__tostring=function() return 'T!' end})", "setmetatable({}, {__name='My'})",
+        "io.stdout", "print", "coroutine.create(print)",
+        "error()", "error('boom')", "error({})", "error(42)", "error(true)",
+        "1 +", "2",
+        "for i = 1, 2 do", "print(i)", "end",
+        "io.write('a')", "io.write('b\\n')", "print(1, nil, 'x')",
+        "string.format('%q', 'x\\n')", "select('#', ...)",
+        "function f() return 1, 2 end", "f()",
+        "local t <const> = 1; t = 2", "\"unterminated", "x = = 1", "return", "=x", "=1, 2",
+        "goto nowhere", "local a <close> = 4",
+    ]
+
+    @Test func theREPLPrintsWhatLuaPrints() throws {
+        try Self.requireLua()
+        let input = Self.replInputs.joined(separator: "\n") + "\n"
+        let lua = try TranscriptTests.run(Self.lua, ["-i"], input: input)
+        let ours = try TranscriptTests.run(["-i"], input: input)
+        let expected = Self.normalized(lua.out + lua.err, inputs: Self.replInputs)
+        let actual = Self.normalized(ours.out + ours.err, inputs: Self.replInputs)
+        #expect(actual == expected)
+        if actual != expected {
+            for (i, (a, e)) in zip(actual, expected).enumerated() where a != e { Issue.record("line \(i): \(a.debugDescription) ≠ lua's \(e.debugDescription)"); break }
+        }
+    }
+
+    /// Where the REPL differs on purpose: tables are pretty-printed as Lua that reads back, and session
+    /// lines are numbered.
+    @Test func tablesArePrettyPrintedAsLuaThatReadsBack() throws {
+        let inputs = ["{ 1, 2, x = 'y', ['end'] = true, [2.5] = 'f', ['\\0' .. '1'] = 0 }", "nosuch()"]
+        let ours = try TranscriptTests.run(["-i"], input: inputs.joined(separator: "\n") + "\n")
+        #expect(ours.out.contains(#"{ 1, 2, ["\0001"] = 0, ["end"] = true, [2.5] = "f", x = "y" }"#), "\(ours.out)")
+        #expect(ours.err.contains("stdin:2: attempt to call a nil value (global 'nosuch')"))
+        // What is printed reads back as the same table.
+        let back = try TranscriptTests.run(["-e", #"local t = { 1, 2, ["\0001"] = 0, ["end"] = true, [2.5] = "f", x = "y" } print(#t, t["\0" .. "1"], t["end"], t[2.5])"#], input: "")
+        #expect(back.out == "2\t0\ttrue\tf\n")
+    }
+
+    /// A script that prints `arg` from its lowest index up, and `...`.
+    static let argScript = """
+        local low = 0
+        while arg[low - 1] ~= nil do low = low - 1 end
+        local parts = {}
+        for i = low, #arg do parts[#parts + 1] = i .. "=" .. (i == low and "<interpreter>" or tostring(arg[i])) end
+        print(table.concat(parts, " "))
+        print("...", select("#", ...), ...)
+        """
+
+    @Test(arguments: [
+        ["SCRIPT"], ["SCRIPT", "a", "b c", "-x", "--"], ["-e", "x=1", "SCRIPT", "a"], ["-eprint('e')", "SCRIPT"],
+        ["-W", "SCRIPT", "-i"], ["--", "SCRIPT", "z"], ["-lstring", "SCRIPT"], ["-l", "s=string", "-e", "print(s == string)", "SCRIPT"],
+        ["-E", "SCRIPT", "1"], ["-", "a", "b"], ["-e", "print(#arg, arg[0], arg[-1])"], ["-v", "SCRIPT", "q"],
+    ])
+    func theCommandLineAndArgMatchLua(_ arguments: [String]) throws {
+        try Self.requireLua()
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("args.lua", Self.argScript)
+        let argv = arguments.map { $0 == "SCRIPT" ? script : $0 }
+        let stdin = arguments.contains("-") ? Self.argScript : ""
+        let lua = try TranscriptTests.run(Self.lua, argv, input: stdin)
+        let ours = try TranscriptTests.run(TranscriptTests.coordrun, argv, input: stdin)
+        let luaOut = lua.out.replacingOccurrences(of: Self.lua, with: "<interpreter>")
+        let ourOut = ours.out.replacingOccurrences(of: TranscriptTests.coordrun, with: "<interpreter>")
+        #expect(Self.normalized(ourOut, inputs: []) == Self.normalized(luaOut, inputs: []))
+        #expect(ours.status == lua.status)
+        #expect(ours.err == lua.err)
+    }
+
+    @Test(arguments: [["-x"], ["-e"], ["-ix"], ["-l"], ["--x"], ["-E", "-h"], ["-", "-"]])
+    func badOptionsAreRefusedAsLuaRefusesThem(_ arguments: [String]) throws {
+        try Self.requireLua()
+        let lua = try TranscriptTests.run(Self.lua, arguments, input: "")
+        let ours = try TranscriptTests.run(TranscriptTests.coordrun, arguments, input: "")
+        #expect(ours.status == lua.status)
+        let first = { (text: String) in text.split(separator: "\n").first.map { String($0.drop { $0 != ":" }) } }
+        #expect(first(ours.err) == first(lua.err), "\(ours.err)")
+    }
+
+    @Test func scriptErrorsAndMissingScriptsExitAsInLua() throws {
+        try Self.requireLua()
+        let folder = try TemporaryDirectory()
+        let failing = try folder.write("fails.lua", "local x = 1\nerror('boom')\n")
+        for argv in [[failing], [folder.path + "/nosuch.lua"], ["-e", "error('e')"], ["-e", "x = = 1"]] {
+            let lua = try TranscriptTests.run(Self.lua, argv, input: "")
+            let ours = try TranscriptTests.run(TranscriptTests.coordrun, argv, input: "")
+            #expect(ours.status == lua.status && ours.status == 1)
+            let message = { (text: String) in text.split(separator: "\n").first.map { String($0.drop { $0 != ":" }) } }
+            #expect(message(ours.err) == message(lua.err), "\(argv): \(ours.err)")
+        }
+    }
+
+    @Test func luaInitRunsFirstUnlessIgnored() throws {
+        try Self.requireLua()
+        let folder = try TemporaryDirectory()
+        let initFile = try folder.write("init.lua", "print('from file', ...)\n")
+        for (environment, arguments) in [(["LUA_INIT": "print('init')"], ["-e", "print('e')"]),
+                                         (["LUA_INIT_5_4": "print('5.4')", "LUA_INIT": "print('init')"], ["-e", "print('e')"]),
+                                         (["LUA_INIT": "@" + initFile], ["-e", "print('e')"]),
+                                         (["LUA_INIT": "print('init')"], ["-E", "-e", "print('e')"]),
+                                         (["LUA_INIT": "error('bad init')"], ["-e", "print('e')"])] {
+            let lua = try TranscriptTests.run(Self.lua, arguments, input: "", environment: environment)
+            let ours = try TranscriptTests.run(TranscriptTests.coordrun, arguments, input: "", environment: environment)
+            #expect(ours.out == lua.out, "\(environment)")
+            #expect(ours.status == lua.status)
+        }
+    }
+
+    @Test func aScriptWithoutAnAppIsPlainLua() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("plain.lua", "io.write('plain ', ...) print()\n")
+        let ours = try TranscriptTests.run([script, "x"], input: "1\n")
+        #expect(ours.out == "plain x\n")
+        #expect(ours.err.isEmpty)
+        #expect(ours.status == 0)
+    }
+
+    @Test func anAppDeclaredAtThePromptStarts() throws {
+        let inputs = [
+            "flow = require 'coordinator'",
+            "flow.screen 'Hello' { outputs = { 'wave' } }",
+            "App = flow.coordinator 'App'",
+            "function App:start() self:push('Hello').onWave = function() waved = true end end",
+            "flow.app(App)",
+            "tap('wave')", "waved",
+        ]
+        let ours = try TranscriptTests.run(["-i"], input: inputs.joined(separator: "\n") + "\n")
+        #expect(ours.out.contains("== Hello ==\n  :1. wave\nstack: Hello\n"), "\(ours.out)")
+        #expect(ours.out.hasSuffix("true\n"))
+        #expect(ours.err.isEmpty)
+    }
+
+    @Test func outputIsInTheOrderItWasMade() throws {
+        let ours = try TranscriptTests.run(["-i"], input: "io.write('a')\nprint(1+1)\nio.write('b')\nprint('c')\n")
+        let addressesHidden = ours.out.replacing(/0x[0-9a-f]+/, with: "0x?")
+        #expect(addressesHidden.hasSuffix("afile (0x?)\n2\nbfile (0x?)\nc\n"), "\(ours.out)")
+    }
+}
