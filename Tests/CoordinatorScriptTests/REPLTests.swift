@@ -272,7 +272,7 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
         #expect(edited != original)
         try folder.write("app.lua", edited)
         try repl.type(":reload")
-        try repl.waitFor("2 handlers changed")
+        try repl.waitFor("1 handler changed\n  changed     list.onCitySelected in regions.onRegionSelected in CityPicker:start (app.lua:")
         try repl.type("stack()")
         try repl.waitFor("{ \"UserEdit\", \"Regions\", \"Cities\" }", count: 2)
         try repl.type(":tree")

@@ -160,6 +160,20 @@ struct LuaSource {
         return "function" + rest
     }
 
+    /// The function's own text: its source with each nested function's text left out (a change inside
+    /// a handler a function sets is that handler's change, not its own).
+    func ownSource(of index: Int) -> String {
+        let f = functions[index]
+        var result = ""
+        var position = f.start
+        for child in f.children.sorted(by: { functions[$0].start < functions[$1].start }) {
+            let c = functions[child]
+            result += String(decoding: text[position..<c.start], as: UTF8.self) + "function...end"
+            position = c.end
+        }
+        return result + String(decoding: text[position..<f.end], as: UTF8.self)
+    }
+
     func source(of index: Int) -> Substring {
         let f = functions[index]
         return Substring(String(decoding: text[f.start..<f.end], as: UTF8.self))

@@ -53,7 +53,8 @@ enum Binding {
 /// compiled with the same chunk name and line numbers and its variables are bound: file-level locals to
 /// the one variable each has after the reload (``FileVariables``), the others (`self`, the screen, locals of
 /// the method that made it) to the old closure's. A function whose text is the same but moved is rebuilt
-/// too (its errors then name the right lines) and counted as moved, not changed.
+/// too (its errors then name the right lines), and so is one whose only change is inside a handler it
+/// sets (new handlers are made from its text); both count as moved, not changed.
 struct Rebinder {
     let runtime: ScriptRuntime
     var sources: SourcePairs
@@ -123,7 +124,10 @@ struct Rebinder {
         }
         switch made {
         case .success(let new):
-            return sameText ? .moved(new) : .changed(new, "\(newSource.displayName(of: newIndex)) (\(path):\(newSource.functions[newIndex].line))")
+            // Rebuilt when any of its text changed (the handlers it sets are made from it); reported as
+            // changed when its own code did, not only a handler inside it.
+            let ownTextChanged = newSource.ownSource(of: newIndex) != oldSource.ownSource(of: oldIndex)
+            return ownTextChanged ? .changed(new, "\(newSource.displayName(of: newIndex)) (\(path):\(newSource.functions[newIndex].line))") : .moved(new)
         case .failure(let reason):
             return .kept(reason.text)
         }
