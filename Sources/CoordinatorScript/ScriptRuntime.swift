@@ -134,6 +134,10 @@ public final class ScriptRuntime {
         try app.atomically { try lua.load(code, name: name).callValues(arguments: arguments) }
     }
 
+    /// The Lua release scripts run on, with its copyright, as `lua -v` prints it
+    /// (`Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio`).
+    public static var luaRelease: String { LuaState.copyright }
+
     /// Whether the scripts declared an application (`flow.app`), which ``start()`` starts.
     public var declaresApplication: Bool { rootClass != nil || !flows.isEmpty }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CoordinatorScript
-import LuaKit
 
 /// `coordrun`: a drop-in for the stand-alone `lua` (its options, `arg`, `LUA_INIT`, the REPL) that also
 /// walks the app a script declares. The steps follow lua.c's `pmain`: read the arguments, print the
@@ -54,7 +53,7 @@ enum CoordRun {
             streams.message(CoordRunOptions.message(for: error))
             return 1
         }
-        if invocation.showVersion { Platform.writeOut(LuaState.copyright + "  (coordrun \(version))\n") }
+        if invocation.showVersion { Platform.writeOut(ScriptRuntime.luaRelease + "  (coordrun \(version))\n") }
 
         let runtime: ScriptRuntime
         do {
@@ -102,7 +101,7 @@ enum CoordRun {
         } else if invocation.script != nil || invocation.hasExecute || invocation.showVersion {
             return 0 // plain Lua, as with lua
         } else if tty {
-            if !invocation.showVersion { Platform.writeOut(LuaState.copyright + "  (coordrun \(version))\n") }
+            if !invocation.showVersion { Platform.writeOut(ScriptRuntime.luaRelease + "  (coordrun \(version))\n") }
             mode = .repl
         } else {
             // lua with no script and standard input not a terminal: standard input is the script.
