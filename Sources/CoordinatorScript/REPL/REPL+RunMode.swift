@@ -15,7 +15,7 @@ extension REPL {
             // One operation: a payload expression that navigates (`toggle back()`) is undone with the tap when
             // the tap then fails (the fuzzer found the pop kept).
             try operation {
-                let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: "payload", as: FlowValue?.self)
+                let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: chunkName, as: FlowValue?.self)
                 try app.tap(output, payload: payload)
             }
         } else if isName(line), try runtime.lua.globals.get(line, as: LuaValue.self) == .nil {
