@@ -29,6 +29,30 @@ final class REPLTranscript {
 }
 
 @Suite struct REPLEngineTests {
+    @Test func runModeSaysWhenATapReachesNoHandlerAndFailsOnABrokenRendering() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("app.lua", """
+            local flow = require "coordinator"
+            flow.screen "A" { outputs = { "go", "idle", "broken" } }
+            flow.screen "B" { render = function(s) return s.nothing.field end }
+            local App = flow.coordinator "App"
+            function App:start()
+              local a = self:push("A")
+              a.onGo = function() went = true end
+              a.onBroken = function() self:push("B") end
+            end
+            flow.app(App)
+            """)
+        let session = try REPLTranscript(mode: .run, script: script)
+        #expect(session.line("idle") == "(nothing handles idle on A#3)\n")
+        #expect(session.line("2") == "(nothing handles idle on A#3)\n")
+        #expect(session.line("go") == "")
+        // The rendering of the screen a line shows is part of the line: it fails, and B is not pushed.
+        #expect(session.line("broken") == "")
+        #expect(session.errors.first?.hasPrefix("rendering B failed: \(script):3: attempt to index a nil value") == true, "\(session.errors)")
+        #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["A"])
+    }
+
     @Test func expressionsPrintTheirValuesLikeLua() throws {
         let session = try REPLTranscript()
         #expect(session.line("1 + 1") == "2\n")
