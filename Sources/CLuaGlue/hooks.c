@@ -2,6 +2,11 @@
    clua_hooks.h). */
 #include "CLuaGlue.h"
 
+/* Set by a Ctrl-C that asked running Lua code to stop, cleared when a hook saw it: a second Ctrl-C while it
+   is still set finds the code stuck where no hook runs (a long C call such as string.find over a huge
+   subject), and ends the process, as lua.c's second Ctrl-C does. */
+static volatile sig_atomic_t sigintUnseen;
+
 void clua_install_hook(lua_State *L, clua_Runtime *rt) {
     lua_Hook hook = clua_hook;
     int mask, count;
@@ -32,6 +37,7 @@ static void clua_hook_error(lua_State *L, const char *message) {
 void clua_hook(lua_State *L, lua_Debug *ar) {
     clua_Runtime *rt = clua_runtime(L);
     if (rt->interruptRequested) {
+        sigintUnseen = 0;
         lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
         clua_hook_error(L, rt->interruptRequested == 2 ? "timed out" : "interrupted");
         return;
@@ -60,11 +66,18 @@ void clua_interrupt(lua_State *L) {
 static lua_State *volatile sigintState;
 static volatile sig_atomic_t sigintCount;
 
+
 static void clua_sigint_handler(int sig) {
     (void)sig;
     sigintCount = sigintCount + 1;
     lua_State *L = sigintState;
     if (L != NULL) {
+        if (sigintUnseen) {
+            signal(SIGINT, SIG_DFL);
+            raise(SIGINT);
+            return;
+        }
+        sigintUnseen = 1;
         lua_State *running = clua_runtime(L)->current;
         clua_interrupt(running != NULL ? running : L);
     }
@@ -118,7 +131,7 @@ void clua_sigint_uninstall(void) { signal(SIGINT, SIG_DFL); }
 
 void clua_sigint_arm(lua_State *L) { sigintState = L; }
 
-void clua_sigint_disarm(void) { sigintState = NULL; }
+void clua_sigint_disarm(void) { sigintState = NULL; sigintUnseen = 0; }
 
 int clua_sigint_take(void) {
     int count = sigintCount;

@@ -49,6 +49,8 @@ public final class ScriptRuntime {
     var screenFields: Set<String> = []
 
     var hasDriverFunctions = false
+    /// The `print` the state started with: while the global is that one, a REPL prints values itself.
+    var standardPrint: LuaValue?
 
     /// Creates a runtime whose gateway starts in `state`, with the Lua standard libraries `libraries`.
     /// With `driverFunctions`, Lua code can also act as the user (`tap`, `back`, `top`, ...: see
@@ -75,6 +77,7 @@ public final class ScriptRuntime {
             try lua.restrictModules()
         }
         app = Application(state: state)
+        standardPrint = try lua.globals.get("print", as: LuaValue.self)
         try registerScreenClass()
         try registerCoordinatorClass()
         try registerFrozenData()
@@ -111,9 +114,9 @@ public final class ScriptRuntime {
         swiftCoordinators[name] = make
     }
 
-    /// Runs the app's main script (its folder is on `package.path`), with `arguments` as its `...`.
+    /// Runs the app's main script (modules next to it are found first), with `arguments` as its `...`.
     /// ``reload()`` runs it again, with the modules it required from files.
-    public func load(script path: String, arguments: [String] = []) throws {
+    public func load(script path: String, arguments: [LuaValue] = []) throws {
         let before = try loadedModules()
         try app.atomically { _ = try lua.runMainScript(path, arguments: arguments) }
         if let i = files.firstIndex(where: { $0.path == path && $0.module == nil }) {
@@ -130,13 +133,22 @@ public final class ScriptRuntime {
     /// Runs a Lua chunk with the driver functions (`tap`, `back`, `top`, `stack`, `tree`, `reload`), with
     /// `arguments` as its `...`; if it fails, the navigation state is restored.
     @discardableResult
-    public func run(_ code: String, name: String = "input", arguments: [String] = []) throws -> [LuaValue] {
+    public func run(_ code: String, name: String = "input", arguments: [LuaValue] = []) throws -> [LuaValue] {
         try app.atomically { try lua.load(code, name: name).callValues(arguments: arguments) }
     }
 
     /// The Lua release scripts run on, with its copyright, as `lua -v` prints it
     /// (`Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio`).
     public static var luaRelease: String { LuaState.copyright }
+
+    /// A main script's arguments as the stand-alone `lua` gives them (lua.c's `pushargs`): `arg[1]` to
+    /// `arg[#arg]` of the global table `arg` as it is now (an `-e` chunk may have changed it).
+    public func scriptArguments() throws -> [LuaValue] {
+        guard case .table(let arg)? = try? lua.globals.get("arg", as: LuaValue.self) else {
+            throw LuaError(.runtime, "'arg' is not a table")
+        }
+        return try (0..<arg.count).map { try arg.rawGet($0 + 1, as: LuaValue.self) }
+    }
 
     /// Whether the scripts declared an application (`flow.app`), which ``start()`` starts.
     public var declaresApplication: Bool { rootClass != nil || !flows.isEmpty }

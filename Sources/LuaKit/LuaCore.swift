@@ -77,6 +77,8 @@ import Darwin
     }
     var warningsEnabled = true
     var warningBuffer = ""
+    /// Whether the last piece said more pieces follow.
+    var warningContinues = false
 
     init() throws(LuaError) {
         runtime = .allocate(capacity: 1)
@@ -123,8 +125,10 @@ import Darwin
     var isSandboxed = false
     /// Whether `setmetatable` refuses metatables with `__gc` (`LuaState.refuseFinalizers()`).
     var refusesFinalizers = false
-    /// The folders a sandboxed state's `require` may read.
+    /// The folders `require` looks in first (a sandboxed state's: the only ones).
     var moduleDirectories: [String] = []
+    /// Whether `package.searchers` has the searcher for `moduleDirectories` (`LuaState.allowModules(in:)`).
+    var hasModuleSearcher = false
     /// Whether `require` only loads preloaded modules and Lua files from `moduleDirectories`.
     var modulesRestricted = false
 
@@ -261,12 +265,15 @@ import Darwin
 
     // MARK: Warnings
 
+    /// A message in one piece that starts with `@` is a control message (`@on`, `@off`; others are
+    /// ignored), as in Lua's own `warnf`: `warn("", "@on")` is a warning.
     func receiveWarning(_ piece: String, continues: Bool) {
-        if warningBuffer.isEmpty, !continues, piece.hasPrefix("@") {
+        if !warningContinues, !continues, piece.hasPrefix("@") {
             if piece == "@on" { warningsEnabled = true } else if piece == "@off" { warningsEnabled = false }
             return
         }
         warningBuffer += piece
+        warningContinues = continues
         guard !continues else { return }
         let message = warningBuffer
         warningBuffer = ""

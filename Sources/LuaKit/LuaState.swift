@@ -229,11 +229,11 @@ public final class LuaState {
         try loadFile(path).callValues()
     }
 
-    /// Runs an application's main script: its folder goes first on `package.path`, so `require "flows"`
-    /// finds `flows.lua` (or `flows/init.lua`) next to it, wherever the process was started.
+    /// Runs an application's main script: `require "flows"` finds `flows.lua` (or `flows/init.lua`) next to
+    /// it first, wherever the process was started (``allowModules(in:)``; `package.path` stays as Lua set it).
     /// `arguments` are the chunk's `...` (a command line's script arguments).
     @discardableResult
-    public func runMainScript(_ path: String, arguments: [String] = []) throws -> [LuaValue] {
+    public func runMainScript(_ path: String, arguments: [LuaValue] = []) throws -> [LuaValue] {
         try allowModules(in: [Self.directory(of: path)])
         return try loadFile(path).callValues(arguments: arguments)
     }

@@ -53,7 +53,8 @@ enum CoordRun {
             streams.message(CoordRunOptions.message(for: error))
             return 1
         }
-        if invocation.showVersion { Platform.writeOut(ScriptRuntime.luaRelease + "  (coordrun \(version))\n") }
+        if invocation.showVersion { Platform.writeOut(ScriptRuntime.luaRelease + "\n") }
+        if invocation.printsCoordrunVersion { Platform.writeOut("coordrun \(version)\n") }
 
         let runtime: ScriptRuntime
         do {
@@ -68,25 +69,33 @@ enum CoordRun {
             streams.message(REPL.message(for: error))
             return 1
         }
+        // The state is closed on the way out, as lua.c's: finalizers run, open files are flushed.
+        defer { runtime.lua.close() }
+        CtrlC.install()
         // LUA_INIT, then -e, -l and -W in order, then the script: the first failure ends the run.
         do {
-            if !invocation.ignoreEnvironment { try runInit(runtime) }
-            for step in invocation.steps {
-                switch step {
-                case .execute(let code): try runtime.run(code, name: "=(command line)")
-                case .require(let global, let module):
-                    try runtime.run("local g, m = ... _G[g] = require(m)", name: "=(command line)", arguments: [global, module])
-                case .warningsOn: runtime.lua.warningsEnabled = true
+            try CtrlC.interrupts(runtime) {
+                if !invocation.ignoreEnvironment { try runInit(runtime) }
+                for step in invocation.steps {
+                    switch step {
+                    case .execute(let code): try runtime.run(code, name: "=(command line)")
+                    case .require(let global, let module):
+                        try runtime.run("_G[\(luaQuoted(global))] = require(\(luaQuoted(module)))", name: "=(command line)")
+                    case .warningsOn: runtime.lua.warningsEnabled = true
+                    }
                 }
+                if let script = invocation.script {
+                    // lua.c's pushargs: the script's `...` are arg[1..#arg] as they are now (-e may change them).
+                    let arguments = try runtime.scriptArguments()
+                    switch script {
+                    case .file(let path): try runtime.load(script: path, arguments: arguments)
+                    case .standardInput:
+                        let code = String(decoding: Platform.readAllStandardInput(), as: UTF8.self)
+                        try runtime.run(code, name: "=stdin", arguments: arguments)
+                    }
+                }
+                if runtime.declaresApplication { try runtime.start() }
             }
-            switch invocation.script {
-            case .file(let path): try runtime.load(script: path, arguments: invocation.scriptArguments)
-            case .standardInput:
-                let code = String(decoding: Platform.readAllStandardInput(), as: UTF8.self)
-                try runtime.run(code, name: "=stdin", arguments: invocation.scriptArguments)
-            case nil: break
-            }
-            if runtime.declaresApplication { try runtime.start() }
         } catch {
             streams.message(REPL.message(for: error))
             return 1
@@ -101,14 +110,16 @@ enum CoordRun {
         } else if invocation.script != nil || invocation.hasExecute || invocation.showVersion {
             return 0 // plain Lua, as with lua
         } else if tty {
-            if !invocation.showVersion { Platform.writeOut(ScriptRuntime.luaRelease + "  (coordrun \(version))\n") }
+            if !invocation.showVersion { Platform.writeOut(ScriptRuntime.luaRelease + "\n") }
             mode = .repl
         } else {
             // lua with no script and standard input not a terminal: standard input is the script.
             do {
-                let code = String(decoding: Platform.readAllStandardInput(), as: UTF8.self)
-                try runtime.run(code, name: "=stdin")
-                if runtime.declaresApplication && runtime.app.root == nil { try runtime.start() }
+                try CtrlC.interrupts(runtime) {
+                    let code = String(decoding: Platform.readAllStandardInput(), as: UTF8.self)
+                    try runtime.run(code, name: "=stdin")
+                    if runtime.declaresApplication && runtime.app.root == nil { try runtime.start() }
+                }
                 return 0
             } catch {
                 streams.message(REPL.message(for: error))
@@ -166,26 +177,43 @@ enum CoordRun {
                 return true
             }
         }
-        if tty { CtrlC.install() }
         if mode == .repl && tty {
             output.write(streams.out.dim("coordrun \(version) - :help for commands, Ctrl-D to quit") + "\n")
         }
         if runtime.app.root != nil { repl.show() }
+        // The REPL prompts as lua -i does, also for lines from a pipe, and shows each line after its prompt
+        // there as lua's line editor does (a transcript reads like the session); run mode prompts only on
+        // a terminal.
+        let prompts = tty || mode == .repl
         var failed = false
         while true {
             Platform.flushOut()
-            switch input.read(prompt: tty ? streams.out.prompt(repl.prompt) : nil) {
+            let prompt = repl.prompt
+            let read = input.read(prompt: tty ? streams.out.prompt(prompt) : nil)
+            if prompts && !tty {
+                if case .line(let line) = read { Platform.writeOut(prompt + line + "\n") } else { Platform.writeOut(prompt) }
+            }
+            switch read {
             case .end:
                 failed = !repl.endOfInput() || failed
-                if tty { output.write("\n") }
+                if prompts { output.write("\n") }
                 return failed && !tty ? 1 : 0
             case .interrupted:
+                guard tty else { return 130 } // Ctrl-C to a session reading a pipe ends it
                 repl.cancelPending()
                 output.write("\n")
             case .line(let line):
                 if !repl.handle(line) { failed = true }
             }
         }
+    }
+
+    /// `text` as a Lua string literal (every byte but letters, digits and spaces as `\ddd`).
+    static func luaQuoted(_ text: String) -> String {
+        "\"" + text.utf8.map { byte in
+            let c = Character(Unicode.Scalar(byte))
+            return byte < 128 && (c.isLetter || c.isNumber || c == " " || c == "_" || c == ".") ? String(c) : "\\" + String(byte)
+        }.joined() + "\""
     }
 
     static func historyFile() -> String? {

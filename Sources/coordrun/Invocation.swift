@@ -49,6 +49,8 @@ struct Invocation {
     var steps: [Step] = []
     var interactive = false
     var showVersion = false
+    /// `--version`: coordrun's version after Lua's.
+    var printsCoordrunVersion = false
     var ignoreEnvironment = false
     var help = false
     var script: Script?
@@ -81,7 +83,7 @@ struct Invocation {
             if argument.hasPrefix("--") {
                 let name = String(argument.prefix { $0 != "=" })
                 if name == "--help" { help = true; i += 1; continue }
-                if name == "--version" { showVersion = true; i += 1; continue }
+                if name == "--version" { printsCoordrunVersion = true; showVersion = true; i += 1; continue }
                 guard CoordRunOptions.names.contains(name) else { throw Failure(description: "unrecognized option '\(argument)'") }
                 longOptions.append(argument)
                 if CoordRunOptions.takingValues.contains(name), !argument.contains("=") {

@@ -104,7 +104,7 @@ import TestSupport
         #expect(help.out.contains("--memory-limit BYTES"))
         let version = try Self.run(["--version"], input: "")
         #expect(version.out.hasPrefix("Lua 5.4"))
-        #expect(version.out.hasSuffix("(coordrun 0.4.0)\n"))
+        #expect(version.out.hasSuffix("PUC-Rio\ncoordrun 0.4.0\n"))
     }
 
     @Test func aCleanSessionExitsWithZero() throws {

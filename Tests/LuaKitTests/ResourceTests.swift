@@ -124,7 +124,19 @@ import LuaKit
         try folder.write("flows/cities.lua", "return { first = 'Moscow' }")
         try folder.write("flows/nested/init.lua", "return { name = 'nested' }")
         let lua = try makeState()
+        let before: String = try lua.globals.get("package", as: LuaTable.self).get("path")
         #expect(try lua.runMainScript(folder.path + "/flows/app.lua") == ["Moscow/nested"])
+        // package.path stays as Lua set it (scripts print and change it, as with lua): a searcher finds them.
+        #expect(try lua.globals.get("package", as: LuaTable.self).get("path", as: String.self) == before)
+        #expect(try lua.moduleFile("nested") == folder.path + "/flows/nested/init.lua")
+        #expect(try lua.evaluate("return #package.searchers", as: Int.self) == 5)
+        _ = try lua.runMainScript(folder.path + "/flows/app.lua") // the searcher is not added twice
+        #expect(try lua.evaluate("return #package.searchers", as: Int.self) == 5)
+        // A module next to the script comes before one of the same name along package.path.
+        try folder.write("elsewhere/cities.lua", "return { first = 'Kazan' }")
+        try lua.run("package.loaded.cities = nil package.path = '\(folder.path)/elsewhere/?.lua;' .. package.path")
+        #expect(try lua.evaluate("return require('cities').first", as: String.self) == "Moscow")
+        try lua.addModuleDirectory(folder.path + "/flows")
         let path: String = try lua.globals.get("package", as: LuaTable.self).get("path")
         #expect(path.hasPrefix(folder.path + "/flows/?.lua;" + folder.path + "/flows/?/init.lua;"))
         try lua.addModuleDirectory(folder.path + "/flows") // not added twice

@@ -39,6 +39,8 @@ static inline int clua_weakmap_new(lua_State *L) {
 
 static inline int clua_registryindex(void) { return LUA_REGISTRYINDEX; }
 static inline const char *clua_copyright(void) { return LUA_COPYRIGHT; }
+/* Whether the file can be opened for reading (what Lua's searchpath checks). */
+static inline int clua_readable(const char *path) { FILE *f = fopen(path, "r"); if (f == NULL) return 0; fclose(f); return 1; }
 static inline int clua_upvalueindex(int i) { return lua_upvalueindex(i); }
 static inline void clua_pop(lua_State *L, int n) { lua_pop(L, n); }
 static inline void clua_newtable(lua_State *L) { lua_newtable(L); }

@@ -39,9 +39,20 @@ extension REPL {
         try operation { try chunk.callValues() }
     }
 
-    /// lua.c's `l_print`: the values, tab-separated, on one line.
+    /// lua.c's `l_print`: the values, tab-separated, on one line. When a script replaced the global
+    /// `print`, that function prints them, as in `lua`.
     func printValues(_ values: [LuaValue]) {
         guard !values.isEmpty else { return }
+        let print = try? runtime.lua.globals.get("print", as: LuaValue.self)
+        if let print, print != runtime.standardPrint {
+            do {
+                guard case .function(let function) = print else { throw LuaError(.runtime, "attempt to call a \(print.typeName) value") }
+                _ = try function.callValues(arguments: values)
+            } catch {
+                output.error("error calling 'print' (\((error as? LuaError)?.message ?? "\(error)"))")
+            }
+            return
+        }
         output.write(values.map { ValuePrinter.format($0) }.joined(separator: "\t") + "\n")
     }
 }

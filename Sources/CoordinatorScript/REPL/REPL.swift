@@ -75,6 +75,7 @@ public final class REPL {
         self.output = output
         self.events = EventLog(app: runtime.app)
         try runtime.installDriverFunctions()
+
     }
 
     /// A REPL whose text and errors both go to `write`.

@@ -13,7 +13,7 @@ struct ScriptFile {
     /// The module name for files loaded with `require`; nil for a main script.
     let module: String?
     /// A main script's `...` (its command-line arguments), given again when it runs again.
-    var arguments: [String] = []
+    var arguments: [LuaValue] = []
     var text: String?
 
     init(path: String, module: String?) {
@@ -177,12 +177,7 @@ extension ScriptRuntime {
     }
 
     /// The file `require(name)` loads, for modules that come from Lua files.
-    func modulePath(_ name: String) throws -> String? {
-        guard let package = try lua.globals.get("package", as: LuaTable?.self),
-              let search = try package.get("searchpath", as: LuaFunction?.self) else { return nil }
-        let path = try package.get("path", as: String.self)
-        return try search.callValues(name, path).first?.stringValue
-    }
+    func modulePath(_ name: String) throws -> String? { try lua.moduleFile(name) }
 }
 
 /// The whole file as text, or nil when it cannot be read.
