@@ -40,9 +40,15 @@ struct FileVariables {
     /// old and new text (see ``closures(from:)``), `oldModules` the values `package.loaded` held before.
     init(sources: inout SourcePairs, old: [LuaFunction], new: [LuaFunction], oldModules: Set<LuaValue>, fresh: Set<String>) {
         var oldCells: [String: [String: [Cell]]] = [:]
+        // Closures whose only variable is `_ENV` (most functions of a big file of definitions) need no scan.
+        func variables(_ function: LuaFunction) -> [LuaUpvalue] {
+            let upvalues = (try? function.upvalues()) ?? []
+            return upvalues.contains { $0.name != "_ENV" } ? upvalues : []
+        }
         for function in old {
-            guard let site = sources.oldSite(of: function) else { continue }
-            for upvalue in (try? function.upvalues()) ?? [] where upvalue.name != "_ENV" {
+            let upvalues = variables(function)
+            guard !upvalues.isEmpty, let site = sources.oldSite(of: function) else { continue }
+            for upvalue in upvalues where upvalue.name != "_ENV" {
                 guard let local = site.old.fileLocal(named: upvalue.name, visibleFrom: site.index) else { continue }
                 oldCells[site.path, default: [:]][local.key, default: []]
                     .append(Cell(function: function, index: upvalue.index, value: upvalue.value, local: local))
@@ -50,10 +56,12 @@ struct FileVariables {
         }
         var newCells: [String: [String: Cell]] = [:]
         for function in new {
-            guard let info = function.info, info.isLua, let path = info.path, let (_, source) = sources.sources(for: path) else { continue }
+            let upvalues = variables(function)
+            guard !upvalues.isEmpty, let info = function.info, info.isLua, let path = info.path,
+                  let (_, source) = sources.sources(for: path) else { continue }
             let candidates = source.functions(line: info.lineDefined, lastLine: info.lastLineDefined)
             guard candidates.count == 1, let index = candidates.first else { continue }
-            for upvalue in (try? function.upvalues()) ?? [] where upvalue.name != "_ENV" {
+            for upvalue in upvalues where upvalue.name != "_ENV" {
                 guard let local = source.fileLocal(named: upvalue.name, visibleFrom: index),
                       newCells[path]?[local.key] == nil else { continue }
                 newCells[path, default: [:]][local.key] = Cell(function: function, index: upvalue.index, value: upvalue.value, local: local)

@@ -209,7 +209,7 @@ struct HandlerSites {
     /// New handlers set on an object in a function that existed before, where no live holder got handlers
     /// from that function and object.
     private mutating func noteWaiting(sources: inout SourcePairs) {
-        for path in sources.newTexts.keys.sorted() {
+        for path in sources.newTexts.keys.sorted() where sources.newTexts[path] != sources.oldTexts[path] {
             guard let (oldSource, newSource) = sources.sources(for: path) else { continue }
             for oldIndex in oldSource.functions.indices {
                 let sitePath = oldSource.path(of: oldIndex)

@@ -47,18 +47,22 @@ struct LuaSource {
     private(set) var topLocals: [(name: String, offset: Int)] = []
     /// The main chunk's locals, in order.
     private(set) var fileLocals: [FileLocal] = []
+    private var paths: [[String]] = []
+    private var functionsByLines: [Lines: [Int]] = [:]
+    private var functionsByPath: [[String]: Int] = [:]
 
     init(_ string: String) {
         text = Array(string.utf8)
         scan()
+        indexPaths()
     }
 
     // MARK: Queries
 
     /// The functions that start on `line` and end on `lastLine`.
-    func functions(line: Int, lastLine: Int) -> [Int] {
-        functions.indices.filter { functions[$0].line == line && functions[$0].lastLine == lastLine }
-    }
+    func functions(line: Int, lastLine: Int) -> [Int] { functionsByLines[Lines(line: line, lastLine: lastLine)] ?? [] }
+
+    private struct Lines: Hashable { var line: Int; var lastLine: Int }
 
     /// What names a function among its siblings: its name (`App:start`, `local helper`), else where it is
     /// stored (`s.onInc`), else nothing (it is then known by its position among the unnamed).
@@ -72,32 +76,26 @@ struct LuaSource {
     /// A key that names a function independently of the lines above it: each step is the function's key
     /// among its siblings with the same key (`target s.onInc#0`), or its position among the siblings that
     /// have no key (`#1`). Adding a handler above another does not change the other's path.
-    func path(of index: Int) -> [String] {
-        var path: [String] = []
-        var current: Int? = index
-        while let i = current {
-            let f = functions[i]
-            let siblings = f.parent.map { functions[$0].children } ?? topLevel
-            let key = key(of: i)
-            let same = siblings.filter { self.key(of: $0) == key }
-            path.append((key ?? "") + "#\(same.firstIndex(of: i) ?? -1)")
-            current = f.parent
-        }
-        return path.reversed()
-    }
+    func path(of index: Int) -> [String] { paths[index] }
 
-    func function(at path: [String]) -> Int? {
-        var siblings = topLevel
-        var found: Int?
-        for step in path {
-            guard let hash = step.lastIndex(of: "#"), let n = Int(step[step.index(after: hash)...]) else { return nil }
-            let key = step[..<hash].isEmpty ? nil : String(step[..<hash])
-            let same = siblings.filter { self.key(of: $0) == key }
-            guard same.indices.contains(n) else { return nil }
-            found = same[n]
-            siblings = functions[same[n]].children
+    func function(at path: [String]) -> Int? { functionsByPath[path] }
+
+    /// Every function's path (computed once, in one pass over the tree).
+    private mutating func indexPaths() {
+        paths = Array(repeating: [], count: functions.count)
+        var queue: [(siblings: [Int], prefix: [String])] = [(topLevel, [])]
+        while let (siblings, prefix) = queue.popLast() {
+            var seen: [String: Int] = [:]
+            for i in siblings {
+                let key = key(of: i) ?? ""
+                let n = seen[key, default: 0]
+                seen[key] = n + 1
+                paths[i] = prefix + [key + "#\(n)"]
+                functionsByLines[Lines(line: functions[i].line, lastLine: functions[i].lastLine), default: []].append(i)
+                functionsByPath[paths[i]] = i
+                if !functions[i].children.isEmpty { queue.append((functions[i].children, paths[i])) }
+            }
         }
-        return found
     }
 
     /// A readable name for a function: `App:start`, `s.onInc in App:start`, `function in App:start`.
@@ -180,6 +178,12 @@ struct LuaSource {
     }
 
     // MARK: Scanning
+
+    /// Symbols that, ending a line, continue an expression on the next; that, starting a line, continue
+    /// the one before; and the keywords that start a statement.
+    private static let continuing: Set<UInt8> = Set("+-*/%^#&~|<>=,(.{[:".utf8)
+    private static let closing: Set<UInt8> = Set("+-*/%^&|<>=.)}]:,".utf8)
+    private static let statements: Set<String> = ["local", "return", "if", "for", "while", "repeat", "goto", "break", "do", "end", "until", "else", "elseif"]
 
     private enum Token: Equatable {
         case name(String)
@@ -271,16 +275,16 @@ struct LuaSource {
         func declare(_ name: String, _ offset: Int) {
             if let f = currentFunction { functions[f].locals.append((name, offset)) } else { topLocals.append((name, offset)) }
         }
+        var declarations: [String: Int] = [:]
         func addFileLocal(_ name: String, offset: Int, line: Int, isConst: Bool, initializer: String) {
-            let ordinal = fileLocals.filter { $0.name == name }.count
+            let ordinal = declarations[name, default: 0]
+            declarations[name] = ordinal + 1
             fileLocals.append(FileLocal(name: name, ordinal: ordinal, offset: offset, line: line, isConst: isConst, initializer: initializer))
         }
         // The tokens of the expression list after the `=` at `equals`, one space apart: up to a `;`, a
         // statement keyword, or a new line that does not continue the expression, outside brackets and blocks.
         func initializerText(after equals: Int) -> String {
-            let continuing: Set<UInt8> = Set("+-*/%^#&~|<>=,(.{[:".utf8)
-            let closing: Set<UInt8> = Set("+-*/%^&|<>=.)}]:,".utf8)
-            let statements: Set<String> = ["local", "return", "if", "for", "while", "repeat", "goto", "break", "do", "end", "until", "else", "elseif"]
+            let continuing = Self.continuing, closing = Self.closing, statements = Self.statements
             var parts: [String] = []
             var depth = 0
             var j = equals + 1
