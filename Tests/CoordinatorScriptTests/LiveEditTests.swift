@@ -115,7 +115,7 @@ import LuaKit
     }
 
     @Test func newHandlersInCodeWithNoLiveObjectWaitAndSaySo() throws {
-        try load("""
+        let text = """
             local flow = require "coordinator"
             flow.screen "A" { outputs = { "next" } }
             flow.screen "B" { outputs = { "done" } }
@@ -127,21 +127,9 @@ import LuaKit
               end
             end
             flow.app(App)
-            """)
-        _ = try folder.write("app.lua", """
-            local flow = require "coordinator"
-            flow.screen "A" { outputs = { "next" } }
-            flow.screen "B" { outputs = { "done" } }
-            local App = flow.coordinator "App"
-            function App:start()
-              local a = self:push("A")
-              a.onNext = function()
-                local b = self:push("B")
-                b.onDone = function() done = true end
-              end
-            end
-            flow.app(App)
-            """)
+            """
+        try load(text)
+        _ = try edit(text, "    local b = self:push(\"B\")\n", "    local b = self:push(\"B\")\n    b.onDone = function() done = true end\n")
         let report = try runtime.reload()
         #expect(report.waitingHandlers.count == 1)
         #expect(report.waitingHandlers.first?.hasPrefix("b.onDone in a.onNext in App:start") == true)

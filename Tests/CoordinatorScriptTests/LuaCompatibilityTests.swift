@@ -22,6 +22,17 @@ import TestSupport
             .map { $0.replacing(/0x[0-9a-f]+/, with: "0x?").replacing(/stdin:[0-9]+:/, with: "stdin:?:") }
     }
 
+    /// Messages without the program's name in front (`lua5.4: ...`, `coordrun: ...`).
+    static func withoutProgram(_ text: String) -> String {
+        text.replacingOccurrences(of: lua + ":", with: "P:").replacingOccurrences(of: "lua5.4:", with: "P:")
+            .replacingOccurrences(of: "coordrun:", with: "P:")
+    }
+
+    /// The first line of an error output, without the program's name.
+    static func firstMessage(_ text: String) -> String? {
+        withoutProgram(text).split(separator: "\n").first.map(String.init)
+    }
+
     /// Inputs whose printed values and errors `lua -i` and `coordrun -i` agree on.
     static let replInputs = [
         "1+1", "0.1 + 0.2", "math.pi", "-0.0", "1e300*10", "-(0/0)", "2^63", "math.maxinteger", "math.mininteger",
@@ -100,8 +111,7 @@ import TestSupport
         let lua = try TranscriptTests.run(Self.lua, arguments, input: "")
         let ours = try TranscriptTests.run(TranscriptTests.coordrun, arguments, input: "")
         #expect(ours.status == lua.status)
-        let first = { (text: String) in text.split(separator: "\n").first.map { String($0.drop { $0 != ":" }) } }
-        #expect(first(ours.err) == first(lua.err), "\(ours.err)")
+        #expect(Self.firstMessage(ours.err) == Self.firstMessage(lua.err), "\(ours.err)")
     }
 
     @Test func scriptErrorsAndMissingScriptsExitAsInLua() throws {
@@ -112,8 +122,7 @@ import TestSupport
             let lua = try TranscriptTests.run(Self.lua, argv, input: "")
             let ours = try TranscriptTests.run(TranscriptTests.coordrun, argv, input: "")
             #expect(ours.status == lua.status && ours.status == 1)
-            let message = { (text: String) in text.split(separator: "\n").first.map { String($0.drop { $0 != ":" }) } }
-            #expect(message(ours.err) == message(lua.err), "\(argv): \(ours.err)")
+            #expect(Self.firstMessage(ours.err) == Self.firstMessage(lua.err), "\(argv): \(ours.err)")
         }
     }
 
@@ -153,8 +162,7 @@ import TestSupport
         let ours = try TranscriptTests.run(TranscriptTests.coordrun, arguments, input: input + "\n")
         #expect(Self.normalized(ours.out) == Self.normalized(lua.out))
         #expect(ours.status == lua.status)
-        let program = { (text: String) in text.replacingOccurrences(of: Self.lua + ":", with: "P:").replacingOccurrences(of: "lua5.4:", with: "P:").replacingOccurrences(of: "coordrun:", with: "P:") }
-        #expect(Self.normalized(program(ours.err)) == Self.normalized(program(lua.err)), "\(arguments)")
+        #expect(Self.normalized(Self.withoutProgram(ours.err)) == Self.normalized(Self.withoutProgram(lua.err)), "\(arguments)")
     }
 
     @Test func anOpenFileIsFlushedWhenTheScriptEnds() throws {
