@@ -139,7 +139,7 @@ int clua_sigint_take(void) {
     return count;
 }
 
-int clua_funcinfo(lua_State *L, int index, const char **source, int *linedefined, int *lastlinedefined, int *nups) {
+int clua_funcinfo(lua_State *L, int index, const char **source, int *linedefined, int *lastlinedefined, int *nups, int *nparams) {
     lua_Debug ar;
     lua_pushvalue(L, index);
     lua_getinfo(L, ">Su", &ar);
@@ -147,6 +147,7 @@ int clua_funcinfo(lua_State *L, int index, const char **source, int *linedefined
     *linedefined = ar.linedefined;
     *lastlinedefined = ar.lastlinedefined;
     *nups = ar.nups;
+    *nparams = ar.nparams;
     return ar.what[0] == 'L' || ar.what[0] == 'm';
 }
 

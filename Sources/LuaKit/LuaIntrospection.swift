@@ -13,6 +13,8 @@ public struct LuaFunctionInfo: Sendable, Equatable {
     public let isLua: Bool
     /// How many upvalues (captured variables) it has.
     public let upvalueCount: Int
+    /// How many fixed parameters it has (`self` of a method included).
+    public let parameterCount: Int
 
     /// The file path for a function loaded from a file (`@path`), else nil.
     public var path: String? { source.hasPrefix("@") ? String(source.dropFirst()) : nil }
@@ -47,10 +49,10 @@ extension LuaFunction {
     public var info: LuaFunctionInfo? {
         try? withPushed(reference) { stack, index in
             var source: UnsafePointer<CChar>?
-            var first: Int32 = 0, last: Int32 = 0, nups: Int32 = 0
-            let isLua = clua_funcinfo(stack.L, index, &source, &first, &last, &nups) != 0
+            var first: Int32 = 0, last: Int32 = 0, nups: Int32 = 0, nparams: Int32 = 0
+            let isLua = clua_funcinfo(stack.L, index, &source, &first, &last, &nups, &nparams) != 0
             return LuaFunctionInfo(source: source.map { String(cString: $0) } ?? "?", lineDefined: Int(first),
-                                   lastLineDefined: Int(last), isLua: isLua, upvalueCount: Int(nups))
+                                   lastLineDefined: Int(last), isLua: isLua, upvalueCount: Int(nups), parameterCount: Int(nparams))
         }
     }
 

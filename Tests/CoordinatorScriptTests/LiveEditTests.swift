@@ -178,6 +178,58 @@ import LuaKit
         #expect(unknown.renewedLocals == ["nosuch: no file-level local of a reloaded file has this name"])
     }
 
+    @Test func aLocalFunctionTakesItsNewCodeAndAScalarKeepsItsValue() throws {
+        let text = """
+            local flow = require "coordinator"
+            local taps = 0
+            local function describe(n) return "v1 " .. n end
+            flow.screen "C" { outputs = { "tap" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              self:push("C").onTap = function() taps = taps + 1; said = describe(taps) end
+            end
+            flow.app(App)
+            """
+        try load(text)
+        try runtime.run("tap('tap') tap('tap')")
+        #expect(try value("said") == "v1 2")
+        _ = try edit(text, "return \"v1 \" .. n", "return \"v2 \" .. n")
+        let report = try runtime.reload()
+        #expect(report.changedHandlers.isEmpty) // the handler did not change; the function it calls did
+        #expect(report.keptLocals.isEmpty && report.keptHandlers.isEmpty)
+        try runtime.run("tap('tap')")
+        #expect(try value("said") == "v2 3")
+    }
+
+    @Test func aModuleEditedTakesEffectThroughTheLocalThatRequiredIt() throws {
+        _ = try folder.write("names.lua", "return { first = 'Ann' }\n")
+        let text = """
+            local flow = require "coordinator"
+            local names = require "names"
+            flow.screen "C" { outputs = { "greet" } }
+            local App = flow.coordinator "App"
+            function App:start() self:push("C").onGreet = function() greeted = names.first end end
+            flow.app(App)
+            """
+        try load(text)
+        _ = try folder.write("names.lua", "return { first = 'Bob' }\n")
+        let report = try runtime.reload()
+        #expect(report.keptLocals.isEmpty)
+        try runtime.run("tap('greet')")
+        #expect(try value("greeted") == "Bob")
+    }
+
+    @Test func aReloadInTheSandboxKeepsOneState() throws {
+        let sandboxed = try ScriptRuntime(driverFunctions: true, sandbox: true)
+        try sandboxed.load(script: folder.write("app.lua", Self.counterApp))
+        try sandboxed.start()
+        try sandboxed.run("tap('inc') tap('inc')")
+        _ = try edit(Self.counterApp, "s.onInc = function() counter.n", "s.onInc = function() counter.n = counter.n + 10; counter.n")
+        #expect(try sandboxed.reload().changedHandlers.count == 1)
+        try sandboxed.run("tap('inc') tap('show')")
+        #expect(try sandboxed.run("return shown, top().n") == [13, 13])
+    }
+
     @Test func methodsAddedAndRemovedAreReportedAndApplied() throws {
         let text = """
             local flow = require "coordinator"

@@ -44,7 +44,7 @@ int clua_coresume(lua_State *L);
 /* ---- function introspection (for hot reload) ---- */
 
 /* Pushes nothing; fills source/lines of the function at `index`. Returns 1 for a Lua function. */
-int clua_funcinfo(lua_State *L, int index, const char **source, int *linedefined, int *lastlinedefined, int *nups);
+int clua_funcinfo(lua_State *L, int index, const char **source, int *linedefined, int *lastlinedefined, int *nups, int *nparams);
 
 /* Bytes the C allocator has handed out and not taken back (Lua's and Swift's allocations alike), for
    memory measurements; -1 where the C library cannot tell. */

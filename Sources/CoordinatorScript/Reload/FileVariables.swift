@@ -59,7 +59,7 @@ struct FileVariables {
             let upvalues = variables(function)
             guard !upvalues.isEmpty, let info = function.info, info.isLua, let path = info.path,
                   let (_, source) = sources.sources(for: path) else { continue }
-            let candidates = source.functions(line: info.lineDefined, lastLine: info.lastLineDefined)
+            let candidates = source.functions(line: info.lineDefined, lastLine: info.lastLineDefined, parameters: info.parameterCount)
             guard candidates.count == 1, let index = candidates.first else { continue }
             for upvalue in upvalues where upvalue.name != "_ENV" {
                 guard let local = source.fileLocal(named: upvalue.name, visibleFrom: index),

@@ -18,6 +18,8 @@ struct LuaSource {
         /// Offset just after the name: where the parameter list starts.
         var parametersStart: Int
         var isMethod: Bool
+        /// Its fixed parameters (`self` of a method included; `...` not counted).
+        var parameterCount = 0
         var parent: Int?
         var children: [Int] = []
         /// Local names (parameters, `local`, `for` variables) declared in the body, with their offsets.
@@ -59,8 +61,13 @@ struct LuaSource {
 
     // MARK: Queries
 
-    /// The functions that start on `line` and end on `lastLine`.
-    func functions(line: Int, lastLine: Int) -> [Int] { functionsByLines[Lines(line: line, lastLine: lastLine)] ?? [] }
+    /// The functions that start on `line` and end on `lastLine` (with `parameters` fixed parameters, when
+    /// given: tells a one-line function from another on the same line).
+    func functions(line: Int, lastLine: Int, parameters: Int? = nil) -> [Int] {
+        let all = functionsByLines[Lines(line: line, lastLine: lastLine)] ?? []
+        guard all.count > 1, let parameters else { return all }
+        return all.filter { functions[$0].parameterCount == parameters }
+    }
 
     private struct Lines: Hashable { var line: Int; var lastLine: Int }
 
@@ -357,12 +364,15 @@ struct LuaSource {
                                           parametersStart: parametersStart, isMethod: isMethod, parent: parent))
                 if let parent { functions[parent].children.append(index) } else { topLevel.append(index) }
                 blocks.append(.function(index))
-                if isMethod { functions[index].locals.append(("self", t.offset)) }
+                if isMethod { functions[index].locals.append(("self", t.offset)); functions[index].parameterCount = 1 }
                 // Parameters.
                 if tokens[safe: j]?.token == .symbol(UInt8(ascii: "(")) {
                     j += 1
                     while let p = tokens[safe: j], p.token != .symbol(UInt8(ascii: ")")) {
-                        if case .name(let param) = p.token { functions[index].locals.append((param, p.offset)) }
+                        if case .name(let param) = p.token {
+                            functions[index].locals.append((param, p.offset))
+                            functions[index].parameterCount += 1
+                        }
                         j += 1
                     }
                     k = j + 1

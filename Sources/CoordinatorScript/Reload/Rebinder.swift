@@ -28,7 +28,7 @@ struct SourcePairs {
     /// its function there (nil for C functions, other chunks, or when its lines name no single function).
     mutating func oldSite(of function: LuaFunction) -> (path: String, old: LuaSource, new: LuaSource, index: Int)? {
         guard let info = function.info, info.isLua, let path = info.path, let (o, n) = sources(for: path) else { return nil }
-        let candidates = o.functions(line: info.lineDefined, lastLine: info.lastLineDefined)
+        let candidates = o.functions(line: info.lineDefined, lastLine: info.lastLineDefined, parameters: info.parameterCount)
         guard candidates.count == 1, let index = candidates.first else { return nil }
         return (path, o, n, index)
     }
@@ -106,7 +106,7 @@ struct Rebinder {
         guard let info = function.info, info.isLua, let path = info.path else { return .unchanged }
         if newFunctions.contains(function) { return .unchanged }
         guard let (oldSource, newSource) = sources.sources(for: path) else { return .unchanged }
-        let candidates = oldSource.functions(line: info.lineDefined, lastLine: info.lastLineDefined)
+        let candidates = oldSource.functions(line: info.lineDefined, lastLine: info.lastLineDefined, parameters: info.parameterCount)
         guard candidates.count == 1, let oldIndex = candidates.first else {
             return .kept(candidates.isEmpty ? "its text was not found in the file as it was loaded"
                                             : "more than one function is defined on those lines")
