@@ -33,13 +33,14 @@ final class REPLTranscript {
         let folder = try TemporaryDirectory()
         let script = try folder.write("app.lua", """
             local flow = require "coordinator"
-            flow.screen "A" { outputs = { "go", "idle", "broken" } }
+            flow.screen "A" { outputs = { "go", "idle", "broken", next = "value" } }
             flow.screen "B" { render = function(s) return s.nothing.field end }
             local App = flow.coordinator "App"
             function App:start()
               local a = self:push("A")
               a.onGo = function() went = true end
               a.onBroken = function() self:push("B") end
+              a.onNext = function(v) nexted = v end
             end
             flow.app(App)
             """)
@@ -47,6 +48,9 @@ final class REPLTranscript {
         #expect(session.line("idle") == "(nothing handles idle on A#3)\n")
         #expect(session.line("2") == "(nothing handles idle on A#3)\n")
         #expect(session.line("go") == "")
+        // An output named like a Lua global is the output where the visible screen has it.
+        #expect(session.line("next 5") == "")
+        #expect(session.line("=nexted") == "5\n")
         // The rendering of the screen a line shows is part of the line: it fails, and B is not pushed.
         #expect(session.line("broken") == "")
         #expect(session.errors.first?.hasPrefix("rendering B failed: \(script):3: attempt to index a nil value") == true, "\(session.errors)")
