@@ -1,0 +1,67 @@
+import CoordinatorScript
+
+/// The session after the script: lua.c's `doREPL`, over the REPL engine, for the terminal (libedit) and
+/// for pipes.
+extension CoordRun {
+    /// Reads lines until the end of input: run mode (walking the app) or the REPL. The exit status: 1 when
+    /// input was not a terminal and a line failed.
+    static func session(runtime: ScriptRuntime, mode: REPL.Mode, options: CoordRunOptions, streams: Streams, tty: Bool) -> Int32 {
+        let output = REPL.Output(write: { Platform.writeOut($0) }, error: { Platform.writeError(streams.err.error($0) + "\n") })
+        let repl: REPL
+        do {
+            repl = try REPL(runtime: runtime, mode: mode, style: streams.out, output: output)
+        } catch {
+            streams.message(REPL.message(for: error))
+            return 1
+        }
+        repl.timeLimit = options.timeout.map { max($0, 0.001) }
+        let input: LineInput = tty ? EditLineInput(historyFile: historyFile(), repl: repl) : PlainInput()
+        if options.watch {
+            if runtime.scriptFiles.isEmpty { streams.message("--watch: there is no script to watch") }
+            let watcher = FileWatcher(paths: runtime.scriptFiles)
+            input.idle = {
+                guard watcher.changed() else { return false }
+                // The report goes above the prompt: the prompt line is cleared, and redrawn with the line
+                // being typed after the report.
+                if tty { output.write("\r\u{1B}[K") }
+                repl.reload()
+                watcher.paths = runtime.scriptFiles
+                return true
+            }
+        }
+        if mode == .repl && tty {
+            output.write(streams.out.dim("coordrun \(version) - :help for commands, Ctrl-D to quit") + "\n")
+        }
+        if runtime.app.root != nil { repl.show() }
+        // The REPL prompts as lua -i does, also for lines from a pipe, and shows each line after its prompt
+        // there as lua's line editor does (a transcript reads like the session); run mode prompts only on
+        // a terminal.
+        let prompts = tty || mode == .repl
+        var failed = false
+        while true {
+            Platform.flushOut()
+            let prompt = repl.prompt
+            let read = input.read(prompt: tty ? streams.out.prompt(prompt) : nil)
+            if prompts && !tty {
+                if case .line(let line) = read { Platform.writeOut(prompt + line + "\n") } else { Platform.writeOut(prompt) }
+            }
+            switch read {
+            case .end:
+                failed = !repl.endOfInput() || failed
+                if prompts { output.write("\n") }
+                return failed && !tty ? 1 : 0
+            case .interrupted:
+                guard tty else { return 130 } // Ctrl-C to a session reading a pipe ends it
+                repl.cancelPending()
+                output.write("\n")
+            case .line(let line):
+                if !repl.handle(line) { failed = true }
+            }
+        }
+    }
+
+    static func historyFile() -> String? {
+        if let path = Platform.environment("COORDRUN_HISTORY") { return path }
+        return Platform.environment("HOME").map { $0 + "/.coordrun_history" }
+    }
+}

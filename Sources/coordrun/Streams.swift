@@ -1,0 +1,20 @@
+import CoordinatorScript
+
+extension CoordRun {
+    /// Where text goes, coloured per stream (standard error redirected to a file gets no escape codes).
+    struct Streams {
+        let out: TextStyle
+        let err: TextStyle
+
+        init() {
+            func colourful(_ fd: Int32) -> Bool {
+                Platform.isTerminal(fd) && Platform.environment("NO_COLOR") == nil && Platform.environment("TERM") != "dumb"
+            }
+            out = TextStyle(colour: colourful(1))
+            err = TextStyle(colour: colourful(2))
+        }
+
+        /// lua.c's `l_message`: `coordrun: message` on standard error.
+        func message(_ text: String) { Platform.writeError(err.error(program + ": " + text) + "\n") }
+    }
+}
