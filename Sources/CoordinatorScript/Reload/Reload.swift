@@ -35,7 +35,12 @@ extension ScriptRuntime {
     /// rendering, and live coordinators run the new methods from then on. Handlers that running
     /// coordinators installed earlier (`screen.onSelectCity = function() ... end` inside `start`) are
     /// matched with their new text and rebuilt around the same variables (`self`, the screen, locals of
-    /// the method that made them), so the next `tap` runs the new code.
+    /// the method that made them), so the next `tap` runs the new code; handlers added to (or removed from)
+    /// code that already ran reach the live screens it made (``HandlerSites``).
+    ///
+    /// The app keeps one state: every file-level local stays one variable that old and new closures share,
+    /// with its old value unless it holds code or static data (``FileVariables`` gives the rules) or is
+    /// named in `fresh`, which takes its new value.
     ///
     /// If a script fails, nothing changes: globals, classes, screen types, modules and navigation are as
     /// before, and the error says where.
@@ -44,7 +49,8 @@ extension ScriptRuntime {
     /// try runtime.load(script: "scripts/app.lua")
     /// try runtime.start()
     /// // ... edit scripts/app.lua ...
-    /// let report = try runtime.reload()   // "reloaded scripts/app.lua, scripts/cities.lua: 2 live handlers updated"
+    /// let report = try runtime.reload()   // "reloaded scripts/app.lua, scripts/cities.lua: 1 handler changed ..."
+    /// try runtime.reload(fresh: ["cities"])   // the same, and the file-level local `cities` takes its new value
     /// ```
     @discardableResult
     public func reload(fresh: Set<String> = []) throws -> ReloadReport {

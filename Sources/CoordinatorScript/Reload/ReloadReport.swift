@@ -45,6 +45,7 @@ public struct ReloadReport: CustomStringConvertible, Sendable {
     /// A report for `files` with nothing changed yet.
     public init(files: [String]) { self.files = files }
 
+    /// The summary line, then one line per change (what `:reload` prints).
     public var description: String {
         var summary: [String] = []
         func count(_ n: Int, _ what: String) { if n > 0 { summary.append("\(n) \(what)") } }
