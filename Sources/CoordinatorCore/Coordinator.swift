@@ -97,11 +97,22 @@ open class Coordinator {
     /// The operation level it first started in (see ``Journal/shouldLog(_:)``); if that level fails, it
     /// is put back as it was made (`Change.childAdded`'s undo), so whoever kept it may start it again.
     @exclusivity(unchecked) package internal(set) var born = 0
+    /// Its entry among the objects its operation made (see ``MadeObject``), when it started in one.
+    var madeSlot: MadeObjects.Slot?
+    /// What a scripting bridge lets go of when the operation that started the coordinator fails (a Lua
+    /// instance that holds the coordinator): see ``dropLinks()``.
+    package var releaseWhenDropped: (() -> Void)?
+    /// What a scripting bridge forgets when a screen this coordinator pushed in an operation that failed is
+    /// dropped (its list of screens with script handlers): see ``Screen/dropLinks()``.
+    package var forgetDroppedScreen: ((Screen) -> Void)?
 
     /// A coordinator named `name`.
     public init(name: String) { self.name = name }
 
-    deinit { context?.live.coordinators -= 1 }
+    deinit {
+        if let madeSlot, let context { context.journal.forgetMade(madeSlot, id: ObjectIdentifier(self)) }
+        context?.live.coordinators -= 1
+    }
 
     /// The application it runs in (from its start, while the application exists).
     public var app: Application? { context?.application }
@@ -287,5 +298,19 @@ open class Coordinator {
         _ = try runningApp()
         guard let router else { throw NavigationError(.notRunning, "\(name) has no router") }
         return router
+    }
+}
+
+extension Coordinator: MadeObject {
+    /// Started in an operation that failed: out of the tree, without screens, children or handlers, and idle
+    /// again, as it was made (whoever kept it may start it again).
+    func dropLinks() {
+        releaseWhenDropped?()
+        children.removeAll()
+        screens.removeAll()
+        parent = nil
+        router = nil
+        handlers = Handlers()
+        status = .idle
     }
 }

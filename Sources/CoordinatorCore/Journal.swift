@@ -17,6 +17,8 @@ final class Journal {
         let eventStart: Int
         /// Where its commit actions start.
         let actionStart: Int
+        /// Where the objects it made start in ``made``.
+        let madeStart: Int
         /// Whether an object was made in it (or in a level inside it that succeeded): only then can the
         /// level around drop entries when this one succeeds.
         var madeObjects = false
@@ -51,6 +53,8 @@ final class Journal {
     private var serialCounter = 0
     /// What runs once the outermost level succeeds (``Application/afterCommit(_:)``).
     @exclusivity(unchecked) private var commitActions: [() -> Void] = []
+    /// The objects the running levels made that link to others (dropped with a level that fails).
+    @exclusivity(unchecked) private var made = MadeObjects()
 
     /// Whether an operation is running.
     var isOpen: Bool { !levels.isEmpty }
@@ -66,6 +70,14 @@ final class Journal {
         levels[levels.count - 1].madeObjects = true
         return levels[levels.count - 1].serial
     }
+
+    /// Notes an object made now that links to others (nil outside operations: nothing can fail then).
+    func noteMade(_ object: any MadeObject) -> MadeObjects.Slot? {
+        levels.isEmpty ? nil : made.note(object)
+    }
+
+    /// An object noted with ``noteMade(_:)`` is going away.
+    func forgetMade(_ slot: MadeObjects.Slot, id: ObjectIdentifier) { made.forget(slot, id: id) }
 
     /// Whether a change to an object marked `born` must be logged: an operation is running and the object
     /// existed before its innermost level began (if that level fails, an object made inside it is dropped
@@ -91,7 +103,8 @@ final class Journal {
     /// Opens a level.
     func begin() {
         serialCounter &+= 1
-        levels.append(Level(serial: serialCounter, logStart: log.count, eventStart: pending.count, actionStart: commitActions.count))
+        levels.append(Level(serial: serialCounter, logStart: log.count, eventStart: pending.count, actionStart: commitActions.count,
+                            madeStart: made.count))
     }
 
     /// Closes the innermost level successfully. Returns the events to report: all of them when it was the
@@ -106,13 +119,15 @@ final class Journal {
             return []
         }
         log.removeAll(keepingCapacity: log.capacity <= 1024)
+        made.removeAll()
         let events = pending
         pending.removeAll(keepingCapacity: pending.capacity <= 1024)
         return events
     }
 
     /// Closes the innermost level by undoing everything it changed, newest first, and dropping its events.
-    /// Entries about objects made inside the level are skipped: those objects are dropped with it.
+    /// Entries about objects made inside the level are skipped: those objects are dropped with it, their
+    /// links cut (``MadeObject``).
     func rollback() {
         let level = levels.removeLast()
         var i = log.count
@@ -123,6 +138,9 @@ final class Journal {
         log.removeSubrange(level.logStart...)
         pending.removeSubrange(level.eventStart...)
         commitActions.removeSubrange(level.actionStart...)
+        // What the level made goes with it: the links among those objects are cut (outside the level, so
+        // nothing about it is logged), or they would keep each other alive.
+        made.drop(from: level.madeStart)
         if levels.isEmpty {
             log.removeAll(keepingCapacity: log.capacity <= 1024)
             pending.removeAll(keepingCapacity: pending.capacity <= 1024)

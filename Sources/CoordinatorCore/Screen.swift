@@ -39,6 +39,8 @@ public final class Screen: Presentable {
     /// The operation level it was made in (see ``Journal/shouldLog(_:)``); if that level fails, whoever
     /// kept the screen finds it not shown (`Change.screenAdded`'s undo).
     package let born: Int
+    /// Its entry among the objects its operation made (see ``MadeObject``), when it was made in one.
+    private var madeSlot: MadeObjects.Slot?
 
     init(context: AppContext, type: ScreenType, inputs: FlowRecord, extraOutputs: [OutputSpec] = [], dismissesOnOutput: Bool = false) {
         self.context = context
@@ -49,9 +51,13 @@ public final class Screen: Presentable {
         self.extraOutputs = extraOutputs
         self.dismissesOnOutput = dismissesOnOutput
         context.live.screens += 1
+        madeSlot = context.journal.noteMade(self)
     }
 
-    deinit { context.live.screens -= 1 }
+    deinit {
+        if let madeSlot { context.journal.forgetMade(madeSlot, id: ObjectIdentifier(self)) }
+        context.live.screens -= 1
+    }
 
     func liveApp() throws -> Application { try context.liveApplication("screen \(name)") }
 
@@ -209,3 +215,16 @@ public final class Screen: Presentable {
     public var containerName: String { name }
 }
 
+
+extension Screen: MadeObject {
+    /// Made in an operation that failed: no owner, stack or handlers any more (the handlers' Lua closures
+    /// hold the screen, and the owner holds its handlers' coordinator).
+    func dropLinks() {
+        removeAllHandlers()
+        outputReceiver = nil
+        owner?.forgetDroppedScreen?(self)
+        owner = nil
+        stack = nil
+        isShown = false
+    }
+}

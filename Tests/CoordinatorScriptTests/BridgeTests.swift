@@ -298,6 +298,52 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
     }
 }
 
+/// What a failed line made goes with it: coordinators started, screens pushed and the handlers they got
+/// are freed when the line is undone (they linked to each other, and their Lua closures to them, so
+/// without cutting those links each failed line kept them alive).
+@Suite struct FailedLineTests {
+    static let app = """
+        local flow = require "coordinator"
+        flow.screen "Home" { outputs = { "open", "openBroken", "fail", "failA", "failB" } }
+        flow.screen "Page" { inputs = { "n" }, outputs = { "back" } }
+        flow.screen "Broken" { render = function(s) return s.nothing.field end }
+        local Child = flow.coordinator "Child"
+        function Child:start(fail)
+          local page = self:push("Page", { n = 1 })
+          page.onBack = function() self:finish() end
+          self.kept = page
+          if fail then error("child failed to start") end
+        end
+        local App = flow.coordinator "App"
+        function App:start()
+          local home = self:push("Home")
+          home.onOpen = function() self:run(Child, true) end
+          home.onOpenBroken = function() local c = self:run(Child) c:push("Broken") end
+          home.onFail = function() self:run(Child) self:push("Page", { n = 2 }).onBack = function() end error("handler failed") end
+          home.onFailA = function() self:push("Page", { n = 2 }).onBack = function() end error("handler failed") end
+          home.onFailB = function() self:push("Page", { n = 2 }) error("handler failed") end
+        end
+        flow.app(App)
+        """
+
+    @Test(arguments: ["tap('open')", "tap('openBroken')", "tap('fail')", "tap('failA')", "tap('failB')"])
+    func aFailedLineLeavesNothingAlive(_ line: String) throws {
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.run(Self.app)
+        try runtime.start()
+        let repl = try REPL(runtime: runtime, mode: .repl) { _ in }
+        repl.handle("tap('openBroken')") // warm up: the line fails once, caches fill
+        runtime.lua.collectGarbage()
+        let baseline = (runtime.app.live.coordinators, runtime.app.live.screens, runtime.lua.memoryUsed)
+        for _ in 0..<20 { #expect(!repl.handle(line)) }
+        runtime.lua.collectGarbage()
+        #expect(runtime.app.live.coordinators == baseline.0)
+        #expect(runtime.app.live.screens == baseline.1)
+        #expect(runtime.lua.memoryUsed < baseline.2 + 16_384, "Lua heap \(baseline.2) -> \(runtime.lua.memoryUsed)")
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["Home"])
+    }
+}
+
 @Suite struct DeepChainTests {
     @Test func treeOfAChainAHundredThousandDeep() throws {
         let runtime = try ScriptRuntime(state: .main, driverFunctions: true)

@@ -53,6 +53,9 @@ final class ScriptedCoordinator: Coordinator {
         self.onFinishFunction = onFinish
         let name = name ?? (try? type.rawGet("__name", as: String?.self)) ?? nil
         super.init(name: name ?? "Coordinator")
+        // Started in a line that fails: its instance (which holds it) and its screens' handlers go.
+        releaseWhenDropped = { [unowned self] in self.releaseLua() }
+        forgetDroppedScreen = { [unowned self] screen in self.adopted.removeAll { $0 === screen } }
     }
 
     override func start(_ args: FlowValue?) throws {
@@ -89,9 +92,10 @@ final class ScriptedCoordinator: Coordinator {
     /// Remembers a screen that has (or will have) Lua handlers, to release them when this flow ends. Each
     /// screen comes once: when its handler table is made.
     ///
-    /// Not recorded for undo: after a failed operation the list may hold a screen more than it needs (its
-    /// handlers rolled back, or itself gone), which is harmless: the list only says whose handlers to drop
-    /// when this flow ends, and its screens leave with it. What must be undone, emptying the list when the
+    /// Not recorded for undo: a screen made in an operation that fails leaves the list when it is dropped
+    /// (``Coordinator/forgetDroppedScreen``); after a failed operation the list may still hold a screen
+    /// whose handlers were rolled back, which is harmless: the list only says whose handlers to drop when
+    /// this flow ends, and its screens leave with it. What must be undone, emptying the list when the
     /// flow ends, is recorded by ``releaseLua()``.
     func adopt(_ screen: Screen) {
         // Screens only the list holds are gone (nothing can reach their handlers): dropped whenever the list
