@@ -146,7 +146,7 @@ enum Change {
         case let .screenAdded(coordinator, count):
             guard coordinator.screens.count > count else { return }
             for screen in coordinator.screens[count...] where screen.born >= level {
-                coordinator.forgetDroppedScreen?(screen) // a bridge's list of its screens
+                (coordinator as? DroppedObjectsListener)?.forgetDroppedScreen(screen) // a bridge's list of its screens
                 (screen.owner, screen.stack, screen.isShown) = (nil, nil, false) // not logged: made in the level
             }
             coordinator.screens.removeSubrange(count...)

@@ -97,20 +97,14 @@ open class Coordinator {
     /// The operation level it first started in (see ``Journal/shouldLog(_:)``); if that level fails, it
     /// is put back as it was made (`Change.childAdded`'s undo), so whoever kept it may start it again.
     @exclusivity(unchecked) package internal(set) var born = 0
-    /// Its entry among the objects its operation made (see ``MadeObject``), when it started in one.
-    var madeSlot: MadeObjects.Slot?
-    /// What a scripting bridge lets go of when the operation that started the coordinator fails (a Lua
-    /// instance that holds the coordinator): see ``dropLinks()``.
-    package var releaseWhenDropped: (() -> Void)?
-    /// What a scripting bridge forgets when a screen this coordinator pushed in an operation that failed is
-    /// dropped (its list of screens with script handlers): see ``Screen/dropLinks()``.
-    package var forgetDroppedScreen: ((Screen) -> Void)?
+    /// Its entry among the objects its operation made (see ``MadeObject``), or -1.
+    var madeIndex = -1
 
     /// A coordinator named `name`.
     public init(name: String) { self.name = name }
 
     deinit {
-        if let madeSlot, let context { context.journal.forgetMade(madeSlot, id: ObjectIdentifier(self)) }
+        if madeIndex >= 0, let context { context.journal.forgetMade(self, at: madeIndex) }
         context?.live.coordinators -= 1
     }
 
@@ -305,7 +299,7 @@ extension Coordinator: MadeObject {
     /// Started in an operation that failed: out of the tree, without screens, children or handlers, and idle
     /// again, as it was made (whoever kept it may start it again).
     func dropLinks() {
-        releaseWhenDropped?()
+        (self as? DroppedObjectsListener)?.releaseWhenDropped()
         children.removeAll()
         screens.removeAll()
         parent = nil
@@ -313,4 +307,14 @@ extension Coordinator: MadeObject {
         handlers = Handlers()
         status = .idle
     }
+}
+
+/// A coordinator of a scripting bridge that keeps state of its own about what it made (a Lua instance
+/// that holds it, a list of its screens with script handlers): told when an operation that failed drops
+/// it or one of its screens. Asked for only when an operation fails (a cast), so it costs nothing per push.
+package protocol DroppedObjectsListener: AnyObject {
+    /// The operation that started this coordinator failed: let go of what holds it.
+    func releaseWhenDropped()
+    /// A screen it pushed in an operation that failed was dropped.
+    func forgetDroppedScreen(_ screen: Screen)
 }

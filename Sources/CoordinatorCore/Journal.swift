@@ -71,13 +71,15 @@ final class Journal {
         return levels[levels.count - 1].serial
     }
 
-    /// Notes an object made now that links to others (nil outside operations: nothing can fail then).
-    func noteMade(_ object: any MadeObject) -> MadeObjects.Slot? {
-        levels.isEmpty ? nil : made.note(object)
+    /// Notes an object made now that links to others; the index of its entry (-1 outside operations:
+    /// nothing can fail then).
+    @inline(__always)
+    func noteMade(_ object: AnyObject) -> Int {
+        levels.isEmpty ? -1 : made.note(object)
     }
 
-    /// An object noted with ``noteMade(_:)`` is going away.
-    func forgetMade(_ slot: MadeObjects.Slot, id: ObjectIdentifier) { made.forget(slot, id: id) }
+    /// An object noted with ``noteMade(_:)`` at `index` is going away.
+    func forgetMade(_ object: AnyObject, at index: Int) { made.forget(object, at: index) }
 
     /// Whether a change to an object marked `born` must be logged: an operation is running and the object
     /// existed before its innermost level began (if that level fails, an object made inside it is dropped

@@ -119,7 +119,7 @@ extension Application {
         coordinator.context = context
         coordinator.id = context.nextID()
         coordinator.born = context.journal.markNew()
-        coordinator.madeSlot = context.journal.noteMade(coordinator)
+        coordinator.madeIndex = context.journal.noteMade(coordinator)
         context.live.coordinators += 1
     }
 

@@ -12,37 +12,30 @@ protocol MadeObject: AnyObject {
 /// the failing level, newest first).
 ///
 /// The list does not retain them: an object that goes away inside the operation (made and popped in the
-/// same line) clears its own slot in `deinit` (``forget(_:)``), so a loop that makes a million screens in
-/// one line holds 16 bytes per screen until the line ends, not the screens. The references are
-/// `unowned(unsafe)`, which is safe because of that: an entry is either nil or names an object whose
-/// `deinit` has not run (it clears the entry first), and it is only followed after checking it is not nil,
-/// into a strong reference taken while the object is alive. (A weak reference would allocate a side table
-/// per object, on every push.)
+/// same line) clears its own entry in `deinit` (``forget(_:at:)``), so a loop that makes a million screens
+/// in one line holds 8 bytes per screen until the line ends, not the screens. An entry is an object's
+/// address, which is safe to follow because of that: an entry is either nil or the address of an object
+/// whose `deinit` has not run (it clears the entry first), and it is followed only after checking it is
+/// not nil, into a strong reference taken while the object is alive. Addresses (a trivial element type)
+/// rather than references keep the cost of a push small: the list costs the journey of scripts/bench-
+/// instructions about 1,300 instructions for 3 objects made (a weak reference would also allocate a
+/// side table per object).
 struct MadeObjects {
-    struct Entry {
-        unowned(unsafe) let object: any MadeObject
-        let id: ObjectIdentifier
-    }
-    /// Where an object's entry is, for its `deinit`.
-    struct Slot {
-        let index: Int
-    }
-
-    private(set) var entries: [Entry?] = []
+    private(set) var entries: [UnsafeMutableRawPointer?] = []
 
     var count: Int { entries.count }
 
-    /// Notes `object` (made now); its slot.
-    mutating func note(_ object: any MadeObject) -> Slot {
-        entries.append(Entry(object: object, id: ObjectIdentifier(object)))
-        return Slot(index: entries.count - 1)
+    /// Notes `object` (made now); the index of its entry.
+    mutating func note(_ object: AnyObject) -> Int {
+        entries.append(Unmanaged.passUnretained(object).toOpaque())
+        return entries.count - 1
     }
 
-    /// The object with identity `id` is going away: its entry goes (if the list still has it; a later
-    /// operation may have reused the slot for another object, which the identity tells apart).
-    mutating func forget(_ slot: Slot, id: ObjectIdentifier) {
-        guard slot.index < entries.count, entries[slot.index]?.id == id else { return }
-        entries[slot.index] = nil
+    /// `object` is going away: its entry at `index` goes (if the list still has it: a later operation may
+    /// have reused the index for another object, which the address tells apart, `object` being alive).
+    mutating func forget(_ object: AnyObject, at index: Int) {
+        guard index < entries.count, entries[index] == Unmanaged.passUnretained(object).toOpaque() else { return }
+        entries[index] = nil
     }
 
     /// Cuts the links of the objects from `start` on, newest first, then forgets them.
@@ -50,9 +43,10 @@ struct MadeObjects {
         var i = entries.count
         while i > start {
             i -= 1
-            guard let entry = entries[i] else { continue }
-            let object = entry.object // a strong reference: the entry is set, so the object is alive
-            object.dropLinks() // may free others, which clear their entries (read after this)
+            guard let address = entries[i] else { continue }
+            // A strong reference: the entry is set, so the object is alive (see above).
+            let object = Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()
+            (object as? any MadeObject)?.dropLinks() // may free others, which clear their entries (read after this)
         }
         if start < entries.count { entries.removeSubrange(start...) }
     }

@@ -39,8 +39,8 @@ public final class Screen: Presentable {
     /// The operation level it was made in (see ``Journal/shouldLog(_:)``); if that level fails, whoever
     /// kept the screen finds it not shown (`Change.screenAdded`'s undo).
     package let born: Int
-    /// Its entry among the objects its operation made (see ``MadeObject``), when it was made in one.
-    private var madeSlot: MadeObjects.Slot?
+    /// Its entry among the objects its operation made (see ``MadeObject``), or -1.
+    private var madeIndex = -1
 
     init(context: AppContext, type: ScreenType, inputs: FlowRecord, extraOutputs: [OutputSpec] = [], dismissesOnOutput: Bool = false) {
         self.context = context
@@ -51,11 +51,11 @@ public final class Screen: Presentable {
         self.extraOutputs = extraOutputs
         self.dismissesOnOutput = dismissesOnOutput
         context.live.screens += 1
-        madeSlot = context.journal.noteMade(self)
+        madeIndex = context.journal.noteMade(self)
     }
 
     deinit {
-        if let madeSlot { context.journal.forgetMade(madeSlot, id: ObjectIdentifier(self)) }
+        if madeIndex >= 0 { context.journal.forgetMade(self, at: madeIndex) }
         context.live.screens -= 1
     }
 
@@ -222,7 +222,7 @@ extension Screen: MadeObject {
     func dropLinks() {
         removeAllHandlers()
         outputReceiver = nil
-        owner?.forgetDroppedScreen?(self)
+        (owner as? DroppedObjectsListener)?.forgetDroppedScreen(self)
         owner = nil
         stack = nil
         isShown = false

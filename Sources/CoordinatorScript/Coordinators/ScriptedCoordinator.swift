@@ -53,9 +53,6 @@ final class ScriptedCoordinator: Coordinator {
         self.onFinishFunction = onFinish
         let name = name ?? (try? type.rawGet("__name", as: String?.self)) ?? nil
         super.init(name: name ?? "Coordinator")
-        // Started in a line that fails: its instance (which holds it) and its screens' handlers go.
-        releaseWhenDropped = { [unowned self] in self.releaseLua() }
-        forgetDroppedScreen = { [unowned self] screen in self.adopted.removeAll { $0 === screen } }
     }
 
     override func start(_ args: FlowValue?) throws {
@@ -93,7 +90,7 @@ final class ScriptedCoordinator: Coordinator {
     /// screen comes once: when its handler table is made.
     ///
     /// Not recorded for undo: a screen made in an operation that fails leaves the list when it is dropped
-    /// (``Coordinator/forgetDroppedScreen``); after a failed operation the list may still hold a screen
+    /// (``forgetDroppedScreen(_:)``); after a failed operation the list may still hold a screen
     /// whose handlers were rolled back, which is harmless: the list only says whose handlers to drop when
     /// this flow ends, and its screens leave with it. What must be undone, emptying the list when the
     /// flow ends, is recorded by ``releaseLua()``.
@@ -157,4 +154,12 @@ final class ScriptedCoordinator: Coordinator {
         removeSignalHandlers()
         setInstance(nil)
     }
+}
+
+extension ScriptedCoordinator: DroppedObjectsListener {
+    /// Started in a line that failed: its instance (which holds it) and its screens' handlers go.
+    package func releaseWhenDropped() { releaseLua() }
+
+    /// A screen it pushed in a line that failed is not in its list any more.
+    package func forgetDroppedScreen(_ screen: Screen) { adopted.removeAll { $0 === screen } }
 }
