@@ -376,3 +376,26 @@ extension Gateway {
         current = state
     }
 }
+
+// What a failed level made goes with it: the links it has are cut here, with the other writers.
+
+extension Coordinator: MadeObject {
+    /// Started in an operation that failed: out of the tree, without screens, children or handlers, and idle
+    /// again, as it was made (whoever kept it may start it again); a bridge lets go of its own state.
+    func dropLinks() {
+        (self as? DroppedObjectsListener)?.releaseWhenDropped()
+        resetAfterFailedStart(router: nil)
+        handlers = Handlers()
+    }
+}
+
+extension Screen: MadeObject {
+    /// Made in an operation that failed: no owner, stack or handlers any more (the handlers' Lua closures
+    /// hold the screen, and the owner holds its handlers' coordinator).
+    func dropLinks() {
+        removeAllHandlers()
+        outputReceiver = nil
+        (owner as? DroppedObjectsListener)?.forgetDroppedScreen(self)
+        (owner, stack, isShown) = (nil, nil, false)
+    }
+}

@@ -295,20 +295,6 @@ open class Coordinator {
     }
 }
 
-extension Coordinator: MadeObject {
-    /// Started in an operation that failed: out of the tree, without screens, children or handlers, and idle
-    /// again, as it was made (whoever kept it may start it again).
-    func dropLinks() {
-        (self as? DroppedObjectsListener)?.releaseWhenDropped()
-        children.removeAll()
-        screens.removeAll()
-        parent = nil
-        router = nil
-        handlers = Handlers()
-        status = .idle
-    }
-}
-
 /// A coordinator of a scripting bridge that keeps state of its own about what it made (a Lua instance
 /// that holds it, a list of its screens with script handlers): told when an operation that failed drops
 /// it or one of its screens. Asked for only when an operation fails (a cast), so it costs nothing per push.

@@ -214,17 +214,3 @@ public final class Screen: Presentable {
     public var screens: [Screen] { [self] }
     public var containerName: String { name }
 }
-
-
-extension Screen: MadeObject {
-    /// Made in an operation that failed: no owner, stack or handlers any more (the handlers' Lua closures
-    /// hold the screen, and the owner holds its handlers' coordinator).
-    func dropLinks() {
-        removeAllHandlers()
-        outputReceiver = nil
-        (owner as? DroppedObjectsListener)?.forgetDroppedScreen(self)
-        owner = nil
-        stack = nil
-        isShown = false
-    }
-}
