@@ -33,6 +33,8 @@ public final class ScriptRuntime {
     var metaFor: LuaFunction?
     var flows: [AppState: LuaTable] = [:]
     var rootClass: LuaTable?
+    /// How many times scripts called `flow.app` (a REPL starts the app a line declares).
+    var appDeclarations = 0
     var swiftCoordinators: [String: () -> Coordinator] = [:]
     /// Coordinator classes run so far, by the address of their table (see ``coordinatorClass(_:_:)``).
     var classCache: [UnsafeRawPointer: CoordinatorClass] = [:]

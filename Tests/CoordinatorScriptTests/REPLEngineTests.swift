@@ -29,6 +29,21 @@ final class REPLTranscript {
 }
 
 @Suite struct REPLEngineTests {
+    @Test func anAppDeclaredOnALineStartsAndAFailingStartIsReportedOnce() throws {
+        let runtime = try ScriptRuntime()
+        var errors: [String] = []
+        let repl = try REPL(runtime: runtime, output: REPL.Output(write: { _ in }, error: { errors.append($0) }))
+        repl.handle("flow = require 'coordinator' flow.screen 'S' {}")
+        repl.handle("Broken = flow.coordinator 'Broken' function Broken:start() error('cannot start') end")
+        #expect(!repl.handle("flow.app(Broken)"))
+        #expect(errors.count == 1 && errors.first?.contains("cannot start") == true)
+        #expect(repl.handle("x = 1")) // the next lines do not try again
+        #expect(errors.count == 1)
+        repl.handle("Good = flow.coordinator 'Good' function Good:start() self:push('S') end")
+        #expect(repl.handle("flow.app(Good)"))
+        #expect(runtime.app.window.visibleScreen?.name == "S")
+    }
+
     @Test func runModeSaysWhenATapReachesNoHandlerAndFailsOnABrokenRendering() throws {
         let folder = try TemporaryDirectory()
         let script = try folder.write("app.lua", """

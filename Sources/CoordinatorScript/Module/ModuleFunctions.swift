@@ -15,6 +15,7 @@ extension ScriptRuntime {
         })
         try native.set("setFlows", lua.function(name: "app") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
+            self.appDeclarations += 1
             switch call.type(1) {
             case .table:
                 let table = try call.argument(1, as: LuaTable.self)

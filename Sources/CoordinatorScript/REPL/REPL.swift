@@ -75,7 +75,6 @@ public final class REPL {
         self.output = output
         self.events = EventLog(app: runtime.app)
         try runtime.installDriverFunctions()
-
     }
 
     /// A REPL whose text and errors both go to `write`.
@@ -106,9 +105,10 @@ public final class REPL {
         return runtime.lua.interruptible {
             if let timeLimit { InterruptSignal.startTimeout(timeLimit) }
             defer { if timeLimit != nil { InterruptSignal.stopTimeout() } }
+            let declarations = runtime.appDeclarations
             var ok = dispatch(line)
-            if ok && app.root == nil && runtime.declaresApplication {
-                // `flow.app(App)` typed at the prompt (or in a chunk it ran) starts that app.
+            if ok && app.root == nil && runtime.appDeclarations != declarations && runtime.declaresApplication {
+                // `flow.app(App)` typed at the prompt (or in a chunk the line ran) starts that app.
                 do { try runtime.start() } catch { report(error); ok = false }
             }
             if signature != before { show() } // rendering runs Lua too: Ctrl-C stops it as well
