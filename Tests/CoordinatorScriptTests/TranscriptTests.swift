@@ -14,6 +14,9 @@ import TestSupport
 
     struct Outcome { var out: String; var err: String; var status: Int32 }
 
+    /// SIGPIPE ignored in this process, once: a write to a program that has exited fails instead.
+    static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
     static func run(_ arguments: [String], input: String) throws -> Outcome {
         try run(coordrun, arguments, input: input)
     }
@@ -36,7 +39,10 @@ import TestSupport
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
+        // A program may exit without reading its input (`-v -e ...`, `os.exit`): writing then fails with
+        // EPIPE, which must not end the test process with SIGPIPE.
+        _ = Self.ignoreBrokenPipes
+        try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
