@@ -20,6 +20,8 @@ final class AppContext {
     /// Who observes the app's events.
     let events = EventBus()
     let live = LiveObjects()
+    /// The outputs no handler heard (``Application/unheard``).
+    var unheard = UnheardOutputs()
     private var idCounter = 0
 
     /// The application, while it exists.
@@ -58,5 +60,20 @@ final class AppContext {
     func nextID() -> Int {
         idCounter &+= 1
         return idCounter
+    }
+}
+
+/// Outputs that no handler heard: a tap that did nothing (no handler set for it, and no receiver that has
+/// one). Counted, with the last one, for tools that must not let it pass silently: the REPL says so after
+/// the line. Not part of the app's state (a line that fails does not take its count back).
+package struct UnheardOutputs: Sendable {
+    /// How many outputs nothing heard since the app was made.
+    package private(set) var count = 0
+    /// The last one: its screen and the output.
+    package private(set) var last: (screen: ScreenInfo, output: String)?
+
+    mutating func note(_ screen: ScreenInfo, output: String) {
+        count &+= 1
+        last = (screen, output)
     }
 }

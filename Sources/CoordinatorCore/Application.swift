@@ -67,6 +67,8 @@ public final class Application {
 
     /// Live coordinators and screens of this app, for leak checks.
     public var live: LiveObjects { context.live }
+    /// The outputs no handler heard (taps that did nothing), for a REPL or a test to report.
+    package var unheard: UnheardOutputs { context.unheard }
 
     /// A headless router on the window's root navigation stack (what ``start(_:with:router:)`` uses when it
     /// is given none): wrap it to plug in a router of your own.

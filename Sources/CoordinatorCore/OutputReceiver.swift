@@ -12,15 +12,16 @@
 /// ```swift
 /// final class Recorder: OutputReceiver {
 ///     var heard: [Int] = []
-///     func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws { heard.append(slot) }
+///     func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws -> Bool { heard.append(slot); return true }
 ///     func listens(to slot: Int) -> Bool { true }
 ///     func forget(slot: Int?) {}
 /// }
 /// screen.outputReceiver = Recorder()
 /// ```
 package protocol OutputReceiver: AnyObject {
-    /// Runs the handler for the output in `slot`, if there is one.
-    func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws
+    /// Runs the handler for the output in `slot`, if there is one; whether there was (an output nothing
+    /// hears is counted: ``Application/unheard``).
+    func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws -> Bool
     /// Whether a handler listens to the output in `slot`.
     func listens(to slot: Int) -> Bool
     /// Drops the handler for the output in `slot`, or every handler when nil: the screen calls it when a

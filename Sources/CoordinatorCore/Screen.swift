@@ -169,8 +169,10 @@ public final class Screen: Presentable {
         if dismissesOnOutput, isShown { try liveApp().dismissModal(self) }
         if !handlers.isEmpty, let handler = handlers[output] {
             try handler(payload)
-        } else if let outputReceiver {
-            try outputReceiver.receive(output: slot, of: self, payload: payload)
+        } else if let outputReceiver, try outputReceiver.receive(output: slot, of: self, payload: payload) {
+            // heard
+        } else if !dismissesOnOutput { // an alert's action without a handler still dismisses it
+            context.unheard.note(info, output: output)
         }
     }
 

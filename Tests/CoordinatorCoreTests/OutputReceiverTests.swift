@@ -7,8 +7,10 @@ private final class Recorder: OutputReceiver {
     var listening: Set<Int>
     var forgotten: [Int?] = []
     init(listening: Set<Int>) { self.listening = listening }
-    func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws {
-        if listening.contains(slot) { heard.append((slot, payload)) }
+    func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws -> Bool {
+        guard listening.contains(slot) else { return false }
+        heard.append((slot, payload))
+        return true
     }
     func listens(to slot: Int) -> Bool { listening.contains(slot) }
     func forget(slot: Int?) {
@@ -26,6 +28,11 @@ private final class Recorder: OutputReceiver {
         screen.outputReceiver = recorder
         try screen.emit("b", payload: 5)
         #expect(recorder.heard.map(\.slot) == [1] && recorder.heard.first?.payload == 5)
+        #expect(app.unheard.count == 0)
+        recorder.listening = [1]
+        try screen.emit("a") // nothing hears it: counted, with its screen
+        #expect(app.unheard.count == 1 && app.unheard.last?.output == "a" && app.unheard.last?.screen == screen.info)
+        recorder.listening = [0, 1]
         #expect(screen.hasHandler(for: "a") && !screen.hasOwnHandler(for: "a"))
 
         // A Swift handler goes first and tells the receiver to forget its own.

@@ -44,6 +44,13 @@ final class REPLTranscript {
         #expect(runtime.app.window.visibleScreen?.name == "S")
     }
 
+    @Test func aTapThatNoHandlerHearsIsNamedInTheREPLToo() throws {
+        let session = try REPLTranscript()
+        #expect(session.line("top().onLogin = nil") == "")
+        #expect(session.line("tap('login', { name = 'Ann' })") == "(nothing handles login on Login#4)\n")
+        #expect(session.line("for i = 1, 3 do tap('login', {}) end") == "(nothing handles login on Login#4, and 2 more)\n")
+    }
+
     @Test func runModeSaysWhenATapReachesNoHandlerAndFailsOnABrokenRendering() throws {
         let folder = try TemporaryDirectory()
         let script = try folder.write("app.lua", """

@@ -8,17 +8,15 @@ extension REPL {
     /// Runs `line` when it is one of run mode's shortcuts; false when it is not (it is Lua then).
     func runModeLine(_ line: String) throws -> Bool {
         if let number = Int(line) {
-            try noteUnhandled(actionOutput(number)) { try operation { try tapAction(number) } }
+            try operation { try tapAction(number) }
         } else if line == "back" {
             try operation { try app.back() }
         } else if let (output, rest) = outputCommand(line) {
             // One operation: a payload expression that navigates (`toggle back()`) is undone with the tap when
             // the tap then fails (the fuzzer found the pop kept).
-            try noteUnhandled(output) {
-                try operation {
-                    let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: chunkName, as: FlowValue?.self)
-                    try app.tap(output, payload: payload)
-                }
+            try operation {
+                let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: chunkName, as: FlowValue?.self)
+                try app.tap(output, payload: payload)
             }
         } else if isName(line), try runtime.lua.globals.get(line, as: LuaValue.self) == .nil {
             // A bare name that is no output and no variable: a mistyped output, not `nil`.
@@ -40,25 +38,6 @@ extension REPL {
         guard let first = line.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
         return line.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
             && !ValuePrinter.luaKeywords.contains(line)
-    }
-
-    /// Runs the tap of `output` and, when nothing handled it and nothing changed, says so: a tap is never a
-    /// silent no-op.
-    func noteUnhandled(_ output: String?, _ tap: () throws -> Void) throws {
-        let before = signature
-        let screen = app.window.visibleScreen
-        let handled = output.map { screen?.hasHandler(for: $0) ?? true } ?? true
-        try tap()
-        if !handled, signature == before, let screen, let output {
-            self.output.write(style.dim("(nothing handles \(output) on \(screen.info))") + "\n")
-        }
-    }
-
-    /// The output action `number` of the visible screen emits, if there is one.
-    func actionOutput(_ number: Int) -> String? {
-        guard let screen = app.window.visibleScreen else { return nil }
-        let actions = ScreenAction.actions(of: screen)
-        return number >= 1 && number <= actions.count ? actions[number - 1].output : nil
     }
 
     /// Triggers the visible screen's action `number` (counted from 1).

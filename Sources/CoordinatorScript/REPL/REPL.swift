@@ -106,7 +106,13 @@ public final class REPL {
             if let timeLimit { InterruptSignal.startTimeout(timeLimit) }
             defer { if timeLimit != nil { InterruptSignal.stopTimeout() } }
             let declarations = runtime.appDeclarations
+            let unheard = app.unheard.count
             var ok = dispatch(line)
+            if ok, app.unheard.count != unheard, let last = app.unheard.last {
+                // A tap is never a silent no-op: `tap('reset')` on a screen whose handler is missing says so.
+                let more = app.unheard.count &- unheard &- 1
+                output.write(style.dim("(nothing handles \(last.output) on \(last.screen)" + (more > 0 ? ", and \(more) more" : "") + ")") + "\n")
+            }
             if ok && app.root == nil && runtime.appDeclarations != declarations && runtime.declaresApplication {
                 // `flow.app(App)` typed at the prompt (or in a chunk the line ran) starts that app.
                 do { try runtime.start() } catch { report(error); ok = false }

@@ -29,7 +29,7 @@ final class ScreenHandlers: OutputReceiver {
         if isNew { undo.madeInOperation(&undoMark) }
     }
 
-    func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws {
+    func receive(output slot: Int, of screen: Screen, payload: FlowValue?) throws -> Bool {
         // The payload as itself, or an explicit nil (the handler's argument count stays the same).
         try slots.call(slot + 1, argument: payload)
     }
