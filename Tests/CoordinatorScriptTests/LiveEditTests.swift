@@ -137,6 +137,34 @@ import LuaKit
         #expect(try value("done") == true)
     }
 
+    @Test func aHandlerAddedInsideAHandlerReachesTheScreenThatHandlerMade() throws {
+        let text = """
+            local flow = require "coordinator"
+            flow.screen "A" { outputs = { "next" } }
+            flow.screen "B" { outputs = { "done", "undo" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              local a = self:push("A")
+              a.onNext = function()
+                local step = 1
+                local b = self:push("B")
+                b.onDone = function() done = step end
+              end
+            end
+            flow.app(App)
+            """
+        try load(text)
+        try runtime.run("tap('next')")
+        _ = try edit(text, "    b.onDone = function() done = step end\n",
+                     "    b.onDone = function() done = step end\n    b.onUndo = function() undone = step + 1; self:pop() end\n")
+        let report = try runtime.reload()
+        #expect(report.addedHandlers.count == 1 && report.addedHandlers.first?.hasPrefix("b.onUndo in a.onNext in App:start") == true,
+                "\(report)")
+        try runtime.run("tap('undo')") // `step` and `self` shared with the handler onDone, which captured step
+        #expect(try value("undone") == 2)
+        #expect(try runtime.run("return stack()").first?.tableValue?.decode([String].self) == ["A"])
+    }
+
     @Test func staticDataCanBeTakenAndStateIsKept() throws {
         let text = """
             local flow = require "coordinator"
