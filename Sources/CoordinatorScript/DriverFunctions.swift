@@ -18,11 +18,12 @@ extension ScriptRuntime {
         let globals = lua.globals
         try globals.set("tap", lua.function(name: "tap") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
-            try self.app.tap(call.string(1), payload: call.optional(2, as: FlowValue.self))
+            let output = try call.string(1), payload = try call.optional(2, as: FlowValue.self)
+            try self.drive { try self.app.tap(output, payload: payload) }
         })
         try globals.set("back", lua.function(name: "back") { [weak self] _ in
             guard let self else { throw ScriptRuntime.gone() }
-            try self.app.back()
+            try self.drive { try self.app.back() }
         })
         try globals.set("top", lua.function(name: "top") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
@@ -30,7 +31,8 @@ extension ScriptRuntime {
         })
         try globals.set("tab", lua.function(name: "tab") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
-            try self.app.selectTab(call.integer(1).subtractingReportingOverflow(1).partialValue)
+            let index = try call.integer(1).subtractingReportingOverflow(1).partialValue
+            try self.drive { try self.app.selectTab(index) }
         })
         try globals.set("stack", lua.function(name: "stack") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
@@ -49,5 +51,27 @@ extension ScriptRuntime {
             guard let self else { throw ScriptRuntime.gone() }
             if let root = self.app.root { try call.push(CoordinatorTree(root: root)) }
         })
+    }
+}
+
+extension ScriptRuntime {
+    /// Runs one step of the user (a tap, a Back, a tab switch). With ``strictDriving`` (in tests), the step
+    /// is one operation that also fails when no handler heard its output or when the screen it shows does
+    /// not render: a test never passes over a tap that did nothing or a broken screen.
+    func drive(_ step: () throws -> Void) throws {
+        guard strictDriving else { return try step() }
+        try app.atomically {
+            let unheard = app.unheard.count
+            try step()
+            if app.unheard.count != unheard, let last = app.unheard.last {
+                throw NavigationError(.unknownOutput, "nothing handles \(last.output) on \(last.screen)")
+            }
+            if let screen = app.window.visibleScreen {
+                do { _ = try screen.rendering() } catch var error as LuaError {
+                    error.message = "rendering \(screen.name) failed: " + error.message
+                    throw error
+                }
+            }
+        }
     }
 }

@@ -51,6 +51,9 @@ public final class ScriptRuntime {
     var screenFields: Set<String> = []
 
     var hasDriverFunctions = false
+    /// Whether the driver functions fail on a tap no handler hears and on a screen that does not render
+    /// (flow tests: ``FlowTests``).
+    var strictDriving = false
     /// The `print` the state started with: while the global is that one, a REPL prints values itself.
     var standardPrint: LuaValue?
 

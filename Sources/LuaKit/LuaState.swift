@@ -251,7 +251,8 @@ public final class LuaState {
         try package.set("path", "\(entries);\(path)")
     }
 
-    static func directory(of path: String) -> String {
+    /// The folder of a file path (`.` for a bare name).
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

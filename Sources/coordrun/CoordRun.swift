@@ -11,7 +11,10 @@ enum CoordRun {
     static let program = "coordrun"
 
     static func main() {
-        Platform.exit(run(CommandLine.arguments))
+        let argv = CommandLine.arguments
+        // Subcommands come first; anything else is read as lua reads its command line.
+        if argv.count > 1, argv[1] == "test" { TestCommand.main(Array(argv.dropFirst(2))); Platform.exit(0) }
+        Platform.exit(run(argv))
     }
 
     /// Runs coordrun with `argv` (the program's name first); the exit status.

@@ -92,6 +92,39 @@ enum Platform {
         return .end
     }
 
+    /// The test files (`*_test.lua`) among `paths` and under the folders among them, sorted; folders whose
+    /// names start with `.` (`.build`, `.git`) are skipped. A path that is a file is taken as it is.
+    static func testFiles(in paths: [String]) -> [String] {
+        var found: [String] = []
+        var folders: [String] = []
+        for path in paths {
+            var info = stat()
+            guard stat(path, &info) == 0 else { found.append(path); continue } // reported when it cannot load
+            if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(path) } else { found.append(path) }
+        }
+        while let folder = folders.popLast() {
+            guard let directory = opendir(folder) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name.hasPrefix(".") { continue }
+                let path = folder == "." ? name : folder + "/" + name
+                var info = stat()
+                guard stat(path, &info) == 0 else { continue }
+                if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(path) } else if name.hasSuffix("_test.lua") { found.append(path) }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// Writes `text` to the file at `path` (replacing it); false when it cannot.
+    static func writeFile(_ path: String, _ text: String) -> Bool {
+        guard let file = fopen(path, "wb") else { return false }
+        defer { fclose(file) }
+        var text = text
+        return text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
+    }
+
     /// A string that changes whenever the file is written: its modification time and size; nil when the
     /// file cannot be read.
     static func modificationStamp(_ path: String) -> String? {

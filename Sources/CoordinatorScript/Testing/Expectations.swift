@@ -1,0 +1,115 @@
+/// The Lua half of flow tests: `expect`, the assertions a test file calls. Each failure is an error at
+/// the caller's line (level 2), so the message names the failing line of the test file, with what was
+/// expected and what the app shows. Written over the driver functions (`top`, `stack`, `tree`) and the
+/// harness's recorders (`__events`, `__finishes`), in Lua so that levels and messages are Lua's own.
+enum Expectations {
+    static let source = #"""
+    local recorders = ...
+    local expect = {}
+
+    local function show(v, depth)
+      depth = depth or 0
+      if type(v) == "string" then return string.format("%q", v) end
+      if type(v) ~= "table" or depth > 3 then return tostring(v) end
+      local parts, n = {}, #v
+      for i = 1, n do parts[#parts + 1] = show(v[i], depth + 1) end
+      local keys = {}
+      for k in pairs(v) do if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end end
+      table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+      for _, k in ipairs(keys) do parts[#parts + 1] = tostring(k) .. " = " .. show(v[k], depth + 1) end
+      return "{ " .. table.concat(parts, ", ") .. " }"
+    end
+    expect.show = show
+
+    local function same(a, b)
+      if a == b then return true end
+      if type(a) ~= "table" or type(b) ~= "table" then return false end
+      for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+      for k in pairs(b) do if a[k] == nil then return false end end
+      return true
+    end
+
+    local function fail(what, expected, actual)
+      error(("%s: expected %s, got %s"):format(what, show(expected), show(actual)), 3)
+    end
+
+    --- expect.equal(actual, expected [, what]): the two values are equal (tables by their contents).
+    function expect.equal(actual, expected, what)
+      if not same(actual, expected) then fail(what or "value", expected, actual) end
+    end
+
+    --- expect.screen(name [, inputs]): the visible screen is `name`, and has these inputs (those named).
+    function expect.screen(name, inputs)
+      local s = top()
+      local actual = s and s.name
+      if actual ~= name then fail("visible screen", name, actual or "no screen") end
+      for key, value in pairs(inputs or {}) do
+        local got = s:input(key)
+        if not same(got, value) then fail(("input %s of %s"):format(key, name), value, got) end
+      end
+    end
+
+    --- expect.stack { "Bottom", ..., "Top" }: the visible hierarchy, modals and the selected tab included.
+    function expect.stack(names)
+      local actual = stack()
+      if not same(actual, names) then fail("stack", names, actual) end
+    end
+
+    --- expect.alert { title = ..., message = ... }: an alert is showing, with this title (and message).
+    function expect.alert(spec)
+      local s = top()
+      if not s or s.name ~= "Alert" then fail("alert", spec, s and ("screen " .. s.name) or "no screen") end
+      local actual = { title = s:input("title"), message = spec.message ~= nil and s:input("message") or nil }
+      if not same(actual, { title = spec.title, message = spec.message }) then fail("alert", spec, actual) end
+    end
+
+    local function names(node, out, depth)
+      out[#out + 1] = string.rep("  ", depth) .. node.name
+      for _, child in ipairs(node.children or {}) do names(child, out, depth + 1) end
+      return out
+    end
+
+    --- expect.tree { "App", "  Main", "    CityPicker" }: the running coordinators, depth first, indented
+    --- two spaces a level.
+    function expect.tree(expected)
+      local t = tree()
+      local actual = t and names(t, {}, 0) or {}
+      if not same(actual, expected) then fail("coordinator tree", expected, actual) end
+    end
+
+    --- expect.finished(name [, { result = ..., reason = "finished" }]): a coordinator named `name`
+    --- finished during the test (the last one of that name), with this result and reason.
+    function expect.finished(name, spec)
+      local found
+      for _, f in ipairs(recorders.finishes()) do if f.name == name then found = f end end
+      if not found then fail("finished coordinator", name, "none of that name finished") end
+      if spec and spec.reason ~= nil and spec.reason ~= found.reason then fail(name .. " finish reason", spec.reason, found.reason) end
+      if spec and spec.result ~= nil and not same(spec.result, found.result) then fail(name .. " result", spec.result, found.result) end
+    end
+
+    --- expect.events(step, { "push Regions", ... }): running `step` caused these events, in order (each
+    --- given as the start of the event's description: "push Regions" matches "push Regions#8").
+    function expect.events(step, expected)
+      local events = recorders.events(step)
+      local i = 1
+      for _, event in ipairs(events) do
+        if expected[i] and event:sub(1, #expected[i]) == expected[i] then i = i + 1 end
+      end
+      if i <= #expected then fail("events", expected, events) end
+    end
+
+    --- expect.fails(step, "part of the message"): running `step` fails with a message containing the text,
+    --- and the app is exactly as before.
+    function expect.fails(step, part)
+      local before = recorders.picture()
+      local ok, err = pcall(step)
+      if ok then error("expected a failure" .. (part and (" containing " .. show(part)) or "") .. ", but it succeeded", 2) end
+      local message = tostring(err)
+      if part and not message:find(part, 1, true) then fail("failure", "a message containing " .. show(part), message) end
+      local after = recorders.picture()
+      if after ~= before then error("the failure changed the app:\n  before: " .. before .. "\n  after:  " .. after, 2) end
+    end
+
+    return expect
+    """#
+}

@@ -1,0 +1,120 @@
+import LuaKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A test a test file declares: `test("login, then pick a city", function() ... end)`.
+public struct FlowTest: Sendable, Equatable {
+    /// Its name, as written.
+    public let name: String
+    /// The test file.
+    public let file: String
+    /// The line its function starts on.
+    public let line: Int
+    /// Declared with `skip(...)` instead of `test(...)`: listed, not run.
+    public let isSkipped: Bool
+}
+
+/// What running a test gave.
+public struct FlowTestResult: Sendable {
+    /// How it ended.
+    public enum Outcome: Sendable, Equatable {
+        case passed
+        /// The message, with the place in the test file it points to (`app_test.lua:12`) when known.
+        case failed(message: String, location: String?)
+        case skipped
+    }
+
+    /// The test.
+    public let test: FlowTest
+    /// How it ended.
+    public let outcome: Outcome
+    /// How long it ran, in seconds (its app's load and start included).
+    public let seconds: Double
+}
+
+/// Headless flow tests: test files (`*_test.lua`) that name the app they drive (`app "app.lua"`) and
+/// declare tests (`test(name, function() ... end)`), whose steps drive the app (`tap`, `back`, `tab`) and
+/// check it (`expect.screen`, `expect.stack`, ...). docs/Testing.md is the guide; `coordrun test` runs them.
+///
+/// Each test starts from a fresh app: the file is loaded again in a new runtime, so nothing leaks from one
+/// test to the next. Driving is strict: a tap that no handler hears, an output the screen does not have and
+/// a screen that does not render fail the test.
+///
+/// ```swift
+/// let results = try FlowTests.run("scripts/app_test.lua") { result in print(result.test.name, result.outcome) }
+/// ```
+public enum FlowTests {
+    /// The tests `file` declares (its app is loaded and started once to read them).
+    public static func list(_ file: String) throws -> [FlowTest] {
+        try TestHarness(file: file).declared.map { FlowTest(name: $0.name, file: file, line: $0.line, isSkipped: $0.skipped) }
+    }
+
+    /// Runs the tests of `file` that `include` selects, in the order written, each from a fresh app;
+    /// `report` hears each result as it comes. With `failFast`, stops after the first failure. Throws when
+    /// the file itself cannot be loaded (a syntax error, its app failing to start).
+    @discardableResult
+    public static func run(_ file: String, include: (FlowTest) -> Bool = { _ in true }, failFast: Bool = false,
+                           report: (FlowTestResult) -> Void = { _ in }) throws -> [FlowTestResult] {
+        let tests = try list(file)
+        var results: [FlowTestResult] = []
+        for (index, test) in tests.enumerated() where include(test) {
+            let result: FlowTestResult
+            if test.isSkipped {
+                result = FlowTestResult(test: test, outcome: .skipped, seconds: 0)
+            } else {
+                let start = Clock.now()
+                var outcome = FlowTestResult.Outcome.passed
+                do {
+                    let harness = try TestHarness(file: file)
+                    try harness.run(index)
+                } catch {
+                    let place = location(of: error, in: file, test: test)
+                    outcome = .failed(message: message(REPL.message(for: error), without: place, of: file), location: place)
+                }
+                result = FlowTestResult(test: test, outcome: outcome, seconds: Clock.now() - start)
+            }
+            results.append(result)
+            report(result)
+            if failFast, case .failed = result.outcome { break }
+        }
+        return results
+    }
+
+    /// The place in the test file a failure points to: the innermost frame of the test file in the
+    /// message and traceback (an expectation fails at its own line; an error in the app's handler is
+    /// found through the traceback at the step that caused it), else the test's first line.
+    /// (Lua shortens long chunk names to `.../end/of/path`, so the file is found by the end of its path.)
+    static func location(of error: any Error, in file: String, test: FlowTest) -> String {
+        let text = (error as? LuaError).map { [$0.message, $0.traceback ?? ""].joined(separator: "\n") } ?? "\(error)"
+        let name = "/" + (file.split(separator: "/").last.map(String.init) ?? file) + ":"
+        var rest = Substring(text)
+        while let range = rest.firstRange(of: name) ?? rest.firstRange(of: String(name.dropFirst())) {
+            let digits = rest[range.upperBound...].prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty { return file + ":" + digits }
+            rest = rest[range.upperBound...]
+        }
+        return "\(file):\(test.line)"
+    }
+
+    /// The message without its own `path:line: ` in front when that is the test file's `place` (it is
+    /// shown beside the message already).
+    static func message(_ message: String, without place: String, of file: String) -> String {
+        guard let line = place.split(separator: ":").last else { return message }
+        let name = (file.split(separator: "/").last.map(String.init) ?? file) + ":" + line + ": "
+        let firstLine = message.prefix { $0 != "\n" }
+        guard let range = firstLine.firstRange(of: name), !firstLine[..<range.lowerBound].contains(" ") else { return message }
+        return String(message[range.upperBound...])
+    }
+}
+
+/// Wall-clock seconds, for test durations.
+enum Clock {
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,63 @@
+/// Flow test results as JUnit XML, which CI systems read (`coordrun test --junit FILE`).
+public enum JUnitReport {
+    /// One `<testsuite>` per test file, one `<testcase>` per test (a `<failure>` with the message and its
+    /// place, or `<skipped/>`); `loadFailures` are files that could not be loaded, each reported as a failed
+    /// test case named after the file.
+    public static func xml(_ results: [FlowTestResult], loadFailures: [(file: String, message: String)] = []) -> String {
+        var files: [String] = []
+        var byFile: [String: [FlowTestResult]] = [:]
+        for result in results {
+            if byFile[result.test.file] == nil { files.append(result.test.file) }
+            byFile[result.test.file, default: []].append(result)
+        }
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+        for file in files {
+            let cases = byFile[file] ?? []
+            let failures = cases.filter { if case .failed = $0.outcome { true } else { false } }.count
+            let skipped = cases.filter { $0.outcome == .skipped }.count
+            let time = cases.reduce(0) { $0 + $1.seconds }
+            xml += "  <testsuite name=\"\(escape(file))\" tests=\"\(cases.count)\" failures=\"\(failures)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
+            for result in cases {
+                xml += "    <testcase name=\"\(escape(result.test.name))\" classname=\"\(escape(file))\" file=\"\(escape(file))\" line=\"\(result.test.line)\" time=\"\(seconds(result.seconds))\""
+                switch result.outcome {
+                case .passed: xml += "/>\n"
+                case .skipped: xml += ">\n      <skipped/>\n    </testcase>\n"
+                case .failed(let message, let location):
+                    let first = message.split(separator: "\n").first.map(String.init) ?? message
+                    xml += ">\n      <failure message=\"\(escape(first))\">\(escape((location.map { $0 + ": " } ?? "") + message))</failure>\n    </testcase>\n"
+                }
+            }
+            xml += "  </testsuite>\n"
+        }
+        for failure in loadFailures {
+            xml += "  <testsuite name=\"\(escape(failure.file))\" tests=\"1\" failures=\"1\" skipped=\"0\">\n"
+            xml += "    <testcase name=\"(loading the file)\" classname=\"\(escape(failure.file))\">\n"
+            xml += "      <failure message=\"\(escape(failure.message.split(separator: "\n").first.map(String.init) ?? ""))\">\(escape(failure.message))</failure>\n"
+            xml += "    </testcase>\n  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    static func seconds(_ value: Double) -> String {
+        let milliseconds = Int((value * 1000).rounded())
+        return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - String(milliseconds % 1000).count))\(milliseconds % 1000)"
+    }
+
+    /// Text for XML attributes and content: the five special characters escaped, control characters
+    /// (which XML 1.0 cannot hold) as `?`.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n", "\t", "\r": out.unicodeScalars.append(scalar)
+            default: if scalar.value < 32 { out += "?" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,113 @@
+import CoordinatorCore
+import LuaKit
+
+/// One test file in a fresh runtime: its globals (`app`, `test`, `skip`, `expect`, the driver functions),
+/// its app loaded and started by `app "..."`, and the tests it declares. A test runs in a harness of its
+/// own, so no state leaks from one test to the next.
+final class TestHarness {
+    struct Declared {
+        let name: String
+        let line: Int
+        let function: LuaFunction
+        let skipped: Bool
+    }
+
+    let runtime: ScriptRuntime
+    let file: String
+    private(set) var declared: [Declared] = []
+    private var finishes: [(name: String, reason: String, result: FlowValue?)] = []
+    private var observer: Int?
+
+    /// Loads `file` in a new runtime: its `app "..."` line loads and starts the app, its `test(...)` lines
+    /// declare tests (run later by ``run(_:)``).
+    init(file: String) throws {
+        self.file = file
+        runtime = try ScriptRuntime(driverFunctions: true)
+        runtime.strictDriving = true
+        try installGlobals()
+        observer = runtime.app.observe { [weak self] event in
+            if case let .finished(info, reason, result) = event { self?.finishes.append((info.name, reason.rawValue, result)) }
+        }
+        let chunk = try runtime.lua.loadFile(file)
+        _ = try chunk.callValues()
+        if runtime.app.root == nil {
+            throw LuaError(.misuse, "\(file): the test file names no app: start it with app \"path/to/app.lua\"")
+        }
+    }
+
+    deinit {
+        if let observer { runtime.app.removeObserver(observer) }
+    }
+
+    /// Runs the test declared `index`-th: its steps, each one operation of the app.
+    func run(_ index: Int) throws {
+        finishes.removeAll()
+        _ = try declared[index].function.callValues()
+    }
+
+    private func installGlobals() throws {
+        let lua = runtime.lua
+        let globals = lua.globals
+        let folder = LuaState.directory(of: file)
+        try globals.set("app", lua.function(name: "app") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            guard self.runtime.app.root == nil else { throw LuaError(.runtime, "app: a test file drives one app") }
+            let path = try call.string(1)
+            if let state = try self.runtime.optionString(call, 2, "state") { self.runtime.app.gateway.state = AppState(state) }
+            try self.runtime.load(script: path.hasPrefix("/") ? path : folder + "/" + path)
+            try self.runtime.start()
+        })
+        for (name, skipped) in [("test", false), ("skip", true)] {
+            try globals.set(name, lua.function(name: name) { [weak self] call in
+                guard let self else { throw ScriptRuntime.gone() }
+                let title = try call.string(1)
+                let function = try call.argument(2, as: LuaFunction.self)
+                self.declared.append(Declared(name: title, line: function.info?.lineDefined ?? 0, function: function, skipped: skipped))
+            })
+        }
+        let recorders = try lua.newTable()
+        try recorders.set("finishes", lua.function(name: "finishes") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            let list: [FlowValue] = self.finishes.map { f in
+                var record: FlowRecord = ["name": .string(f.name), "reason": .string(f.reason)]
+                if let result = f.result { record["result"] = result }
+                return .record(record)
+            }
+            try call.push(FlowValue.list(list))
+        })
+        try recorders.set("events", lua.function(name: "events") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            let step = try call.argument(1, as: LuaFunction.self)
+            var events: [String] = []
+            let token = self.runtime.app.observe { events.append("\($0)") }
+            defer { self.runtime.app.removeObserver(token) }
+            _ = try step.callValues()
+            try call.push(events)
+        })
+        try recorders.set("picture", lua.function(name: "picture") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            try call.push(self.picture)
+        })
+        let expect = try lua.load(Expectations.source, name: "=expect").call(recorders, as: LuaTable.self)
+        try globals.set("expect", expect)
+    }
+
+    /// What a failed step must leave as it was: the hierarchy, every screen's inputs, the tree, the gateway.
+    var picture: String {
+        let app = runtime.app
+        var text = app.window.hierarchyDescription + " | " + app.window.allScreens.map { "\($0.info)\($0.inputs)" }.joined(separator: ",")
+        var pending = app.root.map { [$0] } ?? []
+        while let c = pending.popLast() {
+            text += " \(c.info):\(c.status)"
+            pending += c.children
+        }
+        return text + " | " + app.gateway.state.rawValue
+    }
+}
+
+extension ScriptRuntime {
+    func optionString(_ call: LuaCall, _ n: Int, _ key: String) throws -> String? {
+        guard call.type(n) == .table else { return nil }
+        return try call.argument(n, as: LuaTable.self).get(key, as: String?.self)
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import CoordinatorScript
+
+/// `coordrun test [PATH...]`: runs the flow tests (`*_test.lua`) under the given files or folders
+/// (docs/Testing.md).
+struct TestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coordrun test",
+        abstract: "Run flow tests: every *_test.lua under the given files or folders (default: the current folder).",
+        discussion: "Each test starts from a fresh app. Prints each failing test with its place and message, then `N passed, N failed`; exits 1 when a test failed.")
+
+    @Argument(help: "Test files or folders to search (build folders and hidden folders are skipped).")
+    var paths: [String] = []
+
+    @Option(help: ArgumentHelp("Run only the tests whose name or file contains this text.", valueName: "pattern"))
+    var filter: String?
+
+    @Flag(help: "List the tests instead of running them.")
+    var list = false
+
+    @Flag(name: .customLong("fail-fast"), help: "Stop after the first failing test.")
+    var failFast = false
+
+    @Option(help: ArgumentHelp("Write the results as JUnit XML to this file.", valueName: "file"))
+    var junit: String?
+
+    func run() throws {
+        let streams = CoordRun.Streams()
+        let files = Platform.testFiles(in: paths.isEmpty ? ["."] : paths)
+        var results: [FlowTestResult] = []
+        var loadFailures: [(file: String, message: String)] = []
+        let include = { (test: FlowTest) in
+            guard let filter else { return true }
+            return test.name.contains(filter) || test.file.contains(filter)
+        }
+        for file in files {
+            do {
+                if list {
+                    for test in try FlowTests.list(file) where include(test) {
+                        Platform.writeOut("\(test.file):\(test.line): \(test.name)\(test.isSkipped ? " (skipped)" : "")\n")
+                    }
+                    continue
+                }
+                try FlowTests.run(file, include: include, failFast: failFast) { result in
+                    results.append(result)
+                    if case let .failed(message, location) = result.outcome {
+                        Platform.writeError(streams.err.error("\(location ?? file): \(result.test.name): \(message)") + "\n")
+                    }
+                }
+            } catch {
+                let message = REPL.message(for: error)
+                loadFailures.append((file, message))
+                Platform.writeError(streams.err.error("\(file): cannot run its tests: \(message)") + "\n")
+            }
+            if failFast, !loadFailures.isEmpty || results.contains(where: { if case .failed = $0.outcome { true } else { false } }) { break }
+        }
+        if list { return }
+        if let junit, !Platform.writeFile(junit, JUnitReport.xml(results, loadFailures: loadFailures)) {
+            streams.message("--junit: cannot write \(junit)")
+            throw ExitCode.failure
+        }
+        let failed = results.filter { if case .failed = $0.outcome { true } else { false } }.count + loadFailures.count
+        let skipped = results.filter { $0.outcome == .skipped }.count
+        let passed = results.count - skipped - (failed - loadFailures.count)
+        Platform.writeOut("\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "") + "\n")
+        if failed > 0 { throw ExitCode.failure }
+    }
+}

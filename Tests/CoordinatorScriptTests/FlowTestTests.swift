@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `coordrun test`: the project's own flow tests pass, a changed app makes them fail at the test's line,
+/// driving is strict, and the runner's options and reports work (issue 22).
+@Suite struct FlowTestTests {
+    @Test func theProjectsFlowTestsPass() throws {
+        let outcome = try TranscriptTests.run(["test", "scripts", "examples"], input: "")
+        #expect(outcome.status == 0, "\(outcome.err)")
+        #expect(outcome.out.hasSuffix(" passed, 0 failed\n"), "\(outcome.out)")
+        #expect(outcome.err.isEmpty)
+    }
+
+    /// The source app and its tests in a folder of their own, `edit` applied to the app.
+    func appFolder(_ edit: (String) -> String = { $0 }) throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory()
+        let app = try #require(readFile(repositoryRoot + "/scripts/app.lua"))
+        _ = try folder.write("app.lua", edit(app))
+        _ = try folder.write("cities.lua", try #require(readFile(repositoryRoot + "/scripts/cities.lua")))
+        _ = try folder.write("app_test.lua", try #require(readFile(repositoryRoot + "/scripts/app_test.lua")))
+        return folder
+    }
+
+    @Test func aChangedPasswordCheckFailsTheTestsAtTheirLines() throws {
+        let folder = try appFolder { $0.replacingOccurrences(of: "password ~= \"secret\"", with: "password ~= \"secret2\"") }
+        let outcome = try TranscriptTests.run(["test", folder.path], input: "")
+        #expect(outcome.status == 1)
+        #expect(outcome.out.hasSuffix(" failed\n") && !outcome.out.hasSuffix(" 0 failed\n"), "\(outcome.out)")
+        // The failing step of the test file, and what the app showed instead.
+        #expect(outcome.err.contains("app_test.lua:30: a federal city is chosen on the regions screen: screen Alert has no output 'selectCity'"), "\(outcome.err)")
+    }
+
+    @Test func aHandlerThatPushesTheWrongScreenFailsWithExpectedAndActual() throws {
+        let folder = try appFolder {
+            $0.replacingOccurrences(of: "local list = self:push(\"Cities\"", with: "local list = self:push(\"Regions\", { federal = cities.federal, regions = cities.regions }) or self:push(\"Cities\"")
+        }
+        let outcome = try TranscriptTests.run(["test", folder.path, "--filter", "third screen"], input: "")
+        #expect(outcome.status == 1)
+        #expect(outcome.err.contains(#"app_test.lua:41: a city of a region is chosen on a third screen, and the profile shows it: events: expected { "Regions#", "push Cities" }"#), "\(outcome.err)")
+        #expect(outcome.out == "0 passed, 1 failed\n")
+    }
+
+    @Test func changedCityDataFailsTheTestThatReadsIt() throws {
+        let folder = try appFolder()
+        _ = try folder.write("cities.lua", try #require(readFile(repositoryRoot + "/scripts/cities.lua")).replacingOccurrences(of: "\"Kazan\"", with: "\"Qazan\""))
+        let outcome = try TranscriptTests.run(["test", folder.path], input: "")
+        #expect(outcome.status == 1)
+        #expect(outcome.err.contains(#"app_test.lua:45: a city of a region is chosen on a third screen, and the profile shows it: the city on the profile: expected "Kazan", got "Qazan""#), "\(outcome.err)")
+    }
+
+    @Test func drivingIsStrict() throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.write("app.lua", """
+            local flow = require "coordinator"
+            flow.screen "A" { outputs = { "go", "idle", "broken" } }
+            flow.screen "B" { render = function(s) return s.nothing.field end }
+            local App = flow.coordinator "App"
+            function App:start()
+              local a = self:push("A")
+              a.onGo = function() end
+              a.onBroken = function() self:push("B") end
+            end
+            flow.app(App)
+            """)
+        _ = try folder.write("strict_test.lua", """
+            app "app.lua"
+            test("a tap nothing hears", function() tap("idle") end)
+            test("an output the screen does not have", function() tap("nope") end)
+            test("a screen that does not render", function() tap("broken") end)
+            test("a handled tap", function() tap("go") expect.screen "A" end)
+            skip("not yet", function() error("never runs") end)
+            """)
+        let outcome = try TranscriptTests.run(["test", folder.path], input: "")
+        #expect(outcome.status == 1)
+        #expect(outcome.out == "1 passed, 3 failed, 1 skipped\n")
+        #expect(outcome.err.contains("strict_test.lua:2: a tap nothing hears: nothing handles idle on A#"), "\(outcome.err)")
+        #expect(outcome.err.contains("strict_test.lua:3: an output the screen does not have: screen A has no output 'nope'"))
+        #expect(outcome.err.contains("strict_test.lua:4: a screen that does not render: rendering B failed: "))
+        // --fail-fast stops at the first failure; --list lists without running.
+        let fast = try TranscriptTests.run(["test", "--fail-fast", folder.path], input: "")
+        #expect(fast.out == "0 passed, 1 failed\n")
+        let list = try TranscriptTests.run(["test", "--list", folder.path], input: "")
+        #expect(list.out.split(separator: "\n").count == 5)
+        #expect(list.out.hasSuffix("strict_test.lua:6: not yet (skipped)\n"))
+    }
+
+    @Test func junitReportsEveryTest() throws {
+        let folder = try appFolder { $0.replacingOccurrences(of: "password ~= \"secret\"", with: "password ~= \"secret2\"") }
+        let report = folder.path + "/report.xml"
+        _ = try TranscriptTests.run(["test", folder.path, "--junit", report], input: "")
+        let xml = try #require(readFile(report))
+        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\""))
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 8)
+        #expect(xml.contains("<failure message=\""))
+        #expect(xml.contains("name=\"the app starts at the login screen\""))
+        #expect(!xml.contains("\u{1B}"))
+    }
+
+    @Test func aFileThatCannotLoadIsAFailure() throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.write("broken_test.lua", "app \"nosuch.lua\"\n")
+        let outcome = try TranscriptTests.run(["test", folder.path], input: "")
+        #expect(outcome.status == 1)
+        #expect(outcome.out == "0 passed, 1 failed\n")
+        #expect(outcome.err.contains("broken_test.lua: cannot run its tests: "))
+    }
+}
