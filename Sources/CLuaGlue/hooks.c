@@ -190,3 +190,12 @@ int clua_coresume(lua_State *L) {
     if (status != LUA_OK) return lua_error(L);
     return lua_gettop(L);
 }
+
+int clua_caller(lua_State *L, int level, char *source, int size, int *line) {
+    lua_Debug ar;
+    if (size <= 0 || !lua_getstack(L, level, &ar) || !lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) return 0;
+    /* Files by their whole path (short_src would shorten a long one to ".../end/of/path"). */
+    snprintf(source, (size_t)size, "%s", ar.source[0] == '@' ? ar.source + 1 : ar.short_src);
+    *line = ar.currentline;
+    return 1;
+}

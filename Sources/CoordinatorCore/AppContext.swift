@@ -22,6 +22,8 @@ final class AppContext {
     let live = LiveObjects()
     /// The outputs no handler heard (``Application/unheard``).
     var unheard = UnheardOutputs()
+    /// Weak references to the objects made, when a lifecycle check asked for them.
+    var tracker: ObjectTracker?
     private var idCounter = 0
 
     /// The application, while it exists.

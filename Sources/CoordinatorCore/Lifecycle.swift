@@ -120,6 +120,7 @@ extension Application {
         coordinator.id = context.nextID()
         coordinator.born = context.journal.markNew()
         coordinator.madeIndex = context.journal.noteMade(coordinator)
+        context.tracker?.add(coordinator)
         context.live.coordinators += 1
     }
 

@@ -52,6 +52,7 @@ public final class Screen: Presentable {
         self.dismissesOnOutput = dismissesOnOutput
         context.live.screens += 1
         madeIndex = context.journal.noteMade(self)
+        context.tracker?.add(self)
     }
 
     deinit {

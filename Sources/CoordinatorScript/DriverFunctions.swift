@@ -19,11 +19,11 @@ extension ScriptRuntime {
         try globals.set("tap", lua.function(name: "tap") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
             let output = try call.string(1), payload = try call.optional(2, as: FlowValue.self)
-            try self.drive { try self.app.tap(output, payload: payload) }
+            try self.drive(call, "tap(\"\(output)\")") { try self.app.tap(output, payload: payload) }
         })
-        try globals.set("back", lua.function(name: "back") { [weak self] _ in
+        try globals.set("back", lua.function(name: "back") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
-            try self.drive { try self.app.back() }
+            try self.drive(call, "back()") { try self.app.back() }
         })
         try globals.set("top", lua.function(name: "top") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
@@ -32,7 +32,7 @@ extension ScriptRuntime {
         try globals.set("tab", lua.function(name: "tab") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
             let index = try call.integer(1).subtractingReportingOverflow(1).partialValue
-            try self.drive { try self.app.selectTab(index) }
+            try self.drive(call, "tab(\(index + 1))") { try self.app.selectTab(index) }
         })
         try globals.set("stack", lua.function(name: "stack") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
@@ -58,8 +58,9 @@ extension ScriptRuntime {
     /// Runs one step of the user (a tap, a Back, a tab switch). With ``strictDriving`` (in tests), the step
     /// is one operation that also fails when no handler heard its output or when the screen it shows does
     /// not render: a test never passes over a tap that did nothing or a broken screen.
-    func drive(_ step: () throws -> Void) throws {
+    func drive(_ call: LuaCall, _ label: @autoclosure () -> String, _ step: () throws -> Void) throws {
         guard strictDriving else { return try step() }
+        if let stepObserver { stepObserver.before(label() + (call.callerLocation.map { " at " + $0 } ?? "")) }
         try app.atomically {
             let unheard = app.unheard.count
             try step()
@@ -73,5 +74,6 @@ extension ScriptRuntime {
                 }
             }
         }
+        try stepObserver?.after()
     }
 }

@@ -54,6 +54,8 @@ public final class ScriptRuntime {
     /// Whether the driver functions fail on a tap no handler hears and on a screen that does not render
     /// (flow tests: ``FlowTests``).
     var strictDriving = false
+    /// Told before and after each step of strict driving (the lifecycle oracle follows the steps).
+    var stepObserver: (before: (String) -> Void, after: () throws -> Void)?
     /// The `print` the state started with: while the global is that one, a REPL prints values itself.
     var standardPrint: LuaValue?
 

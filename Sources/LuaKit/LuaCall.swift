@@ -71,6 +71,17 @@ public struct LuaCall {
     @inlinable public func boolean(_ n: Int) throws -> Bool { try argument(n, as: Bool.self) }
     /// Argument `n` as a ``LuaValue`` (nil when absent).
     public func value(_ n: Int) -> LuaValue { stack.value(at: index(n)) }
+
+    /// Where the Lua code that called this function is, as `chunk:line` (`app_test.lua:12`); nil when the
+    /// caller is not Lua code.
+    package var callerLocation: String? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer -> String? in
+            guard let base = buffer.baseAddress else { return nil }
+            var line: Int32 = 0
+            guard clua_caller(L, 1, base, 1024, &line) != 0 else { return nil }
+            return String(cString: base) + ":\(line)"
+        }
+    }
     /// Every argument as ``LuaValue``s.
     public var values: [LuaValue] { (0..<count).map { value($0 + 1) } }
 

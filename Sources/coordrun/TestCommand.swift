@@ -24,6 +24,9 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the results as JUnit XML to this file.", valueName: "file"))
     var junit: String?
 
+    @Flag(name: .customLong("strict-lifecycle"), help: "Check the lifecycle (no finished coordinator or screen that left still alive) after every step, not only after each test.")
+    var strictLifecycle = false
+
     func run() throws {
         let streams = CoordRun.Streams()
         let files = Platform.testFiles(in: paths.isEmpty ? ["."] : paths)
@@ -41,7 +44,7 @@ struct TestCommand: ParsableCommand {
                     }
                     continue
                 }
-                try FlowTests.run(file, include: include, failFast: failFast) { result in
+                try FlowTests.run(file, include: include, failFast: failFast, strictLifecycle: strictLifecycle) { result in
                     results.append(result)
                     if case let .failed(message, location) = result.outcome {
                         Platform.writeError(streams.err.error("\(location ?? file): \(result.test.name): \(message)") + "\n")

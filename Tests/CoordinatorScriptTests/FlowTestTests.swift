@@ -85,6 +85,51 @@ import TestSupport
         #expect(list.out.hasSuffix("strict_test.lua:6: not yet (skipped)\n"))
     }
 
+    @Test func theOracleCatchesAFlowKeptAliveByAGlobal() throws {
+        let folder = try appFolder { $0.replacingOccurrences(of: "function CityPicker:start()\n", with: "function CityPicker:start()\n  lastPicker = self\n") }
+        let outcome = try TranscriptTests.run(["test", folder.path, "--filter", "federal city"], input: "")
+        #expect(outcome.status == 1)
+        #expect(outcome.err.contains(#"a federal city is chosen on the regions screen: lifecycle: coordinator CityPicker#"#), "\(outcome.err)")
+        #expect(outcome.err.contains(#"finished at tap("citySelected") at "#) && outcome.err.contains("app_test.lua:32 but is still alive"), "\(outcome.err)")
+        // With --strict-lifecycle, the step that left it fails.
+        let strict = try TranscriptTests.run(["test", "--strict-lifecycle", folder.path, "--filter", "federal city"], input: "")
+        #expect(strict.err.contains("app_test.lua:32: a federal city is chosen on the regions screen: "), "\(strict.err)")
+    }
+
+    @Test func theOracleCatchesAScreenThatLeftAndAFlowLeftBehind() throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.write("app.lua", """
+            local flow = require "coordinator"
+            flow.screen "A" { outputs = { "open", "orphan" } }
+            flow.screen "B" { outputs = { "close" } }
+            local Idle = flow.coordinator "Idle"
+            function Idle:start() end
+            local Service = flow.coordinator "Service"
+            Service.ui = false
+            function Service:start() end
+            local App = flow.coordinator "App"
+            function App:start()
+              self:run(Service)
+              local a = self:push("A")
+              a.onOpen = function() local b = self:push("B") kept = b b.onClose = function() self:pop() end end
+              a.onOrphan = function() self:run(Idle) end
+            end
+            flow.app(App)
+            """)
+        _ = try folder.write("oracle_test.lua", """
+            app "app.lua"
+            test("a popped screen kept by a global", function() tap("open") tap("close") end)
+            test("a flow that shows nothing", function() tap("orphan") end)
+            test("a service with no UI, and a screen that is shown", function() tap("open") end)
+            """)
+        let outcome = try TranscriptTests.run(["test", folder.path], input: "")
+        #expect(outcome.out == "1 passed, 2 failed\n")
+        #expect(outcome.err.contains(#"oracle_test.lua:2: a popped screen kept by a global: lifecycle: screen B#"#), "\(outcome.err)")
+        #expect(outcome.err.contains(#"left at tap("close") at "#))
+        #expect(outcome.err.contains("oracle_test.lua:3: a flow that shows nothing: lifecycle: coordinator Idle#"))
+        #expect(outcome.err.contains("runs but shows no screen"))
+    }
+
     @Test func junitReportsEveryTest() throws {
         let folder = try appFolder { $0.replacingOccurrences(of: "password ~= \"secret\"", with: "password ~= \"secret2\"") }
         let report = folder.path + "/report.xml"

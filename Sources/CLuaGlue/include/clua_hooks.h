@@ -44,6 +44,9 @@ int clua_coresume(lua_State *L);
 /* ---- function introspection (for hot reload) ---- */
 
 /* Pushes nothing; fills source/lines of the function at `index`. Returns 1 for a Lua function. */
+/* The chunk (a file's whole path, else short_src) and current line of the function `level` levels up the stack (1: the caller of the
+   running C function); 0 when there is none or it is not Lua. Allocates nothing in Lua's heap. */
+int clua_caller(lua_State *L, int level, char *source, int size, int *line);
 int clua_funcinfo(lua_State *L, int index, const char **source, int *linedefined, int *lastlinedefined, int *nups, int *nparams);
 
 /* Bytes the C allocator has handed out and not taken back (Lua's and Swift's allocations alike), for

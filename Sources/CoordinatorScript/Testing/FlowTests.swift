@@ -56,7 +56,12 @@ public enum FlowTests {
     /// `report` hears each result as it comes. With `failFast`, stops after the first failure. Throws when
     /// the file itself cannot be loaded (a syntax error, its app failing to start).
     @discardableResult
+    ///
+    /// After each test the lifecycle oracle checks that no finished coordinator and no screen that left is
+    /// still alive, and that running coordinators show a screen (``LifecycleOracle``); with
+    /// `strictLifecycle`, after every step too.
     public static func run(_ file: String, include: (FlowTest) -> Bool = { _ in true }, failFast: Bool = false,
+                           strictLifecycle: Bool = false,
                            report: (FlowTestResult) -> Void = { _ in }) throws -> [FlowTestResult] {
         let tests = try list(file)
         var results: [FlowTestResult] = []
@@ -68,11 +73,12 @@ public enum FlowTests {
                 let start = Clock.now()
                 var outcome = FlowTestResult.Outcome.passed
                 do {
-                    let harness = try TestHarness(file: file)
+                    let harness = try TestHarness(file: file, strictLifecycle: strictLifecycle)
                     try harness.run(index)
                 } catch {
-                    let place = location(of: error, in: file, test: test)
-                    outcome = .failed(message: message(REPL.message(for: error), without: place, of: file), location: place)
+                    let place = error is LifecycleViolation ? "\(file):\(test.line)" : location(of: error, in: file, test: test)
+                    let text = (error as? LifecycleViolation)?.message ?? REPL.message(for: error)
+                    outcome = .failed(message: message(text, without: place, of: file), location: place)
                 }
                 result = FlowTestResult(test: test, outcome: outcome, seconds: Clock.now() - start)
             }

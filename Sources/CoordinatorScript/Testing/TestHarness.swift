@@ -20,10 +20,22 @@ final class TestHarness {
 
     /// Loads `file` in a new runtime: its `app "..."` line loads and starts the app, its `test(...)` lines
     /// declare tests (run later by ``run(_:)``).
-    init(file: String) throws {
+    /// The lifecycle oracle, watching from before the app starts.
+    let oracle: LifecycleOracle
+
+    init(file: String, strictLifecycle: Bool = false) throws {
         self.file = file
         runtime = try ScriptRuntime(driverFunctions: true)
         runtime.strictDriving = true
+        oracle = LifecycleOracle(app: runtime.app)
+        let oracle = oracle, lua = runtime.lua
+        runtime.stepObserver = (before: { oracle.beforeStep($0) }, after: {
+            oracle.afterStep()
+            if strictLifecycle {
+                let violations = oracle.violations(collecting: lua)
+                if !violations.isEmpty { throw LuaError(.runtime, "lifecycle: " + violations.joined(separator: "; ")) }
+            }
+        })
         try installGlobals()
         observer = runtime.app.observe { [weak self] event in
             if case let .finished(info, reason, result) = event { self?.finishes.append((info.name, reason.rawValue, result)) }
@@ -39,10 +51,16 @@ final class TestHarness {
         if let observer { runtime.app.removeObserver(observer) }
     }
 
-    /// Runs the test declared `index`-th: its steps, each one operation of the app.
+    /// Runs the test declared `index`-th: its steps, each one operation of the app; then asks the
+    /// lifecycle oracle, which fails the test with what it found.
     func run(_ index: Int) throws {
         finishes.removeAll()
+        oracle.beforeStep("the test's first step")
         _ = try declared[index].function.callValues()
+        let violations = oracle.violations(collecting: runtime.lua)
+        if !violations.isEmpty {
+            throw LifecycleViolation(message: "lifecycle: " + violations.joined(separator: "; "))
+        }
     }
 
     private func installGlobals() throws {
@@ -110,4 +128,10 @@ extension ScriptRuntime {
         guard call.type(n) == .table else { return nil }
         return try call.argument(n, as: LuaTable.self).get(key, as: String?.self)
     }
+}
+
+/// What the lifecycle oracle found after a test.
+struct LifecycleViolation: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

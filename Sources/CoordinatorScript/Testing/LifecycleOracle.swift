@@ -1,0 +1,86 @@
+import CoordinatorCore
+import LuaKit
+
+/// The lifecycle oracle of flow tests: after a test (and after every step with `--strict-lifecycle`),
+/// once everything unreachable is collected, no coordinator that finished and no screen that left may
+/// still be alive, and every running coordinator must show a screen somewhere in its subtree unless its
+/// class declares it has no UI (`Storage.ui = false`). The top complaint about coordinator libraries is a
+/// flow kept alive after Back or a swipe-down: every test checks it for free.
+///
+/// A violation names the object and the step that left it (`tap("citySelected") at app_test.lua:33`).
+final class LifecycleOracle {
+    let tracker: ObjectTracker
+    /// The step that finished a coordinator or took a screen out of the window, by object id.
+    private var leftAt: [Int: String] = [:]
+    /// The screens shown after the last step.
+    private var shown: Set<Int> = []
+    private var observer: Int?
+    private let app: Application
+    /// The step running now (what ``afterStep(_:)`` will record).
+    private var step = "starting the app"
+
+    init(app: Application) {
+        self.app = app
+        tracker = app.trackObjects()
+        observer = app.observe { [weak self] event in
+            guard let self else { return }
+            if case let .finished(info, _, _) = event { self.leftAt[info.id] = self.step }
+        }
+        shown = Set(app.window.allScreens.map(\.id))
+    }
+
+    deinit { if let observer { app.removeObserver(observer) } }
+
+    /// A step is about to run (`tap("login") at app_test.lua:12`).
+    func beforeStep(_ label: String) { step = label }
+
+    /// A step ran: the screens it took out of the window are noted as left by it.
+    func afterStep() {
+        let now = Set(app.window.allScreens.map(\.id))
+        for id in shown.subtracting(now) where leftAt[id] == nil { leftAt[id] = step }
+        shown = now
+    }
+
+    /// What breaks the rules now, after collecting garbage (Lua's, which releases what only Lua held).
+    func violations(collecting lua: LuaState) -> [String] {
+        lua.collectGarbage()
+        lua.collectGarbage() // finalizers release Swift objects; what they held goes in the second cycle
+        tracker.compact()
+        var found: [String] = []
+        for entry in tracker.coordinators {
+            guard let c = entry.object, c.status == .finished || c.status == .finishing else { continue }
+            found.append("coordinator \(c.info) finished" + (leftAt[c.id].map { " at \($0)" } ?? "") + " but is still alive (something still holds it)")
+        }
+        for entry in tracker.screens {
+            guard let s = entry.object, !s.isShown, let step = leftAt[s.id] else { continue }
+            found.append("screen \(s.info) left at \(step) but is still alive (something still holds it)")
+        }
+        // Running coordinators that show nothing, in their subtree, and do not say they have no UI.
+        var pending = app.root.map { [$0] } ?? []
+        while let c = pending.popLast() {
+            pending += c.children
+            guard c.status == .running, let scripted = c as? ScriptedCoordinator, !scripted.declaresNoUI,
+                  !Self.showsAScreen(c) else { continue }
+            found.append("coordinator \(c.info) runs but shows no screen (a flow left behind; a service says so with \(c.name).ui = false)")
+        }
+        return found
+    }
+
+    /// Whether the coordinator or a running descendant shows a screen.
+    static func showsAScreen(_ coordinator: Coordinator) -> Bool {
+        var pending = [coordinator]
+        while let c = pending.popLast() {
+            if c.screens.contains(where: \.isShown) { return true }
+            pending += c.children.filter { $0.status == .running }
+        }
+        return false
+    }
+}
+
+extension ScriptedCoordinator {
+    /// Its class says it has no UI (`Storage.ui = false`): a service, which the lifecycle oracle does not
+    /// expect to show a screen.
+    var declaresNoUI: Bool {
+        (try? type.get("ui", as: LuaValue.self)) == .boolean(false)
+    }
+}
