@@ -19,6 +19,7 @@ flow.screen "NewNote" { title = "New note", outputs = { "cancel", save = "value"
 -- Saves every note it hears about; it has no screens, and takes part in the tree like any coordinator.
 -- Under `coordrun --sandbox` a script has no files: the notes are kept in memory instead.
 local Storage = flow.coordinator "Storage"
+Storage.ui = false -- a service: the lifecycle oracle of `coordrun test` expects no screen from it
 function Storage:start()
   self.path = io and (os.getenv("NOTES_FILE") or ((os.getenv("TMPDIR") or "/tmp") .. "/notes.txt"))
   self.saved = 0
