@@ -24,6 +24,12 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the results as JUnit XML to this file.", valueName: "file"))
     var junit: String?
 
+    @Flag(help: "List the screen types, outputs and coordinator classes the tests reached and never reached.")
+    var coverage = false
+
+    @Option(name: .customLong("coverage-json"), help: ArgumentHelp("Write the coverage as JSON to this file.", valueName: "file"))
+    var coverageJSON: String?
+
     @Flag(name: .customLong("strict-lifecycle"), help: "Check the lifecycle (no finished coordinator or screen that left still alive) after every step, not only after each test.")
     var strictLifecycle = false
 
@@ -58,6 +64,17 @@ struct TestCommand: ParsableCommand {
             if failFast, !loadFailures.isEmpty || results.contains(where: { if case .failed = $0.outcome { true } else { false } }) { break }
         }
         if list { return }
+        // Coverage per app, over every test of it.
+        var coverages: [FlowCoverage] = []
+        for result in results {
+            guard let covered = result.coverage else { continue }
+            if let i = coverages.firstIndex(where: { $0.app == covered.app }) { coverages[i].merge(covered) } else { coverages.append(covered) }
+        }
+        if coverage { for c in coverages { Platform.writeOut(c.text + "\n") } }
+        if let coverageJSON, !Platform.writeFile(coverageJSON, "[\n" + coverages.map { "  " + $0.json }.joined(separator: ",\n") + "\n]\n") {
+            streams.message("--coverage-json: cannot write \(coverageJSON)")
+            throw ExitCode.failure
+        }
         if let junit, !Platform.writeFile(junit, JUnitReport.xml(results, loadFailures: loadFailures)) {
             streams.message("--junit: cannot write \(junit)")
             throw ExitCode.failure

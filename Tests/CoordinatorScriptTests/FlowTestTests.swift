@@ -142,6 +142,19 @@ import TestSupport
         #expect(!xml.contains("\u{1B}"))
     }
 
+    @Test func coverageListsWhatTheTestsNeverReached() throws {
+        let folder = try TemporaryDirectory()
+        let json = folder.path + "/coverage.json"
+        let outcome = try TranscriptTests.run(["test", "--coverage", "--coverage-json", json, "examples/ab-picker_test.lua"], input: "")
+        #expect(outcome.status == 0)
+        // The A/B test reaches the list, never the map.
+        #expect(outcome.out.contains("coverage of examples/ab-picker.lua:\n  screen types: 2 of 3 reached; never: CityMap\n  outputs: 2 of 3 reached; never: CityMap.citySelected\n  coordinator classes: 1 of 1 reached\n"), "\(outcome.out)")
+        let data = try #require(readFile(json))
+        let parsed = try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [[String: Any]]
+        let screens = parsed?.first?["screens"] as? [String: [String]]
+        #expect(screens?["missed"] == ["CityMap"] && screens?["reached"] == ["CityList", "Profile"])
+    }
+
     @Test func aFileThatCannotLoadIsAFailure() throws {
         let folder = try TemporaryDirectory()
         _ = try folder.write("broken_test.lua", "app \"nosuch.lua\"\n")

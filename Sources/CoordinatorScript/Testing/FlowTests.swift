@@ -33,6 +33,8 @@ public struct FlowTestResult: Sendable {
     public let outcome: Outcome
     /// How long it ran, in seconds (its app's load and start included).
     public let seconds: Double
+    /// What it reached of its app (nil when it did not run, or its app did not load).
+    public var coverage: FlowCoverage? = nil
 }
 
 /// Headless flow tests: test files (`*_test.lua`) that name the app they drive (`app "app.lua"`) and
@@ -72,15 +74,16 @@ public enum FlowTests {
             } else {
                 let start = Clock.now()
                 var outcome = FlowTestResult.Outcome.passed
+                var harness: TestHarness?
                 do {
-                    let harness = try TestHarness(file: file, strictLifecycle: strictLifecycle)
-                    try harness.run(index)
+                    harness = try TestHarness(file: file, strictLifecycle: strictLifecycle)
+                    try harness?.run(index)
                 } catch {
                     let place = error is LifecycleViolation ? "\(file):\(test.line)" : location(of: error, in: file, test: test)
                     let text = (error as? LifecycleViolation)?.message ?? REPL.message(for: error)
                     outcome = .failed(message: message(text, without: place, of: file), location: place)
                 }
-                result = FlowTestResult(test: test, outcome: outcome, seconds: Clock.now() - start)
+                result = FlowTestResult(test: test, outcome: outcome, seconds: Clock.now() - start, coverage: harness?.coverage)
             }
             results.append(result)
             report(result)

@@ -16,6 +16,12 @@ final class TestHarness {
     let file: String
     private(set) var declared: [Declared] = []
     private var finishes: [(name: String, reason: String, result: FlowValue?)] = []
+    /// What the test reached (``coverage``).
+    private var reachedScreens: Set<String> = []
+    private var reachedOutputs: Set<String> = []
+    private var reachedCoordinators: Set<String> = []
+    /// The app's main script, once `app "..."` ran.
+    private(set) var appPath: String?
     private var observer: Int?
 
     /// Loads `file` in a new runtime: its `app "..."` line loads and starts the app, its `test(...)` lines
@@ -29,8 +35,9 @@ final class TestHarness {
         runtime.strictDriving = true
         oracle = LifecycleOracle(app: runtime.app)
         let oracle = oracle, lua = runtime.lua
-        runtime.stepObserver = (before: { oracle.beforeStep($0) }, after: {
+        runtime.stepObserver = (before: { oracle.beforeStep($0) }, after: { [weak self] in
             oracle.afterStep()
+            self?.noteShownScreens()
             if strictLifecycle {
                 let violations = oracle.violations(collecting: lua)
                 if !violations.isEmpty { throw LuaError(.runtime, "lifecycle: " + violations.joined(separator: "; ")) }
@@ -38,7 +45,13 @@ final class TestHarness {
         })
         try installGlobals()
         observer = runtime.app.observe { [weak self] event in
-            if case let .finished(info, reason, result) = event { self?.finishes.append((info.name, reason.rawValue, result)) }
+            guard let self else { return }
+            switch event {
+            case let .finished(info, reason, result): self.finishes.append((info.name, reason.rawValue, result))
+            case let .outputEmitted(info, output): self.reachedOutputs.insert(info.name + "." + output)
+            case let .started(info, _): self.reachedCoordinators.insert(info.name)
+            default: break
+            }
         }
         let chunk = try runtime.lua.loadFile(file)
         _ = try chunk.callValues()
@@ -72,8 +85,11 @@ final class TestHarness {
             guard self.runtime.app.root == nil else { throw LuaError(.runtime, "app: a test file drives one app") }
             let path = try call.string(1)
             if let state = try self.runtime.optionString(call, 2, "state") { self.runtime.app.gateway.state = AppState(state) }
-            try self.runtime.load(script: path.hasPrefix("/") ? path : folder + "/" + path)
+            let script = path.hasPrefix("/") ? path : folder + "/" + path
+            self.appPath = script
+            try self.runtime.load(script: script)
             try self.runtime.start()
+            self.noteShownScreens()
         })
         for (name, skipped) in [("test", false), ("skip", true)] {
             try globals.set(name, lua.function(name: name) { [weak self] call in
@@ -108,6 +124,25 @@ final class TestHarness {
         })
         let expect = try lua.load(Expectations.source, name: "=expect").call(recorders, as: LuaTable.self)
         try globals.set("expect", expect)
+    }
+
+    private func noteShownScreens() {
+        for screen in runtime.app.window.allScreens { reachedScreens.insert(screen.name) }
+    }
+
+    /// What the test reached of its app, against everything the app declares.
+    var coverage: FlowCoverage {
+        var coverage = FlowCoverage(app: appPath ?? file)
+        for (name, type) in runtime.app.catalog.types where name != "Alert" {
+            coverage.screens[name] = reachedScreens.contains(name)
+            for output in type.outputs { coverage.outputs[name + "." + output.name] = reachedOutputs.contains(name + "." + output.name) }
+        }
+        if let classes = try? runtime.module?.get("classes", as: LuaTable?.self) {
+            for (key, _) in (try? classes.pairs()) ?? [] {
+                if let name = key.stringValue { coverage.coordinators[name] = reachedCoordinators.contains(name) }
+            }
+        }
+        return coverage
     }
 
     /// What a failed step must leave as it was: the hierarchy, every screen's inputs, the tree, the gateway.

@@ -1,0 +1,59 @@
+/// What flow tests reached of an app: its screen types, their outputs and its coordinator classes, each
+/// reached or not (`coordrun test --coverage`, `--coverage-json FILE`).
+public struct FlowCoverage: Sendable, Equatable {
+    /// The app's main script.
+    public var app: String
+    /// Every screen type the app declares, and whether a test showed one.
+    public var screens: [String: Bool] = [:]
+    /// Every output, as `Screen.output`, and whether a test emitted it.
+    public var outputs: [String: Bool] = [:]
+    /// Every coordinator class, and whether a test started one.
+    public var coordinators: [String: Bool] = [:]
+
+    /// Coverage of `app` with nothing reached.
+    public init(app: String) { self.app = app }
+
+    /// Adds what `other` (another test of the same app) reached.
+    public mutating func merge(_ other: FlowCoverage) {
+        for (k, v) in other.screens { screens[k] = (screens[k] ?? false) || v }
+        for (k, v) in other.outputs { outputs[k] = (outputs[k] ?? false) || v }
+        for (k, v) in other.coordinators { coordinators[k] = (coordinators[k] ?? false) || v }
+    }
+
+    /// The report `--coverage` prints: per kind, how many were reached, and the names never reached.
+    public var text: String {
+        var lines = ["coverage of \(app):"]
+        for (kind, items) in [("screen types", screens), ("outputs", outputs), ("coordinator classes", coordinators)] {
+            let missed = items.filter { !$0.value }.keys.sorted()
+            lines.append("  \(kind): \(items.count - missed.count) of \(items.count) reached" + (missed.isEmpty ? "" : "; never: " + missed.joined(separator: ", ")))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The same as JSON: `{ "app": ..., "screens": { "reached": [...], "missed": [...] }, ... }`.
+    public var json: String {
+        func list(_ names: [String]) -> String { "[" + names.map { "\"\(JUnitReport.jsonEscape($0))\"" }.joined(separator: ", ") + "]" }
+        func part(_ items: [String: Bool]) -> String {
+            "{ \"reached\": \(list(items.filter(\.value).keys.sorted())), \"missed\": \(list(items.filter { !$0.value }.keys.sorted())) }"
+        }
+        return "{ \"app\": \"\(JUnitReport.jsonEscape(app))\", \"screens\": \(part(screens)), \"outputs\": \(part(outputs)), \"coordinators\": \(part(coordinators)) }"
+    }
+}
+
+extension JUnitReport {
+    /// Text for a JSON string.
+    static func jsonEscape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default:
+                if scalar.value < 32 { out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16) }
+                else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+}
