@@ -155,6 +155,34 @@ import TestSupport
         #expect(screens?["missed"] == ["CityMap"] && screens?["reached"] == ["CityList", "Profile"])
     }
 
+    @Test func aRecordedSessionReplaysAsATest() throws {
+        let folder = try appFolder()
+        let recorded = folder.path + "/session_test.lua"
+        let session = try REPLTranscript(mode: .run, script: folder.path + "/app.lua")
+        session.line("login { name = \"Ann\", password = \"secret\" }") // before :record: written first
+        session.line(":record " + recorded)
+        #expect(session.errors.isEmpty, "\(session.errors)")
+        session.line("1")                                           // selectCity
+        session.line("3")                                           // a region, by number
+        session.line("tap('citySelected', top().cities[2])")        // Lua
+        session.line("=top().name")                                  // changes nothing: not a step
+        session.line(":record stop")
+        let text = try #require(readFile(recorded))
+        #expect(text.contains("app \"app.lua\"\n"))
+        #expect(text.contains("  tap(\"login\", { name = \"Ann\", password = \"secret\" })\n  expect.stack { \"UserEdit\" }\n"), "\(text)")
+        #expect(text.contains("  tap(\"regionSelected\", {cities = "))
+        #expect(text.hasSuffix("  expect.stack { \"UserEdit\" }\nend)\n"))
+        let replay = try TranscriptTests.run(["test", recorded], input: "")
+        #expect(replay.out == "1 passed, 0 failed\n", "\(replay.err)")
+        // After a change that alters the flow, the replay fails at the step, saying what differs.
+        let app = try #require(readFile(folder.path + "/app.lua"))
+        _ = try folder.write("app.lua", app.replacingOccurrences(of: "list.onCitySelected = function(city) self:finish(city) end",
+                                                                    with: "list.onCitySelected = function(city) end"))
+        let changed = try TranscriptTests.run(["test", recorded], input: "")
+        #expect(changed.out == "0 passed, 1 failed\n")
+        #expect(changed.err.contains("session_test.lua:") && changed.err.contains(#"stack: expected { "UserEdit" }, got { "UserEdit", "Regions", "Cities" }"#), "\(changed.err)")
+    }
+
     @Test func aFileThatCannotLoadIsAFailure() throws {
         let folder = try TemporaryDirectory()
         _ = try folder.write("broken_test.lua", "app \"nosuch.lua\"\n")

@@ -7,6 +7,7 @@ extension REPL {
     public static let commands: [(name: String, usage: String, help: String)] = [
         ("help", ":help", "this list"),
         ("reload", ":reload [LOCAL...]", "run the app's script files again, keeping the live app; the named file-level locals take their new value (also reload())"),
+        ("record", ":record FILE | stop", "write the session's steps as a flow test (with the steps so far), until :record stop"),
         ("tree", ":tree", "the coordinator tree, each coordinator with its screens"),
         ("hierarchy", ":hierarchy", "the window: stacks, modals, tabs, alerts"),
         ("screen", ":screen [ID|NAME]", "a screen's inputs and outputs (the visible one by default)"),
@@ -29,6 +30,15 @@ extension REPL {
             output.write(out + "\n")
         case "reload", "r":
             output.write(style.dim(try runtime.reload(fresh: Set(words.dropFirst())).description) + "\n")
+        case "record":
+            if argument == "stop" {
+                try recorder.stop()
+                output.write(style.dim("recorded \(recorder.path ?? ""): ./scripts/coordrun test \(recorder.path ?? "") replays it") + "\n")
+            } else {
+                guard !argument.isEmpty else { throw Recorder.RecordingError(message: ":record FILE starts recording, :record stop ends it") }
+                try recorder.start(argument, app: runtime.scriptFiles.first)
+                output.write(style.dim("recording to \(argument) (\(recorder.steps.count) steps so far)") + "\n")
+            }
         case "tree", "t":
             guard let root = app.root else { return output.write("(no app is running)\n") }
             output.write(treeText(root, depth: 0))

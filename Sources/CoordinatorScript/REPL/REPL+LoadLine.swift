@@ -10,6 +10,7 @@ extension REPL {
             return true
         }
         pending = []
+        step = lines.joined(separator: "\n  ")
         let results = try doCall(chunk)
         printValues(results)
         return true

@@ -11,7 +11,9 @@ extension REPL {
             try operation { try tapAction(number) }
         } else if line == "back" {
             try operation { try app.back() }
+            step = "back()"
         } else if let (output, rest) = outputCommand(line) {
+            step = "tap(" + ValuePrinter.quote(output) + (rest.isEmpty ? "" : ", " + rest) + ")"
             // One operation: a payload expression that navigates (`toggle back()`) is undone with the tap when
             // the tap then fails (the fuzzer found the pop kept).
             try operation {
@@ -52,6 +54,7 @@ extension REPL {
             throw NavigationError(.badPayload, "\(action.output) needs a payload: type `\(action.output) { ... }`")
         }
         try app.tap(action.output, payload: action.payload)
+        step = "tap(" + ValuePrinter.quote(action.output) + (action.payload.map { ", " + $0.luaLiteral } ?? "") + ")"
     }
 
     /// `OUTPUT` or `OUTPUT payload` when the first word names an output of the visible screen.

@@ -63,6 +63,10 @@ public final class REPL {
     var chunkStart = 1
     /// The visible screen's text, rendered inside the line that changed it (see ``operation(_:)``).
     var rendered: (screen: Int, text: String)?
+    /// The session's driving steps, and the test file they are written to (`:record`).
+    let recorder = Recorder()
+    /// The current line as a step of a recorded test (set by whatever ran it), or nil.
+    var step: String?
     /// What messages call the session's lines: `stdin:12:` is its 12th line, as `lua` names what it reads.
     public var sourceName = "stdin"
 
@@ -107,7 +111,9 @@ public final class REPL {
             defer { if timeLimit != nil { InterruptSignal.stopTimeout() } }
             let declarations = runtime.appDeclarations
             let unheard = app.unheard.count
+            step = nil
             var ok = dispatch(line)
+            if ok, let step, signature != before { recorder.note(step, stack: app.window.visibleStack.map(\.name)) }
             if ok, app.unheard.count != unheard, let last = app.unheard.last {
                 // A tap is never a silent no-op: `tap('reset')` on a screen whose handler is missing says so.
                 let more = app.unheard.count &- unheard &- 1
@@ -124,6 +130,7 @@ public final class REPL {
 
     /// At the end of input with a chunk still open: reports its syntax error (false), as `lua` does.
     public func endOfInput() -> Bool {
+        if recorder.isRecording { try? recorder.stop() }
         guard isContinuing else { return true }
         let lines = pending
         pending = []

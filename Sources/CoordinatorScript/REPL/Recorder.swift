@@ -1,0 +1,79 @@
+import CoordinatorCore
+import LuaKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The lines of a session that drove the app, written as a flow test (`:record FILE`, `:record stop`): each
+/// step as Lua (`tap("login", { ... })`, `back()`, or the Lua line as typed), followed by an expectation of
+/// the stack it left. The steps of the session before `:record` come first, so the file replays from a
+/// fresh app: `coordrun test FILE` passes on the unchanged app and fails, at the step, after a change that
+/// alters the flow.
+final class Recorder {
+    /// The driving steps of the session so far, as Lua, each with the stack it left.
+    private(set) var steps: [(code: String, stack: [String])] = []
+    private var file: UnsafeMutablePointer<FILE>?
+    private(set) var path: String?
+
+    var isRecording: Bool { file != nil }
+
+    /// Notes a step that drove the app (and writes it when recording).
+    func note(_ code: String, stack: [String]) {
+        steps.append((code, stack))
+        if let file { write(step: (code, stack), to: file) }
+    }
+
+    /// Starts writing to `path`: the header, the app, the steps so far.
+    func start(_ path: String, app script: String?) throws {
+        if isRecording { try stop() }
+        guard let file = fopen(path, "wb") else { throw RecordingError(message: "cannot write \(path)") }
+        self.file = file
+        self.path = path
+        var header = "-- Recorded by coordrun's :record: ./scripts/coordrun test \(path) replays it.\n"
+        if let script { header += "app \(Recorder.quoted(Recorder.relative(script, to: path)))\n" }
+        header += "\ntest(\"recorded session\", function()\n"
+        Recorder.put(header, file)
+        for step in steps { write(step: step, to: file) }
+    }
+
+    /// Ends the test and closes the file.
+    func stop() throws {
+        guard let file else { throw RecordingError(message: "nothing is being recorded") }
+        Recorder.put("end)\n", file)
+        fclose(file)
+        self.file = nil
+    }
+
+    private func write(step: (code: String, stack: [String]), to file: UnsafeMutablePointer<FILE>) {
+        Recorder.put("  " + step.code + "\n  expect.stack { " + step.stack.map(Recorder.quoted).joined(separator: ", ") + " }\n", file)
+        fflush(file)
+    }
+
+    struct RecordingError: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    static func put(_ text: String, _ file: UnsafeMutablePointer<FILE>) {
+        var text = text
+        text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+    }
+
+    /// A Lua string literal.
+    static func quoted(_ text: String) -> String { ValuePrinter.quote(text) }
+
+    /// `script` as the test file at `testFile` names it: relative to the test file's folder when both are
+    /// relative to the same place and the script is under it, else the script's absolute path.
+    static func relative(_ script: String, to testFile: String) -> String {
+        func absolute(_ path: String) -> String {
+            guard let resolved = realpath(path, nil) else { return path }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let folder = absolute(LuaState.directory(of: testFile))
+        let target = absolute(script)
+        return target.hasPrefix(folder + "/") ? String(target.dropFirst(folder.count + 1)) : target
+    }
+}
