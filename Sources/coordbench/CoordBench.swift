@@ -28,7 +28,7 @@ struct CoordBench: ParsableCommand {
 
     @Option(help: """
         Run only these groups (comma-separated): bridge (or one of closure, method, output), journey, signal, \
-        memory, leak, reload, scaling.
+        memory, leak, reload, scaling, tests.
         """)
     var only: String?
 
@@ -45,6 +45,7 @@ struct CoordBench: ParsableCommand {
     static let groups: [(name: String, cases: [String])] = [
         ("bridge", ["bridge", "closure", "method", "output"]), ("journey", ["journey"]), ("signal", ["signal"]),
         ("memory", ["memory"]), ("leak", ["leak"]), ("reload", ["reload"]), ("scaling", ["scaling"]),
+        ("tests", ["tests"]),
     ]
 
     func validate() throws {
@@ -114,6 +115,7 @@ struct CoordBench: ParsableCommand {
         if wanted("leak") { results += try leakCase(cycles: count(100_000)) }
         if wanted("reload") { results += try reloadCase(lines: quick ? 200 : 2_000, rounds: rounds, root: root) }
         if wanted("scaling") { results += try scalingCases(quick: quick, rounds: rounds) }
+        if wanted("tests") { results += try flowTestsCase(tests: quick ? 10 : 100, rounds: rounds, root: root) }
         return results
     }
 

@@ -295,3 +295,34 @@ func writeFile(_ path: String, _ text: String) -> Bool {
     let bytes = Array(text.utf8)
     return fwrite(bytes, 1, bytes.count, file) == bytes.count
 }
+
+/// A flow test file of 100 tests, each walking login -> profile -> city pick from a fresh app, run as
+/// `coordrun test` runs it (target: the whole file in at most 1 s).
+func flowTestsCase(tests: Int, rounds: Int, root: String) throws -> [BenchResult] {
+    let folder = "/tmp/coordbench-tests-\(getpid())"
+    mkdir(folder, 0o755)
+    let file = folder + "/bench_test.lua"
+    defer { unlink(file); rmdir(folder) }
+    var text = "app \"\(root)/scripts/app.lua\"\n"
+    for i in 0..<tests {
+        text += """
+            test("walk \(i)", function()
+              tap("login", { name = "Ann", password = "secret" })
+              tap("selectCity")
+              tap("regionSelected", top().regions[1])
+              tap("citySelected", top().cities[2])
+              expect.stack { "UserEdit" }
+            end)
+
+            """
+    }
+    guard writeFile(file, text) else { throw BenchError("cannot write \(file)") }
+    var failed = 0
+    let seconds = try best(rounds: rounds, operations: 1) {
+        let results = try FlowTests.run(file)
+        failed = results.filter { $0.outcome != .passed }.count
+    } / 1e9
+    guard failed == 0 else { throw BenchError("\(failed) of the bench's flow tests failed") }
+    return [BenchResult(name: "coordrun test: \(tests) tests, each login -> city pick from a fresh app", value: seconds * 1000, unit: "ms",
+                        target: 1000, targetIsRatio: false, note: String(format: "%.2f ms a test", seconds * 1000 / Double(tests)))]
+}
