@@ -100,6 +100,12 @@ int clua_timeout_start(long long microseconds) {
     action.sa_handler = clua_sigalrm_handler;
     sigemptyset(&action.sa_mask);
     if (sigaction(SIGALRM, &action, NULL) != 0) return -1;
+    /* A process started with SIGALRM blocked (a test harness's threads block signals, and a child inherits
+       the mask) would never see its time run out. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGALRM);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     struct itimerval timer;
     memset(&timer, 0, sizeof timer);
     timer.it_value.tv_sec = (time_t)(microseconds / 1000000);

@@ -24,6 +24,9 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the results as JUnit XML to this file.", valueName: "file"))
     var junit: String?
 
+    @Option(help: ArgumentHelp("The most seconds one test may run (0: no limit).", valueName: "seconds"))
+    var timeout: Double = 10
+
     @Flag(help: "List the screen types, outputs and coordinator classes the tests reached and never reached.")
     var coverage = false
 
@@ -50,7 +53,8 @@ struct TestCommand: ParsableCommand {
                     }
                     continue
                 }
-                try FlowTests.run(file, include: include, failFast: failFast, strictLifecycle: strictLifecycle) { result in
+                try FlowTests.run(file, include: include, failFast: failFast, strictLifecycle: strictLifecycle,
+                                  timeLimit: timeout > 0 ? timeout : nil) { result in
                     results.append(result)
                     if case let .failed(message, location) = result.outcome {
                         Platform.writeError(streams.err.error("\(location ?? file): \(result.test.name): \(message)") + "\n")

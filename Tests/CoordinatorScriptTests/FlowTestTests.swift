@@ -69,11 +69,14 @@ import TestSupport
             test("an output the screen does not have", function() tap("nope") end)
             test("a screen that does not render", function() tap("broken") end)
             test("a handled tap", function() tap("go") expect.screen "A" end)
+            test("a test that never ends", function() while true do end end)
             skip("not yet", function() error("never runs") end)
             """)
-        let outcome = try TranscriptTests.run(["test", folder.path], input: "")
+        let outcome = try TranscriptTests.run(["test", "--timeout", "0.2", folder.path], input: "")
         #expect(outcome.status == 1)
-        #expect(outcome.out == "1 passed, 3 failed, 1 skipped\n")
+        #expect(outcome.out == "1 passed, 4 failed, 1 skipped\n")
+        #expect(outcome.err.contains("strict_test.lua:6: a test that never ends: "), "\(outcome.err)")
+        #expect(outcome.err.contains("timed out"))
         #expect(outcome.err.contains("strict_test.lua:2: a tap nothing hears: nothing handles idle on A#"), "\(outcome.err)")
         #expect(outcome.err.contains("strict_test.lua:3: an output the screen does not have: screen A has no output 'nope'"))
         #expect(outcome.err.contains("strict_test.lua:4: a screen that does not render: rendering B failed: "))
@@ -81,8 +84,8 @@ import TestSupport
         let fast = try TranscriptTests.run(["test", "--fail-fast", folder.path], input: "")
         #expect(fast.out == "0 passed, 1 failed\n")
         let list = try TranscriptTests.run(["test", "--list", folder.path], input: "")
-        #expect(list.out.split(separator: "\n").count == 5)
-        #expect(list.out.hasSuffix("strict_test.lua:6: not yet (skipped)\n"))
+        #expect(list.out.split(separator: "\n").count == 6)
+        #expect(list.out.hasSuffix("strict_test.lua:7: not yet (skipped)\n"))
     }
 
     @Test func theOracleCatchesAFlowKeptAliveByAGlobal() throws {

@@ -62,8 +62,10 @@ public enum FlowTests {
     /// After each test the lifecycle oracle checks that no finished coordinator and no screen that left is
     /// still alive, and that running coordinators show a screen (``LifecycleOracle``); with
     /// `strictLifecycle`, after every step too.
+    ///
+    /// A test that runs longer than `timeLimit` seconds (its steps; `nil`: no limit) fails with "timed out".
     public static func run(_ file: String, include: (FlowTest) -> Bool = { _ in true }, failFast: Bool = false,
-                           strictLifecycle: Bool = false,
+                           strictLifecycle: Bool = false, timeLimit: Double? = nil,
                            report: (FlowTestResult) -> Void = { _ in }) throws -> [FlowTestResult] {
         let tests = try list(file)
         var results: [FlowTestResult] = []
@@ -77,7 +79,7 @@ public enum FlowTests {
                 var harness: TestHarness?
                 do {
                     harness = try TestHarness(file: file, strictLifecycle: strictLifecycle)
-                    try harness?.run(index)
+                    try harness?.run(index, timeLimit: timeLimit)
                 } catch {
                     let place = error is LifecycleViolation ? "\(file):\(test.line)" : location(of: error, in: file, test: test)
                     let text = (error as? LifecycleViolation)?.message ?? REPL.message(for: error)

@@ -66,10 +66,14 @@ final class TestHarness {
 
     /// Runs the test declared `index`-th: its steps, each one operation of the app; then asks the
     /// lifecycle oracle, which fails the test with what it found.
-    func run(_ index: Int) throws {
+    func run(_ index: Int, timeLimit: Double? = nil) throws {
         finishes.removeAll()
         oracle.beforeStep("the test's first step")
-        _ = try declared[index].function.callValues()
+        try runtime.lua.interruptible {
+            if let timeLimit { InterruptSignal.startTimeout(timeLimit) }
+            defer { if timeLimit != nil { InterruptSignal.stopTimeout() } }
+            _ = try declared[index].function.callValues()
+        }
         let violations = oracle.violations(collecting: runtime.lua)
         if !violations.isEmpty {
             throw LifecycleViolation(message: "lifecycle: " + violations.joined(separator: "; "))
