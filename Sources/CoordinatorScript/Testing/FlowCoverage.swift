@@ -39,21 +39,3 @@ public struct FlowCoverage: Sendable, Equatable {
         return "{ \"app\": \"\(JUnitReport.jsonEscape(app))\", \"screens\": \(part(screens)), \"outputs\": \(part(outputs)), \"coordinators\": \(part(coordinators)) }"
     }
 }
-
-extension JUnitReport {
-    /// Text for a JSON string.
-    static func jsonEscape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default:
-                if scalar.value < 32 { out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16) }
-                else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
-    }
-}

@@ -46,17 +46,39 @@ public enum JUnitReport {
     /// Text for XML attributes and content: the five special characters escaped, control characters
     /// (which XML 1.0 cannot hold) as `?`.
     static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
+        text.replacingScalars { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n", "\t", "\r": out.unicodeScalars.append(scalar)
-            default: if scalar.value < 32 { out += "?" } else { out.unicodeScalars.append(scalar) }
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&apos;"
+            case "\n", "\t", "\r": nil
+            default: scalar.value < 32 ? "?" : nil
             }
+        }
+    }
+
+    /// Text for a JSON string.
+    static func jsonEscape(_ text: String) -> String {
+        text.replacingScalars { scalar in
+            switch scalar {
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            default:
+                scalar.value < 32 ? "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16) : nil
+            }
+        }
+    }
+}
+
+extension String {
+    /// The text with each scalar that `replacement` gives text for replaced by it (the others kept).
+    func replacingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        for scalar in unicodeScalars {
+            if let text = replacement(scalar) { out += text } else { out.unicodeScalars.append(scalar) }
         }
         return out
     }
