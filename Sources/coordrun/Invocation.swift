@@ -156,6 +156,7 @@ struct Invocation {
           --timeout SECONDS            the most seconds one line may run
           --state STATE                the gateway state to start in (default: authorization)
           --help, --version
+        coordrun test [PATH...] runs flow tests (*_test.lua; coordrun test --help).
         A script that declares an app (flow.app) is walked: coordrun shows the visible screen, then reads
         lines: NUMBER triggers that action, `back` goes back, OUTPUT [PAYLOAD] emits an output, :COMMAND
         (:help lists them), anything else is Lua. With -i, a Lua REPL over the app instead. A script that
