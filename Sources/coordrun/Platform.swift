@@ -93,7 +93,8 @@ enum Platform {
     }
 
     /// The test files (`*_test.lua`) among `paths` and under the folders among them, sorted; folders whose
-    /// names start with `.` (`.build`, `.git`) are skipped. A path that is a file is taken as it is.
+    /// names start with `.` (`.build`, `.git`) are skipped, and links to folders are not followed. A path
+    /// that is a file is taken as it is.
     static func testFiles(in paths: [String]) -> [String] {
         var found: [String] = []
         var folders: [String] = []
@@ -110,7 +111,7 @@ enum Platform {
                 if name.hasPrefix(".") { continue }
                 let path = folder == "." ? name : folder + "/" + name
                 var info = stat()
-                guard stat(path, &info) == 0 else { continue }
+                guard lstat(path, &info) == 0 else { continue } // a link to a folder is not followed (no loops)
                 if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(path) } else if name.hasSuffix("_test.lua") { found.append(path) }
             }
         }

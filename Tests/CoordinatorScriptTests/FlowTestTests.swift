@@ -186,6 +186,19 @@ import TestSupport
         #expect(changed.err.contains("session_test.lua:") && changed.err.contains(#"stack: expected { "UserEdit" }, got { "UserEdit", "Regions", "Cities" }"#), "\(changed.err)")
     }
 
+    @Test func aFileThatDeclaresOtherTestsEachTimeFailsClearly() throws {
+        let folder = try appFolder()
+        _ = try folder.write("random_test.lua", """
+            app "app.lua"
+            runs = (runs or 0) + 1
+            local n = os.time() % 1000 + math.random(1000) * 1000 + (os.clock() * 1e6 // 1)
+            test("a test named " .. n, function() end)
+            """)
+        let outcome = try TranscriptTests.run(["test", folder.path + "/random_test.lua"], input: "")
+        #expect(outcome.status == 1)
+        #expect(outcome.err.contains("declared other tests when loaded again"), "\(outcome.err)")
+    }
+
     @Test func aFileThatCannotLoadIsAFailure() throws {
         let folder = try TemporaryDirectory()
         _ = try folder.write("broken_test.lua", "app \"nosuch.lua\"\n")

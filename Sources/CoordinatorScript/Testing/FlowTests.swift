@@ -79,7 +79,7 @@ public enum FlowTests {
                 var harness: TestHarness?
                 do {
                     harness = try TestHarness(file: file, strictLifecycle: strictLifecycle)
-                    try harness?.run(index, timeLimit: timeLimit)
+                    try harness?.run(index, named: test.name, timeLimit: timeLimit)
                 } catch {
                     let place = error is LifecycleViolation ? "\(file):\(test.line)" : location(of: error, in: file, test: test)
                     let text = (error as? LifecycleViolation)?.message ?? REPL.message(for: error)

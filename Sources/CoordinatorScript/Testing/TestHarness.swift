@@ -66,7 +66,12 @@ final class TestHarness {
 
     /// Runs the test declared `index`-th: its steps, each one operation of the app; then asks the
     /// lifecycle oracle, which fails the test with what it found.
-    func run(_ index: Int, timeLimit: Double? = nil) throws {
+    func run(_ index: Int, named name: String, timeLimit: Double? = nil) throws {
+        // The file was loaded again for this test: it must declare the same tests (a file that declares
+        // them at random cannot be run one by one).
+        guard declared.indices.contains(index), declared[index].name == name else {
+            throw LuaError(.misuse, "\(file) declared other tests when loaded again (test \"\(name)\" is not test \(index + 1) any more)")
+        }
         finishes.removeAll()
         oracle.beforeStep("the test's first step")
         try runtime.lua.interruptible {
