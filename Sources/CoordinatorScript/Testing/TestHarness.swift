@@ -24,11 +24,12 @@ final class TestHarness {
     private(set) var appPath: String?
     private var observer: Int?
 
-    /// Loads `file` in a new runtime: its `app "..."` line loads and starts the app, its `test(...)` lines
-    /// declare tests (run later by ``run(_:)``).
     /// The lifecycle oracle, watching from before the app starts.
     let oracle: LifecycleOracle
 
+    /// Loads `file` in a new runtime: its `app "..."` line loads and starts the app, its `test(...)` lines
+    /// declare tests (run later by ``run(_:named:timeLimit:)``). With `strictLifecycle`, the oracle checks
+    /// after every step.
     init(file: String, strictLifecycle: Bool = false) throws {
         self.file = file
         runtime = try ScriptRuntime(driverFunctions: true)
