@@ -147,7 +147,7 @@ enum Change {
             guard coordinator.screens.count > count else { return }
             for screen in coordinator.screens[count...] where screen.born >= level {
                 (coordinator as? DroppedObjectsListener)?.forgetDroppedScreen(screen) // a bridge's list of its screens
-                (screen.owner, screen.stack, screen.isShown) = (nil, nil, false) // not logged: made in the level
+                screen.takeOutOfFailedLevel() // not logged: made in the level
             }
             coordinator.screens.removeSubrange(count...)
         case let .screenRemoved(coordinator, screen, index): coordinator.screens.insert(screen, at: min(index, coordinator.screens.count))
@@ -266,6 +266,9 @@ extension Screen {
         handlers.removeAll()
         signalHandlers.removeAll()
     }
+
+    /// Made in a level that failed: out of the window, not logged (see ``MadeObject``).
+    func takeOutOfFailedLevel() { (owner, stack, isShown) = (nil, nil, false) }
 }
 
 extension Coordinator {
@@ -352,6 +355,12 @@ extension Coordinator {
     /// Back to how it was before it started, after the level it first started in failed (its own changes
     /// in that level were not logged). Its handlers stay: they were set by whoever made it, or by the
     /// failed start, which sets them again.
+    /// Started in a level that failed and dropped with it (see ``MadeObject``): reset, and without handlers.
+    func dropAfterFailedLevel() {
+        resetAfterFailedStart(router: nil)
+        handlers = Handlers()
+    }
+
     func resetAfterFailedStart(router: (any Router)?) {
         (parent, children, screens, status) = (nil, [], [], .idle)
         (self.router, showingChildren, hasShownScreens, isNotedLost) = (router, 0, false, false)
@@ -374,28 +383,5 @@ extension Gateway {
     func set(_ state: AppState) {
         if context.journal.isOpen { context.journal.record(.gateway(self, current)) }
         current = state
-    }
-}
-
-// What a failed level made goes with it: the links it has are cut here, with the other writers.
-
-extension Coordinator: MadeObject {
-    /// Started in an operation that failed: out of the tree, without screens, children or handlers, and idle
-    /// again, as it was made (whoever kept it may start it again); a bridge lets go of its own state.
-    func dropLinks() {
-        (self as? DroppedObjectsListener)?.releaseWhenDropped()
-        resetAfterFailedStart(router: nil)
-        handlers = Handlers()
-    }
-}
-
-extension Screen: MadeObject {
-    /// Made in an operation that failed: no owner, stack or handlers any more (the handlers' Lua closures
-    /// hold the screen, and the owner holds its handlers' coordinator).
-    func dropLinks() {
-        removeAllHandlers()
-        outputReceiver = nil
-        (owner as? DroppedObjectsListener)?.forgetDroppedScreen(self)
-        (owner, stack, isShown) = (nil, nil, false)
     }
 }

@@ -294,13 +294,3 @@ open class Coordinator {
         return router
     }
 }
-
-/// A coordinator of a scripting bridge that keeps state of its own about what it made (a Lua instance
-/// that holds it, a list of its screens with script handlers): told when an operation that failed drops
-/// it or one of its screens. Asked for only when an operation fails (a cast), so it costs nothing per push.
-package protocol DroppedObjectsListener: AnyObject {
-    /// The operation that started this coordinator failed: let go of what holds it.
-    func releaseWhenDropped()
-    /// A screen it pushed in an operation that failed was dropped.
-    func forgetDroppedScreen(_ screen: Screen)
-}

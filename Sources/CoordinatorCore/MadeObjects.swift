@@ -56,3 +56,33 @@ struct MadeObjects {
         entries.removeAll(keepingCapacity: entries.capacity <= 1024)
     }
 }
+
+extension Coordinator: MadeObject {
+    /// Started in an operation that failed: out of the tree, without screens, children or handlers, and idle
+    /// again, as it was made (whoever kept it may start it again); a bridge lets go of its own state.
+    func dropLinks() {
+        (self as? DroppedObjectsListener)?.releaseWhenDropped()
+        dropAfterFailedLevel()
+    }
+}
+
+extension Screen: MadeObject {
+    /// Made in an operation that failed: no owner, stack or handlers any more (the handlers' Lua closures
+    /// hold the screen, and the owner holds its handlers' coordinator).
+    func dropLinks() {
+        removeAllHandlers()
+        outputReceiver = nil
+        (owner as? DroppedObjectsListener)?.forgetDroppedScreen(self)
+        takeOutOfFailedLevel()
+    }
+}
+
+/// A coordinator of a scripting bridge that keeps state of its own about what it made (a Lua instance
+/// that holds it, a list of its screens with script handlers): told when an operation that failed drops
+/// it or one of its screens. Asked for only when an operation fails (a cast), so it costs nothing per push.
+package protocol DroppedObjectsListener: AnyObject {
+    /// The operation that started this coordinator failed: let go of what holds it.
+    func releaseWhenDropped()
+    /// A screen it pushed in an operation that failed was dropped.
+    func forgetDroppedScreen(_ screen: Screen)
+}

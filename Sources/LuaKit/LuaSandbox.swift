@@ -26,54 +26,6 @@ extension LuaState {
         isSandboxed = true
     }
 
-    /// Lets `require` find Lua modules in `directories`. In a sandboxed state or one whose modules are
-    /// restricted (``restrictModules()``): those and the ones allowed before, nowhere else. In any other
-    /// state: those first, then where Lua looks (`package.path`, which stays as Lua set it, as scripts
-    /// that print or change it expect): a searcher of its own goes before Lua's.
-    public func allowModules(in directories: [String]) throws {
-        let L = try core.thread()
-        for directory in directories where !core.moduleDirectories.contains(directory) { core.moduleDirectories.append(directory) }
-        let path = core.moduleDirectories.flatMap { ["\($0)/?.lua", "\($0)/?/init.lua"] }.joined(separator: ";")
-        lua_pushstring(L, path)
-        lua_setfield(L, clua_registryindex(), "clua.modulePath")
-        guard !core.modulesRestricted, !core.hasModuleSearcher else { return }
-        // package.searchers: preload, then this one, then Lua's own.
-        lua_getglobal(L, "package")
-        defer { lua_settop(L, -2) }
-        guard lua_type(L, -1) == LUA_TTABLE, lua_getfield(L, -1, "searchpath") == LUA_TFUNCTION else {
-            lua_settop(L, -2)
-            return
-        }
-        lua_pushcclosure(L, clua_searcher_sandboxed, 1)
-        guard lua_getfield(L, -2, "searchers") == LUA_TTABLE else { lua_settop(L, -3); return }
-        let count = lua_rawlen(L, -1)
-        var i = lua_Integer(count)
-        while i >= 2 { // shift 2... up by one
-            lua_rawgeti(L, -1, i)
-            lua_rawseti(L, -2, i + 1)
-            i -= 1
-        }
-        lua_pushvalue(L, -2)
-        lua_rawseti(L, -2, 2)
-        lua_settop(L, -3)
-        core.hasModuleSearcher = true
-    }
-
-    /// The file `require(name)` loads: from the folders ``allowModules(in:)`` allowed, else along
-    /// `package.path`; nil when it is neither (or `package` is not open).
-    package func moduleFile(_ name: String) throws -> String? {
-        let relative = String(name.map { $0 == "." ? "/" : $0 })
-        for directory in core.moduleDirectories {
-            for candidate in ["\(directory)/\(relative).lua", "\(directory)/\(relative)/init.lua"] where clua_readable(candidate) != 0 {
-                return candidate
-            }
-        }
-        guard let package = try globals.get("package", as: LuaTable?.self),
-              let search = try package.get("searchpath", as: LuaFunction?.self),
-              let path = try package.get("path", as: String?.self) else { return nil }
-        return try search.callValues(name, path).first?.stringValue
-    }
-
     private func restrict() throws {
         try restrictModules()
         try run(
