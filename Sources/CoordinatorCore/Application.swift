@@ -158,3 +158,19 @@ public final class Application {
         }
     }
 }
+
+extension Application {
+    /// The whole navigation state as text: the window's hierarchy, every shown screen with its inputs, every
+    /// coordinator of the tree with its status, the gateway's state. An operation that fails leaves it
+    /// exactly as it was (what the session fuzzer and `expect.fails` check).
+    package var stateDescription: String {
+        var text = window.hierarchyDescription + "|" + gateway.state.rawValue
+        for screen in window.allScreens { text += "|\(screen.info)\(screen.inputs)" }
+        var pending = root.map { [$0] } ?? []
+        while let coordinator = pending.popLast() {
+            text += "|\(coordinator.info):\(coordinator.status.rawValue)"
+            pending += coordinator.children
+        }
+        return text
+    }
+}

@@ -67,12 +67,7 @@ extension ScriptRuntime {
             if app.unheard.count != unheard, let last = app.unheard.last {
                 throw NavigationError(.unknownOutput, "nothing handles \(last.output) on \(last.screen)")
             }
-            if let screen = app.window.visibleScreen {
-                do { _ = try screen.rendering() } catch var error as LuaError {
-                    error.message = "rendering \(screen.name) failed: " + error.message
-                    throw error
-                }
-            }
+            _ = try app.window.visibleScreen?.checkedRendering()
         }
         try stepObserver?.after()
     }

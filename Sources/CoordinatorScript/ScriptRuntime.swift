@@ -148,6 +148,15 @@ public final class ScriptRuntime {
     /// (`Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio`).
     public static var luaRelease: String { LuaState.copyright }
 
+    /// Loads `module` with `require` and sets the global `global` to it, as `lua -l global=module` does; if it
+    /// fails, the app is as before.
+    public func require(_ module: String, as global: String) throws {
+        try app.atomically {
+            let value = try lua.globals.get("require", as: LuaFunction.self).callValues(module).first ?? .nil
+            try lua.globals.set(global, value)
+        }
+    }
+
     /// A main script's arguments as the stand-alone `lua` gives them (lua.c's `pushargs`): `arg[1]` to
     /// `arg[#arg]` of the global table `arg` as it is now (an `-e` chunk may have changed it).
     public func scriptArguments() throws -> [LuaValue] {

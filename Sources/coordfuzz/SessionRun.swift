@@ -46,28 +46,16 @@ struct SessionRun {
         repl = try REPL(runtime: runtime, mode: mode) { _ in }
     }
 
-    /// What a failing line must leave as it was.
-    static func state(_ app: Application) -> String {
-        var text = app.window.hierarchyDescription + "|" + app.gateway.state.rawValue
-        for screen in app.window.allScreens { text += "|\(screen.info)\(screen.inputs)" }
-        var pending = app.root.map { [$0] } ?? []
-        while let coordinator = pending.popLast() {
-            text += "|\(coordinator.info):\(coordinator.status.rawValue)"
-            pending += coordinator.children
-        }
-        return text
-    }
-
     /// Whether a line that is part of a longer chunk is being read (the next line continues it).
     var isContinuing: Bool { repl.isContinuing }
 
     /// Handles one line as a user typing it would; throws when it failed and changed the app.
     mutating func handle(_ text: String) throws(Violation) {
-        let before = Self.state(runtime.app)
+        let before = runtime.app.stateDescription
         lines += 1
         guard !repl.handle(text) else { return }
         failures += 1
-        let after = Self.state(runtime.app)
+        let after = runtime.app.stateDescription
         if after != before { throw Violation(script: script, line: lines, text: text, before: before, after: after) }
     }
 

@@ -66,7 +66,7 @@ enum CoordRun {
                     switch step {
                     case .execute(let code): try runtime.run(code, name: "=(command line)")
                     case .require(let global, let module):
-                        try runtime.run("_G[\(luaQuoted(global))] = require(\(luaQuoted(module)))", name: "=(command line)")
+                        try runtime.require(module, as: global)
                     case .warningsOn: runtime.lua.warningsEnabled = true
                     }
                 }

@@ -1,7 +1,7 @@
 import CoordinatorScript
 
 /// What the stand-alone `lua` does before the script runs, as lua.c does it: `arg` (`createargtable`),
-/// `LUA_INIT` (`handle_luainit`), and the Lua code of `-l` (`dolibrary`).
+/// and `LUA_INIT` (`handle_luainit`).
 extension CoordRun {
     /// lua.c's `createargtable`: `arg[0]` the script, its arguments after, the interpreter and its options
     /// before (negative indices).
@@ -23,13 +23,5 @@ extension CoordRun {
         } else {
             try runtime.run(value, name: name)
         }
-    }
-
-    /// `text` as a Lua string literal (every byte but letters, digits and spaces as `\ddd`).
-    static func luaQuoted(_ text: String) -> String {
-        "\"" + text.utf8.map { byte in
-            let c = Character(Unicode.Scalar(byte))
-            return byte < 128 && (c.isLetter || c.isNumber || c == " " || c == "_" || c == ".") ? String(c) : "\\" + String(byte)
-        }.joined() + "\""
     }
 }

@@ -181,12 +181,7 @@ public final class REPL {
         return try app.atomically {
             let result = try body()
             if signature != before, let screen = app.window.visibleScreen {
-                do {
-                    rendered = (screen.id, try screen.rendering())
-                } catch var error as LuaError {
-                    error.message = "rendering \(screen.name) failed: " + error.message
-                    throw error
-                }
+                rendered = (screen.id, try screen.checkedRendering())
             }
             return result
         }

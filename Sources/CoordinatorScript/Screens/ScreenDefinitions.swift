@@ -55,3 +55,16 @@ extension ScriptRuntime {
         return name
     }
 }
+
+extension Screen {
+    /// Its text, or the rendering's error with the screen named (`rendering Home failed: app.lua:8: ...`):
+    /// what a line (REPL) or a step (flow tests) that shows the screen fails with.
+    func checkedRendering() throws -> String {
+        do {
+            return try rendering()
+        } catch var error as LuaError {
+            error.message = "rendering \(name) failed: " + error.message
+            throw error
+        }
+    }
+}

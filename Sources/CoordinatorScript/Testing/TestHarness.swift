@@ -94,7 +94,7 @@ final class TestHarness {
             guard let self else { throw ScriptRuntime.gone() }
             guard self.runtime.app.root == nil else { throw LuaError(.runtime, "app: a test file drives one app") }
             let path = try call.string(1)
-            if let state = try self.runtime.optionString(call, 2, "state") { self.runtime.app.gateway.state = AppState(state) }
+            if let state: String = try self.runtime.option(call, 2, "state") { self.runtime.app.gateway.state = AppState(state) }
             let script = path.hasPrefix("/") ? path : folder + "/" + path
             self.appPath = script
             try self.runtime.load(script: script)
@@ -130,7 +130,7 @@ final class TestHarness {
         })
         try recorders.set("picture", lua.function(name: "picture") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
-            try call.push(self.picture)
+            try call.push(self.runtime.app.stateDescription)
         })
         let expect = try lua.load(Expectations.source, name: "=expect").call(recorders, as: LuaTable.self)
         try globals.set("expect", expect)
@@ -153,25 +153,6 @@ final class TestHarness {
             }
         }
         return coverage
-    }
-
-    /// What a failed step must leave as it was: the hierarchy, every screen's inputs, the tree, the gateway.
-    var picture: String {
-        let app = runtime.app
-        var text = app.window.hierarchyDescription + " | " + app.window.allScreens.map { "\($0.info)\($0.inputs)" }.joined(separator: ",")
-        var pending = app.root.map { [$0] } ?? []
-        while let c = pending.popLast() {
-            text += " \(c.info):\(c.status)"
-            pending += c.children
-        }
-        return text + " | " + app.gateway.state.rawValue
-    }
-}
-
-extension ScriptRuntime {
-    func optionString(_ call: LuaCall, _ n: Int, _ key: String) throws -> String? {
-        guard call.type(n) == .table else { return nil }
-        return try call.argument(n, as: LuaTable.self).get(key, as: String?.self)
     }
 }
 
