@@ -5,13 +5,24 @@
 /* Set by a Ctrl-C that asked running Lua code to stop, cleared when a hook saw it: a second Ctrl-C while it
    is still set finds the code stuck where no hook runs (a long C call such as string.find over a huge
    subject), and ends the process, as lua.c's second Ctrl-C does. */
-static volatile sig_atomic_t sigintUnseen;
+static _Thread_local volatile sig_atomic_t sigintUnseen;
+
+long long clua_monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + (long long)now.tv_nsec;
+}
 
 void clua_install_hook(lua_State *L, clua_Runtime *rt) {
     lua_Hook hook = clua_hook;
     int mask, count;
     if (rt->interruptRequested) { mask = LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT; count = 1; }
-    else if (rt->budgeted) { mask = LUA_MASKCOUNT; count = rt->budget <= 0 ? 1 : rt->hookCount; } /* spent: the next instruction stops */
+    else if (rt->budgeted) { /* spent: the next instruction stops */
+        mask = LUA_MASKCOUNT;
+        count = rt->budget <= 0 ? 1 : rt->hookCount;
+        if (rt->deadline != 0 && count > CLUA_DEADLINE_EVERY) count = CLUA_DEADLINE_EVERY;
+    }
+    else if (rt->deadline != 0) { mask = LUA_MASKCOUNT; count = CLUA_DEADLINE_EVERY; }
     else { hook = NULL; mask = 0; count = 0; }
     /* Setting a hook restarts its count: a thread that already has this one keeps counting (a coroutine
        resumed every few instructions would otherwise never reach a count). */
@@ -42,6 +53,12 @@ void clua_hook(lua_State *L, lua_Debug *ar) {
         clua_hook_error(L, rt->interruptRequested == 2 ? "timed out" : "interrupted");
         return;
     }
+    if (rt->deadline != 0 && ar->event == LUA_HOOKCOUNT && clua_monotonic_ns() >= rt->deadline) {
+        rt->interruptRequested = 2;
+        lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
+        clua_hook_error(L, "timed out");
+        return;
+    }
     if (rt->budgeted) {
         if (ar->event == LUA_HOOKCOUNT) rt->budget -= rt->hookCount;
         if (rt->budget <= 0) {
@@ -51,6 +68,7 @@ void clua_hook(lua_State *L, lua_Debug *ar) {
         }
         return;
     }
+    if (rt->deadline != 0) return;
     lua_sethook(L, NULL, 0, 0); /* nothing asked for any more: a stale hook on this thread removes itself */
 }
 
@@ -62,15 +80,21 @@ void clua_interrupt(lua_State *L) {
 
 
 
-/* The state Ctrl-C interrupts while it is armed, and how many times Ctrl-C was pressed. */
-static lua_State *volatile sigintState;
+/* The state Ctrl-C interrupts on this thread while it is armed, the thread that installed the handler, and
+   how many times Ctrl-C was pressed. */
+static _Thread_local lua_State *volatile sigintState;
+static pthread_t sigintInstaller;
+static volatile sig_atomic_t sigintInstalled;
 static volatile sig_atomic_t sigintCount;
-
 
 static void clua_sigint_handler(int sig) {
     (void)sig;
-    sigintCount = sigintCount + 1;
     lua_State *L = sigintState;
+    if (L == NULL && sigintInstalled && !pthread_equal(pthread_self(), sigintInstaller)) {
+        pthread_kill(sigintInstaller, SIGINT); /* Ctrl-C is the installing thread's */
+        return;
+    }
+    sigintCount = sigintCount + 1;
     if (L != NULL) {
         if (sigintUnseen) {
             signal(SIGINT, SIG_DFL);
@@ -83,49 +107,15 @@ static void clua_sigint_handler(int sig) {
     }
 }
 
-/* SIGALRM: the armed state's time is up. Like Ctrl-C, but the error says "timed out". */
-static void clua_sigalrm_handler(int sig) {
-    (void)sig;
-    lua_State *L = sigintState;
-    if (L == NULL) return;
-    clua_Runtime *rt = clua_runtime(L);
-    lua_State *running = rt->current != NULL ? rt->current : L;
-    rt->interruptRequested = 2;
-    lua_sethook(running, clua_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
-}
-
-int clua_timeout_start(long long microseconds) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = clua_sigalrm_handler;
-    sigemptyset(&action.sa_mask);
-    if (sigaction(SIGALRM, &action, NULL) != 0) return -1;
-    /* A process started with SIGALRM blocked (a test harness's threads block signals, and a child inherits
-       the mask) would never see its time run out. */
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGALRM);
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-    struct itimerval timer;
-    memset(&timer, 0, sizeof timer);
-    timer.it_value.tv_sec = (time_t)(microseconds / 1000000);
-    timer.it_value.tv_usec = (suseconds_t)(microseconds % 1000000);
-    return setitimer(ITIMER_REAL, &timer, NULL);
-}
-
-void clua_timeout_stop(void) {
-    struct itimerval timer;
-    memset(&timer, 0, sizeof timer);
-    setitimer(ITIMER_REAL, &timer, NULL);
-}
-
 int clua_sigint_install(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = clua_sigint_handler;
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0;
-    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    sigintInstaller = pthread_self();
+    sigintInstalled = 1;
+    if (sigaction(SIGINT, &action, NULL) != 0) { sigintInstalled = 0; return -1; }
     /* A process started with SIGINT blocked (some harnesses do that) would never see Ctrl-C. */
     sigset_t set;
     sigemptyset(&set);
@@ -133,11 +123,21 @@ int clua_sigint_install(void) {
     return pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
 
-void clua_sigint_uninstall(void) { signal(SIGINT, SIG_DFL); }
+void clua_sigint_uninstall(void) {
+    signal(SIGINT, SIG_DFL);
+    sigintInstalled = 0;
+}
 
-void clua_sigint_arm(lua_State *L) { sigintState = L; }
+lua_State *clua_sigint_arm(lua_State *L) {
+    lua_State *previous = sigintState;
+    sigintState = L;
+    return previous;
+}
 
-void clua_sigint_disarm(void) { sigintState = NULL; sigintUnseen = 0; }
+void clua_sigint_disarm(lua_State *previous) {
+    sigintState = previous;
+    sigintUnseen = 0;
+}
 
 int clua_sigint_take(void) {
     int count = sigintCount;
@@ -192,7 +192,7 @@ int clua_coresume(lua_State *L) {
     clua_install_hook(co, rt);
     int status = lua_pcall(L, n, LUA_MULTRET, 0);
     rt->current = saved;
-    if (rt->interruptRequested || rt->budgeted) clua_install_hook(L, rt); /* what was asked meanwhile holds here too */
+    if (rt->interruptRequested || rt->budgeted || rt->deadline) clua_install_hook(L, rt); /* what was asked meanwhile holds here too */
     if (status != LUA_OK) return lua_error(L);
     return lua_gettop(L);
 }

@@ -125,6 +125,10 @@ extension LuaValue {
 /// inside ``LuaState/interruptible(_:)``, Ctrl-C stops it with an `.interrupted` error instead of ending
 /// the process; at other times it is only counted, so a prompt can notice it with ``takePending()``.
 ///
+/// A state is armed for the thread that runs `interruptible` (a thread-local slot), so runtimes on other
+/// threads are never stopped by a Ctrl-C meant for one of them; a Ctrl-C the system delivers to another
+/// thread is passed on to the thread that called ``install()``.
+///
 /// ```swift
 /// InterruptSignal.install()
 /// do { try lua.interruptible { try lua.run("while true do end") } }   // Ctrl-C: LuaError(.interrupted)
@@ -138,21 +142,14 @@ package enum InterruptSignal {
     package static func uninstall() { clua_sigint_uninstall() }
     /// Whether Ctrl-C was pressed since the last call.
     package static func takePending() -> Bool { clua_sigint_take() > 0 }
-    /// Stops the code running inside ``LuaState/interruptible(_:)`` with a "timed out" error after
-    /// `seconds` (SIGALRM; one timer per process).
-    package static func startTimeout(_ seconds: Double) {
-        _ = clua_timeout_start(Int64(max(seconds, 0.001) * 1_000_000))
-    }
-    /// Cancels the timer of ``startTimeout(_:)``.
-    package static func stopTimeout() { clua_timeout_stop() }
 }
 
 extension LuaState {
     /// Runs `body` so that SIGINT (after ``InterruptSignal/install()``) interrupts the Lua code it runs.
     package func interruptible<R>(_ body: () throws -> R) rethrows -> R {
         guard let L = try? core.thread() else { return try body() }
-        clua_sigint_arm(L)
-        defer { clua_sigint_disarm() }
+        let previous = clua_sigint_arm(L)
+        defer { clua_sigint_disarm(previous) }
         return try body()
     }
 }

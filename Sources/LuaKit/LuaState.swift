@@ -247,6 +247,30 @@ public final class LuaState {
         set { core.instructionBudget = newValue.map { max($0, 1) } }
     }
 
+    /// Runs `body` so that the Lua code it runs on this state stops with a "timed out" error (kind
+    /// `.interrupted`) once `seconds` have passed; `nil` runs it without a limit. Nested limits keep the
+    /// earlier deadline. The limit is this state's own (a count hook reads the monotonic clock every 1,000
+    /// instructions while it is set): no signal, so states on other threads keep theirs. Like the
+    /// instruction budget it cannot stop a single long C call (`string.rep` of a huge string).
+    ///
+    /// ```swift
+    /// try lua.withTimeLimit(0.5) { try lua.run("while true do end") }   // LuaError: "…: timed out"
+    /// ```
+    public func withTimeLimit<R>(_ seconds: Double?, _ body: () throws -> R) rethrows -> R {
+        guard let seconds, let L = try? core.thread() else { return try body() }
+        let runtime = core.runtime
+        let previous = runtime.pointee.deadline
+        let nanoseconds = seconds.isFinite ? Int64(min(max(seconds, 0), 1e9) * 1e9) : Int64.max / 4
+        let deadline = clua_monotonic_ns() &+ max(nanoseconds, 1)
+        runtime.pointee.deadline = previous == 0 ? deadline : min(previous, deadline)
+        clua_install_hook(L, runtime)
+        defer {
+            runtime.pointee.deadline = previous
+            clua_install_hook(L, runtime)
+        }
+        return try body()
+    }
+
     /// Stops the Lua code that is running now with an `interrupted` error (kind `.interrupted`) at its next
     /// instruction. Call it from a Swift callback or a hook on the thread that runs Lua.
     public func interrupt() {

@@ -1,6 +1,8 @@
 import Testing
 import TestSupport
 import LuaKit
+import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,29 +60,34 @@ import Glibc
         }
     }
 
-    @Test func ctrlCStopsRunningLuaCodeAndIsCountedOtherwise() throws {
-        InterruptSignal.install()
-        defer { InterruptSignal.uninstall() }
-        _ = InterruptSignal.takePending()
-        // Test threads block signals; unblock SIGINT here so that raise() runs the handler on this thread
-        // before it returns, as Ctrl-C does on a command-line tool's main thread.
-        var set = sigset_t(), saved = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &set, &saved)
-        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
-        // The Swift function delivers SIGINT to this process while the Lua loop runs.
-        try lua.globals.set("pressCtrlC", lua.function(name: "pressCtrlC") { _ in _ = raise(SIGINT) })
-        let error = luaError {
-            _ = try lua.interruptible { try lua.run("pressCtrlC() while true do end", name: "=loop") }
+    /// A time limit is the state's own: one state's short limit stops its endless loop while a state on another
+    /// thread, with a long limit, finishes its work undisturbed.
+    @Test func timeLimitsAreEachStatesOwn() throws {
+        let started = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let otherOutcome = Mutex("")
+        let other = Thread {
+            do {
+                let b = try LuaState()
+                let sum = try b.withTimeLimit(600) {
+                    try b.evaluate("local n = 0 for i = 1, 3000000 do n = n + 1 end return n", as: Int.self)
+                }
+                otherOutcome.withLock { $0 = "\(sum)" }
+            } catch {
+                otherOutcome.withLock { $0 = "\(error)" }
+            }
+            done.signal()
         }
+        lua.instructionBudget = 2_000_000_000 // a safety net
+        try lua.globals.set("startOther", lua.function(name: "startOther") { _ in other.start(); started.signal() })
+        let error = luaError {
+            _ = try lua.withTimeLimit(0.05) { try lua.run("startOther() while true do end", name: "=loop") }
+        }
+        started.wait()
+        done.wait()
         #expect(error?.kind == .interrupted)
-        #expect(error?.message == "loop:1: interrupted")
-        #expect(InterruptSignal.takePending())
-        // Outside `interruptible` the signal only counts, and the next call runs normally.
-        _ = raise(SIGINT)
-        #expect(InterruptSignal.takePending())
-        #expect(!InterruptSignal.takePending())
-        #expect(try lua.evaluate("return 1 + 1", as: Int.self) == 2)
+        #expect(error?.message == "loop:1: timed out")
+        #expect(otherOutcome.withLock { $0 } == "3000000")
+        // The limit ended with its scope: the same state runs again without one.
+        #expect(try lua.evaluate("local n = 0 for i = 1, 100000 do n = n + 1 end return n", as: Int.self) == 100000)
     }
 }

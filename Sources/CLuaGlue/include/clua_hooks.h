@@ -16,23 +16,31 @@ void clua_hook(lua_State *L, lua_Debug *ar);
    a signal handler on the thread that runs Lua (the same technique as lua.c's Ctrl-C handling). */
 void clua_interrupt(lua_State *L);
 
+/* ---- time limits ----
+   A deadline is the runtime record's own (`deadline`): while one is set, a count hook reads the monotonic
+   clock every CLUA_DEADLINE_EVERY instructions and stops the running code with "timed out" once it has
+   passed. No signal and no timer, so runtimes on different threads each keep their own limit. */
+#define CLUA_DEADLINE_EVERY 1000
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+long long clua_monotonic_ns(void);
+
 /* ---- Ctrl-C for command-line hosts (as lua.c does it) ----
-   One process-wide SIGINT handler. While a state is armed, the signal interrupts the Lua code running on
-   that state's current thread; at any time it is counted, so a prompt can see that Ctrl-C was pressed.
-   The armed state and the count are two statics of hooks.c, so the process has one of each. The handler
-   does nothing but async-signal-safe work: two volatile stores and lua_sethook. */
+   One process-wide SIGINT handler. A state is armed for the thread that armed it (a thread-local slot):
+   the signal, when it lands on that thread, interrupts the Lua code running on the state's current
+   thread; at any time it is counted, so a prompt can see that Ctrl-C was pressed. A Ctrl-C delivered to
+   another thread of the process is passed on to the thread that installed the handler (pthread_kill), so
+   a command-line host that runs Lua on its main thread sees every Ctrl-C. Runtimes armed on other
+   threads (tests, servers) are never touched by a signal meant for one of them. The handler does nothing
+   but async-signal-safe work: stores to sig_atomic_t and thread-local slots, lua_sethook, pthread_kill. */
 
 /* Installs the handler without SA_RESTART, so a blocking read at a prompt returns EINTR. */
 int clua_sigint_install(void);
 
 void clua_sigint_uninstall(void);
-void clua_sigint_arm(lua_State *L);
-void clua_sigint_disarm(void);
-
-/* A time limit for the armed state: after `microseconds`, its running code stops with "timed out" (SIGALRM,
-   a real-time timer; one per process). Stopped by clua_timeout_stop. */
-int clua_timeout_start(long long microseconds);
-void clua_timeout_stop(void);
+/* Arms L for this thread; returns the state armed before (to give back to clua_sigint_disarm). */
+lua_State *clua_sigint_arm(lua_State *L);
+void clua_sigint_disarm(lua_State *previous);
 
 /* How many times Ctrl-C was pressed since the last call. */
 int clua_sigint_take(void);

@@ -39,6 +39,7 @@ typedef struct clua_Runtime {
     long long budgetTotal;       /* the budget a top-level call started with (for the message) */
     int budgeted;
     int hookCount;               /* instructions between two count hooks */
+    long long deadline;          /* CLOCK_MONOTONIC nanoseconds after which running code stops ("timed out"); 0: none */
     volatile sig_atomic_t interruptRequested;
     char tracebackKey;           /* address used as a registry key */
 } clua_Runtime;

@@ -53,8 +53,8 @@ public final class REPL {
     /// Lines of a Lua chunk that is not complete yet.
     var pending: [String] = []
     /// The most seconds one line may run (its Lua code, handlers and the rendering after it), or nil. A
-    /// line that runs longer stops with a "timed out" error and leaves the app as it was. One timer per
-    /// process (SIGALRM): for one REPL at a time.
+    /// line that runs longer stops with a "timed out" error and leaves the app as it was (the runtime's own
+    /// clock check, ``LuaState/withTimeLimit(_:_:)``: REPLs on other threads keep theirs).
     public var timeLimit: Double?
     /// The number of the line being handled (from 1), for messages: `stdin:N:` names the line of the
     /// session, not of the chunk.
@@ -106,9 +106,7 @@ public final class REPL {
         lineNumber += 1
         if !isContinuing { chunkStart = lineNumber }
         let before = signature
-        return runtime.lua.interruptible {
-            if let timeLimit { InterruptSignal.startTimeout(timeLimit) }
-            defer { if timeLimit != nil { InterruptSignal.stopTimeout() } }
+        return runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
             let declarations = runtime.appDeclarations
             let unheard = app.unheard.count
             step = nil
@@ -125,7 +123,7 @@ public final class REPL {
             }
             if signature != before { show() } // rendering runs Lua too: Ctrl-C stops it as well
             return ok
-        }
+        } }
     }
 
     /// At the end of input with a chunk still open: reports its syntax error (false), as `lua` does.

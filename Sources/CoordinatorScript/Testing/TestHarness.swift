@@ -75,9 +75,7 @@ final class TestHarness {
         }
         finishes.removeAll()
         oracle.beforeStep("the test's first step")
-        try runtime.lua.interruptible {
-            if let timeLimit { InterruptSignal.startTimeout(timeLimit) }
-            defer { if timeLimit != nil { InterruptSignal.stopTimeout() } }
+        try runtime.lua.withTimeLimit(timeLimit) {
             _ = try declared[index].function.callValues()
         }
         let violations = oracle.violations(collecting: runtime.lua)
