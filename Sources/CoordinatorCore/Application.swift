@@ -46,6 +46,11 @@ public final class Application {
     @exclusivity(unchecked) var settleRound = 0
     /// Numbers signal deliveries (see `SignalDelivery.swift`).
     @exclusivity(unchecked) var signalRound = 0
+    /// What the user did since the app started, in order (see ``UserStep``): the taps, Backs, dismisses,
+    /// tab selections and links of operations that succeeded.
+    public internal(set) var steps: [UserStep] = []
+    /// While above 0, steps are not recorded (``withoutRecordingSteps(_:)``).
+    var stepsPaused = 0
 
     /// An app whose gateway starts in `state`.
     public init(state: AppState = .authorization) {
@@ -125,23 +130,57 @@ public final class Application {
         try atomically {
             guard let screen = window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
             try screen.emit(output, payload: payload)
+            noteStep(.tap(output, payload: payload))
         }
     }
 
     /// The system back: the Back button (or edge swipe) on the visible navigation stack, or a swipe-down
     /// that dismisses the top modal. The coordinators whose last screen left finish by themselves.
     public func back() throws {
-        try atomically { try systemBack() }
+        try atomically {
+            try systemBack()
+            noteStep(.back)
+        }
+    }
+
+    /// The swipe-down of the top modal: it goes with everything it holds (its whole navigation stack, not
+    /// only the top page as ``back()`` does), and a flow left without screens finishes with reason
+    /// `systemBack`. An alert cannot be swiped away.
+    public func dismiss() throws {
+        try atomically {
+            guard let top = window.modals.last else {
+                throw NavigationError(.nothingPresented, "nothing is presented, so there is nothing to dismiss")
+            }
+            if let screen = top as? Screen, screen.dismissesOnOutput {
+                let actions = screen.outputs.map(\.name).joined(separator: ", ")
+                throw NavigationError(.alertNeedsAction, "an alert is showing: choose one of its actions (\(actions))")
+            }
+            try dismiss(by: nil, animated: true, bySystem: true)
+            noteStep(.dismiss)
+        }
     }
 
     /// The user selects a tab of the visible tab container (0-based).
     public func selectTab(_ index: Int) throws {
         try atomically {
-            guard let tabs = (window.modals.reversed() + [window.root]).first(where: { $0 is TabContainer }) as? TabContainer else {
-                throw NavigationError(.badTab, "no tab bar is showing")
-            }
+            guard let tabs = visibleTabs else { throw NavigationError(.badTab, "no tab bar is showing") }
             try select(index, of: tabs, bySystem: true)
+            noteStep(.selectTab(index))
         }
+    }
+
+    /// The user selects the tab titled `title` of the visible tab container.
+    public func selectTab(titled title: String) throws {
+        guard let tabs = visibleTabs else { throw NavigationError(.badTab, "no tab bar is showing") }
+        guard let index = tabs.index(ofTitle: title) else {
+            throw NavigationError(.badTab, "there is no tab titled '\(title)' (tabs: \(tabs.titles.joined(separator: ", ")))")
+        }
+        try selectTab(index)
+    }
+
+    /// The tab container the user sees: the topmost one, a modal's or the root.
+    public var visibleTabs: TabContainer? {
+        (window.modals.reversed() + [window.root]).first(where: { $0 is TabContainer }) as? TabContainer
     }
 
     /// Sets input `name` on every shown screen that declares it, across stacks, modals and tabs (data back

@@ -20,6 +20,7 @@ enum Change {
     case removed(NavigationStack, Screen, at: Int)
     case stackReset(NavigationStack, [Screen], barHidden: Bool)
     case tabSelected(TabContainer, Int)
+    case badge(TabContainer, Int, FlowValue?)
     // Screens
     case placement(Screen, owner: Coordinator?, stack: NavigationStack?, isShown: Bool)
     case input(Screen, String, FlowValue?)
@@ -51,7 +52,7 @@ enum Change {
         case .windowRoot, .modalPresented, .modalsRemoved, .modalReplaced, .root, .gateway: 0
         case .custom(let born, _): born
         case .pushed(let s, _), .popped(let s, _), .removed(let s, _, _), .stackReset(let s, _, _): s.born
-        case .tabSelected(let t, _): t.born
+        case .tabSelected(let t, _), .badge(let t, _, _): t.born
         case .placement(let s, _, _, _), .input(let s, _, _), .outputHandler(let s, _, _),
              .screenSignalHandler(let s, _, _), .screenHandlers(let s, _, _): s.born
         case .childAdded(let c, _, _), .childRemoved(let c, _, _), .status(let c, _), .screenAdded(let c, _),
@@ -123,6 +124,7 @@ enum Change {
         case let .removed(stack, screen, index): stack.screens.insert(screen, at: min(index, stack.screens.count))
         case let .stackReset(stack, screens, barHidden): (stack.screens, stack.barHidden) = (screens, barHidden)
         case let .tabSelected(tabs, index): tabs.selectedIndex = index
+        case let .badge(tabs, index, value): if tabs.badges.indices.contains(index) { tabs.badges[index] = value }
         case let .placement(screen, owner, stack, isShown): (screen.owner, screen.stack, screen.isShown) = (owner, stack, isShown)
         case let .input(screen, name, value):
             screen.inputs[name] = value
@@ -233,6 +235,11 @@ extension TabContainer {
     func select(_ index: Int) {
         if context.journal.shouldLog(born) { context.journal.record(.tabSelected(self, selectedIndex)) }
         selectedIndex = index
+    }
+
+    func setBadge(_ value: FlowValue?, at index: Int) {
+        if context.journal.shouldLog(born) { context.journal.record(.badge(self, index, badges[index])) }
+        badges[index] = value
     }
 }
 

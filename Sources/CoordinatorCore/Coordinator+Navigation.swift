@@ -66,6 +66,37 @@ extension Coordinator {
         try perform(.selectTab(index), animated: false)
     }
 
+    /// Selects the tab titled `title` (the first with that title) of the tab container it set or shows in.
+    public func selectTab(titled title: String) throws {
+        let app = try runningApp()
+        guard let tabs = app.window.tabContainer(for: self, stack: try? activeRouter().stack) else {
+            throw NavigationError(.badTab, "\(name) shows no tabs: its navigation stack is not in a tab container, and it set none")
+        }
+        guard let index = tabs.index(ofTitle: title) else {
+            throw NavigationError(.badTab, "there is no tab titled '\(title)' (tabs: \(tabs.titles.joined(separator: ", ")))")
+        }
+        try selectTab(index)
+    }
+
+    /// Sets the badge of a tab (0-based) of the tab container it set or shows in: a count or a short text
+    /// beside the tab's title (`Cart (3)`), nil to clear it. Undone with the operation, like an input.
+    public func setBadge(_ value: FlowValue?, onTab index: Int) throws {
+        let app = try runningApp()
+        guard let tabs = app.window.tabContainer(for: self, stack: try? activeRouter().stack) else {
+            throw NavigationError(.badTab, "\(name) shows no tabs: its navigation stack is not in a tab container, and it set none")
+        }
+        guard tabs.titles.indices.contains(index) else {
+            throw NavigationError(.badTab, "there is no tab \(index < Int.max ? String(index + 1) : String(index)) (tabs: \(tabs.titles.joined(separator: ", ")))")
+        }
+        try app.atomically { tabs.setBadge(value, at: index) }
+    }
+
+    /// The tab container it set or shows in, or nil.
+    public var tabs: TabContainer? {
+        guard let app = try? runningApp() else { return nil }
+        return app.window.tabContainer(for: self, stack: try? activeRouter().stack)
+    }
+
     /// Presents an alert: a screen of the built-in type `Alert` with inputs `title` and `message`, whose
     /// outputs are its actions. Choosing an action dismisses the alert, then runs the action's handler; the
     /// Back gesture cannot dismiss an alert.
@@ -99,7 +130,7 @@ extension Coordinator {
             throw NavigationError(.badTab, "tabs need at least one title, and one coordinator per title")
         }
         return try app.atomically {
-            let tabs = TabContainer(context: app.context, titles: titles)
+            let tabs = TabContainer(context: app.context, titles: titles, owner: self)
             try app.replaceContainer(of: router.stack, with: tabs, by: self)
             for (i, coordinator) in coordinators.enumerated() {
                 coordinator.setRouter(router.router(on: tabs.stacks[i]))

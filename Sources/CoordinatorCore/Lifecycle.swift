@@ -209,6 +209,26 @@ extension Application {
         }
     }
 
+    /// Ends the running app as one step of the running operation, so that ``start(_:with:router:)`` can
+    /// run again (a link that rebuilds the app from its start, a restore): the root and all its flows finish
+    /// (reason `parentFinished`: no `onFinish` runs), every screen leaves, and the window gets an empty root
+    /// stack. Undone with the operation.
+    package func tearDown() throws {
+        if let root, root.status == .running { try finish(root, result: nil, reason: .parentFinished) }
+        if !window.modals.isEmpty { try removeModals(from: 0, by: nil) }
+        if let stack = window.root as? NavigationStack, stack.screens.isEmpty {
+            // already empty
+        } else {
+            let old = window.root
+            window.setRoot(NavigationStack(context: context))
+            for stack in Self.stacks(of: old) where !stack.screens.isEmpty {
+                try hide(stack.screens, by: nil)
+            }
+        }
+        setRoot(nil)
+        resetSteps(to: [])
+    }
+
     // MARK: The end
 
     /// Cuts every link of the app when it goes (`deinit`): parents and children, owners and screens,

@@ -23,8 +23,8 @@ extension Application {
         case .present(let module): try present(module, by: actor, animated: animated)
         case .dismiss: try dismiss(by: actor, animated: animated, bySystem: false)
         case .selectTab(let index):
-            guard let tabs = window.tabContainer(holding: stack) else {
-                throw NavigationError(.badTab, "\(actor.name)'s navigation stack is not in a tab container")
+            guard let tabs = window.tabContainer(for: actor, stack: stack) else {
+                throw NavigationError(.badTab, "\(actor.name) shows no tabs: its navigation stack is not in a tab container, and it set none")
             }
             try select(index, of: tabs, bySystem: false)
         case .sequence(let steps):

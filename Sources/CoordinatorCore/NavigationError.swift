@@ -42,6 +42,11 @@ public struct NavigationError: Error, Equatable, Sendable, CustomStringConvertib
         case unknownState
         /// A signal stopped before it reached anyone who answers.
         case stopped
+        /// A link that matches no route, or a route whose steps cannot be taken from where the app is.
+        case unknownRoute
+        /// A snapshot that cannot be restored (another format, other scripts, or an app its steps do not
+        /// rebuild).
+        case badSnapshot
     }
 
     /// What went wrong.

@@ -8,17 +8,34 @@ public final class TabContainer: Presentable {
     public let stacks: [NavigationStack]
     /// The selected tab (0-based).
     public internal(set) var selectedIndex = 0
+    /// Each tab's badge (a count or a short text beside its title), nil for none: set by the coordinator
+    /// that set the tabs or by a flow in one of them (``Coordinator/setBadge(_:onTab:)``).
+    public internal(set) var badges: [FlowValue?]
+    /// The coordinator that set the tabs: it may select a tab although its own stack is not one of them.
+    public private(set) weak var owner: Coordinator?
     let context: AppContext
     /// The operation level it was made in (see ``Journal/shouldLog(_:)``).
     let born: Int
 
-    init(context: AppContext, titles: [String]) {
+    init(context: AppContext, titles: [String], owner: Coordinator? = nil) {
         self.context = context
         self.id = context.nextID()
         self.born = context.journal.markNew()
         self.titles = titles
+        self.badges = titles.map { _ in nil }
+        self.owner = owner
         self.stacks = titles.map { _ in NavigationStack(context: context) }
     }
+
+    /// A tab's title with its badge, as the tab bar shows it: `Cart (3)`.
+    public func label(ofTab index: Int) -> String {
+        guard titles.indices.contains(index) else { return "" }
+        guard let badge = badges[index] else { return titles[index] }
+        return titles[index] + " (" + badge.displayText + ")"
+    }
+
+    /// The index of the first tab titled `title`, or nil.
+    public func index(ofTitle title: String) -> Int? { titles.firstIndex(of: title) }
 
     /// The selected tab's navigation stack.
     public var selectedStack: NavigationStack { stacks[selectedIndex] }

@@ -71,6 +71,16 @@ public final class Window {
         return nil
     }
 
+    /// The shown tab container a coordinator works with: the one that holds its stack, or the one it set
+    /// (its own stack was replaced by the tabs). Costs the number of containers.
+    func tabContainer(for coordinator: Coordinator, stack: NavigationStack?) -> TabContainer? {
+        if let stack, let tabs = tabContainer(holding: stack) { return tabs }
+        for container in [root] + modals {
+            if let tabs = container as? TabContainer, tabs.owner === coordinator { return tabs }
+        }
+        return nil
+    }
+
     /// The whole hierarchy as an indented listing (built in one pass: linear in the screens shown).
     public var hierarchyDescription: String {
         var lines: [String] = []
@@ -82,7 +92,7 @@ public final class Window {
             case let tabs as TabContainer:
                 lines.append(indent + label + "Tabs")
                 for (i, stack) in tabs.stacks.enumerated() {
-                    lines.append(indent + "  " + (i == tabs.selectedIndex ? "* " : "  ") + tabs.titles[i] + ": NavigationStack"
+                    lines.append(indent + "  " + (i == tabs.selectedIndex ? "* " : "  ") + tabs.label(ofTab: i) + ": NavigationStack"
                         + (stack.barHidden ? " (bar hidden)" : ""))
                     for screen in stack.screens { lines.append(indent + "    " + screen.info.description) }
                 }

@@ -1,13 +1,15 @@
 import CoordinatorCore
 import LuaKit
 
-/// The driver functions a script or a REPL line uses to act as the user: `tap`, `back`, `top`, `tab`,
-/// `stack`, `reload`, `tree`. Globals of the Lua state, installed only when asked for (a REPL, a test, a
+/// The driver functions a script or a REPL line uses to act as the user: `tap`, `back`, `dismiss`, `open`,
+/// `top`, `tab`, `stack`, `reload`, `tree`, `snapshot`, `restore`. Globals of the Lua state, installed only when asked for (a REPL, a test, a
 /// script that walks the app): an embedded runtime's scripts cannot tap on the user's behalf.
 extension ScriptRuntime {
-    /// Installs the driver functions as globals, once: `tap(output [, payload])`, `back()`, `top()` (the
-    /// visible screen), `tab(n)`, `stack()` (the visible stack's screen names), `tree()` (the coordinator
-    /// tree) and `reload(...)` (``reload(fresh:)``).
+    /// Installs the driver functions as globals, once: `tap(output [, payload])`, `back()`, `dismiss()` (the
+    /// swipe-down of the whole top modal), `open(url)` (a deep link: ``open(_:)``), `top()` (the visible
+    /// screen), `tab(n)` or `tab("Title")`, `stack()` (the visible stack's screen names), `tree()` (the
+    /// coordinator tree), `snapshot()` and `restore(json)` (``snapshot()``, ``restore(_:)``) and
+    /// `reload(...)` (``reload(fresh:)``).
     public func installDriverFunctions() throws {
         guard !hasDriverFunctions else { return }
         try defineDriverFunctions()
@@ -25,14 +27,36 @@ extension ScriptRuntime {
             guard let self else { throw ScriptRuntime.gone() }
             try self.drive(call, "back()") { try self.app.back() }
         })
+        try globals.set("dismiss", lua.function(name: "dismiss") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            try self.drive(call, "dismiss()") { try self.app.dismiss() }
+        })
+        try globals.set("open", lua.function(name: "open") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            let url = try call.string(1)
+            try self.drive(call, "open(\"\(url)\")") { try self.open(url) }
+        })
+        try globals.set("snapshot", lua.function(name: "snapshot") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            try call.push(self.snapshot())
+        })
+        try globals.set("restore", lua.function(name: "restore") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            let json = try call.string(1)
+            try self.drive(call, "restore(...)") { try self.restore(json) }
+        })
         try globals.set("top", lua.function(name: "top") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
             if let screen = self.app.window.visibleScreen { try call.push(LuaObject(screen)) }
         })
         try globals.set("tab", lua.function(name: "tab") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
+            if call.type(1) == .string {
+                let title = try call.string(1)
+                return try self.drive(call, "tab(\"\(title)\")") { try self.app.selectTab(titled: title) }
+            }
             let index = try call.integer(1).subtractingReportingOverflow(1).partialValue
-            try self.drive(call, "tab(\(index + 1))") { try self.app.selectTab(index) }
+            try self.drive(call, "tab(\(index &+ 1))") { try self.app.selectTab(index) }
         })
         try globals.set("stack", lua.function(name: "stack") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }

@@ -40,8 +40,12 @@ public final class ScriptRuntime {
     var classCache: [UnsafeRawPointer: CoordinatorClass] = [:]
     /// The files the app was loaded from (main scripts and the modules they required), as last loaded.
     var files: [ScriptFile] = []
-    var snapshot: LuaFunction?
+    /// The prelude's savepoint of what running the scripts again can change (a failed reload puts it back).
+    var savepoint: LuaFunction?
     var definitions: LuaFunction?
+    /// The prelude's codec of a coordinator's `self` data for snapshots (``AppSnapshot``).
+    var encodeState: LuaFunction?
+    var applyState: LuaFunction?
     /// The functions scripts handed to the module that only Swift holds (screen renderings, factories'
     /// choices): where a reload finds closures of the files' new run besides ``definitions``.
     var scriptFunctions: [LuaFunction] = []
@@ -56,6 +60,8 @@ public final class ScriptRuntime {
     var strictDriving = false
     /// Told before and after each step of strict driving (the lifecycle oracle follows the steps).
     var stepObserver: (before: (String) -> Void, after: () throws -> Void)?
+    /// The routes the scripts declared (``declaredRoutes``).
+    var routes: [Route] = []
     /// The `print` the state started with: while the global is that one, a REPL prints values itself.
     var standardPrint: LuaValue?
 
@@ -135,6 +141,7 @@ public final class ScriptRuntime {
         }
         try noteModules(loadedModules().subtracting(before))
         for i in files.indices where files[i].text == nil { files[i].read() } // earlier files keep the text they ran
+        try checkRoutes()
     }
 
     /// Runs a Lua chunk with the driver functions (`tap`, `back`, `top`, `stack`, `tree`, `reload`), with

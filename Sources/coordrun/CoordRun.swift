@@ -14,6 +14,7 @@ enum CoordRun {
         let argv = CommandLine.arguments
         // Subcommands come first; anything else is read as lua reads its command line.
         if argv.count > 1, argv[1] == "test" { TestCommand.main(Array(argv.dropFirst(2))); Platform.exit(0) }
+        if argv.count > 1, argv[1] == "routes" { RoutesCommand.main(Array(argv.dropFirst(2))); Platform.exit(0) }
         Platform.exit(run(argv))
     }
 
@@ -80,7 +81,14 @@ enum CoordRun {
                         try runtime.run(code, name: "=stdin", arguments: arguments)
                     }
                 }
-                if runtime.declaresApplication { try runtime.start() }
+                // The app starts at its start, at a link (--open), or where a snapshot was taken (--restore).
+                if let url = options.open {
+                    try runtime.open(url)
+                } else if let file = options.restore {
+                    try runtime.restore(contentsOf: file)
+                } else if runtime.declaresApplication {
+                    try runtime.start()
+                }
             }
         } catch {
             streams.message(REPL.message(for: error))

@@ -20,8 +20,14 @@ struct CoordRunOptions: ParsableArguments {
     @Option(help: "The gateway state to start in (authorization, main, or any state the app declares).")
     var state: String = "authorization"
 
+    @Option(help: ArgumentHelp("Start the app at this link (a route the app declares: docs/Links.md).", valueName: "url"))
+    var open: String?
+
+    @Option(help: ArgumentHelp("Start the app where this snapshot was taken (a file written from snapshot()).", valueName: "file"))
+    var restore: String?
+
     /// The long options that take a value (the next argument, or `--name=value`).
-    static let takingValues: Set<String> = ["--memory-limit", "--instruction-limit", "--timeout", "--state"]
+    static let takingValues: Set<String> = ["--memory-limit", "--instruction-limit", "--timeout", "--state", "--open", "--restore"]
     /// Every long option.
     static let names: Set<String> = takingValues.union(["--watch", "--sandbox"])
 }
@@ -155,8 +161,11 @@ struct Invocation {
           --instruction-limit N        the most Lua instructions one line (or handler call) may run
           --timeout SECONDS            the most seconds one line may run
           --state STATE                the gateway state to start in (default: authorization)
+          --open URL                   start the app at this link (a route it declares)
+          --restore FILE               start the app where this snapshot was taken
           --help, --version
         coordrun test [PATH...] runs flow tests (*_test.lua; coordrun test --help).
+        coordrun routes SCRIPT opens every route the app declares with its examples (coordrun routes --help).
         A script that declares an app (flow.app) is walked: coordrun shows the visible screen, then reads
         lines: NUMBER triggers that action, `back` goes back, OUTPUT [PAYLOAD] emits an output, :COMMAND
         (:help lists them), anything else is Lua. With -i, a Lua REPL over the app instead. A script that

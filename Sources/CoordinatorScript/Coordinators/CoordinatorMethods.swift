@@ -15,6 +15,7 @@ enum CoordinatorMethods {
         ("push", push), ("present", present), ("setRoot", setRoot), ("pop", pop), ("popToRoot", popToRoot),
         ("dismiss", dismiss), ("selectTab", selectTab), ("alert", alert), ("run", run), ("setTabs", setTabs),
         ("finish", finish), ("update", update), ("send", send), ("onSignal", onSignal),
+        ("screens", screens), ("children", children), ("setBadge", setBadge),
     ]
 
     /// `self:push(name [, inputs [, { animated = bool }]])`: pushes a new screen; returns it.
@@ -55,9 +56,43 @@ enum CoordinatorMethods {
         try coordinator.dismiss()
     }
 
-    /// `self:selectTab(n)`, tabs counted from 1 as Lua counts.
+    /// `self:selectTab(n)` (tabs counted from 1, as Lua counts) or `self:selectTab("Title")`: by the
+    /// coordinator that set the tabs, or a flow in one of them.
     static func selectTab(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        if call.type(1) == .string { return try coordinator.selectTab(titled: call.string(1)) }
         try coordinator.selectTab(call.integer(1).subtractingReportingOverflow(1).partialValue)
+    }
+
+    /// `self:setBadge(tab, value)`: the badge of a tab (its number from 1, or its title) of the tabs it set
+    /// or shows in, as the tab bar shows it beside the title (`Cart (3)`); nil clears it.
+    static func setBadge(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        let value = try call.optional(2, as: FlowValue.self)
+        if call.type(1) == .string {
+            let title = try call.string(1)
+            guard let index = coordinator.tabs?.index(ofTitle: title) else {
+                throw NavigationError(.badTab, "there is no tab titled '\(title)'" + (coordinator.tabs.map { " (tabs: \($0.titles.joined(separator: ", ")))" } ?? ""))
+            }
+            return try coordinator.setBadge(value, onTab: index)
+        }
+        try coordinator.setBadge(value, onTab: call.integer(1).subtractingReportingOverflow(1).partialValue)
+    }
+
+    /// `self:screens()`: the screens it shows, in the order it showed them.
+    static func screens(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        try call.push(coordinator.screens.map { LuaObject($0) })
+    }
+
+    /// `self:children()`: its running child flows' instances (a Swift coordinator's handle), oldest first.
+    static func children(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+        let list = try runtime.lua.newTable()
+        for (i, child) in coordinator.children.enumerated() {
+            if let scripted = child as? ScriptedCoordinator {
+                if let instance = scripted.instance { try list.set(i + 1, instance) }
+            } else {
+                try list.set(i + 1, LuaObject(child))
+            }
+        }
+        try call.push(list)
     }
 
     /// `self:alert { title = ..., message = ..., actions = { "OK", { "Delete", function() ... end } } }`:

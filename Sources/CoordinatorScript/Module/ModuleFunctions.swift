@@ -44,6 +44,10 @@ extension ScriptRuntime {
                 try choose.call(FlowValue.record(inputs), as: String.self)
             }
         })
+        try native.set("route", lua.function(name: "route") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            try self.declareRoute(call)
+        })
         try native.set("update", lua.function(name: "update") { [weak self] call in
             guard let self else { throw ScriptRuntime.gone() }
             try call.push(try self.update(call))
@@ -71,15 +75,17 @@ extension ScriptRuntime {
         })
         let prelude = try lua.load(Prelude.source, name: "[coordinator]")
         let results = try prelude.callValues(native)
-        guard results.count == 5, let module = results[0].tableValue, let metaFor = results[1].functionValue,
-              let dataMeta = results[4].tableValue
+        guard results.count == 6, let module = results[0].tableValue, let metaFor = results[1].functionValue,
+              let dataMeta = results[4].tableValue, let stateCodec = results[5].tableValue
         else {
             throw LuaError(.misuse, "the coordinator module did not load")
         }
         self.module = module
         self.metaFor = metaFor
-        self.snapshot = results[2].functionValue
+        self.savepoint = results[2].functionValue
         self.definitions = results[3].functionValue
+        self.encodeState = try stateCodec.get("encode", as: LuaFunction.self)
+        self.applyState = try stateCodec.get("apply", as: LuaFunction.self)
         dataMetamethods = try dataMeta.pairs().compactMap { key, value in key.stringValue.map { ($0, value) } }
         let package: LuaTable = try lua.globals.get("package")
         let loaded: LuaTable = try package.get("loaded")

@@ -156,6 +156,10 @@ public final class REPL {
         for (i, action) in ScreenAction.actions(of: screen).enumerated() {
             text += "  " + style.accent("\(mode == .repl ? ":" : "")\(i + 1).") + " " + action.label + "\n"
         }
+        if let tabs = app.visibleTabs {
+            let labels = tabs.titles.indices.map { i in i == tabs.selectedIndex ? "[" + tabs.label(ofTab: i) + "]" : tabs.label(ofTab: i) }
+            text += style.dim("tabs: " + labels.joined(separator: " | ")) + "\n"
+        }
         text += style.dim("stack: " + app.window.visibleStack.map(\.name).joined(separator: " > ")) + "\n"
         output.write(text)
     }

@@ -63,7 +63,7 @@ extension ScriptRuntime {
         let oldShapes = Definitions(self)
         let holders = handlerHolders()
         let oldModules = Set(try loadedValues())
-        let restore = try snapshot?.call(as: LuaFunction.self)
+        let restore = try savepoint?.call(as: LuaFunction.self)
         let savedFlows = (flows, rootClass, scriptFunctions)
         var newFiles = files
         do {

@@ -1,0 +1,57 @@
+/// One thing the user did to the app: what ``Application/steps`` records, so that the same app can be
+/// brought to the same place again by doing it again (a snapshot's restore, the REPL's time travel).
+///
+/// ```swift
+/// try app.tap("selectCity")
+/// try app.back()
+/// app.steps   // [.tap("selectCity", payload: nil), .back]
+/// ```
+public enum UserStep: Hashable, Sendable {
+    /// The visible screen emitted an output (``Application/tap(_:payload:)``).
+    case tap(String, payload: FlowValue?)
+    /// The Back button, or the swipe-down of a modal (``Application/back()``).
+    case back
+    /// The swipe-down of the whole top modal (``Application/dismiss()``).
+    case dismiss
+    /// The user selected a tab, 0-based (``Application/selectTab(_:)``).
+    case selectTab(Int)
+    /// A link was opened: a scripting layer's route, which records the link instead of the steps it took.
+    case open(String)
+}
+
+extension UserStep: CustomStringConvertible {
+    /// The step as the driver functions write it: `tap("select", "Moscow")`, `back()`, `tab(2)`.
+    public var description: String {
+        switch self {
+        case let .tap(output, payload): "tap(\"\(output)\"" + (payload.map { ", " + $0.description } ?? "") + ")"
+        case .back: "back()"
+        case .dismiss: "dismiss()"
+        case .selectTab(let index): "tab(\(index < Int.max ? String(index + 1) : String(index)))"
+        case .open(let url): "open(\"\(url)\")"
+        }
+    }
+}
+
+extension Application {
+    /// Records a step the running operation took (undone with it); nothing while steps are paused.
+    package func noteStep(_ step: UserStep) {
+        guard stepsPaused == 0 else { return }
+        steps.append(step)
+        context.journal.recordAlways(.custom(born: 0) { [weak self] in self?.steps.removeLast() })
+    }
+
+    /// Runs `body` without recording the steps it takes (a link records itself, not the taps it made).
+    package func withoutRecordingSteps<T>(_ body: () throws -> T) rethrows -> T {
+        stepsPaused += 1
+        defer { stepsPaused -= 1 }
+        return try body()
+    }
+
+    /// Replaces the recorded steps (undone with the running operation): a link that rebuilt the app from its
+    /// start is the only step that led there.
+    package func resetSteps(to new: [UserStep]) {
+        let old = steps
+        steps = new
+        context.journal.recordAlways(.custom(born: 0) { [weak self] in self?.steps = old })
+    }
+}

@@ -1,0 +1,79 @@
+import CoordinatorCore
+import LuaKit
+
+/// One step of a ``Route``: where the app must be (`on`, `flow`), and what the user does there (a tab, a
+/// tap, Back, a dismiss). Read from a Lua table of `flow.route`:
+///
+/// - `on = "Products"`: the visible screen is a `Products` (checked when the script loads that the type
+///   exists and has the step's output; checked again when the link opens);
+/// - `flow = "Catalog"`: the visible screen belongs to a coordinator of class `Catalog`;
+/// - `tab = "Catalog"` or `tab = 2`: the user selects that tab;
+/// - `tap = "open"` with `choose = "product"` (an output that picks an item of a list: the item whose
+///   `id`, `name`, `title` or text is the parameter's value), `payload = { id = ":product" }` (`":name"`
+///   strings are replaced by the parameter) or `payload = function(params) ... end`;
+/// - `back = true`, `dismiss = true`: the system's Back, the swipe-down of the top modal.
+struct RouteStep {
+    enum Action {
+        case tab(String)
+        case tabNumber(Int)
+        case tap(String, Payload)
+        case back
+        case dismiss
+    }
+
+    enum Payload {
+        case none
+        case choose(String)
+        case value(FlowValue)
+        case function(LuaFunction)
+    }
+
+    var on: String?
+    var flow: String?
+    var action: Action?
+
+    /// The step described by a Lua table; `parameters` are the route's, for `choose`.
+    init(_ table: LuaTable, number: Int, pattern: String) throws {
+        func fail(_ what: String) -> LuaError { LuaError(.runtime, "route '\(pattern)', step \(number): \(what)") }
+        let known: Set<String> = ["on", "flow", "tab", "tap", "choose", "payload", "back", "dismiss"]
+        for (key, _) in try table.pairs() {
+            guard let name = key.stringValue, known.contains(name) else {
+                throw fail("unknown field \(key.display) (a step has on, flow, tab, tap with choose or payload, back, dismiss)")
+            }
+        }
+        on = try table.rawGet("on", as: String?.self)
+        flow = try table.rawGet("flow", as: String?.self)
+        var actions: [Action] = []
+        switch try table.rawGet("tab", as: LuaValue.self) {
+        case .nil: break
+        case .string(let title): actions.append(.tab(title.string))
+        case let value:
+            guard let n = value.intValue, n >= 1 else { throw fail("tab is a title or a number from 1") }
+            actions.append(.tabNumber(n))
+        }
+        if let output = try table.rawGet("tap", as: String?.self) {
+            let choose = try table.rawGet("choose", as: String?.self)
+            let payload = try table.rawGet("payload", as: LuaValue.self)
+            if choose != nil && payload != .nil { throw fail("a tap takes choose or payload, not both") }
+            if let choose {
+                actions.append(.tap(output, .choose(choose)))
+            } else if case .function(let f) = payload {
+                actions.append(.tap(output, .function(f)))
+            } else if payload != .nil {
+                actions.append(.tap(output, .value(try table.rawGet("payload", as: FlowValue.self))))
+            } else {
+                actions.append(.tap(output, .none))
+            }
+        } else if try table.rawGet("choose", as: LuaValue.self) != .nil || table.rawGet("payload", as: LuaValue.self) != .nil {
+            throw fail("choose and payload go with tap")
+        }
+        if try table.rawGet("back", as: Bool?.self) == true { actions.append(.back) }
+        if try table.rawGet("dismiss", as: Bool?.self) == true { actions.append(.dismiss) }
+        guard actions.count <= 1 else { throw fail("one action a step (tab, tap, back or dismiss)") }
+        guard on != nil || flow != nil || !actions.isEmpty else { throw fail("an empty step") }
+        action = actions.first
+    }
+
+    /// The output this step taps, if any.
+    var output: String? { if case .tap(let output, _)? = action { output } else { nil } }
+}

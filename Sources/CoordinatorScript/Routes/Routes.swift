@@ -1,0 +1,192 @@
+import CoordinatorCore
+import LuaKit
+
+/// Deep links: declaring routes (`flow.route`), checking them when the scripts load, and opening a link.
+extension ScriptRuntime {
+    /// The routes the scripts declare, in the order declared (a route declared again, by a reload,
+    /// replaces the old one in place).
+    public var declaredRoutes: [Route] { routes }
+
+    /// `flow.route(pattern, { [from = "start" | "current"], [example = {...}], step, step, ... })`.
+    func declareRoute(_ call: LuaCall) throws {
+        let pattern = try call.string(1)
+        let spec = try call.argument(2, as: LuaTable.self)
+        let location = call.callerLocation ?? "?"
+        func fail(_ what: String) -> LuaError { LuaError(.runtime, "route '\(pattern)': \(what)") }
+        for (key, _) in try spec.pairs() where key.intValue == nil {
+            guard let name = key.stringValue, ["from", "example"].contains(name) else {
+                throw fail("unknown field \(key.display) (a route has from, example, and its steps in order)")
+            }
+        }
+        let fromName = try spec.rawGet("from", as: String?.self) ?? "start"
+        guard let from = Route.Start(rawValue: fromName) else { throw fail("from is \"start\" or \"current\", not \"\(fromName)\"") }
+        var example: [String: String] = [:]
+        if let table = try spec.rawGet("example", as: LuaTable?.self) {
+            for (key, value) in try table.pairs() {
+                guard let name = key.stringValue, value.stringValue != nil || value.intValue != nil else {
+                    throw fail("example maps parameter names to strings or numbers")
+                }
+                example[name] = value.display
+            }
+        }
+        var steps: [RouteStep] = []
+        for n in 1...max(spec.count, 1) where n <= spec.count {
+            guard let table = try spec.rawGet(n, as: LuaTable?.self) else { throw fail("step \(n) is not a table") }
+            steps.append(try RouteStep(table, number: n, pattern: pattern))
+        }
+        let route = try Route(pattern: pattern, from: from, example: example, location: location, steps: steps)
+        for name in example.keys where !route.parameters.contains(name) && !route.steps.contains(where: { $0.chooses(name) }) {
+            throw fail("example names '\(name)', which is not a parameter of the pattern")
+        }
+        if let i = routes.firstIndex(where: { $0.pattern == pattern }) { routes[i] = route } else { routes.append(route) }
+    }
+
+    /// What can be checked before a link opens, checked when the scripts have loaded: the screen types and
+    /// coordinator classes a route names exist, a tapped output is one its screen type declares (a `choose`
+    /// one picks from a list), and `choose` names a parameter of the pattern.
+    func checkRoutes() throws {
+        let classes = try module?.get("classes", as: LuaTable?.self)
+        for route in routes {
+            for (i, step) in route.steps.enumerated() {
+                func fail(_ what: String) -> LuaError {
+                    LuaError(.runtime, "\(route.location): route '\(route.pattern)', step \(i + 1): \(what)")
+                }
+                var type: ScreenType?
+                if let on = step.on {
+                    guard let found = app.catalog.types[on] else {
+                        throw fail("no screen type '\(on)' (screen types: \(app.catalog.names.joined(separator: ", ")))")
+                    }
+                    type = found
+                }
+                if let flow = step.flow, try classes?.rawGet(flow, as: LuaTable?.self) == nil {
+                    throw fail("no coordinator class '\(flow)'")
+                }
+                guard case let .tap(output, payload)? = step.action else { continue }
+                let declared = type.map { [$0] } ?? Array(app.catalog.types.values)
+                guard let spec = declared.lazy.compactMap({ $0.output(named: output) }).first else {
+                    throw fail(type.map { "\($0.name) has no output '\(output)' (its outputs: \($0.outputs.map(\.name).joined(separator: ", ")))" }
+                               ?? "no screen type has an output '\(output)'")
+                }
+                if case .choose(let parameter) = payload {
+                    guard case .choice = spec.payload else { throw fail("'\(output)' does not pick from a list, so it cannot choose") }
+                    guard route.parameters.contains(parameter) else {
+                        throw fail("choose names ':\(parameter)', which is not a parameter of the pattern")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Opens a link: finds the route it matches and takes its steps (from the app's start, or from where it
+    /// is, as the route says), as one atomic operation. An unknown link, a parameter that resolves to
+    /// nothing, a step that finds the app elsewhere: an error naming the link and the step, and the app
+    /// exactly as before. The steps record the link (``Application/steps``), not the taps it made.
+    public func open(_ url: String) throws {
+        guard let (route, parameters) = routes.lazy.compactMap({ route in route.match(url).map { (route, $0) } }).first else {
+            let known = routes.isEmpty ? "the app declares no routes" : "routes: " + routes.map(\.pattern).joined(separator: ", ")
+            throw NavigationError(.unknownRoute, "no route matches \(url) (\(known))")
+        }
+        try app.atomically {
+            try app.withoutRecordingSteps {
+                if route.from == .start || app.root == nil {
+                    try app.tearDown()
+                    try start()
+                }
+                for (i, step) in route.steps.enumerated() {
+                    do {
+                        try take(step, parameters: parameters)
+                    } catch {
+                        throw NavigationError(.unknownRoute, "\(url), step \(i + 1) of route '\(route.pattern)' (\(route.location)): \(Self.message(of: error))")
+                    }
+                }
+            }
+            if route.from == .start { app.resetSteps(to: [.open(url)]) } else { app.noteStep(.open(url)) }
+        }
+    }
+
+    private static func message(of error: Error) -> String {
+        (error as? LuaError)?.message ?? (error as? NavigationError)?.message ?? "\(error)"
+    }
+
+    private func take(_ step: RouteStep, parameters: [String: String]) throws {
+        let screen = app.window.visibleScreen
+        if let on = step.on, screen?.name != on {
+            throw NavigationError(.unknownRoute, "expected \(on) to be showing, but " + (screen.map { "\($0.name) is" } ?? "no screen is"))
+        }
+        if let flow = step.flow, screen?.owner?.name != flow {
+            throw NavigationError(.unknownRoute, "expected a screen of flow \(flow), but " + (screen.map { "\($0.name) belongs to \($0.owner?.name ?? "nobody")" } ?? "no screen is showing"))
+        }
+        switch step.action {
+        case nil: return
+        case .back?: try app.back()
+        case .dismiss?: try app.dismiss()
+        case .tabNumber(let n)?: try app.selectTab(n &- 1)
+        case .tab(let title)?: try app.selectTab(titled: title)
+        case let .tap(output, payload)?:
+            try app.tap(output, payload: resolve(payload, output: output, on: screen, parameters: parameters))
+        }
+    }
+
+    private func resolve(_ payload: RouteStep.Payload, output: String, on screen: Screen?, parameters: [String: String]) throws -> FlowValue? {
+        switch payload {
+        case .none: return nil
+        case .value(let value): return Self.substitute(parameters, in: value)
+        case .function(let f):
+            return try f.call(FlowValue.record(FlowRecord(parameters.mapValues { FlowValue.string($0) })), as: FlowValue?.self)
+        case .choose(let parameter):
+            guard let value = parameters[parameter] else { throw LuaError(.runtime, "the link has no parameter '\(parameter)'") }
+            guard let screen, case .choice(let from)? = screen.type.output(named: output)?.payload else {
+                throw LuaError(.runtime, "\(screen?.name ?? "no screen") has no output '\(output)' that picks from a list")
+            }
+            let items = screen[from]?.list ?? []
+            guard let item = items.first(where: { Self.item($0, is: value) }) else {
+                throw LuaError(.runtime, "parameter \(parameter) = \"\(value)\" matches no item of \(from) on \(screen.name)"
+                    + (items.isEmpty ? " (it is empty)" : " (" + items.map(Self.key(of:)).joined(separator: ", ") + ")"))
+            }
+            return item
+        }
+    }
+
+    /// Whether a list item is the one a link's parameter names: its text, or its `id`, `name`, `title` or
+    /// `key` field's.
+    static func item(_ item: FlowValue, is value: String) -> Bool {
+        if case .record(let fields) = item {
+            return ["id", "name", "title", "key"].contains { fields[$0].map { text(of: $0) == value } ?? false }
+        }
+        return text(of: item) == value
+    }
+
+    /// What a link names an item by: its `id`, `name`, `title` or `key` field, or its text.
+    static func key(of item: FlowValue) -> String {
+        if case .record(let fields) = item, let key = ["id", "name", "title", "key"].lazy.compactMap({ fields[$0] }).first {
+            return text(of: key)
+        }
+        return text(of: item)
+    }
+
+    private static func text(of value: FlowValue) -> String {
+        switch value {
+        case .string(let s): s
+        case .int(let i): String(i)
+        case .double(let d): Int(exactly: d).map(String.init) ?? String(d)
+        default: value.displayText
+        }
+    }
+
+    /// `value` with every string `":name"` replaced by that parameter's value.
+    static func substitute(_ parameters: [String: String], in value: FlowValue) -> FlowValue {
+        switch value {
+        case .string(let s) where s.hasPrefix(":"): return parameters[String(s.dropFirst())].map(FlowValue.string) ?? value
+        case .list(let items): return .list(items.map { substitute(parameters, in: $0) })
+        case .record(let record): return .record(FlowRecord(record.fields.map { ($0.key, substitute(parameters, in: $0.value)) }))
+        default: return value
+        }
+    }
+}
+
+extension RouteStep {
+    /// Whether it picks an item by the parameter `name`.
+    func chooses(_ name: String) -> Bool {
+        if case .tap(_, .choose(let parameter))? = action { parameter == name } else { false }
+    }
+}

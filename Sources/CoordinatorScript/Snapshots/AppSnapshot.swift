@@ -1,0 +1,88 @@
+import CoordinatorCore
+import LuaKit
+
+/// A whole app's state as a JSON document (docs/Links.md): what ``ScriptRuntime/snapshot()`` writes and
+/// ``ScriptRuntime/restore(_:)`` reads.
+///
+/// ```json
+/// { "format": 1,
+///   "app": { "script": "shop.lua", "digest": "fnv1a64:9c3e…" },
+///   "gateway": "main",
+///   "window": { "root": { "tabs": [ { "title": "Catalog", "stack": [ { "type": "Categories", "inputs": {…} } ] },
+///                                   { "title": "Cart", "badge": 1, "stack": […] } ], "selected": 1 },
+///               "modals": [ { "stack": [ { "type": "Checkout", "inputs": {…}, "owner": 4 } ] } ] },
+///   "coordinators": [ { "class": "Shop", "data": {} }, { "class": "Catalog", "parent": 1, "data": { "category": "shoes" } } ],
+///   "steps": [ { "open": "shop://catalog/shoes/42" }, { "tap": "buy" } ] }
+/// ```
+///
+/// Coordinators are listed parents first (`parent` is the position of the parent, from 1), so a tree of any
+/// depth is a flat list; a screen's `owner` is its coordinator's position.
+public enum AppSnapshot {
+    /// The format this runtime writes and reads.
+    public static let format = 1
+
+    /// The identity of an app's scripts: FNV-1a (64 bits) over the text of each file, in the order they
+    /// loaded. A snapshot restores only into the same scripts.
+    static func digest(of texts: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for text in texts {
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+            hash ^= 0xFF
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// A step as the document writes it.
+    static func value(of step: UserStep) -> FlowValue {
+        switch step {
+        case let .tap(output, payload):
+            var fields: FlowRecord = ["tap": .string(output)]
+            if let payload { fields = FlowRecord(fields.fields.map { ($0.key, $0.value) } + [("payload", payload)]) }
+            return .record(fields)
+        case .back: return ["back": true]
+        case .dismiss: return ["dismiss": true]
+        case .selectTab(let index): return ["tab": .int(index &+ 1)]
+        case .open(let url): return ["open": .string(url)]
+        }
+    }
+
+    /// The step a document's entry describes.
+    static func step(from value: FlowValue, number: Int) throws -> UserStep {
+        func bad() -> NavigationError { NavigationError(.badSnapshot, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, open)") }
+        guard case .record(let fields) = value else { throw bad() }
+        if let output = fields["tap"]?.string { return .tap(output, payload: fields["payload"]) }
+        if fields["back"] == true { return .back }
+        if fields["dismiss"] == true { return .dismiss }
+        if let tab = fields["tab"]?.int, tab >= 1 { return .selectTab(tab - 1) }
+        if let url = fields["open"]?.string { return .open(url) }
+        throw bad()
+    }
+
+    /// The first place where two documents differ, as a path (`window.root.tabs[2].stack[1].inputs.items`)
+    /// with both values, or nil when they are equal.
+    static func difference(_ a: FlowValue, _ b: FlowValue, at path: String = "") -> String? {
+        switch (a, b) {
+        case let (.record(x), .record(y)):
+            for field in x.fields {
+                guard let other = y[field.key] else { return "\(join(path, field.key)): the snapshot has it, the app does not" }
+                if let found = difference(field.value, other, at: join(path, field.key)) { return found }
+            }
+            for field in y.fields where x[field.key] == nil { return "\(join(path, field.key)): the app has it, the snapshot does not" }
+            return nil
+        case let (.list(x), .list(y)):
+            for (i, (p, q)) in zip(x, y).enumerated() {
+                if let found = difference(p, q, at: path + "[\(i + 1)]") { return found }
+            }
+            return x.count == y.count ? nil : "\(path): the snapshot has \(x.count) entries, the app \(y.count)"
+        default:
+            return a == b ? nil : "\(path): the snapshot has \(a), the app \(b)"
+        }
+    }
+
+    private static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+}

@@ -1,0 +1,239 @@
+import CoordinatorCore
+import LuaKit
+
+/// Snapshots of the whole app (``AppSnapshot``), taken and restored.
+///
+/// Restoring replays what the user did (the snapshot's steps) in the same scripts, then puts back the data
+/// the steps do not rebuild, then checks that the app is the snapshot. Replaying, because a screen's
+/// handlers are closures its coordinator made while it ran (`s.onOpen = function() ... end` inside `start`
+/// or inside another handler, capturing its locals): only running the same code in the same order makes
+/// them again, and every flow on the way then runs, wires its handlers and holds its own state exactly as
+/// when the user went there. The data overlay covers what came from elsewhere than the steps (a line typed
+/// in the REPL, a host's update); the check makes a snapshot whose steps now build another app an error,
+/// never a half-restored app.
+extension ScriptRuntime {
+    /// The identity of the scripts this runtime loaded (``AppSnapshot``): a snapshot restores only into the
+    /// same scripts.
+    public var scriptsDigest: String { AppSnapshot.digest(of: files.compactMap(\.text)) }
+
+    /// The whole app's state as a JSON document (``AppSnapshot``): the format, the scripts' identity, the
+    /// gateway's state, every container and screen with its inputs, every coordinator with its class and
+    /// the plain data it keeps in `self`, and the steps that led there.
+    public func snapshot() throws -> String {
+        let state = try capture()
+        let script = files.first(where: { $0.module == nil }).map { String($0.path.split(separator: "/").last ?? "") } ?? ""
+        var fields = state.document.fields.map { ($0.key, $0.value) }
+        fields.append(("format", .int(AppSnapshot.format)))
+        fields.append(("app", ["script": .string(script), "digest": .string(scriptsDigest)]))
+        fields.append(("steps", .list(app.steps.map(AppSnapshot.value(of:)))))
+        return FlowValue.record(FlowRecord(fields)).prettyJSON + "\n"
+    }
+
+    /// Rebuilds the app a snapshot describes (``snapshot()``), in place of the app this runtime runs, as one
+    /// atomic operation: the same scripts are required (the format and the scripts' digest are checked
+    /// first), the snapshot's steps are taken again from the app's start, the data they do not rebuild is
+    /// set, and the result must equal the snapshot. Any failure is an error that says where, and the app is
+    /// as it was.
+    ///
+    /// In a fresh runtime (`coordrun --restore FILE`) the result is the snapshotted app; in one that ran
+    /// before, data the scripts keep outside coordinators (a file-level local) is what this runtime has.
+    public func restore(_ json: String) throws {
+        let document: FlowValue
+        do { document = try FlowValue(json: json) } catch { throw NavigationError(.badSnapshot, "snapshot: \(error.message)") }
+        guard case .record(let fields) = document else { throw NavigationError(.badSnapshot, "snapshot: not a JSON object") }
+        guard let format = fields["format"]?.int else { throw NavigationError(.badSnapshot, "snapshot: it has no format (is it a snapshot?)") }
+        guard format == AppSnapshot.format else {
+            throw NavigationError(.badSnapshot, "snapshot format \(format) is not one this runtime reads (it reads format \(AppSnapshot.format))")
+        }
+        let digest = fields["app"]?["digest"]?.string ?? "none"
+        guard digest == scriptsDigest else {
+            let script = fields["app"]?["script"]?.string ?? "?"
+            throw NavigationError(.badSnapshot, "the snapshot was taken of other scripts (\(script), \(digest); these are \(scriptsDigest)): restoring it would not give the same app")
+        }
+        var expected = FlowRecord.Builder()
+        for key in ["gateway", "window", "coordinators"] {
+            guard let value = fields[key] else { throw NavigationError(.badSnapshot, "snapshot: it has no \(key)") }
+            expected.add(key, value)
+        }
+        let wanted = FlowValue.record(expected.finish())
+        let steps = try (fields["steps"]?.list ?? []).enumerated().map { try AppSnapshot.step(from: $1, number: $0 + 1) }
+        try app.atomically {
+            try app.tearDown()
+            try start()
+            for (i, step) in steps.enumerated() {
+                do {
+                    try replay(step)
+                } catch {
+                    throw NavigationError(.badSnapshot, "restoring: step \(i + 1), \(step), fails now: \(Self.text(of: error))")
+                }
+            }
+            let replayed = try capture()
+            if let difference = AppSnapshot.difference(Self.structure(wanted), Self.structure(.record(replayed.document))) {
+                throw NavigationError(.badSnapshot, "restoring: the snapshot's steps build another app now (\(difference))")
+            }
+            try reconcile(wanted, with: replayed)
+            if let difference = AppSnapshot.difference(wanted, .record(try capture().document)) {
+                throw NavigationError(.badSnapshot, "restoring: \(difference)")
+            }
+        }
+    }
+
+    /// ``restore(_:)`` of the snapshot in the file at `path`.
+    public func restore(contentsOf path: String) throws {
+        guard let json = readTextFile(path) else { throw NavigationError(.badSnapshot, "cannot read the snapshot \(path)") }
+        try restore(json)
+    }
+
+    private static func text(of error: Error) -> String {
+        (error as? LuaError)?.message ?? (error as? NavigationError)?.message ?? "\(error)"
+    }
+
+    private func replay(_ step: UserStep) throws {
+        switch step {
+        case let .tap(output, payload): try app.tap(output, payload: payload)
+        case .back: try app.back()
+        case .dismiss: try app.dismiss()
+        case .selectTab(let index): try app.selectTab(index)
+        case .open(let url): try open(url)
+        }
+    }
+
+    /// The app as a document (gateway, window, coordinators), with the live screens, tab containers and
+    /// coordinators in the order the document lists them.
+    struct Capture {
+        var document: FlowRecord
+        var screens: [Screen] = []
+        var tabs: [TabContainer] = []
+        var coordinators: [Coordinator] = []
+    }
+
+    func capture() throws -> Capture {
+        var result = Capture(document: [:])
+        var position: [ObjectIdentifier: Int] = [:]
+        var coordinators: [FlowValue] = []
+        var parents: [Int?] = []
+        var pending: [(Coordinator, Int?)] = app.root.map { [($0, nil)] } ?? []
+        while let (coordinator, parent) = pending.popLast() {
+            result.coordinators.append(coordinator)
+            parents.append(parent)
+            let index = result.coordinators.count
+            position[ObjectIdentifier(coordinator)] = index
+            for child in coordinator.children.reversed() { pending.append((child, index)) }
+        }
+        let states = try states(of: result.coordinators)
+        for (i, coordinator) in result.coordinators.enumerated() {
+            var fields: [(String, FlowValue)] = [("class", .string(coordinator.name)), ("data", states[i].data)]
+            if let parent = parents[i] { fields.append(("parent", .int(parent))) }
+            if !states[i].skipped.isEmpty { fields.append(("skipped", .list(states[i].skipped.map(FlowValue.string)))) }
+            coordinators.append(.record(FlowRecord(fields)))
+        }
+        func screen(_ screen: Screen) -> FlowValue {
+            result.screens.append(screen)
+            var fields: [(String, FlowValue)] = [("type", .string(screen.name)), ("inputs", .record(screen.inputs))]
+            if let owner = screen.owner, let index = position[ObjectIdentifier(owner)] { fields.append(("owner", .int(index))) }
+            return .record(FlowRecord(fields))
+        }
+        func stack(_ stack: NavigationStack) -> [(String, FlowValue)] {
+            var fields: [(String, FlowValue)] = [("stack", .list(stack.screens.map(screen)))]
+            if stack.barHidden { fields.append(("barHidden", true)) }
+            return fields
+        }
+        func container(_ container: Presentable) -> FlowValue {
+            switch container {
+            case let one as NavigationStack: return .record(FlowRecord(stack(one)))
+            case let tabs as TabContainer:
+                result.tabs.append(tabs)
+                let list: [FlowValue] = tabs.stacks.indices.map { i in
+                    var fields = stack(tabs.stacks[i]) + [("title", .string(tabs.titles[i]))]
+                    if let badge = tabs.badges[i] { fields.append(("badge", badge)) }
+                    return .record(FlowRecord(fields))
+                }
+                return ["tabs": .list(list), "selected": .int(tabs.selectedIndex + 1)]
+            case let alone as Screen: return ["screen": screen(alone)]
+            default: return ["container": .string(container.containerName)]
+            }
+        }
+        let window: FlowValue = ["root": container(app.window.root), "modals": .list(app.window.modals.map(container))]
+        result.document = ["gateway": .string(app.gateway.state.rawValue), "window": window, "coordinators": .list(coordinators)]
+        return result
+    }
+
+    /// Each coordinator's `self` data as the prelude encodes it (one encoding for all: a table two
+    /// coordinators share is written once), and the names of the fields it left out.
+    private func states(of coordinators: [Coordinator]) throws -> [(data: FlowValue, skipped: [String])] {
+        let empty = (data: FlowValue.record([:]), skipped: [String]())
+        guard let encodeState, coordinators.contains(where: { ($0 as? ScriptedCoordinator)?.instance != nil }) else {
+            return coordinators.map { _ in empty }
+        }
+        let encoded = try encodeState.call(instances(of: coordinators), as: [FlowValue].self)
+        return coordinators.indices.map { i in
+            guard i < encoded.count else { return empty }
+            let data = encoded[i]["data"] ?? .record([:])
+            return (data.list?.isEmpty == true ? .record([:]) : data, encoded[i]["skipped"]?.list?.compactMap(\.string) ?? [])
+        }
+    }
+
+    /// A Lua list of the coordinators' instances (false for one without).
+    private func instances(of coordinators: [Coordinator]) throws -> LuaTable {
+        let list = try lua.newTable()
+        for (i, coordinator) in coordinators.enumerated() {
+            if let instance = (coordinator as? ScriptedCoordinator)?.instance { try list.set(i + 1, instance) } else { try list.set(i + 1, false) }
+        }
+        return list
+    }
+
+    /// The document without what a replay may leave different and ``reconcile(_:with:)`` sets: inputs,
+    /// badges, coordinators' data, the gateway.
+    private static func structure(_ value: FlowValue) -> FlowValue {
+        switch value {
+        case .record(let record):
+            let dropped: Set<String> = ["inputs", "badge", "data", "skipped", "gateway"]
+            return .record(FlowRecord(record.fields.filter { !dropped.contains($0.key) }.map { ($0.key, structure($0.value)) }))
+        case .list(let items): return .list(items.map(structure))
+        default: return value
+        }
+    }
+
+    /// Sets what the snapshot has and the replayed app has not: the gateway's state, inputs, badges and
+    /// coordinators' fields, each only where it differs (a value the replay rebuilt keeps its identity, so
+    /// the closures that share it still do).
+    private func reconcile(_ wanted: FlowValue, with replayed: Capture) throws {
+        if let state = wanted["gateway"]?.string, state != app.gateway.state.rawValue { app.gateway.state = AppState(state) }
+        var screens: [FlowValue] = [], tabs: [FlowValue] = []
+        func walk(_ container: FlowValue) {
+            if let list = container["stack"]?.list { screens += list }
+            if let screen = container["screen"] { screens.append(screen) }
+            if let list = container["tabs"]?.list {
+                tabs.append(container)
+                for tab in list { screens += tab["stack"]?.list ?? [] }
+            }
+        }
+        if let window = wanted["window"] {
+            walk(window["root"] ?? [:])
+            for modal in window["modals"]?.list ?? [] { walk(modal) }
+        }
+        for (entry, screen) in zip(screens, replayed.screens) {
+            let inputs = entry["inputs"]?.record ?? [:]
+            for field in inputs.fields where screen[field.key] != field.value { try screen.set(field.key, to: field.value) }
+            for field in screen.inputs.fields where inputs[field.key] == nil { try screen.set(field.key, to: nil) }
+        }
+        for (entry, container) in zip(tabs, replayed.tabs) {
+            for (i, tab) in (entry["tabs"]?.list ?? []).enumerated() where container.badges.indices.contains(i) && container.badges[i] != tab["badge"] {
+                try container.owner?.setBadge(tab["badge"], onTab: i)
+            }
+        }
+        let entries = wanted["coordinators"]?.list ?? []
+        let have = try states(of: replayed.coordinators)
+        let encoded = try lua.newTable(), changed = try lua.newTable()
+        var any = false
+        for (i, entry) in entries.enumerated() where i < replayed.coordinators.count {
+            let want = entry["data"]?.record ?? [:], now = have[i].data.record ?? [:]
+            try encoded.set(i + 1, FlowValue.record(want))
+            let fields = try lua.newTable()
+            for field in want.fields where now[field.key] != field.value { try fields.set(field.key, true); any = true }
+            for field in now.fields where want[field.key] == nil { try fields.set(field.key, false); any = true }
+            try changed.set(i + 1, fields)
+        }
+        if any, let applyState { try applyState.call(instances(of: replayed.coordinators), encoded, changed) }
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import CoordinatorScript
+
+/// `coordrun routes SCRIPT`: lists the routes the script declares and opens each with its example
+/// parameters (docs/Links.md); exits 1 when one fails. A deep-link check for CI.
+struct RoutesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coordrun routes",
+        abstract: "List the app's routes and open each with the example parameters it declares.",
+        discussion: "Each route opens in a fresh app. Prints a line per route (where it led, or why it failed), then `N routes, N failed`; exits 1 when one failed.")
+
+    @Argument(help: "The app's main script.")
+    var script: String
+
+    @Option(help: "The gateway state to start in (authorization, main, or any state the app declares).")
+    var state: String = "authorization"
+
+    func run() throws {
+        let streams = CoordRun.Streams()
+        let results: [RouteCheck.Result]
+        do {
+            results = try RouteCheck.run(script: script, state: state)
+        } catch {
+            streams.message(REPL.message(for: error))
+            throw ExitCode.failure
+        }
+        if results.isEmpty { Platform.writeOut("\(script) declares no routes\n") }
+        for result in results {
+            let link = result.url.map { " (" + $0 + ")" } ?? ""
+            if let failure = result.failure {
+                Platform.writeError(streams.err.error("✘ \(result.route.pattern)\(link), \(result.route.location): \(failure)") + "\n")
+            } else {
+                Platform.writeOut("✔ \(result.route.pattern)\(link) → \(result.stack.joined(separator: " > "))\n")
+            }
+        }
+        let failed = results.filter { $0.failure != nil }.count
+        Platform.writeOut("\(results.count) routes, \(failed) failed\n")
+        if failed > 0 { throw ExitCode.failure }
+    }
+}
