@@ -36,7 +36,7 @@ flow.screen "Checkout" { required = { "items" }, outputs = { "pay", "cancel" },
     return ("%d item(s), %s"):format(#s.items, money(total))
   end }
 flow.screen "Paid" { required = { "total" }, outputs = { "done" }, render = function(s) return "Paid " .. money(s.total) end }
-flow.screen "Profile" { inputs = { "name" }, outputs = { "settings" }, render = function(s) return "Signed in as " .. s.name end }
+flow.screen "Profile" { inputs = { "user" }, outputs = { "settings" }, render = function(s) return "Signed in as " .. s.user end }
 flow.screen "Settings" { render = function() return "Notifications: on" end }
 
 -- Checkout: a modal with its own stack. It finishes with the total paid, or nil when cancelled.
@@ -87,7 +87,7 @@ end
 
 local Profile = flow.coordinator "Profile"
 function Profile:start()
-  self:push("Profile", { name = "Ann" }).onSettings = function() self:push("Settings") end
+  self:push("Profile", { user = "Ann" }).onSettings = function() self:push("Settings") end
 end
 
 -- The shop: the tab bar, the cart's badge, and the checkout modal over everything.
@@ -99,6 +99,7 @@ function Shop:start()
     self:run(Checkout, items, { modal = true, onFinish = function(total, reason)
       if total then
         cart:empty()
+        self:update("inCart", false) -- every product page shown, in any tab
         self:setBadge("Cart", nil)
         self:selectTab("Catalog")
       end

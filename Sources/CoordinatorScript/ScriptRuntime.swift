@@ -60,6 +60,16 @@ public final class ScriptRuntime {
     var strictDriving = false
     /// Told before and after each step of strict driving (the lifecycle oracle follows the steps).
     var stepObserver: (before: (String) -> Void, after: () throws -> Void)?
+    /// How it was made, for ``fresh()``.
+    struct Configuration {
+        let state: AppState
+        let libraries: LuaLibraries
+        let sandbox: Bool
+        let ignoringEnvironment: Bool
+        var memory: Int?
+        var instructions: Int?
+    }
+    var configuration: Configuration
     /// The routes the scripts declared (``declaredRoutes``).
     var routes: [Route] = []
     /// The `print` the state started with: while the global is that one, a REPL prints values itself.
@@ -79,6 +89,7 @@ public final class ScriptRuntime {
     /// and `LUA_CPATH`.
     public init(state: AppState = .authorization, libraries: LuaLibraries = .all, driverFunctions: Bool = false,
                 sandbox: Bool = false, ignoringEnvironment: Bool = false) throws {
+        configuration = Configuration(state: state, libraries: libraries, sandbox: sandbox, ignoringEnvironment: ignoringEnvironment)
         if sandbox {
             lua = try LuaState(sandbox: LuaSandbox())
         } else if libraries.contains(.package) {
@@ -114,6 +125,42 @@ public final class ScriptRuntime {
         if memory != nil || instructions != nil { try lua.refuseFinalizers() }
         lua.memoryLimit = memory
         lua.instructionBudget = instructions
+        (configuration.memory, configuration.instructions) = (memory, instructions)
+    }
+
+    /// A new runtime of the same app, not sharing anything with this one: the same gateway state,
+    /// libraries, sandbox, limits, driver functions and Swift coordinators, its main scripts loaded again
+    /// from their files (as they are now: after an edit, the new code) with the same arguments, and started
+    /// when the scripts declare an app. What a host set in the Lua state itself is not in it. With `quiet`,
+    /// what the scripts `print` while they load and start is dropped.
+    public func fresh(quiet: Bool = false) throws -> ScriptRuntime {
+        let new = try ScriptRuntime(state: configuration.state, libraries: configuration.libraries, driverFunctions: hasDriverFunctions,
+                                    sandbox: configuration.sandbox, ignoringEnvironment: configuration.ignoringEnvironment)
+        if configuration.memory != nil || configuration.instructions != nil {
+            try new.limit(memory: configuration.memory, instructions: configuration.instructions)
+        }
+        new.swiftCoordinators = swiftCoordinators
+        try new.silencingPrint(quiet) {
+            for file in files where file.module == nil {
+                let arguments = file.arguments.filter { if case .table = $0 { false } else if case .function = $0 { false } else { true } }
+                try new.load(script: file.path, arguments: arguments)
+            }
+            if new.declaresApplication { try new.start() }
+        }
+        return new
+    }
+
+    /// Runs `body` with the global `print` doing nothing (when `silent`), then gives `print` back unless
+    /// the code replaced it meanwhile.
+    package func silencingPrint<T>(_ silent: Bool = true, _ body: () throws -> T) throws -> T {
+        guard silent else { return try body() }
+        let saved = try lua.globals.get("print", as: LuaValue.self)
+        let mute = lua.function(name: "print") { _ in }
+        try lua.globals.set("print", mute)
+        defer {
+            if case .function(let now)? = try? lua.globals.get("print", as: LuaValue.self), now == mute { try? lua.globals.set("print", saved) }
+        }
+        return try body()
     }
 
     /// Supplies a coordinator written in Swift (a service such as storage or networking, or a whole flow)

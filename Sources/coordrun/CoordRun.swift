@@ -45,13 +45,7 @@ enum CoordRun {
 
         let runtime: ScriptRuntime
         do {
-            runtime = try ScriptRuntime(stateNamed: options.state, driverFunctions: true, sandbox: options.sandbox,
-                                        ignoringEnvironment: invocation.ignoreEnvironment)
-            if options.memoryLimit != nil || options.instructionLimit != nil {
-                try runtime.limit(memory: options.memoryLimit.map { max($0, 1) }, instructions: options.instructionLimit.map { max($0, 1) })
-            }
-            runtime.lua.warningsEnabled = false // as in lua: -W or warn("@on") turns them on
-            try setArguments(invocation, in: runtime)
+            runtime = try makeRuntime(invocation, options)
         } catch {
             streams.message(REPL.message(for: error))
             return 1
@@ -59,37 +53,8 @@ enum CoordRun {
         // The state is closed on the way out, as lua.c's: finalizers run, open files are flushed.
         defer { runtime.lua.close() }
         CtrlC.install()
-        // LUA_INIT, then -e, -l and -W in order, then the script: the first failure ends the run.
         do {
-            try CtrlC.interrupts(runtime) {
-                if !invocation.ignoreEnvironment { try runInit(runtime) }
-                for step in invocation.steps {
-                    switch step {
-                    case .execute(let code): try runtime.run(code, name: "=(command line)")
-                    case .require(let global, let module):
-                        try runtime.require(module, as: global)
-                    case .warningsOn: runtime.lua.warningsEnabled = true
-                    }
-                }
-                if let script = invocation.script {
-                    // lua.c's pushargs: the script's `...` are arg[1..#arg] as they are now (-e may change them).
-                    let arguments = try runtime.scriptArguments()
-                    switch script {
-                    case .file(let path): try runtime.load(script: path, arguments: arguments)
-                    case .standardInput:
-                        let code = String(decoding: Platform.readAllStandardInput(), as: UTF8.self)
-                        try runtime.run(code, name: "=stdin", arguments: arguments)
-                    }
-                }
-                // The app starts at its start, at a link (--open), or where a snapshot was taken (--restore).
-                if let url = options.open {
-                    try runtime.open(url)
-                } else if let file = options.restore {
-                    try runtime.restore(contentsOf: file)
-                } else if runtime.declaresApplication {
-                    try runtime.start()
-                }
-            }
+            try CtrlC.interrupts(runtime) { try startUp(runtime, invocation, options) }
         } catch {
             streams.message(REPL.message(for: error))
             return 1
@@ -120,6 +85,56 @@ enum CoordRun {
                 return 1
             }
         }
-        return session(runtime: runtime, mode: mode, options: options, streams: streams, tty: tty)
+        return session(runtime: runtime, mode: mode, options: options, streams: streams, tty: tty) {
+            // Time travel in the REPL: a new runtime made and started as this one was, quietly.
+            guard case .file? = invocation.script else {
+                throw REPL.TimeTravelUnavailable(message: "time travel needs the app's script in a file (this session read it from standard input)")
+            }
+            let fresh = try makeRuntime(invocation, options)
+            try fresh.silencingPrint { try startUp(fresh, invocation, options) }
+            return fresh
+        }
+    }
+
+    /// The runtime as the command line asks for it: the gateway state, sandbox, limits, warnings, `arg`.
+    static func makeRuntime(_ invocation: Invocation, _ options: CoordRunOptions) throws -> ScriptRuntime {
+        let runtime = try ScriptRuntime(stateNamed: options.state, driverFunctions: true, sandbox: options.sandbox,
+                                        ignoringEnvironment: invocation.ignoreEnvironment)
+        if options.memoryLimit != nil || options.instructionLimit != nil {
+            try runtime.limit(memory: options.memoryLimit.map { max($0, 1) }, instructions: options.instructionLimit.map { max($0, 1) })
+        }
+        runtime.lua.warningsEnabled = false // as in lua: -W or warn("@on") turns them on
+        try setArguments(invocation, in: runtime)
+        return runtime
+    }
+
+    /// LUA_INIT, then -e, -l and -W in order, then the script, then the app: at its start, at a link
+    /// (--open) or where a snapshot was taken (--restore). The first failure ends it.
+    static func startUp(_ runtime: ScriptRuntime, _ invocation: Invocation, _ options: CoordRunOptions) throws {
+        if !invocation.ignoreEnvironment { try runInit(runtime) }
+        for step in invocation.steps {
+            switch step {
+            case .execute(let code): try runtime.run(code, name: "=(command line)")
+            case .require(let global, let module): try runtime.require(module, as: global)
+            case .warningsOn: runtime.lua.warningsEnabled = true
+            }
+        }
+        if let script = invocation.script {
+            // lua.c's pushargs: the script's `...` are arg[1..#arg] as they are now (-e may change them).
+            let arguments = try runtime.scriptArguments()
+            switch script {
+            case .file(let path): try runtime.load(script: path, arguments: arguments)
+            case .standardInput:
+                let code = String(decoding: Platform.readAllStandardInput(), as: UTF8.self)
+                try runtime.run(code, name: "=stdin", arguments: arguments)
+            }
+        }
+        if let url = options.open {
+            try runtime.open(url)
+        } else if let file = options.restore {
+            try runtime.restore(contentsOf: file)
+        } else if runtime.declaresApplication {
+            try runtime.start()
+        }
     }
 }

@@ -5,7 +5,8 @@ import CoordinatorScript
 extension CoordRun {
     /// Reads lines until the end of input: run mode (walking the app) or the REPL. The exit status: 1 when
     /// input was not a terminal and a line failed.
-    static func session(runtime: ScriptRuntime, mode: REPL.Mode, options: CoordRunOptions, streams: Streams, tty: Bool) -> Int32 {
+    static func session(runtime: ScriptRuntime, mode: REPL.Mode, options: CoordRunOptions, streams: Streams, tty: Bool,
+                        fresh: @escaping () throws -> ScriptRuntime) -> Int32 {
         let output = REPL.Output(write: { Platform.writeOut($0) }, error: { Platform.writeError(streams.err.error($0) + "\n") })
         let repl: REPL
         do {
@@ -15,17 +16,19 @@ extension CoordRun {
             return 1
         }
         repl.timeLimit = options.timeout.map { max($0, 0.001) }
+        repl.makeFreshRuntime = fresh
         let input: LineInput = tty ? EditLineInput(historyFile: historyFile(), repl: repl) : PlainInput()
         if options.watch {
             if runtime.scriptFiles.isEmpty { streams.message("--watch: there is no script to watch") }
             let watcher = FileWatcher(paths: runtime.scriptFiles)
+            // repl.runtime below, not runtime: time travel puts a fresh runtime in its place.
             input.idle = {
                 guard watcher.changed() else { return false }
                 // The report goes above the prompt: the prompt line is cleared, and redrawn with the line
                 // being typed after the report.
                 if tty { output.write("\r\u{1B}[K") }
                 repl.reload()
-                watcher.paths = runtime.scriptFiles
+                watcher.paths = repl.runtime.scriptFiles
                 return true
             }
         }

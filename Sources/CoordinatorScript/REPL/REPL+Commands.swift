@@ -13,6 +13,10 @@ extension REPL {
         ("screen", ":screen [ID|NAME]", "a screen's inputs and outputs (the visible one by default)"),
         ("events", ":events [N]", "the last N navigation events (default 20)"),
         ("show", ":show", "the visible screen and its numbered actions"),
+        ("undo", ":undo", "the app as it was before the last line that changed it (the lines run again in a fresh app: new code stays)"),
+        ("redo", ":redo", "the line :undo took back, again"),
+        ("history", ":history", "the lines that changed the app, by session line number (* marks where the app is)"),
+        ("goto", ":goto N", "the app as it was after session line N"),
         ("N", ":N", "trigger the visible screen's action N"),
     ]
 
@@ -26,7 +30,7 @@ extension REPL {
         case "help", "h", "?":
             let width = Self.commands.map(\.usage.count).max() ?? 0
             var out = Self.commands.map { "  " + $0.usage.padding(to: width) + "  " + $0.help }.joined(separator: "\n")
-            out += "\nLua: tap(output [, payload]), back(), top(), stack(), tree(), tab(n), reload([locals]); =EXPR prints EXPR"
+            out += "\nLua: tap(output [, payload]), back(), dismiss(), open(url), top(), stack(), tree(), tab(n or title), snapshot(), restore(json), reload([locals]); =EXPR prints EXPR"
             output.write(out + "\n")
         case "reload", "r":
             output.write(style.dim(try runtime.reload(fresh: Set(words.dropFirst())).description) + "\n")
@@ -52,6 +56,10 @@ extension REPL {
             output.write(recent.isEmpty ? "(no navigation events yet)\n" : recent.joined(separator: "\n") + "\n")
         case "show":
             show()
+        case "undo": try undo()
+        case "redo": try redo()
+        case "history": output.write(historyText())
+        case "goto": try goTo(argument)
         default:
             throw LuaError(.misuse, "unknown command ':\(name)' (:help lists them)")
         }

@@ -42,14 +42,25 @@ public final class REPL {
         }
     }
 
-    /// The runtime whose app the lines drive.
-    public let runtime: ScriptRuntime
+    /// The runtime whose app the lines drive (time travel puts a fresh one in its place: see
+    /// ``makeFreshRuntime``).
+    public internal(set) var runtime: ScriptRuntime
+    /// Makes a new runtime of the same app, started as this session's was, for time travel (`:undo`,
+    /// `:redo`, `:goto N`): the session's lines run again in it. Nil: ``ScriptRuntime/fresh()``.
+    public var makeFreshRuntime: (() throws -> ScriptRuntime)?
+    /// The lines that ran, for time travel.
+    var history = LineHistory()
+    /// The current line, when it is one time travel runs again (a Lua chunk that ran, a run-mode action).
+    var replayable: [String]?
+    /// Whether the visible screen is shown after the current line even if it looks unchanged (time travel
+    /// put another app in place).
+    var showAfterLine = false
     /// How lines are read.
     public let mode: Mode
     /// How text is styled (colour or plain).
     public let style: TextStyle
     let output: Output
-    let events: EventLog
+    var events: EventLog
     /// Lines of a Lua chunk that is not complete yet.
     var pending: [String] = []
     /// The most seconds one line may run (its Lua code, handlers and the rendering after it), or nil. A
@@ -58,7 +69,7 @@ public final class REPL {
     public var timeLimit: Double?
     /// The number of the line being handled (from 1), for messages: `stdin:N:` names the line of the
     /// session, not of the chunk.
-    public private(set) var lineNumber = 0
+    public internal(set) var lineNumber = 0
     /// The session line an incomplete chunk started on.
     var chunkStart = 1
     /// The visible screen's text, rendered inside the line that changed it (see ``operation(_:)``).
@@ -106,7 +117,10 @@ public final class REPL {
         lineNumber += 1
         if !isContinuing { chunkStart = lineNumber }
         let before = signature
-        return runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
+        let stateBefore = app.stateDescription
+        let lines = pending + [line], number = chunkStart
+        replayable = nil
+        let ok = runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
             let declarations = runtime.appDeclarations
             let unheard = app.unheard.count
             step = nil
@@ -121,9 +135,14 @@ public final class REPL {
                 // `flow.app(App)` typed at the prompt (or in a chunk the line ran) starts that app.
                 do { try runtime.start() } catch { report(error); ok = false }
             }
-            if signature != before { show() } // rendering runs Lua too: Ctrl-C stops it as well
+            if signature != before || showAfterLine { show() } // rendering runs Lua too: Ctrl-C stops it as well
+            showAfterLine = false
             return ok
         } }
+        if ok, replayable != nil {
+            history.append(LineHistory.Entry(number: number, lines: lines, changedState: app.stateDescription != stateBefore))
+        }
+        return ok
     }
 
     /// At the end of input with a chunk still open: reports its syntax error (false), as `lua` does.
@@ -199,14 +218,22 @@ public final class REPL {
     func dispatch(_ rawLine: String) -> Bool {
         let line = rawLine.trimmed
         do {
-            if isContinuing { return try doString(pending + [rawLine]) }
+            if isContinuing {
+                let ok = try doString(pending + [rawLine])
+                if !isContinuing { replayable = [] }
+                return ok
+            }
             guard !line.isEmpty else { return true }
             if line.hasPrefix(":") {
-                try command(String(line.dropFirst()))
+                let text = String(line.dropFirst())
+                try command(text)
+                if Int(text.trimmed) != nil { replayable = [] } // :N is an action; other commands are not lines
             } else if mode == .run, try runModeLine(line) {
-                // done
+                replayable = []
             } else {
-                return try doString([rawLine])
+                let ok = try doString([rawLine])
+                if !isContinuing { replayable = [] }
+                return ok
             }
             return true
         } catch {

@@ -38,7 +38,7 @@ struct RouteStep {
         let known: Set<String> = ["on", "flow", "tab", "tap", "choose", "payload", "back", "dismiss"]
         for (key, _) in try table.pairs() {
             guard let name = key.stringValue, known.contains(name) else {
-                throw fail("unknown field \(key.display) (a step has on, flow, tab, tap with choose or payload, back, dismiss)")
+                throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a step has on, flow, tab, tap with choose or payload, back, dismiss)")
             }
         }
         on = try table.rawGet("on", as: String?.self)

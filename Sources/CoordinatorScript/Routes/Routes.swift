@@ -15,7 +15,7 @@ extension ScriptRuntime {
         func fail(_ what: String) -> LuaError { LuaError(.runtime, "route '\(pattern)': \(what)") }
         for (key, _) in try spec.pairs() where key.intValue == nil {
             guard let name = key.stringValue, ["from", "example"].contains(name) else {
-                throw fail("unknown field \(key.display) (a route has from, example, and its steps in order)")
+                throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a route has from, example, and its steps in order)")
             }
         }
         let fromName = try spec.rawGet("from", as: String?.self) ?? "start"

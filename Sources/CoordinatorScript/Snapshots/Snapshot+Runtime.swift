@@ -182,6 +182,23 @@ extension ScriptRuntime {
         return list
     }
 
+    /// The numbers of the shared tables (`$id`, `$ref`) an encoded value writes or refers to.
+    private static func sharedTables(in value: FlowValue) -> Set<Int> {
+        var found = Set<Int>()
+        var pending = [value]
+        while let next = pending.popLast() {
+            switch next {
+            case .record(let record):
+                for field in record.fields {
+                    if field.key == "$id" || field.key == "$ref", let id = field.value.int { found.insert(id) } else { pending.append(field.value) }
+                }
+            case .list(let items): pending += items
+            default: break
+            }
+        }
+        return found
+    }
+
     /// The document without what a replay may leave different and ``reconcile(_:with:)`` sets: inputs,
     /// badges, coordinators' data, the gateway.
     private static func structure(_ value: FlowValue) -> FlowValue {
@@ -224,16 +241,39 @@ extension ScriptRuntime {
         }
         let entries = wanted["coordinators"]?.list ?? []
         let have = try states(of: replayed.coordinators)
-        let encoded = try lua.newTable(), changed = try lua.newTable()
-        var any = false
+        // The fields to set: those whose value differs, and every field that shares a table with one of
+        // them (a "$ref" to its "$id", or the other way): set alone, it would split what was one table.
+        var changed: [[String: Bool]] = entries.indices.map { _ in [:] }
+        var tables = Set<Int>()
         for (i, entry) in entries.enumerated() where i < replayed.coordinators.count {
             let want = entry["data"]?.record ?? [:], now = have[i].data.record ?? [:]
-            try encoded.set(i + 1, FlowValue.record(want))
-            let fields = try lua.newTable()
-            for field in want.fields where now[field.key] != field.value { try fields.set(field.key, true); any = true }
-            for field in now.fields where want[field.key] == nil { try fields.set(field.key, false); any = true }
-            try changed.set(i + 1, fields)
+            for field in want.fields where now[field.key] != field.value {
+                changed[i][field.key] = true
+                tables.formUnion(Self.sharedTables(in: field.value))
+            }
+            for field in now.fields where want[field.key] == nil { changed[i][field.key] = false }
         }
-        if any, let applyState { try applyState.call(instances(of: replayed.coordinators), encoded, changed) }
+        var grew = !tables.isEmpty
+        while grew {
+            grew = false
+            for (i, entry) in entries.enumerated() where i < replayed.coordinators.count {
+                for field in entry["data"]?.record?.fields ?? [] where changed[i][field.key] == nil {
+                    let ids = Self.sharedTables(in: field.value)
+                    guard !ids.isDisjoint(with: tables) else { continue }
+                    changed[i][field.key] = true
+                    tables.formUnion(ids)
+                    grew = true
+                }
+            }
+        }
+        let encoded = try lua.newTable(), fields = try lua.newTable()
+        var any = false
+        for (i, entry) in entries.enumerated() where i < replayed.coordinators.count {
+            try encoded.set(i + 1, entry["data"] ?? .record([:]))
+            let names = try lua.newTable()
+            for (name, set) in changed[i] { try names.set(name, set); any = true }
+            try fields.set(i + 1, names)
+        }
+        if any, let applyState { try applyState.call(instances(of: replayed.coordinators), encoded, fields) }
     }
 }

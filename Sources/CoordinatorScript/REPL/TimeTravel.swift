@@ -1,0 +1,110 @@
+import CoordinatorCore
+import LuaKit
+
+/// The session's lines, for time travel (`:undo`, `:redo`, `:history`, `:goto N`).
+///
+/// Every line that ran (a Lua chunk, a run-mode action, `:N`) is kept; `cursor` says how many of them the
+/// app is the result of. Going to another point makes a fresh runtime of the app (its scripts as they are
+/// on disk now: after a reload, the new code) and runs the kept lines up to that point again in it, their
+/// output silenced, then puts it in place of the current one. The lines, not a copy of the state, because
+/// the state is also Lua's (file-level locals, coordinators' fields, closures that captured them), which
+/// only running the same lines again rebuilds; the app's own log undoes one failed line, not a session.
+/// Costs grow with the lines kept (each travel runs them again: microseconds to milliseconds a line).
+struct LineHistory {
+    struct Entry {
+        /// The session line it began on.
+        let number: Int
+        /// Its lines as typed (more than one for a chunk that continued).
+        let lines: [String]
+        /// Whether it changed the app's state (navigation, inputs, tree, gateway): the lines `:history` lists
+        /// and `:undo` takes back.
+        let changedState: Bool
+    }
+
+    var entries: [Entry] = []
+    /// How many entries the app is the result of (the rest were undone, and `:redo` takes them again).
+    var cursor = 0
+
+    /// Keeps a line that ran where the app is. One that changed the state ends the redo of the lines that
+    /// were undone (they are dropped); one that did not (`=stack()`, `x = 5`) goes before them and keeps it.
+    mutating func append(_ entry: Entry) {
+        if entry.changedState { entries.removeSubrange(cursor...) }
+        entries.insert(entry, at: cursor)
+        cursor += 1
+    }
+
+    /// The cursor before the last line that changed the state, or nil.
+    var undoTarget: Int? { entries[..<cursor].lastIndex(where: \.changedState) }
+
+    /// The cursor after the next line that changed the state, or nil.
+    var redoTarget: Int? { entries[cursor...].firstIndex(where: \.changedState).map { $0 + 1 } }
+}
+
+extension REPL {
+    /// Why time travel cannot make a fresh runtime of this session's app.
+    public struct TimeTravelUnavailable: Error, CustomStringConvertible {
+        /// What is missing.
+        public let message: String
+        /// A time-travel error with its message.
+        public init(message: String) { self.message = message }
+        public var description: String { message }
+    }
+
+    /// `:undo`: the app as it was before the last line that changed it.
+    func undo() throws {
+        guard let target = history.undoTarget else { throw LuaError(.misuse, "nothing to undo") }
+        try travel(to: target)
+    }
+
+    /// `:redo`: the app after the next line that `:undo` took back.
+    func redo() throws {
+        guard let target = history.redoTarget else { throw LuaError(.misuse, "nothing to redo") }
+        try travel(to: target)
+    }
+
+    /// `:goto N`: the app after session line N (one of the lines that ran; 0: before any).
+    func goTo(_ argument: String) throws {
+        guard let number = Int(argument) else { throw LuaError(.misuse, ":goto N goes to the state after session line N (:history lists them)") }
+        if number == 0 { return try travel(to: 0) }
+        guard let index = history.entries.firstIndex(where: { $0.number == number }) else {
+            let lines = history.entries.filter(\.changedState).map { String($0.number) }
+            throw LuaError(.misuse, "line \(number) is not a line that ran" + (lines.isEmpty ? "" : " (lines that changed the app: \(lines.joined(separator: ", ")))"))
+        }
+        try travel(to: index + 1)
+    }
+
+    /// `:history`: the lines that changed the app, numbered by session line, the current point marked.
+    func historyText() -> String {
+        var text = ""
+        for (i, entry) in history.entries.enumerated() where entry.changedState {
+            let current = i + 1 == history.cursor || (i < history.cursor && !history.entries[(i + 1)..<history.cursor].contains(where: \.changedState))
+            let first = entry.lines.first ?? ""
+            let shown = first.count > 60 ? String(first.prefix(57)) + "..." : first
+            text += (current ? "* " : "  ") + String(entry.number).padding(to: 5) + shown + (entry.lines.count > 1 ? " ..." : "")
+                + (i >= history.cursor ? style.dim("  (undone)") : "") + "\n"
+        }
+        return text.isEmpty ? "(no line has changed the app yet)\n" : text
+    }
+
+    /// Makes a fresh runtime, runs the first `cursor` kept lines in it, and puts it in place of this one. If
+    /// a line fails there (the code changed under it), nothing changes and the error says which line.
+    func travel(to cursor: Int) throws {
+        let fresh = try (makeFreshRuntime ?? { [runtime] in try runtime.fresh(quiet: true) })()
+        var failure: String?
+        let silent = Output(write: { _ in }, error: { failure = $0 })
+        let replay = try REPL(runtime: fresh, mode: mode, style: .plain, output: silent)
+        replay.sourceName = sourceName
+        try fresh.silencingPrint {
+            for entry in history.entries[..<cursor] {
+                replay.lineNumber = entry.number - 1
+                for line in entry.lines where !replay.handle(line) {
+                    throw LuaError(.runtime, "line \(entry.number) fails now, so the app stays as it is: \(failure ?? "?")")
+                }
+            }
+        }
+        runtime = fresh
+        events = EventLog(app: fresh.app)
+        history.cursor = cursor
+        showAfterLine = true
+    }
+}

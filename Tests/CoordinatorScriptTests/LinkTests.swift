@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import CoordinatorCore
+import CoordinatorScript
+import LuaKit
+import TestSupport
+
+/// Deep links (issue 23): routes declared in Lua, checked when the scripts load, opened atomically.
+@Suite struct LinkTests {
+    static let shop = repositoryRoot + "/examples/shop.lua"
+
+    static func shopRuntime() throws -> ScriptRuntime {
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: shop)
+        try runtime.start()
+        return runtime
+    }
+
+    @Test func aLinkBuildsTheWholeHierarchyInOneOperation() throws {
+        let runtime = try Self.shopRuntime()
+        try runtime.app.selectTab(2)
+        var events: [NavigationEvent] = []
+        var visibleWhenEventsCame: [String?] = []
+        runtime.app.observe { event in
+            events.append(event)
+            visibleWhenEventsCame.append(runtime.app.window.visibleScreen?.name)
+        }
+        try runtime.open("shop://catalog/shoes/42")
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product"])
+        #expect(runtime.app.visibleTabs?.selectedIndex == 0)
+        #expect(runtime.app.window.visibleScreen?["product"]?["id"] == "42")
+        // One operation: every event is reported once it is over, when the product shows.
+        #expect(!events.isEmpty && visibleWhenEventsCame.allSatisfy { $0 == "Product" })
+        // The steps record the link, not the taps it made.
+        #expect(runtime.app.steps == [.open("shop://catalog/shoes/42")])
+        // The handlers on the way are wired: the page's outputs work.
+        try runtime.app.tap("buy")
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product", "Checkout"])
+        #expect(runtime.app.root?.children.map(\.name) == ["Catalog", "Cart", "Profile", "Checkout"])
+    }
+
+    @Test func aLinkThatFailsAtAnyStepLeavesTheAppAsItWas() throws {
+        let runtime = try Self.shopRuntime()
+        try runtime.open("shop://buy/shirts/7")
+        let before = runtime.app.stateDescription, steps = runtime.app.steps
+        for (url, message) in [
+            ("shop://catalog/hats/1", "parameter category = \"hats\" matches no item of categories on Categories (shoes, shirts)"),
+            ("shop://catalog/shoes/99", "parameter product = \"99\" matches no item of products on Products (42, 43)"),
+            ("shop://nowhere", "no route matches shop://nowhere"),
+            ("not a link", "no route matches not a link"),
+        ] {
+            let error = #expect(throws: NavigationError.self) { try runtime.open(url) }
+            #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
+            #expect(runtime.app.stateDescription == before)
+            #expect(runtime.app.steps == steps)
+        }
+    }
+
+    @Test func whatARouteNamesIsCheckedWhenTheScriptLoads() throws {
+        let folder = try TemporaryDirectory()
+        let cases: [(route: String, message: String)] = [
+            (#"{ { on = "Nope" } }"#, "step 1: no screen type 'Nope'"),
+            (#"{ { on = "S", tap = "missing" } }"#, "step 1: S has no output 'missing' (its outputs: go, pick)"),
+            (#"{ { on = "S", tap = "go", choose = "id" } }"#, "'go' does not pick from a list, so it cannot choose"),
+            (#"{ { on = "S", tap = "pick", choose = "other" } }"#, "choose names ':other', which is not a parameter of the pattern"),
+            (#"{ { flow = "Nobody" } }"#, "no coordinator class 'Nobody'"),
+            (#"{ { on = "S", push = "X" } }"#, "unknown field 'push'"),
+            (#"{ from = "elsewhere", { on = "S" } }"#, "from is \"start\" or \"current\""),
+        ]
+        for (i, (route, message)) in cases.enumerated() {
+            let script = try folder.write("app\(i).lua", """
+                local flow = require "coordinator"
+                flow.screen "S" { inputs = { "items" }, outputs = { "go", pick = { from = "items" } } }
+                local App = flow.coordinator "App"
+                function App:start() self:push("S", { items = { "a" } }) end
+                flow.app(App)
+                flow.route("app://x/:id", \(route))
+                """)
+            let runtime = try ScriptRuntime()
+            let error = luaError { try runtime.load(script: script) }
+            #expect(error?.message.contains(message) == true, "\(route): \(error?.message ?? "no error")")
+        }
+    }
+
+    @Test func routesReportsEveryRouteAndFailsOnABrokenOne() throws {
+        let good = try TranscriptTests.run(["routes", "examples/shop.lua"], input: "")
+        #expect(good.status == 0)
+        #expect(good.out.contains("✔ shop://catalog/:category/:product (shop://catalog/shoes/42) → Categories > Products > Product\n"))
+        #expect(good.out.hasSuffix("5 routes, 0 failed\n"))
+
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("app.lua", """
+            local flow = require "coordinator"
+            flow.screen "S" { inputs = { "items" }, outputs = { pick = { from = "items" } } }
+            local App = flow.coordinator "App"
+            function App:start() self:push("S", { items = { "a", "b" } }) end
+            flow.app(App)
+            flow.route("app://pick/:item", { example = { item = "c" }, { on = "S", tap = "pick", choose = "item" } })
+            flow.route("app://none/:item", { { on = "S" } })
+            flow.route("app://home", { { on = "S" } })
+            """)
+        let bad = try TranscriptTests.run(["routes", script], input: "")
+        #expect(bad.status == 1)
+        #expect(bad.err.contains("✘ app://pick/:item (app://pick/c), \(script):6: app://pick/c, step 1 of route 'app://pick/:item' (\(script):6): parameter item = \"c\" matches no item of items on S (a, b)"), "\(bad.err)")
+        #expect(bad.err.contains("declares no example for :item"))
+        #expect(bad.out.contains("✔ app://home (app://home) → S"))
+        #expect(bad.out.hasSuffix("3 routes, 2 failed\n"))
+    }
+
+    @Test func coordrunOpensTheAppAtALink() throws {
+        let outcome = try TranscriptTests.run(["--open", "shop://buy/shirts/7", "examples/shop.lua"], input: "= stack()\npay\n")
+        #expect(outcome.status == 0, "\(outcome.err)")
+        #expect(outcome.out.hasPrefix("== Checkout ==\n1 item(s), 45 EUR\n"))
+        #expect(outcome.out.contains("{ \"Categories\", \"Products\", \"Product\", \"Checkout\" }\n== Paid ==\nPaid 45 EUR\n"))
+        let unknown = try TranscriptTests.run(["--open", "shop://zz", "examples/shop.lua"], input: "")
+        #expect(unknown.status == 1 && unknown.err.contains("no route matches shop://zz"))
+    }
+
+    /// The gaps the issue lists: a coordinator reads its screens and children; the owner of the tabs selects
+    /// one by title and sets badges, which the tab bar shows; dismiss() swipes a whole modal away.
+    @Test func coordinatorsReadTheirScreensAndChildrenAndOwnTheirTabs() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("tabs.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { inputs = { "report" }, outputs = { "probe", "compose" } }
+            flow.screen "Page" {}
+            local A = flow.coordinator "A"
+            function A:start() self:push("Page") self:push("Page") end
+            local Compose = flow.coordinator "Compose"
+            function Compose:start() self:push("Page") self:push("Page") end
+            local B = flow.coordinator "B"
+            function B:start()
+              local home = self:push("Home")
+              home.onProbe = function() self:send("probe") end
+              home.onCompose = function()
+                self:run(Compose, nil, { modal = true, onFinish = function(_, reason) flow.update("report", "compose: " .. reason) end })
+              end
+            end
+            local Root = flow.coordinator "Root"
+            function Root:start()
+              self:setTabs { { "A", A }, { "B", B } }
+              self:onSignal("probe", function()
+                local names = {}
+                for _, child in ipairs(self:children()) do names[#names + 1] = child.__class.__name .. ":" .. #child:screens() end
+                self:setBadge("B", 3)
+                self:selectTab("A")
+                flow.update("report", table.concat(names, " "))
+              end)
+            end
+            flow.app(Root)
+            """)
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: script)
+        try runtime.start()
+        try runtime.app.selectTab(titled: "B")
+        try runtime.app.tap("probe")
+        let tabs = try #require(runtime.app.visibleTabs)
+        #expect(tabs.selectedIndex == 0 && tabs.badges == [nil, 3])
+        #expect(tabs.label(ofTab: 1) == "B (3)")
+        #expect(runtime.app.window.hierarchyDescription.contains("  B (3): NavigationStack"))
+        #expect(runtime.app.window.allScreens.first { $0.name == "Home" }?["report"] == "A:2 B:1")
+        // dismiss(): the whole modal stack goes, and its flow finishes by the system.
+        try runtime.app.selectTab(1)
+        try runtime.app.tap("compose")
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["Home", "Page", "Page"])
+        try runtime.app.back() // Back pops one page of the modal only
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["Home", "Page"])
+        try runtime.app.dismiss()
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["Home"])
+        #expect(runtime.app.window.visibleScreen?["report"] == "compose: systemBack")
+        #expect(runtime.app.root?.children.map(\.name) == ["A", "B"])
+        #expect(throws: NavigationError.self) { try runtime.app.dismiss() }
+    }
+}
