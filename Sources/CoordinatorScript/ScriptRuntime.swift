@@ -132,14 +132,16 @@ public final class ScriptRuntime {
     /// libraries, sandbox, limits, driver functions and Swift coordinators, its main scripts loaded again
     /// from their files (as they are now: after an edit, the new code) with the same arguments, and started
     /// when the scripts declare an app. What a host set in the Lua state itself is not in it. With `quiet`,
-    /// what the scripts `print` while they load and start is dropped.
-    public func fresh(quiet: Bool = false) throws -> ScriptRuntime {
+    /// what the scripts `print` while they load and start is dropped. `sources` (path → text) stand for
+    /// those files (``LuaKit/LuaState/sourceOverrides``): the app as it was when its files had those texts.
+    public func fresh(quiet: Bool = false, sources: [String: String] = [:]) throws -> ScriptRuntime {
         let new = try ScriptRuntime(state: configuration.state, libraries: configuration.libraries, driverFunctions: hasDriverFunctions,
                                     sandbox: configuration.sandbox, ignoringEnvironment: configuration.ignoringEnvironment)
         if configuration.memory != nil || configuration.instructions != nil {
             try new.limit(memory: configuration.memory, instructions: configuration.instructions)
         }
         new.swiftCoordinators = swiftCoordinators
+        new.lua.sourceOverrides = sources
         try new.silencingPrint(quiet) {
             for file in files where file.module == nil {
                 let arguments = file.arguments.filter { if case .table = $0 { false } else if case .function = $0 { false } else { true } }
@@ -148,6 +150,13 @@ public final class ScriptRuntime {
             if new.declaresApplication { try new.start() }
         }
         return new
+    }
+
+    /// The text each script file ran with (path → text): main scripts and the modules they required.
+    public var sources: [String: String] {
+        var result: [String: String] = [:]
+        for file in files { if let text = file.text { result[file.path] = text } }
+        return result
     }
 
     /// Runs `body` with the global `print` doing nothing (when `silent`), then gives `print` back unless
@@ -187,7 +196,7 @@ public final class ScriptRuntime {
             files.append(file)
         }
         try noteModules(loadedModules().subtracting(before))
-        for i in files.indices where files[i].text == nil { files[i].read() } // earlier files keep the text they ran
+        for i in files.indices where files[i].text == nil { files[i].read(overrides: lua.sourceOverrides) } // earlier files keep the text they ran
         try checkRoutes()
     }
 

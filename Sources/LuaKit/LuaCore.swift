@@ -129,6 +129,10 @@ import Darwin
     var moduleDirectories: [String] = []
     /// Whether `package.searchers` has the searcher for `moduleDirectories` (`LuaState.allowModules(in:)`).
     var hasModuleSearcher = false
+    /// Texts that stand for files (``LuaState/sourceOverrides``), and whether `require` has the searcher
+    /// that finds them.
+    var sourceOverrides: [String: String] = [:]
+    var hasOverrideSearcher = false
     /// Whether `require` only loads preloaded modules and Lua files from `moduleDirectories`.
     var modulesRestricted = false
 

@@ -18,7 +18,9 @@ extension LuaState {
     }
 
     /// Compiles a file without running it. Messages name the file as given (`scripts/app.lua:3: ...`).
+    /// A path in ``sourceOverrides`` compiles that text instead of the file's.
     public func loadFile(_ path: String) throws -> LuaFunction {
+        if let text = core.sourceOverrides[path] { return try load(text, name: "@" + path) }
         let L = try core.thread()
         let status = luaL_loadfilex(L, path, "t")
         if status != LUA_OK {
@@ -113,6 +115,40 @@ extension LuaState {
         lua_rawseti(L, -2, 2)
         lua_settop(L, -3)
         core.hasModuleSearcher = true
+    }
+
+    /// Texts that stand for files, by path as it is given to ``loadFile(_:)`` and as `require` finds it: the
+    /// file is not read, the text is compiled under its name (`@path`), so messages and debug information
+    /// are the same. For a host that brings an app back to a point of its past (the REPL's time travel runs
+    /// the scripts as they were then), or ships its scripts inside itself.
+    public var sourceOverrides: [String: String] {
+        get { core.sourceOverrides }
+        set {
+            core.sourceOverrides = newValue
+            if !newValue.isEmpty, !core.hasOverrideSearcher { try? installOverrideSearcher() }
+        }
+    }
+
+    /// A searcher before the others: a module whose file has an override loads from that text.
+    private func installOverrideSearcher() throws {
+        guard let package = try globals.get("package", as: LuaTable?.self),
+              let searchers = try package.get("searchers", as: LuaTable?.self) else { return }
+        let searcher = function(name: "searcher") { [weak self] call in
+            guard let self else { return }
+            let name = try call.string(1)
+            guard let path = try self.moduleFile(name), let text = self.core.sourceOverrides[path] else {
+                return try call.push("\n\tno override for '\(name)'")
+            }
+            try call.push(self.load(text, name: "@" + path))
+            try call.push(path)
+        }
+        var i = searchers.count
+        while i >= 1 {
+            try searchers.rawSet(i + 1, searchers.rawGet(i, as: LuaValue.self))
+            i -= 1
+        }
+        try searchers.rawSet(1, searcher)
+        core.hasOverrideSearcher = true
     }
 
     /// The file `require(name)` loads: from the folders ``allowModules(in:)`` allowed, else along

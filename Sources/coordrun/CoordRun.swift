@@ -85,12 +85,14 @@ enum CoordRun {
                 return 1
             }
         }
-        return session(runtime: runtime, mode: mode, options: options, streams: streams, tty: tty) {
-            // Time travel in the REPL: a new runtime made and started as this one was, quietly.
+        return session(runtime: runtime, mode: mode, options: options, streams: streams, tty: tty) { sources in
+            // Time travel in the REPL: a new runtime made and started as this one was, quietly, its script
+            // files read as the texts given.
             guard case .file? = invocation.script else {
                 throw REPL.TimeTravelUnavailable(message: "time travel needs the app's script in a file (this session read it from standard input)")
             }
             let fresh = try makeRuntime(invocation, options)
+            fresh.lua.sourceOverrides = sources
             try fresh.silencingPrint { try startUp(fresh, invocation, options) }
             return fresh
         }

@@ -79,6 +79,55 @@ import CoordinatorCore
             """)
     }
 
+    /// The coordinator that set the tabs selects one (by index or title) and sets badges, as its tabs' flows
+    /// may; a badge set in an operation that fails goes back with it.
+    @Test func theOwnerOfTheTabsSelectsThemAndSetsBadges() throws {
+        let (app, root) = try Application.simple()
+        let feed = ScriptCoordinator("Feed") { try $0.push("A") }
+        let cart = ScriptCoordinator("Cart") { try $0.push("B") }
+        let tabs = try root.setTabs(["Feed", "Cart"], for: [feed, cart])
+        try root.run(feed)
+        try root.run(cart)
+        try root.selectTab(titled: "Cart")
+        #expect(tabs.selectedIndex == 1 && app.names == ["B"])
+        try root.selectTab(0)
+        try root.setBadge(3, onTab: 1)
+        try feed.setBadge("new", onTab: 0) // a tab's own flow may too
+        #expect(tabs.badges == ["new", 3] && tabs.label(ofTab: 1) == "Cart (3)")
+        #expect(app.window.hierarchyDescription.contains("  Cart (3): NavigationStack"))
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try app.atomically {
+                try root.setBadge(nil, onTab: 1)
+                try root.selectTab(titled: "Cart")
+                throw Refused()
+            }
+        }
+        #expect(tabs.badges == ["new", 3] && tabs.selectedIndex == 0)
+        #expect(navigationError { try root.selectTab(titled: "Nope") }?.message == "there is no tab titled 'Nope' (tabs: Feed, Cart)")
+        #expect(navigationError { try root.setBadge(1, onTab: 2) }?.code == .badTab)
+        let outsider = ScriptCoordinator("Outsider") { _ in }
+        try root.run(outsider)
+        #expect(navigationError { try outsider.selectTab(0) }?.code == .badTab)
+    }
+
+    /// dismiss(): the swipe-down of the whole top modal, its stack included; its flow finishes by the system.
+    @Test func dismissSwipesAWholeModalAway() throws {
+        let (app, root) = try Application.simple()
+        try root.push("A")
+        var reason: FinishReason?
+        let modal = ScriptCoordinator("Modal") { try $0.push("B"); try $0.push("C") }
+        modal.onFinish = { _, why in reason = why }
+        try root.run(modal, modal: true)
+        #expect(app.names == ["A", "B", "C"])
+        try app.dismiss()
+        #expect(app.names == ["A"] && reason == .systemBack && modal.status == .finished)
+        #expect(app.steps == [.dismiss])
+        #expect(navigationError { try app.dismiss() }?.code == .nothingPresented)
+        try root.alert(title: "Sure?")
+        #expect(navigationError { try app.dismiss() }?.code == .alertNeedsAction)
+    }
+
     @Test func alertsAreScreensWhoseOutputsAreTheirActions() throws {
         let (app, root) = try Application.simple()
         try root.push("A")

@@ -147,3 +147,23 @@ import LuaKit
 extension LuaTable {
     var asValue: LuaValue { .table(self) }
 }
+
+/// Texts that stand for files: loadFile and require compile them instead of reading the files.
+@Suite struct SourceOverrideTests {
+    @Test func overridesStandForFilesInLoadFileAndRequire() throws {
+        let folder = try TemporaryDirectory()
+        let main = try folder.write("main.lua", "return require('mod')")
+        let module = try folder.write("mod.lua", "return 'from disk'")
+        let lua = try makeState()
+        #expect(try lua.runMainScript(main) == ["from disk", .string(LuaString(module))])
+        let fresh = try makeState()
+        fresh.sourceOverrides = [main: "return require('mod') .. '!'", module: "return 'from the override'"]
+        let results = try fresh.runMainScript(main)
+        #expect(results.first == "from the override!")
+        // Messages name the file as its own text would.
+        fresh.sourceOverrides[module] = "return nil + 1"
+        try fresh.run("package.loaded.mod = nil")
+        let error = luaError { _ = try fresh.runMainScript(main) }
+        #expect(error?.message.hasPrefix(module + ":1: attempt to perform arithmetic on a nil value") == true, "\(error?.message ?? "")")
+    }
+}

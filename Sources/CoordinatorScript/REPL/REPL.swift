@@ -46,8 +46,10 @@ public final class REPL {
     /// ``makeFreshRuntime``).
     public internal(set) var runtime: ScriptRuntime
     /// Makes a new runtime of the same app, started as this session's was, for time travel (`:undo`,
-    /// `:redo`, `:goto N`): the session's lines run again in it. Nil: ``ScriptRuntime/fresh()``.
-    public var makeFreshRuntime: (() throws -> ScriptRuntime)?
+    /// `:redo`, `:goto N`): the session's lines run again in it. It is given the texts its script files must
+    /// have (set them as the Lua state's ``LuaKit/LuaState/sourceOverrides`` before loading the scripts).
+    /// Nil: ``ScriptRuntime/fresh(quiet:sources:)``.
+    public var makeFreshRuntime: ((_ sources: [String: String]) throws -> ScriptRuntime)?
     /// The lines that ran, for time travel.
     var history = LineHistory()
     /// The current line, when it is one time travel runs again (a Lua chunk that ran, a run-mode action).
@@ -90,6 +92,7 @@ public final class REPL {
         self.output = output
         self.events = EventLog(app: runtime.app)
         try runtime.installDriverFunctions()
+        history.initialSources = runtime.sources
     }
 
     /// A REPL whose text and errors both go to `write`.
@@ -117,7 +120,7 @@ public final class REPL {
         lineNumber += 1
         if !isContinuing { chunkStart = lineNumber }
         let before = signature
-        let stateBefore = app.stateDescription
+        let stateBefore = app.stateDescription, sourcesBefore = runtime.sources
         let lines = pending + [line], number = chunkStart
         replayable = nil
         let ok = runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
@@ -140,7 +143,7 @@ public final class REPL {
             return ok
         } }
         if ok, replayable != nil {
-            history.append(LineHistory.Entry(number: number, lines: lines, changedState: app.stateDescription != stateBefore))
+            history.append(LineHistory.Entry(number: number, lines: lines, changedState: app.stateDescription != stateBefore, sources: sourcesBefore))
         }
         return ok
     }

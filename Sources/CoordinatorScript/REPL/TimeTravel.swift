@@ -3,10 +3,12 @@ import LuaKit
 
 /// The session's lines, for time travel (`:undo`, `:redo`, `:history`, `:goto N`).
 ///
-/// Every line that ran (a Lua chunk, a run-mode action, `:N`) is kept; `cursor` says how many of them the
-/// app is the result of. Going to another point makes a fresh runtime of the app (its scripts as they are
-/// on disk now: after a reload, the new code) and runs the kept lines up to that point again in it, their
-/// output silenced, then puts it in place of the current one. The lines, not a copy of the state, because
+/// Every line that ran (a Lua chunk, a run-mode action, `:N`) is kept with the scripts' texts it ran
+/// with; `cursor` says how many of them the app is the result of. Going to another point makes a fresh
+/// runtime of the app from the texts the session began with, runs the kept lines up to that point again in
+/// it (their output silenced), reloading the scripts where they were reloaded in the session, then reloads
+/// it to the scripts' texts of now (live edit keeps its state: after a reload, undo keeps the new code and
+/// takes the state back), and puts it in place of the current one. The lines, not a copy of the state, because
 /// the state is also Lua's (file-level locals, coordinators' fields, closures that captured them), which
 /// only running the same lines again rebuilds; the app's own log undoes one failed line, not a session.
 /// Costs grow with the lines kept (each travel runs them again: microseconds to milliseconds a line).
@@ -19,7 +21,12 @@ struct LineHistory {
         /// Whether it changed the app's state (navigation, inputs, tree, gateway): the lines `:history` lists
         /// and `:undo` takes back.
         let changedState: Bool
+        /// The scripts' texts it ran with (path → text): a reload between two lines is made again there.
+        let sources: [String: String]
     }
+
+    /// The scripts' texts the session began with.
+    var initialSources: [String: String] = [:]
 
     var entries: [Entry] = []
     /// How many entries the app is the result of (the rest were undone, and `:redo` takes them again).
@@ -89,18 +96,31 @@ extension REPL {
     /// Makes a fresh runtime, runs the first `cursor` kept lines in it, and puts it in place of this one. If
     /// a line fails there (the code changed under it), nothing changes and the error says which line.
     func travel(to cursor: Int) throws {
-        let fresh = try (makeFreshRuntime ?? { [runtime] in try runtime.fresh(quiet: true) })()
+        let make = makeFreshRuntime ?? { [runtime] sources in try runtime.fresh(quiet: true, sources: sources) }
+        let fresh = try make(history.initialSources)
+        var code = history.initialSources
         var failure: String?
         let silent = Output(write: { _ in }, error: { failure = $0 })
         let replay = try REPL(runtime: fresh, mode: mode, style: .plain, output: silent)
         replay.sourceName = sourceName
         try fresh.silencingPrint {
             for entry in history.entries[..<cursor] {
+                if entry.sources != code {
+                    code = entry.sources
+                    fresh.lua.sourceOverrides = code
+                    _ = try fresh.reload()
+                }
                 replay.lineNumber = entry.number - 1
                 for line in entry.lines where !replay.handle(line) {
                     throw LuaError(.runtime, "line \(entry.number) fails now, so the app stays as it is: \(failure ?? "?")")
                 }
             }
+            let now = runtime.sources
+            if now != code {
+                fresh.lua.sourceOverrides = now
+                _ = try fresh.reload()
+            }
+            fresh.lua.sourceOverrides = [:] // from now on, files are read from disk again
         }
         runtime = fresh
         events = EventLog(app: fresh.app)

@@ -21,7 +21,7 @@ struct ScriptFile {
         self.module = module
     }
 
-    mutating func read() { text = readTextFile(path) }
+    mutating func read(overrides: [String: String]) { text = overrides[path] ?? readTextFile(path) }
 }
 
 extension ScriptRuntime {
@@ -87,7 +87,7 @@ extension ScriptRuntime {
             }
             throw error
         }
-        for i in newFiles.indices { newFiles[i].read() }
+        for i in newFiles.indices { newFiles[i].read(overrides: lua.sourceOverrides) }
         files = newFiles
         if let root = app.root as? ApplicationCoordinator {
             for (state, type) in flows { root.flows[state] = { [unowned self] in ScriptedCoordinator(runtime: self, type: type) } }

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import CoordinatorCore
+import CoordinatorScript
+import TestSupport
+
+/// Time travel in the REPL (issue 23): `:undo`, `:redo`, `:history`, `:goto N`.
+@Suite struct TimeTravelTests {
+    /// The app's whole state (a snapshot without its steps), to compare two points of a session.
+    static func state(_ repl: REPL) throws -> FlowValue { try SnapshotTests.state(repl.runtime.snapshot()) }
+
+    @Test func undoAfterATapThatStartedAChildFlowRestoresTheTreeAndTheStacks() throws {
+        let session = try REPLTranscript(script: repositoryRoot + "/examples/shop.lua")
+        session.line("open('shop://catalog/shoes/42')")
+        session.line("tap('add')")
+        let before = try Self.state(session.repl)
+        let tree = session.line(":tree"), hierarchy = session.line(":hierarchy")
+        session.line("tap('buy')") // starts the Checkout flow, modally
+        #expect(session.repl.runtime.app.root?.children.map(\.name) == ["Catalog", "Cart", "Profile", "Checkout"])
+        let shown = session.line(":undo")
+        #expect(session.errors.isEmpty, "\(session.errors)")
+        #expect(shown.contains("== Product ==") && shown.contains("tabs: [Catalog] | Cart (1) | Profile"))
+        #expect(try Self.state(session.repl) == before)
+        #expect(session.line(":tree") == tree && session.line(":hierarchy") == hierarchy) // ids included
+        // The app after undo is live: its outputs work.
+        session.line("tap('buy')")
+        #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product", "Checkout"])
+    }
+
+    @Test func redoHistoryAndGotoMoveAlongTheLinesThatChangedTheApp() throws {
+        let session = try REPLTranscript(script: repositoryRoot + "/examples/shop.lua")
+        session.line("tap('open', top().categories[1])")   // line 1
+        session.line("x = 41")                              // line 2: Lua only
+        session.line("tap('open', top().products[1])")     // line 3
+        session.line("=stack()")                            // line 4: reads only
+        session.line("tap('add')")                          // line 5
+        #expect(session.line(":history") == "  1    tap('open', top().categories[1])\n  3    tap('open', top().products[1])\n* 5    tap('add')\n")
+        session.line(":undo")
+        session.line(":undo")
+        #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products"])
+        #expect(session.line("=x + 1") == "42\n") // Lua state the kept lines made is there
+        #expect(session.line(":history").contains("  3    tap('open', top().products[1])  (undone)\n"))
+        session.line(":redo")
+        #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product"])
+        #expect(session.repl.runtime.app.window.visibleScreen?["inCart"] == false)
+        session.line(":goto 5")
+        #expect(session.repl.runtime.app.window.visibleScreen?["inCart"] == true)
+        session.line(":goto 0")
+        #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories"])
+        session.line(":goto 7")
+        #expect(session.errors.last?.contains("line 7 is not a line that ran (lines that changed the app: 1, 3, 5)") == true)
+        // A new line that changes the app ends the redo.
+        session.line("tap('open', top().categories[2])")
+        session.line(":redo")
+        #expect(session.errors.last?.contains("nothing to redo") == true)
+        #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products"])
+        #expect(session.repl.runtime.app.window.visibleScreen?["category"] == "Shirts")
+    }
+
+    @Test func undoAfterAReloadKeepsTheNewCodeAndTakesTheStateBack() throws {
+        let folder = try TemporaryDirectory()
+        let source = """
+            local flow = require "coordinator"
+            flow.screen "Counter" { inputs = { "n" }, outputs = { "inc" }, render = function(s) return "n = " .. s.n end }
+            local App = flow.coordinator "App"
+            function App:start()
+              local s = self:push("Counter", { n = 0 })
+              s.onInc = function() s.n = s.n + 1 end
+            end
+            flow.app(App)
+            """
+        let script = try folder.write("counter.lua", source)
+        let session = try REPLTranscript(script: script)
+        session.line("tap('inc')")
+        session.line("tap('inc')")
+        try folder.write("counter.lua", source.replacingOccurrences(of: "s.n = s.n + 1", with: "s.n = s.n + 10")
+            .replacingOccurrences(of: "\"n = \" .. s.n", with: "\"count: \" .. s.n"))
+        session.line(":reload")
+        session.line("tap('inc')")
+        #expect(session.repl.runtime.app.window.visibleScreen?["n"] == 12)
+        let undone = session.line(":undo")
+        // The state is back before the last tap (two taps of the old code: 2), and the code is the new one:
+        // its rendering, and its handler at the next tap.
+        #expect(session.errors.isEmpty, "\(session.errors)")
+        #expect(session.repl.runtime.app.window.visibleScreen?["n"] == 2)
+        #expect(undone.contains("count: 2"), "\(undone)")
+        session.line("tap('inc')")
+        #expect(session.repl.runtime.app.window.visibleScreen?["n"] == 12)
+        // Before the first tap, and after the second (the reload between is made again where it was).
+        session.line(":goto 0")
+        #expect(session.repl.runtime.app.window.visibleScreen?["n"] == 0)
+        session.line(":goto 2")
+        #expect(session.repl.runtime.app.window.visibleScreen?["n"] == 2)
+        session.line(":redo")
+        #expect(session.repl.runtime.app.window.visibleScreen?["n"] == 12)
+    }
+
+    @Test func aLineThatFailsWhenRunAgainLeavesTheAppAsItIs() throws {
+        let folder = try TemporaryDirectory()
+        let input = try folder.write("input.txt", "Ann\n")
+        let session = try REPLTranscript()
+        session.line("name = io.open('\(input)'):read('l')")
+        session.line("tap('login', { name = name, password = 'secret' })")
+        session.line("tap('selectCity')")
+        try FileManager.default.removeItem(atPath: input)
+        let before = session.repl.runtime.app.stateDescription
+        session.line(":undo")
+        #expect(session.errors.last?.contains("line 1 fails now, so the app stays as it is") == true, "\(session.errors)")
+        #expect(session.repl.runtime.app.stateDescription == before)
+        #expect(session.repl.runtime.app.window.visibleScreen?.name == "Regions")
+    }
+}
