@@ -51,6 +51,13 @@ public final class Application {
     public internal(set) var steps: [UserStep] = []
     /// While above 0, steps are not recorded (``withoutRecordingSteps(_:)``).
     var stepsPaused = 0
+    /// The most steps ``steps`` keeps (100,000 by default, a few megabytes); past it the app records no
+    /// more and ``stepsOverflowed`` is true. A link that rebuilds the app from its start starts the count
+    /// again.
+    public var maximumSteps = 100_000
+    /// Whether the app took more than ``maximumSteps`` steps since it started (its steps no longer lead to
+    /// where it is, so a snapshot of it cannot be replayed).
+    public internal(set) var stepsOverflowed = false
 
     /// An app whose gateway starts in `state`.
     public init(state: AppState = .authorization) {

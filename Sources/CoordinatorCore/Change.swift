@@ -39,6 +39,7 @@ enum Change {
     case coordinatorHandlers(Coordinator, Coordinator.Handlers)
     // The application
     case root(Application, Coordinator?)
+    case steps(Application, count: Int)
     case gateway(Gateway, AppState)
     /// A host's or a bridge's own state (``Application/recordForUndo(_:part:restore:)``,
     /// ``Application/recordForUndo(_:born:snapshot:)``), about an object made in the
@@ -49,7 +50,7 @@ enum Change {
     /// an object made inside a failing level is not undone, the object being dropped with the level.
     var subjectBorn: Int {
         switch self {
-        case .windowRoot, .modalPresented, .modalsRemoved, .modalReplaced, .root, .gateway: 0
+        case .windowRoot, .modalPresented, .modalsRemoved, .modalReplaced, .root, .gateway, .steps: 0
         case .custom(let born, _): born
         case .pushed(let s, _), .popped(let s, _), .removed(let s, _, _), .stackReset(let s, _, _): s.born
         case .tabSelected(let t, _), .badge(let t, _, _): t.born
@@ -161,6 +162,7 @@ enum Change {
             if let current = app.root, current !== root, current.born >= level { current.resetAfterFailedStart(router: nil) }
             app.root = root
         case let .gateway(gateway, state): gateway.current = state
+        case let .steps(app, count): if app.steps.count > count { app.steps.removeSubrange(count...) }
         case let .custom(_, restore): restore()
         }
     }

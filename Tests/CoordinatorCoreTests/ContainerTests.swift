@@ -128,6 +128,25 @@ import CoordinatorCore
         #expect(navigationError { try app.dismiss() }?.code == .alertNeedsAction)
     }
 
+    /// The steps record what the user did in operations that succeeded, up to a limit that bounds memory.
+    @Test func stepsRecordWhatTheUserDidWithinALimit() throws {
+        let (app, root) = try Application.simple()
+        try root.push("A")
+        let modal = ScriptCoordinator("Modal") { try $0.push("B") }
+        try root.run(modal, modal: true)
+        try app.back()
+        #expect(navigationError { try app.back() }?.code == .nothingToGoBack)
+        #expect(navigationError { try app.tap("nope") } != nil)
+        #expect(app.steps == [.back]) // failed steps leave no trace
+        struct Refused: Error {}
+        #expect(throws: Refused.self) { try app.atomically { try root.push("C"); try app.back(); throw Refused() } }
+        #expect(app.steps == [.back])
+        app.maximumSteps = 2
+        try root.push("C"); try app.back()
+        try root.push("C"); try app.back()
+        #expect(app.steps == [.back, .back] && app.stepsOverflowed)
+    }
+
     @Test func alertsAreScreensWhoseOutputsAreTheirActions() throws {
         let (app, root) = try Application.simple()
         try root.push("A")

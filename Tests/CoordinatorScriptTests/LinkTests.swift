@@ -82,6 +82,31 @@ import TestSupport
         }
     }
 
+    @Test func aReloadDeclaresTheRoutesAgainAndABrokenOneChangesNothing() throws {
+        let folder = try TemporaryDirectory()
+        let source = """
+            local flow = require "coordinator"
+            flow.screen "S" { outputs = { "go" } }
+            flow.screen "T" {}
+            local App = flow.coordinator "App"
+            function App:start() self:push("S").onGo = function() self:push("T") end end
+            flow.app(App)
+            flow.route("app://t", { { on = "S", tap = "go" } })
+            """
+        let script = try folder.write("app.lua", source)
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: script)
+        try runtime.start()
+        try folder.write("app.lua", source.replacingOccurrences(of: "tap = \"go\"", with: "tap = \"went\""))
+        let error = luaError { _ = try runtime.reload() }
+        #expect(error?.message.contains("reload failed, nothing changed") == true && error?.message.contains("S has no output 'went'") == true, "\(error?.message ?? "")")
+        try runtime.open("app://t")
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["S", "T"])
+        try folder.write("app.lua", source.replacingOccurrences(of: "app://t", with: "app://u"))
+        _ = try runtime.reload()
+        #expect(runtime.declaredRoutes.map(\.pattern) == ["app://u"])
+    }
+
     @Test func routesReportsEveryRouteAndFailsOnABrokenOne() throws {
         let good = try TranscriptTests.run(["routes", "examples/shop.lua"], input: "")
         #expect(good.status == 0)

@@ -64,10 +64,11 @@ extension ScriptRuntime {
         let holders = handlerHolders()
         let oldModules = Set(try loadedValues())
         let restore = try savepoint?.call(as: LuaFunction.self)
-        let savedFlows = (flows, rootClass, scriptFunctions)
+        let savedFlows = (flows, rootClass, scriptFunctions, routes)
         var newFiles = files
         do {
             scriptFunctions = []
+            routes = [] // declared again by the scripts: a route taken out of a file goes
             try app.atomically {
                 let loaded: LuaTable = try lua.globals.get("package", as: LuaTable.self).get("loaded")
                 for file in files { if let module = file.module { try loaded.set(module, LuaValue.nil) } }
@@ -77,10 +78,11 @@ extension ScriptRuntime {
                     where !newFiles.contains(where: { $0.module == name }) {
                     if let path = try modulePath(name) { newFiles.append(ScriptFile(path: path, module: name)) }
                 }
+                try checkRoutes()
             }
         } catch {
             _ = try? restore?.callValues()
-            (flows, rootClass, scriptFunctions) = savedFlows
+            (flows, rootClass, scriptFunctions, routes) = savedFlows
             if var lua = error as? LuaError {
                 lua.message = "reload failed, nothing changed: " + lua.message
                 throw lua

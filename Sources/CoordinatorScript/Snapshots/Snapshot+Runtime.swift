@@ -20,6 +20,9 @@ extension ScriptRuntime {
     /// gateway's state, every container and screen with its inputs, every coordinator with its class and
     /// the plain data it keeps in `self`, and the steps that led there.
     public func snapshot() throws -> String {
+        guard !app.stepsOverflowed else {
+            throw NavigationError(.badSnapshot, "the app took more than \(app.maximumSteps) steps since it started, so its steps no longer lead to where it is: no snapshot (Application.maximumSteps raises the limit)")
+        }
         let state = try capture()
         let script = files.first(where: { $0.module == nil }).map { String($0.path.split(separator: "/").last ?? "") } ?? ""
         var fields = state.document.fields.map { ($0.key, $0.value) }
