@@ -1,3 +1,5 @@
+import CoordinatorCore
+
 /// What flow tests reached of an app: its screen types, their outputs and its coordinator classes, each
 /// reached or not (`coordrun test --coverage`, `--coverage-json FILE`).
 public struct FlowCoverage: Sendable, Equatable {
@@ -30,12 +32,13 @@ public struct FlowCoverage: Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 
-    /// The same as JSON: `{ "app": ..., "screens": { "reached": [...], "missed": [...] }, ... }`.
+    /// The same as JSON: `{"app": ..., "coordinators": {"missed": [...], "reached": [...]}, "outputs": ..., "screens": ...}`.
     public var json: String {
-        func list(_ names: [String]) -> String { "[" + names.map { "\"\(JUnitReport.jsonEscape($0))\"" }.joined(separator: ", ") + "]" }
-        func part(_ items: [String: Bool]) -> String {
-            "{ \"reached\": \(list(items.filter(\.value).keys.sorted())), \"missed\": \(list(items.filter { !$0.value }.keys.sorted())) }"
+        func part(_ items: [String: Bool]) -> FlowValue {
+            ["reached": .list(items.filter(\.value).keys.sorted().map(FlowValue.string)),
+             "missed": .list(items.filter { !$0.value }.keys.sorted().map(FlowValue.string))]
         }
-        return "{ \"app\": \"\(JUnitReport.jsonEscape(app))\", \"screens\": \(part(screens)), \"outputs\": \(part(outputs)), \"coordinators\": \(part(coordinators)) }"
+        let document: FlowValue = ["app": .string(app), "screens": part(screens), "outputs": part(outputs), "coordinators": part(coordinators)]
+        return document.json
     }
 }

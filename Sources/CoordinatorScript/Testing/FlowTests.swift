@@ -21,9 +21,11 @@ public struct FlowTest: Sendable, Equatable {
 public struct FlowTestResult: Sendable {
     /// How it ended.
     public enum Outcome: Sendable, Equatable {
+        /// Every step and expectation held, and the lifecycle oracle found nothing.
         case passed
         /// The message, with the place in the test file it points to (`app_test.lua:12`) when known.
         case failed(message: String, location: String?)
+        /// Declared with `skip(...)`: not run.
         case skipped
     }
 

@@ -58,19 +58,6 @@ public enum JUnitReport {
             }
         }
     }
-
-    /// Text for a JSON string.
-    static func jsonEscape(_ text: String) -> String {
-        text.replacingScalars { scalar in
-            switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case "\n": "\\n"
-            default:
-                scalar.value < 32 ? "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16) : nil
-            }
-        }
-    }
 }
 
 extension String {
