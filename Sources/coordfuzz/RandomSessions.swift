@@ -34,6 +34,10 @@ struct RandomSessions {
         "pcall(back) error('after')", "setmetatable({}, { __gc = function() back() end }) collectgarbage()",
         "function f(", "end", "x = [[", "]]", "return 1, nil, 'a'", "reload and nil",
         "self = top() self:alert { title = 'T', actions = { 'OK' } }", "tap('OK')",
+        "dismiss()", "open('shop://catalog/shoes/42')", "open('shop://buy/shirts/7')", "open('shop://catalog/x/1')",
+        "open('nowhere')", "open(nil)", "s = snapshot()", "restore(s)", "restore('{}')", "restore('[[[')",
+        "restore(s and s:gsub('Product', 'Cart'))", ":undo", ":redo", ":history", ":goto 1", ":goto 0", ":goto 99",
+        "tab('Cart')", "tab('Nope')",
     ]
 
     /// Lines in each session.
@@ -66,7 +70,7 @@ struct RandomSessions {
         for session in 0..<count {
             var rng = Generator(state: (seed &+ UInt64(session)) &* 7919 &+ UInt64(script.utf8.count))
             var run = try SessionRun(script: script, mode: Bool.random(using: &rng) ? .run : .repl, sandbox: false)
-            for _ in 0..<linesPerSession { try run.handle(line(for: run.runtime.app, &rng)) }
+            for _ in 0..<linesPerSession { try run.handle(line(for: run.repl.runtime.app, &rng)) }
             run.finish()
             tally.sessions += 1
             tally.lines += run.lines

@@ -6,7 +6,7 @@ import CoordinatorScript
 /// the gateway's state).
 struct SessionRun {
     /// The scripts sessions run against: the app and every example.
-    static let scripts = ["scripts/app.lua"] + ["tabs", "notes", "ab-picker", "multi-select", "catalog", "launch"].map { "examples/\($0).lua" }
+    static let scripts = ["scripts/app.lua"] + ["tabs", "notes", "ab-picker", "multi-select", "catalog", "launch", "shop"].map { "examples/\($0).lua" }
 
     /// The repository's root, where the scripts are (this file is Sources/coordfuzz/SessionRun.swift).
     static let repositoryRoot: String = {
@@ -44,6 +44,11 @@ struct SessionRun {
         runtime.lua.onWarning { _ in } // hostile lines raise errors in finalizers: Lua warns, quietly here
         if sandbox { try runtime.limit(memory: runtime.lua.memoryUsed + 256 << 20, instructions: 2_000_000) }
         repl = try REPL(runtime: runtime, mode: mode) { _ in }
+        repl.makeFreshRuntime = { [runtime] sources in // time travel: as quiet as the first
+            let fresh = try runtime.fresh(quiet: true, sources: sources)
+            fresh.lua.onWarning { _ in }
+            return fresh
+        }
     }
 
     /// Whether a line that is part of a longer chunk is being read (the next line continues it).
@@ -51,11 +56,12 @@ struct SessionRun {
 
     /// Handles one line as a user typing it would; throws when it failed and changed the app.
     mutating func handle(_ text: String) throws(Violation) {
-        let before = runtime.app.stateDescription
+        // repl.runtime, not runtime: time travel (:undo) puts a fresh runtime in its place.
+        let before = repl.runtime.app.stateDescription
         lines += 1
         guard !repl.handle(text) else { return }
         failures += 1
-        let after = runtime.app.stateDescription
+        let after = repl.runtime.app.stateDescription
         if after != before { throw Violation(script: script, line: lines, text: text, before: before, after: after) }
     }
 
