@@ -3,6 +3,8 @@
 enum Prelude {
     static let source = #"""
     local native = ...
+    -- Taken now: frozen data's metamethods keep working for a script that takes a global away (`next = nil`).
+    local next = next
     local M = {}
     local classes = {}
 
