@@ -27,7 +27,7 @@ struct CoordBench: ParsableCommand {
     var quick = false
 
     @Option(help: """
-        Run only these groups (comma-separated): bridge (or one of closure, method, output), journey, signal, \
+        Run only these groups (comma-separated): bridge (or one of closure, method, output), journey, signal, links, \
         memory, leak, reload, scaling, tests.
         """)
     var only: String?
@@ -45,7 +45,7 @@ struct CoordBench: ParsableCommand {
     static let groups: [(name: String, cases: [String])] = [
         ("bridge", ["bridge", "closure", "method", "output"]), ("journey", ["journey"]), ("signal", ["signal"]),
         ("memory", ["memory"]), ("leak", ["leak"]), ("reload", ["reload"]), ("scaling", ["scaling"]),
-        ("tests", ["tests"]),
+        ("tests", ["tests"]), ("links", ["links"]),
     ]
 
     func validate() throws {
@@ -116,6 +116,7 @@ struct CoordBench: ParsableCommand {
         if wanted("reload") { results += try reloadCase(lines: quick ? 200 : 2_000, rounds: rounds, root: root) }
         if wanted("scaling") { results += try scalingCases(quick: quick, rounds: rounds) }
         if wanted("tests") { results += try flowTestsCase(tests: quick ? 10 : 100, rounds: rounds, root: root) }
+        if wanted("links") { results += try linkCases(rounds: rounds, repeats: quick ? 2 : 200, root: root) }
         return results
     }
 
