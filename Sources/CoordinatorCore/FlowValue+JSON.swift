@@ -12,10 +12,10 @@
 /// ```
 extension FlowValue {
     /// The value as compact JSON text.
-    public var json: String { var out = ""; JSONWriter.write(self, into: &out, indent: nil, level: 0); return out }
+    public var json: String { JSONWriter.text(of: self, indent: nil) }
 
     /// The value as JSON text indented by two spaces a level, for people to read.
-    public var prettyJSON: String { var out = ""; JSONWriter.write(self, into: &out, indent: "  ", level: 0); return out }
+    public var prettyJSON: String { JSONWriter.text(of: self, indent: "  ") }
 
     /// Reads JSON text. Throws ``JSONError`` with the line and column of the first mistake; nesting deeper
     /// than ``JSONReader/maximumDepth`` is refused (a hostile file cannot exhaust the stack).
@@ -32,69 +32,84 @@ public struct JSONError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String { message }
 }
 
+/// Writes JSON into UTF-8 bytes: runs of a string that need no escape are copied whole.
 enum JSONWriter {
-    static func write(_ value: FlowValue, into out: inout String, indent: String?, level: Int) {
+    static func text(of value: FlowValue, indent: String?) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(value, into: &out, indent: indent.map { Array($0.utf8) }, level: 0)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func write(_ value: FlowValue, into out: inout [UInt8], indent: [UInt8]?, level: Int) {
         switch value {
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
+        case .bool(let b): out += b ? Array("true".utf8) : Array("false".utf8)
+        case .int(let i): out += Array(String(i).utf8)
         case .double(let d):
-            if d.isNaN { out += #"{"$double":"nan"}"# }
-            else if d.isInfinite { out += d < 0 ? #"{"$double":"-inf"}"# : #"{"$double":"inf"}"# }
+            if d.isNaN { out += Array(#"{"$double":"nan"}"#.utf8) }
+            else if d.isInfinite { out += Array((d < 0 ? #"{"$double":"-inf"}"# : #"{"$double":"inf"}"#).utf8) }
             else {
                 let text = String(d)
-                out += text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? text : text + ".0"
+                out += Array(text.utf8)
+                if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+                    out += Array(".0".utf8)
+                }
             }
         case .string(let s): quote(s, into: &out)
         case .list(let items):
-            guard !items.isEmpty else { out += "[]"; return }
-            out += "["
+            guard !items.isEmpty else { out += Array("[]".utf8); return }
+            out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(&out, indent, level + 1)
                 write(item, into: &out, indent: indent, level: level + 1)
             }
             newline(&out, indent, level)
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .record(let record):
-            guard !record.fields.isEmpty else { out += "{}"; return }
-            out += "{"
+            guard !record.fields.isEmpty else { out += Array("{}".utf8); return }
+            out.append(UInt8(ascii: "{"))
             for (i, field) in record.fields.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(&out, indent, level + 1)
                 quote(field.key, into: &out)
-                out += indent == nil ? ":" : ": "
+                out.append(UInt8(ascii: ":"))
+                if indent != nil { out.append(UInt8(ascii: " ")) }
                 write(field.value, into: &out, indent: indent, level: level + 1)
             }
             newline(&out, indent, level)
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ out: inout String, _ indent: String?, _ level: Int) {
+    private static func newline(_ out: inout [UInt8], _ indent: [UInt8]?, _ level: Int) {
         guard let indent else { return }
-        out += "\n"
+        out.append(UInt8(ascii: "\n"))
         for _ in 0..<level { out += indent }
     }
 
-    static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    private static func quote(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { bytes in
+            var start = 0
+            for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out += bytes[start..<i]
+                start = i + 1
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+                case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
+                default: out += [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
                 }
             }
+            out += bytes[start...]
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
 
