@@ -5,7 +5,7 @@ local flow = require "coordinator"
 
 -- The catalog. A required input is a parameter the screen cannot be built without.
 local screens = {
-  TextInput = { title = "Write something", outputs = { submit = "value" } },
+  TextInput = { title = "Write something", outputs = { submit = "value" }, examples = { submit = { "hello" } } },
   TextConfirmation = { title = "Confirm", required = { "text" }, outputs = { "confirm", "edit" },
                        render = function(s) return ("You wrote: %q"):format(s.text) end },
   Done = { inputs = { "text" }, render = function(s) return "Sent: " .. s.text end },

@@ -4,7 +4,7 @@
 local flow = require "coordinator"
 
 flow.screen "Welcome" { title = "Welcome", outputs = { "next" }, render = function() return "Coordinators, in Lua." end }
-flow.screen "Login" { title = "Sign in", outputs = { login = "value" } }
+flow.screen "Login" { title = "Sign in", outputs = { login = "value" }, examples = { login = { "Ann" } } }
 flow.screen "Home" { inputs = { "user" }, outputs = { "logout" }, render = function(s) return "Hello, " .. s.user end }
 
 local Onboarding = flow.coordinator "Onboarding"

@@ -14,7 +14,7 @@ flow.screen "Notes" {
   end,
 }
 
-flow.screen "NewNote" { title = "New note", outputs = { "cancel", save = "value" } }
+flow.screen "NewNote" { title = "New note", outputs = { "cancel", save = "value" }, examples = { save = { "Buy milk" } } }
 
 -- Saves every note it hears about; it has no screens, and takes part in the tree like any coordinator.
 -- Under `coordrun --sandbox` a script has no files: the notes are kept in memory instead.

@@ -49,6 +49,9 @@ public final class Application {
     /// What the user did since the app started, in order (see ``UserStep``): the taps, Backs, dismisses,
     /// tab selections and links of operations that succeeded.
     public internal(set) var steps: [UserStep] = []
+    /// The gateway's state when the root coordinator last started: where ``steps`` begin (a snapshot's
+    /// replay starts the app in it again).
+    public internal(set) var startState: AppState
     /// While above 0, steps are not recorded (``withoutRecordingSteps(_:)``).
     var stepsPaused = 0
     /// The most steps ``steps`` keeps (100,000 by default, a few megabytes); past it the app records no
@@ -65,6 +68,7 @@ public final class Application {
         self.context = context
         window = Window(context: context)
         gateway = Gateway(context: context, state: state)
+        startState = state
         catalog = ScreenCatalog(context: context)
         alertType = ScreenType("Alert", inputs: ["title", "message"]) { screen in
             [screen["title"]?.displayText, screen["message"]?.displayText].compactMap { $0 }.joined(separator: "\n")
@@ -125,6 +129,9 @@ public final class Application {
                 throw NavigationError(.alreadyStarted, "\(coordinator.name) already runs")
             }
             setRoot(coordinator)
+            let started = startState
+            startState = gateway.state
+            context.journal.recordAlways(.custom(born: 0) { [weak self] in self?.startState = started })
             coordinator.setRouter(router ?? HeadlessRouter(stack: stack))
             coordinator.setStatus(.running)
             emit(.started(coordinator.info, parent: nil))

@@ -33,8 +33,9 @@ public final class Screen: Presentable {
     /// Hears the outputs that have no handler of the screen's own (a scripting bridge sets it once, before
     /// it sets handlers). Not part of the screen's undo: the receiver journals its handlers itself.
     @exclusivity(unchecked) package var outputReceiver: (any OutputReceiver)?
-    /// Whether choosing an output dismisses the screen first (an alert's actions do).
-    let dismissesOnOutput: Bool
+    /// Whether choosing an output dismisses the screen first (an alert's actions do; the Back gesture
+    /// cannot dismiss it).
+    public let dismissesOnOutput: Bool
     let context: AppContext
     /// The operation level it was made in (see ``Journal/shouldLog(_:)``); if that level fails, whoever
     /// kept the screen finds it not shown (`Change.screenAdded`'s undo).

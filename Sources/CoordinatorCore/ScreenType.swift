@@ -72,6 +72,9 @@ public final class ScreenType {
     public private(set) var render: ((Screen) throws -> String)?
     /// The title shown above the rendering (default: the type's name).
     public private(set) var title: String?
+    /// Example payloads of its outputs that take a value, by output name: what exploration
+    /// (`coordrun explore`) tries for them (`login`: a right and a wrong password).
+    public private(set) var examples: [String: [FlowValue]] = [:]
 
     /// A type named `name` with its inputs and outputs, the title shown above its rendering (default: the
     /// name) and the text its screens render to (default: their inputs listed).
@@ -111,6 +114,21 @@ public final class ScreenType {
         outputSlots = outputs.map { slot(named: $0.name) }
         render = other.render
         title = other.title
+        examples = other.examples
+    }
+
+    /// Sets the example payloads of its outputs that take a value (``examples``). An output it does not
+    /// declare, or one that takes no value, is an error.
+    public func setExamples(_ examples: [String: [FlowValue]]) throws {
+        for name in examples.keys.sorted() {
+            guard let output = output(named: name) else {
+                throw NavigationError(.unknownOutput, "screen \(self.name): examples for '\(name)', which is not one of its outputs")
+            }
+            guard output.payload == .value else {
+                throw NavigationError(.badPayload, "screen \(self.name): examples for '\(name)', which takes no value (only outputs that take any value have examples)")
+            }
+        }
+        self.examples = examples
     }
 
     /// The input declared under `name`, or nil.

@@ -36,7 +36,7 @@ public final class Window {
     }
 
     /// The navigation stack the Back button works on inside a container.
-    static func visibleStack(of container: Presentable) -> NavigationStack? {
+    package static func visibleStack(of container: Presentable) -> NavigationStack? {
         switch container {
         case let stack as NavigationStack: stack
         case let tabs as TabContainer: tabs.selectedStack

@@ -15,6 +15,7 @@ enum CoordRun {
         // Subcommands come first; anything else is read as lua reads its command line.
         if argv.count > 1, argv[1] == "test" { TestCommand.main(Array(argv.dropFirst(2))); Platform.exit(0) }
         if argv.count > 1, argv[1] == "routes" { RoutesCommand.main(Array(argv.dropFirst(2))); Platform.exit(0) }
+        if argv.count > 1, argv[1] == "explore" { ExploreCommand.main(Array(argv.dropFirst(2))); Platform.exit(0) }
         Platform.exit(run(argv))
     }
 

@@ -126,6 +126,61 @@ enum Platform {
         return text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
     }
 
+    /// The whole file as text, or nil when it cannot be read.
+    static func readFile(_ path: String) -> String? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count > 0 { bytes.append(contentsOf: buffer[0..<count]) }
+            if count < buffer.count { break }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The current folder's path.
+    static func currentFolder() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getcwd(&buffer, buffer.count) != nil else { return "." }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Monotonic nanoseconds.
+    static func nanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    /// Makes the folder at `path` and the folders above it that are missing; false when it cannot.
+    static func makeFolders(_ path: String) -> Bool {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            var info = stat()
+            if stat(current, &info) == 0 { continue }
+            if mkdir(current, 0o755) != 0 { return false }
+        }
+        return true
+    }
+
+    /// Runs a shell command with `input` on its standard input; its exit status (-1 when it could not
+    /// start).
+    static func run(_ command: String, input: String) -> Int32 {
+        guard let pipe = popen(command, "w") else { return -1 }
+        var input = input
+        _ = input.withUTF8 { fwrite($0.baseAddress, 1, $0.count, pipe) }
+        let status = pclose(pipe)
+        return status == -1 ? -1 : (status >> 8) & 0xFF
+    }
+
+    /// `text` quoted for a POSIX shell.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+
     /// A string that changes whenever the file is written: its modification time and size; nil when the
     /// file cannot be read.
     static func modificationStamp(_ path: String) -> String? {

@@ -2,7 +2,7 @@ import CoordinatorCore
 import LuaKit
 
 /// Screen types in Lua: `flow.screen "Name" { inputs = { ... }, required = { ... }, outputs = { ... },
-/// title = "...", render = function(screen) ... end }` registers a type in the app's catalog (again on
+/// title = "...", render = function(screen) ... end, examples = { output = { payload, ... } } }` registers a type in the app's catalog (again on
 /// reload: the catalog redefines it in place, for the live screens too).
 extension ScriptRuntime {
     /// Registers the screen type `name` that `spec` describes; returns the name.
@@ -51,6 +51,16 @@ extension ScriptRuntime {
             }
         }
         let type = ScreenType(name, inputs: inputs, outputs: outputs, title: title, render: renderer)
+        if let table = try spec.get("examples", as: LuaTable?.self) {
+            var examples: [String: [FlowValue]] = [:]
+            for (key, value) in try table.pairs() {
+                guard let output = key.stringValue, case .table(let list) = value else {
+                    throw LuaError(.runtime, "screen \(name): examples = { output = { payload, ... } }")
+                }
+                examples[output] = try list.decode([FlowValue].self)
+            }
+            do { try type.setExamples(examples) } catch let error as NavigationError { throw LuaError(.runtime, error.message) }
+        }
         app.catalog.register(type)
         return name
     }

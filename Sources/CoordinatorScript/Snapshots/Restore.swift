@@ -32,8 +32,10 @@ extension ScriptRuntime {
         }
         let wanted = FlowValue.record(expected.finish())
         let steps = try (fields["steps"]?.list ?? []).enumerated().map { try AppSnapshot.step(from: $1, number: $0 + 1) }
+        let startState = fields["start"]?["gateway"]?.string.map { AppState($0) } ?? app.gateway.state
         try app.atomically {
             try app.tearDown()
+            app.gateway.state = startState // the steps begin where the app started
             try start()
             for (i, step) in steps.enumerated() {
                 do {

@@ -28,6 +28,7 @@ extension ScriptRuntime {
         var fields = state.document.fields.map { ($0.key, $0.value) }
         fields.append(("format", .int(AppSnapshot.format)))
         fields.append(("app", ["script": .string(script), "digest": .string(scriptsDigest)]))
+        fields.append(("start", ["gateway": .string(app.startState.rawValue)]))
         fields.append(("steps", .list(app.steps.map(AppSnapshot.value(of:)))))
         return FlowValue.record(FlowRecord(fields)).prettyJSON + "\n"
     }
@@ -41,7 +42,8 @@ extension ScriptRuntime {
         var coordinators: [Coordinator] = []
     }
 
-    func capture() throws -> Capture {
+    /// `data`: with each coordinator's `self` data (what a state's identity in exploration leaves out).
+    func capture(data: Bool = true) throws -> Capture {
         var result = Capture(document: [:])
         var position: [ObjectIdentifier: Int] = [:]
         var coordinators: [FlowValue] = []
@@ -54,11 +56,14 @@ extension ScriptRuntime {
             position[ObjectIdentifier(coordinator)] = index
             for child in coordinator.children.reversed() { pending.append((child, index)) }
         }
-        let states = try states(of: result.coordinators)
+        let states = data ? try states(of: result.coordinators) : []
         for (i, coordinator) in result.coordinators.enumerated() {
-            var fields: [(String, FlowValue)] = [("class", .string(coordinator.name)), ("data", states[i].data)]
+            var fields: [(String, FlowValue)] = [("class", .string(coordinator.name))]
             if let parent = parents[i] { fields.append(("parent", .int(parent))) }
-            if !states[i].skipped.isEmpty { fields.append(("skipped", .list(states[i].skipped.map(FlowValue.string)))) }
+            if data {
+                fields.append(("data", states[i].data))
+                if !states[i].skipped.isEmpty { fields.append(("skipped", .list(states[i].skipped.map(FlowValue.string)))) }
+            }
             coordinators.append(.record(FlowRecord(fields)))
         }
         func screen(_ screen: Screen) -> FlowValue {

@@ -55,7 +55,13 @@ final class LifecycleOracle {
             guard let s = entry.object, !s.isShown, let step = leftAt[s.id] else { continue }
             found.append("screen \(s.info) left at \(step) but is still alive (something still holds it)")
         }
-        // Running coordinators that show nothing, in their subtree, and do not say they have no UI.
+        return found + cheapViolations()
+    }
+
+    /// The rule that needs no collection: a running coordinator that shows nothing in its subtree and does
+    /// not say it has no UI (a flow left behind).
+    func cheapViolations() -> [String] {
+        var found: [String] = []
         var pending = app.root.map { [$0] } ?? []
         while let c = pending.popLast() {
             pending += c.children

@@ -1,0 +1,139 @@
+import CoordinatorCore
+
+/// What an exploration found (``Explorer``): the states and transitions, and the faults, each with the
+/// shortest path from the start that reproduces it.
+public struct ExploreReport {
+    /// A state: the shortest path to it and the screen visible there.
+    public struct State {
+        /// The steps from the start, shortest first found (breadth first).
+        public let path: [UserStep]
+        /// The screen type visible there ("" when none is).
+        public let screen: String
+        /// The class of the coordinator that shows it ("" when none).
+        public let owner: String
+        /// Whether the visible screen is in a modal, and the visible tab's title when tabs show.
+        public let inModal: Bool
+        public let tab: String?
+        /// How many actions the user has there.
+        public internal(set) var actionCount = 0
+        let key: FlowValue
+    }
+
+    /// An action taken at a state, and the state it led to (itself when nothing changed).
+    public struct Transition {
+        public let from: Int
+        public let to: Int
+        public let action: UserStep
+    }
+
+    /// A fault and the shortest path that reproduces it (its last step shows it).
+    public struct Finding {
+        public let path: [UserStep]
+        public let message: String
+    }
+
+    /// The app's main script.
+    public let script: String
+    public internal(set) var states: [State] = []
+    public internal(set) var transitions: [Transition] = []
+    /// Steps that failed: a Lua error in a handler, a navigation error, a screen that does not render.
+    public internal(set) var errors: [Finding] = []
+    /// Taps that did nothing: no handler heard the output (one per screen type and output).
+    public internal(set) var unhandled: [Finding] = []
+    /// States with no way forward and no way back: no action leads anywhere else.
+    public internal(set) var deadEnds: [Finding] = []
+    /// What the lifecycle oracle found: a flow left running without a screen, or a finished flow or a
+    /// screen that left still alive (each once).
+    public internal(set) var violations: [Finding] = []
+    /// Screen types that never showed, anywhere in the window, in any state.
+    public internal(set) var unreachedTypes: [String] = []
+    /// Actions taken (each one after the steps that bring the app to its state).
+    public internal(set) var steps = 0
+    /// Whether states were left unexpanded for the depth limit, or exploration stopped at the state limit.
+    public internal(set) var cutByDepth = false
+    public internal(set) var cutByStates = false
+    var reachedTypes: Set<String> = []
+    private var unhandledSeen: Set<String> = []
+    private var violationsSeen: Set<String> = []
+
+    init(script: String) { self.script = script }
+
+    /// Whether it found an error or a lifecycle violation (`coordrun explore` exits 1 then).
+    public var failed: Bool { !errors.isEmpty || !violations.isEmpty }
+    /// Whether every reachable state was expanded (neither limit cut it short).
+    public var reachedFixedPoint: Bool { !cutByDepth && !cutByStates }
+
+    mutating func addState(path: [UserStep], key: FlowValue, screen: Screen?, app: Application) {
+        for shown in app.window.allScreens { reachedTypes.insert(shown.name) }
+        let tabs = app.visibleTabs
+        states.append(State(path: path, screen: screen?.name ?? "", owner: screen?.owner?.name ?? "",
+                            inModal: !app.window.modals.isEmpty, tab: tabs.map { $0.titles[$0.selectedIndex] }, key: key))
+    }
+
+    mutating func addUnhandled(screen: String, output: String, path: [UserStep]) {
+        guard unhandledSeen.insert(screen + "." + output).inserted else { return }
+        unhandled.append(Finding(path: path, message: "nothing handles \(output) on \(screen)"))
+    }
+
+    mutating func addViolation(_ message: String, path: [UserStep]) {
+        // The same object is reported at every later collection: once, with the first path.
+        let key = message.replacingDigits()
+        guard violationsSeen.insert(key).inserted else { return }
+        violations.append(Finding(path: path, message: "lifecycle: " + message))
+    }
+
+    /// States whose actions were all tried (``Explorer`` marks them).
+    var expanded: Set<Int> = []
+
+    /// Dead ends: expanded states where no action leads to another state.
+    mutating func findDeadEnds() {
+        var leaving = Set<Int>()
+        for transition in transitions where transition.to != transition.from { leaving.insert(transition.from) }
+        for index in expanded.sorted() where !leaving.contains(index) {
+            let state = states[index]
+            let what = state.actionCount == 0 ? "has no way forward and no way back" : "has no action that leads anywhere else"
+            deadEnds.append(Finding(path: state.path, message: "\(state.screen.isEmpty ? "the app" : state.screen) \(what)"))
+        }
+    }
+
+    /// The report as text: the counts, then each finding with its path.
+    public var text: String {
+        var lines = ["explored \(script): \(states.count) states, \(transitions.count) transitions (\(steps) steps)"
+            + (reachedFixedPoint ? ", every reachable state" : cutByStates ? ", stopped at the state limit" : ", cut at the depth limit")]
+        if !unreachedTypes.isEmpty { lines.append("screen types never reached: " + unreachedTypes.joined(separator: ", ")) }
+        for (title, findings) in [("errors", errors), ("lifecycle violations", violations), ("outputs never handled", unhandled), ("dead ends", deadEnds)]
+            where !findings.isEmpty {
+            lines.append("\(title): \(findings.count)")
+            for finding in findings {
+                lines.append("  " + finding.message.split(separator: "\n").prefix(1).joined())
+                lines.append("    after: " + (finding.path.isEmpty ? "(the start)" : finding.path.map(\.driverCall).joined(separator: " ")))
+            }
+        }
+        if !failed { lines.append("no errors, no lifecycle violations") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension UserStep {
+    /// The step as a driver call a test file runs: `tap("open", { id = "42" })`, `back()`, `tab(2)`.
+    public var driverCall: String {
+        switch self {
+        case let .tap(output, payload): "tap(\(FlowValue.string(output).luaLiteral)" + (payload.map { ", " + $0.luaLiteral } ?? "") + ")"
+        case .back: "back()"
+        case .dismiss: "dismiss()"
+        case .selectTab(let index): "tab(\(index < Int.max ? String(index + 1) : String(index)))"
+        case .open(let url): "open(\(FlowValue.string(url).luaLiteral))"
+        }
+    }
+}
+
+extension String {
+    /// The text with every run of digits as `#` (ids differ between two reports of one object).
+    func replacingDigits() -> String {
+        var out = "", inDigits = false
+        for c in self {
+            if c.isNumber { if !inDigits { out.append("#") }; inDigits = true } else { out.append(c); inDigits = false }
+        }
+        return out
+    }
+}

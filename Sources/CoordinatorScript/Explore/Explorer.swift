@@ -1,0 +1,203 @@
+import CoordinatorCore
+import LuaKit
+
+/// Walks every state an app can reach, breadth first (`coordrun explore`, docs/Explore.md): at each state
+/// it takes every action the user has there — each output of the visible screen (each item of an output
+/// that picks from a list, each example payload of one that takes a value), Back, the swipe-down of a
+/// modal, every other tab — and notes where each leads.
+///
+/// A state is the navigation hierarchy, every screen's inputs, the tree's classes and the gateway's state
+/// (what a snapshot holds, without the coordinators' own data): two paths that lead to the same state
+/// explore it once. To branch, the explorer brings the app back to a state by taking the steps of the
+/// shortest path to it again from the app's start, in the same runtime (``ScriptRuntime/goTo(_:from:)``):
+/// the only way that rebuilds the handlers and the Lua data of the flows on the way exactly, as for a
+/// snapshot's restore.
+public final class Explorer {
+    /// How far and how wide it goes, and where it starts.
+    public struct Options {
+        /// The most steps from the start (states further away are not expanded).
+        public var depth = 12
+        /// The most states; exploration stops there (the report says it was cut short).
+        public var maxStates = 10_000
+        /// Where exploration starts: the app's start, a link, or a snapshot (its JSON).
+        public var base: Base = .start
+        /// Every how many steps the lifecycle oracle collects garbage and looks for flows and screens left
+        /// alive (its cheap rule, running flows that show nothing, is checked after every step).
+        public var collectEvery = 256
+
+        /// Where exploration starts.
+        public enum Base {
+            case start
+            case link(String)
+            case snapshot(String)
+        }
+
+        /// Defaults: 12 steps deep, 10,000 states, from the app's start.
+        public init() {}
+    }
+
+    let runtime: ScriptRuntime
+    let options: Options
+    private var app: Application { runtime.app }
+
+    /// An explorer over a runtime whose scripts are loaded (it starts the app itself, and starts it again to
+    /// branch: give it a runtime of its own).
+    public init(runtime: ScriptRuntime, options: Options = Options()) {
+        self.runtime = runtime
+        self.options = options
+    }
+
+    /// Explores breadth first until every state within the depth is expanded, or the state limit is met.
+    public func run() throws -> ExploreReport {
+        var report = ExploreReport(script: runtime.scriptFiles.first ?? "")
+        var known: [FlowValue: Int] = [:]
+        var frontier: [Int] = []
+        var next = 0
+        let oracle = LifecycleOracle(app: app)
+        var steps = 0
+        try goToBase()
+        report.addState(path: [], key: try stateKey(), screen: app.window.visibleScreen, app: app)
+        known[report.states[0].key] = 0
+        frontier.append(0)
+        while next < frontier.count {
+            let index = frontier[next]
+            next += 1
+            let path = report.states[index].path
+            guard path.count < options.depth else { report.cutByDepth = true; continue }
+            try goTo(path)
+            let actions = Self.actions(in: app)
+            report.states[index].actionCount = actions.count
+            report.expanded.insert(index)
+            var atState = true
+            for action in actions {
+                if !atState { try goTo(path) }
+                atState = false
+                steps += 1
+                let label = action.description
+                oracle.beforeStep(label)
+                let unheard = app.unheard.count
+                do {
+                    try app.atomically {
+                        try replay(action)
+                        _ = try app.window.visibleScreen?.checkedRendering()
+                    }
+                } catch {
+                    report.errors.append(.init(path: path + [action], message: Self.text(of: error)))
+                    atState = true // the step was undone: the app is still at the state
+                    continue
+                }
+                oracle.afterStep()
+                for violation in oracle.cheapViolations() {
+                    report.addViolation(violation, path: path + [action])
+                }
+                if steps % max(options.collectEvery, 1) == 0 {
+                    for violation in oracle.violations(collecting: runtime.lua) { report.addViolation(violation, path: path + [action]) }
+                }
+                if app.unheard.count != unheard, let last = app.unheard.last {
+                    report.addUnhandled(screen: last.screen.name, output: last.output, path: path + [action])
+                }
+                let key = try stateKey()
+                let target: Int
+                if let found = known[key] {
+                    target = found
+                    if found == index { atState = true }
+                } else {
+                    guard report.states.count < options.maxStates else {
+                        report.cutByStates = true
+                        break
+                    }
+                    target = report.states.count
+                    report.addState(path: path + [action], key: key, screen: app.window.visibleScreen, app: app)
+                    known[key] = target
+                    frontier.append(target)
+                }
+                report.transitions.append(.init(from: index, to: target, action: action))
+            }
+            if report.cutByStates { break }
+        }
+        for violation in oracle.violations(collecting: runtime.lua) { report.addViolation(violation, path: []) }
+        report.steps = steps
+        report.unreachedTypes = app.catalog.names.filter { !report.reachedTypes.contains($0) && $0 != "Alert" }
+        report.findDeadEnds()
+        return report
+    }
+
+    /// The gateway's state the exploration began in: every branch starts the app in it again.
+    private lazy var baseState = app.gateway.state
+
+    /// The app at its base: started, or at the link, or restored from the snapshot; the gateway in the
+    /// state exploration began in (a step that signed in does not carry over to the next branch).
+    private func goToBase() throws {
+        let state = baseState
+        switch options.base {
+        case .start:
+            try app.atomically {
+                try app.tearDown()
+                app.gateway.state = state
+                try runtime.start()
+            }
+        case .link(let url):
+            try app.atomically {
+                app.gateway.state = state
+                try runtime.open(url)
+            }
+        case .snapshot(let json): try runtime.restore(json)
+        }
+    }
+
+    /// The app after `path` from the base, as one operation.
+    private func goTo(_ path: [UserStep]) throws {
+        try app.atomically {
+            try goToBase()
+            for step in path { try replay(step) }
+        }
+    }
+
+    private func replay(_ step: UserStep) throws {
+        switch step {
+        case let .tap(output, payload): try app.tap(output, payload: payload)
+        case .back: try app.back()
+        case .dismiss: try app.dismiss()
+        case .selectTab(let index): try app.selectTab(index)
+        case .open(let url): try runtime.open(url)
+        }
+    }
+
+    /// The state as a key: the snapshot's document without the coordinators' own data.
+    private func stateKey() throws -> FlowValue { .record(try runtime.capture(data: false).document) }
+
+    /// What the user can do now: the visible screen's outputs (each item of a choice, each example of a
+    /// value output), Back (when there is somewhere to go back to), the swipe-down of a modal that is not an
+    /// alert, and every other tab of the visible tab bar.
+    static func actions(in app: Application) -> [UserStep] {
+        var actions: [UserStep] = []
+        if let screen = app.window.visibleScreen {
+            for output in screen.outputs {
+                switch output.payload {
+                case .none: actions.append(.tap(output.name, payload: nil))
+                case .choice(let from):
+                    for item in screen[from]?.list ?? [] { actions.append(.tap(output.name, payload: item)) }
+                case .value:
+                    for example in screen.type.examples[output.name] ?? [] { actions.append(.tap(output.name, payload: example)) }
+                }
+            }
+        }
+        let alert = (app.window.modals.last as? Screen)?.dismissesOnOutput == true
+        if !alert {
+            if let top = app.window.modals.last {
+                if Window.visibleStack(of: top).map({ $0.screens.count > 1 }) == true { actions.append(.back) }
+                actions.append(.dismiss)
+            } else if Window.visibleStack(of: app.window.root).map({ $0.screens.count > 1 }) == true {
+                actions.append(.back)
+            }
+            if let tabs = app.visibleTabs {
+                for i in tabs.titles.indices where i != tabs.selectedIndex { actions.append(.selectTab(i)) }
+            }
+        }
+        return actions
+    }
+
+    static func text(of error: Error) -> String {
+        (error as? LuaError)?.fullDescription ?? (error as? NavigationError)?.message ?? "\(error)"
+    }
+}

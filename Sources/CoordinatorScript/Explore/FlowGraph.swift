@@ -1,0 +1,158 @@
+import CoordinatorCore
+
+/// The flow as a graph (`coordrun explore --graph FILE`): a node per screen type as each coordinator
+/// shows it, grouped by coordinator; an edge per output that leads from one to another, labelled with the
+/// output; system Back and swipe-down dashed, tab switches dotted; screens in a modal drawn as such.
+/// Written as Mermaid, Graphviz DOT or JSON; `coordrun` renders DOT as SVG or PNG with Graphviz's `dot`.
+public struct FlowGraph {
+    /// A screen type shown by a coordinator class.
+    public struct Node: Hashable {
+        /// Its id in the graph's text (`n3`).
+        public let id: String
+        public let screen: String
+        public let coordinator: String
+        public let inModal: Bool
+        /// Whether flow tests reached its screen type (nil: no coverage given).
+        public var tested: Bool?
+    }
+
+    /// How an edge was taken.
+    public enum Kind: String {
+        case output, back, dismiss, tab
+    }
+
+    /// One way from a node to another.
+    public struct Edge: Hashable {
+        public let from: String
+        public let to: String
+        public let label: String
+        public let kind: Kind
+    }
+
+    public private(set) var nodes: [Node] = []
+    public private(set) var edges: [Edge] = []
+
+    /// The graph of what `report` found. `tested` (screen types flow tests reached, from `coordrun test
+    /// --coverage-json`) colours the nodes when given.
+    public init(_ report: ExploreReport, tested: Set<String>? = nil) {
+        var ids: [String: String] = [:]
+        func node(_ state: ExploreReport.State) -> String {
+            let key = state.owner + "/" + state.screen + (state.inModal ? "/modal" : "")
+            if let id = ids[key] { return id }
+            let id = "n\(nodes.count + 1)"
+            ids[key] = id
+            nodes.append(Node(id: id, screen: state.screen.isEmpty ? "(nothing)" : state.screen, coordinator: state.owner,
+                              inModal: state.inModal, tested: tested.map { $0.contains(state.screen) }))
+            return id
+        }
+        for state in report.states { _ = node(state) }
+        var seen = Set<Edge>()
+        for transition in report.transitions where transition.from != transition.to {
+            let (label, kind): (String, Kind) = switch transition.action {
+            case .tap(let output, _): (output, .output)
+            case .back: ("back", .back)
+            case .dismiss: ("swipe down", .dismiss)
+            case .selectTab(let index): ("tab \(index &+ 1)", .tab)
+            case .open(let url): (url, .output)
+            }
+            let edge = Edge(from: node(report.states[transition.from]), to: node(report.states[transition.to]), label: label, kind: kind)
+            if edge.from != edge.to, seen.insert(edge).inserted { edges.append(edge) }
+        }
+    }
+
+    private var groups: [(coordinator: String, nodes: [Node])] {
+        var order: [String] = []
+        var members: [String: [Node]] = [:]
+        for node in nodes {
+            if members[node.coordinator] == nil { order.append(node.coordinator) }
+            members[node.coordinator, default: []].append(node)
+        }
+        return order.map { ($0, members[$0] ?? []) }
+    }
+
+    /// Mermaid (`flowchart LR`): subgraphs per coordinator, modal screens as rounded stadiums.
+    public var mermaid: String {
+        var lines = ["flowchart LR"]
+        for (i, group) in groups.enumerated() {
+            lines.append("  subgraph g\(i + 1)[\"\(Self.escaped(group.coordinator.isEmpty ? "app" : group.coordinator))\"]")
+            for node in group.nodes {
+                let text = Self.escaped(node.screen)
+                lines.append("    " + node.id + (node.inModal ? "([\"\(text)\"])" : "[\"\(text)\"]"))
+            }
+            lines.append("  end")
+        }
+        for edge in edges {
+            let arrow = switch edge.kind {
+            case .output: "-->"
+            case .back, .dismiss: "-.->"
+            case .tab: "-.->"
+            }
+            lines.append("  \(edge.from) \(arrow)|\"\(Self.escaped(edge.label))\"| \(edge.to)")
+        }
+        let tested = nodes.filter { $0.tested == true }.map(\.id), untested = nodes.filter { $0.tested == false }.map(\.id)
+        if !tested.isEmpty || !untested.isEmpty {
+            lines.append("  classDef tested fill:#c8f7c5,stroke:#2e7d32")
+            lines.append("  classDef untested fill:#fde0dc,stroke:#c62828")
+            if !tested.isEmpty { lines.append("  class \(tested.joined(separator: ",")) tested") }
+            if !untested.isEmpty { lines.append("  class \(untested.joined(separator: ",")) untested") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Graphviz DOT: clusters per coordinator, modal screens rounded and doubled, Back dashed, tabs dotted.
+    public var dot: String {
+        var lines = ["digraph flow {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];", "  edge [fontname=\"Helvetica\", fontsize=10];"]
+        for (i, group) in groups.enumerated() {
+            lines.append("  subgraph cluster_\(i + 1) {")
+            lines.append("    label=\"\(Self.escaped(group.coordinator.isEmpty ? "app" : group.coordinator))\"; style=rounded; color=gray;")
+            for node in group.nodes {
+                var attributes = ["label=\"\(Self.escaped(node.screen))\""]
+                if node.inModal { attributes.append("style=\"rounded,filled\"") ; attributes.append("peripheries=2") }
+                switch node.tested {
+                case true?: attributes += ["style=filled", "fillcolor=\"#c8f7c5\""]
+                case false?: attributes += ["style=filled", "fillcolor=\"#fde0dc\""]
+                case nil: if node.inModal { attributes.append("fillcolor=\"#eef3ff\"") }
+                }
+                lines.append("    \(node.id) [\(attributes.joined(separator: ", "))];")
+            }
+            lines.append("  }")
+        }
+        for edge in edges {
+            var attributes = ["label=\"\(Self.escaped(edge.label))\""]
+            switch edge.kind {
+            case .output: break
+            case .back, .dismiss: attributes.append("style=dashed")
+            case .tab: attributes.append("style=dotted")
+            }
+            lines.append("  \(edge.from) -> \(edge.to) [\(attributes.joined(separator: ", "))];")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// JSON: `{"nodes": [{"id", "screen", "coordinator", "modal", "tested"?}], "edges": [{"from", "to", "label", "kind"}]}`.
+    public var json: String {
+        let nodeValues: [FlowValue] = nodes.map { node in
+            var fields: FlowRecord = ["id": .string(node.id), "screen": .string(node.screen), "coordinator": .string(node.coordinator), "modal": .bool(node.inModal)]
+            if let tested = node.tested { fields["tested"] = .bool(tested) }
+            return .record(fields)
+        }
+        let edgeValues: [FlowValue] = edges.map { ["from": .string($0.from), "to": .string($0.to), "label": .string($0.label), "kind": .string($0.kind.rawValue)] }
+        return FlowValue.record(["nodes": .list(nodeValues), "edges": .list(edgeValues)]).prettyJSON + "\n"
+    }
+
+    /// Text safe inside a double-quoted label of DOT or Mermaid.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "\"": out += "'"
+            case "\\": out += "/"
+            case "\n": out += " "
+            case "<", ">", "{", "}", "|", "[", "]": out += " "
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}
