@@ -77,6 +77,9 @@ function Cart:start()
   self.screen = cart
 end
 function Cart:add(product)
+  for _, item in ipairs(self.items) do
+    if item.id == product.id then return end -- in the cart already
+  end
   self.items[#self.items + 1] = product
   self.screen.items = self.items
 end

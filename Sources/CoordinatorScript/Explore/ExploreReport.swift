@@ -55,6 +55,7 @@ public struct ExploreReport {
     var reachedTypes: Set<String> = []
     private var unhandledSeen: Set<String> = []
     private var violationsSeen: Set<String> = []
+    private var errorsSeen: Set<String> = []
 
     init(script: String) { self.script = script }
 
@@ -68,6 +69,14 @@ public struct ExploreReport {
         let tabs = app.visibleTabs
         states.append(State(path: path, screen: screen?.name ?? "", owner: screen?.owner?.name ?? "",
                             inModal: !app.window.modals.isEmpty, tab: tabs.map { $0.titles[$0.selectedIndex] }, key: key))
+    }
+
+    /// A step that failed; the same fault met again from another state (its message, ids aside) is kept
+    /// once, with the first (shortest) path.
+    mutating func addError(_ message: String, path: [UserStep]) {
+        let first = message.split(separator: "\n").first.map(String.init) ?? message
+        guard errorsSeen.insert(first.replacingDigits()).inserted else { return }
+        errors.append(Finding(path: path, message: message))
     }
 
     mutating func addUnhandled(screen: String, output: String, path: [UserStep]) {
@@ -89,10 +98,13 @@ public struct ExploreReport {
     mutating func findDeadEnds() {
         var leaving = Set<Int>()
         for transition in transitions where transition.to != transition.from { leaving.insert(transition.from) }
+        var seen = Set<String>()
         for index in expanded.sorted() where !leaving.contains(index) {
             let state = states[index]
             let what = state.actionCount == 0 ? "has no way forward and no way back" : "has no action that leads anywhere else"
-            deadEnds.append(Finding(path: state.path, message: "\(state.screen.isEmpty ? "the app" : state.screen) \(what)"))
+            let message = "\(state.screen.isEmpty ? "the app" : state.screen) \(what)"
+            guard seen.insert(state.owner + "/" + message).inserted else { continue } // one per screen and flow
+            deadEnds.append(Finding(path: state.path, message: message))
         }
     }
 

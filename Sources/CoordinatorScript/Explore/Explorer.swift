@@ -21,6 +21,10 @@ public final class Explorer {
         public var maxStates = 10_000
         /// Where exploration starts: the app's start, a link, or a snapshot (its JSON).
         public var base: Base = .start
+        /// Lists in screens' inputs count for a state's identity by their first `listLimit` items and
+        /// whether there are more: a list that grows with every visit (notes saved again and again) gives a
+        /// bounded number of states, so exploration reaches a fixed point.
+        public var listLimit = 3
         /// Every how many steps the lifecycle oracle collects garbage and looks for flows and screens left
         /// alive (its cheap rule, running flows that show nothing, is checked after every step).
         public var collectEvery = 256
@@ -82,7 +86,7 @@ public final class Explorer {
                         _ = try app.window.visibleScreen?.checkedRendering()
                     }
                 } catch {
-                    report.errors.append(.init(path: path + [action], message: Self.text(of: error)))
+                    report.addError(Self.text(of: error), path: path + [action])
                     atState = true // the step was undone: the app is still at the state
                     continue
                 }
@@ -163,8 +167,23 @@ public final class Explorer {
         }
     }
 
-    /// The state as a key: the snapshot's document without the coordinators' own data.
-    private func stateKey() throws -> FlowValue { .record(try runtime.capture(data: false).document) }
+    /// The state as a key: the snapshot's document without the coordinators' own data, lists in inputs cut
+    /// to ``Options/listLimit`` items (and whether more followed).
+    private func stateKey() throws -> FlowValue {
+        Self.limitingLists(in: .record(try runtime.capture(data: false).document), to: options.listLimit, inInputs: false)
+    }
+
+    static func limitingLists(in value: FlowValue, to limit: Int, inInputs: Bool) -> FlowValue {
+        switch value {
+        case .record(let record):
+            return .record(FlowRecord(record.fields.map { ($0.key, limitingLists(in: $0.value, to: limit, inInputs: inInputs || $0.key == "inputs")) }))
+        case .list(let items):
+            let kept = inInputs && items.count > limit ? Array(items.prefix(limit)) + [.string("(more)")] : items
+            return .list(kept.map { limitingLists(in: $0, to: limit, inInputs: inInputs) })
+        default:
+            return value
+        }
+    }
 
     /// What the user can do now: the visible screen's outputs (each item of a choice, each example of a
     /// value output), Back (when there is somewhere to go back to), the swipe-down of a modal that is not an
