@@ -192,10 +192,9 @@ public final class Application {
         try selectTab(index)
     }
 
-    /// The tab container the user sees: the topmost one, a modal's or the root.
-    public var visibleTabs: TabContainer? {
-        (window.modals.reversed() + [window.root]).first(where: { $0 is TabContainer }) as? TabContainer
-    }
+    /// The tab bar the user sees: the topmost container when it is a tab container (a modal covers the
+    /// tab bars below it, as in UIKit).
+    public var visibleTabs: TabContainer? { (window.modals.last ?? window.root) as? TabContainer }
 
     /// Sets input `name` on every shown screen that declares it, across stacks, modals and tabs (data back
     /// through the stack). Returns how many screens were updated.

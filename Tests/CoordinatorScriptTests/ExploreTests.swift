@@ -91,7 +91,9 @@ import TestSupport
         let graph = FlowGraph(report, tested: ["Categories", "Products"])
         #expect(graph.nodes.contains { $0.screen == "Checkout" && $0.inModal && $0.coordinator == "Checkout" })
         #expect(graph.edges.contains { $0.label == "buy" && $0.kind == .output })
-        #expect(graph.edges.contains { $0.kind == .dismiss } && graph.edges.contains { $0.kind == .tab })
+        #expect(graph.edges.contains { $0.kind == .dismiss } && !graph.edges.contains { $0.kind == .tab })
+        #expect(graph.nodes.contains { $0.screen == "Cart" && $0.tab == "Cart" })
+        #expect(graph.dot.contains("label=\"Catalog (tab)\""))
         let mermaid = graph.mermaid
         #expect(mermaid.hasPrefix("flowchart LR\n") && mermaid.contains("subgraph") && mermaid.contains("-.->|\"swipe down\"|"))
         #expect(mermaid.contains("class ") && mermaid.contains(" tested"))

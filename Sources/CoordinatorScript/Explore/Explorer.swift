@@ -187,7 +187,7 @@ public final class Explorer {
 
     /// What the user can do now: the visible screen's outputs (each item of a choice, each example of a
     /// value output), Back (when there is somewhere to go back to), the swipe-down of a modal that is not an
-    /// alert, and every other tab of the visible tab bar.
+    /// alert, and every other tab of the tab bar when no modal covers it.
     static func actions(in app: Application) -> [UserStep] {
         var actions: [UserStep] = []
         if let screen = app.window.visibleScreen {

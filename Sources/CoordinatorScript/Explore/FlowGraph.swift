@@ -1,8 +1,10 @@
 import CoordinatorCore
 
 /// The flow as a graph (`coordrun explore --graph FILE`): a node per screen type as each coordinator
-/// shows it, grouped by coordinator; an edge per output that leads from one to another, labelled with the
-/// output; system Back and swipe-down dashed, tab switches dotted; screens in a modal drawn as such.
+/// shows it, grouped by coordinator (a tab's flow labelled with its tab); an edge per output that leads
+/// from one to another, labelled with the output; system Back and swipe-down dashed; screens in a modal
+/// drawn as such. Switching tabs leads from every screen to every tab, so it is not drawn: each tab is its
+/// group.
 /// Written as Mermaid, Graphviz DOT or JSON; `coordrun` renders DOT as SVG or PNG with Graphviz's `dot`.
 public struct FlowGraph {
     /// A screen type shown by a coordinator class.
@@ -12,6 +14,8 @@ public struct FlowGraph {
         public let screen: String
         public let coordinator: String
         public let inModal: Bool
+        /// The title of the tab it shows in, when it is in one (and not in a modal).
+        public let tab: String?
         /// Whether flow tests reached its screen type (nil: no coverage given).
         public var tested: Bool?
     }
@@ -42,12 +46,13 @@ public struct FlowGraph {
             let id = "n\(nodes.count + 1)"
             ids[key] = id
             nodes.append(Node(id: id, screen: state.screen.isEmpty ? "(nothing)" : state.screen, coordinator: state.owner,
-                              inModal: state.inModal, tested: tested.map { $0.contains(state.screen) }))
+                              inModal: state.inModal, tab: state.inModal ? nil : state.tab, tested: tested.map { $0.contains(state.screen) }))
             return id
         }
         for state in report.states { _ = node(state) }
         var seen = Set<Edge>()
         for transition in report.transitions where transition.from != transition.to {
+            if case .selectTab = transition.action { continue }
             let (label, kind): (String, Kind) = switch transition.action {
             case .tap(let output, _): (output, .output)
             case .back: ("back", .back)
@@ -60,21 +65,27 @@ public struct FlowGraph {
         }
     }
 
-    private var groups: [(coordinator: String, nodes: [Node])] {
+    /// The nodes by coordinator, in the order first met, each group with its label (`Catalog · tab Catalog`).
+    private var groups: [(label: String, nodes: [Node])] {
         var order: [String] = []
         var members: [String: [Node]] = [:]
+        var labels: [String: String] = [:]
         for node in nodes {
             if members[node.coordinator] == nil { order.append(node.coordinator) }
             members[node.coordinator, default: []].append(node)
+            let name = node.coordinator.isEmpty ? "app" : node.coordinator
+            if labels[node.coordinator] == nil || node.tab != nil {
+                labels[node.coordinator] = name + (node.tab.map { $0 == name ? " (tab)" : " (tab \($0))" } ?? "")
+            }
         }
-        return order.map { ($0, members[$0] ?? []) }
+        return order.map { (labels[$0] ?? $0, members[$0] ?? []) }
     }
 
     /// Mermaid (`flowchart LR`): subgraphs per coordinator, modal screens as rounded stadiums.
     public var mermaid: String {
         var lines = ["flowchart LR"]
         for (i, group) in groups.enumerated() {
-            lines.append("  subgraph g\(i + 1)[\"\(Self.escaped(group.coordinator.isEmpty ? "app" : group.coordinator))\"]")
+            lines.append("  subgraph g\(i + 1)[\"\(Self.escaped(group.label))\"]")
             for node in group.nodes {
                 let text = Self.escaped(node.screen)
                 lines.append("    " + node.id + (node.inModal ? "([\"\(text)\"])" : "[\"\(text)\"]"))
@@ -101,10 +112,10 @@ public struct FlowGraph {
 
     /// Graphviz DOT: clusters per coordinator, modal screens rounded and doubled, Back dashed, tabs dotted.
     public var dot: String {
-        var lines = ["digraph flow {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];", "  edge [fontname=\"Helvetica\", fontsize=10];"]
+        var lines = ["digraph flow {", "  rankdir=LR;", "  graph [fontname=\"Helvetica\"];", "  node [shape=box, fontname=\"Helvetica\"];", "  edge [fontname=\"Helvetica\", fontsize=10];"]
         for (i, group) in groups.enumerated() {
             lines.append("  subgraph cluster_\(i + 1) {")
-            lines.append("    label=\"\(Self.escaped(group.coordinator.isEmpty ? "app" : group.coordinator))\"; style=rounded; color=gray;")
+            lines.append("    label=\"\(Self.escaped(group.label))\"; style=rounded; color=gray;")
             for node in group.nodes {
                 var attributes = ["label=\"\(Self.escaped(node.screen))\""]
                 if node.inModal { attributes.append("style=\"rounded,filled\"") ; attributes.append("peripheries=2") }
@@ -130,10 +141,11 @@ public struct FlowGraph {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// JSON: `{"nodes": [{"id", "screen", "coordinator", "modal", "tested"?}], "edges": [{"from", "to", "label", "kind"}]}`.
+    /// JSON: `{"nodes": [{"id", "screen", "coordinator", "modal", "tab"?, "tested"?}], "edges": [{"from", "to", "label", "kind"}]}`.
     public var json: String {
         let nodeValues: [FlowValue] = nodes.map { node in
             var fields: FlowRecord = ["id": .string(node.id), "screen": .string(node.screen), "coordinator": .string(node.coordinator), "modal": .bool(node.inModal)]
+            if let tab = node.tab { fields["tab"] = .string(tab) }
             if let tested = node.tested { fields["tested"] = .bool(tested) }
             return .record(fields)
         }
