@@ -27,7 +27,7 @@ struct CoordBench: ParsableCommand {
     var quick = false
 
     @Option(help: """
-        Run only these groups (comma-separated): bridge (or one of closure, method, output), journey, signal, links, \
+        Run only these groups (comma-separated): bridge (or one of closure, method, output), journey, signal, links, explore, \
         memory, leak, reload, scaling, tests.
         """)
     var only: String?
@@ -45,7 +45,7 @@ struct CoordBench: ParsableCommand {
     static let groups: [(name: String, cases: [String])] = [
         ("bridge", ["bridge", "closure", "method", "output"]), ("journey", ["journey"]), ("signal", ["signal"]),
         ("memory", ["memory"]), ("leak", ["leak"]), ("reload", ["reload"]), ("scaling", ["scaling"]),
-        ("tests", ["tests"]), ("links", ["links"]),
+        ("tests", ["tests"]), ("links", ["links"]), ("explore", ["explore"]),
     ]
 
     func validate() throws {
@@ -117,6 +117,7 @@ struct CoordBench: ParsableCommand {
         if wanted("scaling") { results += try scalingCases(quick: quick, rounds: rounds) }
         if wanted("tests") { results += try flowTestsCase(tests: quick ? 10 : 100, rounds: rounds, root: root) }
         if wanted("links") { results += try linkCases(rounds: rounds, repeats: quick ? 2 : 200, root: root) }
+        if wanted("explore") { results += try exploreCases(rounds: quick ? 1 : 3, root: root, quick: quick) }
         return results
     }
 
@@ -146,15 +147,17 @@ struct BenchResult: Decodable {
     var note = ""
     /// For the leak check: live counts that did not come back fail it whatever the heap did.
     var countsDiffer = false
+    /// An absolute target the value must reach (a throughput), rather than stay under.
+    var targetIsMinimum = false
 
     init(name: String, value: Double, unit: String, floor: Double? = nil, floorName: String? = nil,
-         target: Double? = nil, targetIsRatio: Bool = true, note: String = "") {
+         target: Double? = nil, targetIsRatio: Bool = true, targetIsMinimum: Bool = false, note: String = "") {
         (self.name, self.value, self.unit, self.floor, self.floorName) = (name, value, unit, floor, floorName)
-        (self.target, self.targetIsRatio, self.note) = (target, targetIsRatio, note)
+        (self.target, self.targetIsRatio, self.targetIsMinimum, self.note) = (target, targetIsRatio, targetIsMinimum, note)
     }
 
     enum CodingKeys: String, CodingKey {
-        case name = "case", value, unit, floor, floorName, target, targetIsRatio, note, countsDiffer
+        case name = "case", value, unit, floor, floorName, target, targetIsRatio, targetIsMinimum, note, countsDiffer
     }
 
     /// Reads what ``json`` writes (a group measured in a child process).
@@ -165,6 +168,7 @@ struct BenchResult: Decodable {
                   floorName: try c.decodeIfPresent(String.self, forKey: .floorName),
                   target: try c.decodeIfPresent(Double.self, forKey: .target),
                   targetIsRatio: try c.decodeIfPresent(Bool.self, forKey: .targetIsRatio) ?? true,
+                  targetIsMinimum: try c.decodeIfPresent(Bool.self, forKey: .targetIsMinimum) ?? false,
                   note: try c.decodeIfPresent(String.self, forKey: .note) ?? "")
         countsDiffer = try c.decodeIfPresent(Bool.self, forKey: .countsDiffer) ?? false
     }
@@ -174,7 +178,7 @@ struct BenchResult: Decodable {
         guard let target else { return nil }
         if countsDiffer { return false }
         if targetIsRatio { return ratio.map { $0 <= target } }
-        return value <= target
+        return targetIsMinimum ? value >= target : value <= target
     }
 
     static func format(_ x: Double) -> String {
@@ -190,7 +194,7 @@ struct BenchResult: Decodable {
             let value = (format(r.value) + " " + r.unit).padded(14)
             let floor = r.floor.map { (format($0) + " " + r.unit + " " + (r.floorName ?? "")).padded(26) } ?? "".padded(26)
             let ratio = r.ratio.map { (format($0) + "x").padded(7) } ?? "".padded(7)
-            let target = r.target.map { ((r.targetIsRatio ? "<=" : "<=") + format($0) + (r.targetIsRatio ? "x" : "")).padded(7) } ?? "".padded(7)
+            let target = r.target.map { ((r.targetIsMinimum ? ">=" : "<=") + format($0) + (r.targetIsRatio ? "x" : "")).padded(7) } ?? "".padded(7)
             let ok = r.passed.map { $0 ? "yes" : "NO" } ?? ""
             lines.append(r.name.padded(49) + " " + value + " " + floor + " " + ratio + " " + target + " " + ok + (r.note.isEmpty ? "" : "  " + r.note))
         }
@@ -204,7 +208,11 @@ struct BenchResult: Decodable {
         if let floor { fields.append("\"floor\": \(number(floor))") }
         if let floorName { fields.append("\"floorName\": \(quote(floorName))") }
         if let ratio { fields.append("\"ratio\": \(number(ratio))") }
-        if let target { fields.append("\"target\": \(target)"); fields.append("\"targetIsRatio\": \(targetIsRatio)") }
+        if let target {
+            fields.append("\"target\": \(target)")
+            fields.append("\"targetIsRatio\": \(targetIsRatio)")
+            if targetIsMinimum { fields.append("\"targetIsMinimum\": true") }
+        }
         if let passed { fields.append("\"passed\": \(passed)") }
         if !note.isEmpty { fields.append("\"note\": \(quote(note))") }
         if countsDiffer { fields.append("\"countsDiffer\": true") }
