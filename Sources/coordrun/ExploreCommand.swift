@@ -46,6 +46,12 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write the findings as a flow test (default: .coordrun/explore/NAME_test.lua).", valueName: "file"))
     var tests: String?
 
+    @Option(help: "Worker processes that share each level of the search (default: 1, this process alone).")
+    var workers = 1
+
+    @Option(help: .hidden)
+    var expand: String?
+
     func run() throws {
         let streams = CoordRun.Streams()
         let runtime = try make()
@@ -61,10 +67,24 @@ struct ExploreCommand: ParsableCommand {
             options.base = .snapshot(text)
             start = ["restore([==[\(text)]==])"]
         }
+        if workers > 1 || expand != nil { options.digestKeys = true } // keys cross the pipes: short ones
+        let explorer = Explorer(runtime: runtime, options: options)
+        if expand != nil {
+            do { try ExploreWorkers.expand(explorer: explorer) } catch { fail(streams, "worker: \(error)") }
+            return
+        }
         let began = Platform.nanoseconds()
         let report: ExploreReport
         do {
-            report = try Explorer(runtime: runtime, options: options).run()
+            if workers > 1 {
+                var arguments = [script, "--state", state]
+                if let open { arguments += ["--open", open] }
+                if let restore { arguments += ["--restore", restore] }
+                report = try ExploreWorkers.run(explorer: explorer, script: runtime.scriptFiles.first ?? script, workers: workers,
+                                                arguments: arguments, catalog: runtime.app.catalog.names)
+            } else {
+                report = try explorer.run()
+            }
         } catch {
             fail(streams, REPL.message(for: error))
         }

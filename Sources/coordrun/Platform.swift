@@ -176,6 +176,102 @@ enum Platform {
         return status == -1 ? -1 : (status >> 8) & 0xFF
     }
 
+    /// Starts a shell command whose standard output is read through the returned stream (it runs
+    /// meanwhile), or nil when it cannot start.
+    static func startReading(_ command: String) -> Reader? { popen(command, "r").map(Reader.init) }
+
+    /// The output of a command started with ``startReading(_:)``.
+    struct Reader {
+        fileprivate let stream: UnsafeMutablePointer<FILE>
+    }
+
+    /// Everything a command from ``startReading(_:)`` writes until it ends.
+    static func readAll(_ reader: Reader) -> String {
+        let stream = reader.stream
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, stream)
+            if count > 0 { bytes.append(contentsOf: buffer[0..<count]) }
+            if count < buffer.count { break }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Waits for the command of ``startReading(_:)``; its exit status.
+    static func finishReading(_ reader: Reader) -> Int32 {
+        let status = pclose(reader.stream)
+        return status == -1 ? -1 : (status >> 8) & 0xFF
+    }
+
+    /// A child process this one talks to by lines: what it writes to its standard input, what it reads
+    /// from its standard output.
+    struct Child {
+        let pid: pid_t
+        fileprivate let input: UnsafeMutablePointer<FILE>
+        fileprivate let output: UnsafeMutablePointer<FILE>
+    }
+
+    /// Starts `arguments` (the program first, found on PATH or by its path) with pipes to and from it.
+    static func spawn(_ arguments: [String]) -> Child? {
+        // Close-on-exec: a second child must not inherit the first one's pipes (it would hold the first's
+        // input open, and the first would never see its end). The child's own ends are duplicated onto 0
+        // and 1, which are not closed on exec.
+        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
+        guard pipe(&toChild) == 0 else { return nil }
+        guard pipe(&fromChild) == 0 else { close(toChild[0]); close(toChild[1]); return nil }
+        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
+        close(toChild[0])
+        close(fromChild[1])
+        guard status == 0, let input = fdopen(toChild[1], "w"), let output = fdopen(fromChild[0], "r") else {
+            close(toChild[1]); close(fromChild[0])
+            return nil
+        }
+        return Child(pid: pid, input: input, output: output)
+    }
+
+    /// Sends lines to a child (flushed).
+    static func send(_ text: String, to child: Child) -> Bool {
+        var text = text
+        let written = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, child.input) == $0.count }
+        return written && fflush(child.input) == 0
+    }
+
+    /// The child's next line (without its newline), or nil at the end of its output.
+    static func readLine(from child: Child) -> String? {
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        let count = getline(&line, &capacity, child.output)
+        guard count > 0, let line else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: line, count: count).prefix { $0 != UInt8(ascii: "\n") }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Closes the child's input and waits for it; its exit status.
+    static func finish(_ child: Child) -> Int32 {
+        fclose(child.input)
+        fclose(child.output)
+        var status: Int32 = 0
+        guard waitpid(child.pid, &status, 0) == child.pid else { return -1 }
+        return (status >> 8) & 0xFF
+    }
+
+    /// Removes a file (nothing when it is not there).
+    static func remove(_ path: String) { unlink(path) }
+
+    /// This process's id.
+    static func processID() -> Int32 { getpid() }
+
     /// `text` quoted for a POSIX shell.
     static func shellQuoted(_ text: String) -> String {
         "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"

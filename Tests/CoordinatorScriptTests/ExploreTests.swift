@@ -111,6 +111,12 @@ import TestSupport
         #expect(outcome.out.contains("graph: \(folder.path)/g.mmd ("))
         let report = try FlowValue(json: String(contentsOfFile: folder.path + "/r.json", encoding: .utf8))
         #expect(report["states"] == 52 && report["fixedPoint"] == true && report["errors"] == [])
+        // Worker processes share each level: the same report as one process.
+        let shared = try TranscriptTests.run(["explore", "examples/multi-select.lua", "--depth", "60", "--workers", "2"], input: "")
+        let alone = try TranscriptTests.run(["explore", "examples/multi-select.lua", "--depth", "60"], input: "")
+        #expect(shared.status == 0 && alone.status == 0, "\(shared.err)")
+        #expect(shared.out.split(separator: "\n").first == alone.out.split(separator: "\n").first)
+        #expect(shared.out.hasPrefix("explored examples/multi-select.lua: 221 states, 788 transitions"), "\(shared.out)")
         let bad = try TranscriptTests.run(["explore", "scripts/app.lua", "--graph", folder.path + "/g.txt"], input: "")
         #expect(bad.status == 1 && bad.err.contains("must end in .mmd, .dot, .json, .svg or .png"))
     }

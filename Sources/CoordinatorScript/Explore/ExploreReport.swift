@@ -50,7 +50,7 @@ public struct ExploreReport {
     /// Actions taken (each one after the steps that bring the app to its state).
     public internal(set) var steps = 0
     /// Whether states were left unexpanded for the depth limit, or exploration stopped at the state limit.
-    public internal(set) var cutByDepth = false
+    public var cutByDepth = false
     public internal(set) var cutByStates = false
     var reachedTypes: Set<String> = []
     private var unhandledSeen: Set<String> = []
@@ -64,11 +64,51 @@ public struct ExploreReport {
     /// Whether every reachable state was expanded (neither limit cut it short).
     public var reachedFixedPoint: Bool { !cutByDepth && !cutByStates }
 
-    mutating func addState(path: [UserStep], key: FlowValue, screen: Screen?, app: Application) {
-        for shown in app.window.allScreens { reachedTypes.insert(shown.name) }
-        let tabs = app.visibleTabs
-        states.append(State(path: path, screen: screen?.name ?? "", owner: screen?.owner?.name ?? "",
-                            inModal: !app.window.modals.isEmpty, tab: tabs.map { $0.titles[$0.selectedIndex] }, key: key))
+    /// The states found so far, by identity.
+    var known: [FlowValue: Int] = [:]
+
+    /// Adds a state reached by `path`; its index.
+    @discardableResult
+    mutating func addState(_ seen: Explorer.StateSeen, path: [UserStep]) -> Int {
+        for type in seen.shownTypes { reachedTypes.insert(type) }
+        states.append(State(path: path, screen: seen.screen, owner: seen.owner, inModal: seen.inModal, tab: seen.tab, key: seen.key))
+        known[seen.key] = states.count - 1
+        return states.count - 1
+    }
+
+    /// Takes in what expanding state `index` gave: its transitions, the states it found (their indices are
+    /// returned, to expand next) and its findings. Stops adding states at `maxStates`.
+    public mutating func record(_ outcomes: [Explorer.Outcome], actionCount: Int, from index: Int, maxStates: Int) -> [Int] {
+        states[index].actionCount = actionCount
+        expanded.insert(index)
+        let path = states[index].path
+        var found: [Int] = []
+        for outcome in outcomes {
+            steps += 1
+            let taken = path + [outcome.action]
+            for violation in outcome.violations { addViolation(violation, path: taken) }
+            if let (screen, output) = outcome.unhandled { addUnhandled(screen: screen, output: output, path: taken) }
+            switch outcome.result {
+            case .failed(let message): addError(message, path: taken)
+            case .state(let seen):
+                let target: Int
+                if let known = known[seen.key] {
+                    target = known
+                } else {
+                    guard states.count < maxStates else { cutByStates = true; return found }
+                    target = addState(seen, path: taken)
+                    found.append(target)
+                }
+                transitions.append(Transition(from: index, to: target, action: outcome.action))
+            }
+        }
+        return found
+    }
+
+    /// The last findings: screen types never shown (of the app's `catalog`), dead ends.
+    public mutating func finish(catalog: [String]) {
+        unreachedTypes = catalog.filter { !reachedTypes.contains($0) && $0 != "Alert" }
+        findDeadEnds()
     }
 
     /// A step that failed; the same fault met again from another state (its message, ids aside) is kept
@@ -84,7 +124,8 @@ public struct ExploreReport {
         unhandled.append(Finding(path: path, message: "nothing handles \(output) on \(screen)"))
     }
 
-    mutating func addViolation(_ message: String, path: [UserStep]) {
+    /// A lifecycle violation found after `path` (each object once).
+    public mutating func addViolation(_ message: String, path: [UserStep]) {
         // The same object is reported at every later collection: once, with the first path.
         let key = message.replacingDigits()
         guard violationsSeen.insert(key).inserted else { return }

@@ -25,6 +25,10 @@ public final class Explorer {
         /// whether there are more: a list that grows with every visit (notes saved again and again) gives a
         /// bounded number of states, so exploration reaches a fixed point.
         public var listLimit = 3
+        /// A state's identity as a 128-bit digest of its document instead of the document: what worker
+        /// processes send each other (two different states with one digest: a chance of 2^-64 among four
+        /// billion states).
+        public var digestKeys = false
         /// Every how many steps the lifecycle oracle collects garbage and looks for flows and screens left
         /// alive (its cheap rule, running flows that show nothing, is checked after every step).
         public var collectEvery = 256
@@ -41,7 +45,8 @@ public final class Explorer {
     }
 
     let runtime: ScriptRuntime
-    let options: Options
+    /// How far and how wide it goes, and where it starts.
+    public let options: Options
     private var app: Application { runtime.app }
 
     /// An explorer over a runtime whose scripts are loaded (it starts the app itself, and starts it again to
@@ -51,79 +56,108 @@ public final class Explorer {
         self.options = options
     }
 
+    /// What an app looks like at a state, as the report keeps it.
+    public struct StateSeen {
+        /// The state's identity (``Explorer``).
+        public let key: FlowValue
+        /// The visible screen's type, and the class of the coordinator that shows it ("" when none).
+        public let screen: String
+        public let owner: String
+        /// Whether a modal is up, and the selected tab's title when a tab bar shows.
+        public let inModal: Bool
+        public let tab: String?
+        /// Every screen type shown anywhere in the window.
+        public let shownTypes: [String]
+    }
+
+    /// What one action taken at a state gave.
+    public struct Outcome {
+        /// Where it led, or why it failed (the step was undone).
+        public enum Result {
+            case state(StateSeen)
+            case failed(String)
+        }
+        public let action: UserStep
+        public let result: Result
+        /// The output no handler heard, when the action was a tap nobody handles.
+        public let unhandled: (screen: String, output: String)?
+        /// What the lifecycle oracle found after the step.
+        public let violations: [String]
+    }
+
+    private lazy var oracle = LifecycleOracle(app: app)
+    private var stepsTaken = 0
+
     /// Explores breadth first until every state within the depth is expanded, or the state limit is met.
     public func run() throws -> ExploreReport {
         var report = ExploreReport(script: runtime.scriptFiles.first ?? "")
-        var known: [FlowValue: Int] = [:]
-        var frontier: [Int] = []
+        var frontier = [report.addState(try start(), path: [])]
         var next = 0
-        let oracle = LifecycleOracle(app: app)
-        var steps = 0
-        try goToBase()
-        report.addState(path: [], key: try stateKey(), screen: app.window.visibleScreen, app: app)
-        known[report.states[0].key] = 0
-        frontier.append(0)
-        while next < frontier.count {
+        while next < frontier.count, !report.cutByStates {
             let index = frontier[next]
             next += 1
             let path = report.states[index].path
             guard path.count < options.depth else { report.cutByDepth = true; continue }
-            try goTo(path)
-            let actions = Self.actions(in: app)
-            report.states[index].actionCount = actions.count
-            report.expanded.insert(index)
-            var atState = true
-            for action in actions {
-                if !atState { try goTo(path) }
-                atState = false
-                steps += 1
-                let label = action.description
-                oracle.beforeStep(label)
-                let unheard = app.unheard.count
-                do {
-                    try app.atomically {
-                        try replay(action)
-                        _ = try app.window.visibleScreen?.checkedRendering()
-                    }
-                } catch {
-                    report.addError(Self.text(of: error), path: path + [action])
-                    atState = true // the step was undone: the app is still at the state
-                    continue
-                }
-                oracle.afterStep()
-                for violation in oracle.cheapViolations() {
-                    report.addViolation(violation, path: path + [action])
-                }
-                if steps % max(options.collectEvery, 1) == 0 {
-                    for violation in oracle.violations(collecting: runtime.lua) { report.addViolation(violation, path: path + [action]) }
-                }
-                if app.unheard.count != unheard, let last = app.unheard.last {
-                    report.addUnhandled(screen: last.screen.name, output: last.output, path: path + [action])
-                }
-                let key = try stateKey()
-                let target: Int
-                if let found = known[key] {
-                    target = found
-                    if found == index { atState = true }
-                } else {
-                    guard report.states.count < options.maxStates else {
-                        report.cutByStates = true
-                        break
-                    }
-                    target = report.states.count
-                    report.addState(path: path + [action], key: key, screen: app.window.visibleScreen, app: app)
-                    known[key] = target
-                    frontier.append(target)
-                }
-                report.transitions.append(.init(from: index, to: target, action: action))
-            }
-            if report.cutByStates { break }
+            let (count, outcomes) = try expand(path)
+            frontier += report.record(outcomes, actionCount: count, from: index, maxStates: options.maxStates)
         }
-        for violation in oracle.violations(collecting: runtime.lua) { report.addViolation(violation, path: []) }
-        report.steps = steps
-        report.unreachedTypes = app.catalog.names.filter { !report.reachedTypes.contains($0) && $0 != "Alert" }
-        report.findDeadEnds()
+        for violation in finalViolations() { report.addViolation(violation, path: []) }
+        report.finish(catalog: app.catalog.names)
         return report
+    }
+
+    /// The app at the exploration's base, as the report's first state.
+    public func start() throws -> StateSeen {
+        try goToBase()
+        return try seen()
+    }
+
+    /// Takes every action the user has at the state `path` leads to (each from that state), and says what
+    /// each gave. Used by ``run()``, and by worker processes that each expand part of a level
+    /// (`coordrun explore --workers N`).
+    public func expand(_ path: [UserStep]) throws -> (actionCount: Int, outcomes: [Outcome]) {
+        try goTo(path)
+        let origin = try stateKey()
+        let actions = Self.actions(in: app)
+        var outcomes: [Outcome] = []
+        var atState = true
+        for action in actions {
+            if !atState { try goTo(path) }
+            atState = false
+            stepsTaken += 1
+            oracle.beforeStep(action.description)
+            let unheard = app.unheard.count
+            do {
+                try app.atomically {
+                    try replay(action)
+                    _ = try app.window.visibleScreen?.checkedRendering()
+                }
+            } catch {
+                outcomes.append(Outcome(action: action, result: .failed(Self.text(of: error)), unhandled: nil, violations: []))
+                atState = true // the step was undone: the app is still at the state
+                continue
+            }
+            oracle.afterStep()
+            var violations = oracle.cheapViolations()
+            if stepsTaken % max(options.collectEvery, 1) == 0 { violations += oracle.violations(collecting: runtime.lua) }
+            var unhandled: (String, String)?
+            if app.unheard.count != unheard, let last = app.unheard.last { unhandled = (last.screen.name, last.output) }
+            let state = try seen()
+            if state.key == origin { atState = true }
+            outcomes.append(Outcome(action: action, result: .state(state), unhandled: unhandled, violations: violations))
+        }
+        return (actions.count, outcomes)
+    }
+
+    /// What the oracle finds once everything unreachable is collected (at the end of an exploration).
+    public func finalViolations() -> [String] { oracle.violations(collecting: runtime.lua) }
+
+    private func seen() throws -> StateSeen {
+        let screen = app.window.visibleScreen
+        let tabs = app.visibleTabs
+        return StateSeen(key: try stateKey(), screen: screen?.name ?? "", owner: screen?.owner?.name ?? "",
+                         inModal: !app.window.modals.isEmpty, tab: tabs.map { $0.titles[$0.selectedIndex] },
+                         shownTypes: app.window.allScreens.map(\.name))
     }
 
     /// The gateway's state the exploration began in: every branch starts the app in it again.
@@ -170,7 +204,19 @@ public final class Explorer {
     /// The state as a key: the snapshot's document without the coordinators' own data, lists in inputs cut
     /// to ``Options/listLimit`` items (and whether more followed).
     private func stateKey() throws -> FlowValue {
-        Self.limitingLists(in: .record(try runtime.capture(data: false).document), to: options.listLimit, inInputs: false)
+        let key = Self.limitingLists(in: .record(try runtime.capture(data: false).document), to: options.listLimit, inInputs: false)
+        return options.digestKeys ? .string(Self.digest(key.json)) : key
+    }
+
+    /// Two FNV-1a hashes of 64 bits, with different offsets, as 32 hex digits.
+    static func digest(_ text: String) -> String {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x8422_2325_cbf2_9ce4
+        for byte in text.utf8 {
+            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 ^ (b >> 29)
+        }
+        func hex(_ x: UInt64) -> String { let s = String(x, radix: 16); return String(repeating: "0", count: 16 - s.count) + s }
+        return hex(a) + hex(b)
     }
 
     static func limitingLists(in value: FlowValue, to limit: Int, inInputs: Bool) -> FlowValue {

@@ -1,0 +1,71 @@
+import CoordinatorCore
+
+/// What worker processes of `coordrun explore --workers N` send back: each expanded state's outcomes as
+/// one line of JSON, and the paths they are given, as values that read back unchanged.
+extension Explorer.Outcome {
+    /// The outcome as a JSON value.
+    public var value: FlowValue {
+        var fields: FlowRecord = ["action": AppSnapshot.value(of: action)]
+        switch result {
+        case .failed(let message): fields["error"] = .string(message)
+        case .state(let seen): fields["state"] = seen.value
+        }
+        if let unhandled { fields["unhandled"] = [.string(unhandled.screen), .string(unhandled.output)] }
+        if !violations.isEmpty { fields["violations"] = .list(violations.map(FlowValue.string)) }
+        return .record(fields)
+    }
+
+    /// The outcome `value` describes (what ``value`` wrote).
+    public init(value: FlowValue) throws {
+        guard let action = value["action"] else { throw NavigationError(.badSnapshot, "explore: an outcome without its action") }
+        self.action = try AppSnapshot.step(from: action, number: 1)
+        if let message = value["error"]?.string {
+            result = .failed(message)
+        } else if let state = value["state"] {
+            result = .state(try Explorer.StateSeen(value: state))
+        } else {
+            throw NavigationError(.badSnapshot, "explore: an outcome with neither a state nor an error")
+        }
+        if let pair = value["unhandled"]?.list, pair.count == 2, let screen = pair[0].string, let output = pair[1].string {
+            unhandled = (screen, output)
+        } else {
+            unhandled = nil
+        }
+        violations = value["violations"]?.list?.compactMap(\.string) ?? []
+    }
+}
+
+extension Explorer.StateSeen {
+    /// The state as a JSON value.
+    public var value: FlowValue {
+        var fields: FlowRecord = ["key": key, "screen": .string(screen), "owner": .string(owner), "modal": .bool(inModal),
+                                  "shown": .list(shownTypes.map(FlowValue.string))]
+        if let tab { fields["tab"] = .string(tab) }
+        return .record(fields)
+    }
+
+    /// The state `value` describes.
+    public init(value: FlowValue) throws {
+        guard let key = value["key"] else { throw NavigationError(.badSnapshot, "explore: a state without its key") }
+        self.init(key: key, screen: value["screen"]?.string ?? "", owner: value["owner"]?.string ?? "",
+                  inModal: value["modal"]?.bool ?? false, tab: value["tab"]?.string,
+                  shownTypes: value["shown"]?.list?.compactMap(\.string) ?? [])
+    }
+}
+
+extension Explorer {
+    /// A path as a JSON value (its steps as a snapshot writes them), and back.
+    public static func value(of path: [UserStep]) -> FlowValue { .list(path.map(AppSnapshot.value(of:))) }
+    public static func path(from value: FlowValue) throws -> [UserStep] {
+        try (value.list ?? []).enumerated().map { try AppSnapshot.step(from: $1, number: $0 + 1) }
+    }
+}
+
+extension ExploreReport {
+    /// An empty report for `script` whose first state is the exploration's base: for a host that expands
+    /// states elsewhere (worker processes) and takes the outcomes in with ``record(_:actionCount:from:maxStates:)``.
+    public init(script: String, base: Explorer.StateSeen) {
+        self.init(script: script)
+        addState(base, path: [])
+    }
+}
