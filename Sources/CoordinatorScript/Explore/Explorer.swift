@@ -85,7 +85,8 @@ public final class Explorer {
         public let violations: [String]
     }
 
-    private lazy var oracle = LifecycleOracle(app: app)
+    /// Listens for finishes only while an action runs: a path replayed to reach a state builds no events.
+    private lazy var oracle = LifecycleOracle(app: app, listening: false)
     private var stepsTaken = 0
 
     /// Explores breadth first until every state within the depth is expanded, or the state limit is met.
@@ -126,6 +127,8 @@ public final class Explorer {
             atState = false
             stepsTaken += 1
             oracle.beforeStep(action.description)
+            oracle.listen()
+            defer { oracle.stopListening() }
             let unheard = app.unheard.count
             do {
                 try app.atomically {
@@ -208,6 +211,18 @@ public final class Explorer {
         return options.digestKeys ? .string(Self.digest(key.json)) : key
     }
 
+    /// Whether a list in inputs (or under `value`, when it is inside inputs) is longer than `limit`.
+    private static func hasLongList(_ value: FlowValue, limit: Int, inInputs: Bool) -> Bool {
+        switch value {
+        case .record(let record):
+            return record.fields.contains { hasLongList($0.value, limit: limit, inInputs: inInputs || $0.key == "inputs") }
+        case .list(let items):
+            return (inInputs && items.count > limit) || items.contains { hasLongList($0, limit: limit, inInputs: inInputs) }
+        default:
+            return false
+        }
+    }
+
     /// Two FNV-1a hashes of 64 bits, with different offsets, as 32 hex digits.
     static func digest(_ text: String) -> String {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x8422_2325_cbf2_9ce4
@@ -220,6 +235,7 @@ public final class Explorer {
     }
 
     static func limitingLists(in value: FlowValue, to limit: Int, inInputs: Bool) -> FlowValue {
+        guard hasLongList(value, limit: limit, inInputs: inInputs) else { return value } // nothing to cut: no copy
         switch value {
         case .record(let record):
             return .record(FlowRecord(record.fields.map { ($0.key, limitingLists(in: $0.value, to: limit, inInputs: inInputs || $0.key == "inputs")) }))

@@ -19,17 +19,32 @@ final class LifecycleOracle {
     /// The step running now (what ``afterStep(_:)`` will record).
     private var step = "starting the app"
 
-    init(app: Application) {
+    /// An oracle over `app`; with `listening` false it hears of finishes only between ``listen()`` and
+    /// ``stopListening()`` (exploration listens during the steps it takes, not while it replays a path:
+    /// nobody observing, the app builds no events at all).
+    init(app: Application, listening: Bool = true) {
         self.app = app
         tracker = app.trackObjects()
+        if listening { listen() }
+        shown = Set(app.window.allScreens.map(\.id))
+    }
+
+    deinit { stopListening() }
+
+    /// Hears of coordinators finishing, to name the step that finished each.
+    func listen() {
+        guard observer == nil else { return }
         observer = app.observe { [weak self] event in
             guard let self else { return }
             if case let .finished(info, _, _) = event { self.leftAt[info.id] = self.step }
         }
-        shown = Set(app.window.allScreens.map(\.id))
     }
 
-    deinit { if let observer { app.removeObserver(observer) } }
+    /// Stops hearing of finishes.
+    func stopListening() {
+        if let observer { app.removeObserver(observer) }
+        observer = nil
+    }
 
     /// A step is about to run (`tap("login") at app_test.lua:12`).
     func beforeStep(_ label: String) { step = label }
