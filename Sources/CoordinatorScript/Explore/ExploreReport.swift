@@ -11,8 +11,9 @@ public struct ExploreReport {
         public let screen: String
         /// The class of the coordinator that shows it ("" when none).
         public let owner: String
-        /// Whether the visible screen is in a modal, and the visible tab's title when tabs show.
+        /// Whether the visible screen is in a modal.
         public let inModal: Bool
+        /// The selected tab's title, when a tab bar shows.
         public let tab: String?
         /// How many actions the user has there.
         public internal(set) var actionCount = 0
@@ -21,20 +22,27 @@ public struct ExploreReport {
 
     /// An action taken at a state, and the state it led to (itself when nothing changed).
     public struct Transition {
+        /// The state it was taken at (an index into ``ExploreReport/states``).
         public let from: Int
+        /// The state it led to.
         public let to: Int
+        /// What the user did.
         public let action: UserStep
     }
 
     /// A fault and the shortest path that reproduces it (its last step shows it).
     public struct Finding {
+        /// The steps from the start; the last one shows the fault.
         public let path: [UserStep]
+        /// What was found.
         public let message: String
     }
 
     /// The app's main script.
     public let script: String
+    /// Every state found, the start first, in the order found (breadth first).
     public internal(set) var states: [State] = []
+    /// Every action taken and where it led.
     public internal(set) var transitions: [Transition] = []
     /// Steps that failed: a Lua error in a handler, a navigation error, a screen that does not render.
     public internal(set) var errors: [Finding] = []
@@ -49,8 +57,9 @@ public struct ExploreReport {
     public internal(set) var unreachedTypes: [String] = []
     /// Actions taken (each one after the steps that bring the app to its state).
     public internal(set) var steps = 0
-    /// Whether states were left unexpanded for the depth limit, or exploration stopped at the state limit.
+    /// Whether states were left unexpanded for the depth limit.
     public var cutByDepth = false
+    /// Whether exploration stopped at the state limit.
     public internal(set) var cutByStates = false
     var reachedTypes: Set<String> = []
     private var unhandledSeen: Set<String> = []

@@ -54,8 +54,9 @@ extension Explorer.StateSeen {
 }
 
 extension Explorer {
-    /// A path as a JSON value (its steps as a snapshot writes them), and back.
+    /// A path as a JSON value (its steps as a snapshot writes them).
     public static func value(of path: [UserStep]) -> FlowValue { .list(path.map(AppSnapshot.value(of:))) }
+    /// The path a JSON value of ``value(of:)`` describes.
     public static func path(from value: FlowValue) throws -> [UserStep] {
         try (value.list ?? []).enumerated().map { try AppSnapshot.step(from: $1, number: $0 + 1) }
     }

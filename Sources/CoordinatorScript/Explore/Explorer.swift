@@ -35,8 +35,11 @@ public final class Explorer {
 
         /// Where exploration starts.
         public enum Base {
+            /// The app's start.
             case start
+            /// A link the app declares (``ScriptRuntime/open(_:)``).
             case link(String)
+            /// A snapshot's JSON (``ScriptRuntime/restore(_:)``).
             case snapshot(String)
         }
 
@@ -60,11 +63,13 @@ public final class Explorer {
     public struct StateSeen {
         /// The state's identity (``Explorer``).
         public let key: FlowValue
-        /// The visible screen's type, and the class of the coordinator that shows it ("" when none).
+        /// The visible screen's type ("" when none).
         public let screen: String
+        /// The class of the coordinator that shows it ("" when none).
         public let owner: String
-        /// Whether a modal is up, and the selected tab's title when a tab bar shows.
+        /// Whether a modal is up.
         public let inModal: Bool
+        /// The selected tab's title, when a tab bar shows.
         public let tab: String?
         /// Every screen type shown anywhere in the window.
         public let shownTypes: [String]
@@ -74,10 +79,14 @@ public final class Explorer {
     public struct Outcome {
         /// Where it led, or why it failed (the step was undone).
         public enum Result {
+            /// The state it led to.
             case state(StateSeen)
+            /// Why it failed (the error's message, with its place).
             case failed(String)
         }
+        /// What the user did.
         public let action: UserStep
+        /// Where it led, or why it failed.
         public let result: Result
         /// The output no handler heard, when the action was a tap nobody handles.
         public let unhandled: (screen: String, output: String)?

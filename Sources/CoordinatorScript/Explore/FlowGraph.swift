@@ -11,8 +11,11 @@ public struct FlowGraph {
     public struct Node: Hashable {
         /// Its id in the graph's text (`n3`).
         public let id: String
+        /// The screen type.
         public let screen: String
+        /// The class of the coordinator that shows it.
         public let coordinator: String
+        /// Whether it shows in a modal.
         public let inModal: Bool
         /// The title of the tab it shows in, when it is in one (and not in a modal).
         public let tab: String?
@@ -22,18 +25,31 @@ public struct FlowGraph {
 
     /// How an edge was taken.
     public enum Kind: String {
-        case output, back, dismiss, tab
+        /// An output of the screen.
+        case output
+        /// The system's Back.
+        case back
+        /// The swipe-down of a modal.
+        case dismiss
+        /// A tab switch (not drawn).
+        case tab
     }
 
     /// One way from a node to another.
     public struct Edge: Hashable {
+        /// The node it leaves.
         public let from: String
+        /// The node it reaches.
         public let to: String
+        /// The output's name (`back`, `swipe down` for the system's).
         public let label: String
+        /// How it was taken.
         public let kind: Kind
     }
 
+    /// Its nodes, in the order the states were found.
     public private(set) var nodes: [Node] = []
+    /// Its edges, each once.
     public private(set) var edges: [Edge] = []
 
     /// The graph of what `report` found. `tested` (screen types flow tests reached, from `coordrun test
