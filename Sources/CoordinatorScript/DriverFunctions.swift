@@ -96,3 +96,17 @@ extension ScriptRuntime {
         try stepObserver?.after()
     }
 }
+
+extension ScriptRuntime {
+    /// Takes a step as the user took it (a snapshot's restore and exploration replay steps with it); a link
+    /// opens through the scripts' routes.
+    func take(_ step: UserStep) throws {
+        switch step {
+        case let .tap(output, payload): try app.tap(output, payload: payload)
+        case .back: try app.back()
+        case .dismiss: try app.dismiss()
+        case .selectTab(let index): try app.selectTab(index)
+        case .open(let url): try open(url)
+        }
+    }
+}

@@ -1,6 +1,7 @@
 // The operating system calls coordrun makes, in one place: POSIX through Glibc on Linux and through Darwin
 // on macOS. Nothing else in coordrun imports either.
 import CEditLine
+import CoordinatorScript
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -126,19 +127,8 @@ enum Platform {
         return text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
     }
 
-    /// The whole file as text, or nil when it cannot be read.
-    static func readFile(_ path: String) -> String? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count > 0 { bytes.append(contentsOf: buffer[0..<count]) }
-            if count < buffer.count { break }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    /// The whole file as text, or nil when it cannot be read (the scripts' own reader).
+    static func readFile(_ path: String) -> String? { readTextFile(path) }
 
     /// The current folder's path.
     static func currentFolder() -> String {
@@ -173,34 +163,6 @@ enum Platform {
         var input = input
         _ = input.withUTF8 { fwrite($0.baseAddress, 1, $0.count, pipe) }
         let status = pclose(pipe)
-        return status == -1 ? -1 : (status >> 8) & 0xFF
-    }
-
-    /// Starts a shell command whose standard output is read through the returned stream (it runs
-    /// meanwhile), or nil when it cannot start.
-    static func startReading(_ command: String) -> Reader? { popen(command, "r").map(Reader.init) }
-
-    /// The output of a command started with ``startReading(_:)``.
-    struct Reader {
-        fileprivate let stream: UnsafeMutablePointer<FILE>
-    }
-
-    /// Everything a command from ``startReading(_:)`` writes until it ends.
-    static func readAll(_ reader: Reader) -> String {
-        let stream = reader.stream
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, stream)
-            if count > 0 { bytes.append(contentsOf: buffer[0..<count]) }
-            if count < buffer.count { break }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Waits for the command of ``startReading(_:)``; its exit status.
-    static func finishReading(_ reader: Reader) -> Int32 {
-        let status = pclose(reader.stream)
         return status == -1 ? -1 : (status >> 8) & 0xFF
     }
 

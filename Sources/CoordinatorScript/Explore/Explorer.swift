@@ -141,7 +141,7 @@ public final class Explorer {
             let unheard = app.unheard.count
             do {
                 try app.atomically {
-                    try replay(action)
+                    try runtime.take(action)
                     _ = try app.window.visibleScreen?.checkedRendering()
                 }
             } catch {
@@ -199,19 +199,10 @@ public final class Explorer {
     private func goTo(_ path: [UserStep]) throws {
         try app.atomically {
             try goToBase()
-            for step in path { try replay(step) }
+            for step in path { try runtime.take(step) }
         }
     }
 
-    private func replay(_ step: UserStep) throws {
-        switch step {
-        case let .tap(output, payload): try app.tap(output, payload: payload)
-        case .back: try app.back()
-        case .dismiss: try app.dismiss()
-        case .selectTab(let index): try app.selectTab(index)
-        case .open(let url): try runtime.open(url)
-        }
-    }
 
     /// The state as a key: the snapshot's document without the coordinators' own data, lists in inputs cut
     /// to ``Options/listLimit`` items (and whether more followed).

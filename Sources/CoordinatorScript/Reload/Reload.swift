@@ -188,8 +188,8 @@ extension ScriptRuntime {
     func modulePath(_ name: String) throws -> String? { try lua.moduleFile(name) }
 }
 
-/// The whole file as text, or nil when it cannot be read.
-func readTextFile(_ path: String) -> String? {
+/// The whole file as text, or nil when it cannot be read (also coordrun's reader of files).
+package func readTextFile(_ path: String) -> String? {
     guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []

@@ -39,7 +39,7 @@ extension ScriptRuntime {
             try start()
             for (i, step) in steps.enumerated() {
                 do {
-                    try replay(step)
+                    try take(step)
                 } catch {
                     throw NavigationError(.badSnapshot, "restoring: step \(i + 1), \(step), fails now: \(Self.text(of: error))")
                 }
@@ -66,15 +66,6 @@ extension ScriptRuntime {
         (error as? LuaError)?.message ?? (error as? NavigationError)?.message ?? "\(error)"
     }
 
-    private func replay(_ step: UserStep) throws {
-        switch step {
-        case let .tap(output, payload): try app.tap(output, payload: payload)
-        case .back: try app.back()
-        case .dismiss: try app.dismiss()
-        case .selectTab(let index): try app.selectTab(index)
-        case .open(let url): try open(url)
-        }
-    }
 
     /// The numbers of the shared tables (`$id`, `$ref`) an encoded value writes or refers to.
     private static func sharedTables(in value: FlowValue) -> Set<Int> {
