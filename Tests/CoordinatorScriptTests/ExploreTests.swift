@@ -111,6 +111,13 @@ import TestSupport
         #expect(outcome.out.contains("graph: \(folder.path)/g.mmd ("))
         let report = try FlowValue(json: String(contentsOfFile: folder.path + "/r.json", encoding: .utf8))
         #expect(report["states"] == 52 && report["fixedPoint"] == true && report["errors"] == [])
+        // The flow tests' coverage colours the graph: what they reached, and what they did not.
+        let coverage = folder.path + "/coverage.json"
+        _ = try TranscriptTests.run(["test", "--coverage-json", coverage, "examples/ab-picker_test.lua"], input: "")
+        let coloured = try TranscriptTests.run(["explore", "examples/ab-picker.lua", "--graph", folder.path + "/g.dot", "--coverage", coverage], input: "")
+        #expect(coloured.status == 0, "\(coloured.err)")
+        let dot = try String(contentsOfFile: folder.path + "/g.dot", encoding: .utf8)
+        #expect(dot.contains("fillcolor=\"#c8f7c5\""), "\(dot)") // reached by the tests
         // Worker processes share each level: the same report as one process.
         let shared = try TranscriptTests.run(["explore", "examples/multi-select.lua", "--depth", "60", "--workers", "2"], input: "")
         let alone = try TranscriptTests.run(["explore", "examples/multi-select.lua", "--depth", "60"], input: "")
