@@ -46,6 +46,9 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write the findings as a flow test (default: .coordrun/explore/NAME_test.lua).", valueName: "file"))
     var tests: String?
 
+    @Option(help: ArgumentHelp("The most seconds one action may run before it counts as an error (0: no limit).", valueName: "seconds"))
+    var timeout: Double = 5
+
     @Option(help: "Worker processes that share each level of the search (default: 1, this process alone).")
     var workers = 1
 
@@ -58,6 +61,7 @@ struct ExploreCommand: ParsableCommand {
         var options = Explorer.Options()
         options.depth = max(depth, 0)
         options.maxStates = max(maxStates, 1)
+        options.stepTimeLimit = timeout > 0 ? timeout : nil
         var start: [String] = []
         if let open {
             options.base = .link(open)
@@ -77,7 +81,7 @@ struct ExploreCommand: ParsableCommand {
         let report: ExploreReport
         do {
             if workers > 1 {
-                var arguments = [script, "--state", state]
+                var arguments = [script, "--state", state, "--timeout", String(timeout)]
                 if let open { arguments += ["--open", open] }
                 if let restore { arguments += ["--restore", restore] }
                 report = try ExploreWorkers.run(explorer: explorer, script: runtime.scriptFiles.first ?? script, workers: workers,

@@ -15,11 +15,14 @@ struct RoutesCommand: ParsableCommand {
     @Option(help: "The gateway state to start in (authorization, main, or any state the app declares).")
     var state: String = "authorization"
 
+    @Option(help: ArgumentHelp("The most seconds one link may take to open (0: no limit).", valueName: "seconds"))
+    var timeout: Double = 5
+
     func run() throws {
         let streams = CoordRun.Streams()
         let results: [RouteCheck.Result]
         do {
-            results = try RouteCheck.run(script: script, state: state)
+            results = try RouteCheck.run(script: script, state: state, timeLimit: timeout > 0 ? timeout : nil)
         } catch {
             streams.message(REPL.message(for: error))
             throw ExitCode.failure

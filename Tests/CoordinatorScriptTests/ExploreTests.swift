@@ -86,6 +86,26 @@ import TestSupport
         #expect(messages[3].contains("there is nothing to go back to"), "\(messages)")
     }
 
+    /// A handler that never returns is an error of its step ("timed out"), not a hung exploration; a link
+    /// that never opens fails `coordrun routes` the same way.
+    @Test func aStepThatRunsForeverTimesOut() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("loop.lua", """
+            local flow = require "coordinator"
+            flow.screen "S" { outputs = { "spin", "ok" } }
+            flow.screen "T" {}
+            local App = flow.coordinator "App"
+            function App:start() local s = self:push("S") s.onSpin = function() while true do end end s.onOk = function() self:push("T") end end
+            flow.app(App)
+            flow.route("loop://spin", { { on = "S", tap = "spin" } })
+            """)
+        let report = try Self.explore(script) { $0.stepTimeLimit = 0.05 }
+        #expect(report.errors.count == 1 && report.errors.first?.message.hasPrefix("\(script):5: timed out") == true)
+        #expect(report.states.count == 2 && report.reachedFixedPoint)
+        let routes = try RouteCheck.run(script: script, timeLimit: 0.05)
+        #expect(routes.first?.failure?.hasSuffix("loop.lua:5: timed out") == true)
+    }
+
     @Test func aGraphOfTheFlowInEveryFormat() throws {
         let report = try Self.explore(repositoryRoot + "/examples/shop.lua") { $0.depth = 4 }
         let graph = FlowGraph(report, tested: ["Categories", "Products"])

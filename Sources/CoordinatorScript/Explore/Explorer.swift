@@ -25,6 +25,9 @@ public final class Explorer {
         /// whether there are more: a list that grows with every visit (notes saved again and again) gives a
         /// bounded number of states, so exploration reaches a fixed point.
         public var listLimit = 3
+        /// The most seconds one action may run (its handlers and the rendering after it); a step that runs
+        /// longer stops with "timed out", is undone, and is reported as an error. nil: no limit.
+        public var stepTimeLimit: Double? = 5
         /// A state's identity as a 128-bit digest of its document instead of the document: what worker
         /// processes send each other (two different states with one digest: a chance of 2^-64 among four
         /// billion states).
@@ -140,9 +143,11 @@ public final class Explorer {
             defer { oracle.stopListening() }
             let unheard = app.unheard.count
             do {
-                try app.atomically {
-                    try runtime.take(action)
-                    _ = try app.window.visibleScreen?.checkedRendering()
+                try runtime.lua.withTimeLimit(options.stepTimeLimit) {
+                    try app.atomically {
+                        try runtime.take(action)
+                        _ = try app.window.visibleScreen?.checkedRendering()
+                    }
                 }
             } catch {
                 outcomes.append(Outcome(action: action, result: .failed(Self.text(of: error)), unhandled: nil, violations: []))

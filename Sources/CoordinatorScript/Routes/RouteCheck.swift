@@ -17,9 +17,10 @@ public enum RouteCheck {
     }
 
     /// Loads `script` once to read its routes, then opens each one in a new runtime of the same script
-    /// (gateway state `state`), so that a `from = "current"` route opens from the app's start. Throws when the
-    /// script does not load (a route that names an unknown screen is such an error).
-    public static func run(script: String, state: String = "authorization") throws -> [Result] {
+    /// (gateway state `state`), so that a `from = "current"` route opens from the app's start; a link that
+    /// runs longer than `timeLimit` seconds fails with "timed out". Throws when the script does not load (a
+    /// route that names an unknown screen is such an error).
+    public static func run(script: String, state: String = "authorization", timeLimit: Double? = 5) throws -> [Result] {
         let reader = try ScriptRuntime(stateNamed: state)
         try reader.load(script: script)
         return reader.declaredRoutes.map { route in
@@ -31,8 +32,10 @@ public enum RouteCheck {
                 let runtime = try ScriptRuntime(stateNamed: state)
                 defer { runtime.lua.close() }
                 try runtime.load(script: script)
-                try runtime.open(url)
-                if let screen = runtime.app.window.visibleScreen { _ = try screen.checkedRendering() }
+                try runtime.lua.withTimeLimit(timeLimit) {
+                    try runtime.open(url)
+                    if let screen = runtime.app.window.visibleScreen { _ = try screen.checkedRendering() }
+                }
                 return Result(route: route, url: url, failure: nil, stack: runtime.app.window.visibleStack.map(\.name))
             } catch {
                 let message = (error as? LuaError)?.message ?? (error as? NavigationError)?.message ?? "\(error)"
