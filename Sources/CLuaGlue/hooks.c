@@ -7,6 +7,18 @@
    subject), and ends the process, as lua.c's second Ctrl-C does. */
 static _Thread_local volatile sig_atomic_t sigintUnseen;
 
+void *clua_cancel_new(void) {
+    atomic_int *flag = malloc(sizeof *flag);
+    if (flag != NULL) atomic_init(flag, 0);
+    return flag;
+}
+
+void clua_cancel_set(void *flag) { if (flag != NULL) atomic_store_explicit((atomic_int *)flag, 1, memory_order_relaxed); }
+
+int clua_cancel_test(void *flag) { return flag != NULL && atomic_load_explicit((atomic_int *)flag, memory_order_relaxed) != 0; }
+
+void clua_cancel_free(void *flag) { free(flag); }
+
 long long clua_monotonic_ns(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -20,9 +32,9 @@ void clua_install_hook(lua_State *L, clua_Runtime *rt) {
     else if (rt->budgeted) { /* spent: the next instruction stops */
         mask = LUA_MASKCOUNT;
         count = rt->budget <= 0 ? 1 : rt->hookCount;
-        if (rt->deadline != 0 && count > CLUA_DEADLINE_EVERY) count = CLUA_DEADLINE_EVERY;
+        if ((rt->deadline != 0 || rt->cancel != NULL) && count > CLUA_DEADLINE_EVERY) count = CLUA_DEADLINE_EVERY;
     }
-    else if (rt->deadline != 0) { mask = LUA_MASKCOUNT; count = CLUA_DEADLINE_EVERY; }
+    else if (rt->deadline != 0 || rt->cancel != NULL) { mask = LUA_MASKCOUNT; count = CLUA_DEADLINE_EVERY; }
     else { hook = NULL; mask = 0; count = 0; }
     /* Setting a hook restarts its count: a thread that already has this one keeps counting (a coroutine
        resumed every few instructions would otherwise never reach a count). */
@@ -50,7 +62,13 @@ void clua_hook(lua_State *L, lua_Debug *ar) {
     if (rt->interruptRequested) {
         sigintUnseen = 0;
         lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
-        clua_hook_error(L, rt->interruptRequested == 2 ? "timed out" : "interrupted");
+        clua_hook_error(L, rt->interruptRequested == 2 ? "timed out" : rt->interruptRequested == 3 ? "cancelled" : "interrupted");
+        return;
+    }
+    if (rt->cancel != NULL && ar->event == LUA_HOOKCOUNT && clua_cancel_test(rt->cancel)) {
+        rt->interruptRequested = 3;
+        lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
+        clua_hook_error(L, "cancelled");
         return;
     }
     if (rt->deadline != 0 && ar->event == LUA_HOOKCOUNT && clua_monotonic_ns() >= rt->deadline) {
@@ -68,7 +86,7 @@ void clua_hook(lua_State *L, lua_Debug *ar) {
         }
         return;
     }
-    if (rt->deadline != 0) return;
+    if (rt->deadline != 0 || rt->cancel != NULL) return;
     lua_sethook(L, NULL, 0, 0); /* nothing asked for any more: a stale hook on this thread removes itself */
 }
 
@@ -192,7 +210,7 @@ int clua_coresume(lua_State *L) {
     clua_install_hook(co, rt);
     int status = lua_pcall(L, n, LUA_MULTRET, 0);
     rt->current = saved;
-    if (rt->interruptRequested || rt->budgeted || rt->deadline) clua_install_hook(L, rt); /* what was asked meanwhile holds here too */
+    if (rt->interruptRequested || rt->budgeted || rt->deadline || rt->cancel) clua_install_hook(L, rt); /* what was asked meanwhile holds here too */
     if (status != LUA_OK) return lua_error(L);
     return lua_gettop(L);
 }

@@ -27,7 +27,7 @@ struct CoordBench: ParsableCommand {
     var quick = false
 
     @Option(help: """
-        Run only these groups (comma-separated): bridge (or one of closure, method, output), journey, signal, links, explore, \
+        Run only these groups (comma-separated): bridge (or one of closure, method, output), journey, signal, links, explore, cancel, \
         memory, leak, reload, scaling, tests.
         """)
     var only: String?
@@ -45,7 +45,7 @@ struct CoordBench: ParsableCommand {
     static let groups: [(name: String, cases: [String])] = [
         ("bridge", ["bridge", "closure", "method", "output"]), ("journey", ["journey"]), ("signal", ["signal"]),
         ("memory", ["memory"]), ("leak", ["leak"]), ("reload", ["reload"]), ("scaling", ["scaling"]),
-        ("tests", ["tests"]), ("links", ["links"]), ("explore", ["explore"]),
+        ("tests", ["tests"]), ("links", ["links"]), ("explore", ["explore"]), ("cancel", ["cancel"]),
     ]
 
     func validate() throws {
@@ -118,6 +118,7 @@ struct CoordBench: ParsableCommand {
         if wanted("tests") { results += try flowTestsCase(tests: quick ? 10 : 100, rounds: rounds, root: root) }
         if wanted("links") { results += try linkCases(rounds: rounds, repeats: quick ? 2 : 200, root: root) }
         if wanted("explore") { results += try exploreCases(rounds: quick ? 1 : 3, root: root, quick: quick) }
+        if wanted("cancel") { results += try cancelCase(rounds: quick ? 2 : 50) }
         return results
     }
 

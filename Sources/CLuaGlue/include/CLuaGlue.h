@@ -38,6 +38,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <stdatomic.h>
 
 #include "clua_runtime.h"
 #include "clua_trampolines.h"

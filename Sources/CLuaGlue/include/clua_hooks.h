@@ -25,6 +25,16 @@ void clua_interrupt(lua_State *L);
 /* CLOCK_MONOTONIC in nanoseconds. */
 long long clua_monotonic_ns(void);
 
+/* ---- cancellation from another thread ----
+   A flag in memory of its own, read and written only with C11 atomics: any thread may set it (a Swift
+   task's cancellation handler) while the state's thread runs Lua. While the runtime record points at one
+   (`cancel`), the count hook reads it every CLUA_DEADLINE_EVERY instructions and stops the running code with
+   "cancelled". Nothing but the flag is touched from the other thread: no lua_sethook across threads. */
+void *clua_cancel_new(void);
+void clua_cancel_set(void *flag);
+int clua_cancel_test(void *flag);
+void clua_cancel_free(void *flag);
+
 /* ---- Ctrl-C for command-line hosts (as lua.c does it) ----
    One process-wide SIGINT handler. A state is armed for the thread that armed it (a thread-local slot):
    the signal, when it lands on that thread, interrupts the Lua code running on the state's current

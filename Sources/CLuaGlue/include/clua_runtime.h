@@ -40,6 +40,7 @@ typedef struct clua_Runtime {
     int budgeted;
     int hookCount;               /* instructions between two count hooks */
     long long deadline;          /* CLOCK_MONOTONIC nanoseconds after which running code stops ("timed out"); 0: none */
+    void *cancel;                /* a cancellation flag (clua_cancel_new) another thread may set: running code stops ("cancelled"); NULL: none */
     volatile sig_atomic_t interruptRequested;
     char tracebackKey;           /* address used as a registry key */
 } clua_Runtime;
