@@ -191,6 +191,8 @@ extension LuaCore {
             lua_settop(L, -2)
         }
         let message = describeError(L, at: -1)
+        // Runtime errors only: a syntax or memory error's object is Lua's own message.
+        let value = (status == LUA_ERRRUN && lua_type(L, -1) != LUA_TSTRING) ? LuaErrorValue.copy(L, at: -1) : nil
         lua_settop(L, -2)
         let kind: LuaError.Kind =
             switch status {
@@ -214,6 +216,13 @@ extension LuaCore {
         }
         var error = LuaError(kind, message, traceback: traceback, underlying: underlying)
         error.raisedByLua = true
+        // An object that crossed a Swift callback on its way out (the callback threw the inner call's error,
+        // passed on as its message) is the inner error's.
+        error.value = value
+        if let nested = nestedErrorValue {
+            if value == nil, nested.message == message { error.value = nested.value }
+            nestedErrorValue = nil
+        }
         return error
     }
 

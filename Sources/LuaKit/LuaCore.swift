@@ -66,6 +66,9 @@ import Darwin
     /// The traceback of a Lua error that a nested call raised and a callback passed on, so that the error
     /// keeps the stack where it really happened.
     var nestedTraceback: (message: String, traceback: String)?
+    /// The object of an error Lua raised in a nested call, which a Swift callback passed on as its message:
+    /// the outer error takes it back (``LuaError/value``).
+    var nestedErrorValue: (message: String, value: LuaErrorValue)?
     /// Nesting of protected calls made from Swift; 0 means no Lua code is running.
     @exclusivity(unchecked) var callDepth = 0
     /// Maximum instructions for each top-level call, or nil.
@@ -160,6 +163,7 @@ import Darwin
         // keep the closed core and its buffers alive for good.
         lastSwiftError = nil
         nestedTraceback = nil
+        nestedErrorValue = nil
         attachments.removeAll()
     }
 
@@ -254,6 +258,7 @@ import Darwin
             message = lua.message
             if let underlying = lua.underlying { lastSwiftError = (message, underlying) }
             if let traceback = lua.traceback { nestedTraceback = (message, traceback) }
+            if let value = lua.value { nestedErrorValue = (message, value) }
         } else {
             clua_where(L, level)
             let location = LuaStack(L, self).rawString(at: -1)

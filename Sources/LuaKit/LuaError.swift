@@ -48,6 +48,9 @@ public struct LuaError: Error, CustomStringConvertible, Sendable {
     public var traceback: String?
     /// The Swift error that a Swift callback threw, when this Lua error started as one.
     public var underlying: (any Error)?
+    /// The error object when Lua code raised something else than a string (`error({ code = 1 })`), copied:
+    /// a host reads `error.value?["code"]`. Nil for string errors and the bridge's own.
+    public var value: LuaErrorValue?
     /// Whether this is a syntax error at the end of the input (an open `function`, string or table): the
     /// chunk is incomplete rather than wrong, so a REPL asks for another line, as `lua` does.
     public var isIncompleteInput: Bool { kind == .syntax && message.hasSuffix("<eof>") }

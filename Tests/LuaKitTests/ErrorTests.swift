@@ -164,3 +164,42 @@ import LuaKit
         #expect(try lua.evaluate("return y", as: Int.self) == 5)
     }
 }
+
+/// An error object that is not a string reaches Swift as a value beside its message (issue 25).
+@Suite struct ErrorValueTests {
+    @Test func aTableErrorKeepsItsFields() throws {
+        let lua = try makeState()
+        let error = luaError { try lua.run("error({ code = 42, reason = 'no cities', nested = { ok = false }, list = { 1, 2.5 } })", name: "=flows") }
+        #expect(error?.message == "(error object is a table value)")
+        #expect(error?.value?["code"] == .integer(42))
+        #expect(error?.value?["reason"] == .string("no cities"))
+        #expect(error?.value?["nested"]?["ok"] == .boolean(false))
+        if case .table(let items)? = error?.value?["list"] {
+            #expect(items.map(\.value) == [.integer(1), .number(2.5)])
+        } else {
+            Issue.record("list is not a table")
+        }
+        // Through a Swift callback and back into Lua and out again, the object stays the same.
+        let inner = try lua.load("error({ code = 7 })", name: "=inner")
+        try lua.globals.set("again", lua.function(name: "again") { (call: LuaCall) throws -> Void in
+            _ = try inner.callValues()
+        })
+        #expect(luaError { try lua.run("again()") }?.value?["code"] == .integer(7))
+    }
+
+    @Test func otherObjectsAndStringsAndCycles() throws {
+        let lua = try makeState()
+        #expect(luaError { try lua.run("error('plain')") }?.value == nil)
+        #expect(luaError { try lua.run("error(12)") }?.value == .integer(12))
+        #expect(luaError { try lua.run("error(print)") }?.value == .other("function"))
+        let tostring = luaError { try lua.run("error(setmetatable({ code = 3 }, { __tostring = function() return 'custom' end }))") }
+        #expect(tostring?.message == "custom" && tostring?.value?["code"] == .integer(3))
+        // A cycle ends at the copy's depth, never loops.
+        let cycle = luaError { try lua.run("local t = { n = 1 } t.self = t error(t)") }
+        var depth = 0
+        var current = cycle?.value
+        while let next = current?["self"] { depth += 1; current = next }
+        #expect(depth == LuaErrorValue.maximumDepth - 1 || depth == LuaErrorValue.maximumDepth)
+        #expect(current == .other("table") || current?["n"] == .integer(1))
+    }
+}
