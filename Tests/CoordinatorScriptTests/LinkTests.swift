@@ -21,10 +21,11 @@ import TestSupport
         try runtime.app.selectTab(2)
         var events: [NavigationEvent] = []
         var visibleWhenEventsCame: [String?] = []
-        runtime.app.observe { event in
+        let observer = runtime.app.observe { [unowned runtime] event in // unowned: the app keeps the observer
             events.append(event)
             visibleWhenEventsCame.append(runtime.app.window.visibleScreen?.name)
         }
+        defer { runtime.app.removeObserver(observer) }
         try runtime.open("shop://catalog/shoes/42")
         #expect(runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product"])
         #expect(runtime.app.visibleTabs?.selectedIndex == 0)
