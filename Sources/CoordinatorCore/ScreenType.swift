@@ -99,7 +99,9 @@ public final class ScreenType {
         return slotNames.count - 1
     }
 
-    /// A type whose inputs are all optional.
+    /// A type whose inputs are all optional. (With an empty list, `inputs: []`, the other initializer is
+    /// meant: both would do the same.)
+    @_disfavoredOverload
     public convenience init(
         _ name: String, inputs: [String], outputs: [OutputSpec] = [], title: String? = nil,
         render: ((Screen) throws -> String)? = nil

@@ -62,3 +62,15 @@ import CoordinatorCore
         #expect(FlowValue.list([]).description == "[]" && FlowValue.record([:]).description == "[:]")
     }
 }
+
+/// Papercuts of issue 25 that a host meets first.
+@Suite struct APIPapercutTests {
+    @Test func interpolatedTextIsAFlowValueAndAnEmptyScreenTypeIsNotAmbiguous() {
+        let n = 3
+        let reply: FlowValue = "saved #\(n)"
+        #expect(reply == .string("saved #3"))
+        let bare = ScreenType("X", inputs: [], outputs: [])
+        let named = ScreenType("Y", inputs: ["user"])
+        #expect(bare.inputs.isEmpty && named.inputs == [InputSpec("user")])
+    }
+}
