@@ -155,7 +155,7 @@ public final class Screen: Presentable {
     public func emit(_ output: String, payload: FlowValue? = nil) throws {
         guard let (payloadKind, slot) = outputKind(output) else { throw unknownOutput(output) }
         switch payloadKind {
-        case .none:
+        case .nothing:
             if payload != nil { throw NavigationError(.badPayload, "output '\(output)' of \(name) takes no payload") }
         case .value:
             if payload == nil { throw NavigationError(.badPayload, "output '\(output)' of \(name) needs a payload") }

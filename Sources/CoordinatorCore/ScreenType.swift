@@ -15,8 +15,9 @@ public struct InputSpec: Hashable, Sendable {
 public struct OutputSpec: Hashable, Sendable {
     /// What an output carries.
     public enum Payload: Hashable, Sendable {
-        /// Nothing (`onSelectCity`).
-        case none
+        /// Nothing (`onSelectCity`). Not `.none`, which `Optional` has: `payload == .none` would compare
+        /// with nil.
+        case nothing
         /// Any value (`onLogin(credentials)`).
         case value
         /// One item of the list held by the named input (`onCitySelected(city)` from input `cities`).
@@ -31,7 +32,7 @@ public struct OutputSpec: Hashable, Sendable {
     package let handlerName: String
 
     /// An output named `name` carrying `payload`.
-    public init(_ name: String, payload: Payload = .none) {
+    public init(_ name: String, payload: Payload = .nothing) {
         self.name = name
         self.payload = payload
         handlerName = "on" + name.prefix(1).uppercased() + name.dropFirst()

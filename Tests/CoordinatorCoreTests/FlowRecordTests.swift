@@ -72,5 +72,8 @@ import CoordinatorCore
         let bare = ScreenType("X", inputs: [], outputs: [])
         let named = ScreenType("Y", inputs: ["user"])
         #expect(bare.inputs.isEmpty && named.inputs == [InputSpec("user")])
+        // An output without payload says `.nothing`, which no Optional has (`.none` compared with nil).
+        let spec: OutputSpec? = OutputSpec("selectCity")
+        #expect(spec?.payload == .nothing)
     }
 }

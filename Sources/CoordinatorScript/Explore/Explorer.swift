@@ -260,7 +260,7 @@ public final class Explorer {
         if let screen = app.window.visibleScreen {
             for output in screen.outputs {
                 switch output.payload {
-                case .none: actions.append(.tap(output.name, payload: nil))
+                case .nothing: actions.append(.tap(output.name, payload: nil))
                 case .choice(let from):
                     for item in screen[from]?.list ?? [] { actions.append(.tap(output.name, payload: item)) }
                 case .value:

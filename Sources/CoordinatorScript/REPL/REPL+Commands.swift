@@ -106,7 +106,7 @@ extension REPL {
         for output in screen.outputs {
             let payload: String
             switch output.payload {
-            case .none: payload = ""
+            case .nothing: payload = ""
             case .value: payload = " (value)"
             case .choice(let from): payload = " (one of \(from))"
             }

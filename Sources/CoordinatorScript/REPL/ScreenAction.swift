@@ -14,7 +14,7 @@ struct ScreenAction {
     static func actions(of screen: Screen) -> [ScreenAction] {
         screen.outputs.flatMap { output -> [ScreenAction] in
             switch output.payload {
-            case .none:
+            case .nothing:
                 [ScreenAction(label: output.name, output: output.name, payload: nil, needsPayload: false)]
             case .choice(let from):
                 (screen[from]?.list ?? []).map {

@@ -22,7 +22,7 @@ struct RouteStep {
     }
 
     enum Payload {
-        case none
+        case nothing
         case choose(String)
         case value(FlowValue)
         case function(LuaFunction)
@@ -62,7 +62,7 @@ struct RouteStep {
             } else if payload != .nil {
                 actions.append(.tap(output, .value(try table.rawGet("payload", as: FlowValue.self))))
             } else {
-                actions.append(.tap(output, .none))
+                actions.append(.tap(output, .nothing))
             }
         } else if try table.rawGet("choose", as: LuaValue.self) != .nil || table.rawGet("payload", as: LuaValue.self) != .nil {
             throw fail("choose and payload go with tap")

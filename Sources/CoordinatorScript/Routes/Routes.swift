@@ -129,7 +129,7 @@ extension ScriptRuntime {
 
     private func resolve(_ payload: RouteStep.Payload, output: String, on screen: Screen?, parameters: [String: String]) throws -> FlowValue? {
         switch payload {
-        case .none: return nil
+        case .nothing: return nil
         case .value(let value): return Self.substitute(parameters, in: value)
         case .function(let f):
             return try f.call(FlowValue.record(FlowRecord(parameters.mapValues { FlowValue.string($0) })), as: FlowValue?.self)
