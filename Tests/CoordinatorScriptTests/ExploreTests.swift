@@ -5,7 +5,8 @@ import CoordinatorScript
 import TestSupport
 
 /// `coordrun explore` (issue 24): every reachable state, the faults with their shortest paths as tests.
-@Suite struct ExploreTests {
+/// Serialized: each exploration keeps a core busy, and the terminal tests beside them poll a screen.
+@Suite(.serialized) struct ExploreTests {
     static func explore(_ script: String, _ configure: (inout Explorer.Options) -> Void = { _ in }) throws -> ExploreReport {
         let runtime = try ScriptRuntime()
         try runtime.load(script: script)

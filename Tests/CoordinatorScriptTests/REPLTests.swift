@@ -82,7 +82,7 @@ final class TerminalSession {
     /// Waits until the screen shows `text` `count` times (10 s at most); returns the screen.
     @discardableResult
     func waitFor(_ text: String, count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30) // generous: the whole suite runs beside it on two cores
         var last = ""
         while Date() < deadline {
             last = try screen()
