@@ -198,3 +198,20 @@ import TestSupport
         #expect(throws: NavigationError.self) { try runtime.app.dismiss() }
     }
 }
+
+/// How the layers' errors relate (issue 25): the same mistake made from Swift is a NavigationError, and
+/// made from Lua a LuaError that carries that NavigationError as its `underlying` error, with the place in
+/// the script.
+@Suite struct LayeredErrorTests {
+    @Test func aNavigationMistakeFromLuaCarriesTheCoreError() throws {
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: repositoryRoot + "/scripts/app.lua")
+        try runtime.start()
+        let direct = #expect(throws: NavigationError.self) { try runtime.app.tap("nope") }
+        #expect(direct?.code == .unknownOutput)
+        let fromLua = luaError { _ = try runtime.run("tap('nope')", name: "=host") }
+        #expect(fromLua?.location == "host:1")
+        #expect((fromLua?.underlying as? NavigationError)?.code == .unknownOutput)
+        #expect((fromLua?.underlying as? NavigationError)?.message == direct?.message)
+    }
+}
