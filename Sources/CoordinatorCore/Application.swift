@@ -82,6 +82,7 @@ public final class Application {
     }
 
     deinit {
+        context.events.end() // event streams finish
         context.applicationDidEnd()
         releaseEverything()
     }

@@ -16,7 +16,24 @@ final class EventBus {
         return nextToken
     }
 
-    func remove(_ token: Int) { observers.removeAll { $0.id == token } }
+    func remove(_ token: Int) {
+        observers.removeAll { $0.id == token }
+        endings.removeAll { $0.id == token }
+    }
+
+    /// What runs when the app goes (an event stream finishes), by the token of its observer.
+    private var endings: [(id: Int, action: () -> Void)] = []
+
+    /// Runs `action` when the app goes, unless the observer `token` is removed first.
+    func onEnd(of token: Int, _ action: @escaping () -> Void) { endings.append((token, action)) }
+
+    /// The app goes: every ending runs, once.
+    func end() {
+        let actions = endings
+        endings.removeAll()
+        observers.removeAll()
+        for ending in actions { ending.action() }
+    }
 
     /// Reports an event at once (outside operations) or queues it in the running operation.
     @inline(__always)
