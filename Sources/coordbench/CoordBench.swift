@@ -27,7 +27,7 @@ struct CoordBench: ParsableCommand {
     var quick = false
 
     @Option(help: """
-        Run only these groups (comma-separated): bridge (or one of closure, method, output), journey, signal, links, explore, cancel, \
+        Run only these groups (comma-separated): bridge (or one of closure, method, output), journey, signal, links, explore, cancel, runtime, \
         memory, leak, reload, scaling, tests.
         """)
     var only: String?
@@ -45,7 +45,7 @@ struct CoordBench: ParsableCommand {
     static let groups: [(name: String, cases: [String])] = [
         ("bridge", ["bridge", "closure", "method", "output"]), ("journey", ["journey"]), ("signal", ["signal"]),
         ("memory", ["memory"]), ("leak", ["leak"]), ("reload", ["reload"]), ("scaling", ["scaling"]),
-        ("tests", ["tests"]), ("links", ["links"]), ("explore", ["explore"]), ("cancel", ["cancel"]),
+        ("tests", ["tests"]), ("links", ["links"]), ("explore", ["explore"]), ("cancel", ["cancel"]), ("runtime", ["runtime"]),
     ]
 
     func validate() throws {
@@ -119,6 +119,7 @@ struct CoordBench: ParsableCommand {
         if wanted("links") { results += try linkCases(rounds: rounds, repeats: quick ? 2 : 200, root: root) }
         if wanted("explore") { results += try exploreCases(rounds: quick ? 1 : 3, root: root, quick: quick) }
         if wanted("cancel") { results += try cancelCase(rounds: quick ? 2 : 50) }
+        if wanted("runtime") { results += try runtimeCase(count: quick ? 5 : 200, rounds: rounds, root: root) }
         return results
     }
 
