@@ -43,9 +43,9 @@ public final class ScriptRuntime {
     /// The prelude's savepoint of what running the scripts again can change (a failed reload puts it back).
     var savepoint: LuaFunction?
     var definitions: LuaFunction?
-    /// The prelude's codec of a coordinator's `self` data for snapshots (``AppSnapshot``).
-    var encodeState: LuaFunction?
-    var applyState: LuaFunction?
+    /// The codec of the coordinators' `self` data for snapshots (``StateCodec``): compiled at the first
+    /// snapshot or restore, not by every runtime that starts (it would be a third of a runtime's start-up).
+    var stateCodec: StateCodec.Loaded = .none
     /// The functions scripts handed to the module that only Swift holds (screen renderings, factories'
     /// choices): where a reload finds closures of the files' new run besides ``definitions``.
     var scriptFunctions: [LuaFunction] = []

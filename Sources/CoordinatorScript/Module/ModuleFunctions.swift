@@ -75,8 +75,8 @@ extension ScriptRuntime {
         })
         let prelude = try lua.load(Prelude.source, name: "[coordinator]")
         let results = try prelude.callValues(native)
-        guard results.count == 5, let module = results[0].tableValue, let metaFor = results[1].functionValue,
-              let dataMeta = results[4].tableValue
+        guard results.count == 6, let module = results[0].tableValue, let metaFor = results[1].functionValue,
+              let dataMeta = results[4].tableValue, let primitives = results[5].tableValue
         else {
             throw LuaError(.misuse, "the coordinator module did not load")
         }
@@ -84,9 +84,7 @@ extension ScriptRuntime {
         self.metaFor = metaFor
         self.savepoint = results[2].functionValue
         self.definitions = results[3].functionValue
-        let stateCodec = try lua.load(StateCodec.source, name: "[snapshot]").call(module, as: LuaTable.self)
-        self.encodeState = try stateCodec.get("encode", as: LuaFunction.self)
-        self.applyState = try stateCodec.get("apply", as: LuaFunction.self)
+        self.stateCodec = .uncompiled(primitives: primitives)
         dataMetamethods = try dataMeta.pairs().compactMap { key, value in key.stringValue.map { ($0, value) } }
         let package: LuaTable = try lua.globals.get("package")
         let loaded: LuaTable = try package.get("loaded")

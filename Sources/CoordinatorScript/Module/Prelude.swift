@@ -129,6 +129,13 @@ enum Prelude {
       return list
     end
 
-    return M, metaFor, snapshot, definitions, DataMeta
+    -- The primitives the snapshot codec (StateCodec, compiled at the first snapshot) works with, taken now:
+    -- a script that later takes a global away (`table = nil`) cannot break a snapshot.
+    local primitives = {
+      next = next, pairs = pairs, ipairs = ipairs, type = type, getmetatable = getmetatable, rawset = rawset,
+      error = error, tostring = tostring, sort = table and table.sort, mathtype = math and math.type,
+    }
+
+    return M, metaFor, snapshot, definitions, DataMeta, primitives
     """#
 }

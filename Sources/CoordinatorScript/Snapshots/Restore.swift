@@ -159,6 +159,6 @@ extension ScriptRuntime {
             for (name, set) in changed[i] { try names.set(name, set); any = true }
             try fields.set(i + 1, names)
         }
-        if any, let applyState { try applyState.call(instances(of: replayed.coordinators), encoded, fields) }
+        if any { try stateCodecFunctions().apply.call(instances(of: replayed.coordinators), encoded, fields) }
     }
 }

@@ -101,10 +101,10 @@ extension ScriptRuntime {
     /// coordinators share is written once), and the names of the fields it left out.
     func states(of coordinators: [Coordinator]) throws -> [(data: FlowValue, skipped: [String])] {
         let empty = (data: FlowValue.record([:]), skipped: [String]())
-        guard let encodeState, coordinators.contains(where: { ($0 as? ScriptedCoordinator)?.instance != nil }) else {
+        guard coordinators.contains(where: { ($0 as? ScriptedCoordinator)?.instance != nil }) else {
             return coordinators.map { _ in empty }
         }
-        let encoded = try encodeState.call(instances(of: coordinators), as: [FlowValue].self)
+        let encoded = try stateCodecFunctions().encode.call(instances(of: coordinators), as: [FlowValue].self)
         return coordinators.indices.map { i in
             guard i < encoded.count else { return empty }
             let data = encoded[i]["data"] ?? .record([:])

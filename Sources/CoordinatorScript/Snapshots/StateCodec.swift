@@ -1,12 +1,21 @@
+import LuaKit
+
 /// The Lua half of snapshots (``AppSnapshot``): the data coordinators keep in `self`, written as plain
-/// values Swift turns into JSON, and read back onto live instances. Loaded with the module table (for
-/// `freeze`); returns `{ encode = ..., apply = ... }`.
+/// values Swift turns into JSON, and read back onto live instances. Compiled at a runtime's first snapshot
+/// or restore, with the module table (for `freeze`) and the primitives the prelude took when the runtime
+/// started (so a script that took a global away cannot break it); returns `{ encode = ..., apply = ... }`.
 enum StateCodec {
+    /// A runtime's codec: not compiled yet (the prelude's primitives kept for it), or its two functions.
+    enum Loaded {
+        case none
+        case uncompiled(primitives: LuaTable)
+        case compiled(encode: LuaFunction, apply: LuaFunction)
+    }
+
     static let source = #"""
-    local M = ...
-    -- Taken now: a script that later changes a global (`table = nil`) cannot break a snapshot.
-    local next, pairs, ipairs, type, getmetatable, rawset, error, tostring = next, pairs, ipairs, type, getmetatable, rawset, error, tostring
-    local sort, mathtype = table.sort, math.type
+    local M, P = ...
+    local next, pairs, ipairs, type, getmetatable, rawset, error, tostring = P.next, P.pairs, P.ipairs, P.type, P.getmetatable, P.rawset, P.error, P.tostring
+    local sort, mathtype = P.sort, P.mathtype
 
     -- For snapshots: the data each coordinator keeps in `self`, field by field, as plain values Swift writes
     -- as JSON. `instances` lists the coordinators' instances in the snapshot's order (false for one without).
@@ -167,4 +176,20 @@ enum StateCodec {
 
     return { encode = encodeStates, apply = applyStates }
     """#
+}
+
+extension ScriptRuntime {
+    /// The snapshot codec's two functions, compiled the first time they are needed.
+    func stateCodecFunctions() throws -> (encode: LuaFunction, apply: LuaFunction) {
+        switch stateCodec {
+        case let .compiled(encode, apply): return (encode, apply)
+        case .none: throw LuaError(.misuse, "the coordinator module is not loaded")
+        case .uncompiled(let primitives):
+            guard let module else { throw LuaError(.misuse, "the coordinator module is not loaded") }
+            let codec = try lua.load(StateCodec.source, name: "[snapshot]").call(module, primitives, as: LuaTable.self)
+            let functions = (encode: try codec.get("encode", as: LuaFunction.self), apply: try codec.get("apply", as: LuaFunction.self))
+            stateCodec = .compiled(encode: functions.encode, apply: functions.apply)
+            return functions
+        }
+    }
 }
