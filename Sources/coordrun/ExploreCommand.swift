@@ -62,14 +62,11 @@ struct ExploreCommand: ParsableCommand {
         options.depth = max(depth, 0)
         options.maxStates = max(maxStates, 1)
         options.stepTimeLimit = timeout > 0 ? timeout : nil
-        var start: [String] = []
         if let open {
             options.base = .link(open)
-            start = ["open(\(quoted(open)))"]
         } else if let restore {
             guard let text = Platform.readFile(restore) else { fail(streams, "cannot read the snapshot \(restore)") }
             options.base = .snapshot(text)
-            start = ["restore([==[\(text)]==])"]
         }
         if workers > 1 || expand != nil { options.digestKeys = true } // keys cross the pipes: short ones
         let explorer = Explorer(runtime: runtime, options: options)
@@ -102,7 +99,7 @@ struct ExploreCommand: ParsableCommand {
             let folder = path.split(separator: "/").dropLast().joined(separator: "/")
             let app = script.hasPrefix("/") ? script : Platform.currentFolder() + "/" + script
             guard folder.isEmpty || Platform.makeFolders((path.hasPrefix("/") ? "/" : "") + folder),
-                  Platform.writeFile(path, report.testFile(app: app, start: start)) else {
+                  Platform.writeFile(path, report.testFile(app: app, base: options.base)) else {
                 fail(streams, "cannot write \(path)")
             }
             Platform.writeOut("reproductions: \(path) (./scripts/coordrun test \(path))\n")
@@ -166,8 +163,6 @@ struct ExploreCommand: ParsableCommand {
             "unhandledOutputs": findings(report.unhandled), "deadEnds": findings(report.deadEnds),
         ]
     }
-
-    private func quoted(_ text: String) -> String { FlowValue.string(text).json }
 
     private func fail(_ streams: CoordRun.Streams, _ message: String) -> Never {
         streams.message(message)

@@ -9,9 +9,8 @@ import LuaKit
 /// A state is the navigation hierarchy, every screen's inputs, the tree's classes and the gateway's state
 /// (what a snapshot holds, without the coordinators' own data): two paths that lead to the same state
 /// explore it once. To branch, the explorer brings the app back to a state by taking the steps of the
-/// shortest path to it again from the app's start, in the same runtime (``ScriptRuntime/goTo(_:from:)``):
-/// the only way that rebuilds the handlers and the Lua data of the flows on the way exactly, as for a
-/// snapshot's restore.
+/// shortest path to it again from the app's start, in the same runtime: the only way that rebuilds the
+/// handlers and the Lua data of the flows on the way exactly, as for a snapshot's restore.
 public final class Explorer {
     /// How far and how wide it goes, and where it starts.
     public struct Options {
@@ -28,9 +27,9 @@ public final class Explorer {
         /// The most seconds one action may run (its handlers and the rendering after it); a step that runs
         /// longer stops with "timed out", is undone, and is reported as an error. nil: no limit.
         public var stepTimeLimit: Double? = 5
-        /// A state's identity as a 128-bit digest of its document instead of the document: what worker
-        /// processes send each other (two different states with one digest: a chance of 2^-64 among four
-        /// billion states).
+        /// A state's identity as a 128-bit digest of its document (two FNV-1a lanes) instead of the
+        /// document: what worker processes send each other. Two states with one digest would be explored
+        /// as one; with 128 bits that is not expected at the sizes exploration reaches.
         public var digestKeys = false
         /// Every how many steps the lifecycle oracle collects garbage and looks for flows and screens left
         /// alive (its cheap rule, running flows that show nothing, is checked after every step).
@@ -121,7 +120,7 @@ public final class Explorer {
 
     /// The app at the exploration's base, as the report's first state.
     public func start() throws -> StateSeen {
-        try goToBase()
+        try runtime.lua.withTimeLimit(options.stepTimeLimit) { try goToBase() }
         return try seen()
     }
 
@@ -200,11 +199,13 @@ public final class Explorer {
         }
     }
 
-    /// The app after `path` from the base, as one operation.
+    /// The app after `path` from the base, as one operation (each step under the time limit of one).
     private func goTo(_ path: [UserStep]) throws {
-        try app.atomically {
-            try goToBase()
-            for step in path { try runtime.take(step) }
+        try runtime.lua.withTimeLimit(options.stepTimeLimit.map { $0 * Double(path.count + 1) }) {
+            try app.atomically {
+                try goToBase()
+                for step in path { try runtime.take(step) }
+            }
         }
     }
 
@@ -212,20 +213,9 @@ public final class Explorer {
     /// The state as a key: the snapshot's document without the coordinators' own data, lists in inputs cut
     /// to ``Options/listLimit`` items (and whether more followed).
     private func stateKey() throws -> FlowValue {
-        let key = Self.limitingLists(in: .record(try runtime.capture(data: false).document), to: options.listLimit, inInputs: false)
+        let document = FlowValue.record(try runtime.capture(data: false).document)
+        let key = Self.limitingLists(in: document, to: options.listLimit, inInputs: false) ?? document
         return options.digestKeys ? .string(Self.digest(key.json)) : key
-    }
-
-    /// Whether a list in inputs (or under `value`, when it is inside inputs) is longer than `limit`.
-    private static func hasLongList(_ value: FlowValue, limit: Int, inInputs: Bool) -> Bool {
-        switch value {
-        case .record(let record):
-            return record.fields.contains { hasLongList($0.value, limit: limit, inInputs: inInputs || $0.key == "inputs") }
-        case .list(let items):
-            return (inInputs && items.count > limit) || items.contains { hasLongList($0, limit: limit, inInputs: inInputs) }
-        default:
-            return false
-        }
     }
 
     /// Two FNV-1a hashes of 64 bits, with different offsets, as 32 hex digits.
@@ -239,16 +229,30 @@ public final class Explorer {
         return hex(a) + hex(b)
     }
 
-    static func limitingLists(in value: FlowValue, to limit: Int, inInputs: Bool) -> FlowValue {
-        guard hasLongList(value, limit: limit, inInputs: inInputs) else { return value } // nothing to cut: no copy
+    /// `value` with every list inside inputs cut to `limit` items and a `"(more)"`; nil when nothing is cut
+    /// (then nothing is copied). One pass.
+    static func limitingLists(in value: FlowValue, to limit: Int, inInputs: Bool) -> FlowValue? {
         switch value {
         case .record(let record):
-            return .record(FlowRecord(record.fields.map { ($0.key, limitingLists(in: $0.value, to: limit, inInputs: inInputs || $0.key == "inputs")) }))
+            var changed: [Int: FlowValue] = [:]
+            for (i, field) in record.fields.enumerated() {
+                if let cut = limitingLists(in: field.value, to: limit, inInputs: inInputs || field.key == "inputs") { changed[i] = cut }
+            }
+            guard !changed.isEmpty else { return nil }
+            return .record(FlowRecord(record.fields.enumerated().map { ($1.key, changed[$0] ?? $1.value) }))
         case .list(let items):
-            let kept = inInputs && items.count > limit ? Array(items.prefix(limit)) + [.string("(more)")] : items
-            return .list(kept.map { limitingLists(in: $0, to: limit, inInputs: inInputs) })
+            let long = inInputs && items.count > limit
+            let kept = long ? Array(items.prefix(limit)) : items
+            var changed = long
+            let cut = kept.map { item -> FlowValue in
+                guard let shorter = limitingLists(in: item, to: limit, inInputs: inInputs) else { return item }
+                changed = true
+                return shorter
+            }
+            guard changed else { return nil }
+            return .list(long ? cut + [.string("(more)")] : cut)
         default:
-            return value
+            return nil
         }
     }
 
@@ -283,7 +287,6 @@ public final class Explorer {
         return actions
     }
 
-    static func text(of error: Error) -> String {
-        (error as? LuaError)?.fullDescription ?? (error as? NavigationError)?.message ?? "\(error)"
-    }
+    /// An error as a finding shows it: a Lua error with its traceback.
+    static func text(of error: Error) -> String { (error as? LuaError)?.fullDescription ?? "\(error)" }
 }

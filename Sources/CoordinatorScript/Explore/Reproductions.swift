@@ -4,9 +4,14 @@ extension ExploreReport {
     /// The findings as a test file in the `coordrun test` format (docs/Testing.md): one test each, taking
     /// the shortest path from the start to it. An error's, an unhandled output's and a lifecycle violation's
     /// test fails the way the exploration did (strict driving and the oracle); a dead end's ends with a
-    /// `back()` that fails. `app` is the script as the test file names it; `start` the driver calls that
-    /// put the app at the exploration's base (a link, a restore) first.
-    public func testFile(app: String, start: [String] = []) -> String {
+    /// `back()` that fails. `app` is the script as the test file names it; `base` where the exploration
+    /// began (a link or a snapshot: each test opens or restores it first).
+    public func testFile(app: String, base: Explorer.Options.Base = .start) -> String {
+        let start: [String] = switch base {
+        case .start: []
+        case .link(let url): [UserStep.open(url).driverCall]
+        case .snapshot(let json): ["restore(\(FlowValue.string(json).luaLiteral))"]
+        }
         var lines = [
             "-- Found by `coordrun explore` (docs/Explore.md): each test takes the shortest path to what it names.",
             "app \(FlowValue.string(app).luaLiteral)",

@@ -26,7 +26,7 @@ public enum RouteCheck {
         return reader.declaredRoutes.map { route in
             let url: String
             do { url = try route.exampleURL() } catch {
-                return Result(route: route, url: nil, failure: (error as? LuaError)?.message ?? "\(error)", stack: [])
+                return Result(route: route, url: nil, failure: "\(error)", stack: [])
             }
             do {
                 let runtime = try ScriptRuntime(stateNamed: state)
@@ -38,8 +38,7 @@ public enum RouteCheck {
                 }
                 return Result(route: route, url: url, failure: nil, stack: runtime.app.window.visibleStack.map(\.name))
             } catch {
-                let message = (error as? LuaError)?.message ?? (error as? NavigationError)?.message ?? "\(error)"
-                return Result(route: route, url: url, failure: message, stack: [])
+                return Result(route: route, url: url, failure: "\(error)", stack: [])
             }
         }
     }

@@ -96,16 +96,12 @@ extension ScriptRuntime {
                     do {
                         try take(step, parameters: parameters)
                     } catch {
-                        throw NavigationError(.unknownRoute, "\(url), step \(i + 1) of route '\(route.pattern)' (\(route.location)): \(Self.message(of: error))")
+                        throw NavigationError(.unknownRoute, "\(url), step \(i + 1) of route '\(route.pattern)' (\(route.location)): \(error)")
                     }
                 }
             }
             if route.from == .start { app.resetSteps(to: [.open(url)]) } else { app.noteStep(.open(url)) }
         }
-    }
-
-    private static func message(of error: Error) -> String {
-        (error as? LuaError)?.message ?? (error as? NavigationError)?.message ?? "\(error)"
     }
 
     private func take(_ step: RouteStep, parameters: [String: String]) throws {

@@ -41,7 +41,7 @@ extension ScriptRuntime {
                 do {
                     try take(step)
                 } catch {
-                    throw NavigationError(.badSnapshot, "restoring: step \(i + 1), \(step), fails now: \(Self.text(of: error))")
+                    throw NavigationError(.badSnapshot, "restoring: step \(i + 1), \(step), fails now: \(error)")
                 }
             }
             let replayed = try capture()
@@ -60,10 +60,6 @@ extension ScriptRuntime {
     public func restore(contentsOf path: String) throws {
         guard let json = readTextFile(path) else { throw NavigationError(.badSnapshot, "cannot read the snapshot \(path)") }
         try restore(json)
-    }
-
-    private static func text(of error: Error) -> String {
-        (error as? LuaError)?.message ?? (error as? NavigationError)?.message ?? "\(error)"
     }
 
 
