@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// The driver functions a script or a REPL line uses to act as the user: `tap`, `back`, `dismiss`, `open`,
 /// `top`, `tab`, `stack`, `reload`, `tree`, `snapshot`, `restore`. Globals of the Lua state, installed only when asked for (a REPL, a test, a

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 // Where things are, by Lua concept: Module/ (the `coordinator` module's functions and its Lua prelude),
 // Screens/ (screen types, the screen userdata and its methods, script handlers), Coordinators/ (classes,
@@ -79,10 +79,10 @@ public final class ScriptRuntime {
     /// With `driverFunctions`, Lua code can also act as the user (`tap`, `back`, `top`, ...: see
     /// ``installDriverFunctions()``), as in a REPL or a test.
     ///
-    /// With `sandbox`, the scripts are untrusted: the Lua state is a ``LuaKit/LuaSandbox`` (no files, no
+    /// With `sandbox`, the scripts are untrusted: the Lua state is a ``CoordinatorLua/LuaSandbox`` (no files, no
     /// processes, no `debug`, no binary chunks, `require` only from the app's own folders; `libraries` is
     /// ignored). docs/Security.md says what a sandboxed flow can and cannot do. Without `.package` in
-    /// `libraries` (``LuaKit/LuaLibraries/safe``), `require` still loads `"coordinator"` and the app's own Lua
+    /// `libraries` (``CoordinatorLua/LuaLibraries/safe``), `require` still loads `"coordinator"` and the app's own Lua
     /// modules from its folder, and nothing else.
     ///
     /// With `ignoringEnvironment` (`lua -E`), `package.path` and `package.cpath` do not come from `LUA_PATH`
@@ -133,7 +133,7 @@ public final class ScriptRuntime {
     /// from their files (as they are now: after an edit, the new code) with the same arguments, and started
     /// when the scripts declare an app. What a host set in the Lua state itself is not in it. With `quiet`,
     /// what the scripts `print` while they load and start is dropped. `sources` (path → text) stand for
-    /// those files (``LuaKit/LuaState/sourceOverrides``): the app as it was when its files had those texts.
+    /// those files (``CoordinatorLua/LuaState/sourceOverrides``): the app as it was when its files had those texts.
     public func fresh(quiet: Bool = false, sources: [String: String] = [:]) throws -> ScriptRuntime {
         let new = try ScriptRuntime(state: configuration.state, libraries: configuration.libraries, driverFunctions: hasDriverFunctions,
                                     sandbox: configuration.sandbox, ignoringEnvironment: configuration.ignoringEnvironment)

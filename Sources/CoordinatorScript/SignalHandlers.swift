@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// Signal handlers in Lua (`screen:onSignal(name, fn)`, `self:onSignal(name, fn)`): `fn(payload, name)`
 /// changes the payload by returning a new one, answers with a second value, and stops the signal with a

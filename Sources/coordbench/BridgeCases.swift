@@ -1,8 +1,8 @@
-import CLua
-import CLuaGlue
+import CCoordinatorLua
+import CCoordinatorLuaGlue
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 
 /// A Lua state used through the C API only: the floors.
 final class RawLua {
@@ -19,11 +19,11 @@ final class RawLua {
     /// Compiles `code` and leaves the function in the registry.
     func compile(_ code: String) throws -> Int32 {
         guard luaL_loadstring(L, code) == LUA_OK else { throw LuaError(.syntax, String(cString: lua_tolstring(L, -1, nil))) }
-        return clua_ref(L)
+        return coordlua_ref(L)
     }
 
     func call(_ ref: Int32, arguments: Int32 = 0) throws {
-        clua_rawgetref(L, ref)
+        coordlua_rawgetref(L, ref)
         if arguments > 0 { lua_rotate(L, -1 - arguments, 1) }
         guard lua_pcallk(L, arguments, 0, 0, 0, nil) == LUA_OK else {
             throw LuaError(.runtime, String(cString: lua_tolstring(L, -1, nil)))
@@ -108,7 +108,7 @@ func bridgeCases(calls n: Int, rounds: Int, wanted: (String) -> Bool) throws -> 
     let payload = FlowValue.record(["k": .int(1)])
     let function = try runtime.lua.withUnsafeState { L in
         lua_getglobal(L, "probeHandler")
-        return clua_ref(L)
+        return coordlua_ref(L)
     }
     // A round here is a tenth of the calls of the cases above: twice their rounds.
     let dispatch = try compare(rounds: rounds * 2, operations: outputs, product: {
@@ -118,7 +118,7 @@ func bridgeCases(calls n: Int, rounds: Int, wanted: (String) -> Bool) throws -> 
     })
     func handWritten(_ L: OpaquePointer) throws {
         for i in 0..<outputs {
-            clua_rawgetref(L, function)
+            coordlua_rawgetref(L, function)
             lua_createtable(L, 0, 1)
             lua_pushinteger(L, lua_Integer(i))
             lua_setfield(L, -2, "k")

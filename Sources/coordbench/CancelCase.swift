@@ -1,5 +1,5 @@
 import Foundation
-import LuaKit
+import CoordinatorLua
 
 /// How long a runaway script takes to stop once another thread cancels it (``LuaCancellation``, what
 /// `Task.cancel()` sets through `LuaState.cancellable`): the worst of `rounds` cancellations of

@@ -1,5 +1,5 @@
-import CLua
-import CLuaGlue
+import CCoordinatorLua
+import CCoordinatorLuaGlue
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,4 +33,4 @@ func compare(rounds: Int, operations: Int, product: () throws -> Void, floor: ()
 }
 
 /// Bytes the process has allocated with malloc now (Lua's allocations included).
-func mallocBytes() -> Int { Int(clua_malloc_in_use()) }
+func mallocBytes() -> Int { Int(coordlua_malloc_in_use()) }

@@ -1,10 +1,10 @@
 import ArgumentParser
-import CLua
-import CLuaGlue
+import CCoordinatorLua
+import CCoordinatorLuaGlue
 import Foundation
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 #if canImport(Glibc)
 import Glibc
 #endif

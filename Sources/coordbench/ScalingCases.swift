@@ -1,7 +1,7 @@
 import CoordinatorCore
 import CoordinatorScript
 import Foundation
-import LuaKit
+import CoordinatorLua
 
 /// Costs that must not grow with the size of the app, printed as curves: the cost per operation at each
 /// size and the growth factor from the smallest size to the largest (the target: at most 1.5x).

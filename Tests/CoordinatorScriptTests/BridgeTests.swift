@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 
 /// The repository's root, found from this file.
 let repositoryRoot: String = {

@@ -2,7 +2,7 @@ import Testing
 import PropertyBased
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 
 /// Lua values crossing into the core as `FlowValue`s (screen inputs, payloads, results).
 @Suite struct DataTests {

@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 
 /// A host tool embeds the runtime through its public API only: Swift screens and services, Lua flows,
 /// navigation observed and driven from Swift.

@@ -2,7 +2,7 @@ import Testing
 import PropertyBased
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 import TestSupport
 
 /// `flow.freeze`: read-only data that screens share without copying.

@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 
 /// Lua handlers live in the screen's own Lua table (its output receiver): these check that they follow
 /// operations, Swift handlers and finishing flows exactly as handlers set from Swift do.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 import TestSupport
 
 /// Deep links (issue 23): routes declared in Lua, checked when the scripts load, opened atomically.

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 
 /// Live edit keeps one consistent state: after a reload every live closure sees the same file-level
 /// variables, handlers added to code that already ran reach the live screens it made, and the report says

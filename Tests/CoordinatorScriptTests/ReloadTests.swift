@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 
 /// Reload keeps the live app and gives it the new code.
 @Suite struct ReloadTests {

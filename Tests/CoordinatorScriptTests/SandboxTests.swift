@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 
 /// Untrusted flows (`ScriptRuntime(sandbox: true)`, `coordrun --sandbox`) against the known escapes.
 @Suite struct SandboxTests {

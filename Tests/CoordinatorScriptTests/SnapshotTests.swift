@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 import TestSupport
 
 /// Whole-app snapshots (issue 23): taken as JSON, restored by replaying the steps, reconciling the data and

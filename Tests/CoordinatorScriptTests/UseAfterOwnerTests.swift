@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 import CoordinatorCore
 import CoordinatorScript
-import LuaKit
+import CoordinatorLua
 
 /// Every handle a host can keep (the Lua state, a function, a table, the application, a screen, a
 /// coordinator, the runtime) used after its owner is gone gives a clear error, never a crash.

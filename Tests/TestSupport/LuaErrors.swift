@@ -1,4 +1,4 @@
-import LuaKit
+import CoordinatorLua
 
 /// Runs `body` and returns the `LuaError` it throws, or nil.
 public func luaError(_ body: () throws -> Void) -> LuaError? {

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// Coordinator classes in Lua (`flow.coordinator "Name"`): how `run` finds a class and makes its
 /// coordinator, Lua's or the Swift one a host registered under the name. Their instances' methods are in

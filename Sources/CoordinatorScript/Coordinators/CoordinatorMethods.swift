@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// The methods of every coordinator instance in Lua (`self:push(...)`, `self.router:push(...)`,
 /// `self:run(...)`, `self:finish(...)`, ...): one function each, registered on the coordinator's handle

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// The coordinator tree as Lua data, for the driver function `tree()`: each node a table
 /// `{ name =, id =, status =, screens = { names... }, children = { nodes... } }`.

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// A coordinator whose behaviour is a Lua class (`flow.coordinator "Name"`).
 ///

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// Screen inputs, payloads and results cross between Lua and the core as ``FlowValue``s: plain data.
 ///

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// Data frozen with `flow.freeze(t)` (or handed to Lua with ``ScriptRuntime/frozen(_:)``): a read-only
 /// Lua view of one ``FlowValue`` that screens take without copying or comparing it.

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// The Lua module `coordinator` (`local flow = require "coordinator"`): `flow.screen`, `flow.coordinator`,
 /// `flow.app`, `flow.factory`, `flow.update`, `flow.gateway.state`, `flow.freeze`, `flow.copy`. The prelude

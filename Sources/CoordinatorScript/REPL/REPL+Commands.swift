@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// The `:commands` of run mode and the REPL: inspection and reload.
 extension REPL {

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// A read-eval-print loop over a running app, without the terminal: the engine `coordrun` drives, and that
 /// any host can drive with lines from anywhere (a debug console, a chat bot, a test).
@@ -47,7 +47,7 @@ public final class REPL {
     public internal(set) var runtime: ScriptRuntime
     /// Makes a new runtime of the same app, started as this session's was, for time travel (`:undo`,
     /// `:redo`, `:goto N`): the session's lines run again in it. It is given the texts its script files must
-    /// have (set them as the Lua state's ``LuaKit/LuaState/sourceOverrides`` before loading the scripts).
+    /// have (set them as the Lua state's ``CoordinatorLua/LuaState/sourceOverrides`` before loading the scripts).
     /// Nil: ``ScriptRuntime/fresh(quiet:sources:)``.
     public var makeFreshRuntime: ((_ sources: [String: String]) throws -> ScriptRuntime)?
     /// The lines that ran, for time travel.

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// The session's lines, for time travel (`:undo`, `:redo`, `:history`, `:goto N`).
 ///

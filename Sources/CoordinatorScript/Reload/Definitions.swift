@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// What the scripts define, as a reload compares it before and after: each screen type's inputs and
 /// outputs, and each coordinator class's methods.

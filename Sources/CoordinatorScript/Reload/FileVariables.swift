@@ -1,4 +1,4 @@
-import LuaKit
+import CoordinatorLua
 
 /// The locals a file declares at its top level (`local counter = { n = 0 }`), across a reload: each is one
 /// variable that every live closure shares, old and new, so the app's state does not split.

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// Something live that holds the handlers a script set: a screen (`s.onInc = function ... end`) or a
 /// coordinator's instance (`child.onFinish = function ... end`).

@@ -1,4 +1,4 @@
-import LuaKit
+import CoordinatorLua
 
 /// The text of the app's files before and after a reload, scanned on first use (``LuaSource``).
 struct SourcePairs {

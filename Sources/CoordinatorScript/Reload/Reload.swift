@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

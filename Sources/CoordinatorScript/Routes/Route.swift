@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// A deep link the app declares: a URL pattern with parameters (`shop://catalog/:category/:product`) and
 /// the steps that bring the app there, taken as the user would take them (select a tab, tap an output,

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// The deep-link check for CI (`coordrun routes SCRIPT`): every route the script declares, opened with the
 /// example parameters it declares, each in a fresh runtime of the app.

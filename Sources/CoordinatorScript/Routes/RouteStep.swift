@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// One step of a ``Route``: where the app must be (`on`, `flow`), and what the user does there (a tab, a
 /// tap, Back, a dismiss). Read from a Lua table of `flow.route`:

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// Deep links: declaring routes (`flow.route`), checking them when the scripts load, and opening a link.
 extension ScriptRuntime {

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// Screen types in Lua: `flow.screen "Name" { inputs = { ... }, required = { ... }, outputs = { ... },
 /// title = "...", render = function(screen) ... end, examples = { output = { payload, ... } } }` registers a type in the app's catalog (again on

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// The handlers scripts set on one screen (`screen.onSelectCity = function ... end`), kept by output slot in
 /// one Lua table: setting one is a table write, and an output goes from the table to its function without

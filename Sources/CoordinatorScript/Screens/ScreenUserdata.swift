@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// Screens in Lua: a screen is a userdata whose fields are its inputs (`screen.user`, assignable), whose
 /// `onOutput` fields are its handlers (`screen.onSelectCity = function() ... end`), and whose methods are

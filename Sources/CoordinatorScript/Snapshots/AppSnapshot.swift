@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// A whole app's state as a JSON document (docs/Links.md): what ``ScriptRuntime/snapshot()`` writes and
 /// ``ScriptRuntime/restore(_:)`` reads.

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// Restoring a snapshot (``ScriptRuntime/restore(_:)``): the checks, the replay of its steps, and the data
 /// the steps do not rebuild. Why replay: see `Snapshot+Runtime.swift`.

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// Snapshots of the whole app (``AppSnapshot``), taken and restored.
 ///

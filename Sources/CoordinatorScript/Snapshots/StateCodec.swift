@@ -1,4 +1,4 @@
-import LuaKit
+import CoordinatorLua
 
 /// The Lua half of snapshots (``AppSnapshot``): the data coordinators keep in `self`, written as plain
 /// values Swift turns into JSON, and read back onto live instances. Compiled at a runtime's first snapshot

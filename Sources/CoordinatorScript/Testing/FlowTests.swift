@@ -1,4 +1,4 @@
-import LuaKit
+import CoordinatorLua
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

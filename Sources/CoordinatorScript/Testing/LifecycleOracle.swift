@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// The lifecycle oracle of flow tests: after a test (and after every step with `--strict-lifecycle`),
 /// once everything unreachable is collected, no coordinator that finished and no screen that left may

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import LuaKit
+import CoordinatorLua
 
 /// One test file in a fresh runtime: its globals (`app`, `test`, `skip`, `expect`, the driver functions),
 /// its app loaded and started by `app "..."`, and the tests it declares. A test runs in a harness of its

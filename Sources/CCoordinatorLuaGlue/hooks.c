@@ -1,0 +1,225 @@
+/* CCoordinatorLuaGlue: hooks (instruction budget, interrupt), Ctrl-C, function introspection, warnings (see
+   coordlua_hooks.h). */
+#include "CCoordinatorLuaGlue.h"
+
+/* Set by a Ctrl-C that asked running Lua code to stop, cleared when a hook saw it: a second Ctrl-C while it
+   is still set finds the code stuck where no hook runs (a long C call such as string.find over a huge
+   subject), and ends the process, as lua.c's second Ctrl-C does. */
+static _Thread_local volatile sig_atomic_t sigintUnseen;
+
+void *coordlua_cancel_new(void) {
+    atomic_int *flag = malloc(sizeof *flag);
+    if (flag != NULL) atomic_init(flag, 0);
+    return flag;
+}
+
+void coordlua_cancel_set(void *flag) { if (flag != NULL) atomic_store_explicit((atomic_int *)flag, 1, memory_order_relaxed); }
+
+int coordlua_cancel_test(void *flag) { return flag != NULL && atomic_load_explicit((atomic_int *)flag, memory_order_relaxed) != 0; }
+
+void coordlua_cancel_free(void *flag) { free(flag); }
+
+long long coordlua_monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + (long long)now.tv_nsec;
+}
+
+void coordlua_install_hook(lua_State *L, coordlua_Runtime *rt) {
+    lua_Hook hook = coordlua_hook;
+    int mask, count;
+    if (rt->interruptRequested) { mask = LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT; count = 1; }
+    else if (rt->budgeted) { /* spent: the next instruction stops */
+        mask = LUA_MASKCOUNT;
+        count = rt->budget <= 0 ? 1 : rt->hookCount;
+        if ((rt->deadline != 0 || rt->cancel != NULL) && count > COORDLUA_DEADLINE_EVERY) count = COORDLUA_DEADLINE_EVERY;
+    }
+    else if (rt->deadline != 0 || rt->cancel != NULL) { mask = LUA_MASKCOUNT; count = COORDLUA_DEADLINE_EVERY; }
+    else { hook = NULL; mask = 0; count = 0; }
+    /* Setting a hook restarts its count: a thread that already has this one keeps counting (a coroutine
+       resumed every few instructions would otherwise never reach a count). */
+    if (lua_gethook(L) == hook && lua_gethookmask(L) == mask && lua_gethookcount(L) == count) return;
+    lua_sethook(L, hook, mask, count);
+}
+
+/* Raises "chunk:line: message" located at the innermost Lua function (level 0 inside a hook). */
+static void coordlua_hook_error(lua_State *L, const char *message) {
+    lua_Debug where;
+    for (int level = 0; lua_getstack(L, level, &where); level++) {
+        lua_getinfo(L, "Sl", &where);
+        if (where.currentline > 0) {
+            lua_pushfstring(L, "%s:%d: %s", where.short_src, where.currentline, message);
+            lua_error(L);
+            return;
+        }
+    }
+    lua_pushstring(L, message);
+    lua_error(L);
+}
+
+void coordlua_hook(lua_State *L, lua_Debug *ar) {
+    coordlua_Runtime *rt = coordlua_runtime(L);
+    if (rt->interruptRequested) {
+        sigintUnseen = 0;
+        lua_sethook(L, coordlua_hook, LUA_MASKCOUNT, 1);
+        coordlua_hook_error(L, rt->interruptRequested == 2 ? "timed out" : rt->interruptRequested == 3 ? "cancelled" : "interrupted");
+        return;
+    }
+    if (rt->cancel != NULL && ar->event == LUA_HOOKCOUNT && coordlua_cancel_test(rt->cancel)) {
+        rt->interruptRequested = 3;
+        lua_sethook(L, coordlua_hook, LUA_MASKCOUNT, 1);
+        coordlua_hook_error(L, "cancelled");
+        return;
+    }
+    if (rt->deadline != 0 && ar->event == LUA_HOOKCOUNT && coordlua_monotonic_ns() >= rt->deadline) {
+        rt->interruptRequested = 2;
+        lua_sethook(L, coordlua_hook, LUA_MASKCOUNT, 1);
+        coordlua_hook_error(L, "timed out");
+        return;
+    }
+    if (rt->budgeted) {
+        if (ar->event == LUA_HOOKCOUNT) rt->budget -= rt->hookCount;
+        if (rt->budget <= 0) {
+            lua_sethook(L, coordlua_hook, LUA_MASKCOUNT, 1);
+            lua_pushfstring(L, "instruction budget of %I instructions exhausted", (lua_Integer)rt->budgetTotal);
+            coordlua_hook_error(L, lua_tostring(L, -1));
+        }
+        return;
+    }
+    if (rt->deadline != 0 || rt->cancel != NULL) return;
+    lua_sethook(L, NULL, 0, 0); /* nothing asked for any more: a stale hook on this thread removes itself */
+}
+
+void coordlua_interrupt(lua_State *L) {
+    coordlua_Runtime *rt = coordlua_runtime(L);
+    rt->interruptRequested = 1;
+    lua_sethook(L, coordlua_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+
+
+/* The state Ctrl-C interrupts on this thread while it is armed, the thread that installed the handler, and
+   how many times Ctrl-C was pressed. */
+static _Thread_local lua_State *volatile sigintState;
+static pthread_t sigintInstaller;
+static volatile sig_atomic_t sigintInstalled;
+static volatile sig_atomic_t sigintCount;
+
+static void coordlua_sigint_handler(int sig) {
+    (void)sig;
+    lua_State *L = sigintState;
+    if (L == NULL && sigintInstalled && !pthread_equal(pthread_self(), sigintInstaller)) {
+        pthread_kill(sigintInstaller, SIGINT); /* Ctrl-C is the installing thread's */
+        return;
+    }
+    sigintCount = sigintCount + 1;
+    if (L != NULL) {
+        if (sigintUnseen) {
+            signal(SIGINT, SIG_DFL);
+            raise(SIGINT);
+            return;
+        }
+        sigintUnseen = 1;
+        lua_State *running = coordlua_runtime(L)->current;
+        coordlua_interrupt(running != NULL ? running : L);
+    }
+}
+
+int coordlua_sigint_install(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = coordlua_sigint_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    sigintInstaller = pthread_self();
+    sigintInstalled = 1;
+    if (sigaction(SIGINT, &action, NULL) != 0) { sigintInstalled = 0; return -1; }
+    /* A process started with SIGINT blocked (some harnesses do that) would never see Ctrl-C. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    return pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+void coordlua_sigint_uninstall(void) {
+    signal(SIGINT, SIG_DFL);
+    sigintInstalled = 0;
+}
+
+lua_State *coordlua_sigint_arm(lua_State *L) {
+    lua_State *previous = sigintState;
+    sigintState = L;
+    return previous;
+}
+
+void coordlua_sigint_disarm(lua_State *previous) {
+    sigintState = previous;
+    sigintUnseen = 0;
+}
+
+int coordlua_sigint_take(void) {
+    int count = sigintCount;
+    sigintCount = 0;
+    return count;
+}
+
+int coordlua_funcinfo(lua_State *L, int index, const char **source, int *linedefined, int *lastlinedefined, int *nups, int *nparams) {
+    lua_Debug ar;
+    lua_pushvalue(L, index);
+    lua_getinfo(L, ">Su", &ar);
+    *source = ar.source;
+    *linedefined = ar.linedefined;
+    *lastlinedefined = ar.lastlinedefined;
+    *nups = ar.nups;
+    *nparams = ar.nparams;
+    return ar.what[0] == 'L' || ar.what[0] == 'm';
+}
+
+long long coordlua_malloc_in_use(void) {
+#if defined(__GLIBC__)
+    struct mallinfo2 info = mallinfo2();
+    return (long long)info.uordblks;
+#else
+    return -1;
+#endif
+}
+
+static void coordlua_warnf(void *ud, const char *msg, int tocont) {
+    coordlua_Runtime *rt = (coordlua_Runtime *)ud;
+    if (rt->warn != NULL && rt->owner != NULL) rt->warn(rt->owner, msg, tocont);
+}
+
+void coordlua_setwarnf(lua_State *L, coordlua_Runtime *rt) { lua_setwarnf(L, coordlua_warnf, rt); }
+
+/* coroutine.resume over the library's own (upvalue 1): while the coroutine runs it is the runtime record's
+   running thread, so Ctrl-C and timeouts interrupt it, and it gets the hooks the running call asked for (an
+   instruction budget counts its instructions too, even if it was created before the budget was set). */
+int coordlua_coresume(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTHREAD);
+    lua_State *co = lua_tothread(L, 1);
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    if (co == L) {  /* the library reports the mistake */
+        lua_call(L, n, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    coordlua_Runtime *rt = coordlua_runtime(L);
+    lua_State *saved = rt->current;
+    rt->current = co;
+    coordlua_install_hook(co, rt);
+    int status = lua_pcall(L, n, LUA_MULTRET, 0);
+    rt->current = saved;
+    if (rt->interruptRequested || rt->budgeted || rt->deadline || rt->cancel) coordlua_install_hook(L, rt); /* what was asked meanwhile holds here too */
+    if (status != LUA_OK) return lua_error(L);
+    return lua_gettop(L);
+}
+
+int coordlua_caller(lua_State *L, int level, char *source, int size, int *line) {
+    lua_Debug ar;
+    if (size <= 0 || !lua_getstack(L, level, &ar) || !lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) return 0;
+    /* Files by their whole path (short_src would shorten a long one to ".../end/of/path"). */
+    snprintf(source, (size_t)size, "%s", ar.source[0] == '@' ? ar.source + 1 : ar.short_src);
+    *line = ar.currentline;
+    return 1;
+}

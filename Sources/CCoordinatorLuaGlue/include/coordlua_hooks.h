@@ -1,0 +1,79 @@
+/* CCoordinatorLua: hooks (instruction budget, interrupt), Ctrl-C for command-line hosts, introspection, warnings. Part of CCoordinatorLuaGlue.h, which includes the parts in order: not to be included alone. */
+#ifndef COORDLUA_HOOKS_H
+#define COORDLUA_HOOKS_H
+
+/* ---- hooks: instruction budget and interrupt ---- */
+
+/* Installs the hook the runtime record asks for on thread L, or removes it. */
+void coordlua_install_hook(lua_State *L, coordlua_Runtime *rt);
+
+/* Both conditions are sticky until the Swift side ends the top-level call: Lua code that catches the error
+   with pcall and loops again is stopped again at its next instruction. Count hooks never fire inside C
+   functions, so message handlers run undisturbed. */
+void coordlua_hook(lua_State *L, lua_Debug *ar);
+
+/* Asks the running Lua code to stop with an "interrupted" error at its next instruction. Safe to call from
+   a signal handler on the thread that runs Lua (the same technique as lua.c's Ctrl-C handling). */
+void coordlua_interrupt(lua_State *L);
+
+/* ---- time limits ----
+   A deadline is the runtime record's own (`deadline`): while one is set, a count hook reads the monotonic
+   clock every COORDLUA_DEADLINE_EVERY instructions and stops the running code with "timed out" once it has
+   passed. No signal and no timer, so runtimes on different threads each keep their own limit. */
+#define COORDLUA_DEADLINE_EVERY 1000
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+long long coordlua_monotonic_ns(void);
+
+/* ---- cancellation from another thread ----
+   A flag in memory of its own, read and written only with C11 atomics: any thread may set it (a Swift
+   task's cancellation handler) while the state's thread runs Lua. While the runtime record points at one
+   (`cancel`), the count hook reads it every COORDLUA_DEADLINE_EVERY instructions and stops the running code with
+   "cancelled". Nothing but the flag is touched from the other thread: no lua_sethook across threads. */
+void *coordlua_cancel_new(void);
+void coordlua_cancel_set(void *flag);
+int coordlua_cancel_test(void *flag);
+void coordlua_cancel_free(void *flag);
+
+/* ---- Ctrl-C for command-line hosts (as lua.c does it) ----
+   One process-wide SIGINT handler. A state is armed for the thread that armed it (a thread-local slot):
+   the signal, when it lands on that thread, interrupts the Lua code running on the state's current
+   thread; at any time it is counted, so a prompt can see that Ctrl-C was pressed. A Ctrl-C delivered to
+   another thread of the process is passed on to the thread that installed the handler (pthread_kill), so
+   a command-line host that runs Lua on its main thread sees every Ctrl-C. Runtimes armed on other
+   threads (tests, servers) are never touched by a signal meant for one of them. The handler does nothing
+   but async-signal-safe work: stores to sig_atomic_t and thread-local slots, lua_sethook, pthread_kill. */
+
+/* Installs the handler without SA_RESTART, so a blocking read at a prompt returns EINTR. */
+int coordlua_sigint_install(void);
+
+void coordlua_sigint_uninstall(void);
+/* Arms L for this thread; returns the state armed before (to give back to coordlua_sigint_disarm). */
+lua_State *coordlua_sigint_arm(lua_State *L);
+void coordlua_sigint_disarm(lua_State *previous);
+
+/* How many times Ctrl-C was pressed since the last call. */
+int coordlua_sigint_take(void);
+
+/* coroutine.resume over the library's own (upvalue 1): the coroutine is the running thread while it runs,
+   and gets the running call's hooks (budget, interrupt). */
+int coordlua_coresume(lua_State *L);
+
+/* ---- function introspection (for hot reload) ---- */
+
+/* Pushes nothing; fills source/lines of the function at `index`. Returns 1 for a Lua function. */
+/* The chunk (a file's whole path, else short_src) and current line of the function `level` levels up the stack (1: the caller of the
+   running C function); 0 when there is none or it is not Lua. Allocates nothing in Lua's heap. */
+int coordlua_caller(lua_State *L, int level, char *source, int size, int *line);
+int coordlua_funcinfo(lua_State *L, int index, const char **source, int *linedefined, int *lastlinedefined, int *nups, int *nparams);
+
+/* Bytes the C allocator has handed out and not taken back (Lua's and Swift's allocations alike), for
+   memory measurements; -1 where the C library cannot tell. */
+long long coordlua_malloc_in_use(void);
+
+/* ---- warnings ---- */
+
+/* Routes the state's warnings (`warn "..."`) to the runtime record's `warn` function. */
+void coordlua_setwarnf(lua_State *L, coordlua_Runtime *rt);
+
+#endif /* COORDLUA_HOOKS_H */

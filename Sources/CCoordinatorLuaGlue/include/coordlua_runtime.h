@@ -1,0 +1,72 @@
+/* CCoordinatorLua: the runtime record every thread of a state reaches, and the counting allocator. Part of CCoordinatorLuaGlue.h, which includes the parts in order: not to be included alone. */
+#ifndef COORDLUA_RUNTIME_H
+#define COORDLUA_RUNTIME_H
+
+/* ---- per-state runtime record, owned by Swift, reachable from every thread of the state ---- */
+
+/* Swift dispatchers. `box` is an unretained pointer to a Swift object. Return >= 0 results, or -1 with
+   the error object on top of the stack. */
+typedef int (*coordlua_Dispatch)(lua_State *L, void *box);
+typedef int (*coordlua_MethodDispatch)(lua_State *L, void *box, void *object);
+typedef void (*coordlua_Release)(void *box);
+typedef void (*coordlua_Warn)(void *owner, const char *msg, int tocont);
+
+typedef struct coordlua_Runtime {
+    coordlua_Dispatch dispatch;
+    coordlua_MethodDispatch methodDispatch;
+    coordlua_Release release;
+    coordlua_Warn warn;
+    void *owner;                 /* unretained pointer to the Swift core; valid while the state is open */
+    lua_State *current;          /* the thread that is running now (main thread, or a callback's thread) */
+    size_t used;                 /* bytes currently allocated by this state */
+    size_t peak;                 /* high-water mark of `used` */
+    size_t limit;                /* 0: no limit */
+    int enforce;                 /* the limit applies only while Lua code runs */
+    /* Running out of memory while Swift code makes Lua values must not raise over Swift frames (a longjmp
+       skips Swift's releases and exclusivity bookkeeping). So the state keeps a reserve: when the system
+       refuses an allocation made while Swift code runs (enforce == 0), the reserve is freed, the allocation
+       tried again, and memoryShort set; Swift code checks it between values and raises "not enough memory"
+       itself (LuaStack.checkMemory), and the trampolines raise it from C when a Swift function returns.
+       Between two checks Swift makes at most one value of bounded size (larger strings and tables are
+       made in protected mode: coordlua_ppushlstring, coordlua_pcreatetable), so the reserve covers it. */
+    void *reserve;               /* COORDLUA_RESERVE bytes kept back, or NULL while spent */
+    int memoryShort;             /* the reserve was spent or an allocation for Swift failed: Swift must stop */
+    size_t systemLimit;          /* for tests: the system's memory as this state sees it (used + reserve); 0: none */
+    int protectedPush;           /* inside coordlua_ppushlstring / coordlua_pcreatetable: a failure raises into C */
+    size_t unprotectedFailures;  /* allocations refused while Swift code ran with no reserve left (each raised over Swift) */
+    int tracebacks;              /* the message handler records a traceback */
+    long long budget;            /* instructions left while `budgeted` */
+    long long budgetTotal;       /* the budget a top-level call started with (for the message) */
+    int budgeted;
+    int hookCount;               /* instructions between two count hooks */
+    long long deadline;          /* CLOCK_MONOTONIC nanoseconds after which running code stops ("timed out"); 0: none */
+    void *cancel;                /* a cancellation flag (coordlua_cancel_new) another thread may set: running code stops ("cancelled"); NULL: none */
+    volatile sig_atomic_t interruptRequested;
+    char tracebackKey;           /* address used as a registry key */
+} coordlua_Runtime;
+
+static inline coordlua_Runtime *coordlua_runtime(lua_State *L) {
+    return *(coordlua_Runtime **)lua_getextraspace(L);
+}
+
+/* ---- allocator ---- */
+
+void *coordlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+
+/* The reserve's size: more than the largest value Swift makes between two checks (a string of
+   COORDLUA_PROTECTED_STRING bytes, a table of COORDLUA_PROTECTED_TABLE slots) with Lua's own growth beside it. */
+#define COORDLUA_RESERVE (1 << 20)
+/* Strings longer than this and tables presized for more slots are made in protected mode. */
+#define COORDLUA_PROTECTED_STRING (64 << 10)
+#define COORDLUA_PROTECTED_TABLE 4096
+
+/* Takes the reserve back when it was spent and the system has the memory again (called as Lua code is
+   entered from Swift); 1 when the reserve is in place. */
+int coordlua_restore_reserve(coordlua_Runtime *rt);
+
+/* Frees the reserve (when the state closes). */
+void coordlua_free_reserve(coordlua_Runtime *rt);
+
+lua_State *coordlua_newstate(coordlua_Runtime *rt);
+
+#endif /* COORDLUA_RUNTIME_H */

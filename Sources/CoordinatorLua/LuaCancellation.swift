@@ -1,0 +1,72 @@
+import CCoordinatorLua
+import CCoordinatorLuaGlue
+
+/// A flag that stops the Lua code a state runs, set from any thread or task: the safe way to interrupt Lua
+/// from outside the thread that runs it. While a state runs inside ``LuaState/withCancellation(_:_:)``, its
+/// count hook reads the flag every 1,000 instructions (microseconds apart), and once it is set the running
+/// code stops with a "cancelled" error (kind `.interrupted`), which Lua code cannot catch for good (every
+/// later instruction of the same call fails again). Like the instruction budget, it cannot stop a single
+/// long C call (`string.rep` of a huge string).
+///
+/// ```swift
+/// let stop = LuaCancellation()
+/// DispatchQueue.global().asyncAfter(deadline: .now() + 1) { stop.cancel() }
+/// try lua.withCancellation(stop) { try lua.run("while true do end") }   // LuaError: "…: cancelled"
+/// ```
+public final class LuaCancellation: @unchecked Sendable {
+    // @unchecked Sendable, proof: the only stored property is a pointer set once here to memory of its own
+    // (not Lua's), which every thread reads and writes only through C11 atomic operations
+    // (coordlua_cancel_set, coordlua_cancel_test), and which deinit frees when no thread holds this object any more.
+    let flag: UnsafeMutableRawPointer?
+
+    /// A flag that is not set.
+    public init() { flag = coordlua_cancel_new() }
+
+    deinit { coordlua_cancel_free(flag) }
+
+    /// Sets the flag: the Lua code running under it stops at its next check. Safe from any thread.
+    public func cancel() { coordlua_cancel_set(flag) }
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { coordlua_cancel_test(flag) != 0 }
+}
+
+extension LuaState {
+    /// Runs `body` so that `cancellation.cancel()`, from any thread, stops the Lua code it runs on this state
+    /// with a "cancelled" error (kind `.interrupted`) within 1,000 instructions. A flag set before `body`
+    /// starts stops it before it runs.
+    public func withCancellation<R>(_ cancellation: LuaCancellation, _ body: () throws -> R) throws -> R {
+        if cancellation.isCancelled { throw LuaError(.interrupted, "cancelled") }
+        guard let L = try? core.thread() else { return try body() }
+        let runtime = core.runtime
+        let previous = runtime.pointee.cancel
+        runtime.pointee.cancel = cancellation.flag
+        coordlua_install_hook(L, runtime)
+        defer {
+            runtime.pointee.cancel = previous
+            coordlua_install_hook(L, runtime)
+        }
+        return try body()
+    }
+
+    /// Runs `body` so that cancelling the task that runs it stops its Lua code (``withCancellation(_:_:)``):
+    /// for a host on Swift concurrency, where `Task.cancel()` would otherwise wait for a runaway script.
+    ///
+    /// ```swift
+    /// actor Flows {
+    ///     let lua: LuaState
+    ///     init() throws { lua = try LuaState() }
+    ///     func run(_ code: String) async throws { try await lua.cancellable { try lua.run(code) } }
+    /// }
+    /// let task = Task { try await flows.run("while true do end") }
+    /// task.cancel()   // the task ends with LuaError "…: cancelled"
+    /// ```
+    public func cancellable<R>(isolation: isolated (any Actor)? = #isolation, _ body: () throws -> R) async throws -> R {
+        let cancellation = LuaCancellation()
+        return try await withTaskCancellationHandler {
+            try withCancellation(cancellation, body)
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+}

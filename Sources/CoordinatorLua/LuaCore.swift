@@ -1,0 +1,355 @@
+import CCoordinatorLua
+import CCoordinatorLuaGlue
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The shared, reference-counted owner of one `lua_State`.
+///
+/// ``LuaState`` is the public face; references (``LuaTable`` and friends) keep the core alive so that they
+/// can tell, after ``LuaState/close()``, that the state is gone instead of touching freed memory.
+///
+/// Isolation: the core is not `Sendable`. It lives in the isolation domain of whoever created the
+/// ``LuaState`` and is only ever reached from there (Swift callbacks run synchronously inside calls made from
+/// that domain).
+@usableFromInline final class LuaCore {
+    /// The runtime record shared with the C side; freed when the core goes away.
+    @usableFromInline let runtime: UnsafeMutablePointer<coordlua_Runtime>
+    /// The main thread; `nil` once closed.
+    private(set) var mainThread: OpaquePointer?
+    /// The owning state, for callbacks that need it.
+    weak var owner: LuaState?
+
+    /// Swift classes registered as userdata types, by Swift type and by class tag.
+    var classesByType: [ObjectIdentifier: LuaClassInfo] = [:]
+    var classesByTag: [UnsafeRawPointer: LuaClassInfo] = [:]
+    /// Registry references whose Swift owners went away; released at the next safe point.
+    ///
+    /// `pendingUnrefs` and `callDepth` are read on every call from Swift, so their exclusivity is not
+    /// checked at run time. That is safe: a core is used from one thread at a time (`LuaState` is not
+    /// `Sendable`), and every access is a single read or write that calls nothing while it lasts (the
+    /// drain loop pops one slot at a time and releases it after the access), so no two accesses overlap.
+    @exclusivity(unchecked) var pendingUnrefs: [Int32] = []
+    /// Objects that libraries keep with the state (`LuaStack.attachment`), by their class. Exclusivity
+    /// unchecked (read on every data conversion): one thread, and each access is one read of the array
+    /// or one append, with no code running while it lasts.
+    @exclusivity(unchecked) @usableFromInline var attachments: [(ObjectIdentifier, AnyObject)] = []
+
+    /// The classes objects were last pushed as (a few; ``pushObject(_:_:)`` looks here before hashing
+    /// into `classesByType`). Exclusivity unchecked: one thread, single reads, appends and a clear.
+    @exclusivity(unchecked) var pushedClasses: [(key: PushedClass, info: LuaClassInfo)] = []
+    /// Registry slot of the state's views (``LuaStack/pushView(for:)``), once one was set. Exclusivity
+    /// unchecked (read on every data conversion): one thread, single reads and one write.
+    @exclusivity(unchecked) @usableFromInline var viewsRef: Int32 = LUA_NOREF
+
+    /// The attachment stored under `key`, if any.
+    @usableFromInline func attachment(_ key: ObjectIdentifier) -> AnyObject? {
+        for i in attachments.indices where attachments[i].0 == key { return attachments[i].1 }
+        return nil
+    }
+    /// Every live ``LuaCallback`` of the state, unretained: a callback adds itself when made and removes
+    /// itself in its `deinit` (each knows its position), so every entry is a live object. Exclusivity
+    /// unchecked: one thread, and each access is one read, append or assignment that runs no code.
+    @exclusivity(unchecked) var callbacks: [Unmanaged<LuaCallback>] = []
+    /// Short strings read from Lua, by address (see ``LuaStringCache``): a `let` of pointers, read without
+    /// retaining the core or an exclusive access.
+    let strings = LuaStringCache()
+    /// Every live ``LuaFunctionSlots`` of the state, kept the same way.
+    @exclusivity(unchecked) var functionSlots: [Unmanaged<LuaFunctionSlots>] = []
+    /// Registry slots of the shared metatables.
+    var boxMetatableRef: Int32 = LUA_NOREF
+    var objectCacheRef: Int32 = LUA_NOREF
+    /// The Swift error most recently turned into a Lua error, to hand back as `underlying`.
+    var lastSwiftError: (message: String, error: any Error)?
+    /// The traceback of a Lua error that a nested call raised and a callback passed on, so that the error
+    /// keeps the stack where it really happened.
+    var nestedTraceback: (message: String, traceback: String)?
+    /// The object of an error Lua raised in a nested call, which a Swift callback passed on as its message:
+    /// the outer error takes it back (``LuaError/value``).
+    var nestedErrorValue: (message: String, value: LuaErrorValue)?
+    /// Nesting of protected calls made from Swift; 0 means no Lua code is running.
+    @exclusivity(unchecked) var callDepth = 0
+    /// Maximum instructions for each top-level call, or nil.
+    var instructionBudget: Int?
+    /// Warning routing.
+    var warningHandler: (String) -> Void = { message in
+        var line = "Lua warning: \(message)\n"
+        line.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
+    }
+    var warningsEnabled = true
+    var warningBuffer = ""
+    /// Whether the last piece said more pieces follow.
+    var warningContinues = false
+
+    init() throws(LuaError) {
+        runtime = .allocate(capacity: 1)
+        runtime.initialize(to: coordlua_Runtime())
+        guard let L = coordlua_newstate(runtime) else {
+            runtime.deallocate()
+            throw LuaError(.memory, "cannot create a Lua state: not enough memory")
+        }
+        mainThread = L
+        runtime.pointee.current = L
+        runtime.pointee.tracebacks = 1
+        runtime.pointee.hookCount = 1000
+        runtime.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        runtime.pointee.dispatch = { L, box in
+            guard let L, let box else { return 0 }
+            return LuaCore.dispatchFunction(L, box)
+        }
+        runtime.pointee.methodDispatch = { L, box, object in
+            guard let L, let box, let object else { return 0 }
+            return LuaCore.dispatchMethod(L, box, object)
+        }
+        runtime.pointee.release = { box in
+            guard let box else { return }
+            Unmanaged<AnyObject>.fromOpaque(box).release()
+        }
+        runtime.pointee.warn = { owner, message, toContinue in
+            guard let owner, let message else { return }
+            let core = Unmanaged<LuaCore>.fromOpaque(owner).takeUnretainedValue()
+            core.receiveWarning(String(cString: message), continues: toContinue != 0)
+        }
+        coordlua_setwarnf(L, runtime)
+        setUpRegistry(L)
+    }
+
+    deinit {
+        close()
+        strings.deallocate()
+        runtime.deinitialize(count: 1)
+        runtime.deallocate()
+    }
+
+    var isClosed: Bool { mainThread == nil }
+    /// Whether the state was made for untrusted scripts (`LuaState(sandbox:)`).
+    var isSandboxed = false
+    /// Whether `setmetatable` refuses metatables with `__gc` (`LuaState.refuseFinalizers()`).
+    var refusesFinalizers = false
+    /// The folders `require` looks in first (a sandboxed state's: the only ones).
+    var moduleDirectories: [String] = []
+    /// Whether `package.searchers` has the searcher for `moduleDirectories` (`LuaState.allowModules(in:)`).
+    var hasModuleSearcher = false
+    /// Texts that stand for files (``LuaState/sourceOverrides``), and whether `require` has the searcher
+    /// that finds them.
+    var sourceOverrides: [String: String] = [:]
+    var hasOverrideSearcher = false
+    /// Whether `require` only loads preloaded modules and Lua files from `moduleDirectories`.
+    var modulesRestricted = false
+
+    /// The thread Swift code must use now: the main thread, or the thread that called the running callback.
+    var L: OpaquePointer { runtime.pointee.current }
+
+    /// The current thread, or `.misuse` after close.
+    @usableFromInline func thread() throws(LuaError) -> OpaquePointer {
+        guard mainThread != nil else { throw LuaError(.misuse, "the Lua state is closed") }
+        return runtime.pointee.current
+    }
+
+    func close() {
+        guard let L = mainThread else { return }
+        lua_close(L) // runs every __gc: Swift objects held by Lua are released here
+        coordlua_free_reserve(runtime)
+        mainThread = nil
+        runtime.pointee.owner = nil
+        runtime.pointee.current = nil
+        classesByType.removeAll()
+        classesByTag.removeAll()
+        pendingUnrefs.removeAll()
+        // What Swift values the core still holds go too: an error kept for its `underlying` value can hold
+        // objects that hold references to this core (a coordinator and its Lua tables), a cycle that would
+        // keep the closed core and its buffers alive for good.
+        lastSwiftError = nil
+        nestedTraceback = nil
+        nestedErrorValue = nil
+        attachments.removeAll()
+    }
+
+    private func setUpRegistry(_ L: OpaquePointer) {
+        // Metatable for boxes that hold a retained Swift object: __gc releases it.
+        lua_createtable(L, 0, 2)
+        coordlua_pushboxgc(L)
+        lua_setfield(L, -2, "__gc")
+        lua_pushstring(L, "Swift object")
+        lua_setfield(L, -2, "__metatable")
+        boxMetatableRef = coordlua_ref(L)
+        // Weak-valued cache: one userdata per live Swift object, so identity survives round trips (a map of
+        // the same kind as the state's views, kept apart: its entries may outlive their objects until `__gc`).
+        objectCacheRef = coordlua_weakmap_new(L)
+    }
+
+    // MARK: Registry references
+
+    /// Releases references whose Swift owners were deinitialised. Called at safe points only (on every call
+    /// from Swift: the check is inline, the work out of line).
+    @inline(__always) func drainUnrefs() {
+        if !pendingUnrefs.isEmpty { drainPendingUnrefs() }
+    }
+
+    @inline(never) private func drainPendingUnrefs() {
+        guard !isClosed else { return }
+        // In place: `luaL_unref` only writes registry slots (no allocation, so no collector step and no
+        // `__gc` that could append meanwhile), and a copy of the list would cost an allocation per drain.
+        let L = self.L
+        while let ref = pendingUnrefs.popLast() { coordlua_unref(L, ref) }
+    }
+
+    /// Takes a registry reference to the value at `index` (the stack is unchanged).
+    func reference(at index: Int32, in L: OpaquePointer) -> LuaReference {
+        let pointer = lua_topointer(L, index)
+        return LuaReference(core: self, ref: slot(for: index, in: L), pointer: pointer)
+    }
+
+    /// A registry slot holding the value at `index` (the stack is unchanged). Slots released since the
+    /// last call are given back first, so the registry stays at the size of what Swift holds.
+    @inline(__always) func slot(for index: Int32, in L: OpaquePointer) -> Int32 {
+        drainUnrefs()
+        lua_pushvalue(L, index)
+        return coordlua_ref(L)
+    }
+
+    // MARK: Callbacks
+
+    /// Runs a Swift callback. Never lets a Swift error escape and never jumps: returns the result count, or
+    /// -1 with the error message on top of the stack for the C trampoline to raise.
+    ///
+    /// The box is borrowed without a retain: the closure that holds it as an upvalue is on the Lua stack for
+    /// the whole call, so the box cannot go away while it runs.
+    static func dispatchFunction(_ L: OpaquePointer, _ box: UnsafeMutableRawPointer) -> Int32 {
+        Unmanaged<LuaFunctionBox>.fromOpaque(box)._withUnsafeGuaranteedRef { function in
+            let base = lua_gettop(L)
+            do {
+                try function.body(LuaCall(L, function.core, base: base, offset: 0, callee: function))
+                return max(lua_gettop(L) - base, 0)
+            } catch {
+                return function.core.pushError(error, L, level: 1)
+            }
+        }
+    }
+
+    static func dispatchMethod(_ L: OpaquePointer, _ box: UnsafeMutableRawPointer, _ object: UnsafeMutableRawPointer) -> Int32 {
+        Unmanaged<LuaMethodBox>.fromOpaque(box)._withUnsafeGuaranteedRef { method in
+            let base = lua_gettop(L)
+            do {
+                try method.body(object, LuaCall(L, method.core, base: base, offset: 1, callee: method))
+                return max(lua_gettop(L) - base, 0)
+            } catch {
+                return method.core.pushError(error, L, level: method.callerLevel)
+            }
+        }
+    }
+
+    /// Pushes the Lua error for a Swift error: an error Lua raised (in a nested call) passes through with
+    /// its message; any other error gets the location of the Lua code that called the callback, the way
+    /// `luaL_error` does. `level` is where that Lua code is: 1 for a direct call, 2 for accessors that the C
+    /// `__index`/`__newindex` functions call.
+    func pushError(_ error: any Error, _ L: OpaquePointer, level: Int32) -> Int32 {
+        if runtime.pointee.memoryShort != 0 || (error as? LuaError)?.kind == .memory {
+            // Out of memory: Lua's own message, a fixed string that pushing does not allocate (a message
+            // with a location would need memory there may not be).
+            runtime.pointee.memoryShort = 1
+            LuaStack(L, self).pushString("not enough memory")
+            return -1
+        }
+        let message: String
+        if let lua = error as? LuaError, lua.raisedByLua {
+            message = lua.message
+            if let underlying = lua.underlying { lastSwiftError = (message, underlying) }
+            if let traceback = lua.traceback { nestedTraceback = (message, traceback) }
+            if let value = lua.value { nestedErrorValue = (message, value) }
+        } else {
+            coordlua_where(L, level)
+            let location = LuaStack(L, self).rawString(at: -1)
+            lua_settop(L, -2)
+            let text: String
+            if let described = error as? CustomStringConvertible { text = described.description } else { text = "\(error)" }
+            message = location + text
+            lastSwiftError = (message, error)
+        }
+        LuaStack(L, self).pushString(message)
+        return -1
+    }
+
+    // MARK: Warnings
+
+    /// A message in one piece that starts with `@` is a control message (`@on`, `@off`; others are
+    /// ignored), as in Lua's own `warnf`: `warn("", "@on")` is a warning.
+    func receiveWarning(_ piece: String, continues: Bool) {
+        if !warningContinues, !continues, piece.hasPrefix("@") {
+            if piece == "@on" { warningsEnabled = true } else if piece == "@off" { warningsEnabled = false }
+            return
+        }
+        warningBuffer += piece
+        warningContinues = continues
+        guard !continues else { return }
+        let message = warningBuffer
+        warningBuffer = ""
+        if warningsEnabled { warningHandler(message) }
+    }
+}
+
+/// What every Swift function reachable from Lua has: its name (for messages), where its Lua caller sits on
+/// the stack, and its core.
+///
+/// `core` is `unowned(unsafe)`: a box is retained only by its Lua userdata, whose `__gc` releases it at the
+/// latest inside `lua_close`, which runs while the core is alive; so the box never outlives the core, and
+/// the hot path avoids a weak load.
+class LuaCallableBox {
+    unowned(unsafe) let core: LuaCore
+    let name: String
+    /// The stack level of the Lua code that triggered the call (for error locations): 1 for direct calls,
+    /// 2 for accessors called by the C `__index`/`__newindex`.
+    let callerLevel: Int32
+
+    init(core: LuaCore, name: String, callerLevel: Int32) {
+        self.core = core
+        self.name = name
+        self.callerLevel = callerLevel
+    }
+}
+
+/// A Swift closure reachable from a Lua C closure (upvalue 1 of `coordlua_trampoline`).
+final class LuaFunctionBox: LuaCallableBox {
+    let body: (LuaCall) throws -> Void
+    init(core: LuaCore, name: String, body: @escaping (LuaCall) throws -> Void) {
+        self.body = body
+        super.init(core: core, name: name, callerLevel: 1)
+    }
+}
+
+/// A Swift method of a registered class (upvalue 1 of `coordlua_method_trampoline`); `body` gets the object's
+/// unretained pointer, already checked to be an instance of the class.
+final class LuaMethodBox: LuaCallableBox {
+    let body: (UnsafeMutableRawPointer, LuaCall) throws -> Void
+    init(core: LuaCore, name: String, callerLevel: Int32, body: @escaping (UnsafeMutableRawPointer, LuaCall) throws -> Void) {
+        self.body = body
+        super.init(core: core, name: name, callerLevel: callerLevel)
+    }
+}
+
+/// A call from Swift between ``LuaCore/beginCall(arguments:function:entry:)`` and its `pcall`.
+@usableFromInline struct PendingCall {
+    @usableFromInline let stack: LuaStack
+    /// The stack's top before the call: restore it when done.
+    @usableFromInline let top: Int32
+    /// 1 when a message handler sits below the function, else 0.
+    @usableFromInline let handler: Int32
+    /// The type of what was pushed in the function's place.
+    @usableFromInline let found: Int32
+
+    @inlinable init(stack: LuaStack, top: Int32, handler: Int32, found: Int32) {
+        self.stack = stack
+        self.top = top
+        self.handler = handler
+        self.found = found
+    }
+
+    /// The index of the first result once the call returned.
+    @inlinable var firstResult: Int32 { top + 1 + handler }
+    /// The results on the stack once the call returned.
+    @inlinable var results: LuaResults {
+        LuaResults(stack: stack, base: firstResult, count: lua_gettop(stack.L) - firstResult + 1)
+    }
+}

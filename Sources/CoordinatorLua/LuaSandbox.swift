@@ -1,0 +1,96 @@
+import CCoordinatorLua
+import CCoordinatorLuaGlue
+
+/// A state for scripts you do not trust (``LuaState/init(sandbox:)``): what they can and cannot reach.
+///
+/// Open: base (text-only `load`; no `dofile`, `loadfile`), `require` of Lua modules from the folders the
+/// host allows (``LuaState/allowModules(in:)``), coroutine, table, string, math, utf8. Gone: `io`, `os`,
+/// `debug`, `package.loadlib`, C modules, `package.searchpath`, binary chunks. Locked: the string
+/// metatable (`getmetatable("")` gives `"string"`), the metatables of Swift objects. Refused: metatables
+/// with `__gc` (finalizers run with hooks off, so an endless one could not be stopped by an instruction
+/// budget, a timeout or Ctrl-C), and `collectgarbage` other than `"collect"`, `"count"`, `"step"` and
+/// `"isrunning"` (a script cannot stop the collector or tune it to grow without bound).
+public struct LuaSandbox: Sendable {
+    /// The libraries a sandbox opens.
+    public static let libraries: LuaLibraries = [.base, .package, .coroutine, .table, .string, .math, .utf8]
+
+    /// The sandbox: the only one there is (a value, so that `LuaState(sandbox: LuaSandbox())` reads as what it makes).
+    public init() {}
+}
+
+extension LuaState {
+    /// Creates a state for untrusted scripts (see ``LuaSandbox``).
+    public convenience init(sandbox: LuaSandbox) throws {
+        try self.init(libraries: LuaSandbox.libraries)
+        try restrict()
+        isSandboxed = true
+    }
+
+    private func restrict() throws {
+        try restrictModules()
+        try run(
+            """
+            local error, collectgarbage = error, collectgarbage
+            getmetatable("").__metatable = "string"
+            local allowed = { collect = true, count = true, step = true, isrunning = true }
+            _G.collectgarbage = function(option, ...)
+              if option ~= nil and not allowed[option] then
+                error("collectgarbage('" .. tostring(option) .. "') is not allowed in the sandbox", 2)
+              end
+              return collectgarbage(option, ...)
+            end
+            """, name: "=[sandbox]")
+        try refuseFinalizers()
+    }
+
+    /// Makes `require` load only preloaded modules and Lua modules from the folders ``allowModules(in:)``
+    /// allows, as text: no C modules, no `package.loadlib` or `package.searchpath`, whatever a script puts in
+    /// `package.path`. What a sandbox does to `package`; for a host that needs `require` (a library that
+    /// preloads its module) in a state opened without `package` (``LuaLibraries/safe``).
+    package func restrictModules() throws {
+        guard !core.modulesRestricted else { return }
+        let L = try core.thread()
+        lua_getglobal(L, "package")
+        lua_getfield(L, -1, "searchpath")
+        lua_pushcclosure(L, coordlua_searcher_sandboxed, 1)
+        let searcher = lua_gettop(L)
+        lua_createtable(L, 2, 0)
+        lua_getfield(L, -3, "searchers")
+        lua_rawgeti(L, -1, 1) // the preload searcher
+        lua_rawseti(L, -3, 1)
+        lua_settop(L, -2)
+        lua_pushvalue(L, searcher)
+        lua_rawseti(L, -2, 2)
+        lua_setfield(L, -3, "searchers")
+        lua_settop(L, -2)
+        for field in ["loadlib", "searchpath"] { lua_pushnil(L); lua_setfield(L, -2, field) }
+        lua_pushstring(L, ""); lua_setfield(L, -2, "cpath")
+        lua_pushstring(L, ""); lua_setfield(L, -2, "path")
+        lua_settop(L, -2)
+        core.modulesRestricted = true
+    }
+
+    /// Makes `setmetatable` refuse metatables with `__gc`: Lua runs finalizers with hooks off, so an
+    /// instruction budget, a time limit or Ctrl-C could not stop one that never ends. A sandbox does this,
+    /// and so should any host that sets limits on scripts it does not trust.
+    public func refuseFinalizers() throws {
+        guard !core.refusesFinalizers else { return }
+        try run(
+            """
+            local setmetatable, rawget, type, error = setmetatable, rawget, type, error
+            _G.setmetatable = function(t, mt)
+              if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+                error("__gc metamethods are not run here (they could not be stopped)", 2)
+              end
+              return setmetatable(t, mt)
+            end
+            """, name: "=[limits]")
+        core.refusesFinalizers = true
+    }
+
+    /// Whether the state was made with ``init(sandbox:)``.
+    public internal(set) var isSandboxed: Bool {
+        get { core.isSandboxed }
+        set { core.isSandboxed = newValue }
+    }
+}
