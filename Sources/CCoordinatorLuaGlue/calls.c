@@ -10,13 +10,21 @@ static int coordlua_refuse_short_call(lua_State *L, coordlua_Runtime *rt, int na
     return LUA_ERRMEM;
 }
 
+/* Lua code may call Swift, and Swift code that makes values needs the reserve in place. When it was spent
+   and cannot be taken back, the garbage the shortage left (a half-made copy) is collected first; if that is
+   not enough the call is refused, since Swift code would run with nothing to fall back on. */
+static int coordlua_reserve_for_call(lua_State *L, coordlua_Runtime *rt) {
+    if (coordlua_restore_reserve(rt)) return 1;
+    lua_gc(L, LUA_GCCOLLECT);
+    return coordlua_restore_reserve(rt);
+}
+
 int coordlua_pcall(lua_State *L, int nargs, int nresults) {
     coordlua_Runtime *rt = coordlua_runtime(L);
-    if (rt->memoryShort) return coordlua_refuse_short_call(L, rt, nargs);
+    if (rt->memoryShort || !coordlua_reserve_for_call(L, rt)) return coordlua_refuse_short_call(L, rt, nargs);
     int base = lua_gettop(L) - nargs;
     lua_pushcfunction(L, coordlua_msgh);
     lua_insert(L, base);
-    if (rt->reserve == NULL) coordlua_restore_reserve(rt);
     int savedEnforce = rt->enforce;
     rt->enforce = 1;
     int status = lua_pcall(L, nargs, nresults, base);
@@ -29,9 +37,8 @@ void coordlua_pushmsgh(lua_State *L) { lua_pushcfunction(L, coordlua_msgh); }
 
 int coordlua_pcall_with_handler(lua_State *L, int nargs, int nresults, int withHandler) {
     coordlua_Runtime *rt = coordlua_runtime(L);
-    if (rt->memoryShort) return coordlua_refuse_short_call(L, rt, nargs);
+    if (rt->memoryShort || !coordlua_reserve_for_call(L, rt)) return coordlua_refuse_short_call(L, rt, nargs);
     int handler = withHandler ? lua_gettop(L) - nargs - 1 : 0;
-    if (rt->reserve == NULL) coordlua_restore_reserve(rt);
     int savedEnforce = rt->enforce;
     rt->enforce = 1;
     int status = lua_pcall(L, nargs, nresults, handler);
@@ -223,7 +230,7 @@ static int coordlua_load_found(lua_State *L, const char *name) {
     if (lua_isnil(L, -2)) return 1;  /* not found: the list of places tried */
     lua_pop(L, 1);
     const char *filename = lua_tostring(L, -1);
-    if (luaL_loadfilex(L, filename, "t") != LUA_OK)
+    if (coordlua_loadfile_shared(L, filename) != LUA_OK)
         return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, filename, lua_tostring(L, -1));
     lua_insert(L, -2);  /* the loader, then the file name */
     return 2;

@@ -1,25 +1,52 @@
 /* CCoordinatorLuaGlue: the functions coordlua_runtime.h declares (see there for what each does). */
 #include "CCoordinatorLuaGlue.h"
 
-/* realloc, refused beyond the test limit `systemLimit` (which counts the reserve as used). */
+/* The reserve: one block per thread that runs Lua for Swift, not one per state (a host with a thousand
+   runtimes on a few threads keeps a few). Only the thread whose allocation failed may spend it, and Swift
+   code that makes values runs on one thread at a time per state, so a thread-local block needs no lock.
+   The key's destructor frees it when the thread ends. */
+static _Thread_local void *threadReserve;
+static pthread_key_t reserveKey;
+static pthread_once_t reserveKeyOnce = PTHREAD_ONCE_INIT;
+
+static void coordlua_reserve_key(void) { pthread_key_create(&reserveKey, free); }
+
+/* realloc, refused beyond the test limit `systemLimit` (which counts the reserve as used while the state holds it). */
 static void *coordlua_system_realloc(coordlua_Runtime *rt, void *ptr, size_t osize, size_t nsize) {
     if (rt->systemLimit != 0 && nsize > osize) {
-        size_t held = rt->used + (rt->reserve != NULL ? COORDLUA_RESERVE : 0);
+        size_t held = rt->used + (rt->reserveHeld ? COORDLUA_RESERVE : 0);
         if (held + (nsize - osize) > rt->systemLimit) return NULL;
     }
     return realloc(ptr, nsize);
 }
 
 int coordlua_restore_reserve(coordlua_Runtime *rt) {
-    if (rt->reserve != NULL) return 1;
+    if (rt->reserveHeld && threadReserve != NULL) return 1;
     if (rt->systemLimit != 0 && rt->used + COORDLUA_RESERVE > rt->systemLimit) return 0;
-    rt->reserve = malloc(COORDLUA_RESERVE);
-    return rt->reserve != NULL;
+    if (threadReserve == NULL) {
+        pthread_once(&reserveKeyOnce, coordlua_reserve_key);
+        threadReserve = malloc(COORDLUA_RESERVE);
+        if (threadReserve == NULL) return 0;
+        pthread_setspecific(reserveKey, threadReserve);
+    }
+    rt->reserveHeld = 1;
+    return 1;
 }
 
 void coordlua_free_reserve(coordlua_Runtime *rt) {
-    free(rt->reserve);
-    rt->reserve = NULL;
+    rt->reserveHeld = 0; /* the thread's block stays for the other states it runs */
+}
+
+/* Frees the running thread's reserve so that the allocation that failed can be tried again. */
+static int coordlua_spend_reserve(coordlua_Runtime *rt) {
+    if (!rt->reserveHeld) return 0;
+    rt->reserveHeld = 0;
+    if (threadReserve != NULL) {
+        free(threadReserve);
+        threadReserve = NULL;
+        pthread_setspecific(reserveKey, NULL);
+    }
+    return 1;
 }
 
 void *coordlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -35,9 +62,7 @@ void *coordlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     void *block = coordlua_system_realloc(rt, ptr, osize, nsize);
     if (block == NULL && !rt->enforce && !rt->protectedPush) {
         /* Swift code is running: spend the reserve rather than raise over its frames */
-        if (rt->reserve != NULL) {
-            free(rt->reserve);
-            rt->reserve = NULL;
+        if (coordlua_spend_reserve(rt)) {
             rt->memoryShort = 1;
             block = coordlua_system_realloc(rt, ptr, osize, nsize);
         }

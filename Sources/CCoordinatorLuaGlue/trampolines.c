@@ -1,7 +1,7 @@
 /* CCoordinatorLuaGlue: the functions coordlua_trampolines.h declares (see there for what each does). */
 #include "CCoordinatorLuaGlue.h"
 
-/* A Swift function ran short of memory (see coordlua_Runtime.reserve): its results, if any, are dropped and
+/* A Swift function ran short of memory (see coordlua_Runtime.reserveHeld): its results, if any, are dropped and
    "not enough memory" raised from here, in C. The message is Lua's own (a fixed string): pushing it
    allocates nothing. */
 static int coordlua_raise_memory_short(lua_State *L, coordlua_Runtime *rt, int n) {

@@ -100,15 +100,19 @@ public final class Application {
 
     // MARK: Events
 
-    /// Calls `handler` with every event that happens from now on, in order, until ``removeObserver(_:)``.
-    /// Returns a token.
+    /// Calls `handler` with every event that happens from now on, in order (an operation's events once it
+    /// has succeeded), until the returned observation is cancelled or the app goes. For Swift concurrency,
+    /// ``navigationEvents(bufferingNewest:)`` gives the same events as an `AsyncSequence`.
+    ///
+    /// ```swift
+    /// let observation = app.observe { event in print(event) }
+    /// ...
+    /// observation.cancel()
+    /// ```
     @discardableResult
-    public func observe(_ handler: @escaping (NavigationEvent) -> Void) -> Int {
-        context.events.add(handler)
+    public func observe(_ handler: @escaping (NavigationEvent) -> Void) -> NavigationObservation {
+        NavigationObservation(app: self, token: context.events.add(handler))
     }
-
-    /// Stops the observer with this token.
-    public func removeObserver(_ token: Int) { context.events.remove(token) }
 
     /// Reports an event, or queues it until the current operation succeeds. Nobody observing, it is not
     /// even built.

@@ -17,16 +17,35 @@ extension Application {
         let ended = StreamEnd()
         // The termination handler may run on any thread: it only sets the flag; the app's thread reads it.
         continuation.onTermination = { _ in ended.flag.store(true, ordering: .relaxed) }
-        var token: Int?
-        token = observe { [weak self] event in
+        var observation: NavigationObservation?
+        observation = observe { event in
             guard !ended.flag.load(ordering: .relaxed) else {
-                if let self, let token { self.removeObserver(token) }
+                observation?.cancel()
                 return
             }
             continuation.yield(event)
         }
-        if let token { context.events.onEnd(of: token) { continuation.finish() } } // the app goes: the stream ends
+        if let token = observation?.token { context.events.onEnd(of: token) { continuation.finish() } } // the app goes: the stream ends
         return stream
+    }
+}
+
+/// An observer of an app's events (``Application/observe(_:)``): cancel it to stop the calls. It does not
+/// keep the app alive, and cancelling twice, or after the app went, does nothing.
+public final class NavigationObservation {
+    private weak var app: Application?
+    let token: Int
+
+    init(app: Application, token: Int) {
+        self.app = app
+        self.token = token
+    }
+
+    /// Stops the observer: its handler is not called again (not even for events already queued by an
+    /// operation still running).
+    public func cancel() {
+        app?.context.events.remove(token)
+        app = nil
     }
 }
 

@@ -174,9 +174,12 @@ extension LuaCore {
     }
 
     /// Loads a chunk onto the stack, or throws.
-    func load(_ L: OpaquePointer, bytes: UnsafeRawBufferPointer, chunkName: String, mode: String) throws(LuaError) {
+    func load(_ L: OpaquePointer, bytes: UnsafeRawBufferPointer, chunkName: String, mode: String, cached: Bool = false) throws(LuaError) {
         drainUnrefs()
-        let status = coordlua_load(L, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, chunkName, mode)
+        let text = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        let status = cached && mode == "t"
+            ? coordlua_load_shared(L, text, bytes.count, chunkName)
+            : coordlua_load(L, text, bytes.count, chunkName, mode)
         if status != LUA_OK { throw popError(L, status: status) }
     }
 

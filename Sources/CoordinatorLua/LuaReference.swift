@@ -187,6 +187,21 @@ public struct LuaTable: LuaPushable, LuaReadable {
         }
     }
 
+    /// The keys that are strings (raw, in Lua's `next` order), without reading the values: cheaper than
+    /// ``pairs()`` when the values are tables or functions.
+    public func stringKeys() throws -> [String] {
+        try withPushed(reference) { stack, table in
+            var result: [String] = []
+            try stack.reserve(3)
+            lua_pushnil(stack.L)
+            while lua_next(stack.L, table) != 0 {
+                if lua_type(stack.L, -2) == LUA_TSTRING { result.append(stack.rawString(at: -2)) }
+                lua_settop(stack.L, -2)
+            }
+            return result
+        }
+    }
+
     /// The table converted to a Swift type, such as `[Int]` or `[String: [String: Double]]`.
     public func decode<T: LuaReadable>(_ type: T.Type = T.self) throws -> T {
         try withPushed(reference) { stack, table in try T.read(from: stack, at: table) }

@@ -28,7 +28,7 @@ extension LuaState {
 
     private func restrict() throws {
         try restrictModules()
-        try run(
+        try load(
             """
             local error, collectgarbage = error, collectgarbage
             getmetatable("").__metatable = "string"
@@ -39,7 +39,7 @@ extension LuaState {
               end
               return collectgarbage(option, ...)
             end
-            """, name: "=[sandbox]")
+            """, name: "=[sandbox]", cached: true).call()
         try refuseFinalizers()
     }
 
@@ -75,7 +75,7 @@ extension LuaState {
     /// and so should any host that sets limits on scripts it does not trust.
     public func refuseFinalizers() throws {
         guard !core.refusesFinalizers else { return }
-        try run(
+        try load(
             """
             local setmetatable, rawget, type, error = setmetatable, rawget, type, error
             _G.setmetatable = function(t, mt)
@@ -84,7 +84,7 @@ extension LuaState {
               end
               return setmetatable(t, mt)
             end
-            """, name: "=[limits]")
+            """, name: "=[limits]", cached: true).call()
         core.refusesFinalizers = true
     }
 

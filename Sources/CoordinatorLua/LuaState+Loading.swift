@@ -7,22 +7,29 @@ extension LuaState {
     /// Compiles a chunk without running it. `name` appears in messages (`name:line: ...`). A name in
     /// brackets (`"[mylib]"`) marks library code: errors that Swift callbacks raise are located at the
     /// first caller outside such chunks, the way `[C]` frames are passed over.
-    public func load(_ code: String, name: String = "chunk") throws -> LuaFunction {
+    ///
+    /// With `cached`, the compiled chunk is kept in the process's ``LuaChunkCache`` and a later load of the
+    /// same text under the same name, in this state or any other, takes it from there instead of parsing
+    /// again: for code every new state loads (a library's Lua half). Files are always cached.
+    public func load(_ code: String, name: String = "chunk", cached: Bool = false) throws -> LuaFunction {
         let L = try core.thread()
         var code = code
         try code.withUTF8 { buffer in
-            try core.load(L, bytes: UnsafeRawBufferPointer(buffer), chunkName: chunkName(name), mode: "t")
+            try core.load(L, bytes: UnsafeRawBufferPointer(buffer), chunkName: chunkName(name), mode: "t", cached: cached)
         }
         defer { lua_settop(L, -2) }
         return LuaFunction(reference: core.reference(at: -1, in: L))
     }
 
     /// Compiles a file without running it. Messages name the file as given (`scripts/app.lua:3: ...`).
-    /// A path in ``sourceOverrides`` compiles that text instead of the file's.
+    /// A path in ``sourceOverrides`` compiles that text instead of the file's. The compiled chunk is shared
+    /// with the process's other states through the ``LuaChunkCache`` (keyed by the file's text, so an
+    /// edited file compiles again).
     public func loadFile(_ path: String) throws -> LuaFunction {
-        if let text = core.sourceOverrides[path] { return try load(text, name: "@" + path) }
+        if let text = core.sourceOverrides[path] { return try load(text, name: "@" + path, cached: true) }
         let L = try core.thread()
-        let status = luaL_loadfilex(L, path, "t")
+        core.drainUnrefs()
+        let status = coordlua_loadfile_shared(L, path)
         if status != LUA_OK {
             let error = core.popError(L, status: status)
             // Lua names the file in syntax errors and unreadable files, not for a binary chunk refused.

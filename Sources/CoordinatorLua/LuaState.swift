@@ -163,7 +163,7 @@ public final class LuaState {
         lua_getfield(L, -1, "resume")
         lua_pushcclosure(L, coordlua_coresume, 1)
         lua_setfield(L, -2, "resume")
-        try run(
+        try load(
             """
             local coroutine, error, type = coroutine, error, type
             local create, resume, status, close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close
@@ -178,7 +178,7 @@ public final class LuaState {
               local co = create(f)
               return function(...) return results(co, resume(co, ...)) end
             end
-            """, name: "=[coroutine]")
+            """, name: "=[coroutine]", cached: true).call()
     }
 
     // MARK: Values
@@ -216,6 +216,8 @@ public final class LuaState {
 
     /// The most bytes this state has had allocated at once.
     public var peakMemoryUsed: Int { Int(core.runtime.pointee.peak) }
+    /// How many chunks this state took already compiled from the process's ``LuaChunkCache``.
+    package var sharedChunkLoads: Int { Int(core.runtime.pointee.sharedChunkLoads) }
 
     /// The most bytes Lua code may have allocated, or `nil` for no limit.
     ///

@@ -36,3 +36,25 @@ extension NavigationEventsTests {
         #expect(app.window.visibleScreen?.name == "C")
     }
 }
+
+extension NavigationEventsTests {
+    /// `observe` gives an observation to cancel, not a number to hand back (issue 25's papercut); it does
+    /// not keep the app alive, and cancelling again or after the app went does nothing.
+    @Test func anObservationStopsWhenCancelled() throws {
+        var seen: [String] = []
+        let observation: NavigationObservation
+        weak var gone: Application?
+        do {
+            let (app, root) = try Application.simple()
+            gone = app
+            observation = app.observe { seen.append($0.description) }
+            try root.push("A")
+            observation.cancel()
+            try root.push("B")
+            observation.cancel()
+        }
+        #expect(seen.count == 1 && seen.first?.hasPrefix("push A#") == true, "\(seen)")
+        #expect(gone == nil)
+        observation.cancel()
+    }
+}

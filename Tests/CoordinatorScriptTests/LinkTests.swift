@@ -25,7 +25,7 @@ import TestSupport
             events.append(event)
             visibleWhenEventsCame.append(runtime.app.window.visibleScreen?.name)
         }
-        defer { runtime.app.removeObserver(observer) }
+        defer { observer.cancel() }
         try runtime.open("shop://catalog/shoes/42")
         #expect(runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product"])
         #expect(runtime.app.visibleTabs?.selectedIndex == 0)

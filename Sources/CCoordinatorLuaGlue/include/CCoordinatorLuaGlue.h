@@ -20,7 +20,8 @@
  *
  * The parts, included below in order (each uses the ones before it): coordlua_runtime.h (the runtime record
  * and the allocator), coordlua_trampolines.h, coordlua_errors.h, coordlua_hooks.h (hooks, Ctrl-C, introspection,
- * warnings), coordlua_calls.h (protected calls), coordlua_values.h (weak maps, macros, data images).
+ * warnings), coordlua_calls.h (protected calls), coordlua_chunks.h (compiled chunks shared by the process's
+ * states), coordlua_values.h (weak maps, macros, data images).
  */
 #ifndef COORDLUA_GLUE_H
 #define COORDLUA_GLUE_H
@@ -45,6 +46,7 @@
 #include "coordlua_errors.h"
 #include "coordlua_hooks.h"
 #include "coordlua_calls.h"
+#include "coordlua_chunks.h"
 #include "coordlua_values.h"
 
 #endif /* COORDLUA_GLUE_H */

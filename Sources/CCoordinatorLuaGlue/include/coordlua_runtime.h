@@ -23,13 +23,14 @@ typedef struct coordlua_Runtime {
     size_t limit;                /* 0: no limit */
     int enforce;                 /* the limit applies only while Lua code runs */
     /* Running out of memory while Swift code makes Lua values must not raise over Swift frames (a longjmp
-       skips Swift's releases and exclusivity bookkeeping). So the state keeps a reserve: when the system
+       skips Swift's releases and exclusivity bookkeeping). So a reserve is kept (one block per thread, shared by
+       the states that thread runs): when the system
        refuses an allocation made while Swift code runs (enforce == 0), the reserve is freed, the allocation
        tried again, and memoryShort set; Swift code checks it between values and raises "not enough memory"
        itself (LuaStack.checkMemory), and the trampolines raise it from C when a Swift function returns.
        Between two checks Swift makes at most one value of bounded size (larger strings and tables are
        made in protected mode: coordlua_ppushlstring, coordlua_pcreatetable), so the reserve covers it. */
-    void *reserve;               /* COORDLUA_RESERVE bytes kept back, or NULL while spent */
+    int reserveHeld;             /* the running thread's COORDLUA_RESERVE bytes are kept back for this state; 0 while spent */
     int memoryShort;             /* the reserve was spent or an allocation for Swift failed: Swift must stop */
     size_t systemLimit;          /* for tests: the system's memory as this state sees it (used + reserve); 0: none */
     int protectedPush;           /* inside coordlua_ppushlstring / coordlua_pcreatetable: a failure raises into C */
@@ -41,6 +42,7 @@ typedef struct coordlua_Runtime {
     int hookCount;               /* instructions between two count hooks */
     long long deadline;          /* CLOCK_MONOTONIC nanoseconds after which running code stops ("timed out"); 0: none */
     void *cancel;                /* a cancellation flag (coordlua_cancel_new) another thread may set: running code stops ("cancelled"); NULL: none */
+    size_t sharedChunkLoads;     /* chunks this state took compiled from the process's store (coordlua_chunks.h) */
     volatile sig_atomic_t interruptRequested;
     char tracebackKey;           /* address used as a registry key */
 } coordlua_Runtime;
@@ -60,11 +62,11 @@ void *coordlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 #define COORDLUA_PROTECTED_STRING (64 << 10)
 #define COORDLUA_PROTECTED_TABLE 4096
 
-/* Takes the reserve back when it was spent and the system has the memory again (called as Lua code is
-   entered from Swift); 1 when the reserve is in place. */
+/* Takes the reserve back when it was spent (or the thread has none yet) and the system has the memory
+   again (called as Lua code is entered from Swift); 1 when the reserve is in place. Cheap when it is. */
 int coordlua_restore_reserve(coordlua_Runtime *rt);
 
-/* Frees the reserve (when the state closes). */
+/* Lets go of the reserve when the state closes (the thread's block stays for its other states). */
 void coordlua_free_reserve(coordlua_Runtime *rt);
 
 lua_State *coordlua_newstate(coordlua_Runtime *rt);

@@ -73,7 +73,7 @@ extension ScriptRuntime {
         try native.set("describe", lua.function(name: "describe") { call in
             try call.push(call.argument(1, as: FlowValue.self).luaLiteral)
         })
-        let prelude = try lua.load(Prelude.source, name: "[coordinator]")
+        let prelude = try lua.load(Prelude.source, name: "[coordinator]", cached: true)
         let results = try prelude.callValues(native)
         guard results.count == 6, let module = results[0].tableValue, let metaFor = results[1].functionValue,
               let dataMeta = results[4].tableValue, let primitives = results[5].tableValue

@@ -175,7 +175,7 @@ extension ScriptRuntime {
     func loadedModules() throws -> Set<String> {
         guard let package = try lua.globals.get("package", as: LuaTable?.self),
               let loaded = try package.get("loaded", as: LuaTable?.self) else { return [] }
-        return Set(try loaded.pairs().compactMap(\.key.stringValue))
+        return Set(try loaded.stringKeys())
     }
 
     func noteModules(_ names: Set<String>) throws {
@@ -192,12 +192,18 @@ extension ScriptRuntime {
 package func readTextFile(_ path: String) -> String? {
     guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
+    // Read in place, starting at the file's size (one read for a regular file; a pipe's text grows the buffer).
+    var info = stat()
+    var bytes = [UInt8](repeating: 0, count: fstat(fileno(file), &info) == 0 && info.st_size > 0 ? Int(info.st_size) + 1 : 4096)
+    var length = 0
     while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count > 0 { bytes.append(contentsOf: buffer[0..<count]) }
-        if count < buffer.count { break }
+        let count = bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.map { fread($0 + length, 1, buffer.count - length, file) } ?? 0
+        }
+        length += count
+        if length < bytes.count { break }
+        bytes.append(contentsOf: repeatElement(0, count: bytes.count))
     }
-    return String(decoding: bytes, as: UTF8.self)
+    if ferror(file) != 0 { return nil }
+    return String(decoding: bytes[..<length], as: UTF8.self)
 }

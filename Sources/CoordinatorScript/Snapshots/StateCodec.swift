@@ -186,7 +186,7 @@ extension ScriptRuntime {
         case .none: throw LuaError(.misuse, "the coordinator module is not loaded")
         case .uncompiled(let primitives):
             guard let module else { throw LuaError(.misuse, "the coordinator module is not loaded") }
-            let codec = try lua.load(StateCodec.source, name: "[snapshot]").call(module, primitives, as: LuaTable.self)
+            let codec = try lua.load(StateCodec.source, name: "[snapshot]", cached: true).call(module, primitives, as: LuaTable.self)
             let functions = (encode: try codec.get("encode", as: LuaFunction.self), apply: try codec.get("apply", as: LuaFunction.self))
             stateCodec = .compiled(encode: functions.encode, apply: functions.apply)
             return functions

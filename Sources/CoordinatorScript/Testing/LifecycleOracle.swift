@@ -14,7 +14,7 @@ final class LifecycleOracle {
     private var leftAt: [Int: String] = [:]
     /// The screens shown after the last step.
     private var shown: Set<Int> = []
-    private var observer: Int?
+    private var observer: NavigationObservation?
     private let app: Application
     /// The step running now (what ``afterStep(_:)`` will record).
     private var step = "starting the app"
@@ -42,7 +42,7 @@ final class LifecycleOracle {
 
     /// Stops hearing of finishes.
     func stopListening() {
-        if let observer { app.removeObserver(observer) }
+        observer?.cancel()
         observer = nil
     }
 

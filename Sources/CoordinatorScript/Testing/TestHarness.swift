@@ -22,7 +22,7 @@ final class TestHarness {
     private var reachedCoordinators: Set<String> = []
     /// The app's main script, once `app "..."` ran.
     private(set) var appPath: String?
-    private var observer: Int?
+    private var observer: NavigationObservation?
 
     /// The lifecycle oracle, watching from before the app starts.
     let oracle: LifecycleOracle
@@ -62,7 +62,7 @@ final class TestHarness {
     }
 
     deinit {
-        if let observer { runtime.app.removeObserver(observer) }
+        observer?.cancel()
     }
 
     /// Runs the test declared `index`-th: its steps, each one operation of the app; then asks the
@@ -121,8 +121,8 @@ final class TestHarness {
             guard let self else { throw ScriptRuntime.gone() }
             let step = try call.argument(1, as: LuaFunction.self)
             var events: [String] = []
-            let token = self.runtime.app.observe { events.append("\($0)") }
-            defer { self.runtime.app.removeObserver(token) }
+            let observation = self.runtime.app.observe { events.append("\($0)") }
+            defer { observation.cancel() }
             _ = try step.callValues()
             try call.push(events)
         })
@@ -130,7 +130,7 @@ final class TestHarness {
             guard let self else { throw ScriptRuntime.gone() }
             try call.push(self.runtime.app.stateDescription)
         })
-        let expect = try lua.load(Expectations.source, name: "=expect").call(recorders, as: LuaTable.self)
+        let expect = try lua.load(Expectations.source, name: "=expect", cached: true).call(recorders, as: LuaTable.self)
         try globals.set("expect", expect)
     }
 
