@@ -32,9 +32,9 @@ public enum FlowValue: Hashable, Sendable {
     }
 
     /// The text of a string, or nil.
-    public var string: String? { if case .string(let s) = self { s } else { nil } }
+    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
     /// An integer, or a double with an exact integer value; else nil.
-    public var int: Int? {
+    public var intValue: Int? {
         switch self {
         case .int(let i): i
         case .double(let d): Int(exactly: d)
@@ -42,7 +42,7 @@ public enum FlowValue: Hashable, Sendable {
         }
     }
     /// A number as a double (integers converted), or nil.
-    public var double: Double? {
+    public var doubleValue: Double? {
         switch self {
         case .int(let i): Double(i)
         case .double(let d): d
@@ -50,11 +50,11 @@ public enum FlowValue: Hashable, Sendable {
         }
     }
     /// The value of a boolean, or nil.
-    public var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
+    public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
     /// The items of a list, or nil.
-    public var list: [FlowValue]? { if case .list(let l) = self { l } else { nil } }
+    public var listValue: [FlowValue]? { if case .list(let l) = self { l } else { nil } }
     /// The fields of a record, or nil.
-    public var record: FlowRecord? { if case .record(let r) = self { r } else { nil } }
+    public var recordValue: FlowRecord? { if case .record(let r) = self { r } else { nil } }
 
     /// A record's field changed (or added), for building updated values.
     public func with(_ key: String, _ value: FlowValue?) -> FlowValue {

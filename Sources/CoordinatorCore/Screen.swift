@@ -160,7 +160,7 @@ public final class Screen: Presentable {
         case .value:
             if payload == nil { throw NavigationError(.badPayload, "output '\(output)' of \(name) needs a payload") }
         case .choice(let from):
-            let items = inputs[from]?.list ?? []
+            let items = inputs[from]?.listValue ?? []
             guard let payload, items.contains(payload) else {
                 throw NavigationError(.badPayload, "output '\(output)' of \(name) takes one of the items of '\(from)'" +
                     (items.isEmpty ? " (which is empty)" : ": " + items.map(\.displayText).joined(separator: ", ")))
@@ -178,13 +178,9 @@ public final class Screen: Presentable {
         }
     }
 
-    /// The screen as text: the type's rendering, or its inputs listed.
-    public func render() -> String {
-        do { return try rendering() } catch { return "(rendering \(name) failed: \(error))" }
-    }
-
-    /// Its text, as ``render()`` gives it, or the error of its type's rendering function.
-    public func rendering() throws -> String {
+    /// The screen as text: its type's rendering function's text, or its inputs listed (lists that outputs
+    /// choose from left out: they are the screen's actions). Throws what the rendering function throws.
+    public func render() throws -> String {
         if let render = type.render { return try render(self) }
         // Lists that outputs choose from are shown as actions, not repeated here.
         let choices = Set(outputs.compactMap { if case .choice(let from) = $0.payload { from } else { nil } })

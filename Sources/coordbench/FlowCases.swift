@@ -14,9 +14,9 @@ struct BenchError: Error, CustomStringConvertible {
 /// the city updated, driven the same way (three taps) in each form.
 func drive(_ app: Application) throws {
     try app.tap("selectCity")
-    guard let region = app.window.visibleScreen?["regions"]?.list?.first else { throw BenchError("no regions") }
+    guard let region = app.window.visibleScreen?["regions"]?.listValue?.first else { throw BenchError("no regions") }
     try app.tap("regionSelected", payload: region)
-    guard let city = app.window.visibleScreen?["cities"]?.list?.last else { throw BenchError("no cities") }
+    guard let city = app.window.visibleScreen?["cities"]?.listValue?.last else { throw BenchError("no cities") }
     try app.tap("citySelected", payload: city)
     guard app.window.visibleScreen?.name == "UserEdit" else { throw BenchError("the journey did not end at UserEdit") }
 }
@@ -118,7 +118,7 @@ func journeyCases(journeys n: Int, rounds: Int, root: String) throws -> [BenchRe
         swift = min(swift, try best(rounds: 1, operations: n) { for _ in 0..<n { try nativeJourney(native) } })
         pure = min(pure, try best(rounds: 1, operations: n) { try plainJourneys.callValues(n) })
     }
-    guard runtime.app.window.visibleScreen?["user"]?["city"]?["name"] == cities["regions"]?.list?.first?["cities"]?.list?.last?["name"] else {
+    guard runtime.app.window.visibleScreen?["user"]?["city"]?["name"] == cities["regions"]?.listValue?.first?["cities"]?.listValue?.last?["name"] else {
         throw BenchError("the Lua journey did not update the city")
     }
     let perSecond = { (ns: Double) in 1e9 / ns }

@@ -132,7 +132,7 @@ struct ExploreCommand: ParsableCommand {
             guard let text = Platform.readFile(coverage), let value = try? FlowValue(json: text) else {
                 fail(streams, "--coverage: cannot read \(coverage) (a file from coordrun test --coverage-json)")
             }
-            tested = Set((value.list ?? [value]).flatMap { $0["screens"]?["reached"]?.list?.compactMap(\.string) ?? [] })
+            tested = Set((value.listValue ?? [value]).flatMap { $0["screens"]?["reached"]?.listValue?.compactMap(\.stringValue) ?? [] })
         }
         let graph = FlowGraph(report, tested: tested)
         let format = path.split(separator: ".").last.map { String($0).lowercased() } ?? ""

@@ -41,10 +41,10 @@ enum ExploreWorkers {
                 for index in share {
                     guard let line = Platform.readLine(from: child) else { throw WorkerFailure(message: "a worker stopped") }
                     let value = try FlowValue(json: line)
-                    if let message = value["failed"]?.string { throw WorkerFailure(message: message) }
-                    let outcomes = try (value["outcomes"]?.list ?? []).map { try Explorer.Outcome(value: $0) }
+                    if let message = value["failed"]?.stringValue { throw WorkerFailure(message: message) }
+                    let outcomes = try (value["outcomes"]?.listValue ?? []).map { try Explorer.Outcome(value: $0) }
                     if !report.cutByStates {
-                        next += report.record(outcomes, actionCount: value["actions"]?.int ?? 0, from: index, maxStates: explorer.options.maxStates)
+                        next += report.record(outcomes, actionCount: value["actions"]?.intValue ?? 0, from: index, maxStates: explorer.options.maxStates)
                     }
                 }
             }
@@ -53,7 +53,7 @@ enum ExploreWorkers {
         // The end: each worker's final look for what stayed alive.
         for child in children {
             guard Platform.send("\n", to: child), let line = Platform.readLine(from: child) else { continue }
-            for violation in (try? FlowValue(json: line))?["violations"]?.list?.compactMap(\.string) ?? [] {
+            for violation in (try? FlowValue(json: line))?["violations"]?.listValue?.compactMap(\.stringValue) ?? [] {
                 report.addViolation(violation, path: [])
             }
         }

@@ -155,7 +155,7 @@ import CoordinatorCore
             ("Delete", { chosen.append("delete: \(app.names)") }), ("Cancel", nil),
         ])
         #expect(app.names == ["A", "Alert"])
-        #expect(app.window.visibleScreen?.render() == "Delete?\nIt cannot be undone")
+        #expect(try app.window.visibleScreen?.render() == "Delete?\nIt cannot be undone")
         #expect(app.window.visibleScreen?.outputs.map(\.name) == ["Delete", "Cancel"])
         #expect(navigationError { try app.back() }?.message == "an alert is showing: choose one of its actions (Delete, Cancel)")
         try app.tap("Delete")
@@ -208,7 +208,7 @@ import CoordinatorCore
     @Test func inputsOutputsAndRendering() throws {
         let (app, root) = try Application.simple()
         let screen = try root.push("A", inputs: ["value": 1])
-        #expect(screen.render() == "value: 1")
+        #expect(try screen.render() == "value: 1")
         #expect(screen.renderCount == 0)
         try screen.set("value", to: 2)
         #expect(screen.renderCount == 1)
@@ -253,7 +253,7 @@ import CoordinatorCore
         let (app, root) = try Application.simple()
         let screen = try root.push("A", inputs: ["value": 1])
         app.catalog.register(ScreenType("A", inputs: ["value", "extra"], outputs: [OutputSpec("next"), OutputSpec("more")]) { _ in "new look" })
-        #expect(screen.render() == "new look")
+        #expect(try screen.render() == "new look")
         try screen.set("extra", to: true)
         #expect(screen.outputs.map(\.name) == ["next", "more"])
     }

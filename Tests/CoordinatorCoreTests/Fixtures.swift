@@ -33,7 +33,7 @@ final class LoginCoordinator: Coordinator {
     override func start(_ args: FlowValue?) throws {
         let screen = try push("Login")
         try screen.on("login") { [unowned self] credentials in
-            guard credentials?["password"]?.string == "secret" else {
+            guard credentials?["password"]?.stringValue == "secret" else {
                 try self.alert(title: "Login failed", message: "Wrong password")
                 return
             }

@@ -54,7 +54,7 @@ import CoordinatorCore
     /// The example of FlowRecord's documentation and docs/Core.md, as written.
     @Test func documentedExample() {
         var user: FlowRecord = ["name": "Ann", "city": ["name": "Moscow"]]
-        #expect(user["city"]?["name"]?.string == "Moscow")
+        #expect(user["city"]?["name"]?.stringValue == "Moscow")
         user["age"] = 30
         #expect(user.map(\.key) == ["age", "city", "name"])
         user["age"] = nil

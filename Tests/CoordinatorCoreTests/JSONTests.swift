@@ -10,7 +10,7 @@ import CoordinatorCore
         #expect(try FlowValue(json: value.prettyJSON) == value)
         #expect(try FlowValue(json: FlowValue.double(.infinity).json) == .double(.infinity))
         #expect(try FlowValue(json: #"{"$double": "-inf"}"#) == .double(-.infinity))
-        #expect(try FlowValue(json: FlowValue.double(.nan).json).double?.isNaN == true)
+        #expect(try FlowValue(json: FlowValue.double(.nan).json).doubleValue?.isNaN == true)
         #expect(FlowValue.double(2).json == "2.0" && FlowValue.int(2).json == "2")
         #expect(try FlowValue(json: #" "\u00e9\ud83d\ude00\/" "#) == "é😀/")
     }

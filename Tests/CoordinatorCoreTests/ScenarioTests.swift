@@ -28,7 +28,7 @@ import CoordinatorCore
         try app.tap("citySelected", payload: ["name": "Dimitrovgrad"])
         #expect(app.names == ["UserEdit"])
         #expect(app.window.visibleScreen?["user"]?["city"] == ["name": "Dimitrovgrad"])
-        #expect(app.window.visibleScreen?.render() == "User: Ann\nCity: Dimitrovgrad")
+        #expect(try app.window.visibleScreen?.render() == "User: Ann\nCity: Dimitrovgrad")
         #expect(app.treeNames == ["App", "Main"])
         #expect(events.contains { if case .finished(let c, .finished, ["name": "Dimitrovgrad"]) = $0 { c.name == "CityPicker" } else { false } })
         #expect(events.contains { if case .gatewayChanged(from: .authorization, to: .main) = $0 { true } else { false } })

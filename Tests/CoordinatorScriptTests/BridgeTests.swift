@@ -36,7 +36,7 @@ func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
         #expect(try runtime.run("return top().name, top().region") == ["Cities", "Ulyanovsk Oblast"])
         try runtime.run("tap('citySelected', { name = 'Dimitrovgrad' })")
         #expect(try runtime.run("return top().name, top().user.city.name") == ["UserEdit", "Dimitrovgrad"])
-        #expect(runtime.app.window.visibleScreen?.render() == "User: Ann\nCity: Dimitrovgrad")
+        #expect(try runtime.app.window.visibleScreen?.render() == "User: Ann\nCity: Dimitrovgrad")
         #expect(try runtime.run("local t = tree() return t.name, #t.children, t.children[1].name") == ["App", 1, "Main"])
     }
 

@@ -125,7 +125,7 @@ import TestSupport
         let dot = graph.dot
         #expect(dot.hasPrefix("digraph flow {") && dot.contains("subgraph cluster_") && dot.contains("style=dashed"))
         let json = try FlowValue(json: graph.json)
-        #expect(json["nodes"]?.list?.count == graph.nodes.count && json["edges"]?.list?.count == graph.edges.count)
+        #expect(json["nodes"]?.listValue?.count == graph.nodes.count && json["edges"]?.listValue?.count == graph.edges.count)
     }
 
     @Test func exploreOnTheCommandLine() throws {

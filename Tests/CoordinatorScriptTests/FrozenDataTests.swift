@@ -67,7 +67,7 @@ import TestSupport
             #expect(try runtime.lua.evaluate("return walk(v)", as: FlowValue.self) == value)
             #expect(try runtime.lua.evaluate("return v", as: FlowValue.self) == value)
             #expect(try runtime.lua.evaluate("return require('coordinator').copy(v)", as: FlowValue.self) == value)
-            #expect(try runtime.lua.evaluate("return #v.items", as: Int.self) == value["items"]?.list?.count)
+            #expect(try runtime.lua.evaluate("return #v.items", as: Int.self) == value["items"]?.listValue?.count)
         }
     }
 
@@ -86,8 +86,8 @@ import TestSupport
             """, name: "flow")
         try runtime.start()
         let screen = try #require(runtime.app.window.visibleScreen)
-        #expect(screen["regions"]?.list?.map { $0["name"] } == ["A", "B"])
-        try runtime.app.tap("pick", payload: screen["regions"]?.list?.first)
+        #expect(screen["regions"]?.listValue?.map { $0["name"] } == ["A", "B"])
+        try runtime.app.tap("pick", payload: screen["regions"]?.listValue?.first)
         // A payload that is frozen data Lua holds is that frozen table: the same identity, read-only.
         #expect(try runtime.lua.evaluate("return picked == cities.regions[1] and picked.cities == cities.regions[1].cities", as: Bool.self))
         let changed = try #require(luaError { try runtime.run("picked.name = 'changed'", name: "flow") })
@@ -97,7 +97,7 @@ import TestSupport
         try runtime.run("rawset(cities.regions, 'x', 1)", name: "flow")
         let error = try #require(luaError { try runtime.run("require('coordinator').update { regions = cities.regions }", name: "flow") })
         #expect(error.message.contains("frozen data was changed with rawset (at regions)"), "\(error.message)")
-        #expect(runtime.app.window.visibleScreen?["regions"]?.list?.count == 2)
+        #expect(runtime.app.window.visibleScreen?["regions"]?.listValue?.count == 2)
     }
 
     @Test func aFrozenRecordCanBeAScreensInputs() throws {
@@ -147,13 +147,13 @@ import TestSupport
         let app = runtime.app
         try runtime.run("main:choose(data)", name: "flow")
         #expect(try runtime.lua.evaluate("return shown.items == data", as: Bool.self))
-        try app.tap("pick", payload: app.window.visibleScreen?["items"]?.list?.last)
+        try app.tap("pick", payload: app.window.visibleScreen?["items"]?.listValue?.last)
         #expect(try runtime.lua.evaluate("return result == data[2] and not pcall(function() result.name = 'x' end)", as: Bool.self))
 
         // Lua lets the data go: the same values come back as plain tables it may change.
         try runtime.run("main:choose(data) data, result, shown = nil, nil, nil", name: "flow")
         runtime.lua.collectGarbage()
-        try app.tap("pick", payload: app.window.visibleScreen?["items"]?.list?.first)
+        try app.tap("pick", payload: app.window.visibleScreen?["items"]?.listValue?.first)
         #expect(try runtime.lua.evaluate("result.name = result.name .. '!' return getmetatable(result) == nil and result.name", as: String.self) == "A!")
     }
 
@@ -179,6 +179,6 @@ import TestSupport
             #expect(try runtime.lua.evaluate("return shown.user.city == cities[\(n)] and shown.user ~= user", as: Bool.self))
         }
         try runtime.run("user.visits[5] = 5 require('coordinator').update { user = user }", name: "flow")
-        #expect(runtime.app.window.visibleScreen?["user"]?["visits"]?.list?.count == 5)
+        #expect(runtime.app.window.visibleScreen?["user"]?["visits"]?.listValue?.count == 5)
     }
 }

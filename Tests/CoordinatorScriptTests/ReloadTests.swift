@@ -66,7 +66,7 @@ import CoordinatorLua
             """)
         try runtime.reload()
         let screen = try #require(runtime.app.window.visibleScreen)
-        #expect(screen.render() == "Towns of Ulyanovsk Oblast")
+        #expect(try screen.render() == "Towns of Ulyanovsk Oblast")
         #expect(screen.outputs.map(\.name) == ["refresh", "citySelected"])
         try runtime.run("top().note = 'set on a live screen'")
         #expect(screen["note"] == "set on a live screen")
@@ -85,7 +85,7 @@ import CoordinatorLua
         #expect(error.message.hasPrefix("reload failed, nothing changed: "))
         #expect(error.message.contains("app.lua:") && error.message.hasSuffix("half way"))
         #expect(picture == before)
-        #expect(runtime.app.window.visibleScreen?.render() == "Cities of Ulyanovsk Oblast")
+        #expect(try runtime.app.window.visibleScreen?.render() == "Cities of Ulyanovsk Oblast")
         #expect(try runtime.run("return marker") == [1])
         // A syntax error, too.
         try folder.write("app.lua", original + "\nfunction (")

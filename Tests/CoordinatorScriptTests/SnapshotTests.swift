@@ -11,7 +11,7 @@ import TestSupport
     /// The document without its steps: what must be equal after a restore.
     static func state(_ json: String) throws -> FlowValue {
         let document = try FlowValue(json: json)
-        return .record(FlowRecord((document.record?.fields ?? []).filter { $0.key != "steps" }.map { ($0.key, $0.value) }))
+        return .record(FlowRecord((document.recordValue?.fields ?? []).filter { $0.key != "steps" }.map { ($0.key, $0.value) }))
     }
 
     @Test func aSnapshotThreeDeepInATabWithAModalRestoresInANewProcess() throws {
@@ -30,7 +30,7 @@ import TestSupport
         #expect(document["format"] == 1)
         #expect(document["window"]?["modals"]?[0]?["stack"]?[0]?["type"] == "Checkout")
         #expect(document["window"]?["root"]?["tabs"]?[1]?["badge"] == 1)
-        #expect(document["coordinators"]?.list?.map { $0["class"]?.string ?? "" } == ["Shop", "Catalog", "Cart", "Profile", "Checkout"])
+        #expect(document["coordinators"]?.listValue?.map { $0["class"]?.stringValue ?? "" } == ["Shop", "Catalog", "Cart", "Profile", "Checkout"])
         #expect(document["coordinators"]?[1]?["data"] == ["category": "shoes", "product": "42"])
 
         // Another process restores it: the same hierarchy and inputs, and every screen's outputs work.

@@ -19,19 +19,19 @@ extension Explorer.Outcome {
     public init(value: FlowValue) throws {
         guard let action = value["action"] else { throw NavigationError(.badSnapshot, "explore: an outcome without its action") }
         self.action = try AppSnapshot.step(from: action, number: 1)
-        if let message = value["error"]?.string {
+        if let message = value["error"]?.stringValue {
             result = .failed(message)
         } else if let state = value["state"] {
             result = .state(try Explorer.StateSeen(value: state))
         } else {
             throw NavigationError(.badSnapshot, "explore: an outcome with neither a state nor an error")
         }
-        if let pair = value["unhandled"]?.list, pair.count == 2, let screen = pair[0].string, let output = pair[1].string {
+        if let pair = value["unhandled"]?.listValue, pair.count == 2, let screen = pair[0].stringValue, let output = pair[1].stringValue {
             unhandled = (screen, output)
         } else {
             unhandled = nil
         }
-        violations = value["violations"]?.list?.compactMap(\.string) ?? []
+        violations = value["violations"]?.listValue?.compactMap(\.stringValue) ?? []
     }
 }
 
@@ -47,9 +47,9 @@ extension Explorer.StateSeen {
     /// The state `value` describes.
     public init(value: FlowValue) throws {
         guard let key = value["key"] else { throw NavigationError(.badSnapshot, "explore: a state without its key") }
-        self.init(key: key, screen: value["screen"]?.string ?? "", owner: value["owner"]?.string ?? "",
-                  inModal: value["modal"]?.bool ?? false, tab: value["tab"]?.string,
-                  shownTypes: value["shown"]?.list?.compactMap(\.string) ?? [])
+        self.init(key: key, screen: value["screen"]?.stringValue ?? "", owner: value["owner"]?.stringValue ?? "",
+                  inModal: value["modal"]?.boolValue ?? false, tab: value["tab"]?.stringValue,
+                  shownTypes: value["shown"]?.listValue?.compactMap(\.stringValue) ?? [])
     }
 }
 
@@ -58,7 +58,7 @@ extension Explorer {
     public static func value(of path: [UserStep]) -> FlowValue { .list(path.map(AppSnapshot.value(of:))) }
     /// The path a JSON value of ``value(of:)`` describes.
     public static func path(from value: FlowValue) throws -> [UserStep] {
-        try (value.list ?? []).enumerated().map { try AppSnapshot.step(from: $1, number: $0 + 1) }
+        try (value.listValue ?? []).enumerated().map { try AppSnapshot.step(from: $1, number: $0 + 1) }
     }
 }
 

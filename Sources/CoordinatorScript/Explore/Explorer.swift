@@ -266,7 +266,7 @@ public final class Explorer {
                 switch output.payload {
                 case .nothing: actions.append(.tap(output.name, payload: nil))
                 case .choice(let from):
-                    for item in screen[from]?.list ?? [] { actions.append(.tap(output.name, payload: item)) }
+                    for item in screen[from]?.listValue ?? [] { actions.append(.tap(output.name, payload: item)) }
                 case .value:
                     for example in screen.type.examples[output.name] ?? [] { actions.append(.tap(output.name, payload: example)) }
                 }

@@ -166,13 +166,18 @@ public final class REPL {
     /// Drops the incomplete chunk (Ctrl-C at a `>>` prompt).
     public func cancelPending() { pending = [] }
 
+    /// A screen's text, or what failed in its rendering (shown in its place).
+    static func text(of screen: Screen) -> String {
+        do { return try screen.render() } catch { return "(rendering \(screen.name) failed: \(error))" }
+    }
+
     /// Shows the visible screen: its title, rendering and numbered actions, and the stack below it.
     public func show() {
         guard let screen = app.window.visibleScreen else {
             return output.write(style.bold("(no screen is showing)") + "\n")
         }
         var text = style.bold("== \(screen.title)" + (screen.title == screen.name ? "" : " (\(screen.name))") + " ==") + "\n"
-        let body = rendered.flatMap { $0.screen == screen.id ? $0.text : nil } ?? screen.render()
+        let body = rendered.flatMap { $0.screen == screen.id ? $0.text : nil } ?? Self.text(of: screen)
         rendered = nil
         if !body.isEmpty { text += body + "\n" }
         for (i, action) in ScreenAction.actions(of: screen).enumerated() {

@@ -17,7 +17,7 @@ struct ScreenAction {
             case .nothing:
                 [ScreenAction(label: output.name, output: output.name, payload: nil, needsPayload: false)]
             case .choice(let from):
-                (screen[from]?.list ?? []).map {
+                (screen[from]?.listValue ?? []).map {
                     ScreenAction(label: "\($0.luaDisplayText)  (\(output.name))", output: output.name, payload: $0, needsPayload: false)
                 }
             case .value:

@@ -134,7 +134,7 @@ extension ScriptRuntime {
             guard let screen, case .choice(let from)? = screen.type.output(named: output)?.payload else {
                 throw LuaError(.runtime, "\(screen?.name ?? "no screen") has no output '\(output)' that picks from a list")
             }
-            let items = screen[from]?.list ?? []
+            let items = screen[from]?.listValue ?? []
             guard let item = items.first(where: { Self.item($0, is: value) }) else {
                 throw LuaError(.runtime, "parameter \(parameter) = \"\(value)\" matches no item of \(from) on \(screen.name)"
                     + (items.isEmpty ? " (it is empty)" : " (" + items.map(Self.key(of:)).joined(separator: ", ") + ")"))

@@ -71,7 +71,7 @@ extension Screen {
     /// what a line (REPL) or a step (flow tests) that shows the screen fails with.
     func checkedRendering() throws -> String {
         do {
-            return try rendering()
+            return try render()
         } catch var error as LuaError {
             error.message = "rendering \(name) failed: " + error.message
             throw error

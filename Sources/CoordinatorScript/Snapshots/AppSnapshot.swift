@@ -55,11 +55,11 @@ public enum AppSnapshot {
     static func step(from value: FlowValue, number: Int) throws -> UserStep {
         func bad() -> NavigationError { NavigationError(.badSnapshot, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, open)") }
         guard case .record(let fields) = value else { throw bad() }
-        if let output = fields["tap"]?.string { return .tap(output, payload: fields["payload"]) }
+        if let output = fields["tap"]?.stringValue { return .tap(output, payload: fields["payload"]) }
         if fields["back"] == true { return .back }
         if fields["dismiss"] == true { return .dismiss }
-        if let tab = fields["tab"]?.int, tab >= 1 { return .selectTab(tab - 1) }
-        if let url = fields["open"]?.string { return .open(url) }
+        if let tab = fields["tab"]?.intValue, tab >= 1 { return .selectTab(tab - 1) }
+        if let url = fields["open"]?.stringValue { return .open(url) }
         throw bad()
     }
 

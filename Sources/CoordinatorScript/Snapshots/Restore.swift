@@ -16,13 +16,13 @@ extension ScriptRuntime {
         let document: FlowValue
         do { document = try FlowValue(json: json) } catch { throw NavigationError(.badSnapshot, "snapshot: \(error.message)") }
         guard case .record(let fields) = document else { throw NavigationError(.badSnapshot, "snapshot: not a JSON object") }
-        guard let format = fields["format"]?.int else { throw NavigationError(.badSnapshot, "snapshot: it has no format (is it a snapshot?)") }
+        guard let format = fields["format"]?.intValue else { throw NavigationError(.badSnapshot, "snapshot: it has no format (is it a snapshot?)") }
         guard format == AppSnapshot.format else {
             throw NavigationError(.badSnapshot, "snapshot format \(format) is not one this runtime reads (it reads format \(AppSnapshot.format))")
         }
-        let digest = fields["app"]?["digest"]?.string ?? "none"
+        let digest = fields["app"]?["digest"]?.stringValue ?? "none"
         guard digest == scriptsDigest else {
-            let script = fields["app"]?["script"]?.string ?? "?"
+            let script = fields["app"]?["script"]?.stringValue ?? "?"
             throw NavigationError(.badSnapshot, "the snapshot was taken of other scripts (\(script), \(digest); these are \(scriptsDigest)): restoring it would not give the same app")
         }
         var expected = FlowRecord.Builder()
@@ -31,8 +31,8 @@ extension ScriptRuntime {
             expected.add(key, value)
         }
         let wanted = FlowValue.record(expected.finish())
-        let steps = try (fields["steps"]?.list ?? []).enumerated().map { try AppSnapshot.step(from: $1, number: $0 + 1) }
-        let startState = fields["start"]?["gateway"]?.string.map { AppState($0) } ?? app.gateway.state
+        let steps = try (fields["steps"]?.listValue ?? []).enumerated().map { try AppSnapshot.step(from: $1, number: $0 + 1) }
+        let startState = fields["start"]?["gateway"]?.stringValue.map { AppState($0) } ?? app.gateway.state
         try app.atomically {
             try app.tearDown()
             app.gateway.state = startState // the steps begin where the app started
@@ -71,7 +71,7 @@ extension ScriptRuntime {
             switch next {
             case .record(let record):
                 for field in record.fields {
-                    if field.key == "$id" || field.key == "$ref", let id = field.value.int { found.insert(id) } else { pending.append(field.value) }
+                    if field.key == "$id" || field.key == "$ref", let id = field.value.intValue { found.insert(id) } else { pending.append(field.value) }
                 }
             case .list(let items): pending += items
             default: break
@@ -96,38 +96,38 @@ extension ScriptRuntime {
     /// coordinators' fields, each only where it differs (a value the replay rebuilt keeps its identity, so
     /// the closures that share it still do).
     private func reconcile(_ wanted: FlowValue, with replayed: Capture) throws {
-        if let state = wanted["gateway"]?.string, state != app.gateway.state.rawValue { app.gateway.state = AppState(state) }
+        if let state = wanted["gateway"]?.stringValue, state != app.gateway.state.rawValue { app.gateway.state = AppState(state) }
         var screens: [FlowValue] = [], tabs: [FlowValue] = []
         func walk(_ container: FlowValue) {
-            if let list = container["stack"]?.list { screens += list }
+            if let list = container["stack"]?.listValue { screens += list }
             if let screen = container["screen"] { screens.append(screen) }
-            if let list = container["tabs"]?.list {
+            if let list = container["tabs"]?.listValue {
                 tabs.append(container)
-                for tab in list { screens += tab["stack"]?.list ?? [] }
+                for tab in list { screens += tab["stack"]?.listValue ?? [] }
             }
         }
         if let window = wanted["window"] {
             walk(window["root"] ?? [:])
-            for modal in window["modals"]?.list ?? [] { walk(modal) }
+            for modal in window["modals"]?.listValue ?? [] { walk(modal) }
         }
         for (entry, screen) in zip(screens, replayed.screens) {
-            let inputs = entry["inputs"]?.record ?? [:]
+            let inputs = entry["inputs"]?.recordValue ?? [:]
             for field in inputs.fields where screen[field.key] != field.value { try screen.set(field.key, to: field.value) }
             for field in screen.inputs.fields where inputs[field.key] == nil { try screen.set(field.key, to: nil) }
         }
         for (entry, container) in zip(tabs, replayed.tabs) {
-            for (i, tab) in (entry["tabs"]?.list ?? []).enumerated() where container.badges.indices.contains(i) && container.badges[i] != tab["badge"] {
+            for (i, tab) in (entry["tabs"]?.listValue ?? []).enumerated() where container.badges.indices.contains(i) && container.badges[i] != tab["badge"] {
                 try container.owner?.setBadge(tab["badge"], onTab: i)
             }
         }
-        let entries = wanted["coordinators"]?.list ?? []
+        let entries = wanted["coordinators"]?.listValue ?? []
         let have = try states(of: replayed.coordinators)
         // The fields to set: those whose value differs, and every field that shares a table with one of
         // them (a "$ref" to its "$id", or the other way): set alone, it would split what was one table.
         var changed: [[String: Bool]] = entries.indices.map { _ in [:] }
         var tables = Set<Int>()
         for (i, entry) in entries.enumerated() where i < replayed.coordinators.count {
-            let want = entry["data"]?.record ?? [:], now = have[i].data.record ?? [:]
+            let want = entry["data"]?.recordValue ?? [:], now = have[i].data.recordValue ?? [:]
             for field in want.fields where now[field.key] != field.value {
                 changed[i][field.key] = true
                 tables.formUnion(Self.sharedTables(in: field.value))
@@ -138,7 +138,7 @@ extension ScriptRuntime {
         while grew {
             grew = false
             for (i, entry) in entries.enumerated() where i < replayed.coordinators.count {
-                for field in entry["data"]?.record?.fields ?? [] where changed[i][field.key] == nil {
+                for field in entry["data"]?.recordValue?.fields ?? [] where changed[i][field.key] == nil {
                     let ids = Self.sharedTables(in: field.value)
                     guard !ids.isDisjoint(with: tables) else { continue }
                     changed[i][field.key] = true

@@ -108,7 +108,7 @@ extension ScriptRuntime {
         return coordinators.indices.map { i in
             guard i < encoded.count else { return empty }
             let data = encoded[i]["data"] ?? .record([:])
-            return (data.list?.isEmpty == true ? .record([:]) : data, encoded[i]["skipped"]?.list?.compactMap(\.string) ?? [])
+            return (data.listValue?.isEmpty == true ? .record([:]) : data, encoded[i]["skipped"]?.listValue?.compactMap(\.stringValue) ?? [])
         }
     }
 

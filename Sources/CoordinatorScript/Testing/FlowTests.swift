@@ -59,13 +59,13 @@ public enum FlowTests {
     /// Runs the tests of `file` that `include` selects, in the order written, each from a fresh app;
     /// `report` hears each result as it comes. With `failFast`, stops after the first failure. Throws when
     /// the file itself cannot be loaded (a syntax error, its app failing to start).
-    @discardableResult
     ///
     /// After each test the lifecycle oracle checks that no finished coordinator and no screen that left is
     /// still alive, and that running coordinators show a screen (``LifecycleOracle``); with
     /// `strictLifecycle`, after every step too.
     ///
     /// A test that runs longer than `timeLimit` seconds (its steps; `nil`: no limit) fails with "timed out".
+    @discardableResult
     public static func run(_ file: String, include: (FlowTest) -> Bool = { _ in true }, failFast: Bool = false,
                            strictLifecycle: Bool = false, timeLimit: Double? = nil,
                            report: (FlowTestResult) -> Void = { _ in }) throws -> [FlowTestResult] {

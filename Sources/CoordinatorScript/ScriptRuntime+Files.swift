@@ -1,0 +1,44 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CoordinatorLua
+
+/// Files by `URL`, as Swift hosts name them (`Bundle.main.url(forResource:withExtension:)`, a document
+/// picker, `URL(filePath:)`). The path forms take a path as `lua` does (relative to the current folder).
+extension ScriptRuntime {
+    /// Runs the app's main script at a file URL (see ``load(script:arguments:)-(String,_)``).
+    public func load(script url: URL, arguments: [LuaValue] = []) throws {
+        try load(script: Self.path(of: url), arguments: arguments)
+    }
+
+    /// Restores the snapshot in a file (see ``restore(contentsOf:)-(String)``).
+    public func restore(contentsOf url: URL) throws {
+        try restore(contentsOf: Self.path(of: url))
+    }
+
+    /// Writes ``snapshot()`` to a file, replacing it.
+    public func writeSnapshot(to url: URL) throws {
+        try Data(snapshot().utf8).write(to: url, options: .atomic)
+    }
+
+    static func path(of url: URL) throws -> String {
+        guard url.isFileURL else { throw LuaError(.misuse, "\(url) is not a file URL: scripts and snapshots are files") }
+        return url.path(percentEncoded: false)
+    }
+}
+
+extension FlowTests {
+    /// The tests a test file declares (see ``list(_:)-(String)``).
+    public static func list(_ url: URL) throws -> [FlowTest] { try list(ScriptRuntime.path(of: url)) }
+
+    /// Runs a test file's tests (see ``run(_:include:failFast:strictLifecycle:timeLimit:report:)-(String,_,_,_,_,_)``).
+    @discardableResult
+    public static func run(_ url: URL, include: (FlowTest) -> Bool = { _ in true }, failFast: Bool = false,
+                           strictLifecycle: Bool = false, timeLimit: Double? = nil,
+                           report: (FlowTestResult) -> Void = { _ in }) throws -> [FlowTestResult] {
+        try run(ScriptRuntime.path(of: url), include: include, failFast: failFast, strictLifecycle: strictLifecycle,
+                timeLimit: timeLimit, report: report)
+    }
+}

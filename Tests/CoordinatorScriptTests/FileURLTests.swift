@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import TestSupport
+import CoordinatorScript
+import CoordinatorLua
+
+/// Scripts, snapshots and test files by `URL`, as Swift hosts name files (issue 25).
+@Suite struct FileURLTests {
+    @Test func scriptsSnapshotsAndTestFilesByURL() throws {
+        let app = URL(fileURLWithPath: repositoryRoot + "/scripts/app.lua")
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: app)
+        try runtime.start()
+        try runtime.run("tap('login', { name = 'Ann', password = 'secret' }) tap('selectCity')")
+        let folder = try TemporaryDirectory()
+        let saved = URL(fileURLWithPath: folder.path + "/with space/state.json")
+        try FileManager.default.createDirectory(at: saved.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try runtime.writeSnapshot(to: saved)
+
+        let other = try ScriptRuntime(driverFunctions: true)
+        try other.load(script: app)
+        try other.start()
+        try other.restore(contentsOf: saved)
+        #expect(other.app.window.visibleStack.map(\.name) == ["UserEdit", "Regions"])
+
+        let before = other.app.window.visibleStack.map(\.id)
+        let refused = #expect(throws: LuaError.self) { try other.restore(contentsOf: URL(string: "https://example.com/state.json")!) }
+        #expect(refused?.message == "https://example.com/state.json is not a file URL: scripts and snapshots are files")
+        #expect(other.app.window.visibleStack.map(\.id) == before)
+
+        let tests = try FlowTests.list(URL(fileURLWithPath: repositoryRoot + "/scripts/app_test.lua"))
+        #expect(tests.count >= 8)
+        let results = try FlowTests.run(URL(fileURLWithPath: repositoryRoot + "/scripts/app_test.lua")) { $0.line == tests[0].line }
+        #expect(results.count == 1 && results[0].outcome == .passed)
+    }
+}
