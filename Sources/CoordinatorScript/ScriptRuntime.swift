@@ -70,6 +70,8 @@ public final class ScriptRuntime {
         var instructions: Int?
     }
     var configuration: Configuration
+    /// How the host makes its router for the app (``start(router:)``), for every start.
+    var routerMaker: ((Application) -> any Router)?
     /// The routes the scripts declared (``declaredRoutes``).
     var routes: [Route] = []
     /// The `print` the state started with: while the global is that one, a REPL prints values itself.
@@ -141,6 +143,7 @@ public final class ScriptRuntime {
             try new.limit(memory: configuration.memory, instructions: configuration.instructions)
         }
         new.swiftCoordinators = swiftCoordinators
+        new.routerMaker = routerMaker
         new.lua.sourceOverrides = sources
         try new.silencingPrint(quiet) {
             for file in files where file.module == nil {
@@ -233,9 +236,20 @@ public final class ScriptRuntime {
     public var declaresApplication: Bool { rootClass != nil || !flows.isEmpty }
 
     /// Starts the application coordinator declared with `flow.app { state = Coordinator, ... }`.
-    public func start() throws {
+    ///
+    /// It navigates through the router `router` makes for the app (the host's own, such as one that mirrors
+    /// a `UINavigationController`: see ``CoordinatorCore/Router``), or a headless one on the window's root
+    /// stack. The runtime keeps `router` and calls it again whenever it starts the app anew (a link opened
+    /// from the start, a restored snapshot), so the host's router always drives the live window.
+    ///
+    /// ```swift
+    /// try runtime.start { app in LoggingRouter(wrapping: app.headlessRouter()) }
+    /// ```
+    public func start(router: ((Application) -> any Router)? = nil) throws {
+        if let router { routerMaker = router }
+        let router = routerMaker?(app)
         if let rootClass {
-            try app.start(ScriptedCoordinator(runtime: self, type: rootClass))
+            try app.start(ScriptedCoordinator(runtime: self, type: rootClass), router: router)
             return
         }
         guard !flows.isEmpty else {
@@ -245,7 +259,7 @@ public final class ScriptRuntime {
         for (state, type) in flows {
             root.flows[state] = { [weak self, undo = app.undoLog] in ScriptedCoordinator(runtime: self, undo: undo, type: type) }
         }
-        try app.start(root)
+        try app.start(root, router: router)
     }
 
     /// The error a bridge function or a coordinator gives once its runtime is gone (a host kept the Lua

@@ -1,0 +1,57 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CoordinatorCore
+import CoordinatorLua
+
+/// The calls that drive a hosted app as its user would, the same on both fronts: ``ScriptSession`` (an
+/// actor, for tool and server hosts) and ``ScriptHost`` (the main actor, for app hosts).
+///
+/// Each call is one atomic operation on the front's isolation: when it fails, the app is as before it.
+/// Cancelling the task that awaits a call stops the Lua code it runs within 1,000 instructions (a runaway
+/// `while true do end` included), with a ``CoordinatorLua/LuaError`` whose message ends in "cancelled";
+/// the front's time limit ends a call that runs longer ("timed out").
+public protocol AppDriving: AnyObject, Sendable {
+    /// Runs `body` with the runtime, on the front's isolation, under the same cancellation and time limit
+    /// as the other calls: for what they do not cover (reading the window, registering functions, reloading).
+    func withRuntime<R: Sendable>(_ body: @Sendable (ScriptRuntime) throws -> R) async throws -> R
+}
+
+extension AppDriving {
+    /// Runs the app's main script, with `arguments` as its `...`.
+    public func load(script url: URL, arguments: [FlowValue] = []) async throws {
+        try await withRuntime { try $0.load(script: url, arguments: $0.luaValues(arguments)) }
+    }
+
+    /// Taps an output of the visible screen, as the user would.
+    public func tap(_ output: String, payload: FlowValue? = nil) async throws {
+        try await withRuntime { try $0.app.tap(output, payload: payload) }
+    }
+
+    /// Goes back, as the system's back button or gesture would.
+    public func back() async throws { try await withRuntime { try $0.app.back() } }
+
+    /// Dismisses the topmost modal, as a swipe down would.
+    public func dismiss() async throws { try await withRuntime { try $0.app.dismiss() } }
+
+    /// Selects the tab with this title on the visible tab bar.
+    public func selectTab(titled title: String) async throws { try await withRuntime { try $0.app.selectTab(titled: title) } }
+
+    /// Opens a deep link the scripts route (`flow.route`): see ``ScriptRuntime/open(_:)``.
+    public func open(_ link: String) async throws { try await withRuntime { try $0.open(link) } }
+
+    /// Runs a Lua chunk as one atomic operation and gives its first result as data (nil for none or nil).
+    @discardableResult
+    public func run(_ code: String) async throws -> FlowValue? { try await withRuntime { try $0.evaluate(code, name: "host") } }
+
+    /// The app's state as a snapshot document (JSON): see ``ScriptRuntime/snapshot()``.
+    public func snapshot() async throws -> String { try await withRuntime { try $0.snapshot() } }
+
+    /// Brings the app to a snapshot's state: see ``ScriptRuntime/restore(_:)``.
+    public func restore(_ json: String) async throws { try await withRuntime { try $0.restore(json) } }
+
+    /// The visible stack's screen names, bottom first.
+    public func visibleStack() async throws -> [String] { try await withRuntime { $0.app.window.visibleStack.map(\.name) } }
+}

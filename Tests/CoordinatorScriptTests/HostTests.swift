@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import TestSupport
+import CoordinatorCore
+import CoordinatorScript
+import CoordinatorLua
+
+/// The ready fronts for Swift concurrency (issue 25): ScriptSession (an actor, for tool and server hosts)
+/// and ScriptHost (the main actor, for app hosts).
+@Suite struct HostTests {
+    static let app = URL(fileURLWithPath: repositoryRoot + "/scripts/app.lua")
+
+    /// A Swift function scripts call as `started()`: tells the test that the runaway loop is running.
+    static func signalling(_ continuation: AsyncStream<Void>.Continuation) -> (ScriptRuntime) throws -> Void {
+        { runtime in
+            try runtime.installDriverFunctions()
+            try runtime.lua.globals.set("started", runtime.lua.function(name: "started") { _ in continuation.yield() })
+        }
+    }
+
+    @Test func aSessionDrivesItsAppAndCancellingATaskStopsARunawayScriptWithin100ms() async throws {
+        let (started, continuation) = AsyncStream<Void>.makeStream()
+        let session = try ScriptSession(setUp: Self.signalling(continuation))
+        try await session.load(script: Self.app)
+        try await session.start()
+        try await session.tap("login", payload: ["name": "Ann", "password": "secret"])
+        try await session.tap("selectCity")
+        let before = try await session.visibleStack()
+        #expect(before == ["UserEdit", "Regions"])
+
+        let task = Task {
+            defer { continuation.finish() } // a line that fails before started() ends the wait
+            return try await session.run("tap('regionSelected', top().regions[1]) started() while true do end")
+        }
+        var running = started.makeAsyncIterator()
+        guard await running.next() != nil else { Issue.record("the loop never ran: \(await task.result)"); return }
+        let clock = ContinuousClock()
+        let cancelled = clock.now
+        task.cancel()
+        let result = await task.result
+        let took = clock.now - cancelled
+        guard case .failure(let error) = result else { Issue.record("the loop was not stopped"); return }
+        #expect((error as? LuaError)?.message.hasSuffix("cancelled") == true, "\(error)")
+        #expect(took < .milliseconds(100), "\(took)")
+        // The session goes on, and the line that was stopped changed nothing.
+        #expect(try await session.visibleStack() == before)
+        try await session.back()
+        #expect(try await session.run("return top().name") == "UserEdit")
+    }
+
+    @Test func aSessionsTimeLimitStopsEachCall() async throws {
+        let session = try ScriptSession(timeLimit: 0.05)
+        try await session.load(script: Self.app)
+        try await session.start()
+        let login = ["name": "Ann", "password": "secret"] as FlowValue
+        let error = await #expect(throws: LuaError.self) {
+            try await session.withRuntime { runtime in
+                try runtime.app.atomically {
+                    try runtime.app.tap("login", payload: login)
+                    try runtime.lua.run("while true do end")
+                }
+            }
+        }
+        #expect(error?.message.hasSuffix("timed out") == true, "\(String(describing: error))")
+        // The call that timed out changed nothing: the login it made is undone.
+        #expect(try await session.visibleStack() == ["Login"])
+        await session.setTimeLimit(nil)
+        #expect(try await session.run("local n = 0 for i = 1, 10 do n = n + i end return n") == 55)
+        let events = await session.events()
+        try await session.tap("login", payload: login)
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next().map { "\($0)" }?.isEmpty == false)
+    }
+
+    /// Counts the routers the host made and the transitions they carried.
+    final class CountingRouter: Router {
+        let base: any Router
+        let log: Log
+        final class Log { var made = 0; var transitions: [String] = [] }
+        init(_ base: any Router, log: Log, counted: Bool = true) { self.base = base; self.log = log; if counted { log.made += 1 } }
+        var stack: NavigationStack { base.stack }
+        func perform(_ transition: Transition, for coordinator: Coordinator, animated: Bool) throws {
+            log.transitions.append("\(transition)")
+            try base.perform(transition, for: coordinator, animated: animated)
+        }
+        func router(on stack: NavigationStack) -> any Router { CountingRouter(base.router(on: stack), log: log, counted: false) }
+    }
+
+    @MainActor
+    @Test func anAppHostRunsOnTheMainActorWithItsOwnRouterThroughRestarts() async throws {
+        let (started, continuation) = AsyncStream<Void>.makeStream()
+        let host = try ScriptHost(setUp: Self.signalling(continuation))
+        let log = CountingRouter.Log()
+        try await host.load(script: Self.app)
+        try await host.start { app in CountingRouter(app.headlessRouter(), log: log) }
+        try await host.tap("login", payload: ["name": "Ann", "password": "secret"])
+        #expect(log.made == 1 && !log.transitions.isEmpty)
+        let snapshot = try host.runtime.snapshot()
+        try await host.tap("selectCity")
+        try host.runtime.restore(snapshot) // starts the app anew: through a new router of the host's
+        #expect(log.made == 2)
+        #expect(host.runtime.app.window.visibleStack.map(\.name) == ["UserEdit"])
+        let count = log.transitions.count
+        try await host.tap("selectCity")
+        #expect(log.transitions.count > count)
+
+        // A runaway script on the main actor: cancelled from another task, the main actor is free again.
+        let task = Task { @MainActor in
+            defer { continuation.finish() }
+            return try await host.run("started() while true do end")
+        }
+        Task.detached {
+            var running = started.makeAsyncIterator()
+            _ = await running.next()
+            task.cancel()
+        }
+        let result = await task.result
+        guard case .failure(let error) = result else { Issue.record("the loop was not stopped"); return }
+        #expect((error as? LuaError)?.message.hasSuffix("cancelled") == true, "\(error)")
+        #expect(host.runtime.app.window.visibleStack.map(\.name) == ["UserEdit", "Regions"])
+    }
+}
