@@ -203,3 +203,51 @@ import CoordinatorLua
         #expect(current == .other("table") || current?["n"] == .integer(1))
     }
 }
+
+/// Errors in parts (issue 25): a refused argument's position, function, expected and got types, and a failed
+/// conversion's types, the same whether Lua's library, a Swift function or a Swift read refused the value.
+@Suite struct ErrorDetailTests {
+    let lua: LuaState
+    init() throws { lua = try makeState() }
+
+    @Test func luasOwnLibraryRefusingAnArgumentGivesItsParts() throws {
+        let error = try #require(luaError { try lua.run("table.insert(nil, 1)", name: "=app") })
+        #expect(error.detail == .badArgument(.init(position: 1, function: "insert", expected: "table", got: "nil",
+                                                   reason: "table expected, got nil")))
+        let absent = try #require(luaError { try lua.run("string.rep()", name: "=app") })
+        guard case .badArgument(let argument)? = absent.detail else { Issue.record("\(absent)"); return }
+        #expect(argument.function == "rep" && argument.expected == "string" && argument.got == "no value")
+    }
+
+    @Test func aSwiftFunctionRefusingAnArgumentGivesItsParts() throws {
+        try lua.globals.set("greet", lua.function(name: "greet") { call in try call.push("hi " + call.string(2)) })
+        let error = try #require(luaError { try lua.run("greet('a', {})", name: "=app") })
+        #expect(error.message == "app:1: bad argument #2 to 'greet' (string expected, got table)")
+        guard case .badArgument(let argument)? = error.detail else { Issue.record("\(error)"); return }
+        #expect(argument.position == 2 && argument.function == "greet")
+        #expect(argument.expected == "string" && argument.got == "table")
+        // A refusal that is not a type mismatch still has its position and reason.
+        try lua.globals.set("half", lua.function(name: "half") { call in
+            let n = try call.integer(1)
+            guard n % 2 == 0 else { throw call.badArgument(1, "odd number") }
+            try call.push(n / 2)
+        })
+        let odd = try #require(luaError { try lua.run("half(3)", name: "=app") })
+        #expect(odd.detail == .badArgument(.init(position: 1, function: "half", expected: nil, got: nil, reason: "odd number")))
+        let float = try #require(luaError { try lua.run("half(1.5)", name: "=app") })
+        guard case .badArgument(let fraction)? = float.detail else { Issue.record("\(float)"); return }
+        #expect(fraction.expected == "integer" && fraction.got == "number")
+    }
+
+    @Test func aConversionSwiftAskedForGivesTheTypes() throws {
+        try lua.run("name = {} ratio = 0.5")
+        let table = try #require(luaError { _ = try lua.globals.get("name", as: String.self) })
+        #expect(table.kind == .type)
+        #expect(table.detail == .conversion(expected: "string", got: "table"))
+        let ratio = try #require(luaError { _ = try lua.globals.get("ratio", as: Int.self) })
+        #expect(ratio.detail == .conversion(expected: "integer", got: "number"))
+        // Errors that are neither have no detail: their kind, value and underlying error say the rest.
+        #expect(luaError { try lua.run("error('boom')") }?.detail == nil)
+        #expect(luaError { try lua.run("error({ code = 1 })") }?.detail == nil)
+    }
+}

@@ -215,3 +215,27 @@ import TestSupport
         #expect((fromLua?.underlying as? NavigationError)?.message == direct?.message)
     }
 }
+
+extension LayeredErrorTests {
+    /// `navigationError` finds the core's error however many Lua calls it crossed: here a tap from Lua runs
+    /// a handler that pushes an unknown screen.
+    @Test func theNavigationErrorIsFoundThroughEveryLuaCallItCrossed() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("app.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "go" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              local home = self:push("Home")
+              home.onGo = function() self:push("Nowhere") end
+            end
+            flow.app(App)
+            """)
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: script)
+        try runtime.start()
+        let error = try #require(luaError { _ = try runtime.run("tap('go')", name: "=host") })
+        #expect(error.navigationError?.code == .unknownScreen, "\(error)")
+        #expect(luaError { _ = try runtime.run("error('plain')", name: "=host") }?.navigationError == nil)
+    }
+}
