@@ -39,12 +39,10 @@ import Foundation
 
     @Test func cancellingTheTaskStopsARunawayScriptOnAnActor() async throws {
         let flows = try Flows()
-        let (stream, continuation) = AsyncStream<Void>.makeStream()
-        let task = Task { try await flows.spin { continuation.yield() } }
-        var running = stream.makeAsyncIterator()
-        _ = await running.next() // the loop runs
-        task.cancel()
-        let result = await task.result
+        let canceller = TaskCanceller()
+        let task = Task { try await flows.spin { canceller.started() } }
+        canceller.cancel(task) // once the loop runs
+        let (result, _) = await canceller.outcome(of: task)
         var message: String?
         if case .failure(let error) = result { message = (error as? LuaError)?.message }
         #expect(message == "spin:1: cancelled")

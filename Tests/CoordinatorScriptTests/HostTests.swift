@@ -10,17 +10,17 @@ import CoordinatorLua
 @Suite struct HostTests {
     static let app = URL(fileURLWithPath: repositoryRoot + "/scripts/app.lua")
 
-    /// A Swift function scripts call as `started()`: tells the test that the runaway loop is running.
-    static func signalling(_ continuation: AsyncStream<Void>.Continuation) -> (ScriptRuntime) throws -> Void {
+    /// A Swift function scripts call as `started()`: tells the canceller that the runaway loop is running.
+    static func signalling(_ canceller: TaskCanceller) -> (ScriptRuntime) throws -> Void {
         { runtime in
             try runtime.installDriverFunctions()
-            try runtime.lua.globals.set("started", runtime.lua.function(name: "started") { _ in continuation.yield() })
+            try runtime.lua.globals.set("started", runtime.lua.function(name: "started") { _ in canceller.started() })
         }
     }
 
     @Test func aSessionDrivesItsAppAndCancellingATaskStopsARunawayScriptWithin100ms() async throws {
-        let (started, continuation) = AsyncStream<Void>.makeStream()
-        let session = try ScriptSession(setUp: Self.signalling(continuation))
+        let canceller = TaskCanceller()
+        let session = try ScriptSession(timeLimit: 30, setUp: Self.signalling(canceller)) // the limit: a net, not the test
         try await session.load(script: Self.app)
         try await session.start()
         try await session.tap("login", payload: ["name": "Ann", "password": "secret"])
@@ -28,18 +28,10 @@ import CoordinatorLua
         let before = try await session.visibleStack()
         #expect(before == ["UserEdit", "Regions"])
 
-        let task = Task {
-            defer { continuation.finish() } // a line that fails before started() ends the wait
-            return try await session.run("tap('regionSelected', top().regions[1]) started() while true do end")
-        }
-        var running = started.makeAsyncIterator()
-        guard await running.next() != nil else { Issue.record("the loop never ran: \(await task.result)"); return }
-        let clock = ContinuousClock()
-        let cancelled = clock.now
-        task.cancel()
-        let result = await task.result
-        let took = clock.now - cancelled
-        guard case .failure(let error) = result else { Issue.record("the loop was not stopped"); return }
+        let task = Task { try await session.run("tap('regionSelected', top().regions[1]) started() while true do end") }
+        canceller.cancel(task)
+        let (result, took) = await canceller.outcome(of: task)
+        guard case .failure(let error) = result, let took else { Issue.record("the loop was not stopped: \(result)"); return }
         #expect((error as? LuaError)?.message.hasSuffix("cancelled") == true, "\(error)")
         #expect(took < .milliseconds(100), "\(took)")
         // The session goes on, and the line that was stopped changed nothing.
@@ -88,8 +80,8 @@ import CoordinatorLua
 
     @MainActor
     @Test func anAppHostRunsOnTheMainActorWithItsOwnRouterThroughRestarts() async throws {
-        let (started, continuation) = AsyncStream<Void>.makeStream()
-        let host = try ScriptHost(setUp: Self.signalling(continuation))
+        let canceller = TaskCanceller()
+        let host = try ScriptHost(timeLimit: 30, setUp: Self.signalling(canceller))
         let log = CountingRouter.Log()
         try await host.load(script: Self.app)
         try await host.start { app in CountingRouter(app.headlessRouter(), log: log) }
@@ -105,16 +97,9 @@ import CoordinatorLua
         #expect(log.transitions.count > count)
 
         // A runaway script on the main actor: cancelled from another task, the main actor is free again.
-        let task = Task { @MainActor in
-            defer { continuation.finish() }
-            return try await host.run("started() while true do end")
-        }
-        Task.detached {
-            var running = started.makeAsyncIterator()
-            _ = await running.next()
-            task.cancel()
-        }
-        let result = await task.result
+        let task = Task { @MainActor in try await host.run("started() while true do end") }
+        canceller.cancel(task)
+        let (result, _) = await canceller.outcome(of: task)
         guard case .failure(let error) = result else { Issue.record("the loop was not stopped"); return }
         #expect((error as? LuaError)?.message.hasSuffix("cancelled") == true, "\(error)")
         #expect(host.runtime.app.window.visibleStack.map(\.name) == ["UserEdit", "Regions"])

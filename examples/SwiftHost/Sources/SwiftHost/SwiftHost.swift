@@ -1,0 +1,131 @@
+import Foundation
+import CoordinatorCore
+import CoordinatorLua
+import CoordinatorScript
+
+/// A Swift host embedding the coordinator runtime as a client package would: an app host on the main actor
+/// with its own router, a Swift screen and a Swift service coordinator beside the Lua flows, a runaway
+/// script stopped by cancelling its task, and server-style sessions running side by side.
+/// Run it: swift run --package-path examples/SwiftHost (it exits 1 if anything is not as shown).
+@main
+struct SwiftHost {
+    static func main() async {
+        do {
+            let flows = try flowsURL()
+            try await appHost(flows: flows)
+            try await serverSessions(flows: flows)
+            print("SwiftHost: every check passed")
+        } catch {
+            print("SwiftHost failed: \(error)")
+            exit(1)
+        }
+    }
+
+    /// The Lua flows, shipped as a resource of this target.
+    static func flowsURL() throws -> URL {
+        guard let url = Bundle.module.url(forResource: "app", withExtension: "lua", subdirectory: "flows") else {
+            throw HostError("flows/app.lua is missing from the bundle")
+        }
+        return url
+    }
+
+    /// What every runtime of this host gets before its scripts load: the Swift screen type and service.
+    static func setUp(_ runtime: ScriptRuntime) {
+        runtime.app.catalog.register(profileScreenType())
+        runtime.registerCoordinator("ProfileStore") { ProfileStore(name: "ProfileStore") }
+    }
+
+    /// An app host: the runtime lives on the main actor, where UIKit or SwiftUI would use it.
+    @MainActor
+    static func appHost(flows: URL) async throws {
+        print("== an app host on the main actor")
+        // `syncDone()`, a Swift function the flow calls while it waits for a sync: it never says done, and
+        // tells the host the first time it is asked.
+        let (syncing, syncingContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let host = try ScriptHost(timeLimit: 5) { runtime in
+            setUp(runtime)
+            try runtime.lua.globals.set("syncDone", runtime.lua.function(name: "syncDone") { () -> Bool in
+                syncingContinuation.yield()
+                return false
+            })
+        }
+        host.runtime.app.observe { event in print("event: \(event)") }
+        try await host.load(script: flows)
+        try await host.start { app in LoggingRouter(wrapping: app.headlessRouter()) { print($0) } }
+
+        try await host.tap("login", payload: ["name": "Ann", "password": "secret"])
+        try await host.tap("save", payload: "Ann Smith")
+        let profile = try host.runtime.app.window.visibleScreen?.render()
+        print("screen: \(profile ?? "nothing")")
+        try check(profile == "Name: Ann Smith (saved #1)", "the Swift service answered the Lua flow")
+
+        // A Lua error that is a table reaches Swift with its fields.
+        do {
+            try await host.run("error({ code = 404, reason = 'no such profile' })")
+            throw HostError("the error was not raised")
+        } catch let error as LuaError {
+            print("a table error: code \(error.value?["code"] ?? .nil), reason \(error.value?["reason"] ?? .nil)")
+            try check(error.value?["code"] == .integer(404), "the error's code field is read from Swift")
+        }
+
+        // The runaway handler freezes the main actor; a task elsewhere cancels it.
+        let sync = Task { @MainActor in
+            defer { syncingContinuation.finish() }
+            try await host.tap("sync")
+        }
+        let canceller = Task.detached { () -> ContinuousClock.Instant in
+            var waiting = syncing.makeAsyncIterator()
+            _ = await waiting.next()
+            let now = ContinuousClock.now
+            sync.cancel()
+            return now
+        }
+        let outcome = await sync.result
+        let took = ContinuousClock.now - (await canceller.value)
+        guard case .failure(let error as LuaError) = outcome else { throw HostError("the runaway handler was not stopped") }
+        print("the runaway handler stopped \(took.formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 2)))) after its task was cancelled: \(error.reason)")
+        try check(took < .milliseconds(100), "cancelling stops the handler within 100 ms")
+        try check(host.runtime.app.window.visibleScreen?.name == "Profile", "the stopped tap changed nothing")
+
+        try await host.tap("logout")
+        try check(try await host.visibleStack() == ["Login"], "the app goes on after the stopped handler")
+    }
+
+    /// Server-style hosts: one session per user, each its own runtime on its own actor, side by side.
+    static func serverSessions(flows: URL) async throws {
+        print("== sessions side by side")
+        let names = ["Bo", "Cy", "Di"]
+        let results = try await withThrowingTaskGroup(of: (String, String).self) { group in
+            for name in names {
+                group.addTask {
+                    let session = try ScriptSession(timeLimit: 1) { setUp($0) }
+                    let events = await session.events()
+                    try await session.load(script: flows)
+                    try await session.start()
+                    try await session.tap("login", payload: ["name": .string(name), "password": "secret"])
+                    try await session.tap("save", payload: "\(name) Smith")
+                    var first = events.makeAsyncIterator()
+                    let event = await first.next().map { "\($0)" } ?? "none"
+                    let status = try await session.withRuntime { $0.app.window.visibleScreen?["status"]?.stringValue }
+                    return (name, "\(status ?? "?"), first event: \(event)")
+                }
+            }
+            var results: [String: String] = [:]
+            for try await (name, result) in group { results[name] = result }
+            return results
+        }
+        for name in names { print("\(name): \(results[name] ?? "no result")") }
+        try check(names.allSatisfy { results[$0]?.hasPrefix("saved #1") == true }, "each session has its own store")
+    }
+
+    static func check(_ condition: Bool, _ what: String) throws {
+        guard condition else { throw HostError("not so: \(what)") }
+        print("ok: \(what)")
+    }
+}
+
+/// A failed check of this example.
+struct HostError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
