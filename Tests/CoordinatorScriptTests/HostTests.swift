@@ -40,6 +40,15 @@ import CoordinatorLua
         #expect(try await session.run("return top().name") == "UserEdit")
     }
 
+    /// The README's minimal host ("Use it from your package"), as written but for the script's path.
+    @Test func theReadmesMinimalHost() async throws {
+        let session = try ScriptSession(timeLimit: 1)
+        try await session.load(script: URL(fileURLWithPath: repositoryRoot + "/scripts/app.lua"))
+        try await session.start()
+        try await session.tap("login", payload: ["name": "Ann", "password": "secret"])
+        #expect(try await session.visibleStack() == ["UserEdit"])
+    }
+
     @Test func aSessionsTimeLimitStopsEachCall() async throws {
         let session = try ScriptSession(timeLimit: 0.05)
         try await session.load(script: Self.app)
