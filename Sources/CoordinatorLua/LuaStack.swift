@@ -211,6 +211,11 @@ public struct LuaStack {
         LuaType(rawValue: lua_rawgeti(L, table, lua_Integer(n))) ?? .none
     }
 
+    /// Pops a key and pushes `t[key]` of the table at `table` (an index below the key), without
+    /// metamethods; returns its type.
+    @inlinable @discardableResult
+    public func rawGet(inTableAt table: Int32) -> LuaType { LuaType(rawValue: lua_rawget(L, table)) ?? .none }
+
     /// One step of a raw traversal of the table at `table`: pops a key and pushes the next key and its
     /// value, or pushes nothing and returns false after the last pair. Start with ``pushNil()``; do not
     /// change the key while traversing (read a number key with ``isInteger(at:)`` and ``read(_:at:)``

@@ -51,6 +51,8 @@ public final class ScriptRuntime {
     var scriptFunctions: [LuaFunction] = []
     /// The metamethods every frozen table shares (see ``FrozenValue``).
     var dataMetamethods: [(name: String, value: LuaValue)] = []
+    /// The `__index` of frozen stores whose nested fields are made on first read (``LazyStores``).
+    var lazyStoreIndex: LuaValue?
     /// The names a screen answers in Lua besides its inputs and handlers (methods, `name`, `id`).
     var screenFields: Set<String> = []
 

@@ -205,6 +205,7 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
         try repl.waitFor("\ntrue\n")
         // At the prompt, Ctrl-C drops the line being typed.
         try repl.type("this is not sent", enter: false)
+        try repl.waitFor("> this is not sent") // echoed at the prompt: Ctrl-C then reaches the line editor, not typed-ahead input
         try repl.press("C-c")
         try repl.type("=1 + 2")
         let screen = try repl.waitFor("\n3\n")

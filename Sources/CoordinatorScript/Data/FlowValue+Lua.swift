@@ -38,7 +38,7 @@ extension FlowValue: LuaPushable, LuaReadable {
             try budget.spendText(s.utf8.count)
             try Self.pushText(s, to: stack)
         case .list(let items):
-            if views, let key = storageKey, try stack.pushView(for: key) { return }
+            if views, let key = storageKey, try LazyStores.pushView(for: key, of: self, stack: stack) { return }
             try budget.spend(items.count, stack)
             try stack.reserve(3)
             try stack.pushNewTable(array: items.count)
@@ -47,7 +47,7 @@ extension FlowValue: LuaPushable, LuaReadable {
                 stack.setRawIndex(i + 1, ofTableAt: -2)
             }
         case .record(let record):
-            if views, let key = storageKey, try stack.pushView(for: key) { return }
+            if views, let key = storageKey, try LazyStores.pushView(for: key, of: self, stack: stack) { return }
             try budget.spend(record.count, stack)
             // Keys are strings, never nil or NaN: the fields go in directly (the table, a value, then the
             // field set by name), scalars without a nested call.

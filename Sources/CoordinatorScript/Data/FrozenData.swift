@@ -35,60 +35,88 @@ public struct FrozenValue: LuaPushable {
     /// The metamethods every frozen table has (`__newindex`, `__len`, `__pairs`, `__tostring`, `__name`).
     let metamethods: [(name: String, value: LuaValue)]
 
+    /// The function that makes a store's nested values when first read (nil: every value is made at once).
+    let lazyStoreIndex: LuaValue?
+
     public func push(to stack: LuaStack) throws {
         try push(value, to: stack, depth: 0)
     }
 
-    private func push(_ value: FlowValue, to stack: LuaStack, depth: Int) throws {
+    func push(_ value: FlowValue, to stack: LuaStack, depth: Int) throws {
         // Data frozen already (or part of it) is that frozen table: freezing it again gives it back.
         if let key = value.storageKey, try stack.pushView(for: key) { return }
+        if value.isContainer, depth >= 64 { throw LuaError(.type, "data nested more than 64 levels deep") }
+        let lazy = lazyStoreIndex != nil
         switch value {
         case .bool, .int, .double, .string: try value.push(to: stack, views: false)
         case .list(let items):
-            try pushFrozen(value, to: stack, depth: depth) { store in
+            try pushFrozen(value, to: stack) { store in
+                var deferred = false
                 for (i, item) in items.enumerated() {
+                    if lazy, item.isContainer { deferred = true; continue }
                     try push(item, to: stack, depth: depth + 1)
                     stack.setRawIndex(i + 1, ofTableAt: store)
                 }
+                return deferred
             }
         case .record(let record):
-            try pushFrozen(value, to: stack, depth: depth) { store in
+            try pushFrozen(value, to: stack) { store in
+                var deferred = false
                 for field in record.fields {
+                    if lazy, field.value.isContainer { deferred = true; continue }
                     try push(field.value, to: stack, depth: depth + 1)
                     stack.setField(field.key, ofNewTableAt: store)
                 }
+                return deferred
             }
         }
     }
 
-    /// Pushes the proxy of a list or record: an empty table, its metatable, and the store of fields
-    /// `fill` sets (`store` is the store's index, below each value `fill` pushes).
-    private func pushFrozen(_ value: FlowValue, to stack: LuaStack, depth: Int, fill: (_ store: Int32) throws -> Void) throws {
-        guard depth < 64 else { throw LuaError(.type, "data nested more than 64 levels deep") }
-        try stack.reserve(4)
-        try stack.pushNewTable() // the proxy, empty: every read goes to __index, every write to __newindex
-        do { try stack.pushNewTable(record: metamethods.count + 2) } catch { stack.pop(); throw error }
+    /// Pushes the proxy of a list or record: an empty table, its metatable, and the store of fields `fill`
+    /// sets (`fill` gets the store's absolute index, and tells whether it left nested values to be made
+    /// when first read: see ``LazyStores``).
+    private func pushFrozen(_ value: FlowValue, to stack: LuaStack, fill: (_ store: Int32) throws -> Bool) throws {
+        try stack.reserve(6)
+        let base = stack.absoluteIndex(-1)
         do {
+            try stack.pushNewTable() // the proxy, empty: every read goes to __index, every write to __newindex
+            try stack.pushNewTable(record: metamethods.count + 2)
             for (name, function) in metamethods {
                 try function.push(to: stack)
                 stack.setField(name, ofNewTableAt: -2)
             }
             try LuaObject(FrozenData(value)).push(to: stack)
-            stack.setField("__data", ofNewTableAt: -2)
+            stack.pushCopy(of: -1)
+            stack.setField("__data", ofNewTableAt: -3) // the box stays on top, for a lazy store
             switch value {
             case .list(let items): try stack.pushNewTable(array: items.count)
             case .record(let record): try stack.pushNewTable(record: record.count)
             default: try stack.pushNewTable()
             }
-            do { try fill(-2) } catch { stack.pop(); throw error }
+            let store = stack.absoluteIndex(-1)
+            if try fill(store), let lazyStoreIndex {
+                try LazyStores.defer(store: store, box: store - 1, index: lazyStoreIndex, stack: stack)
+                try LazyStores.markDeferred(in: value, madeBy: base + 1, stack: stack)
+            }
+            stack.setField("__index", ofNewTableAt: -3)
+            stack.pop() // the box
         } catch {
-            stack.pop(2)
+            stack.pop(stack.absoluteIndex(-1) - base)
             throw error
         }
-        stack.setField("__index", ofNewTableAt: -2)
         stack.setMetatable(ofValueAt: -2)
         // Found again when the same data comes back from Swift (a payload, a result), while Lua holds it.
         if let key = value.storageKey { try stack.setView(for: key, toValueAt: -1) }
+    }
+}
+
+extension FlowValue {
+    /// Whether this is a list or a record.
+    var isContainer: Bool {
+        switch self {
+        case .list, .record: true
+        default: false
+        }
     }
 }
 
@@ -120,12 +148,16 @@ extension ScriptRuntime {
     /// try runtime.run(#"self_test = cities.federal[1].name"#)   // "Moscow"; `cities.federal = 1` is an error
     /// ```
     public func frozen(_ value: FlowValue) -> FrozenValue {
-        FrozenValue(value: value, metamethods: dataMetamethods)
+        FrozenValue(value: value, metamethods: dataMetamethods, lazyStoreIndex: lazyStoreIndex)
     }
 
     func registerFrozenData() throws {
         let tag = try lua.registerClass(FrozenData.self, name: "FrozenData")
         lua.attachment { DataMemo() }.frozenTag = tag
+        lazyStoreIndex = .function(lua.function(name: "frozen data") { [weak self] call in
+            guard let self else { throw ScriptRuntime.gone() }
+            try LazyStores.index(call, runtime: self)
+        })
     }
 }
 
@@ -133,8 +165,10 @@ extension FrozenValue {
     /// The table of fields a frozen table reads through (its metatable's `__index`), or nil when `table` is
     /// not frozen data: what a printer shows for it.
     static func fields(ofFrozen table: LuaTable) -> LuaTable? {
-        guard let meta = table.metatable, case .userdata? = try? meta.rawGet("__data", as: LuaValue.self) else { return nil }
-        return try? meta.rawGet("__index", as: LuaTable.self)
+        guard let meta = table.metatable, case .userdata? = try? meta.rawGet("__data", as: LuaValue.self),
+              let store = try? meta.rawGet("__index", as: LuaTable.self) else { return nil }
+        if let make = try? store.metatable?.rawGet("__index", as: LuaFunction.self) { try? make.call(store) } // every field made
+        return store
     }
 }
 

@@ -67,6 +67,7 @@ extension ScriptRuntime {
             }
             try call.push(self.frozen(call.argument(1, as: FlowValue.self)))
         })
+        if let lazyStoreIndex { try native.set("makeFields", lazyStoreIndex) }
         try native.set("copy", lua.function(name: "copy") { call in
             try call.push(PlainData(value: call.argument(1, as: FlowValue.self)))
         })

@@ -80,7 +80,12 @@ enum Prelude {
     -- Frozen data (flow.freeze): an empty table whose metatable's __index holds the fields and whose __data
     -- is the Swift value (set by Swift, which builds these tables); these are every frozen table's other
     -- metamethods.
-    local function store(t) return getmetatable(t).__index end
+    -- A store whose nested fields are made on first read has a metatable: walking it makes them all first.
+    local function store(t)
+      local s = getmetatable(t).__index
+      if getmetatable(s) then native.makeFields(s) end
+      return s
+    end
     local DataMeta = {
       __newindex = function(_, key)
         error(("frozen data is read-only (cannot set %s); flow.copy(data) makes a table you can change"):format(tostring(key)), 2)
