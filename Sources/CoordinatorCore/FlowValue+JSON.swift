@@ -18,7 +18,7 @@ extension FlowValue {
     public var prettyJSON: String { JSONWriter.text(of: self, indent: "  ") }
 
     /// Reads JSON text. Throws ``JSONError`` with the line and column of the first mistake; nesting deeper
-    /// than ``JSONReader/maximumDepth`` is refused (a hostile file cannot exhaust the stack).
+    /// than 200 levels is refused (a hostile file cannot exhaust the stack).
     public init(json text: String) throws(JSONError) {
         var reader = JSONReader(Array(text.utf8))
         self = try reader.document()

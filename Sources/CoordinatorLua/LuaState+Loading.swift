@@ -92,7 +92,7 @@ extension LuaState {
     }
 
     /// Lets `require` find Lua modules in `directories`. In a sandboxed state or one whose modules are
-    /// restricted (``restrictModules()``): those and the ones allowed before, nowhere else. In any other
+    /// restricted (by the runtime that owns it): those and the ones allowed before, nowhere else. In any other
     /// state: those first, then where Lua looks (`package.path`, which stays as Lua set it, as scripts
     /// that print or change it expect): a searcher of its own goes before Lua's.
     public func allowModules(in directories: [String]) throws {

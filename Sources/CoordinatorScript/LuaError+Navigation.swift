@@ -3,8 +3,8 @@ import CoordinatorLua
 
 extension LuaError {
     /// The navigation mistake behind this error, when a script's call into the app (`tap`, `push`,
-    /// `finish`, ...) failed: the same ``CoordinatorCore/NavigationError`` that calling the app from Swift
-    /// throws, found through ``underlying`` however many Lua calls it crossed.
+    /// `finish`, ...) failed: the same `NavigationError` that calling the app from Swift
+    /// throws, found through `underlying` however many Lua calls it crossed.
     ///
     /// ```swift
     /// do { try runtime.run("tap('nope')") } catch let error as LuaError {

@@ -83,10 +83,10 @@ public final class ScriptRuntime {
     /// With `driverFunctions`, Lua code can also act as the user (`tap`, `back`, `top`, ...: see
     /// ``installDriverFunctions()``), as in a REPL or a test.
     ///
-    /// With `sandbox`, the scripts are untrusted: the Lua state is a ``CoordinatorLua/LuaSandbox`` (no files, no
+    /// With `sandbox`, the scripts are untrusted: the Lua state is a `LuaSandbox` (no files, no
     /// processes, no `debug`, no binary chunks, `require` only from the app's own folders; `libraries` is
     /// ignored). docs/Security.md says what a sandboxed flow can and cannot do. Without `.package` in
-    /// `libraries` (``CoordinatorLua/LuaLibraries/safe``), `require` still loads `"coordinator"` and the app's own Lua
+    /// `libraries` (`LuaLibraries.safe`), `require` still loads `"coordinator"` and the app's own Lua
     /// modules from its folder, and nothing else.
     ///
     /// With `ignoringEnvironment` (`lua -E`), `package.path` and `package.cpath` do not come from `LUA_PATH`
@@ -137,7 +137,7 @@ public final class ScriptRuntime {
     /// from their files (as they are now: after an edit, the new code) with the same arguments, and started
     /// when the scripts declare an app. What a host set in the Lua state itself is not in it. With `quiet`,
     /// what the scripts `print` while they load and start is dropped. `sources` (path → text) stand for
-    /// those files (``CoordinatorLua/LuaState/sourceOverrides``): the app as it was when its files had those texts.
+    /// those files (`LuaState.sourceOverrides`): the app as it was when its files had those texts.
     public func fresh(quiet: Bool = false, sources: [String: String] = [:]) throws -> ScriptRuntime {
         let new = try ScriptRuntime(state: configuration.state, libraries: configuration.libraries, driverFunctions: hasDriverFunctions,
                                     sandbox: configuration.sandbox, ignoringEnvironment: configuration.ignoringEnvironment)
@@ -189,7 +189,7 @@ public final class ScriptRuntime {
     }
 
     /// Runs the app's main script (modules next to it are found first), with `arguments` as its `...`.
-    /// ``reload()`` runs it again, with the modules it required from files.
+    /// ``reload(fresh:)`` runs it again, with the modules it required from files.
     public func load(script path: String, arguments: [LuaValue] = []) throws {
         let before = try loadedModules()
         try app.atomically { _ = try lua.runMainScript(path, arguments: arguments) }
@@ -234,13 +234,13 @@ public final class ScriptRuntime {
         return try (0..<arg.count).map { try arg.rawGet($0 + 1, as: LuaValue.self) }
     }
 
-    /// Whether the scripts declared an application (`flow.app`), which ``start()`` starts.
+    /// Whether the scripts declared an application (`flow.app`), which ``start(router:)`` starts.
     public var declaresApplication: Bool { rootClass != nil || !flows.isEmpty }
 
     /// Starts the application coordinator declared with `flow.app { state = Coordinator, ... }`.
     ///
     /// It navigates through the router `router` makes for the app (the host's own, such as one that mirrors
-    /// a `UINavigationController`: see ``CoordinatorCore/Router``), or a headless one on the window's root
+    /// a `UINavigationController`: see `Router`), or a headless one on the window's root
     /// stack. The runtime keeps `router` and calls it again whenever it starts the app anew (a link opened
     /// from the start, a restored snapshot), so the host's router always drives the live window.
     ///

@@ -11,7 +11,7 @@ import CoordinatorLua
 ///
 /// Each call is one atomic operation on the front's isolation: when it fails, the app is as before it.
 /// Cancelling the task that awaits a call stops the Lua code it runs within 1,000 instructions (a runaway
-/// `while true do end` included), with a ``CoordinatorLua/LuaError`` whose message ends in "cancelled";
+/// `while true do end` included), with a `LuaError` whose message ends in "cancelled";
 /// the front's time limit ends a call that runs longer ("timed out").
 public protocol AppDriving: AnyObject, Sendable {
     /// Runs `body` with the runtime, on the front's isolation, under the same cancellation and time limit

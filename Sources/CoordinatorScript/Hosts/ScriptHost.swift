@@ -53,7 +53,7 @@ public final class ScriptHost: AppDriving {
         try await runtime.hostedCall(timeLimit: timeLimit, body)
     }
 
-    /// The app's events from now on (see ``CoordinatorCore/Application/navigationEvents(bufferingNewest:)``).
+    /// The app's events from now on (see `Application.navigationEvents(bufferingNewest:)`).
     public func events(bufferingNewest limit: Int = 1_000) -> AsyncStream<NavigationEvent> {
         runtime.app.navigationEvents(bufferingNewest: limit)
     }

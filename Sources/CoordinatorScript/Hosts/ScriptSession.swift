@@ -41,7 +41,7 @@ public actor ScriptSession: AppDriving {
     /// Starts the app the scripts declare.
     public func start() async throws { try await withRuntime { try $0.start() } }
 
-    /// The app's events from now on (see ``CoordinatorCore/Application/navigationEvents(bufferingNewest:)``).
+    /// The app's events from now on (see `Application.navigationEvents(bufferingNewest:)`).
     public func events(bufferingNewest limit: Int = 1_000) -> AsyncStream<NavigationEvent> {
         runtime.app.navigationEvents(bufferingNewest: limit)
     }

@@ -47,7 +47,7 @@ public final class REPL {
     public internal(set) var runtime: ScriptRuntime
     /// Makes a new runtime of the same app, started as this session's was, for time travel (`:undo`,
     /// `:redo`, `:goto N`): the session's lines run again in it. It is given the texts its script files must
-    /// have (set them as the Lua state's ``CoordinatorLua/LuaState/sourceOverrides`` before loading the scripts).
+    /// have (set them as the Lua state's `LuaState.sourceOverrides` before loading the scripts).
     /// Nil: ``ScriptRuntime/fresh(quiet:sources:)``.
     public var makeFreshRuntime: ((_ sources: [String: String]) throws -> ScriptRuntime)?
     /// The lines that ran, for time travel.
@@ -67,7 +67,7 @@ public final class REPL {
     var pending: [String] = []
     /// The most seconds one line may run (its Lua code, handlers and the rendering after it), or nil. A
     /// line that runs longer stops with a "timed out" error and leaves the app as it was (the runtime's own
-    /// clock check, ``LuaState/withTimeLimit(_:_:)``: REPLs on other threads keep theirs).
+    /// clock check, `LuaState.withTimeLimit(_:_:)`: REPLs on other threads keep theirs).
     public var timeLimit: Double?
     /// The number of the line being handled (from 1), for messages: `stdin:N:` names the line of the
     /// session, not of the chunk.
@@ -191,7 +191,7 @@ public final class REPL {
         output.write(text)
     }
 
-    /// Runs the app's scripts again (``ScriptRuntime/reload()``) and prints what changed, or the error.
+    /// Runs the app's scripts again (``ScriptRuntime/reload(fresh:)``) and prints what changed, or the error.
     @discardableResult
     public func reload() -> Bool {
         do {

@@ -51,7 +51,7 @@ enum Binding {
 /// The old closure is found in the old text by its lines; its path there (`App:start`, then `s.onInc`
 /// inside: see ``LuaSource/path(of:)``) names the function in the new text. When that text differs, it is
 /// compiled with the same chunk name and line numbers and its variables are bound: file-level locals to
-/// the one variable each has after the reload (``FileVariables``), the others (`self`, the screen, locals of
+/// the one variable each has after the reload (`FileVariables`), the others (`self`, the screen, locals of
 /// the method that made it) to the old closure's. A function whose text is the same but moved is rebuilt
 /// too (its errors then name the right lines), and so is one whose only change is inside a handler it
 /// sets (new handlers are made from its text); both count as moved, not changed.

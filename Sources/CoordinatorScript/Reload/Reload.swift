@@ -25,7 +25,7 @@ struct ScriptFile {
 }
 
 extension ScriptRuntime {
-    /// The paths of the files ``reload()`` runs again and `--watch` watches.
+    /// The paths of the files ``reload(fresh:)`` runs again and `--watch` watches.
     public var scriptFiles: [String] { files.map(\.path) }
 
     /// Runs the app's script files again without restarting the app.
@@ -36,10 +36,10 @@ extension ScriptRuntime {
     /// coordinators installed earlier (`screen.onSelectCity = function() ... end` inside `start`) are
     /// matched with their new text and rebuilt around the same variables (`self`, the screen, locals of
     /// the method that made them), so the next `tap` runs the new code; handlers added to (or removed from)
-    /// code that already ran reach the live screens it made (``HandlerSites``).
+    /// code that already ran reach the live screens it made (`HandlerSites`).
     ///
     /// The app keeps one state: every file-level local stays one variable that old and new closures share,
-    /// with its old value unless it holds code or static data (``FileVariables`` gives the rules) or is
+    /// with its old value unless it holds code or static data (`FileVariables` gives the rules) or is
     /// named in `fresh`, which takes its new value.
     ///
     /// If a script fails, nothing changes: globals, classes, screen types, modules and navigation are as

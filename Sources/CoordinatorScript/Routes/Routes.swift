@@ -80,7 +80,7 @@ extension ScriptRuntime {
     /// Opens a link: finds the route it matches and takes its steps (from the app's start, or from where it
     /// is, as the route says), as one atomic operation. An unknown link, a parameter that resolves to
     /// nothing, a step that finds the app elsewhere: an error naming the link and the step, and the app
-    /// exactly as before. The steps record the link (``Application/steps``), not the taps it made.
+    /// exactly as before. The steps record the link (`Application.steps`), not the taps it made.
     public func open(_ url: String) throws {
         guard let (route, parameters) = routes.lazy.compactMap({ route in route.match(url).map { (route, $0) } }).first else {
             let known = routes.isEmpty ? "the app declares no routes" : "routes: " + routes.map(\.pattern).joined(separator: ", ")

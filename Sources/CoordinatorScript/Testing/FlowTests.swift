@@ -61,7 +61,7 @@ public enum FlowTests {
     /// the file itself cannot be loaded (a syntax error, its app failing to start).
     ///
     /// After each test the lifecycle oracle checks that no finished coordinator and no screen that left is
-    /// still alive, and that running coordinators show a screen (``LifecycleOracle``); with
+    /// still alive, and that running coordinators show a screen (`LifecycleOracle`); with
     /// `strictLifecycle`, after every step too.
     ///
     /// A test that runs longer than `timeLimit` seconds (its steps; `nil`: no limit) fails with "timed out".
