@@ -104,6 +104,20 @@ int coordlua_pgettable(lua_State *L, int t) {
     return status;
 }
 
+int coordlua_settable_plain(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    if (lua_type(L, t) != LUA_TTABLE) return -1;
+    if (lua_getmetatable(L, t)) { lua_pop(L, 1); return -1; }        /* __newindex may apply */
+    int kt = lua_type(L, -2);
+    if (kt == LUA_TNIL) return -1;                                     /* Lua's error, the protected way */
+    if (kt == LUA_TNUMBER && !lua_isinteger(L, -2)) {
+        lua_Number n = lua_tonumber(L, -2);
+        if (n != n) return -1;                                         /* NaN: the same */
+    }
+    lua_rawset(L, t);
+    return LUA_OK;
+}
+
 int coordlua_psettable(lua_State *L, int t) {
     t = lua_absindex(L, t);
     int v = lua_gettop(L);

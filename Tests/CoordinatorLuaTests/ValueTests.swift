@@ -106,6 +106,29 @@ import CoordinatorLua
         #expect(try table.pairs().isEmpty)
     }
 
+    /// `get` and `set` skip the protected call where every step is a plain table, and still honour
+    /// `__index` functions, `__newindex` and Lua's refusal of nil and NaN keys.
+    @Test func getAndSetTakeThePlainWayOnlyWhereNothingCanRun() throws {
+        let plain = try lua.newTable()
+        try plain.set("a", 1)
+        #expect(try plain.get("a", as: Int.self) == 1)
+        #expect(luaError { try plain.set(LuaValue.nil, 1) }?.message == "table index is nil")
+        #expect(luaError { try plain.set(Double.nan, 1) }?.message == "table index is NaN")
+        try plain.set(1.5, "float key")
+        #expect(try plain.get(1.5, as: String.self) == "float key")
+        let guarded = try lua.evaluate("""
+            log = {}
+            return setmetatable({}, {
+              __index = setmetatable({ b = 2 }, { __index = function(_, k) return k .. '!' end }),
+              __newindex = function(t, k, v) log[#log + 1] = k; rawset(t, k, v) end })
+            """, as: LuaTable.self)
+        #expect(try guarded.get("b", as: Int.self) == 2)        // through a plain __index table
+        #expect(try guarded.get("c", as: String.self) == "c!")  // an __index function further down
+        try guarded.set("d", 4)
+        #expect(try lua.evaluate("return log[1]", as: String.self) == "d")
+        #expect(try guarded.get("d", as: Int.self) == 4)
+    }
+
     @Test func luaValuesOfEveryType() throws {
         let values = try lua.run(
             "return nil, true, 1, 1.5, 's', {}, print, io.stdout, coroutine.create(function() end)")

@@ -29,6 +29,12 @@ int coordlua_gettable_tables(lua_State *L, int t);
 /* t[k] with metamethods; key on top of the stack is replaced by the value (or the error). */
 int coordlua_pgettable(lua_State *L, int t);
 
+/* t[k] = v for a table without a metatable and a key that is neither nil nor NaN (what Lua's settable
+   does then, without a protected call): pops the key and the value and returns LUA_OK; returns -1 with
+   the stack unchanged otherwise, for the caller to go the protected way (coordlua_psettable). Like every
+   push from Swift, growing the table is covered by the out-of-memory reserve. */
+int coordlua_settable_plain(lua_State *L, int t);
+
 /* t[k] = v with metamethods; key and value on top of the stack are popped (the error pushed on failure). */
 int coordlua_psettable(lua_State *L, int t);
 
