@@ -17,7 +17,7 @@ static void *coordlua_system_realloc(coordlua_Runtime *rt, void *ptr, size_t osi
         size_t held = rt->used + (rt->reserveHeld ? COORDLUA_RESERVE : 0);
         if (held + (nsize - osize) > rt->systemLimit) return NULL;
     }
-    return realloc(ptr, nsize);
+    return coordlua_pool_realloc(&rt->pool, ptr, osize, nsize);
 }
 
 int coordlua_restore_reserve(coordlua_Runtime *rt) {
@@ -53,7 +53,7 @@ void *coordlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     coordlua_Runtime *rt = (coordlua_Runtime *)ud;
     if (ptr == NULL) osize = 0; /* when ptr is NULL, osize encodes the object's type */
     if (nsize == 0) {
-        free(ptr);
+        coordlua_pool_free(&rt->pool, ptr, osize);
         rt->used -= osize;
         return NULL;
     }
@@ -76,6 +76,8 @@ void *coordlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     if (rt->used > rt->peak) rt->peak = rt->used;
     return block;
 }
+
+void coordlua_release_memory(coordlua_Runtime *rt) { coordlua_pool_release(&rt->pool); }
 
 lua_State *coordlua_newstate(coordlua_Runtime *rt) {
     lua_State *L = lua_newstate(coordlua_alloc, rt);

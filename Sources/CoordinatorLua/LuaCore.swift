@@ -87,6 +87,7 @@ import Darwin
         runtime = .allocate(capacity: 1)
         runtime.initialize(to: coordlua_Runtime())
         guard let L = coordlua_newstate(runtime) else {
+            coordlua_release_memory(runtime)
             runtime.deallocate()
             throw LuaError(.memory, "cannot create a Lua state: not enough memory")
         }
@@ -151,6 +152,7 @@ import Darwin
     func close() {
         guard let L = mainThread else { return }
         lua_close(L) // runs every __gc: Swift objects held by Lua are released here
+        coordlua_release_memory(runtime) // every block is free now: the pages go at once
         coordlua_free_reserve(runtime)
         mainThread = nil
         runtime.pointee.owner = nil

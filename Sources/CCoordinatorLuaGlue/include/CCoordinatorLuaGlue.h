@@ -18,8 +18,8 @@
  *  - Hooks (instruction budget, interrupt) are installed only while needed: an idle hook in Lua 5.4 makes
  *    every instruction trap, which roughly doubles interpreter cost.
  *
- * The parts, included below in order (each uses the ones before it): coordlua_runtime.h (the runtime record
- * and the allocator), coordlua_trampolines.h, coordlua_errors.h, coordlua_hooks.h (hooks, Ctrl-C, introspection,
+ * The parts, included below in order (each uses the ones before it): coordlua_pool.h (a state's small
+ * blocks), coordlua_runtime.h (the runtime record and the allocator), coordlua_trampolines.h, coordlua_errors.h, coordlua_hooks.h (hooks, Ctrl-C, introspection,
  * warnings), coordlua_calls.h (protected calls), coordlua_chunks.h (compiled chunks shared by the process's
  * states), coordlua_values.h (weak maps, macros, data images).
  */
@@ -41,6 +41,7 @@
 #include <stdint.h>
 #include <stdatomic.h>
 
+#include "coordlua_pool.h"
 #include "coordlua_runtime.h"
 #include "coordlua_trampolines.h"
 #include "coordlua_errors.h"

@@ -43,6 +43,7 @@ typedef struct coordlua_Runtime {
     long long deadline;          /* CLOCK_MONOTONIC nanoseconds after which running code stops ("timed out"); 0: none */
     void *cancel;                /* a cancellation flag (coordlua_cancel_new) another thread may set: running code stops ("cancelled"); NULL: none */
     size_t sharedChunkLoads;     /* chunks this state took compiled from the process's store (coordlua_chunks.h) */
+    coordlua_Pool pool;          /* the state's small blocks (coordlua_pool.h), given back by coordlua_release_memory */
     volatile sig_atomic_t interruptRequested;
     char tracebackKey;           /* address used as a registry key */
 } coordlua_Runtime;
@@ -70,5 +71,8 @@ int coordlua_restore_reserve(coordlua_Runtime *rt);
 void coordlua_free_reserve(coordlua_Runtime *rt);
 
 lua_State *coordlua_newstate(coordlua_Runtime *rt);
+
+/* Gives back the pages of the state's small blocks: after lua_close (or a failed coordlua_newstate). */
+void coordlua_release_memory(coordlua_Runtime *rt);
 
 #endif /* COORDLUA_RUNTIME_H */
