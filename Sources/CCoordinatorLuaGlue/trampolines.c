@@ -65,11 +65,14 @@ int coordlua_method_trampoline(lua_State *L) {
     if (method == NULL || method->object == NULL) return luaL_error(L, "Swift method was released");
     int released;
     self = coordlua_method_self(L, method, self, &released);
-    if (released) return luaL_error(L, "'%s' called on a released object", lua_tostring(L, lua_upvalueindex(2)));
+    /* upvalues 2 and 3: the method's and the class's names, joined only for these messages */
+    if (released)
+        return luaL_error(L, "'%s.%s' called on a released object", lua_tostring(L, lua_upvalueindex(3)),
+                          lua_tostring(L, lua_upvalueindex(2)));
     if (self == NULL)
-        return luaL_error(L, "bad self for '%s' (expected %s, got %s); call it with ':'",
-                          lua_tostring(L, lua_upvalueindex(2)), lua_tostring(L, lua_upvalueindex(3)),
-                          standIn ? "table" : luaL_typename(L, 1));
+        return luaL_error(L, "bad self for '%s.%s' (expected %s, got %s); call it with ':'",
+                          lua_tostring(L, lua_upvalueindex(3)), lua_tostring(L, lua_upvalueindex(2)),
+                          lua_tostring(L, lua_upvalueindex(3)), standIn ? "table" : luaL_typename(L, 1));
     return coordlua_dispatch_method(L, method, self);
 }
 

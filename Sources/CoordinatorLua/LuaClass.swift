@@ -245,7 +245,7 @@ extension LuaCore {
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
         let stack = LuaStack(L, self)
-        try stack.reserve(10)
+        try stack.reserve(12)
 
         lua_createtable(L, 0, 8) // metatable
         let metatable = lua_gettop(L)
@@ -256,13 +256,15 @@ extension LuaCore {
         lua_setfield(L, metatable, "__metatable") // scripts cannot swap __gc or __index
         coordlua_pushboxgc(L)
         lua_setfield(L, metatable, "__gc")
+        stack.pushString(builder.name) // the methods' class name: copied, not made again for each
+        let className = lua_gettop(L)
 
         // Methods and metamethods are called by Lua code directly (its location is level 1); accessors are
         // called by the C __index/__newindex (level 2).
         func pushMethods(_ entries: [LuaClassEntry], level: Int32 = 1) {
             lua_createtable(L, 0, Int32(clamping: entries.count))
             for entry in entries {
-                pushMethod(builder.name, entry.name, tag: tag, level: level, standIn: builder.standInField, entry.body, L)
+                pushMethod(className: className, entry.name, tag: tag, level: level, standIn: builder.standInField, entry.body, L)
                 lua_setfield(L, -2, entry.name)
             }
         }
@@ -283,18 +285,18 @@ extension LuaCore {
             lua_setfield(L, metatable, "__index") // fast path: a plain table of methods
         } else {
             pushMethods(builder.getters, level: 2)
-            stack.pushString(builder.name)
+            lua_pushvalue(L, className)
             pushFallback(builder.indexFallback, name: "__index")
             coordlua_pushindex(L)
             lua_setfield(L, metatable, "__index")
         }
         pushMethods(builder.setters, level: 2)
         pushFallback(builder.newIndexFallback, name: "__newindex")
-        stack.pushString(builder.name)
+        lua_pushvalue(L, className)
         coordlua_pushnewindex(L)
         lua_setfield(L, metatable, "__newindex")
         for entry in builder.metamethods {
-            pushMethod(builder.name, entry.name, tag: tag, level: 1, standIn: nil, entry.body, L)
+            pushMethod(className: className, entry.name, tag: tag, level: 1, standIn: nil, entry.body, L)
             lua_setfield(L, metatable, entry.name)
         }
 
@@ -307,15 +309,15 @@ extension LuaCore {
         return LuaClassTag(pointer: tag)
     }
 
-    /// Pushes a method closure: upvalues box (carrying the class tag), "Class.method", "Class", the stand-in
-    /// field (or nil).
+    /// Pushes a method closure: upvalues box (carrying the class tag), "method", "Class" (a copy of the
+    /// string at `className`, pushed once per class), the stand-in field (or nil).
     private func pushMethod(
-        _ className: String, _ name: String, tag: UnsafeRawPointer, level: Int32, standIn: String?,
+        className: Int32, _ name: String, tag: UnsafeRawPointer, level: Int32, standIn: String?,
         _ body: @escaping LuaRawMethod, _ L: OpaquePointer
     ) {
         pushBox(LuaMethodBox(core: self, name: name, callerLevel: level, body: body), tag: tag, L)
-        LuaStack(L, self).pushString("\(className).\(name)")
-        LuaStack(L, self).pushString(className)
+        LuaStack(L, self).pushString(name)
+        lua_pushvalue(L, className)
         if let standIn { LuaStack(L, self).pushString(standIn) } else { lua_pushnil(L) }
         coordlua_pushmethod(L)
     }
