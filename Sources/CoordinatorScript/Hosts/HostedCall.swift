@@ -5,6 +5,14 @@ import CoordinatorLua
 // share: every call into the runtime runs on the caller's isolation, stops when the task that awaits it is
 // cancelled, and stops at the host's time limit.
 extension ScriptRuntime {
+    /// The runtime of a host front: the gateway in `state`, sandboxed when asked, then the host's `setUp`
+    /// (its Swift screens and coordinators) before any script.
+    static func hosted(state: AppState, sandbox: Bool, setUp: (ScriptRuntime) throws -> Void) throws -> ScriptRuntime {
+        let runtime = try ScriptRuntime(state: state, sandbox: sandbox)
+        try setUp(runtime)
+        return runtime
+    }
+
     /// Runs `body` so that cancelling the awaiting task stops its Lua code within 1,000 instructions
     /// ("cancelled") and so that it stops after `timeLimit` seconds ("timed out"); either way the app is as
     /// before the call.

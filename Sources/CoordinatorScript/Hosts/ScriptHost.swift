@@ -35,9 +35,8 @@ public final class ScriptHost: AppDriving {
     /// `setUp` runs first, on the new runtime: register Swift screens and coordinators there.
     public init(state: AppState = .authorization, sandbox: Bool = false, timeLimit: Double? = nil,
                 setUp: (ScriptRuntime) throws -> Void = { _ in }) throws {
-        runtime = try ScriptRuntime(state: state, sandbox: sandbox)
+        runtime = try .hosted(state: state, sandbox: sandbox, setUp: setUp)
         self.timeLimit = timeLimit
-        try setUp(runtime)
     }
 
     /// Starts the app the scripts declare, navigating through the router `router` makes for it (the host's
