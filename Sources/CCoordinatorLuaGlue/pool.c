@@ -10,6 +10,7 @@
 #define COORDLUA_POOL_OFF 1
 #endif
 
+#ifndef COORDLUA_POOL_OFF
 static inline size_t pool_class(size_t size) { return (size + 15) / 16 - 1; } /* 1..256 -> 0..15 */
 
 static inline size_t page_slot(uintptr_t page, size_t capacity) {
@@ -88,6 +89,8 @@ static inline void pool_give(coordlua_Pool *pool, void *block, size_t size) {
 static inline int pool_owns(const coordlua_Pool *pool, void *ptr, size_t size) {
     return size <= COORDLUA_POOL_LARGEST && pool_has_page(pool, (uintptr_t)ptr & ~(uintptr_t)(COORDLUA_POOL_PAGE - 1));
 }
+
+#endif /* COORDLUA_POOL_OFF */
 
 void *coordlua_pool_realloc(coordlua_Pool *pool, void *ptr, size_t osize, size_t nsize) {
 #ifdef COORDLUA_POOL_OFF
