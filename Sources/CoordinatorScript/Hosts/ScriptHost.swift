@@ -15,11 +15,14 @@ import CoordinatorLua
 ///
 /// ```swift
 /// @MainActor final class AppModel {
-///     let host = try! ScriptHost(timeLimit: 0.5) { runtime in
-///         runtime.registerCoordinator("Storage") { Storage(name: "Storage") }
+///     let host: ScriptHost
+///     init() throws {
+///         host = try ScriptHost(timeLimit: 0.5) { runtime in
+///             runtime.registerCoordinator("Storage") { Storage(name: "Storage") }
+///         }
 ///     }
-///     func launch() async throws {
-///         try await host.load(script: Bundle.main.url(forResource: "app", withExtension: "lua")!)
+///     func launch(in window: UIWindow, flows: URL) async throws {
+///         try await host.load(script: flows)   // Bundle.main.url(forResource: "app", withExtension: "lua")
 ///         try await host.start { app in NavigationRouter(window: window, app: app) }
 ///     }
 /// }
