@@ -73,7 +73,12 @@ static int coordlua_protect(lua_State *L, lua_CFunction k, int n, int a, int b, 
     return coordlua_pcall(L, n, nresults);
 }
 
-int coordlua_gettable_tables(lua_State *L, int t) {
+/* t[k] when every step of the lookup is a plain table: t raw, then each `__index` that is a table, raw
+   (what Lua does, minus calling functions). Replaces the key on top with the value and returns LUA_OK;
+   returns -1 with the stack unchanged when t is not a table or a step's `__index` is not a table (then
+   only a protected call may do it, as when there is no room for its four values). */
+static int coordlua_gettable_tables(lua_State *L, int t) {
+    if (!lua_checkstack(L, 4)) return -1;
     t = lua_absindex(L, t);
     int k = lua_gettop(L);
     if (lua_type(L, t) != LUA_TTABLE) return -1;
@@ -97,6 +102,7 @@ int coordlua_gettable_tables(lua_State *L, int t) {
 }
 
 int coordlua_pgettable(lua_State *L, int t) {
+    if (coordlua_gettable_tables(L, t) == LUA_OK) return LUA_OK; /* nothing can run: no protected call */
     t = lua_absindex(L, t);
     int k = lua_gettop(L);
     int status = coordlua_protect(L, coordlua_k_gettable, 2, t, k, 0, 1);
@@ -104,7 +110,10 @@ int coordlua_pgettable(lua_State *L, int t) {
     return status;
 }
 
-int coordlua_settable_plain(lua_State *L, int t) {
+/* t[k] = v for a table without a metatable and a key that is neither nil nor NaN (what Lua's settable
+   does then): pops the key and the value and returns LUA_OK; returns -1 with the stack unchanged
+   otherwise. Like every push from Swift, growing the table is covered by the out-of-memory reserve. */
+static int coordlua_settable_plain(lua_State *L, int t) {
     t = lua_absindex(L, t);
     if (lua_type(L, t) != LUA_TTABLE) return -1;
     if (lua_getmetatable(L, t)) { lua_pop(L, 1); return -1; }        /* __newindex may apply */
@@ -119,6 +128,7 @@ int coordlua_settable_plain(lua_State *L, int t) {
 }
 
 int coordlua_psettable(lua_State *L, int t) {
+    if (coordlua_settable_plain(L, t) == LUA_OK) return LUA_OK; /* nothing can run: no protected call */
     t = lua_absindex(L, t);
     int v = lua_gettop(L);
     int status = coordlua_protect(L, coordlua_k_settable, 3, t, v - 1, v, 0);

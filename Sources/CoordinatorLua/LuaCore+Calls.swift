@@ -119,7 +119,7 @@ extension LuaCore {
         let L = pending.stack.L
         pending.stack.pushString(name)
         // Instances find methods through plain tables (instance, class, methods): no protected call then.
-        let status = lua_checkstack(L, 4) != 0 && coordlua_gettable_tables(L, -2) == LUA_OK ? LUA_OK : coordlua_pgettable(L, -2)
+        let status = coordlua_pgettable(L, -2)
         if status != LUA_OK {
             let error = popError(L, status: status)
             lua_settop(L, pending.top)

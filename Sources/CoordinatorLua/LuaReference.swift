@@ -87,9 +87,7 @@ public struct LuaTable: LuaPushable, LuaReadable {
     public func get<T: LuaReadable>(_ key: some LuaPushable, as type: T.Type = T.self) throws -> T {
         try withPushed(reference) { stack, table in
             try stack.push(key)
-            // Plain tables all the way (a record, a class's methods): no protected call.
-            let status = lua_checkstack(stack.L, 4) != 0 && coordlua_gettable_tables(stack.L, table) == LUA_OK
-                ? LUA_OK : coordlua_pgettable(stack.L, table)
+            let status = coordlua_pgettable(stack.L, table)
             if status != LUA_OK { throw stack.core.popError(stack.L, status: status) }
             return try T.read(from: stack, at: -1)
         }
@@ -105,8 +103,7 @@ public struct LuaTable: LuaPushable, LuaReadable {
         try withPushed(reference) { stack, table in
             try stack.push(key)
             try stack.push(value)
-            // A table without a metatable (the globals, a module's table): a raw set, no protected call.
-            let status = coordlua_settable_plain(stack.L, table) == LUA_OK ? LUA_OK : coordlua_psettable(stack.L, table)
+            let status = coordlua_psettable(stack.L, table)
             if status != LUA_OK { throw stack.core.popError(stack.L, status: status) }
         }
     }

@@ -35,6 +35,23 @@ import TestSupport
         #expect(try runtime.lua.evaluate("return data.city.name .. #data.tags .. tostring(rawget(data, 'new'))", as: String.self) == "Kazan3nil")
     }
 
+    /// Nested lists and records are made on first read (LazyStores): a field read before the store is walked
+    /// is the table the walk finds, and walking (pairs, #) finds every field, made or not.
+    @Test func nestedDataMadeOnFirstReadKeepsItsIdentityThroughAWalk() throws {
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        let result = try runtime.lua.evaluate("""
+            local flow = require "coordinator"
+            local d = flow.freeze { a = { 1 }, b = { 2 }, c = { { 3 } }, s = 1 }
+            local a = d.a
+            local seen, n = {}, 0
+            for k, v in pairs(d) do n = n + 1 seen[k] = v end
+            local l = flow.freeze { { x = 1 }, { x = 2 }, { x = 3 } }
+            local second = l[2]
+            return n == 4 and seen.a == a and seen.b == d.b and d.c[1][1] == 3 and #l == 3 and l[2] == second and l[3].x == 3
+            """, as: Bool.self)
+        #expect(result)
+    }
+
     @Test func aCopyIsAPlainTableAndFreezingTwiceGivesTheSameTable() throws {
         let runtime = try ScriptRuntime(driverFunctions: true)
         try runtime.run("""

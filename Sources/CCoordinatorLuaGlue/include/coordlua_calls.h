@@ -20,22 +20,12 @@ int coordlua_pcall_with_handler(lua_State *L, int nargs, int nresults, int withH
 /* luaL_loadbufferx: compiles the chunk in buf (mode "t", "b" or "bt") and pushes it, or the error. */
 int coordlua_load(lua_State *L, const char *buf, size_t size, const char *name, const char *mode);
 
-/* t[k] when every step of the lookup is a plain table: t raw, then each `__index` that is a table, raw
-   (what Lua does, minus calling functions). Replaces the key on top with the value and returns LUA_OK;
-   returns -1 with the stack unchanged when t is not a table or a step's `__index` is not a table, for
-   the caller to go the protected way (coordlua_pgettable). Needs room for four values. */
-int coordlua_gettable_tables(lua_State *L, int t);
-
-/* t[k] with metamethods; key on top of the stack is replaced by the value (or the error). */
+/* t[k] with metamethods; key on top of the stack is replaced by the value (or the error). Where every
+   step of the lookup is a plain table (a record, a class's methods), without a protected call. */
 int coordlua_pgettable(lua_State *L, int t);
 
-/* t[k] = v for a table without a metatable and a key that is neither nil nor NaN (what Lua's settable
-   does then, without a protected call): pops the key and the value and returns LUA_OK; returns -1 with
-   the stack unchanged otherwise, for the caller to go the protected way (coordlua_psettable). Like every
-   push from Swift, growing the table is covered by the out-of-memory reserve. */
-int coordlua_settable_plain(lua_State *L, int t);
-
-/* t[k] = v with metamethods; key and value on top of the stack are popped (the error pushed on failure). */
+/* t[k] = v with metamethods; key and value on top of the stack are popped (the error pushed on failure).
+   For a table without a metatable and a key that is neither nil nor NaN, a raw set without a protected call. */
 int coordlua_psettable(lua_State *L, int t);
 
 /* Pushes luaL_tolstring(idx) (honours __tostring and __name), or the error. */

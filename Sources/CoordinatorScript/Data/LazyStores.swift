@@ -49,28 +49,22 @@ enum LazyStores {
             return
         }
         try stack.reserve(4)
+        // Each nested field the store does not have yet: its key pushed, looked up raw, and made when absent.
+        func makeIfAbsent(_ child: FlowValue, pushKey: () -> Void) throws {
+            pushKey()
+            let key = stack.absoluteIndex(-1)
+            pushKey()
+            if stack.rawGet(inTableAt: store) == .nil {
+                stack.pop()
+                try make(child, key: key, store: store, runtime: runtime, stack: stack)
+            }
+            stack.pop(2) // what was found or made, and the key
+        }
         switch data {
         case .list(let items):
-            for (i, item) in items.enumerated() where item.isContainer {
-                if stack.pushRawIndex(i + 1, ofTableAt: store) == .nil {
-                    stack.pop()
-                    stack.pushInteger(i + 1)
-                    try make(item, key: stack.absoluteIndex(-1), store: store, runtime: runtime, stack: stack)
-                    stack.pop() // the table made (the key under it goes next)
-                }
-                stack.pop()
-            }
+            for (i, item) in items.enumerated() where item.isContainer { try makeIfAbsent(item) { stack.pushInteger(i + 1) } }
         case .record(let record):
-            for field in record.fields where field.value.isContainer {
-                stack.pushString(field.key)
-                if stack.rawGet(inTableAt: store) == .nil {
-                    stack.pop()
-                    stack.pushString(field.key)
-                    try make(field.value, key: stack.absoluteIndex(-1), store: store, runtime: runtime, stack: stack)
-                    stack.pop()
-                }
-                stack.pop()
-            }
+            for field in record.fields where field.value.isContainer { try makeIfAbsent(field.value) { stack.pushString(field.key) } }
         default: break
         }
         stack.pushNil()
