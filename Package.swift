@@ -6,10 +6,13 @@ import PackageDescription
 //   CCoordinatorLuaGlue - the bridge's C: trampolines, hooks, protected calls, macro wrappers (a C target: edits rebuild)
 //   CoordinatorLua      - the safe Swift layer over Lua: the only code that calls lua_*
 //   CoordinatorCore     - coordinators, router, headless navigation, screens, gateway, signals (no Lua)
-//   CoordinatorScript   - the scripting bridge: the core as the Lua module "coordinator"
+//   CoordinatorScript   - the embeddable runtime: the core as the Lua module "coordinator", loading and live
+//                         reload, links, snapshots, hosts (what an app or a server links)
+//   CoordinatorTools    - the tools over the runtime, for people and CI: the REPL engine, flow tests and the
+//                         lifecycle oracle, exploration and the flow graph, the route check
+//   coordrun            - the command line over the tools: lua.c's options and run mode, the terminal (line
+//                         editing through CEditLine, libedit; signals; colours), the subcommands
 //   coordbench          - the benchmarks (bridge vs raw C API, journeys vs native Swift and plain Lua, memory, leaks)
-//   coordrun            - the command-line front over CoordinatorScript's REPL engine: the terminal (line editing
-//                         through CEditLine, libedit; signals; colours) and the arguments
 // Every module a client links is prefixed with the project's name, so that this package links beside others
 // that have their own `CLua`, `Lua` or `LuaKit` (tomsci/LuaSwift, lua4swift, ...); the C glue's symbols are
 // `coordlua_`-prefixed for the same reason.
@@ -19,8 +22,11 @@ let package = Package(
     products: [
         // Coordinators, router, navigation and screens in Swift, without Lua.
         .library(name: "CoordinatorCore", targets: ["CoordinatorCore"]),
-        // Flows scripted in Lua over the core: ScriptRuntime, the REPL engine, flow tests, links, snapshots, exploration.
+        // Flows scripted in Lua over the core, for hosts to embed: ScriptRuntime, ScriptHost and ScriptSession,
+        // links, snapshots, live reload.
         .library(name: "CoordinatorScript", targets: ["CoordinatorScript"]),
+        // The tools over the runtime: the REPL engine, flow tests, exploration and the flow graph.
+        .library(name: "CoordinatorTools", targets: ["CoordinatorTools"]),
         // Lua 5.4 from Swift, safely (the layer the scripts run on), for hosts that want Lua of their own beside it.
         .library(name: "CoordinatorLua", targets: ["CoordinatorLua"]),
         // The command-line runner, REPL and test runner.
@@ -47,17 +53,18 @@ let package = Package(
         .target(name: "CoordinatorLua", dependencies: ["CCoordinatorLua", "CCoordinatorLuaGlue"]),
         .target(name: "CoordinatorCore"),
         .target(name: "CoordinatorScript", dependencies: ["CoordinatorLua", "CoordinatorCore"]),
+        .target(name: "CoordinatorTools", dependencies: ["CoordinatorScript"]),
         .executableTarget(
             name: "coordrun",
             dependencies: [
-                "CoordinatorScript", "CEditLine",
+                "CoordinatorTools", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "coordbench",
             dependencies: [
-                "CCoordinatorLua", "CCoordinatorLuaGlue", "CoordinatorLua", "CoordinatorCore", "CoordinatorScript",
+                "CCoordinatorLua", "CCoordinatorLuaGlue", "CoordinatorLua", "CoordinatorCore", "CoordinatorScript", "CoordinatorTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,7 +73,7 @@ let package = Package(
             // The session fuzzer: random sessions, corpus replay, and libFuzzer's driver in a fuzzer build
             // (scripts/fuzz; docs/Security.md).
             name: "coordfuzz",
-            dependencies: ["CoordinatorScript", "CoordinatorCore", "CFuzzDriver"]
+            dependencies: ["CoordinatorTools", "CFuzzDriver"]
         ),
         .testTarget(
             name: "CoordinatorCoreTests",
@@ -82,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "CoordinatorScriptTests",
             dependencies: [
-                "CoordinatorScript", "CoordinatorCore", "CoordinatorLua", "coordrun", "coordfuzz", "TestSupport",
+                "CoordinatorScript", "CoordinatorTools", "CoordinatorCore", "CoordinatorLua", "coordrun", "coordfuzz", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Transcripts"]

@@ -100,7 +100,7 @@ extension ScriptRuntime {
 extension ScriptRuntime {
     /// Takes a step as the user took it (a snapshot's restore and exploration replay steps with it); a link
     /// opens through the scripts' routes.
-    func take(_ step: UserStep) throws {
+    package func take(_ step: UserStep) throws {
         switch step {
         case let .tap(output, payload): try app.tap(output, payload: payload)
         case .back: try app.back()

@@ -23,22 +23,8 @@ extension ScriptRuntime {
         try Data(snapshot().utf8).write(to: url, options: .atomic)
     }
 
-    static func path(of url: URL) throws -> String {
+    package static func path(of url: URL) throws -> String {
         guard url.isFileURL else { throw LuaError(.misuse, "\(url) is not a file URL: scripts and snapshots are files") }
         return url.path(percentEncoded: false)
-    }
-}
-
-extension FlowTests {
-    /// The tests a test file declares (see ``list(_:)-(String)``).
-    public static func list(_ url: URL) throws -> [FlowTest] { try list(ScriptRuntime.path(of: url)) }
-
-    /// Runs a test file's tests (see ``run(_:include:failFast:strictLifecycle:timeLimit:report:)-(String,_,_,_,_,_)``).
-    @discardableResult
-    public static func run(_ url: URL, include: (FlowTest) -> Bool = { _ in true }, failFast: Bool = false,
-                           strictLifecycle: Bool = false, timeLimit: Double? = nil,
-                           report: (FlowTestResult) -> Void = { _ in }) throws -> [FlowTestResult] {
-        try run(ScriptRuntime.path(of: url), include: include, failFast: failFast, strictLifecycle: strictLifecycle,
-                timeLimit: timeLimit, report: report)
     }
 }

@@ -34,7 +34,7 @@ public final class ScriptRuntime {
     var flows: [AppState: LuaTable] = [:]
     var rootClass: LuaTable?
     /// How many times scripts called `flow.app` (a REPL starts the app a line declares).
-    var appDeclarations = 0
+    package internal(set) var appDeclarations = 0
     var swiftCoordinators: [String: () -> Coordinator] = [:]
     /// Coordinator classes run so far, by the address of their table (see ``coordinatorClass(_:_:)``).
     var classCache: [UnsafeRawPointer: CoordinatorClass] = [:]
@@ -54,14 +54,14 @@ public final class ScriptRuntime {
     /// The `__index` of frozen stores whose nested fields are made on first read (``LazyStores``).
     var lazyStoreIndex: LuaValue?
     /// The names a screen answers in Lua besides its inputs and handlers (methods, `name`, `id`).
-    var screenFields: Set<String> = []
+    package internal(set) var screenFields: Set<String> = []
 
     var hasDriverFunctions = false
     /// Whether the driver functions fail on a tap no handler hears and on a screen that does not render
     /// (flow tests: ``FlowTests``).
-    var strictDriving = false
+    package var strictDriving = false
     /// Told before and after each step of strict driving (the lifecycle oracle follows the steps).
-    var stepObserver: (before: (String) -> Void, after: () throws -> Void)?
+    package var stepObserver: (before: (String) -> Void, after: () throws -> Void)?
     /// How it was made, for ``fresh()``.
     struct Configuration {
         let state: AppState
@@ -77,7 +77,7 @@ public final class ScriptRuntime {
     /// The routes the scripts declared (``declaredRoutes``).
     var routes: [Route] = []
     /// The `print` the state started with: while the global is that one, a REPL prints values itself.
-    var standardPrint: LuaValue?
+    package internal(set) var standardPrint: LuaValue?
 
     /// Creates a runtime whose gateway starts in `state`, with the Lua standard libraries `libraries`.
     /// With `driverFunctions`, Lua code can also act as the user (`tap`, `back`, `top`, ...: see
@@ -212,28 +212,6 @@ public final class ScriptRuntime {
         try app.atomically { try lua.load(code, name: name).callValues(arguments: arguments) }
     }
 
-    /// The Lua release scripts run on, with its copyright, as `lua -v` prints it
-    /// (`Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio`).
-    public static var luaRelease: String { LuaState.copyright }
-
-    /// Loads `module` with `require` and sets the global `global` to it, as `lua -l global=module` does; if it
-    /// fails, the app is as before.
-    public func require(_ module: String, as global: String) throws {
-        try app.atomically {
-            let value = try lua.globals.get("require", as: LuaFunction.self).callValues(module).first ?? .nil
-            try lua.globals.set(global, value)
-        }
-    }
-
-    /// A main script's arguments as the stand-alone `lua` gives them (lua.c's `pushargs`): `arg[1]` to
-    /// `arg[#arg]` of the global table `arg` as it is now (an `-e` chunk may have changed it).
-    public func scriptArguments() throws -> [LuaValue] {
-        guard case .table(let arg)? = try? lua.globals.get("arg", as: LuaValue.self) else {
-            throw LuaError(.runtime, "'arg' is not a table")
-        }
-        return try (0..<arg.count).map { try arg.rawGet($0 + 1, as: LuaValue.self) }
-    }
-
     /// Whether the scripts declared an application (`flow.app`), which ``start(router:)`` starts.
     public var declaresApplication: Bool { rootClass != nil || !flows.isEmpty }
 
@@ -266,7 +244,7 @@ public final class ScriptRuntime {
 
     /// The error a bridge function or a coordinator gives once its runtime is gone (a host kept the Lua
     /// state, a function or a coordinator, and let the runtime go; or a finalizer runs while it closes).
-    static func gone(_ what: String? = nil) -> LuaError {
+    package static func gone(_ what: String? = nil) -> LuaError {
         LuaError(.misuse, (what.map { "\($0): " } ?? "") + "the coordinator runtime is gone (the ScriptRuntime was released)")
     }
 }

@@ -1,7 +1,7 @@
 import CCoordinatorLua
 import CCoordinatorLuaGlue
 import CoordinatorCore
-import CoordinatorScript
+import CoordinatorTools
 import CoordinatorLua
 
 /// A Lua state used through the C API only: the floors.

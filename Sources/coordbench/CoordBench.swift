@@ -3,7 +3,7 @@ import CCoordinatorLua
 import CCoordinatorLuaGlue
 import Foundation
 import CoordinatorCore
-import CoordinatorScript
+import CoordinatorTools
 import CoordinatorLua
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import CoordinatorScript
+import CoordinatorTools
 
 /// Exploration (issue 24): transitions explored per second over the app and every example, each to its
 /// fixed point, and how the cost of a transition grows with the size of the app (generated apps).

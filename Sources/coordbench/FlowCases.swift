@@ -1,5 +1,5 @@
 import CoordinatorCore
-import CoordinatorScript
+import CoordinatorTools
 import CoordinatorLua
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import CoordinatorCore
-import CoordinatorScript
+import CoordinatorTools
 
 /// Deep links, snapshots and time travel (issue 23) on examples/shop.lua: what each costs.
 func linkCases(rounds: Int, repeats: Int, root: String) throws -> [BenchResult] {

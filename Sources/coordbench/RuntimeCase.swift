@@ -1,5 +1,5 @@
 import CoordinatorCore
-import CoordinatorScript
+import CoordinatorTools
 
 /// A new runtime with scripts/app.lua loaded and started, as a host that runs one app per session makes
 /// them (issue 25's target: 0.2 ms and 64 KB each): the best round's time per runtime, and the memory each

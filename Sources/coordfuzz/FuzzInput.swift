@@ -1,4 +1,4 @@
-import CoordinatorScript
+import CoordinatorTools
 
 /// A libFuzzer input as a session: byte 0 picks the script, byte 1 the mode (REPL or run mode), and the
 /// rest is text, one line per line (at most ``maxLines``). The corpus (Tests/Fuzz/corpus) holds sessions

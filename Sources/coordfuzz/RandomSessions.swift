@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorScript
+import CoordinatorTools
 
 /// Random sessions: each line is picked for the screen in front (its outputs, with payloads good and bad),
 /// or is a number, a Back, or a Lua line from a list of good and hostile ones. Deterministic: a session's

@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorScript
+import CoordinatorTools
 
 /// One session against an app, line by line, checking the promise every fuzzer holds the runtime to: no
 /// crash, and a line that fails changes nothing (the window, every screen's inputs, the coordinator tree,

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CoordinatorScript
+import CoordinatorTools
 
 /// `coordrun`: a drop-in for the stand-alone `lua` (its options, `arg`, `LUA_INIT`, the REPL) that also
 /// walks the app a script declares. The steps follow lua.c's `pmain`: read the arguments, print the
@@ -41,7 +41,7 @@ enum CoordRun {
             streams.message(CoordRunOptions.message(for: error))
             return 1
         }
-        if invocation.showVersion { Platform.writeOut(ScriptRuntime.luaRelease + "\n") }
+        if invocation.showVersion { Platform.writeOut(LuaState.copyright + "\n") }
         if invocation.printsCoordrunVersion { Platform.writeOut("coordrun \(version)\n") }
 
         let runtime: ScriptRuntime
@@ -70,7 +70,7 @@ enum CoordRun {
         } else if invocation.script != nil || invocation.hasExecute || invocation.showVersion {
             return 0 // plain Lua, as with lua
         } else if tty {
-            if !invocation.showVersion { Platform.writeOut(ScriptRuntime.luaRelease + "\n") }
+            if !invocation.showVersion { Platform.writeOut(LuaState.copyright + "\n") }
             mode = .repl
         } else {
             // lua with no script and standard input not a terminal: standard input is the script.
@@ -118,13 +118,13 @@ enum CoordRun {
         for step in invocation.steps {
             switch step {
             case .execute(let code): try runtime.run(code, name: "=(command line)")
-            case .require(let global, let module): try runtime.require(module, as: global)
+            case .require(let global, let module): try require(module, as: global, in: runtime)
             case .warningsOn: runtime.lua.warningsEnabled = true
             }
         }
         if let script = invocation.script {
             // lua.c's pushargs: the script's `...` are arg[1..#arg] as they are now (-e may change them).
-            let arguments = try runtime.scriptArguments()
+            let arguments = try scriptArguments(of: runtime)
             switch script {
             case .file(let path): try runtime.load(script: path, arguments: arguments)
             case .standardInput:

@@ -1,6 +1,5 @@
 import ArgumentParser
-import CoordinatorCore
-import CoordinatorScript
+import CoordinatorTools
 
 /// `coordrun explore SCRIPT`: every state the app can reach, breadth first, the faults found with their
 /// shortest paths written as a flow test, and the flow as a graph (docs/Explore.md).

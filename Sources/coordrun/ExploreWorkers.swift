@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorScript
+import CoordinatorTools
 
 /// `coordrun explore --workers N`: the breadth-first search level by level, each level's states shared
 /// among N worker processes (the same `coordrun`, in `--expand FILE` mode), which each expand theirs in a

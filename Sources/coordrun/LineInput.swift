@@ -1,5 +1,5 @@
 import CEditLine
-import CoordinatorScript
+import CoordinatorTools
 
 /// What reading a line gave.
 enum LineResult: Equatable {

@@ -1,4 +1,4 @@
-import CoordinatorScript
+import CoordinatorTools
 
 /// What the stand-alone `lua` does before the script runs, as lua.c does it: `arg` (`createargtable`),
 /// and `LUA_INIT` (`handle_luainit`).
@@ -23,5 +23,23 @@ extension CoordRun {
         } else {
             try runtime.run(value, name: name)
         }
+    }
+
+    /// lua.c's `dolibrary` (`-l global=module`): loads `module` with `require` and sets the global `global`
+    /// to it; if it fails, the app is as before.
+    static func require(_ module: String, as global: String, in runtime: ScriptRuntime) throws {
+        try runtime.app.atomically {
+            let value = try runtime.lua.globals.get("require", as: LuaFunction.self).callValues(module).first ?? .nil
+            try runtime.lua.globals.set(global, value)
+        }
+    }
+
+    /// lua.c's `pushargs`: a main script's arguments are `arg[1]` to `arg[#arg]` of the global table `arg`
+    /// as it is now (an `-e` chunk may have changed it).
+    static func scriptArguments(of runtime: ScriptRuntime) throws -> [LuaValue] {
+        guard case .table(let arg)? = try? runtime.lua.globals.get("arg", as: LuaValue.self) else {
+            throw LuaError(.runtime, "'arg' is not a table")
+        }
+        return try (0..<arg.count).map { try arg.rawGet($0 + 1, as: LuaValue.self) }
     }
 }

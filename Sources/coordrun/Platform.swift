@@ -1,7 +1,7 @@
 // The operating system calls coordrun makes, in one place: POSIX through Glibc on Linux and through Darwin
 // on macOS. Nothing else in coordrun imports either.
 import CEditLine
-import CoordinatorScript
+import CoordinatorTools
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CoordinatorScript
+import CoordinatorTools
 
 /// `coordrun routes SCRIPT`: lists the routes the script declares and opens each with its example
 /// parameters (docs/Links.md); exits 1 when one fails. A deep-link check for CI.

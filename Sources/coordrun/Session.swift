@@ -1,4 +1,4 @@
-import CoordinatorScript
+import CoordinatorTools
 
 /// The session after the script: lua.c's `doREPL`, over the REPL engine, for the terminal (libedit) and
 /// for pipes.

@@ -1,4 +1,4 @@
-import CoordinatorScript
+import CoordinatorTools
 
 extension CoordRun {
     /// Where text goes, coloured per stream (standard error redirected to a file gets no escape codes).

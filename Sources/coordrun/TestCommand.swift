@@ -1,5 +1,5 @@
 import ArgumentParser
-import CoordinatorScript
+import CoordinatorTools
 
 /// `coordrun test [PATH...]`: runs the flow tests (`*_test.lua`) under the given files or folders
 /// (docs/Testing.md).

@@ -2,6 +2,7 @@ import Testing
 import TestSupport
 import CoordinatorCore
 import CoordinatorScript
+import CoordinatorTools
 import CoordinatorLua
 
 /// The repository's root, found from this file.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import CoordinatorCore
 import CoordinatorScript
+import CoordinatorTools
 import TestSupport
 
 /// `coordrun explore` (issue 24): every reachable state, the faults with their shortest paths as tests.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import CoordinatorScript
+import CoordinatorTools
 import CoordinatorLua
 
 /// Scripts, snapshots and test files by `URL`, as Swift hosts name files (issue 25).

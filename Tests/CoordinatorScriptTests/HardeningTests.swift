@@ -2,6 +2,7 @@ import Testing
 import TestSupport
 import CoordinatorCore
 import CoordinatorScript
+import CoordinatorTools
 import CoordinatorLua
 
 /// The crashes, hangs and silent failures found by attacking the runtime (issue 20), each a regression test.

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import CoordinatorCore
 import CoordinatorScript
+import CoordinatorTools
 import CoordinatorLua
 
 /// Live edit keeps one consistent state: after a reload every live closure sees the same file-level

@@ -1,6 +1,7 @@
 import Testing
 import CoordinatorCore
 import CoordinatorScript
+import CoordinatorTools
 import TestSupport
 
 /// The REPL engine in process, as `coordrun` drives it: lines in, text out.

@@ -2,6 +2,7 @@ import Testing
 import TestSupport
 import CoordinatorCore
 import CoordinatorScript
+import CoordinatorTools
 import CoordinatorLua
 
 /// Untrusted flows (`ScriptRuntime(sandbox: true)`, `coordrun --sandbox`) against the known escapes.

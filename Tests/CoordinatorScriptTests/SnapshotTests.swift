@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import CoordinatorCore
 import CoordinatorScript
+import CoordinatorTools
 import CoordinatorLua
 import TestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import CoordinatorCore
 import CoordinatorScript
+import CoordinatorTools
 import TestSupport
 
 /// Time travel in the REPL (issue 23): `:undo`, `:redo`, `:history`, `:goto N`.

@@ -51,7 +51,7 @@ extension ScriptRuntime {
         return screen
     }
 
-    func option<T: LuaReadable>(_ call: LuaCall, _ n: Int, _ key: String) throws -> T? {
+    package func option<T: LuaReadable>(_ call: LuaCall, _ n: Int, _ key: String) throws -> T? {
         guard call.type(n) == .table else { return nil }
         return try call.argument(n, as: LuaTable.self).get(key, as: T?.self)
     }

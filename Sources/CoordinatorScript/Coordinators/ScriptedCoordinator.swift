@@ -7,12 +7,12 @@ import CoordinatorLua
 /// finishes, it releases the instance and every Lua handler it installed on its screens and signals, which
 /// breaks the Swift → Lua → Swift cycles that otherwise keep both worlds alive. All of it is undone if the
 /// finishing operation fails.
-final class ScriptedCoordinator: Coordinator {
+package final class ScriptedCoordinator: Coordinator {
     /// The field of an instance that holds its class (the prelude's instances look methods up there).
     static let classField = "__class"
 
     /// The class of a coordinator instance (a table this bridge built), or nil for any other table.
-    static func coordinatorClass(ofInstance table: LuaTable) -> LuaTable? {
+    package static func coordinatorClass(ofInstance table: LuaTable) -> LuaTable? {
         try? table.rawGet(classField, as: LuaTable?.self)
     }
 
@@ -21,7 +21,7 @@ final class ScriptedCoordinator: Coordinator {
     weak var runtime: ScriptRuntime?
     /// The app's operation log, for undo of its Lua state.
     private let undo: UndoLog
-    let type: LuaTable
+    package let type: LuaTable
     // Exclusivity of the state below is not checked at run time (it is touched on every push, handler and
     // finish): a coordinator lives on its app's thread, and each access is one read, assignment or append
     // that runs no Lua or user code while it lasts (handlers are called after the values are copied out).
@@ -55,7 +55,7 @@ final class ScriptedCoordinator: Coordinator {
         super.init(name: name ?? "Coordinator")
     }
 
-    override func start(_ args: FlowValue?) throws {
+    override package func start(_ args: FlowValue?) throws {
         guard let runtime else { throw ScriptRuntime.gone(name) }
         let meta = try self.meta ?? runtime.instanceMeta(for: type)
         self.meta = meta
@@ -105,7 +105,7 @@ final class ScriptedCoordinator: Coordinator {
         adopted.append(screen)
     }
 
-    override func reportFinish(_ result: FlowValue?, reason: FinishReason) throws {
+    override package func reportFinish(_ result: FlowValue?, reason: FinishReason) throws {
         try super.reportFinish(result, reason: reason)
         try finished(result, reason: reason)
     }
@@ -122,7 +122,7 @@ final class ScriptedCoordinator: Coordinator {
     /// Its handlers go with it, as they do for every screen of a flow that ends: a flow that pushes and pops
     /// screens all day keeps only the ones it shows, and a handler holding its own screen (a cycle through
     /// Lua) lets go of it now rather than when the flow ends. Undone with the operation, like any change.
-    override func screenDidLeave(_ screen: Screen, bySystem: Bool) throws {
+    override package func screenDidLeave(_ screen: Screen, bySystem: Bool) throws {
         try super.screenDidLeave(screen, bySystem: bySystem)
         if let instance, let handler = try instance.get("onScreenLeft", as: LuaFunction?.self) {
             try handler.call(instance, LuaObject(screen), bySystem)
@@ -133,7 +133,7 @@ final class ScriptedCoordinator: Coordinator {
         adopted.remove(at: index)
     }
 
-    override func didFinish(_ result: FlowValue?, reason: FinishReason) {
+    override package func didFinish(_ result: FlowValue?, reason: FinishReason) {
         if reason == .parentFinished { releaseLua() } // no handler runs for it
     }
 

@@ -3,7 +3,7 @@ import CoordinatorCore
 extension FlowValue {
     /// Lua table-constructor syntax with sorted keys, as scripts write data: `{city = {name = "Moscow"},
     /// name = "Ann"}` (what `flow.describe` gives and the REPL shows).
-    var luaLiteral: String {
+    package var luaLiteral: String {
         switch self {
         case .list(let items): return "{" + items.map(\.luaLiteral).joined(separator: ", ") + "}"
         case .record(let fields):
@@ -16,7 +16,7 @@ extension FlowValue {
     }
 
     /// The text a person reads, with ``luaLiteral`` for data without a name.
-    var luaDisplayText: String { displayText(otherwise: \.luaLiteral) }
+    package var luaDisplayText: String { displayText(otherwise: \.luaLiteral) }
 }
 
 extension String {

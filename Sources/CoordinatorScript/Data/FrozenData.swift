@@ -164,7 +164,7 @@ extension ScriptRuntime {
 extension FrozenValue {
     /// The table of fields a frozen table reads through (its metatable's `__index`), or nil when `table` is
     /// not frozen data: what a printer shows for it.
-    static func fields(ofFrozen table: LuaTable) -> LuaTable? {
+    package static func fields(ofFrozen table: LuaTable) -> LuaTable? {
         guard let meta = table.metatable, case .userdata? = try? meta.rawGet("__data", as: LuaValue.self),
               let store = try? meta.rawGet("__index", as: LuaTable.self) else { return nil }
         if let make = try? store.metatable?.rawGet("__index", as: LuaFunction.self) { try? make.call(store) } // every field made

@@ -69,7 +69,7 @@ extension ScriptRuntime {
 extension Screen {
     /// Its text, or the rendering's error with the screen named (`rendering Home failed: app.lua:8: ...`):
     /// what a line (REPL) or a step (flow tests) that shows the screen fails with.
-    func checkedRendering() throws -> String {
+    package func checkedRendering() throws -> String {
         do {
             return try render()
         } catch var error as LuaError {

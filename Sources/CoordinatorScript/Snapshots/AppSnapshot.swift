@@ -38,7 +38,7 @@ public enum AppSnapshot {
     }
 
     /// A step as the document writes it.
-    static func value(of step: UserStep) -> FlowValue {
+    package static func value(of step: UserStep) -> FlowValue {
         switch step {
         case let .tap(output, payload):
             var fields: FlowRecord = ["tap": .string(output)]
@@ -52,7 +52,7 @@ public enum AppSnapshot {
     }
 
     /// The step a document's entry describes.
-    static func step(from value: FlowValue, number: Int) throws -> UserStep {
+    package static func step(from value: FlowValue, number: Int) throws -> UserStep {
         func bad() -> NavigationError { NavigationError(.badSnapshot, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, open)") }
         guard case .record(let fields) = value else { throw bad() }
         if let output = fields["tap"]?.stringValue { return .tap(output, payload: fields["payload"]) }

@@ -35,15 +35,15 @@ extension ScriptRuntime {
 
     /// The app as a document (gateway, window, coordinators), with the live screens, tab containers and
     /// coordinators in the order the document lists them.
-    struct Capture {
-        var document: FlowRecord
+    package struct Capture {
+        package var document: FlowRecord
         var screens: [Screen] = []
         var tabs: [TabContainer] = []
         var coordinators: [Coordinator] = []
     }
 
     /// `data`: with each coordinator's `self` data (what a state's identity in exploration leaves out).
-    func capture(data: Bool = true) throws -> Capture {
+    package func capture(data: Bool = true) throws -> Capture {
         var result = Capture(document: [:])
         var position: [ObjectIdentifier: Int] = [:]
         var coordinators: [FlowValue] = []

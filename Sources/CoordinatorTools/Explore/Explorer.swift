@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorLua
+import CoordinatorScript
 
 /// Walks every state an app can reach, breadth first (`coordrun explore`, docs/Explore.md): at each state
 /// it takes every action the user has there — each output of the visible screen (each item of an output

@@ -1,3 +1,5 @@
+import CoordinatorScript
+
 /// How the REPL styles its text: ANSI colours for a terminal, or plain text for a pipe, a file or a test.
 public struct TextStyle: Sendable {
     /// Whether text is coloured.

@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorLua
+import CoordinatorScript
 
 /// The `:commands` of run mode and the REPL: inspection and reload.
 extension REPL {

@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorLua
+import CoordinatorScript
 
 /// The session's lines, for time travel (`:undo`, `:redo`, `:history`, `:goto N`).
 ///

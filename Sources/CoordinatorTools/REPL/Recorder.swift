@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorLua
+import CoordinatorScript
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

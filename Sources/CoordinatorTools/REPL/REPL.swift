@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorLua
+import CoordinatorScript
 
 /// A read-eval-print loop over a running app, without the terminal: the engine `coordrun` drives, and that
 /// any host can drive with lines from anywhere (a debug console, a chat bot, a test).
@@ -289,16 +288,4 @@ public final class REPL {
         if let lua = error as? LuaError { return lua.fullDescription }
         return "error: \(error)"
     }
-}
-
-extension String {
-    /// Without leading and trailing blanks and tabs.
-    var trimmed: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return String(s)
-    }
-
-    func padding(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }

@@ -1,4 +1,9 @@
-import CoordinatorLua
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CoordinatorScript
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -129,5 +134,19 @@ enum Clock {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+extension FlowTests {
+    /// The tests a test file declares (see ``list(_:)-(String)``).
+    public static func list(_ url: URL) throws -> [FlowTest] { try list(ScriptRuntime.path(of: url)) }
+
+    /// Runs a test file's tests (see ``run(_:include:failFast:strictLifecycle:timeLimit:report:)-(String,_,_,_,_,_)``).
+    @discardableResult
+    public static func run(_ url: URL, include: (FlowTest) -> Bool = { _ in true }, failFast: Bool = false,
+                           strictLifecycle: Bool = false, timeLimit: Double? = nil,
+                           report: (FlowTestResult) -> Void = { _ in }) throws -> [FlowTestResult] {
+        try run(ScriptRuntime.path(of: url), include: include, failFast: failFast, strictLifecycle: strictLifecycle,
+                timeLimit: timeLimit, report: report)
     }
 }

@@ -1,4 +1,4 @@
-import CoordinatorLua
+import CoordinatorScript
 
 /// Lua lines, as the stand-alone `lua` reads them (lua.c's `loadline`, `docall` and `l_print`).
 extension REPL {

@@ -1,3 +1,5 @@
+import CoordinatorScript
+
 /// Flow test results as JUnit XML, which CI systems read (`coordrun test --junit FILE`).
 public enum JUnitReport {
     /// One `<testsuite>` per test file, one `<testcase>` per test (a `<failure>` with the message and its

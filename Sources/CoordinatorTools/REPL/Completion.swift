@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorLua
+import CoordinatorScript
 
 /// Tab completion: `:commands`, globals and Lua keywords, fields of tables (following `__index` tables,
 /// and a coordinator instance's class), a screen's inputs, handlers and methods, and the visible screen's

@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorLua
+import CoordinatorScript
 
 /// The deep-link check for CI (`coordrun routes SCRIPT`): every route the script declares, opened with the
 /// example parameters it declares, each in a fresh runtime of the app.

@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorLua
+import CoordinatorScript
 
 /// One test file in a fresh runtime: its globals (`app`, `test`, `skip`, `expect`, the driver functions),
 /// its app loaded and started by `app "..."`, and the tests it declares. A test runs in a harness of its

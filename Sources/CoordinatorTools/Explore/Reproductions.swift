@@ -1,5 +1,5 @@
-import CoordinatorCore
 
+import CoordinatorScript
 extension ExploreReport {
     /// The findings as a test file in the `coordrun test` format (docs/Testing.md): one test each, taking
     /// the shortest path from the start to it. An error's, an unhandled output's and a lifecycle violation's

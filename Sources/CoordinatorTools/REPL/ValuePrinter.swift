@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorLua
+import CoordinatorScript
 
 /// How the REPL shows Lua values: as the stand-alone `lua` does (`tostring`: `0.3`, `3.1415926535898`,
 /// `-0.0`, `file (0x...)`, a value's `__tostring`; strings as they are at the top level), except plain

@@ -1,4 +1,4 @@
-import CoordinatorLua
+import CoordinatorScript
 
 /// Ctrl-C for a REPL on a terminal, as the stand-alone `lua` handles it: while a line runs
 /// (``REPL/handle(_:)``), Ctrl-C stops its Lua code with an "interrupted" error, and the app is as it was

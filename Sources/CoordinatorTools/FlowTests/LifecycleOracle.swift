@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorLua
+import CoordinatorScript
 
 /// The lifecycle oracle of flow tests: after a test (and after every step with `--strict-lifecycle`),
 /// once everything unreachable is collected, no coordinator that finished and no screen that left may

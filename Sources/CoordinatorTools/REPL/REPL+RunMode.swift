@@ -1,5 +1,4 @@
-import CoordinatorCore
-import CoordinatorLua
+import CoordinatorScript
 
 /// Run mode's line rules (`coordrun SCRIPT`): a number triggers that action, `back` is the system back,
 /// and a line whose first word is an output of the visible screen emits it, with the rest of the line as
