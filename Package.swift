@@ -77,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoordinatorCoreTests",
-            dependencies: ["CoordinatorCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["CoordinatorCore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             // A client of the public API: without package access, as another package would build it.
@@ -85,7 +85,11 @@ let package = Package(
             dependencies: ["CoordinatorCore"],
             packageAccess: false
         ),
-        .target(name: "TestSupport", dependencies: ["CoordinatorLua"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: ["CoordinatorLua", .product(name: "PropertyBased", package: "swift-property-based")],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "CoordinatorScriptTests",
             dependencies: [

@@ -34,6 +34,9 @@ public final class Application {
     @exclusivity(unchecked) public internal(set) var root: Coordinator?
     /// The built-in screen type of alerts.
     public let alertType: ScreenType
+    /// Opens a link for ``perform(_:)`` (``UserStep/open(_:)``): the scripting layer's routes. It records
+    /// the step itself.
+    package var linkOpener: ((String) throws -> Void)?
 
     // The lifecycle's lists and counters below (and `root`) are touched by every operation: exclusivity
     // unchecked, for the reasons and with the figure given in Coordinator.swift.
@@ -149,57 +152,73 @@ public final class Application {
         }
     }
 
-    /// The visible screen emits an output, as if the user acted. Undone entirely if a handler fails.
-    public func tap(_ output: String, payload: FlowValue? = nil) throws {
-        try atomically {
-            guard let screen = window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
-            try screen.emit(output, payload: payload)
-            noteStep(.tap(output, payload: payload))
+    /// Does what the user did, as one operation that is undone entirely if anything in it fails (a
+    /// navigation mistake, a handler's error), and records it in ``steps``. Every front that acts as the
+    /// user (a host, a script's driver functions, a REPL, exploration, a snapshot's replay) comes here.
+    public func perform(_ step: UserStep) throws {
+        switch step {
+        case let .tap(output, payload):
+            try atomically {
+                guard let screen = window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
+                try screen.emit(output, payload: payload)
+                noteStep(step)
+            }
+        case .back:
+            try atomically {
+                try systemBack()
+                noteStep(step)
+            }
+        case .dismiss:
+            try atomically {
+                guard let top = window.modals.last else {
+                    throw NavigationError(.nothingPresented, "nothing is presented, so there is nothing to dismiss")
+                }
+                if let screen = top as? Screen, screen.dismissesOnOutput {
+                    let actions = screen.outputs.map(\.name).joined(separator: ", ")
+                    throw NavigationError(.alertNeedsAction, "an alert is showing: choose one of its actions (\(actions))")
+                }
+                try dismiss(by: nil, animated: true, bySystem: true)
+                noteStep(step)
+            }
+        case .selectTab(let index):
+            try atomically {
+                guard let tabs = visibleTabs else { throw NavigationError(.badTab, "no tab bar is showing") }
+                try select(index, of: tabs, bySystem: true)
+                noteStep(step)
+            }
+        case .open(let link):
+            guard let linkOpener else {
+                throw NavigationError(.unknownRoute, "this app opens no links (\(link)): a scripting layer routes them")
+            }
+            try linkOpener(link) // it records the link itself
         }
     }
 
+    /// The visible screen emits an output, as if the user acted: ``perform(_:)`` of ``UserStep/tap(_:payload:)``.
+    public func tap(_ output: String, payload: FlowValue? = nil) throws { try perform(.tap(output, payload: payload)) }
+
     /// The system back: the Back button (or edge swipe) on the visible navigation stack, or a swipe-down
     /// that dismisses the top modal. The coordinators whose last screen left finish by themselves.
-    public func back() throws {
-        try atomically {
-            try systemBack()
-            noteStep(.back)
-        }
-    }
+    public func back() throws { try perform(.back) }
 
     /// The swipe-down of the top modal: it goes with everything it holds (its whole navigation stack, not
     /// only the top page as ``back()`` does), and a flow left without screens finishes with reason
     /// `systemBack`. An alert cannot be swiped away.
-    public func dismiss() throws {
-        try atomically {
-            guard let top = window.modals.last else {
-                throw NavigationError(.nothingPresented, "nothing is presented, so there is nothing to dismiss")
-            }
-            if let screen = top as? Screen, screen.dismissesOnOutput {
-                let actions = screen.outputs.map(\.name).joined(separator: ", ")
-                throw NavigationError(.alertNeedsAction, "an alert is showing: choose one of its actions (\(actions))")
-            }
-            try dismiss(by: nil, animated: true, bySystem: true)
-            noteStep(.dismiss)
-        }
-    }
+    public func dismiss() throws { try perform(.dismiss) }
 
     /// The user selects a tab of the visible tab container (0-based).
-    public func selectTab(_ index: Int) throws {
-        try atomically {
-            guard let tabs = visibleTabs else { throw NavigationError(.badTab, "no tab bar is showing") }
-            try select(index, of: tabs, bySystem: true)
-            noteStep(.selectTab(index))
-        }
-    }
+    public func selectTab(_ index: Int) throws { try perform(.selectTab(index)) }
 
     /// The user selects the tab titled `title` of the visible tab container.
-    public func selectTab(titled title: String) throws {
+    public func selectTab(titled title: String) throws { try perform(.selectTab(tabIndex(titled: title))) }
+
+    /// The index of the visible tab bar's tab titled `title`, or an error that lists the titles.
+    public func tabIndex(titled title: String) throws -> Int {
         guard let tabs = visibleTabs else { throw NavigationError(.badTab, "no tab bar is showing") }
         guard let index = tabs.index(ofTitle: title) else {
             throw NavigationError(.badTab, "there is no tab titled '\(title)' (tabs: \(tabs.titles.joined(separator: ", ")))")
         }
-        try selectTab(index)
+        return index
     }
 
     /// The tab bar the user sees: the topmost container when it is a tab container (a modal covers the

@@ -20,14 +20,15 @@ public enum UserStep: Hashable, Sendable {
 }
 
 extension UserStep: CustomStringConvertible {
-    /// The step as the driver functions write it: `tap("select", "Moscow")`, `back()`, `tab(2)`.
+    /// The step in Swift's notation, for logs: `.tap("select", payload: ["id": 1])`, `.back`,
+    /// `.selectTab(1)`. (A scripting layer writes it in its own language: the Lua runtime's `luaSource`.)
     public var description: String {
         switch self {
-        case let .tap(output, payload): "tap(\"\(output)\"" + (payload.map { ", " + $0.description } ?? "") + ")"
-        case .back: "back()"
-        case .dismiss: "dismiss()"
-        case .selectTab(let index): "tab(\(index < Int.max ? String(index + 1) : String(index)))"
-        case .open(let url): "open(\"\(url)\")"
+        case let .tap(output, payload): ".tap(\"\(output.replacingEscapes())\", payload: \(payload?.description ?? "nil"))"
+        case .back: ".back"
+        case .dismiss: ".dismiss"
+        case .selectTab(let index): ".selectTab(\(index))"
+        case .open(let url): ".open(\"\(url.replacingEscapes())\")"
         }
     }
 }

@@ -57,11 +57,10 @@ public final class ScriptRuntime {
     package internal(set) var screenFields: Set<String> = []
 
     var hasDriverFunctions = false
-    /// Whether the driver functions fail on a tap no handler hears and on a screen that does not render
-    /// (flow tests: ``FlowTests``).
-    package var strictDriving = false
-    /// Told before and after each step of strict driving (the lifecycle oracle follows the steps).
-    package var stepObserver: (before: (String) -> Void, after: () throws -> Void)?
+    /// How the driver functions take a step (its label, such as `tap("login") at app_test.lua:12`, and the
+    /// step): nil, as it is; flow tests drive strictly (a tap no handler hears, a screen that does not
+    /// render, fail the step) and let the lifecycle oracle follow each step.
+    package var stepDriver: ((_ label: String, _ step: () throws -> Void) throws -> Void)?
     /// How it was made, for ``fresh()``.
     struct Configuration {
         let state: AppState
@@ -110,7 +109,8 @@ public final class ScriptRuntime {
         try registerCoordinatorClass()
         try registerFrozenData()
         try installModule()
-        if driverFunctions { try defineDriverFunctions(); hasDriverFunctions = true }
+        app.linkOpener = holding(self) { runtime, link in try runtime.open(link) }
+        if driverFunctions { try installDriverFunctions() }
     }
 
     /// Creates a runtime whose gateway starts in the state named `state` (`"authorization"`, `"main"`, or

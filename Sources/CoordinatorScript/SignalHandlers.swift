@@ -8,10 +8,7 @@ extension ScriptRuntime {
     /// The core's handler for the Lua function `callback`. It holds the runtime weakly: a screen or a
     /// coordinator keeping it never keeps the runtime alive.
     func signalHandler(_ callback: LuaCallback) -> (Signal) throws -> Void {
-        { [weak self] signal in
-            guard let self else { throw ScriptRuntime.gone() }
-            try self.deliver(signal, to: callback)
-        }
+        holding(self) { runtime, signal in try runtime.deliver(signal, to: callback) }
     }
 
     func deliver(_ signal: Signal, to handler: LuaCallback) throws {

@@ -152,7 +152,7 @@ struct ExploreCommand: ParsableCommand {
 
     private func document(_ report: ExploreReport, seconds: Double) -> FlowValue {
         func findings(_ list: [ExploreReport.Finding]) -> FlowValue {
-            .list(list.map { ["message": .string($0.message), "path": .list($0.path.map { .string($0.driverCall) })] })
+            .list(list.map { ["message": .string($0.message), "path": .list($0.path.map { .string($0.luaSource) })] })
         }
         return [
             "script": .string(report.script), "states": .int(report.states.count), "transitions": .int(report.transitions.count),

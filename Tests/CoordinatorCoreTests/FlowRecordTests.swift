@@ -1,5 +1,6 @@
 import Testing
 import PropertyBased
+import TestSupport
 import CoordinatorCore
 
 /// Records keep their fields as a sorted array: they must behave exactly like a dictionary.
@@ -10,7 +11,7 @@ import CoordinatorCore
         // Few distinct keys (some longer than a small string), so edits hit existing fields often.
         let key = Gen.int(in: 0...11).map { i in i < 6 ? "k\(i)" : "a-longer-key-number-\(i)" }
         let edit = zip(key, Gen.int(in: -3...3))
-        await propertyCheck(count: 300, input: edit.array(of: 0...40)) { edits in
+        await checkProperty(count: 300, input: edit.array(of: 0...40)) { edits in
             var record = FlowRecord()
             var model: [String: FlowValue] = [:]
             for (key, n) in edits {

@@ -1,5 +1,6 @@
 import Testing
 import PropertyBased
+import TestSupport
 import CoordinatorCore
 
 /// A deliberately simple model of the window and the tree: containers as arrays of screen numbers,
@@ -141,7 +142,7 @@ private struct Model {
 @Suite struct CorePropertyTests {
     @Test func randomOperationsAgreeWithTheModelAndKeepTheInvariants() async {
         let operation = zip(Gen.int(in: 0...6), Gen.int(in: 0...1000), Gen.bool)
-        await propertyCheck(count: 150, input: operation.array(of: 20...120)) { operations in
+        await checkProperty(count: 150, input: operation.array(of: 20...120)) { operations in
             let app = Application()
             app.catalog.register(ScreenType("S"))
             var coordinators: [Int: Coordinator] = [:]
@@ -307,7 +308,7 @@ private struct Model {
         // whose signals reach only its first child, and the receiver that stops the signal (0: none).
         let shape = zip(Gen.int(in: 0...1000).array(of: 1...40), Gen.bool.array(of: 41...41),
                         zip(Gen.int(in: 0...1000), Gen.int(in: -1...40), Gen.int(in: 0...12)))
-        await propertyCheck(count: 200, input: shape) { parents, shows, picks in
+        await checkProperty(count: 200, input: shape) { parents, shows, picks in
             let (senderPick, isolated, stopAt) = picks
             let app = Application()
             app.catalog.register(ScreenType("S"))

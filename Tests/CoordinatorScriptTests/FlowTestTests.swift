@@ -93,7 +93,7 @@ import TestSupport
         let outcome = try TranscriptTests.run(["test", folder.path, "--filter", "federal city"], input: "")
         #expect(outcome.status == 1)
         #expect(outcome.err.contains(#"a federal city is chosen on the regions screen: lifecycle: coordinator CityPicker#"#), "\(outcome.err)")
-        #expect(outcome.err.contains(#"finished at tap("citySelected") at "#) && outcome.err.contains("app_test.lua:32 but is still alive"), "\(outcome.err)")
+        #expect(outcome.err.contains(#"finished at tap("citySelected", {name = "#) && outcome.err.contains("app_test.lua:32 but is still alive"), "\(outcome.err)")
         // With --strict-lifecycle, the step that left it fails.
         let strict = try TranscriptTests.run(["test", "--strict-lifecycle", folder.path, "--filter", "federal city"], input: "")
         #expect(strict.err.contains("app_test.lua:32: a federal city is chosen on the regions screen: "), "\(strict.err)")
@@ -172,7 +172,8 @@ import TestSupport
         session.line(":record stop")
         let text = try #require(readFile(recorded))
         #expect(text.contains("app \"app.lua\"\n"))
-        #expect(text.contains("  tap(\"login\", { name = \"Ann\", password = \"secret\" })\n  expect.stack { \"UserEdit\" }\n"), "\(text)")
+        // A step's payload is written as the data it was (here typed as an expression).
+        #expect(text.contains("  tap(\"login\", {name = \"Ann\", password = \"secret\"})\n  expect.stack { \"UserEdit\" }\n"), "\(text)")
         #expect(text.contains("  tap(\"regionSelected\", {cities = "))
         #expect(text.hasSuffix("  expect.stack { \"UserEdit\" }\nend)\n"))
         let replay = try TranscriptTests.run(["test", recorded], input: "")

@@ -79,7 +79,7 @@ import TestSupport
               local c = {} for k, v in pairs(t) do c[k] = walk(v) end return c
             end
             """, name: "walk")
-        await propertyCheck(count: 200, input: DataTests.randomValue) { value in
+        await checkProperty(count: 200, input: DataTests.randomValue) { value in
             try runtime.lua.globals.set("v", runtime.frozen(value))
             #expect(try runtime.lua.evaluate("return walk(v)", as: FlowValue.self) == value)
             #expect(try runtime.lua.evaluate("return v", as: FlowValue.self) == value)

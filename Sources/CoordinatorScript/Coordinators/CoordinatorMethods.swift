@@ -182,10 +182,7 @@ extension ScriptRuntime {
             c.readOnly("status") { $0.status.rawValue }
             c.standIn(field: "__handle") // instances (Lua tables) call these methods directly
             for (name, body) in CoordinatorMethods.all {
-                c.method(name) { [weak self] coordinator, call in
-                    guard let self else { throw ScriptRuntime.gone() }
-                    try body(self, coordinator, call)
-                }
+                c.method(name, holding(self, body))
             }
         }
     }

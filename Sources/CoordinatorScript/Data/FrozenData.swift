@@ -154,9 +154,8 @@ extension ScriptRuntime {
     func registerFrozenData() throws {
         let tag = try lua.registerClass(FrozenData.self, name: "FrozenData")
         lua.attachment { DataMemo() }.frozenTag = tag
-        lazyStoreIndex = .function(lua.function(name: "frozen data") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            try LazyStores.index(call, runtime: self)
+        lazyStoreIndex = .function(lua.function(name: "frozen data", holding: self) { runtime, call in
+            try LazyStores.index(call, runtime: runtime)
         })
     }
 }

@@ -25,22 +25,27 @@ extension AppDriving {
         try await withRuntime { try $0.load(script: url, arguments: $0.luaValues(arguments)) }
     }
 
-    /// Taps an output of the visible screen, as the user would.
-    public func tap(_ output: String, payload: FlowValue? = nil) async throws {
-        try await withRuntime { try $0.app.tap(output, payload: payload) }
+    /// Does what the user did (`Application.perform(_:)`): a tap, Back, a swipe-down, a tab, a link.
+    public func perform(_ step: UserStep) async throws {
+        try await withRuntime { try $0.app.perform(step) }
     }
 
+    /// Taps an output of the visible screen, as the user would.
+    public func tap(_ output: String, payload: FlowValue? = nil) async throws { try await perform(.tap(output, payload: payload)) }
+
     /// Goes back, as the system's back button or gesture would.
-    public func back() async throws { try await withRuntime { try $0.app.back() } }
+    public func back() async throws { try await perform(.back) }
 
     /// Dismisses the topmost modal, as a swipe down would.
-    public func dismiss() async throws { try await withRuntime { try $0.app.dismiss() } }
+    public func dismiss() async throws { try await perform(.dismiss) }
 
     /// Selects the tab with this title on the visible tab bar.
-    public func selectTab(titled title: String) async throws { try await withRuntime { try $0.app.selectTab(titled: title) } }
+    public func selectTab(titled title: String) async throws {
+        try await withRuntime { try $0.app.perform(.selectTab($0.app.tabIndex(titled: title))) }
+    }
 
     /// Opens a deep link the scripts route (`flow.route`): see ``ScriptRuntime/open(_:)``.
-    public func open(_ link: String) async throws { try await withRuntime { try $0.open(link) } }
+    public func open(_ link: String) async throws { try await perform(.open(link)) }
 
     /// Runs a Lua chunk as one atomic operation and gives its first result as data (nil for none or nil).
     @discardableResult

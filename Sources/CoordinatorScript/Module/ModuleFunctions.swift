@@ -9,18 +9,16 @@ extension ScriptRuntime {
     func installModule() throws {
         let native = try lua.newTable()
         try native.set("methods", lua.methods(of: Coordinator.self))
-        try native.set("defineScreen", lua.function(name: "screen") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            try call.push(self.defineScreen(name: call.string(1), spec: call.argument(2, as: LuaTable.self)))
+        try native.set("defineScreen", lua.function(name: "screen", holding: self) { runtime, call in
+            try call.push(runtime.defineScreen(name: call.string(1), spec: call.argument(2, as: LuaTable.self)))
         })
-        try native.set("setFlows", lua.function(name: "app") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            self.appDeclarations += 1
+        try native.set("setFlows", lua.function(name: "app", holding: self) { runtime, call in
+            runtime.appDeclarations += 1
             switch call.type(1) {
             case .table:
                 let table = try call.argument(1, as: LuaTable.self)
                 if try table.rawGet("__name", as: String?.self) != nil {
-                    self.rootClass = table
+                    runtime.rootClass = table
                     return
                 }
                 var flows: [AppState: LuaTable] = [:]
@@ -30,42 +28,36 @@ extension ScriptRuntime {
                     }
                     flows[AppState(state)] = type
                 }
-                self.flows = flows
+                runtime.flows = flows
             default:
                 throw call.badArgument(1, "expected { state = Coordinator, ... } or a coordinator class")
             }
         })
-        try native.set("factory", lua.function(name: "factory") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
+        try native.set("factory", lua.function(name: "factory", holding: self) { runtime, call in
             let name = try call.string(1)
             let choose = try call.argument(2, as: LuaFunction.self)
-            self.scriptFunctions.append(choose)
-            self.app.catalog.factory(name) { inputs in
+            runtime.scriptFunctions.append(choose)
+            runtime.app.catalog.factory(name) { inputs in
                 try choose.call(FlowValue.record(inputs), as: String.self)
             }
         })
-        try native.set("route", lua.function(name: "route") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            try self.declareRoute(call)
+        try native.set("route", lua.function(name: "route", holding: self) { runtime, call in
+            try runtime.declareRoute(call)
         })
-        try native.set("update", lua.function(name: "update") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            try call.push(try self.update(call))
+        try native.set("update", lua.function(name: "update", holding: self) { runtime, call in
+            try call.push(try runtime.update(call))
         })
-        try native.set("getState", lua.function(name: "state") { [weak self] () throws -> String in
-            guard let self else { throw ScriptRuntime.gone() }
-            return self.app.gateway.state.rawValue
+        try native.set("getState", lua.function(name: "state", holding: self) { runtime, call in
+            try call.push(runtime.app.gateway.state.rawValue)
         })
-        try native.set("setState", lua.function(name: "state") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            self.app.gateway.state = AppState(try call.string(1))
+        try native.set("setState", lua.function(name: "state", holding: self) { runtime, call in
+            runtime.app.gateway.state = AppState(try call.string(1))
         })
-        try native.set("freeze", lua.function(name: "freeze") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
+        try native.set("freeze", lua.function(name: "freeze", holding: self) { runtime, call in
             if call.type(1) == .table, try FlowValue.isFrozen(call.stack, at: call.index(1)) {
                 return call.stack.pushCopy(of: call.index(1)) // frozen already: itself
             }
-            try call.push(self.frozen(call.argument(1, as: FlowValue.self)))
+            try call.push(runtime.frozen(call.argument(1, as: FlowValue.self)))
         })
         if let lazyStoreIndex { try native.set("makeFields", lazyStoreIndex) }
         try native.set("copy", lua.function(name: "copy") { call in

@@ -112,15 +112,16 @@ extension ScriptRuntime {
         if let flow = step.flow, screen?.owner?.name != flow {
             throw NavigationError(.unknownRoute, "expected a screen of flow \(flow), but " + (screen.map { "\($0.name) belongs to \($0.owner?.name ?? "nobody")" } ?? "no screen is showing"))
         }
+        let user: UserStep
         switch step.action {
         case nil: return
-        case .back?: try app.back()
-        case .dismiss?: try app.dismiss()
-        case .tabNumber(let n)?: try app.selectTab(n &- 1)
-        case .tab(let title)?: try app.selectTab(titled: title)
-        case let .tap(output, payload)?:
-            try app.tap(output, payload: resolve(payload, output: output, on: screen, parameters: parameters))
+        case .back?: user = .back
+        case .dismiss?: user = .dismiss
+        case .tabNumber(let n)?: user = .selectTab(n &- 1)
+        case .tab(let title)?: user = .selectTab(try app.tabIndex(titled: title))
+        case let .tap(output, payload)?: user = .tap(output, payload: try resolve(payload, output: output, on: screen, parameters: parameters))
         }
+        try app.perform(user)
     }
 
     private func resolve(_ payload: RouteStep.Payload, output: String, on screen: Screen?, parameters: [String: String]) throws -> FlowValue? {

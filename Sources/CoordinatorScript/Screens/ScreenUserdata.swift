@@ -11,9 +11,8 @@ extension ScriptRuntime {
         // Methods are looked up after inputs, so an input may be called `title`, `render` or `send`.
         var methods: [String: LuaFunction] = [:]
         for (name, body) in ScreenMethods.all {
-            methods[name] = lua.function(name: name) { [weak self] call in
-                guard let self else { throw ScriptRuntime.gone() }
-                try body(self, call.object(1, as: Screen.self), call)
+            methods[name] = lua.function(name: name, holding: self) { runtime, call in
+                try body(runtime, call.object(1, as: Screen.self), call)
             }
         }
         screenFields = Set(methods.keys).union(["name", "id"])
@@ -28,15 +27,14 @@ extension ScriptRuntime {
                     try call.push(method)
                 }
             }
-            s.newIndex { [weak self] screen, call in
-                guard let self else { throw ScriptRuntime.gone() }
+            s.newIndex(holding(self) { runtime, screen, call in
                 guard call.type(1) == .string else {
                     throw LuaError(.runtime, "screen \(screen.name) fields are named by strings")
                 }
                 let key = try call.string(1)
                 if let (output, slot) = screen.outputSlot(forHandler: key) {
                     switch call.type(2) {
-                    case .nil, .none, .function: return try self.setHandler(screen, output: output, slot: slot, toValueAt: 2, of: call)
+                    case .nil, .none, .function: return try runtime.setHandler(screen, output: output, slot: slot, toValueAt: 2, of: call)
                     default: throw LuaError(.runtime, "screen \(screen.name): \(key) must be a function (or nil)")
                     }
                 }
@@ -47,7 +45,7 @@ extension ScriptRuntime {
                 }
                 let value = call.type(2).rawValue <= LuaType.nil.rawValue ? nil : try FlowValue.read(from: call.stack, at: call.index(2), path: key)
                 try screen.set(key, to: value)
-            }
+            })
             s.toString { "Screen \($0.info)" }
         }
     }

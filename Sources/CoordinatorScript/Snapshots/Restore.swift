@@ -39,9 +39,9 @@ extension ScriptRuntime {
             try start()
             for (i, step) in steps.enumerated() {
                 do {
-                    try take(step)
+                    try app.perform(step)
                 } catch {
-                    throw NavigationError(.badSnapshot, "restoring: step \(i + 1), \(step), fails now: \(error)")
+                    throw NavigationError(.badSnapshot, "restoring: step \(i + 1), \(step.luaSource), fails now: \(error)")
                 }
             }
             let replayed = try capture()

@@ -168,24 +168,11 @@ public struct ExploreReport {
             lines.append("\(title): \(findings.count)")
             for finding in findings {
                 lines.append("  " + finding.message.split(separator: "\n").prefix(1).joined())
-                lines.append("    after: " + (finding.path.isEmpty ? "(the start)" : finding.path.map(\.driverCall).joined(separator: " ")))
+                lines.append("    after: " + (finding.path.isEmpty ? "(the start)" : finding.path.map(\.luaSource).joined(separator: " ")))
             }
         }
         if !failed { lines.append("no errors, no lifecycle violations") }
         return lines.joined(separator: "\n")
-    }
-}
-
-extension UserStep {
-    /// The step as a driver call a test file runs: `tap("open", { id = "42" })`, `back()`, `tab(2)`.
-    public var driverCall: String {
-        switch self {
-        case let .tap(output, payload): "tap(\(FlowValue.string(output).luaLiteral)" + (payload.map { ", " + $0.luaLiteral } ?? "") + ")"
-        case .back: "back()"
-        case .dismiss: "dismiss()"
-        case .selectTab(let index): "tab(\(index < Int.max ? String(index + 1) : String(index)))"
-        case .open(let url): "open(\(FlowValue.string(url).luaLiteral))"
-        }
     }
 }
 

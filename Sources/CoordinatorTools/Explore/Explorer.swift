@@ -136,14 +136,14 @@ public final class Explorer {
             if !atState { try goTo(path) }
             atState = false
             stepsTaken += 1
-            oracle.beforeStep(action.description)
+            oracle.beforeStep(action.luaSource)
             oracle.listen()
             defer { oracle.stopListening() }
             let unheard = app.unheard.count
             do {
                 try runtime.lua.withTimeLimit(options.stepTimeLimit) {
                     try app.atomically {
-                        try runtime.take(action)
+                        try app.perform(action)
                         _ = try app.window.visibleScreen?.checkedRendering()
                     }
                 }
@@ -204,7 +204,7 @@ public final class Explorer {
     private func goTo(_ path: [UserStep]) throws {
         try app.atomically {
             try goToBase()
-            for step in path { try runtime.take(step) }
+            for step in path { try app.perform(step) }
         }
     }
 

@@ -9,20 +9,20 @@ extension ExploreReport {
     public func testFile(app: String, base: Explorer.Options.Base = .start) -> String {
         let start: [String] = switch base {
         case .start: []
-        case .link(let url): [UserStep.open(url).driverCall]
-        case .snapshot(let json): ["restore(\(FlowValue.string(json).luaLiteral))"]
+        case .link(let url): [UserStep.open(url).luaSource]
+        case .snapshot(let json): ["restore(" + LuaSyntax.quoted(json) + ")"]
         }
         var lines = [
             "-- Found by `coordrun explore` (docs/Explore.md): each test takes the shortest path to what it names.",
-            "app \(FlowValue.string(app).luaLiteral)",
+            "app " + LuaSyntax.quoted(app),
         ]
         var number = 0
         func add(_ kind: String, _ finding: Finding, ending: [String] = []) {
             number += 1
             let title = "\(kind) \(number): " + (finding.message.split(separator: "\n").first.map(String.init) ?? "")
             lines.append("")
-            lines.append("test(\(FlowValue.string(title).luaLiteral), function()")
-            for call in start + finding.path.map(\.driverCall) + ending { lines.append("  " + call) }
+            lines.append("test(" + LuaSyntax.quoted(title) + ", function()")
+            for call in start + finding.path.map(\.luaSource) + ending { lines.append("  " + call) }
             lines.append("end)")
         }
         for finding in errors { add("error", finding) }

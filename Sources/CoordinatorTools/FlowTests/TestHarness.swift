@@ -32,17 +32,28 @@ final class TestHarness {
     init(file: String, strictLifecycle: Bool = false) throws {
         self.file = file
         runtime = try ScriptRuntime(driverFunctions: true)
-        runtime.strictDriving = true
         oracle = LifecycleOracle(app: runtime.app)
-        let oracle = oracle, lua = runtime.lua
-        runtime.stepObserver = (before: { oracle.beforeStep($0) }, after: { [weak self] in
+        let oracle = oracle, app = runtime.app, lua = runtime.lua
+        // Strict driving: each step is one operation that also fails when no handler heard its output or
+        // when the screen it shows does not render (a test never passes over a tap that did nothing or a
+        // broken screen); the oracle follows the steps.
+        runtime.stepDriver = { [weak self] label, step in
+            oracle.beforeStep(label)
+            try app.atomically {
+                let unheard = app.unheard.count
+                try step()
+                if app.unheard.count != unheard, let last = app.unheard.last {
+                    throw NavigationError(.unknownOutput, "nothing handles \(last.output) on \(last.screen)")
+                }
+                _ = try app.window.visibleScreen?.checkedRendering()
+            }
             oracle.afterStep()
             self?.noteShownScreens()
             if strictLifecycle {
                 let violations = oracle.violations(collecting: lua)
                 if !violations.isEmpty { throw LuaError(.runtime, "lifecycle: " + violations.joined(separator: "; ")) }
             }
-        })
+        }
         try installGlobals()
         observer = runtime.app.observe { [weak self] event in
             guard let self else { return }
@@ -87,47 +98,42 @@ final class TestHarness {
         let lua = runtime.lua
         let globals = lua.globals
         let folder = LuaState.directory(of: file)
-        try globals.set("app", lua.function(name: "app") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            guard self.runtime.app.root == nil else { throw LuaError(.runtime, "app: a test file drives one app") }
+        try globals.set("app", lua.function(name: "app", holding: self) { harness, call in
+            guard harness.runtime.app.root == nil else { throw LuaError(.runtime, "app: a test file drives one app") }
             let path = try call.string(1)
-            if let state: String = try self.runtime.option(call, 2, "state") { self.runtime.app.gateway.state = AppState(state) }
+            if let state: String = try harness.runtime.option(call, 2, "state") { harness.runtime.app.gateway.state = AppState(state) }
             let script = path.hasPrefix("/") ? path : folder + "/" + path
-            self.appPath = script
-            try self.runtime.load(script: script)
-            try self.runtime.start()
-            self.noteShownScreens()
+            harness.appPath = script
+            try harness.runtime.load(script: script)
+            try harness.runtime.start()
+            harness.noteShownScreens()
         })
         for (name, skipped) in [("test", false), ("skip", true)] {
-            try globals.set(name, lua.function(name: name) { [weak self] call in
-                guard let self else { throw ScriptRuntime.gone() }
+            try globals.set(name, lua.function(name: name, holding: self) { harness, call in
                 let title = try call.string(1)
                 let function = try call.argument(2, as: LuaFunction.self)
-                self.declared.append(Declared(name: title, line: function.info?.lineDefined ?? 0, function: function, skipped: skipped))
+                harness.declared.append(Declared(name: title, line: function.info?.lineDefined ?? 0, function: function, skipped: skipped))
             })
         }
         let recorders = try lua.newTable()
-        try recorders.set("finishes", lua.function(name: "finishes") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            let list: [FlowValue] = self.finishes.map { f in
+        try recorders.set("finishes", lua.function(name: "finishes", holding: self) { harness, call in
+            let list: [FlowValue] = harness.finishes.map { f in
                 var record: FlowRecord = ["name": .string(f.name), "reason": .string(f.reason)]
                 if let result = f.result { record["result"] = result }
                 return .record(record)
             }
             try call.push(FlowValue.list(list))
         })
-        try recorders.set("events", lua.function(name: "events") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
+        try recorders.set("events", lua.function(name: "events", holding: self) { harness, call in
             let step = try call.argument(1, as: LuaFunction.self)
             var events: [String] = []
-            let observation = self.runtime.app.observe { events.append("\($0)") }
+            let observation = harness.runtime.app.observe { events.append("\($0)") }
             defer { observation.cancel() }
             _ = try step.callValues()
             try call.push(events)
         })
-        try recorders.set("picture", lua.function(name: "picture") { [weak self] call in
-            guard let self else { throw ScriptRuntime.gone() }
-            try call.push(self.runtime.app.stateDescription)
+        try recorders.set("picture", lua.function(name: "picture", holding: self) { harness, call in
+            try call.push(harness.runtime.app.stateDescription)
         })
         let expect = try lua.load(Expectations.source, name: "=expect", cached: true).call(recorders, as: LuaTable.self)
         try globals.set("expect", expect)

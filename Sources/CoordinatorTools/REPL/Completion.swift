@@ -47,7 +47,7 @@ extension REPL {
             names = fields(of: value, methodsOnly: word[separator] == ":")
         } else {
             names = Set((try? runtime.lua.globals.pairs().compactMap(\.key.stringValue)) ?? [])
-            names.formUnion(ValuePrinter.luaKeywords)
+            names.formUnion(LuaSyntax.keywords)
             if let screen = app.window.visibleScreen { names.formUnion(screen.outputs.map(\.name)) }
         }
         let partial = word.dropFirst(prefix.count)

@@ -9,17 +9,15 @@ extension REPL {
         if let number = Int(line) {
             try operation { try tapAction(number) }
         } else if line == "back" {
-            try operation { try app.back() }
-            step = "back()"
+            try operation { try perform(.back) }
         } else if let (output, rest) = outputCommand(line) {
-            step = "tap(" + ValuePrinter.quote(output) + (rest.isEmpty ? "" : ", " + rest) + ")"
             // One operation: a payload expression that navigates (`toggle back()`) is undone with the tap when
             // the tap then fails (the fuzzer found the pop kept).
             try operation {
                 let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: chunkName, as: FlowValue?.self)
-                try app.tap(output, payload: payload)
+                try perform(.tap(output, payload: payload))
             }
-        } else if isName(line), try runtime.lua.globals.get(line, as: LuaValue.self) == .nil {
+        } else if LuaSyntax.isName(line), try runtime.lua.globals.get(line, as: LuaValue.self) == .nil {
             // A bare name that is no output and no variable: a mistyped output, not `nil`.
             let screen = app.window.visibleScreen
             let outputs = screen.map { ScreenAction.actions(of: $0).map(\.output) } ?? []
@@ -34,13 +32,6 @@ extension REPL {
         return true
     }
 
-    /// Whether `line` is one Lua name (not a keyword).
-    func isName(_ line: String) -> Bool {
-        guard let first = line.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
-        return line.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
-            && !ValuePrinter.luaKeywords.contains(line)
-    }
-
     /// Triggers the visible screen's action `number` (counted from 1).
     func tapAction(_ number: Int) throws {
         guard let screen = app.window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
@@ -52,8 +43,14 @@ extension REPL {
         if action.needsPayload {
             throw NavigationError(.badPayload, "\(action.output) needs a payload: type `\(action.output) { ... }`")
         }
-        try app.tap(action.output, payload: action.payload)
-        step = "tap(" + ValuePrinter.quote(action.output) + (action.payload.map { ", " + $0.luaLiteral } ?? "") + ")"
+        try perform(.tap(action.output, payload: action.payload))
+    }
+
+    /// Takes a step of the user; a recorded test replays it as its Lua source (the payload as the data it
+    /// was, whatever expression gave it).
+    func perform(_ userStep: UserStep) throws {
+        try app.perform(userStep)
+        step = userStep.luaSource
     }
 
     /// `OUTPUT` or `OUTPUT payload` when the first word names an output of the visible screen.

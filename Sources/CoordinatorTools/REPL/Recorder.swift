@@ -61,7 +61,7 @@ final class Recorder {
     }
 
     /// A Lua string literal.
-    static func quoted(_ text: String) -> String { ValuePrinter.quote(text) }
+    static func quoted(_ text: String) -> String { LuaSyntax.quoted(text) }
 
     /// `script` as the test file at `testFile` names it: relative to the test file's folder when both are
     /// relative to the same place and the script is under it, else the script's absolute path.

@@ -19,7 +19,7 @@ public enum ValuePrinter {
 
     private static func render(_ value: LuaValue, depth: Int, indent: String, seen: inout Set<LuaValue>) -> String {
         switch value {
-        case .string(let s): return quote(s.string)
+        case .string(let s): return LuaSyntax.quoted(s.string)
         case .userdata(let u):
             if let screen = u.object(as: Screen.self) { return "Screen \(screen.info)" }
             return value.display
@@ -64,13 +64,7 @@ public enum ValuePrinter {
     }
 
     private static func keyText(_ key: LuaValue) -> String {
-        if case .string(let s) = key {
-            let name = s.string
-            if let first = name.first, first == "_" || first.isLetter, name.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber }), !luaKeywords.contains(name) {
-                return name
-            }
-            return "[" + quote(name) + "]"
-        }
+        if case .string(let s) = key { return LuaSyntax.key(s.string) }
         if case .table = key { return "[" + key.display + "]" }
         return "[" + render(key) + "]"
     }
@@ -79,32 +73,4 @@ public enum ValuePrinter {
         var seen: Set<LuaValue> = []
         return render(key, depth: maxDepth, indent: "", seen: &seen)
     }
-
-    /// A Lua string literal that reads back as the same bytes: `\"`, `\\`, `\n`, `\t`, other control bytes
-    /// as decimal escapes (three digits when a digit follows, so `"\0" .. "1"` is `"\0001"`, not `"\01"`).
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        let scalars = Array(s.unicodeScalars)
-        for (i, c) in scalars.enumerated() {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if c.value < 32 || c.value == 127 {
-                    let nextIsDigit = i + 1 < scalars.count && ("0"..."9").contains(scalars[i + 1])
-                    let digits = String(c.value)
-                    out += "\\" + (nextIsDigit ? String(repeating: "0", count: 3 - digits.count) : "") + digits
-                } else {
-                    out += String(c)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    static let luaKeywords: Set<String> = ["and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
-                                           "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"]
 }
