@@ -5,30 +5,37 @@ import CoordinatorLua
 /// `tab` (each a ``UserStep`` taken with `Application.perform(_:)`), and to look: `top`, `stack`, `tree`,
 /// `snapshot`; and `restore`, `reload`. Globals of the Lua state, installed only when asked for (a REPL, a
 /// test, a script that walks the app): an embedded runtime's scripts cannot tap on the user's behalf.
-extension ScriptRuntime {
+package final class DriverFunctions {
+    /// Whether they are installed.
+    private(set) var installed = false
+    /// How the driver functions take a step (its label, such as `tap("login") at app_test.lua:12`, and the
+    /// step): nil, as it is; flow tests drive strictly (a tap no handler hears, a screen that does not
+    /// render, fail the step) and let the lifecycle oracle follow each step.
+    package var stepDriver: ((_ label: String, _ step: () throws -> Void) throws -> Void)?
+
     /// Installs the driver functions as globals, once: `tap(output [, payload])`, `back()`, `dismiss()` (the
     /// swipe-down of the whole top modal), `open(url)` (a deep link: ``open(_:)``), `top()` (the visible
     /// screen), `tab(n)` or `tab("Title")`, `stack()` (the visible stack's screen names), `tree()` (the
     /// coordinator tree), `snapshot()` and `restore(json)` (``snapshot()``, ``restore(_:)``) and
     /// `reload(...)` (``reload(fresh:)``).
-    public func installDriverFunctions() throws {
-        guard !hasDriverFunctions else { return }
+    func install(in runtime: ScriptRuntime) throws {
+        guard !installed else { return }
         let functions: [(String, (ScriptRuntime, LuaCall) throws -> Void)] = [
             ("tap", { runtime, call in
-                try runtime.drive(.tap(call.string(1), payload: call.optional(2, as: FlowValue.self)), call)
+                try runtime.driverFunctions.drive(.tap(call.string(1), payload: call.optional(2, as: FlowValue.self)), call, in: runtime.app)
             }),
-            ("back", { runtime, call in try runtime.drive(.back, call) }),
-            ("dismiss", { runtime, call in try runtime.drive(.dismiss, call) }),
-            ("open", { runtime, call in try runtime.drive(.open(call.string(1)), call) }),
+            ("back", { runtime, call in try runtime.driverFunctions.drive(.back, call, in: runtime.app) }),
+            ("dismiss", { runtime, call in try runtime.driverFunctions.drive(.dismiss, call, in: runtime.app) }),
+            ("open", { runtime, call in try runtime.driverFunctions.drive(.open(call.string(1)), call, in: runtime.app) }),
             ("tab", { runtime, call in
                 let index = call.type(1) == .string ? try runtime.app.tabIndex(titled: call.string(1))
                     : try call.integer(1).subtractingReportingOverflow(1).partialValue
-                try runtime.drive(.selectTab(index), call)
+                try runtime.driverFunctions.drive(.selectTab(index), call, in: runtime.app)
             }),
             ("snapshot", { runtime, call in try call.push(runtime.snapshot()) }),
             ("restore", { runtime, call in
                 let json = try call.string(1)
-                try runtime.drive("restore(...)", call) { try runtime.restore(json) }
+                try runtime.driverFunctions.drive("restore(...)", call) { try runtime.restore(json) }
             }),
             ("top", { runtime, call in
                 if let screen = runtime.app.window.visibleScreen { try call.push(LuaObject(screen)) }
@@ -46,12 +53,13 @@ extension ScriptRuntime {
                 if let root = runtime.app.root { try call.push(CoordinatorTree(root: root)) }
             }),
         ]
-        for (name, body) in functions { try lua.globals.set(name, lua.function(name: name, holding: self, body)) }
-        hasDriverFunctions = true
+        let lua = runtime.lua
+        for (name, body) in functions { try lua.globals.set(name, lua.function(name: name, holding: runtime, body)) }
+        installed = true
     }
 
     /// Takes a step of the user for a driver function (``stepDriver`` decides how: strictly, in flow tests).
-    func drive(_ step: UserStep, _ call: LuaCall) throws {
+    func drive(_ step: UserStep, _ call: LuaCall, in app: Application) throws {
         try drive(step.luaSource, call) { try app.perform(step) }
     }
 

@@ -1,12 +1,6 @@
 import CoordinatorCore
 import CoordinatorLua
 
-// Where things are, by Lua concept: Module/ (the `coordinator` module's functions and its Lua prelude),
-// Screens/ (screen types, the screen userdata and its methods, script handlers), Coordinators/ (classes,
-// instance methods, the scripted coordinator, tree()), Data/ (FlowValue <-> Lua, frozen data, the memo),
-// DriverFunctions.swift (tap, back, top, ...), Reload/ (live edit), REPL/ (the engine coordrun drives).
-// This file is the front.
-
 /// The scripting runtime: a Lua state and an `Application` wired together, so that an app's flows are Lua
 /// scripts (`require "coordinator"`) over the Swift coordinator core.
 ///
@@ -21,62 +15,51 @@ import CoordinatorLua
 ///
 /// Every call that changes the app is atomic: if Lua code fails halfway, the navigation state (window,
 /// tree, inputs, handlers, gateway) is exactly as before the call.
+///
+/// The runtime is the front of parts that each own one concept: the `coordinator` module and what
+/// `flow.app` declared, screens in Lua, coordinator classes, frozen data, the files the app was loaded
+/// from, live reload, the routes, snapshots, and the driver functions.
 public final class ScriptRuntime {
     /// The Lua state the app's scripts run in: for a host's own functions and values
     /// (`runtime.lua.globals.set("hostVersion", ...)`).
     public let lua: LuaState
     /// The application the scripts drive: the window, the coordinator tree, the gateway, events.
     public let app: Application
-    /// The Lua module table (`require "coordinator"`).
-    public internal(set) var module: LuaTable?
-    /// The prelude's `metaFor(class)`: the metatable of a coordinator class's instances.
-    var metaFor: LuaFunction?
-    var flows: [AppState: LuaTable] = [:]
-    var rootClass: LuaTable?
-    /// How many times scripts called `flow.app` (a REPL starts the app a line declares).
-    package internal(set) var appDeclarations = 0
-    var swiftCoordinators: [String: () -> Coordinator] = [:]
-    /// Coordinator classes run so far, by the address of their table (see ``coordinatorClass(_:_:)``).
-    var classCache: [UnsafeRawPointer: CoordinatorClass] = [:]
-    /// The files the app was loaded from (main scripts and the modules they required), as last loaded.
-    var files: [ScriptFile] = []
-    /// The prelude's savepoint of what running the scripts again can change (a failed reload puts it back).
-    var savepoint: LuaFunction?
-    var definitions: LuaFunction?
-    /// The codec of the coordinators' `self` data for snapshots (``StateCodec``): compiled at the first
-    /// snapshot or restore, not by every runtime that starts (it would be a third of a runtime's start-up).
-    var stateCodec: StateCodec.Loaded = .none
-    /// The functions scripts handed to the module that only Swift holds (screen renderings, factories'
-    /// choices): where a reload finds closures of the files' new run besides ``definitions``.
-    var scriptFunctions: [LuaFunction] = []
-    /// The metamethods every frozen table shares (see ``FrozenValue``).
-    var dataMetamethods: [(name: String, value: LuaValue)] = []
-    /// The `__index` of frozen stores whose nested fields are made on first read (``LazyStores``).
-    var lazyStoreIndex: LuaValue?
-    /// The names a screen answers in Lua besides its inputs and handlers (methods, `name`, `id`).
-    package internal(set) var screenFields: Set<String> = []
 
-    var hasDriverFunctions = false
-    /// How the driver functions take a step (its label, such as `tap("login") at app_test.lua:12`, and the
-    /// step): nil, as it is; flow tests drive strictly (a tap no handler hears, a screen that does not
-    /// render, fail the step) and let the lifecycle oracle follow each step.
-    package var stepDriver: ((_ label: String, _ step: () throws -> Void) throws -> Void)?
-    /// How it was made, for ``fresh()``.
-    struct Configuration {
+    /// The `coordinator` module, and what `flow.app` declared.
+    let scriptModule = ScriptModule()
+    /// Screen types and the screen userdata.
+    let screens: ScreenBridge
+    /// Coordinator classes, Lua's and the host's Swift ones.
+    let classes = CoordinatorClasses()
+    /// Frozen data.
+    let data = DataBridge()
+    /// The files the app was loaded from.
+    var files = ScriptFiles()
+    /// What live reload keeps between reloads.
+    let reloads = LiveReload()
+    /// The deep links the scripts declare.
+    let routes = RouteTable()
+    /// Snapshots, and their codec.
+    package let snapshots = Snapshots()
+    /// `tap`, `back`, `top`, ... for scripts that act as the user.
+    package let driverFunctions = DriverFunctions()
+    /// How it was made, for ``fresh(quiet:sources:)``.
+    private var configuration: Configuration
+    /// The `print` the state started with: while the global is that one, a REPL prints values itself.
+    package let standardPrint: LuaValue?
+
+    /// How a runtime was made: what ``fresh(quiet:sources:)`` makes again.
+    private struct Configuration {
         let state: AppState
         let libraries: LuaLibraries
         let sandbox: Bool
         let ignoringEnvironment: Bool
         var memory: Int?
         var instructions: Int?
+        /// How the host makes its router for the app (``start(router:)``), for every start.
+        var routerMaker: ((Application) -> any Router)?
     }
-    var configuration: Configuration
-    /// How the host makes its router for the app (``start(router:)``), for every start.
-    var routerMaker: ((Application) -> any Router)?
-    /// The routes the scripts declared (``declaredRoutes``).
-    var routes: [Route] = []
-    /// The `print` the state started with: while the global is that one, a REPL prints values itself.
-    package internal(set) var standardPrint: LuaValue?
 
     /// Creates a runtime whose gateway starts in `state`, with the Lua standard libraries `libraries`.
     /// With `driverFunctions`, Lua code can also act as the user (`tap`, `back`, `top`, ...: see
@@ -104,11 +87,12 @@ public final class ScriptRuntime {
             try lua.restrictModules()
         }
         app = Application(state: state)
+        screens = ScreenBridge(lua: lua, app: app)
         standardPrint = try lua.globals.get("print", as: LuaValue.self)
-        try registerScreenClass()
-        try registerCoordinatorClass()
-        try registerFrozenData()
-        try installModule()
+        try screens.install(in: self)
+        try classes.install(in: self)
+        try data.install(in: self)
+        try scriptModule.install(in: self)
         app.linkOpener = holding(self) { runtime, link in try runtime.open(link) }
         if driverFunctions { try installDriverFunctions() }
     }
@@ -139,29 +123,22 @@ public final class ScriptRuntime {
     /// what the scripts `print` while they load and start is dropped. `sources` (path → text) stand for
     /// those files (`LuaState.sourceOverrides`): the app as it was when its files had those texts.
     public func fresh(quiet: Bool = false, sources: [String: String] = [:]) throws -> ScriptRuntime {
-        let new = try ScriptRuntime(state: configuration.state, libraries: configuration.libraries, driverFunctions: hasDriverFunctions,
+        let new = try ScriptRuntime(state: configuration.state, libraries: configuration.libraries, driverFunctions: driverFunctions.installed,
                                     sandbox: configuration.sandbox, ignoringEnvironment: configuration.ignoringEnvironment)
         if configuration.memory != nil || configuration.instructions != nil {
             try new.limit(memory: configuration.memory, instructions: configuration.instructions)
         }
-        new.swiftCoordinators = swiftCoordinators
-        new.routerMaker = routerMaker
+        new.classes.swiftCoordinators = classes.swiftCoordinators
+        new.configuration.routerMaker = configuration.routerMaker
         new.lua.sourceOverrides = sources
         try new.silencingPrint(quiet) {
-            for file in files where file.module == nil {
+            for file in files.mains {
                 let arguments = file.arguments.filter { if case .table = $0 { false } else if case .function = $0 { false } else { true } }
                 try new.load(script: file.path, arguments: arguments)
             }
             if new.declaresApplication { try new.start() }
         }
         return new
-    }
-
-    /// The text each script file ran with (path → text): main scripts and the modules they required.
-    public var sources: [String: String] {
-        var result: [String: String] = [:]
-        for file in files { if let text = file.text { result[file.path] = text } }
-        return result
     }
 
     /// Runs `body` with the global `print` doing nothing (when `silent`), then gives `print` back unless
@@ -185,24 +162,28 @@ public final class ScriptRuntime {
     /// runtime.registerCoordinator("Storage") { StorageCoordinator(name: "Storage") }
     /// ```
     public func registerCoordinator(_ name: String, make: @escaping () -> Coordinator) {
-        swiftCoordinators[name] = make
+        classes.swiftCoordinators[name] = make
     }
+
+    /// Installs the driver functions as globals, once: `tap(output [, payload])`, `back()`, `dismiss()` (the
+    /// swipe-down of the whole top modal), `open(url)` (a deep link: ``open(_:)``), `top()` (the visible
+    /// screen), `tab(n)` or `tab("Title")`, `stack()` (the visible stack's screen names), `tree()` (the
+    /// coordinator tree), `snapshot()` and `restore(json)` (``snapshot()``, ``restore(_:)``) and
+    /// `reload(...)` (``reload(fresh:)``).
+    public func installDriverFunctions() throws { try driverFunctions.install(in: self) }
+
+    // MARK: Scripts
+
+    /// The Lua module table (`require "coordinator"`).
+    public var module: LuaTable? { scriptModule.table }
 
     /// Runs the app's main script (modules next to it are found first), with `arguments` as its `...`.
     /// ``reload(fresh:)`` runs it again, with the modules it required from files.
     public func load(script path: String, arguments: [LuaValue] = []) throws {
-        let before = try loadedModules()
+        let before = try lua.loadedModules()
         try app.atomically { _ = try lua.runMainScript(path, arguments: arguments) }
-        if let i = files.firstIndex(where: { $0.path == path && $0.module == nil }) {
-            files[i].arguments = arguments
-        } else {
-            var file = ScriptFile(path: path, module: nil)
-            file.arguments = arguments
-            files.append(file)
-        }
-        try noteModules(loadedModules().subtracting(before))
-        for i in files.indices where files[i].text == nil { files[i].read(overrides: lua.sourceOverrides) } // earlier files keep the text they ran
-        try checkRoutes()
+        try files.ran(main: path, arguments: arguments, loaded: lua.loadedModules().subtracting(before), in: lua)
+        try routes.check(self)
     }
 
     /// Runs a Lua chunk with the driver functions (`tap`, `back`, `top`, `stack`, `tree`, `reload`), with
@@ -212,8 +193,51 @@ public final class ScriptRuntime {
         try app.atomically { try lua.load(code, name: name).callValues(arguments: arguments) }
     }
 
+    /// The paths of the files ``reload(fresh:)`` runs again and `--watch` watches: main scripts and the
+    /// modules they required.
+    public var scriptFiles: [String] { files.paths }
+
+    /// The text each script file ran with (path → text): main scripts and the modules they required.
+    public var sources: [String: String] { files.sources }
+
+    /// The identity of the scripts this runtime loaded (``AppSnapshot``): a snapshot restores only into the
+    /// same scripts.
+    public var scriptsDigest: String { files.digest }
+
+    /// Runs the app's script files again without restarting the app.
+    ///
+    /// Screen types and coordinator classes are redefined in place: the coordinator tree, the navigation
+    /// stacks and every screen's inputs stay as they are, live screens take the new inputs, outputs and
+    /// rendering, and live coordinators run the new methods from then on. Handlers that running
+    /// coordinators installed earlier (`screen.onSelectCity = function() ... end` inside `start`) are
+    /// matched with their new text and rebuilt around the same variables (`self`, the screen, locals of
+    /// the method that made them), so the next `tap` runs the new code; handlers added to (or removed from)
+    /// code that already ran reach the live screens it made (`HandlerSites`).
+    ///
+    /// The app keeps one state: every file-level local stays one variable that old and new closures share,
+    /// with its old value unless it holds code or static data (`FileVariables` gives the rules) or is
+    /// named in `fresh`, which takes its new value.
+    ///
+    /// If a script fails, nothing changes: globals, classes, screen types, modules and navigation are as
+    /// before, and the error says where.
+    ///
+    /// ```swift
+    /// try runtime.load(script: "scripts/app.lua")
+    /// try runtime.start()
+    /// // ... edit scripts/app.lua ...
+    /// let report = try runtime.reload()   // "reloaded scripts/app.lua, scripts/cities.lua: 1 handler changed ..."
+    /// try runtime.reload(fresh: ["cities"])   // the same, and the file-level local `cities` takes its new value
+    /// ```
+    @discardableResult
+    public func reload(fresh: Set<String> = []) throws -> ReloadReport { try reloads.reload(self, fresh: fresh) }
+
+    // MARK: The app
+
     /// Whether the scripts declared an application (`flow.app`), which ``start(router:)`` starts.
-    public var declaresApplication: Bool { rootClass != nil || !flows.isEmpty }
+    public var declaresApplication: Bool { scriptModule.declaration.declaresApplication }
+
+    /// How many times scripts called `flow.app` (a REPL starts the app a line declares).
+    package var appDeclarations: Int { scriptModule.declaration.count }
 
     /// Starts the application coordinator declared with `flow.app { state = Coordinator, ... }`.
     ///
@@ -226,21 +250,53 @@ public final class ScriptRuntime {
     /// try runtime.start { app in LoggingRouter(wrapping: app.headlessRouter()) }
     /// ```
     public func start(router: ((Application) -> any Router)? = nil) throws {
-        if let router { routerMaker = router }
-        let router = routerMaker?(app)
-        if let rootClass {
-            try app.start(ScriptedCoordinator(runtime: self, type: rootClass), router: router)
-            return
-        }
-        guard !flows.isEmpty else {
-            throw LuaError(.misuse, "the script declares no application: call flow.app { authorization = Login, main = Main }")
-        }
-        let root = ApplicationCoordinator(name: "App")
-        for (state, type) in flows {
-            root.flows[state] = { [weak self, undo = app.undoLog] in ScriptedCoordinator(runtime: self, undo: undo, type: type) }
-        }
-        try app.start(root, router: router)
+        if let router { configuration.routerMaker = router }
+        try app.start(scriptModule.declaration.makeRoot(self), router: configuration.routerMaker?(app))
     }
+
+    /// Opens a link: finds the route it matches and takes its steps (from the app's start, or from where it
+    /// is, as the route says), as one atomic operation. An unknown link, a parameter that resolves to
+    /// nothing, a step that finds the app elsewhere: an error naming the link and the step, and the app
+    /// exactly as before. The steps record the link (`Application.steps`), not the taps it made.
+    public func open(_ url: String) throws { try routes.open(url, in: self) }
+
+    /// The routes the scripts declare, in the order declared (a route declared again, by a reload,
+    /// replaces the old one in place).
+    public var declaredRoutes: [Route] { routes.routes }
+
+    /// The whole app's state as a JSON document (``AppSnapshot``): the format, the scripts' identity, the
+    /// gateway's state, every container and screen with its inputs, every coordinator with its class and
+    /// the plain data it keeps in `self`, and the steps that led there.
+    public func snapshot() throws -> String { try snapshots.take(of: self) }
+
+    /// Rebuilds the app a snapshot describes (``snapshot()``), in place of the app this runtime runs, as one
+    /// atomic operation: the same scripts are required (the format and the scripts' digest are checked
+    /// first), the snapshot's steps are taken again from the app's start, the data they do not rebuild is
+    /// set, and the result must equal the snapshot. Any failure is an error that says where, and the app is
+    /// as it was.
+    ///
+    /// In a fresh runtime (`coordrun --restore FILE`) the result is the snapshotted app; in one that ran
+    /// before, data the scripts keep outside coordinators (a file-level local) is what this runtime has.
+    public func restore(_ json: String) throws { try snapshots.restore(json, into: self) }
+
+    /// ``restore(_:)`` of the snapshot in the file at `path`.
+    public func restore(contentsOf path: String) throws {
+        guard let json = readTextFile(path) else { throw NavigationError(.badSnapshot, "cannot read the snapshot \(path)") }
+        try restore(json)
+    }
+
+    /// `value` as frozen data for Lua: a read-only table that screens take without copying (see
+    /// `flow.freeze` in docs/Lua.md). Scalars stay themselves.
+    ///
+    /// ```swift
+    /// let cities: FlowValue = ["federal": [["name": "Moscow"]], "regions": []]
+    /// try runtime.lua.globals.set("cities", runtime.frozen(cities))
+    /// try runtime.run(#"self_test = cities.federal[1].name"#)   // "Moscow"; `cities.federal = 1` is an error
+    /// ```
+    public func frozen(_ value: FlowValue) -> FrozenValue { data.frozen(value) }
+
+    /// The names a screen answers in Lua besides its inputs and handlers (methods, `name`, `id`).
+    package var screenFields: Set<String> { screens.fields }
 
     /// The error a bridge function or a coordinator gives once its runtime is gone (a host kept the Lua
     /// state, a function or a coordinator, and let the runtime go; or a finalizer runs while it closes).

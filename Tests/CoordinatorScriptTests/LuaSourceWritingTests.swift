@@ -20,7 +20,7 @@ import TestSupport
         switch kind {
         case 0: .int(i)
         case 1: .int(i % 2 == 0 ? .min : .max)
-        case 2: .double([0.1, -0.0, 1e300, 5e-324, .infinity, -.infinity, 3.0][abs(i % 7)])
+        case 2: .double([0.1, -0.0, 1e300, .leastNonzeroMagnitude, .infinity, -.infinity, 3.0][abs(i % 7)])
         case 3: .string(text)
         default: .bool(b)
         }

@@ -2,11 +2,29 @@ import CoordinatorCore
 import CoordinatorLua
 
 /// Coordinator classes in Lua (`flow.coordinator "Name"`): how `run` finds a class and makes its
-/// coordinator, Lua's or the Swift one a host registered under the name. Their instances' methods are in
-/// `CoordinatorMethods.swift`.
-extension ScriptRuntime {
+/// coordinator, Lua's or the Swift one a host registered under the name, and the handle userdata whose
+/// methods (``CoordinatorMethods``) every instance calls.
+final class CoordinatorClasses {
+    /// Coordinators written in Swift, by the name Lua runs them under (``ScriptRuntime/registerCoordinator(_:make:)``).
+    var swiftCoordinators: [String: () -> Coordinator] = [:]
+    /// The prelude's `metaFor(class)`: the metatable of a coordinator class's instances.
+    var metaFor: LuaFunction?
+    /// Coordinator classes run so far, by the address of their table (see ``class(at:of:)``).
+    private var cache: [UnsafeRawPointer: CoordinatorClass] = [:]
+
+    /// Registers the coordinator handle userdata: `name`, `id`, `status`, and ``CoordinatorMethods``.
+    func install(in runtime: ScriptRuntime) throws {
+        try runtime.lua.register(Coordinator.self, name: "CoordinatorHandle") { c in
+            c.readOnly("name") { $0.name }
+            c.readOnly("id") { $0.id }
+            c.readOnly("status") { $0.status.rawValue }
+            c.standIn(field: "__handle") // instances (Lua tables) call these methods directly
+            for (name, body) in CoordinatorMethods.all { c.method(name, holding(runtime, body)) }
+        }
+    }
+
     /// Makes the coordinator for a class: Swift's when one is registered under its name, else a Lua one.
-    func makeCoordinator(_ type: CoordinatorClass, onFinish: LuaFunction?) -> (coordinator: Coordinator, scripted: ScriptedCoordinator?) {
+    func make(_ type: CoordinatorClass, onFinish: LuaFunction?, in runtime: ScriptRuntime) -> (coordinator: Coordinator, scripted: ScriptedCoordinator?) {
         if let make = swiftCoordinators[type.name] {
             let coordinator = make()
             if let onFinish {
@@ -14,7 +32,7 @@ extension ScriptRuntime {
             }
             return (coordinator, nil)
         }
-        let scripted = ScriptedCoordinator(runtime: self, type: type.table, name: type.name, meta: type.meta, onFinish: onFinish)
+        let scripted = ScriptedCoordinator(runtime: runtime, type: type.table, name: type.name, meta: type.meta, onFinish: onFinish)
         return (scripted, scripted)
     }
 
@@ -25,11 +43,11 @@ extension ScriptRuntime {
         return try metaFor.call(type, as: LuaTable.self)
     }
 
-    /// The coordinator class at argument `n`, its name and its instances' metatable. Classes are looked up
-    /// by identity in a cache that holds them (so an address is never reused while cached): running a
-    /// class again takes no new reference and reads no name.
-    func coordinatorClass(_ call: LuaCall, _ n: Int) throws -> CoordinatorClass {
-        if call.type(n) == .table, let address = call.stack.pointer(at: call.index(n)), let known = classCache[address] {
+    /// The coordinator class at argument `n` of `call`, its name and its instances' metatable. Classes are
+    /// looked up by identity in a cache that holds them (so an address is never reused while cached):
+    /// running a class again takes no new reference and reads no name.
+    func `class`(at n: Int, of call: LuaCall) throws -> CoordinatorClass {
+        if call.type(n) == .table, let address = call.stack.pointer(at: call.index(n)), let known = cache[address] {
             return known
         }
         let type = try call.argument(n, as: LuaTable.self)
@@ -37,28 +55,8 @@ extension ScriptRuntime {
             throw call.badArgument(n, "expected a coordinator class (flow.coordinator \"Name\")")
         }
         let found = CoordinatorClass(table: type, name: name, meta: try instanceMeta(for: type))
-        if let address = call.stack.pointer(at: call.index(n)) { classCache[address] = found }
+        if let address = call.stack.pointer(at: call.index(n)) { cache[address] = found }
         return found
-    }
-
-    /// The screen `coordinator:push(name, inputs)` (and present, setRoot) shows, with a receiver for the
-    /// handlers the script will set: made here, where nothing else holds the screen yet, its handlers need
-    /// no undo in this operation.
-    func makeScreen(_ call: LuaCall, for coordinator: Coordinator) throws -> Screen {
-        let screen = try app.catalog.make(call.string(1), inputs: call.optional(2, as: FlowRecord.self) ?? [:])
-        screen.outputReceiver = ScreenHandlers(lua, app: app, for: screen, isNew: true)
-        if let owner = coordinator as? ScriptedCoordinator { owner.adopt(screen) }
-        return screen
-    }
-
-    package func option<T: LuaReadable>(_ call: LuaCall, _ n: Int, _ key: String) throws -> T? {
-        guard call.type(n) == .table else { return nil }
-        return try call.argument(n, as: LuaTable.self).get(key, as: T?.self)
-    }
-
-    func optionValue(_ call: LuaCall, _ n: Int, _ key: String) throws -> LuaValue? {
-        guard call.type(n) == .table else { return nil }
-        return try call.argument(n, as: LuaTable.self).get(key, as: LuaValue.self)
     }
 }
 
@@ -68,4 +66,12 @@ struct CoordinatorClass {
     let table: LuaTable
     let name: String
     let meta: LuaTable
+}
+
+extension LuaCall {
+    /// Field `key` of the options table at argument `n` (nil when there is no table there).
+    package func option<T: LuaReadable>(_ n: Int, _ key: String, as type: T.Type = T.self) throws -> T? {
+        guard self.type(n) == .table else { return nil }
+        return try argument(n, as: LuaTable.self).get(key, as: T?.self)
+    }
 }

@@ -20,24 +20,24 @@ enum CoordinatorMethods {
 
     /// `self:push(name [, inputs [, { animated = bool }]])`: pushes a new screen; returns it.
     static func push(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
-        let screen = try runtime.makeScreen(call, for: coordinator)
-        try coordinator.push(screen, animated: runtime.option(call, 3, "animated") ?? true)
+        let screen = try runtime.screens.make(call, for: coordinator)
+        try coordinator.push(screen, animated: call.option(3, "animated") ?? true)
         try call.push(LuaObject(new: screen)) // made above: Lua has not seen it
     }
 
     /// `self:present(name [, inputs [, { animated = bool }]])`: presents a new screen modally; returns it.
     static func present(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
-        let screen = try runtime.makeScreen(call, for: coordinator)
-        try coordinator.present(screen, animated: runtime.option(call, 3, "animated") ?? true)
+        let screen = try runtime.screens.make(call, for: coordinator)
+        try coordinator.present(screen, animated: call.option(3, "animated") ?? true)
         try call.push(LuaObject(new: screen))
     }
 
     /// `self:setRoot(name [, inputs [, { hideBar = bool, animated = bool }]])`: replaces the stack with a
     /// new screen; returns it.
     static func setRoot(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
-        let screen = try runtime.makeScreen(call, for: coordinator)
-        try coordinator.setRoot(screen, hideBar: runtime.option(call, 3, "hideBar") ?? false,
-                                animated: runtime.option(call, 3, "animated") ?? true)
+        let screen = try runtime.screens.make(call, for: coordinator)
+        try coordinator.setRoot(screen, hideBar: call.option(3, "hideBar") ?? false,
+                                animated: call.option(3, "animated") ?? true)
         try call.push(LuaObject(new: screen))
     }
 
@@ -119,11 +119,11 @@ enum CoordinatorMethods {
     /// `self:run(Class [, args [, { modal = bool, onFinish = function(result, reason) ... end }]])`: runs a
     /// child coordinator; returns its instance (a Swift coordinator's handle).
     static func run(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
-        let type = try runtime.coordinatorClass(call, 1)
+        let type = try runtime.classes.class(at: 1, of: call)
         let args = try call.optional(2, as: FlowValue.self)
-        let modal = try runtime.option(call, 3, "modal") ?? false
-        let onFinish = try runtime.optionValue(call, 3, "onFinish")?.functionValue
-        let (child, scripted) = runtime.makeCoordinator(type, onFinish: onFinish)
+        let modal = try call.option(3, "modal") ?? false
+        let onFinish = try call.option(3, "onFinish", as: LuaValue.self)?.functionValue
+        let (child, scripted) = runtime.classes.make(type, onFinish: onFinish, in: runtime)
         try coordinator.run(child, with: args, modal: modal)
         if let scripted {
             try call.push(scripted.instance.map(LuaValue.table) ?? .nil)
@@ -170,20 +170,5 @@ enum CoordinatorMethods {
     static func onSignal(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
         let name = try call.string(1)
         coordinator.onSignal(name, try runtime.signalHandler(call.argument(2, as: LuaCallback.self)))
-    }
-}
-
-extension ScriptRuntime {
-    /// Registers the coordinator handle userdata: `name`, `id`, `status`, and ``CoordinatorMethods``.
-    func registerCoordinatorClass() throws {
-        try lua.register(Coordinator.self, name: "CoordinatorHandle") { c in
-            c.readOnly("name") { $0.name }
-            c.readOnly("id") { $0.id }
-            c.readOnly("status") { $0.status.rawValue }
-            c.standIn(field: "__handle") // instances (Lua tables) call these methods directly
-            for (name, body) in CoordinatorMethods.all {
-                c.method(name, holding(self, body))
-            }
-        }
     }
 }

@@ -57,7 +57,7 @@ package final class ScriptedCoordinator: Coordinator {
 
     override package func start(_ args: FlowValue?) throws {
         guard let runtime else { throw ScriptRuntime.gone(name) }
-        let meta = try self.meta ?? runtime.instanceMeta(for: type)
+        let meta = try self.meta ?? runtime.classes.instanceMeta(for: type)
         self.meta = meta
         // The first start is where Lua first sees this coordinator: no userdata to look for yet. The instance
         // (its fields: see the prelude's metaFor) is built here, through the C API, without calling Lua.

@@ -138,28 +138,6 @@ extension FlowValue {
     }
 }
 
-extension ScriptRuntime {
-    /// `value` as frozen data for Lua: a read-only table that screens take without copying (see
-    /// `flow.freeze` in docs/Lua.md). Scalars stay themselves.
-    ///
-    /// ```swift
-    /// let cities: FlowValue = ["federal": [["name": "Moscow"]], "regions": []]
-    /// try runtime.lua.globals.set("cities", runtime.frozen(cities))
-    /// try runtime.run(#"self_test = cities.federal[1].name"#)   // "Moscow"; `cities.federal = 1` is an error
-    /// ```
-    public func frozen(_ value: FlowValue) -> FrozenValue {
-        FrozenValue(value: value, metamethods: dataMetamethods, lazyStoreIndex: lazyStoreIndex)
-    }
-
-    func registerFrozenData() throws {
-        let tag = try lua.registerClass(FrozenData.self, name: "FrozenData")
-        lua.attachment { DataMemo() }.frozenTag = tag
-        lazyStoreIndex = .function(lua.function(name: "frozen data", holding: self) { runtime, call in
-            try LazyStores.index(call, runtime: runtime)
-        })
-    }
-}
-
 extension FrozenValue {
     /// The table of fields a frozen table reads through (its metatable's `__index`), or nil when `table` is
     /// not frozen data: what a printer shows for it.

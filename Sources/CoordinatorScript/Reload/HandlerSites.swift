@@ -82,12 +82,12 @@ struct HandlerHolder {
     }
 }
 
-extension ScriptRuntime {
+extension LiveReload {
     /// Every live screen and coordinator instance that holds script handlers.
-    func handlerHolders() -> [HandlerHolder] {
+    static func handlerHolders(in app: Application) -> [HandlerHolder] {
         var result: [HandlerHolder] = []
         var seen: Set<ObjectIdentifier> = []
-        let coordinators = liveScriptedCoordinators()
+        let coordinators = liveScriptedCoordinators(in: app)
         for screen in app.window.allScreens + coordinators.flatMap(\.screens) {
             guard seen.insert(ObjectIdentifier(screen)).inserted, let handlers = screen.outputReceiver as? ScreenHandlers else { continue }
             result.append(HandlerHolder(kind: .screen(screen, handlers)))

@@ -177,19 +177,3 @@ enum StateCodec {
     return { encode = encodeStates, apply = applyStates }
     """#
 }
-
-extension ScriptRuntime {
-    /// The snapshot codec's two functions, compiled the first time they are needed.
-    func stateCodecFunctions() throws -> (encode: LuaFunction, apply: LuaFunction) {
-        switch stateCodec {
-        case let .compiled(encode, apply): return (encode, apply)
-        case .none: throw LuaError(.misuse, "the coordinator module is not loaded")
-        case .uncompiled(let primitives):
-            guard let module else { throw LuaError(.misuse, "the coordinator module is not loaded") }
-            let codec = try lua.load(StateCodec.source, name: "[snapshot]", cached: true).call(module, primitives, as: LuaTable.self)
-            let functions = (encode: try codec.get("encode", as: LuaFunction.self), apply: try codec.get("apply", as: LuaFunction.self))
-            stateCodec = .compiled(encode: functions.encode, apply: functions.apply)
-            return functions
-        }
-    }
-}

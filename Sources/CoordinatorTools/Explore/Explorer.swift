@@ -212,7 +212,7 @@ public final class Explorer {
     /// The state as a key: the snapshot's document without the coordinators' own data, lists in inputs cut
     /// to ``Options/listLimit`` items (and whether more followed).
     private func stateKey() throws -> FlowValue {
-        let document = FlowValue.record(try runtime.capture(data: false).document)
+        let document = FlowValue.record(try runtime.snapshots.capture(of: runtime, data: false).document)
         let key = Self.limitingLists(in: document, to: options.listLimit, inInputs: false) ?? document
         return options.digestKeys ? .string(Self.digest(key.json)) : key
     }

@@ -37,7 +37,7 @@ final class TestHarness {
         // Strict driving: each step is one operation that also fails when no handler heard its output or
         // when the screen it shows does not render (a test never passes over a tap that did nothing or a
         // broken screen); the oracle follows the steps.
-        runtime.stepDriver = { [weak self] label, step in
+        runtime.driverFunctions.stepDriver = { [weak self] label, step in
             oracle.beforeStep(label)
             try app.atomically {
                 let unheard = app.unheard.count
@@ -101,7 +101,7 @@ final class TestHarness {
         try globals.set("app", lua.function(name: "app", holding: self) { harness, call in
             guard harness.runtime.app.root == nil else { throw LuaError(.runtime, "app: a test file drives one app") }
             let path = try call.string(1)
-            if let state: String = try harness.runtime.option(call, 2, "state") { harness.runtime.app.gateway.state = AppState(state) }
+            if let state: String = try call.option(2, "state") { harness.runtime.app.gateway.state = AppState(state) }
             let script = path.hasPrefix("/") ? path : folder + "/" + path
             harness.appPath = script
             try harness.runtime.load(script: script)

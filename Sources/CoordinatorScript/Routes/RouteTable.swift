@@ -1,14 +1,21 @@
 import CoordinatorCore
 import CoordinatorLua
 
-/// Deep links: declaring routes (`flow.route`), checking them when the scripts load, and opening a link.
-extension ScriptRuntime {
-    /// The routes the scripts declare, in the order declared (a route declared again, by a reload,
-    /// replaces the old one in place).
-    public var declaredRoutes: [Route] { routes }
+/// The deep links of an app: the routes its scripts declare (`flow.route`), checked when the scripts
+/// load, and opening a link (``ScriptRuntime/open(_:)``).
+final class RouteTable {
+    /// The routes, in the order declared (a route declared again, by a reload, replaces the old one in
+    /// place).
+    private(set) var routes: [Route] = []
+
+    /// Forgets every route (a reload declares them again: a route taken out of a file goes).
+    func removeAll() { routes = [] }
+
+    /// Puts back the routes of before (a reload that failed).
+    func restore(_ saved: [Route]) { routes = saved }
 
     /// `flow.route(pattern, { [from = "start" | "current"], [example = {...}], step, step, ... })`.
-    func declareRoute(_ call: LuaCall) throws {
+    func declare(_ call: LuaCall) throws {
         let pattern = try call.string(1)
         let spec = try call.argument(2, as: LuaTable.self)
         let location = call.callerLocation ?? "?"
@@ -44,8 +51,8 @@ extension ScriptRuntime {
     /// What can be checked before a link opens, checked when the scripts have loaded: the screen types and
     /// coordinator classes a route names exist, a tapped output is one its screen type declares (a `choose`
     /// one picks from a list), and `choose` names a parameter of the pattern.
-    func checkRoutes() throws {
-        let classes = try module?.get("classes", as: LuaTable?.self)
+    func check(_ runtime: ScriptRuntime) throws {
+        let app = runtime.app, classes = runtime.scriptModule.classes
         for route in routes {
             for (i, step) in route.steps.enumerated() {
                 func fail(_ what: String) -> LuaError {
@@ -81,7 +88,8 @@ extension ScriptRuntime {
     /// is, as the route says), as one atomic operation. An unknown link, a parameter that resolves to
     /// nothing, a step that finds the app elsewhere: an error naming the link and the step, and the app
     /// exactly as before. The steps record the link (`Application.steps`), not the taps it made.
-    public func open(_ url: String) throws {
+    func open(_ url: String, in runtime: ScriptRuntime) throws {
+        let app = runtime.app
         guard let (route, parameters) = routes.lazy.compactMap({ route in route.match(url).map { (route, $0) } }).first else {
             let known = routes.isEmpty ? "the app declares no routes" : "routes: " + routes.map(\.pattern).joined(separator: ", ")
             throw NavigationError(.unknownRoute, "no route matches \(url) (\(known))")
@@ -90,11 +98,11 @@ extension ScriptRuntime {
             try app.withoutRecordingSteps {
                 if route.from == .start || app.root == nil {
                     try app.tearDown()
-                    try start()
+                    try runtime.start()
                 }
                 for (i, step) in route.steps.enumerated() {
                     do {
-                        try take(step, parameters: parameters)
+                        try take(step, parameters: parameters, in: app)
                     } catch {
                         throw NavigationError(.unknownRoute, "\(url), step \(i + 1) of route '\(route.pattern)' (\(route.location)): \(error)")
                     }
@@ -104,7 +112,7 @@ extension ScriptRuntime {
         }
     }
 
-    private func take(_ step: RouteStep, parameters: [String: String]) throws {
+    private func take(_ step: RouteStep, parameters: [String: String], in app: Application) throws {
         let screen = app.window.visibleScreen
         if let on = step.on, screen?.name != on {
             throw NavigationError(.unknownRoute, "expected \(on) to be showing, but " + (screen.map { "\($0.name) is" } ?? "no screen is"))

@@ -1,0 +1,152 @@
+import CoordinatorCore
+import CoordinatorLua
+
+/// The Lua module `coordinator` of one runtime (`local flow = require "coordinator"`): `flow.screen`,
+/// `flow.coordinator`, `flow.app`, `flow.factory`, `flow.route`, `flow.update`, `flow.gateway.state`,
+/// `flow.freeze`, `flow.copy`. The prelude (`Prelude.swift`) is its Lua half, over the Swift functions
+/// made here; it also gives the functions the other parts of the runtime keep (the instances'
+/// metatables, reload's savepoint and definitions, the snapshot codec's primitives, frozen data's
+/// metamethods).
+final class ScriptModule {
+    /// The module table.
+    private(set) var table: LuaTable?
+    /// The module's classes (`flow.coordinator "Name"`), by name.
+    private(set) var classes: LuaTable?
+    /// What `flow.app` declared.
+    var declaration = AppDeclaration()
+
+    /// Loads the prelude over the Swift primitives, puts the module in `package.loaded`, and hands the
+    /// prelude's other functions to the parts that keep them.
+    func install(in runtime: ScriptRuntime) throws {
+        let lua = runtime.lua
+        let native = try lua.newTable()
+        try native.set("methods", lua.methods(of: Coordinator.self))
+        try native.set("defineScreen", lua.function(name: "screen", holding: runtime) { runtime, call in
+            try call.push(runtime.screens.define(name: call.string(1), spec: call.argument(2, as: LuaTable.self), in: runtime))
+        })
+        try native.set("setFlows", lua.function(name: "app", holding: runtime) { runtime, call in
+            // Read first, then set: reading the table may run Lua, which may declare too.
+            let declared = try runtime.scriptModule.declaration.declaring(call)
+            runtime.scriptModule.declaration = declared
+        })
+        try native.set("factory", lua.function(name: "factory", holding: runtime) { runtime, call in
+            let name = try call.string(1)
+            let choose = try call.argument(2, as: LuaFunction.self)
+            runtime.reloads.scriptFunctions.append(choose)
+            runtime.app.catalog.factory(name) { inputs in
+                try choose.call(FlowValue.record(inputs), as: String.self)
+            }
+        })
+        try native.set("route", lua.function(name: "route", holding: runtime) { runtime, call in
+            try runtime.routes.declare(call)
+        })
+        try native.set("update", lua.function(name: "update", holding: runtime) { runtime, call in
+            try call.push(try runtime.update(call))
+        })
+        try native.set("getState", lua.function(name: "state", holding: runtime) { runtime, call in
+            try call.push(runtime.app.gateway.state.rawValue)
+        })
+        try native.set("setState", lua.function(name: "state", holding: runtime) { runtime, call in
+            runtime.app.gateway.state = AppState(try call.string(1))
+        })
+        try native.set("freeze", lua.function(name: "freeze", holding: runtime) { runtime, call in
+            if call.type(1) == .table, try FlowValue.isFrozen(call.stack, at: call.index(1)) {
+                return call.stack.pushCopy(of: call.index(1)) // frozen already: itself
+            }
+            try call.push(runtime.frozen(call.argument(1, as: FlowValue.self)))
+        })
+        if let index = runtime.data.lazyStoreIndex { try native.set("makeFields", index) }
+        try native.set("copy", lua.function(name: "copy") { call in
+            try call.push(PlainData(value: call.argument(1, as: FlowValue.self)))
+        })
+        try native.set("describe", lua.function(name: "describe") { call in
+            try call.push(call.argument(1, as: FlowValue.self).luaLiteral)
+        })
+        let prelude = try lua.load(Prelude.source, name: "[coordinator]", cached: true)
+        let results = try prelude.callValues(native)
+        guard results.count == 6, let module = results[0].tableValue, let metaFor = results[1].functionValue,
+              let dataMeta = results[4].tableValue, let primitives = results[5].tableValue
+        else {
+            throw LuaError(.misuse, "the coordinator module did not load")
+        }
+        table = module
+        classes = try module.get("classes", as: LuaTable?.self)
+        runtime.classes.metaFor = metaFor
+        runtime.reloads.savepoint = results[2].functionValue
+        runtime.reloads.definitions = results[3].functionValue
+        runtime.snapshots.codec = .uncompiled(primitives: primitives)
+        runtime.data.metamethods = try dataMeta.pairs().compactMap { key, value in key.stringValue.map { ($0, value) } }
+        let package: LuaTable = try lua.globals.get("package")
+        let loaded: LuaTable = try package.get("loaded")
+        try loaded.set("coordinator", module)
+    }
+}
+
+/// What the scripts declared with `flow.app`: a coordinator class for each gateway state
+/// (`flow.app { authorization = Login, main = Main }`), or one root class (`flow.app(App)`).
+struct AppDeclaration {
+    var flows: [AppState: LuaTable] = [:]
+    var rootClass: LuaTable?
+    /// How many times scripts called `flow.app` (a REPL starts the app a line declares).
+    var count = 0
+
+    /// Whether the scripts declared an application.
+    var declaresApplication: Bool { rootClass != nil || !flows.isEmpty }
+
+    /// The declaration after `flow.app(...)`.
+    func declaring(_ call: LuaCall) throws -> AppDeclaration {
+        var result = self
+        result.count += 1
+        guard call.type(1) == .table else {
+            throw call.badArgument(1, "expected { state = Coordinator, ... } or a coordinator class")
+        }
+        let table = try call.argument(1, as: LuaTable.self)
+        if try table.rawGet("__name", as: String?.self) != nil {
+            result.rootClass = table
+            return result
+        }
+        var declared: [AppState: LuaTable] = [:]
+        for (key, value) in try table.pairs() {
+            guard let state = key.stringValue, let type = value.tableValue else {
+                throw call.badArgument(1, "expected { state = Coordinator, ... }")
+            }
+            declared[AppState(state)] = type
+        }
+        result.flows = declared
+        return result
+    }
+
+    /// The root coordinator of the declared app: the root class's, or an application coordinator that runs
+    /// the flow of each gateway state.
+    func makeRoot(_ runtime: ScriptRuntime) throws -> Coordinator {
+        if let rootClass { return ScriptedCoordinator(runtime: runtime, type: rootClass) }
+        guard !flows.isEmpty else {
+            throw LuaError(.misuse, "the script declares no application: call flow.app { authorization = Login, main = Main }")
+        }
+        let root = ApplicationCoordinator(name: "App")
+        wire(root, runtime: runtime)
+        return root
+    }
+
+    /// Gives the application coordinator the declared flows (again after a reload).
+    func wire(_ root: ApplicationCoordinator, runtime: ScriptRuntime) {
+        for (state, type) in flows {
+            root.flows[state] = { [weak runtime, undo = runtime.app.undoLog] in ScriptedCoordinator(runtime: runtime, undo: undo, type: type) }
+        }
+    }
+}
+
+extension ScriptRuntime {
+    /// `update("input", value)` or `update { input = value, ... }` on every shown screen that declares it.
+    func update(_ call: LuaCall) throws -> Int {
+        if call.type(1) == .table {
+            let fields = try call.argument(1, as: FlowRecord.self) // sorted by name: a stable order of changes
+            if fields.count == 1, let field = fields.fields.first { return try app.update(field.key, to: field.value) } // atomic itself
+            return try app.atomically {
+                try fields.reduce(0) { count, field in try count + app.update(field.key, to: field.value) }
+            }
+        }
+        let name = try call.string(1)
+        return try app.update(name, to: call.optional(2, as: FlowValue.self))
+    }
+}

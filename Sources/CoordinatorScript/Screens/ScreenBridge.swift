@@ -1,0 +1,163 @@
+import CoordinatorCore
+import CoordinatorLua
+
+/// Screens in Lua: screen types declared with `flow.screen "Name" { inputs = { ... }, required = { ... },
+/// outputs = { ... }, title = "...", render = function(screen) ... end, examples = { output = { payload, ...
+/// } } }` (registered in the app's catalog, again on reload: the catalog redefines a type in place, for
+/// the live screens too), and the screen userdata: its inputs as fields (`screen.user`, assignable), its
+/// `onOutput` fields as handlers (`screen.onSelectCity = function() ... end`) and ``ScreenMethods``.
+final class ScreenBridge {
+    /// The names a screen answers in Lua besides its inputs and handlers (methods, `name`, `id`).
+    private(set) var fields: Set<String> = []
+    private let lua: LuaState
+    private let app: Application
+
+    init(lua: LuaState, app: Application) {
+        self.lua = lua
+        self.app = app
+    }
+
+    /// Registers the screen userdata: `name`, `id`, its inputs as fields, `onOutput` handler fields, and
+    /// ``ScreenMethods``.
+    func install(in runtime: ScriptRuntime) throws {
+        // Methods are looked up after inputs, so an input may be called `title`, `render` or `send`.
+        var methods: [String: LuaFunction] = [:]
+        for (name, body) in ScreenMethods.all {
+            methods[name] = lua.function(name: name, holding: runtime) { runtime, call in
+                try body(runtime, call.object(1, as: Screen.self), call)
+            }
+        }
+        fields = Set(methods.keys).union(["name", "id"])
+        try lua.register(Screen.self, name: "Screen") { s in
+            s.readOnly("name") { $0.name }
+            s.readOnly("id") { $0.id }
+            s.index { screen, call in
+                guard let key = call.value(1).stringValue else { return }
+                if screen.type.input(named: key) != nil {
+                    if let value = screen[key] { try call.push(value) }
+                } else if let method = methods[key] {
+                    try call.push(method)
+                }
+            }
+            s.newIndex(holding(runtime) { runtime, screen, call in
+                guard call.type(1) == .string else {
+                    throw LuaError(.runtime, "screen \(screen.name) fields are named by strings")
+                }
+                let key = try call.string(1)
+                if let (output, slot) = screen.outputSlot(forHandler: key) {
+                    switch call.type(2) {
+                    case .nil, .none, .function: return try runtime.screens.setHandler(screen, output: output, slot: slot, toValueAt: 2, of: call)
+                    default: throw LuaError(.runtime, "screen \(screen.name): \(key) must be a function (or nil)")
+                    }
+                }
+                guard screen.type.input(named: key) != nil else {
+                    let inputs = screen.type.inputs.map(\.name).joined(separator: ", ")
+                    let outputs = screen.outputs.map(\.handlerName).joined(separator: ", ")
+                    throw LuaError(.runtime, "screen \(screen.name) has no input or output '\(key)' (inputs: \(inputs.isEmpty ? "none" : inputs); handlers: \(outputs.isEmpty ? "none" : outputs))")
+                }
+                let value = call.type(2).rawValue <= LuaType.nil.rawValue ? nil : try FlowValue.read(from: call.stack, at: call.index(2), path: key)
+                try screen.set(key, to: value)
+            })
+            s.toString { "Screen \($0.info)" }
+        }
+    }
+
+    /// Sets the screen's Lua handler for `output` (in `slot`) to the function or nil at `argument` of `call`.
+    func setHandler(_ screen: Screen, output: String, slot: Int, toValueAt argument: Int, of call: LuaCall) throws {
+        let handlers: ScreenHandlers
+        switch screen.outputReceiver {
+        case let own as ScreenHandlers: handlers = own
+        case nil:
+            handlers = ScreenHandlers(lua, app: app, for: screen, isNew: false)
+            screen.outputReceiver = handlers
+            if let owner = screen.owner as? ScriptedCoordinator { owner.adopt(screen) }
+        case .some:
+            throw LuaError(.runtime, "screen \(screen.name)'s outputs go to a Swift receiver: scripts cannot handle them")
+        }
+        if screen.hasOwnHandler(for: output) { screen.removeHandler(for: output) } // the last handler set wins
+        try handlers.setHandler(slot, toValueAt: call.index(argument), in: call.stack)
+    }
+
+    /// Registers the screen type `name` that `spec` describes; returns the name.
+    func define(name: String, spec: LuaTable, in runtime: ScriptRuntime) throws -> String {
+        var inputs: [InputSpec] = []
+        if let list = try spec.get("inputs", as: [LuaValue]?.self) {
+            for item in list {
+                if let name = item.stringValue { inputs.append(InputSpec(name)) }
+                else { throw LuaError(.runtime, "screen \(name): inputs are names (strings)") }
+            }
+        }
+        let required = try spec.get("required", as: [String]?.self) ?? []
+        for name in required where !inputs.contains(where: { $0.name == name }) { inputs.append(InputSpec(name)) }
+        inputs = inputs.map { InputSpec($0.name, required: required.contains($0.name)) }
+
+        var outputs: [OutputSpec] = []
+        if let table = try spec.get("outputs", as: LuaTable?.self) {
+            for item in try table.decode([LuaValue].self) {
+                guard let output = item.stringValue else { throw LuaError(.runtime, "screen \(name): outputs are names, or name = payload") }
+                outputs.append(OutputSpec(output))
+            }
+            var keyed: [OutputSpec] = [] // Lua keeps no order for keyed fields: they follow, by name
+            for (key, value) in try table.pairs() where key.stringValue != nil {
+                let output = key.stringValue ?? ""
+                switch value {
+                case .string(let kind) where kind.string == "value": keyed.append(OutputSpec(output, payload: .value))
+                case .string(let kind) where kind.string == "none": keyed.append(OutputSpec(output))
+                case .table(let options):
+                    guard let from = try options.get("from", as: String?.self) else {
+                        throw LuaError(.runtime, "screen \(name): output '\(output)' = { from = 'input' } names the list input its payload comes from")
+                    }
+                    keyed.append(OutputSpec(output, payload: .choice(from: from)))
+                default:
+                    throw LuaError(.runtime, "screen \(name): output '\(output)' must be \"value\", \"none\" or { from = 'input' }")
+                }
+            }
+            outputs += keyed.sorted { $0.name < $1.name }
+        }
+        let render = try spec.get("render", as: LuaFunction?.self)
+        let title = try spec.get("title", as: String?.self)
+        var renderer: ((Screen) throws -> String)?
+        if let render {
+            runtime.reloads.scriptFunctions.append(render)
+            renderer = { (screen: Screen) throws -> String in
+                try render.call(LuaObject(screen), as: String.self)
+            }
+        }
+        let type = ScreenType(name, inputs: inputs, outputs: outputs, title: title, render: renderer)
+        if let table = try spec.get("examples", as: LuaTable?.self) {
+            var examples: [String: [FlowValue]] = [:]
+            for (key, value) in try table.pairs() {
+                guard let output = key.stringValue, case .table(let list) = value else {
+                    throw LuaError(.runtime, "screen \(name): examples = { output = { payload, ... } }")
+                }
+                examples[output] = try list.decode([FlowValue].self)
+            }
+            do { try type.setExamples(examples) } catch let error as NavigationError { throw LuaError(.runtime, error.message) }
+        }
+        runtime.app.catalog.register(type)
+        return name
+    }
+
+    /// The screen `coordinator:push(name, inputs)` (and present, setRoot) shows, with a receiver for the
+    /// handlers the script will set: made here, where nothing else holds the screen yet, its handlers need
+    /// no undo in this operation.
+    func make(_ call: LuaCall, for coordinator: Coordinator) throws -> Screen {
+        let screen = try app.catalog.make(call.string(1), inputs: call.optional(2, as: FlowRecord.self) ?? [:])
+        screen.outputReceiver = ScreenHandlers(lua, app: app, for: screen, isNew: true)
+        if let owner = coordinator as? ScriptedCoordinator { owner.adopt(screen) }
+        return screen
+    }
+}
+
+extension Screen {
+    /// Its text, or the rendering's error with the screen named (`rendering Home failed: app.lua:8: ...`):
+    /// what a line (REPL) or a step (flow tests) that shows the screen fails with.
+    package func checkedRendering() throws -> String {
+        do {
+            return try render()
+        } catch var error as LuaError {
+            error.message = "rendering \(name) failed: " + error.message
+            throw error
+        }
+    }
+}

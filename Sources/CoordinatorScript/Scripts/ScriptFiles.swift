@@ -1,0 +1,106 @@
+import CoordinatorLua
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One file the app was loaded from, with the text it had when it was last run (scanned only when a
+/// reload needs it).
+struct ScriptFile {
+    let path: String
+    /// The module name for files loaded with `require`; nil for a main script.
+    let module: String?
+    /// A main script's `...` (its command-line arguments), given again when it runs again.
+    var arguments: [LuaValue] = []
+    var text: String?
+
+    init(path: String, module: String?) {
+        self.path = path
+        self.module = module
+    }
+
+    mutating func read(overrides: [String: String]) { text = overrides[path] ?? readTextFile(path) }
+}
+
+/// The files an app was loaded from: its main scripts, in the order loaded, and the Lua modules they
+/// required from files, each with the text it last ran with. What a reload runs again, `--watch` watches,
+/// a snapshot's digest names, and time travel stands in for.
+struct ScriptFiles {
+    private(set) var files: [ScriptFile] = []
+
+    /// Every file's path.
+    var paths: [String] { files.map(\.path) }
+    /// The main scripts (not required modules).
+    var mains: [ScriptFile] { files.filter { $0.module == nil } }
+    /// The text each file ran with (path → text).
+    var sources: [String: String] {
+        var result: [String: String] = [:]
+        for file in files { if let text = file.text { result[file.path] = text } }
+        return result
+    }
+    /// The identity of the scripts (``AppSnapshot/digest(of:)``).
+    var digest: String { AppSnapshot.digest(of: files.compactMap(\.text)) }
+
+    /// A main script ran with `arguments`; the modules in `loaded` (names) were required by it. Files not
+    /// read yet take their text now (`overrides` stand for files); earlier files keep the text they ran.
+    mutating func ran(main path: String, arguments: [LuaValue], loaded: Set<String>, in lua: LuaState) throws {
+        if let i = files.firstIndex(where: { $0.path == path && $0.module == nil }) {
+            files[i].arguments = arguments
+        } else {
+            var file = ScriptFile(path: path, module: nil)
+            file.arguments = arguments
+            files.append(file)
+        }
+        try add(modules: loaded, in: lua)
+        for i in files.indices where files[i].text == nil { files[i].read(overrides: lua.sourceOverrides) }
+    }
+
+    /// Adds the files of the modules `names` that are not known yet (modules that come from Lua files).
+    mutating func add(modules names: Set<String>, in lua: LuaState) throws {
+        for name in names.sorted() where !files.contains(where: { $0.module == name }) {
+            if let path = try lua.moduleFile(name) { files.append(ScriptFile(path: path, module: name)) }
+        }
+    }
+
+    /// Every file read again (after a reload ran them).
+    mutating func readAll(overrides: [String: String]) {
+        for i in files.indices { files[i].read(overrides: overrides) }
+    }
+}
+
+extension LuaState {
+    /// The names of the modules in `package.loaded`.
+    func loadedModules() throws -> Set<String> {
+        guard let package = try globals.get("package", as: LuaTable?.self),
+              let loaded = try package.get("loaded", as: LuaTable?.self) else { return [] }
+        return Set(try loaded.stringKeys())
+    }
+
+    /// The values of `package.loaded` (modules' tables).
+    func loadedValues() throws -> [LuaValue] {
+        guard let package = try globals.get("package", as: LuaTable?.self),
+              let loaded = try package.get("loaded", as: LuaTable?.self) else { return [] }
+        return try loaded.pairs().map(\.value)
+    }
+}
+
+/// The whole file as text, or nil when it cannot be read (also coordrun's reader of files).
+package func readTextFile(_ path: String) -> String? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    // Read in place, starting at the file's size (one read for a regular file; a pipe's text grows the buffer).
+    var info = stat()
+    var bytes = [UInt8](repeating: 0, count: fstat(fileno(file), &info) == 0 && info.st_size > 0 ? Int(info.st_size) + 1 : 4096)
+    var length = 0
+    while true {
+        let count = bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.map { fread($0 + length, 1, buffer.count - length, file) } ?? 0
+        }
+        length += count
+        if length < bytes.count { break }
+        bytes.append(contentsOf: repeatElement(0, count: bytes.count))
+    }
+    if ferror(file) != 0 { return nil }
+    return String(decoding: bytes[..<length], as: UTF8.self)
+}

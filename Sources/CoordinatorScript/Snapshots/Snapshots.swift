@@ -1,0 +1,289 @@
+import CoordinatorCore
+import CoordinatorLua
+
+/// Snapshots of the whole app (``AppSnapshot``), taken and restored (``ScriptRuntime/snapshot()``,
+/// ``ScriptRuntime/restore(_:)``); the part of a runtime that keeps the snapshot codec.
+///
+/// Restoring replays what the user did (the snapshot's steps) in the same scripts, then puts back the data
+/// the steps do not rebuild, then checks that the app is the snapshot. Replaying, because a screen's
+/// handlers are closures its coordinator made while it ran (`s.onOpen = function() ... end` inside `start`
+/// or inside another handler, capturing its locals): only running the same code in the same order makes
+/// them again, and every flow on the way then runs, wires its handlers and holds its own state exactly as
+/// when the user went there. The data overlay covers what came from elsewhere than the steps (a line typed
+/// in the REPL, a host's update); the check makes a snapshot whose steps now build another app an error,
+/// never a half-restored app.
+package final class Snapshots {
+    /// The codec of the coordinators' `self` data (``StateCodec``): compiled at the first snapshot or
+    /// restore, not by every runtime that starts (it would be a third of a runtime's start-up).
+    var codec: StateCodec.Loaded = .none
+
+    /// The whole app's state as a JSON document (``AppSnapshot``): the format, the scripts' identity, the
+    /// gateway's state, every container and screen with its inputs, every coordinator with its class and
+    /// the plain data it keeps in `self`, and the steps that led there.
+    func take(of runtime: ScriptRuntime) throws -> String {
+        let app = runtime.app
+        guard !app.stepsOverflowed else {
+            throw NavigationError(.badSnapshot, "the app took more than \(app.maximumSteps) steps since it started, so its steps no longer lead to where it is: no snapshot (Application.maximumSteps raises the limit)")
+        }
+        let state = try capture(of: runtime)
+        let script = runtime.files.mains.first.map { String($0.path.split(separator: "/").last ?? "") } ?? ""
+        var fields = state.document.fields.map { ($0.key, $0.value) }
+        fields.append(("format", .int(AppSnapshot.format)))
+        fields.append(("app", ["script": .string(script), "digest": .string(runtime.files.digest)]))
+        fields.append(("start", ["gateway": .string(app.startState.rawValue)]))
+        fields.append(("steps", .list(app.steps.map(AppSnapshot.value(of:)))))
+        return FlowValue.record(FlowRecord(fields)).prettyJSON + "\n"
+    }
+
+    /// The app as a document (gateway, window, coordinators), with the live screens, tab containers and
+    /// coordinators in the order the document lists them.
+    package struct Capture {
+        package var document: FlowRecord
+        var screens: [Screen] = []
+        var tabs: [TabContainer] = []
+        var coordinators: [Coordinator] = []
+    }
+
+    /// `data`: with each coordinator's `self` data (what a state's identity in exploration leaves out).
+    package func capture(of runtime: ScriptRuntime, data: Bool = true) throws -> Capture {
+        let app = runtime.app
+        var result = Capture(document: [:])
+        var position: [ObjectIdentifier: Int] = [:]
+        var coordinators: [FlowValue] = []
+        var parents: [Int?] = []
+        var pending: [(Coordinator, Int?)] = app.root.map { [($0, nil)] } ?? []
+        while let (coordinator, parent) = pending.popLast() {
+            result.coordinators.append(coordinator)
+            parents.append(parent)
+            let index = result.coordinators.count
+            position[ObjectIdentifier(coordinator)] = index
+            for child in coordinator.children.reversed() { pending.append((child, index)) }
+        }
+        let states = data ? try states(of: result.coordinators, in: runtime) : []
+        for (i, coordinator) in result.coordinators.enumerated() {
+            var fields: [(String, FlowValue)] = [("class", .string(coordinator.name))]
+            if let parent = parents[i] { fields.append(("parent", .int(parent))) }
+            if data {
+                fields.append(("data", states[i].data))
+                if !states[i].skipped.isEmpty { fields.append(("skipped", .list(states[i].skipped.map(FlowValue.string)))) }
+            }
+            coordinators.append(.record(FlowRecord(fields)))
+        }
+        func screen(_ screen: Screen) -> FlowValue {
+            result.screens.append(screen)
+            var fields: [(String, FlowValue)] = [("type", .string(screen.name)), ("inputs", .record(screen.inputs))]
+            if let owner = screen.owner, let index = position[ObjectIdentifier(owner)] { fields.append(("owner", .int(index))) }
+            return .record(FlowRecord(fields))
+        }
+        func stack(_ stack: NavigationStack) -> [(String, FlowValue)] {
+            var fields: [(String, FlowValue)] = [("stack", .list(stack.screens.map(screen)))]
+            if stack.barHidden { fields.append(("barHidden", true)) }
+            return fields
+        }
+        func container(_ container: Presentable) -> FlowValue {
+            switch container {
+            case let one as NavigationStack: return .record(FlowRecord(stack(one)))
+            case let tabs as TabContainer:
+                result.tabs.append(tabs)
+                let list: [FlowValue] = tabs.stacks.indices.map { i in
+                    var fields = stack(tabs.stacks[i]) + [("title", .string(tabs.titles[i]))]
+                    if let badge = tabs.badges[i] { fields.append(("badge", badge)) }
+                    return .record(FlowRecord(fields))
+                }
+                return ["tabs": .list(list), "selected": .int(tabs.selectedIndex + 1)]
+            case let alone as Screen: return ["screen": screen(alone)]
+            default: return ["container": .string(container.containerName)]
+            }
+        }
+        let window: FlowValue = ["root": container(app.window.root), "modals": .list(app.window.modals.map(container))]
+        result.document = ["gateway": .string(app.gateway.state.rawValue), "window": window, "coordinators": .list(coordinators)]
+        return result
+    }
+
+    /// Each coordinator's `self` data as the prelude encodes it (one encoding for all: a table two
+    /// coordinators share is written once), and the names of the fields it left out.
+    private func states(of coordinators: [Coordinator], in runtime: ScriptRuntime) throws -> [(data: FlowValue, skipped: [String])] {
+        let empty = (data: FlowValue.record([:]), skipped: [String]())
+        guard coordinators.contains(where: { ($0 as? ScriptedCoordinator)?.instance != nil }) else {
+            return coordinators.map { _ in empty }
+        }
+        let encoded = try codecFunctions(runtime.lua, module: runtime.scriptModule.table).encode.call(instances(of: coordinators, in: runtime.lua), as: [FlowValue].self)
+        return coordinators.indices.map { i in
+            guard i < encoded.count else { return empty }
+            let data = encoded[i]["data"] ?? .record([:])
+            return (data.listValue?.isEmpty == true ? .record([:]) : data, encoded[i]["skipped"]?.listValue?.compactMap(\.stringValue) ?? [])
+        }
+    }
+
+    /// A Lua list of the coordinators' instances (false for one without).
+    private func instances(of coordinators: [Coordinator], in lua: LuaState) throws -> LuaTable {
+        let list = try lua.newTable()
+        for (i, coordinator) in coordinators.enumerated() {
+            if let instance = (coordinator as? ScriptedCoordinator)?.instance { try list.set(i + 1, instance) } else { try list.set(i + 1, false) }
+        }
+        return list
+    }
+
+    /// Rebuilds the app a snapshot describes (``snapshot()``), in place of the app this runtime runs, as one
+    /// atomic operation: the same scripts are required (the format and the scripts' digest are checked
+    /// first), the snapshot's steps are taken again from the app's start, the data they do not rebuild is
+    /// set, and the result must equal the snapshot. Any failure is an error that says where, and the app is
+    /// as it was.
+    ///
+    /// In a fresh runtime (`coordrun --restore FILE`) the result is the snapshotted app; in one that ran
+    /// before, data the scripts keep outside coordinators (a file-level local) is what this runtime has.
+    func restore(_ json: String, into runtime: ScriptRuntime) throws {
+        let app = runtime.app
+        let document: FlowValue
+        do { document = try FlowValue(json: json) } catch { throw NavigationError(.badSnapshot, "snapshot: \(error.message)") }
+        guard case .record(let fields) = document else { throw NavigationError(.badSnapshot, "snapshot: not a JSON object") }
+        guard let format = fields["format"]?.intValue else { throw NavigationError(.badSnapshot, "snapshot: it has no format (is it a snapshot?)") }
+        guard format == AppSnapshot.format else {
+            throw NavigationError(.badSnapshot, "snapshot format \(format) is not one this runtime reads (it reads format \(AppSnapshot.format))")
+        }
+        let digest = fields["app"]?["digest"]?.stringValue ?? "none"
+        guard digest == runtime.files.digest else {
+            let script = fields["app"]?["script"]?.stringValue ?? "?"
+            throw NavigationError(.badSnapshot, "the snapshot was taken of other scripts (\(script), \(digest); these are \(runtime.files.digest)): restoring it would not give the same app")
+        }
+        var expected = FlowRecord.Builder()
+        for key in ["gateway", "window", "coordinators"] {
+            guard let value = fields[key] else { throw NavigationError(.badSnapshot, "snapshot: it has no \(key)") }
+            expected.add(key, value)
+        }
+        let wanted = FlowValue.record(expected.finish())
+        let steps = try (fields["steps"]?.listValue ?? []).enumerated().map { try AppSnapshot.step(from: $1, number: $0 + 1) }
+        let startState = fields["start"]?["gateway"]?.stringValue.map { AppState($0) } ?? app.gateway.state
+        try app.atomically {
+            try app.tearDown()
+            app.gateway.state = startState // the steps begin where the app started
+            try runtime.start()
+            for (i, step) in steps.enumerated() {
+                do {
+                    try app.perform(step)
+                } catch {
+                    throw NavigationError(.badSnapshot, "restoring: step \(i + 1), \(step.luaSource), fails now: \(error)")
+                }
+            }
+            let replayed = try capture(of: runtime)
+            if AppSnapshot.difference(wanted, .record(replayed.document)) == nil { return } // the steps made it all
+            if let difference = AppSnapshot.difference(Self.structure(wanted), Self.structure(.record(replayed.document))) {
+                throw NavigationError(.badSnapshot, "restoring: the snapshot's steps build another app now (\(difference))")
+            }
+            try reconcile(wanted, with: replayed, in: runtime)
+            if let difference = AppSnapshot.difference(wanted, .record(try capture(of: runtime).document)) {
+                throw NavigationError(.badSnapshot, "restoring: \(difference)")
+            }
+        }
+    }
+
+    /// The numbers of the shared tables (`$id`, `$ref`) an encoded value writes or refers to.
+    private static func sharedTables(in value: FlowValue) -> Set<Int> {
+        var found = Set<Int>()
+        var pending = [value]
+        while let next = pending.popLast() {
+            switch next {
+            case .record(let record):
+                for field in record.fields {
+                    if field.key == "$id" || field.key == "$ref", let id = field.value.intValue { found.insert(id) } else { pending.append(field.value) }
+                }
+            case .list(let items): pending += items
+            default: break
+            }
+        }
+        return found
+    }
+
+    /// The document without what a replay may leave different and ``reconcile(_:with:)`` sets: inputs,
+    /// badges, coordinators' data, the gateway.
+    private static func structure(_ value: FlowValue) -> FlowValue {
+        switch value {
+        case .record(let record):
+            let dropped: Set<String> = ["inputs", "badge", "data", "skipped", "gateway"]
+            return .record(FlowRecord(record.fields.filter { !dropped.contains($0.key) }.map { ($0.key, structure($0.value)) }))
+        case .list(let items): return .list(items.map(structure))
+        default: return value
+        }
+    }
+
+    /// Sets what the snapshot has and the replayed app has not: the gateway's state, inputs, badges and
+    /// coordinators' fields, each only where it differs (a value the replay rebuilt keeps its identity, so
+    /// the closures that share it still do).
+    private func reconcile(_ wanted: FlowValue, with replayed: Capture, in runtime: ScriptRuntime) throws {
+        let app = runtime.app, lua = runtime.lua
+        if let state = wanted["gateway"]?.stringValue, state != app.gateway.state.rawValue { app.gateway.state = AppState(state) }
+        var screens: [FlowValue] = [], tabs: [FlowValue] = []
+        func walk(_ container: FlowValue) {
+            if let list = container["stack"]?.listValue { screens += list }
+            if let screen = container["screen"] { screens.append(screen) }
+            if let list = container["tabs"]?.listValue {
+                tabs.append(container)
+                for tab in list { screens += tab["stack"]?.listValue ?? [] }
+            }
+        }
+        if let window = wanted["window"] {
+            walk(window["root"] ?? [:])
+            for modal in window["modals"]?.listValue ?? [] { walk(modal) }
+        }
+        for (entry, screen) in zip(screens, replayed.screens) {
+            let inputs = entry["inputs"]?.recordValue ?? [:]
+            for field in inputs.fields where screen[field.key] != field.value { try screen.set(field.key, to: field.value) }
+            for field in screen.inputs.fields where inputs[field.key] == nil { try screen.set(field.key, to: nil) }
+        }
+        for (entry, container) in zip(tabs, replayed.tabs) {
+            for (i, tab) in (entry["tabs"]?.listValue ?? []).enumerated() where container.badges.indices.contains(i) && container.badges[i] != tab["badge"] {
+                try container.owner?.setBadge(tab["badge"], onTab: i)
+            }
+        }
+        let entries = wanted["coordinators"]?.listValue ?? []
+        let have = try states(of: replayed.coordinators, in: runtime)
+        // The fields to set: those whose value differs, and every field that shares a table with one of
+        // them (a "$ref" to its "$id", or the other way): set alone, it would split what was one table.
+        var changed: [[String: Bool]] = entries.indices.map { _ in [:] }
+        var tables = Set<Int>()
+        for (i, entry) in entries.enumerated() where i < replayed.coordinators.count {
+            let want = entry["data"]?.recordValue ?? [:], now = have[i].data.recordValue ?? [:]
+            for field in want.fields where now[field.key] != field.value {
+                changed[i][field.key] = true
+                tables.formUnion(Self.sharedTables(in: field.value))
+            }
+            for field in now.fields where want[field.key] == nil { changed[i][field.key] = false }
+        }
+        var grew = !tables.isEmpty
+        while grew {
+            grew = false
+            for (i, entry) in entries.enumerated() where i < replayed.coordinators.count {
+                for field in entry["data"]?.recordValue?.fields ?? [] where changed[i][field.key] == nil {
+                    let ids = Self.sharedTables(in: field.value)
+                    guard !ids.isDisjoint(with: tables) else { continue }
+                    changed[i][field.key] = true
+                    tables.formUnion(ids)
+                    grew = true
+                }
+            }
+        }
+        let encoded = try lua.newTable(), fields = try lua.newTable()
+        var any = false
+        for (i, entry) in entries.enumerated() where i < replayed.coordinators.count {
+            try encoded.set(i + 1, entry["data"] ?? .record([:]))
+            let names = try lua.newTable()
+            for (name, set) in changed[i] { try names.set(name, set); any = true }
+            try fields.set(i + 1, names)
+        }
+        if any { try codecFunctions(lua, module: runtime.scriptModule.table).apply.call(instances(of: replayed.coordinators, in: lua), encoded, fields) }
+    }
+
+    /// The snapshot codec's two functions, compiled the first time they are needed.
+    private func codecFunctions(_ lua: LuaState, module: LuaTable?) throws -> (encode: LuaFunction, apply: LuaFunction) {
+        switch codec {
+        case let .compiled(encode, apply): return (encode, apply)
+        case .none: throw LuaError(.misuse, "the coordinator module is not loaded")
+        case .uncompiled(let primitives):
+            guard let module else { throw LuaError(.misuse, "the coordinator module is not loaded") }
+            let compiled = try lua.load(StateCodec.source, name: "[snapshot]", cached: true).call(module, primitives, as: LuaTable.self)
+            let functions = (encode: try compiled.get("encode", as: LuaFunction.self), apply: try compiled.get("apply", as: LuaFunction.self))
+            codec = .compiled(encode: functions.encode, apply: functions.apply)
+            return functions
+        }
+    }
+}
