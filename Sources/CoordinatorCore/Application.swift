@@ -38,37 +38,29 @@ public final class Application {
     /// the step itself.
     package var linkOpener: ((String) throws -> Void)?
 
-    // The lifecycle's lists and counters below (and `root`) are touched by every operation: exclusivity
-    // unchecked, for the reasons and with the figure given in Coordinator.swift.
-    /// Coordinators that lost screens during the outermost operation, examined when it ends (see
-    /// `Lifecycle.swift`).
-    @exclusivity(unchecked) var lostScreens: [Coordinator] = []
-    /// Coordinators that lost screens in the running navigation step, for the next settle.
-    @exclusivity(unchecked) var candidates: [Coordinator] = []
-    /// Numbers settles, to mark coordinators already examined in one.
-    @exclusivity(unchecked) var settleRound = 0
-    /// Numbers signal deliveries (see `SignalDelivery.swift`).
-    @exclusivity(unchecked) var signalRound = 0
-    // Every tap records a step, so exclusivity of the step state is not checked at run time, for the
-    // reasons given above: recording costs the native journey 1,900 instructions with the checks off
-    // (50,958 -> 52,864) and 2,700 with them on (scripts/bench-instructions). Safe the same way: an app
-    // lives on one thread, and each access is one read, append, truncation or assignment that runs no
-    // other code while it lasts.
+    /// Running and finishing coordinators, and the rule that no flow outlives its screens.
+    let lifecycle = Lifecycle()
+    /// What the user did since the app started.
+    package let stepLog: StepLog
+    /// Spreads signals through the tree.
+    let signals = SignalDelivery()
+
     /// What the user did since the app started, in order (see ``UserStep``): the taps, Backs, dismisses,
     /// tab selections and links of operations that succeeded.
-    @exclusivity(unchecked) public internal(set) var steps: [UserStep] = []
+    public var steps: [UserStep] { stepLog.steps }
     /// The gateway's state when the root coordinator last started: where ``steps`` begin (a snapshot's
     /// replay starts the app in it again).
-    public internal(set) var startState: AppState
-    /// While above 0, steps are not recorded (``withoutRecordingSteps(_:)``).
-    @exclusivity(unchecked) var stepsPaused = 0
+    public var startState: AppState { stepLog.startState }
     /// The most steps ``steps`` keeps (100,000 by default, a few megabytes); past it the app records no
     /// more and ``stepsOverflowed`` is true. A link that rebuilds the app from its start starts the count
     /// again.
-    @exclusivity(unchecked) public var maximumSteps = 100_000
+    public var maximumSteps: Int {
+        get { stepLog.maximum }
+        set { stepLog.maximum = newValue }
+    }
     /// Whether the app took more than ``maximumSteps`` steps since it started (its steps no longer lead to
     /// where it is, so a snapshot of it cannot be replayed).
-    @exclusivity(unchecked) public internal(set) var stepsOverflowed = false
+    public var stepsOverflowed: Bool { stepLog.overflowed }
 
     /// An app whose gateway starts in `state`.
     public init(state: AppState = .authorization) {
@@ -76,7 +68,7 @@ public final class Application {
         self.context = context
         window = Window(context: context)
         gateway = Gateway(context: context, state: state)
-        startState = state
+        stepLog = StepLog(journal: context.journal, startState: state)
         catalog = ScreenCatalog(context: context)
         alertType = ScreenType("Alert", inputs: ["title", "message"]) { screen in
             [screen["title"]?.displayText, screen["message"]?.displayText].compactMap { $0 }.joined(separator: "\n")
@@ -87,7 +79,7 @@ public final class Application {
     deinit {
         context.events.end() // event streams finish
         context.applicationDidEnd()
-        releaseEverything()
+        lifecycle.releaseEverything(of: self)
     }
 
     /// Live coordinators and screens of this app, for leak checks.
@@ -137,14 +129,12 @@ public final class Application {
             guard let stack = window.root as? NavigationStack, stack.screens.isEmpty, window.modals.isEmpty else {
                 throw NavigationError(.alreadyStarted, "the window already shows screens")
             }
-            attach(coordinator)
+            lifecycle.attach(coordinator, to: self)
             if coordinator.parent != nil || coordinator.status != .idle {
                 throw NavigationError(.alreadyStarted, "\(coordinator.name) already runs")
             }
             setRoot(coordinator)
-            let started = startState
-            startState = gateway.state
-            context.journal.recordAlways(.custom(born: 0) { [weak self] in self?.startState = started })
+            stepLog.started(in: gateway.state)
             coordinator.setRouter(router ?? HeadlessRouter(stack: stack))
             coordinator.setStatus(.running)
             emit(.started(coordinator.info, parent: nil))
@@ -161,12 +151,12 @@ public final class Application {
             try atomically {
                 guard let screen = window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
                 try screen.emit(output, payload: payload)
-                noteStep(step)
+                stepLog.note(step)
             }
         case .back:
             try atomically {
                 try systemBack()
-                noteStep(step)
+                stepLog.note(step)
             }
         case .dismiss:
             try atomically {
@@ -178,13 +168,13 @@ public final class Application {
                     throw NavigationError(.alertNeedsAction, "an alert is showing: choose one of its actions (\(actions))")
                 }
                 try dismiss(by: nil, animated: true, bySystem: true)
-                noteStep(step)
+                stepLog.note(step)
             }
         case .selectTab(let index):
             try atomically {
                 guard let tabs = visibleTabs else { throw NavigationError(.badTab, "no tab bar is showing") }
                 try select(index, of: tabs, bySystem: true)
-                noteStep(step)
+                stepLog.note(step)
             }
         case .open(let link):
             guard let linkOpener else {
@@ -220,6 +210,12 @@ public final class Application {
         }
         return index
     }
+
+    /// Ends the running app as one step of the running operation, so that ``start(_:with:router:)`` can
+    /// run again (a link that rebuilds the app from its start, a restore): the root and all its flows finish
+    /// (reason `parentFinished`: no `onFinish` runs), every screen leaves, and the window gets an empty root
+    /// stack. Undone with the operation.
+    package func tearDown() throws { try lifecycle.tearDown(self) }
 
     /// The tab bar the user sees: the topmost container when it is a tab container (a modal covers the
     /// tab bars below it, as in UIKit).

@@ -39,11 +39,10 @@ enum Change {
     case coordinatorHandlers(Coordinator, Coordinator.Handlers)
     // The application
     case root(Application, Coordinator?)
-    case steps(Application, count: Int)
+    case steps(StepLog, count: Int)
     case gateway(Gateway, AppState)
-    /// A host's or a bridge's own state (``Application/recordForUndo(_:part:restore:)``,
-    /// ``Application/recordForUndo(_:born:snapshot:)``), about an object made in the
-    /// operation level `born` (0: state nothing made in an operation).
+    /// A bridge's own state (``UndoLog/record(_:born:snapshot:)``), or the application's (its steps'
+    /// start), about an object made in the operation level `born` (0: state nothing made in an operation).
     case custom(born: Int, () -> Void)
 
     /// The operation level the changed object was made in (0 for state no operation made): an entry about
@@ -162,7 +161,7 @@ enum Change {
             if let current = app.root, current !== root, current.born >= level { current.resetAfterFailedStart(router: nil) }
             app.root = root
         case let .gateway(gateway, state): gateway.current = state
-        case let .steps(app, count): if app.steps.count > count { app.steps.removeSubrange(count...) }
+        case let .steps(log, count): log.truncate(to: count)
         case let .custom(_, restore): restore()
         }
     }

@@ -250,7 +250,7 @@ open class Coordinator {
     /// modally) and starts it. If its start fails, everything is undone.
     public func run(_ child: Coordinator, with args: FlowValue? = nil, modal: Bool = false) throws {
         let app = try runningApp()
-        try app.atomically { try app.run(child, under: self, args: args, modal: modal) }
+        try app.atomically { try app.lifecycle.run(child, under: self, args: args, modal: modal, in: app) }
     }
 
     /// Finishes this coordinator with a result. A second finish is an error.
@@ -258,21 +258,21 @@ open class Coordinator {
         guard let app else {
             throw NavigationError(.notRunning, "\(name) has not started, so it cannot finish")
         }
-        try app.atomically { try app.finish(self, result: result, reason: .finished) }
+        try app.atomically { try app.lifecycle.finish(self, result: result, reason: .finished, in: app) }
     }
 
     /// Finishes its children, removes its screens, and starts again (the application coordinator does
     /// this when the gateway's state changes).
     public func restart(_ args: FlowValue? = nil) throws {
         let app = try runningApp()
-        try app.atomically { try app.restart(self, args: args) }
+        try app.atomically { try app.lifecycle.restart(self, args: args, in: app) }
     }
 
     /// Sends a signal through the tree from here. See ``Signal``.
     @discardableResult
     public func send(_ name: String, payload: FlowValue? = nil) throws -> Signal {
         let app = try runningApp()
-        return try app.atomically { try app.send(Signal(name: name, payload: payload, from: .coordinator(self))) }
+        return try app.atomically { try app.signals.send(Signal(name: name, payload: payload, from: .coordinator(self)), in: app) }
     }
 
     /// Its application, when it may act: a coordinator that has not started or has finished gets a

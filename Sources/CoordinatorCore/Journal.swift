@@ -180,7 +180,7 @@ final class Journal {
 }
 
 /// Which operation level last recorded some state of a bridge's own (see
-/// ``Application/recordForUndo(_:born:snapshot:)``).
+/// ``UndoLog/record(_:born:snapshot:)``).
 package struct UndoMark: Sendable {
     var serial = 0
     /// A mark that has recorded nothing.

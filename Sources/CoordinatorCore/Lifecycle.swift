@@ -2,10 +2,22 @@
 /// rule that no flow outlives its screens (auto-finishing), and releasing everything when the application
 /// goes.
 ///
-/// A finished coordinator is released here: ``finish(_:result:reason:)`` finishes its children, removes
-/// its screens, cuts it from its parent and drops it from the tree, so nothing of the app holds it any more
-/// (whoever else kept it, a script's variable, may still read it; it refuses to navigate).
-extension Application {
+/// A finished coordinator is released here: ``finish(_:result:reason:in:)`` finishes its children,
+/// removes its screens, cuts it from its parent and drops it from the tree, so nothing of the app holds it
+/// any more (whoever else kept it, a script's variable, may still read it; it refuses to navigate).
+///
+/// An application owns one; it keeps the lists the auto-finishing rule works on. Every method works on
+/// the application it is given (its owner): the part holds no reference back to it.
+final class Lifecycle {
+    // The lists and counters below are touched by every operation: exclusivity unchecked, for the reasons
+    // and with the figure given in Coordinator.swift.
+    /// Coordinators that lost screens during the outermost operation, examined when it ends.
+    @exclusivity(unchecked) var lostScreens: [Coordinator] = []
+    /// Coordinators that lost screens in the running navigation step, for the next settle.
+    @exclusivity(unchecked) var candidates: [Coordinator] = []
+    /// Numbers settles, to mark coordinators already examined in one.
+    @exclusivity(unchecked) private var settleRound = 0
+
     // MARK: Screens and owners
 
     /// `screen` is now shown on `stack` (nil: presented by itself) and owned by `owner`.
@@ -47,14 +59,23 @@ extension Application {
 
     // MARK: Auto-finishing
 
+    /// An operation failed (its changes were undone): the candidates it noted go, and the coordinators it
+    /// noted as having lost screens too when it was the outermost one.
+    func operationFailed(outermost: Bool) {
+        candidates.removeAll(keepingCapacity: true)
+        guard outermost else { return }
+        for coordinator in lostScreens { coordinator.isNotedLost = false }
+        lostScreens.removeAll(keepingCapacity: true)
+    }
+
     /// At the end of an outermost operation: no coordinator that lost its screens during it may stay alive
     /// without any, not even the one that removed them itself.
-    func settleOperation() throws {
+    func settleOperation(in app: Application) throws {
         while !lostScreens.isEmpty {
             candidates += lostScreens
             for coordinator in lostScreens { coordinator.isNotedLost = false }
             lostScreens.removeAll(keepingCapacity: true)
-            try settle(actor: nil, reason: .screensRemoved)
+            try settle(actor: nil, reason: .screensRemoved, in: app)
         }
     }
 
@@ -69,7 +90,7 @@ extension Application {
     /// `onFinish` run by an earlier one may have shown a screen); their parents are the next round's
     /// candidates. Linear in the coordinators finished, plus a sort: a chain of N nested flows that lose
     /// their screens at once finishes in one round.
-    func settle(actor: Coordinator?, reason: FinishReason? = nil) throws {
+    func settle(actor: Coordinator?, reason: FinishReason? = nil, in app: Application) throws {
         var targets: [Coordinator] = []
         while !candidates.isEmpty {
             settleRound &+= 1
@@ -81,7 +102,7 @@ extension Application {
                     // One that is finishing takes its subtree with it, and one that shows a screen has
                     // ancestors that show it too: nothing above either needs looking at from here.
                     if current.status != .running || current.isShowingSubtree { break }
-                    if current !== root, current.context === context, current.hasShownScreens {
+                    if current !== app.root, current.context === app.context, current.hasShownScreens {
                         if let actor, !exemptMarked { markExempt(actor); exemptMarked = true }
                         if !exemptMarked || current.exemptMark != settleRound {
                             targets.append(current) // the first one on the way up: the deepest of this path
@@ -95,7 +116,7 @@ extension Application {
             targets.sort { $0.depth > $1.depth }
             for coordinator in targets where coordinator.status == .running && !coordinator.isShowingSubtree {
                 let parent = coordinator.parent
-                try finish(coordinator, result: nil, reason: reason ?? (actor == nil ? .systemBack : .screensRemoved))
+                try finish(coordinator, result: nil, reason: reason ?? (actor == nil ? .systemBack : .screensRemoved), in: app)
                 if let parent { candidates.append(parent) } // it may have lost its last flow
             }
             targets.removeAll(keepingCapacity: true)
@@ -114,8 +135,9 @@ extension Application {
     // MARK: Coordinators
 
     /// Makes `coordinator` part of this app (once): its context, id and the live count.
-    func attach(_ coordinator: Coordinator) {
+    func attach(_ coordinator: Coordinator, to app: Application) {
         guard coordinator.context == nil else { return }
+        let context = app.context
         coordinator.context = context
         coordinator.id = context.nextID()
         coordinator.born = context.journal.markNew()
@@ -124,9 +146,9 @@ extension Application {
         context.live.coordinators += 1
     }
 
-    func run(_ child: Coordinator, under parent: Coordinator, args: FlowValue?, modal: Bool) throws {
-        attach(child)
-        guard child.context === context else {
+    func run(_ child: Coordinator, under parent: Coordinator, args: FlowValue?, modal: Bool, in app: Application) throws {
+        attach(child, to: app)
+        guard child.context === app.context else {
             throw NavigationError(.alreadyStarted, "\(child.name) belongs to another app")
         }
         if child.status != .idle {
@@ -136,37 +158,37 @@ extension Application {
         try parent.addChild(child)
         if modal {
             let router = try parent.activeRouter()
-            let stack = NavigationStack(context: context)
-            try navigate(.present(stack), on: router.stack, by: child, animated: true)
+            let stack = NavigationStack(context: app.context)
+            try app.navigate(.present(stack), on: router.stack, by: child, animated: true)
             child.setRouter(router.router(on: stack))
             child.markShownScreens()
         } else if child.router == nil {
             child.setRouter(try parent.activeRouter()) // the parent's stack: the same router
         } // else: it was given a router of its own (a tab's)
         child.setStatus(.running)
-        emit(.started(child.info, parent: parent.info))
+        app.emit(.started(child.info, parent: parent.info))
         try child.start(args)
         if child.hasShownScreens { noteLostScreens(child) } // a modal flow that shows nothing
     }
 
-    func finish(_ coordinator: Coordinator, result: FlowValue?, reason: FinishReason) throws {
+    func finish(_ coordinator: Coordinator, result: FlowValue?, reason: FinishReason, in app: Application) throws {
         switch coordinator.status {
         case .running: break
         case .idle: throw NavigationError(.notRunning, "\(coordinator.name) has not started, so it cannot finish")
         case .finishing, .finished: throw NavigationError(.alreadyFinished, "\(coordinator.name) has already finished")
         }
         coordinator.setStatus(.finishing)
-        try complete(coordinator, result: result, reason: reason)
+        try complete(coordinator, result: result, reason: reason, in: app)
     }
 
     /// The rest of finishing a coordinator marked `finishing`: its subtree, its screens, its parent, the
     /// handlers.
-    private func complete(_ coordinator: Coordinator, result: FlowValue?, reason: FinishReason) throws {
-        try clear(coordinator)
+    private func complete(_ coordinator: Coordinator, result: FlowValue?, reason: FinishReason, in app: Application) throws {
+        try clear(coordinator, in: app)
         if let modalStack = coordinator.router?.stack, modalStack !== coordinator.parent?.router?.stack,
-           modalStack.screens.isEmpty, let index = window.modalIndex(of: modalStack)
+           modalStack.screens.isEmpty, let index = app.window.modalIndex(of: modalStack)
         {
-            try removeModals(from: index, by: coordinator) // the empty modal stack it was given
+            try app.removeModals(from: index, by: coordinator) // the empty modal stack it was given
         }
         let parent = coordinator.parent
         if let parent {
@@ -174,16 +196,16 @@ extension Application {
             noteLostScreens(parent) // examined when the operation ends
         }
         coordinator.setStatus(.finished)
-        emit(.finished(coordinator.info, reason: reason, result: result))
+        app.emit(.finished(coordinator.info, reason: reason, result: result))
         coordinator.didFinish(result, reason: reason)
         guard reason != .parentFinished else { return }
         try coordinator.reportFinish(result, reason: reason)
         try parent?.childDidFinish(coordinator, result: result, reason: reason)
     }
 
-    func restart(_ coordinator: Coordinator, args: FlowValue?) throws {
-        try clear(coordinator)
-        emit(.started(coordinator.info, parent: coordinator.parent?.info))
+    func restart(_ coordinator: Coordinator, args: FlowValue?, in app: Application) throws {
+        try clear(coordinator, in: app)
+        app.emit(.started(coordinator.info, parent: coordinator.parent?.info))
         try coordinator.start(args)
     }
 
@@ -192,7 +214,7 @@ extension Application {
     ///
     /// The descendants are walked with a list, not by recursion, and all marked `finishing` first; each
     /// is completed after its own children, so a chain of any depth finishes in linear time.
-    private func clear(_ coordinator: Coordinator) throws {
+    private func clear(_ coordinator: Coordinator, in app: Application) throws {
         // Running descendants, parents before children, oldest child first: reversed, children come before
         // their parents and the newest child first.
         var order: [Coordinator] = []
@@ -202,9 +224,9 @@ extension Application {
             pending += node.children.reversed().filter { $0.status == .running }
         }
         for node in order { node.setStatus(.finishing) } // none of them is settled on its own any more
-        for node in order.reversed() { try complete(node, result: nil, reason: .parentFinished) }
+        for node in order.reversed() { try complete(node, result: nil, reason: .parentFinished, in: app) }
         while let screen = coordinator.screens.last {
-            try remove(screen, by: coordinator)
+            try app.remove(screen, by: coordinator)
             if coordinator.screens.last === screen { coordinator.removeScreen(screen) } // not shown any more
         }
     }
@@ -213,20 +235,21 @@ extension Application {
     /// run again (a link that rebuilds the app from its start, a restore): the root and all its flows finish
     /// (reason `parentFinished`: no `onFinish` runs), every screen leaves, and the window gets an empty root
     /// stack. Undone with the operation.
-    package func tearDown() throws {
-        if let root, root.status == .running { try finish(root, result: nil, reason: .parentFinished) }
-        if !window.modals.isEmpty { try removeModals(from: 0, by: nil) }
+    func tearDown(_ app: Application) throws {
+        let window = app.window
+        if let root = app.root, root.status == .running { try finish(root, result: nil, reason: .parentFinished, in: app) }
+        if !window.modals.isEmpty { try app.removeModals(from: 0, by: nil) }
         if let stack = window.root as? NavigationStack, stack.screens.isEmpty {
             // already empty
         } else {
             let old = window.root
-            window.setRoot(NavigationStack(context: context))
-            for stack in Self.stacks(of: old) where !stack.screens.isEmpty {
+            window.setRoot(NavigationStack(context: app.context))
+            for stack in Application.stacks(of: old) where !stack.screens.isEmpty {
                 try hide(stack.screens, by: nil)
             }
         }
-        setRoot(nil)
-        resetSteps(to: [])
+        app.setRoot(nil)
+        app.stepLog.reset(to: [])
     }
 
     // MARK: The end
@@ -234,9 +257,10 @@ extension Application {
     /// Cuts every link of the app when it goes (`deinit`): parents and children, owners and screens,
     /// handlers. Walked with a list instead of recursion, so a tree or a stack of any depth is released
     /// without deep nesting of deinitializers.
-    func releaseEverything() {
-        var coordinators: [Coordinator] = root.map { [$0] } ?? []
-        root = nil
+    func releaseEverything(of app: Application) {
+        let window = app.window
+        var coordinators: [Coordinator] = app.root.map { [$0] } ?? []
+        app.root = nil
         while let coordinator = coordinators.popLast() {
             coordinators += coordinator.children
             coordinator.children = []
@@ -247,7 +271,7 @@ extension Application {
             coordinator.screens = []
         }
         for container in [window.root] + window.modals {
-            for stack in Self.stacks(of: container) {
+            for stack in Application.stacks(of: container) {
                 for screen in stack.screens { release(screen) }
                 stack.screens = []
             }

@@ -43,7 +43,7 @@ extension Application {
         guard !screen.isShown else { throw NavigationError(.screenInUse, "screen \(screen.info) is already shown") }
         guard screen.context === context else { throw NavigationError(.screenInUse, "screen \(screen.info) belongs to another app") }
         stack.append(screen)
-        show(screen, on: stack, by: actor)
+        lifecycle.show(screen, on: stack, by: actor)
         emit(.pushed(screen.info, animated: animated))
     }
 
@@ -57,28 +57,28 @@ extension Application {
             throw NavigationError(.popRoot, "cannot pop\(name): it is the root of its navigation stack")
         }
         let top = stack.removeLast(1)
-        try hide(top, bySystem: bySystem, by: actor)
+        try lifecycle.hide(top, bySystem: bySystem, by: actor)
         emit(.popped(top.map(\.info), animated: animated, bySystem: bySystem))
-        try settle(actor: actor)
+        try lifecycle.settle(actor: actor, in: self)
     }
 
     private func popAbove(_ index: Int, of stack: NavigationStack, by actor: Coordinator, animated: Bool) throws {
         let count = stack.screens.count - index - 1
         guard count > 0 else { return }
         let removed = stack.removeLast(count)
-        try hide(removed, by: actor)
+        try lifecycle.hide(removed, by: actor)
         emit(.popped(removed.reversed().map(\.info), animated: animated, bySystem: false))
-        try settle(actor: actor)
+        try lifecycle.settle(actor: actor, in: self)
     }
 
     private func setRoot(_ screen: Screen, of stack: NavigationStack, hideBar: Bool, by actor: Coordinator, animated: Bool) throws {
         try checkShown(stack, actor)
         guard !screen.isShown else { throw NavigationError(.screenInUse, "screen \(screen.info) is already shown") }
         let removed = stack.reset(to: [screen], barHidden: hideBar)
-        show(screen, on: stack, by: actor)
-        try hide(removed, by: actor)
+        lifecycle.show(screen, on: stack, by: actor)
+        try lifecycle.hide(removed, by: actor)
         emit(.rootSet(screen.info, hideBar: hideBar, animated: animated))
-        try settle(actor: actor)
+        try lifecycle.settle(actor: actor, in: self)
     }
 
     private func present(_ module: Presentable, by actor: Coordinator, animated: Bool) throws {
@@ -87,10 +87,10 @@ extension Application {
         }
         window.appendModal(module)
         if let screen = module as? Screen {
-            show(screen, on: nil, by: actor)
+            lifecycle.show(screen, on: nil, by: actor)
         } else {
             for stack in Self.stacks(of: module) {
-                for screen in stack.screens { show(screen, on: stack, by: actor) }
+                for screen in stack.screens { lifecycle.show(screen, on: stack, by: actor) }
             }
         }
         emit(.presented(module.containerName, animated: animated))
@@ -102,9 +102,9 @@ extension Application {
             throw NavigationError(.nothingPresented, "nothing is presented, so there is nothing to dismiss")
         }
         let top = window.removeModals(from: window.modals.count - 1)
-        try hide(top.flatMap(\.screens), bySystem: bySystem, by: actor)
+        try lifecycle.hide(top.flatMap(\.screens), bySystem: bySystem, by: actor)
         emit(.dismissed(top[0].containerName, animated: animated, bySystem: bySystem))
-        try settle(actor: actor)
+        try lifecycle.settle(actor: actor, in: self)
     }
 
     /// Dismisses a screen presented by itself (an alert whose action was chosen), with every modal above it.
@@ -152,19 +152,19 @@ extension Application {
         } else {
             throw NavigationError(.containerNotShown, "\(actor.name)'s navigation stack is not a root or modal container")
         }
-        try hide(stack.screens, by: actor)
+        try lifecycle.hide(stack.screens, by: actor)
         emit(.presented(container.containerName, animated: false))
-        try settle(actor: actor)
+        try lifecycle.settle(actor: actor, in: self)
     }
 
     /// Removes modals from `index` up (UIKit dismisses everything above a dismissed controller too).
     func removeModals(from index: Int, by actor: Coordinator?) throws {
         let removed = window.removeModals(from: index)
         for modal in removed.reversed() {
-            try hide(modal.screens, by: actor)
+            try lifecycle.hide(modal.screens, by: actor)
             emit(.dismissed(modal.containerName, animated: true, bySystem: false))
         }
-        try settle(actor: actor)
+        try lifecycle.settle(actor: actor, in: self)
     }
 
     /// Removes one screen from wherever it is shown; a modal stack left empty is dismissed.
@@ -179,9 +179,9 @@ extension Application {
         }
         guard let index = stack.screens.lastIndex(where: { $0 === screen }) else { return }
         stack.remove(at: index)
-        try hide([screen], by: actor)
+        try lifecycle.hide([screen], by: actor)
         emit(.popped([screen.info], animated: true, bySystem: false))
-        try settle(actor: actor)
+        try lifecycle.settle(actor: actor, in: self)
     }
 
     /// The navigation stacks inside a container.

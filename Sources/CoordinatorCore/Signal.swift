@@ -69,6 +69,6 @@ extension Screen {
     @discardableResult
     public func send(_ name: String, payload: FlowValue? = nil) throws -> Signal {
         let app = try liveApp()
-        return try app.atomically { try app.send(Signal(name: name, payload: payload, from: .screen(self))) }
+        return try app.atomically { try app.signals.send(Signal(name: name, payload: payload, from: .screen(self)), in: app) }
     }
 }

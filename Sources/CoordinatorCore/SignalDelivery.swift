@@ -1,14 +1,18 @@
-/// Signal delivery: a signal spreads from its sender through the whole tree (see ``Signal``).
-extension Application {
+/// Signal delivery: a signal spreads from its sender through the whole tree (see ``Signal``). An
+/// application owns one, which numbers its deliveries.
+final class SignalDelivery {
+    /// Numbers deliveries, to mark the nodes a delivery reached.
+    @exclusivity(unchecked) private var round = 0
+
     /// Delivers a signal breadth first from its sender: nearest nodes first, each node once.
     ///
     /// The queue holds whole neighbour lists (a coordinator's screens, its children, its parent) rather
     /// than single nodes, so crossing a node costs no reference counting of its own; nodes are marked with
     /// the number of this delivery instead of being kept in a set, so there is no hashing either. A list
     /// reached from a parent skips the upward step: a signal from the root never looks up.
-    func send(_ signal: Signal) throws -> Signal {
-        signalRound &+= 1
-        let round = signalRound
+    func send(_ signal: Signal, in app: Application) throws -> Signal {
+        self.round &+= 1
+        let round = self.round
         var queue: [SignalSegment] = []
         queue.reserveCapacity(16)
         signal.sender.mark(round)
@@ -46,7 +50,7 @@ extension Application {
                 }
             }
         }
-        emit(.signal(signal.name, from: signal.sender.description, receivers: reached))
+        app.emit(.signal(signal.name, from: signal.sender.description, receivers: reached))
         return signal
     }
 

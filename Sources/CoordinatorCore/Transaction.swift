@@ -11,14 +11,10 @@ extension Application {
         let result: T
         do {
             result = try body()
-            if journal.isOutermost { try settleOperation() }
+            if journal.isOutermost { try lifecycle.settleOperation(in: self) }
         } catch {
             journal.rollback()
-            candidates.removeAll(keepingCapacity: true)
-            if !journal.isOpen {
-                for coordinator in lostScreens { coordinator.isNotedLost = false }
-                lostScreens.removeAll(keepingCapacity: true)
-            }
+            lifecycle.operationFailed(outermost: !journal.isOpen)
             throw error
         }
         let events = journal.commit()
@@ -45,18 +41,6 @@ extension Application {
         while let actions = context.journal.takeCommitActions() {
             for action in actions { action() }
         }
-    }
-
-    /// Makes your own state follow the app's atomic operations: call it *before* changing `part` of
-    /// `object` inside an operation; if the operation fails, `restore` runs (newest first among the
-    /// operation's changes). Outside an operation it does nothing.
-    ///
-    /// ```swift
-    /// app.recordForUndo(self, part: "instance") { [saved = instance] in self.instance = saved }
-    /// instance = nil
-    /// ```
-    public func recordForUndo(_ object: AnyObject, part: String, restore: @escaping () -> Void) {
-        context.journal.recordAlways(.custom(born: 0) { _ = object; restore() }) // keeps the object alive
     }
 
     /// The operation log as a bridge records its own state in it (see ``UndoLog``).

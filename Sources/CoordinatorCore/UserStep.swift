@@ -32,33 +32,3 @@ extension UserStep: CustomStringConvertible {
         }
     }
 }
-
-extension Application {
-    /// Records a step the running operation took (undone with it); nothing while steps are paused. Past
-    /// ``maximumSteps`` the app stops recording and says so (``stepsOverflowed``): memory stays bounded
-    /// for a host that drives it forever, and a snapshot refuses what it could not replay.
-    package func noteStep(_ step: UserStep) {
-        guard stepsPaused == 0 else { return }
-        guard steps.count < maximumSteps else {
-            stepsOverflowed = true
-            return
-        }
-        context.journal.recordAlways(.steps(self, count: steps.count))
-        steps.append(step)
-    }
-
-    /// Runs `body` without recording the steps it takes (a link records itself, not the taps it made).
-    package func withoutRecordingSteps<T>(_ body: () throws -> T) rethrows -> T {
-        stepsPaused += 1
-        defer { stepsPaused -= 1 }
-        return try body()
-    }
-
-    /// Replaces the recorded steps (undone with the running operation): a link that rebuilt the app from its
-    /// start is the only step that led there.
-    package func resetSteps(to new: [UserStep]) {
-        let old = (steps, stepsOverflowed)
-        (steps, stepsOverflowed) = (new, false)
-        context.journal.recordAlways(.custom(born: 0) { [weak self] in if let self { (self.steps, self.stepsOverflowed) = old } })
-    }
-}

@@ -95,7 +95,7 @@ final class RouteTable {
             throw NavigationError(.unknownRoute, "no route matches \(url) (\(known))")
         }
         try app.atomically {
-            try app.withoutRecordingSteps {
+            try app.stepLog.withoutRecording {
                 if route.from == .start || app.root == nil {
                     try app.tearDown()
                     try runtime.start()
@@ -108,7 +108,7 @@ final class RouteTable {
                     }
                 }
             }
-            if route.from == .start { app.resetSteps(to: [.open(url)]) } else { app.noteStep(.open(url)) }
+            if route.from == .start { app.stepLog.reset(to: [.open(url)]) } else { app.stepLog.note(.open(url)) }
         }
     }
 

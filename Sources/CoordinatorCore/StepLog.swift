@@ -1,0 +1,64 @@
+/// What the user did since the app started (``Application/steps``): the steps of operations that
+/// succeeded, in order, undone with a failing operation, and bounded.
+///
+/// Every tap records a step, so exclusivity of the step state is not checked at run time, for the
+/// reasons given in Coordinator.swift: recording costs the native journey 1,900 instructions with the
+/// checks off and 2,700 with them on (scripts/bench-instructions). Safe the same way: an app lives on one
+/// thread, and each access is one read, append, truncation or assignment that runs no other code while it
+/// lasts.
+package final class StepLog {
+    private let journal: Journal
+    /// The steps, oldest first.
+    @exclusivity(unchecked) package internal(set) var steps: [UserStep] = []
+    /// The gateway's state when the root coordinator last started: where ``steps`` begin.
+    package internal(set) var startState: AppState
+    /// While above 0, steps are not recorded (``withoutRecording(_:)``).
+    @exclusivity(unchecked) private var paused = 0
+    /// The most steps kept (see ``Application/maximumSteps``).
+    @exclusivity(unchecked) package var maximum = 100_000
+    /// Whether more steps were taken than ``maximum`` since the app started.
+    @exclusivity(unchecked) package private(set) var overflowed = false
+
+    init(journal: Journal, startState: AppState) {
+        self.journal = journal
+        self.startState = startState
+    }
+
+    /// Records a step the running operation took (undone with it); nothing while steps are paused. Past
+    /// ``maximum`` the log stops recording and says so (``overflowed``): memory stays bounded for a host
+    /// that drives the app forever, and a snapshot refuses what it could not replay.
+    package func note(_ step: UserStep) {
+        guard paused == 0 else { return }
+        guard steps.count < maximum else {
+            overflowed = true
+            return
+        }
+        journal.recordAlways(.steps(self, count: steps.count))
+        steps.append(step)
+    }
+
+    /// Runs `body` without recording the steps it takes (a link records itself, not the taps it made).
+    package func withoutRecording<T>(_ body: () throws -> T) rethrows -> T {
+        paused += 1
+        defer { paused -= 1 }
+        return try body()
+    }
+
+    /// Replaces the recorded steps (undone with the running operation): a link that rebuilt the app from its
+    /// start is the only step that led there.
+    package func reset(to new: [UserStep]) {
+        let old = (steps, overflowed)
+        (steps, overflowed) = (new, false)
+        journal.recordAlways(.custom(born: 0) { [weak self] in if let self { (self.steps, self.overflowed) = old } })
+    }
+
+    /// The app (re)started its root in `state`: the steps begin there (undone with the operation).
+    func started(in state: AppState) {
+        let old = startState
+        startState = state
+        journal.recordAlways(.custom(born: 0) { [weak self] in self?.startState = old })
+    }
+
+    /// Takes back the steps recorded after the first `count` (the undo of ``note(_:)``).
+    func truncate(to count: Int) { if steps.count > count { steps.removeSubrange(count...) } }
+}
