@@ -88,8 +88,8 @@ public struct LuaCall {
     /// Argument `n` as the Swift object wrapped by a userdata of a registered class.
     public func object<T: AnyObject>(_ n: Int, as type: T.Type = T.self) throws -> T {
         let i = index(n)
-        guard let object = core.object(at: i, in: L, as: T.self) else {
-            throw badArgument(n, "\(core.className(of: T.self) ?? String(describing: T.self)) expected, got \(stack.typeDescription(at: i))")
+        guard let object = core.classes.object(at: i, in: L, as: T.self) else {
+            throw badArgument(n, "\(core.classes.className(of: T.self) ?? String(describing: T.self)) expected, got \(stack.typeDescription(at: i))")
         }
         return object
     }

@@ -158,7 +158,7 @@ public final class LuaClassBuilder<Object: AnyObject> {
     /// keeps: the same Swift object always arrives in Lua as the same userdata.
     public func equals(_ body: @escaping (Object, Object) throws -> Bool) {
         metamethods.append(LuaClassEntry("__eq", Self.raw { object, call in
-            guard let other = call.core.object(at: 2, in: call.L, as: Object.self) else {
+            guard let other = call.core.classes.object(at: 2, in: call.L, as: Object.self) else {
                 try call.push(false)
                 return
             }
@@ -193,14 +193,14 @@ extension LuaState {
     ) throws -> LuaClassTag<Object> {
         let builder = LuaClassBuilder<Object>(name: name)
         try define(builder)
-        return try core.register(builder)
+        return try core.classes.register(builder, in: core)
     }
 
     /// The table of a registered class's methods (name → function), for Lua code that calls them through
     /// tables standing for the objects (``LuaClassBuilder/standIn(field:)``).
     package func methods<Object: AnyObject>(of type: Object.Type) throws -> LuaTable {
         let L = try core.thread()
-        guard let info = core.classInfo(for: type) else {
+        guard let info = core.classes.info(for: type) else {
             throw LuaError(.misuse, "\(type) is not registered with this Lua state (use register(_:name:))")
         }
         coordlua_rawgetref(L, info.methodsRef)
@@ -211,7 +211,7 @@ extension LuaState {
     /// Wraps a Swift object of a registered class as a userdata.
     public func userdata<Object: AnyObject>(_ object: Object) throws -> LuaUserdata {
         let L = try core.thread()
-        try core.pushObject(object, L)
+        try core.classes.pushObject(object, L, core: core)
         defer { lua_settop(L, -2) }
         return LuaUserdata(reference: core.reference(at: -1, in: L))
     }
@@ -236,129 +236,7 @@ public struct LuaObject<Object: AnyObject>: LuaPushable {
     /// already has this way would give it a second userdata).
     package init(new object: Object) { self.object = object; isNew = true }
 
-    public func push(to stack: LuaStack) throws { try stack.core.pushObject(object, stack.L, isNew: isNew) }
-}
-
-extension LuaCore {
-    func register<Object: AnyObject>(_ builder: LuaClassBuilder<Object>) throws -> LuaClassTag<Object> {
-        let L = try thread()
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
-        let stack = LuaStack(L, self)
-        try stack.reserve(12)
-
-        lua_createtable(L, 0, 8) // metatable
-        let metatable = lua_gettop(L)
-        guard let tag = lua_topointer(L, metatable) else { throw LuaError(.memory, "cannot create a metatable") }
-        stack.pushString(builder.name)
-        lua_setfield(L, metatable, "__name")
-        stack.pushString(builder.name)
-        lua_setfield(L, metatable, "__metatable") // scripts cannot swap __gc or __index
-        coordlua_pushboxgc(L)
-        lua_setfield(L, metatable, "__gc")
-        stack.pushString(builder.name) // the methods' class name: copied, not made again for each
-        let className = lua_gettop(L)
-
-        // Methods and metamethods are called by Lua code directly (its location is level 1); accessors are
-        // called by the C __index/__newindex (level 2).
-        func pushMethods(_ entries: [LuaClassEntry], level: Int32 = 1) {
-            lua_createtable(L, 0, Int32(clamping: entries.count))
-            for entry in entries {
-                pushMethod(className: className, entry.name, tag: tag, level: level, standIn: builder.standInField, entry.body, L)
-                lua_setfield(L, -2, entry.name)
-            }
-        }
-        // Fallbacks go in as their boxes: the C __index/__newindex run them directly, so the Lua code that
-        // reads or writes the field is their caller (level 1).
-        func pushFallback(_ body: LuaRawMethod?, name: String) {
-            if let body {
-                pushBox(LuaMethodBox(core: self, name: "\(builder.name).\(name)", callerLevel: 1, body: body), tag: tag, L)
-            } else {
-                lua_pushnil(L)
-            }
-        }
-
-        pushMethods(builder.methods)
-        lua_pushvalue(L, -1)
-        let methodsRef = coordlua_ref(L)
-        if builder.getters.isEmpty && builder.indexFallback == nil {
-            lua_setfield(L, metatable, "__index") // fast path: a plain table of methods
-        } else {
-            pushMethods(builder.getters, level: 2)
-            lua_pushvalue(L, className)
-            pushFallback(builder.indexFallback, name: "__index")
-            coordlua_pushindex(L)
-            lua_setfield(L, metatable, "__index")
-        }
-        pushMethods(builder.setters, level: 2)
-        pushFallback(builder.newIndexFallback, name: "__newindex")
-        lua_pushvalue(L, className)
-        coordlua_pushnewindex(L)
-        lua_setfield(L, metatable, "__newindex")
-        for entry in builder.metamethods {
-            pushMethod(className: className, entry.name, tag: tag, level: 1, standIn: nil, entry.body, L)
-            lua_setfield(L, metatable, entry.name)
-        }
-
-        lua_pushvalue(L, metatable)
-        let ref = coordlua_ref(L)
-        let info = LuaClassInfo(name: builder.name, metatableRef: ref, methodsRef: methodsRef, tag: tag)
-        classesByType[ObjectIdentifier(Object.self)] = info
-        pushedClasses.removeAll() // a registration can change which class an object is pushed as
-        classesByTag[tag] = info // earlier registrations stay: their userdata remain valid
-        return LuaClassTag(pointer: tag)
-    }
-
-    /// Pushes a method closure: upvalues box (carrying the class tag), "method", "Class" (a copy of the
-    /// string at `className`, pushed once per class), the stand-in field (or nil).
-    private func pushMethod(
-        className: Int32, _ name: String, tag: UnsafeRawPointer, level: Int32, standIn: String?,
-        _ body: @escaping LuaRawMethod, _ L: OpaquePointer
-    ) {
-        pushBox(LuaMethodBox(core: self, name: name, callerLevel: level, body: body), tag: tag, L)
-        LuaStack(L, self).pushString(name)
-        lua_pushvalue(L, className)
-        if let standIn { LuaStack(L, self).pushString(standIn) } else { lua_pushnil(L) }
-        coordlua_pushmethod(L)
-    }
-
-    func classInfo(for type: AnyObject.Type) -> LuaClassInfo? { classesByType[ObjectIdentifier(type)] }
-
-    func className<T: AnyObject>(of type: T.Type) -> String? { classesByType[ObjectIdentifier(type)]?.name }
-
-    /// Pushes the userdata for `object`: the cached one if Lua still holds it, else a new one.
-    func pushObject<Object: AnyObject>(_ object: Object, _ L: OpaquePointer, isNew: Bool = false) throws {
-        let key = PushedClass(dynamic: ObjectIdentifier(type(of: object)), static: ObjectIdentifier(Object.self))
-        let info: LuaClassInfo
-        if let i = pushedClasses.firstIndex(where: { $0.key == key }) {
-            info = pushedClasses[i].info
-        } else {
-            guard let found = classesByType[key.dynamic] ?? classesByType[key.static] else {
-                throw LuaError(.misuse, "\(type(of: object)) is not registered with this Lua state (use register(_:name:))")
-            }
-            info = found
-            if pushedClasses.count < 8 { pushedClasses.append((key, found)) }
-        }
-        try LuaStack(L, self).reserve(4)
-        let address = Unmanaged.passUnretained(object).toOpaque()
-        if !isNew, coordlua_weakmap_get(L, objectCacheRef, address) != 0 {
-            // The cached userdata, unless its object was already released (finalized, not yet collected).
-            if lua_type(L, -1) == LUA_TUSERDATA, let block = lua_touserdata(L, -1),
-               block.load(as: UnsafeMutableRawPointer?.self) != nil { return }
-            lua_settop(L, -2)
-        }
-        coordlua_pushbox(L, Unmanaged.passRetained(object as AnyObject).toOpaque(), info.tag)
-        coordlua_rawgetref(L, info.metatableRef)
-        _ = lua_setmetatable(L, -2)
-        coordlua_weakmap_set(L, objectCacheRef, address, -1)
-    }
-
-    /// The Swift object wrapped by the userdata at `index`, if it is one of ours and of type T.
-    func object<T: AnyObject>(at index: Int32, in L: OpaquePointer, as type: T.Type) -> T? {
-        guard let tag = coordlua_box_tag(L, index), classesByTag[tag] != nil,
-              let pointer = coordlua_boxed_object(L, index, tag) else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T
-    }
+    public func push(to stack: LuaStack) throws { try stack.core.classes.pushObject(object, stack.L, isNew: isNew, core: stack.core) }
 }
 
 /// How the userdata of one registration of a class are marked, for code that recognises them often: one

@@ -22,9 +22,8 @@ import Darwin
     /// The owning state, for callbacks that need it.
     weak var owner: LuaState?
 
-    /// Swift classes registered as userdata types, by Swift type and by class tag.
-    var classesByType: [ObjectIdentifier: LuaClassInfo] = [:]
-    var classesByTag: [UnsafeRawPointer: LuaClassInfo] = [:]
+    /// Swift classes registered as userdata types.
+    let classes = LuaClassRegistry()
     /// Registry references whose Swift owners went away; released at the next safe point.
     ///
     /// `pendingUnrefs` and `callDepth` are read on every call from Swift, so their exclusivity is not
@@ -37,9 +36,6 @@ import Darwin
     /// or one append, with no code running while it lasts.
     @exclusivity(unchecked) @usableFromInline var attachments: [(ObjectIdentifier, AnyObject)] = []
 
-    /// The classes objects were last pushed as (a few; ``pushObject(_:_:)`` looks here before hashing
-    /// into `classesByType`). Exclusivity unchecked: one thread, single reads, appends and a clear.
-    @exclusivity(unchecked) var pushedClasses: [(key: PushedClass, info: LuaClassInfo)] = []
     /// Registry slot of the state's views (``LuaStack/pushView(for:)``), once one was set. Exclusivity
     /// unchecked (read on every data conversion): one thread, single reads and one write.
     @exclusivity(unchecked) @usableFromInline var viewsRef: Int32 = LUA_NOREF
@@ -129,16 +125,8 @@ import Darwin
     var isSandboxed = false
     /// Whether `setmetatable` refuses metatables with `__gc` (`LuaState.refuseFinalizers()`).
     var refusesFinalizers = false
-    /// The folders `require` looks in first (a sandboxed state's: the only ones).
-    var moduleDirectories: [String] = []
-    /// Whether `package.searchers` has the searcher for `moduleDirectories` (`LuaState.allowModules(in:)`).
-    var hasModuleSearcher = false
-    /// Texts that stand for files (``LuaState/sourceOverrides``), and whether `require` has the searcher
-    /// that finds them.
-    var sourceOverrides: [String: String] = [:]
-    var hasOverrideSearcher = false
-    /// Whether `require` only loads preloaded modules and Lua files from `moduleDirectories`.
-    var modulesRestricted = false
+    /// Where `require` finds modules.
+    let modules = ModuleSearch()
 
     /// The thread Swift code must use now: the main thread, or the thread that called the running callback.
     var L: OpaquePointer { runtime.pointee.current }
@@ -157,8 +145,7 @@ import Darwin
         mainThread = nil
         runtime.pointee.owner = nil
         runtime.pointee.current = nil
-        classesByType.removeAll()
-        classesByTag.removeAll()
+        classes.removeAll()
         pendingUnrefs.removeAll()
         // What Swift values the core still holds go too: an error kept for its `underlying` value can hold
         // objects that hold references to this core (a coordinator and its Lua tables), a cycle that would

@@ -311,7 +311,7 @@ public struct LuaUserdata: LuaPushable, LuaReadable {
 
     /// The Swift object this userdata wraps, if it wraps one of type `T`.
     public func object<T: AnyObject>(as type: T.Type = T.self) -> T? {
-        try? withPushed(reference) { stack, index in stack.core.object(at: index, in: stack.L, as: T.self) }
+        try? withPushed(reference) { stack, index in stack.core.classes.object(at: index, in: stack.L, as: T.self) }
     }
 
     /// Releases the reference now.

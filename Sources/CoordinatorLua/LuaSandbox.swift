@@ -48,7 +48,7 @@ extension LuaState {
     /// `package.path`. What a sandbox does to `package`; for a host that needs `require` (a library that
     /// preloads its module) in a state opened without `package` (``LuaLibraries/safe``).
     package func restrictModules() throws {
-        guard !core.modulesRestricted else { return }
+        guard !core.modules.restricted else { return }
         let L = try core.thread()
         lua_getglobal(L, "package")
         lua_getfield(L, -1, "searchpath")
@@ -67,7 +67,7 @@ extension LuaState {
         lua_pushstring(L, ""); lua_setfield(L, -2, "cpath")
         lua_pushstring(L, ""); lua_setfield(L, -2, "path")
         lua_settop(L, -2)
-        core.modulesRestricted = true
+        core.modules.restricted = true
     }
 
     /// Makes `setmetatable` refuse metatables with `__gc`: Lua runs finalizers with hooks off, so an

@@ -128,7 +128,7 @@ public struct LuaStack {
     /// The Swift object held by the userdata at `index` when it is one of a class registered with
     /// ``LuaState/register(_:name:_:)`` and an instance of `T`; nil for any other value.
     public func object<T: AnyObject>(at index: Int32, as type: T.Type = T.self) -> T? {
-        core.object(at: index, in: L, as: T.self)
+        core.classes.object(at: index, in: L, as: T.self)
     }
 
     /// The Swift object in the userdata at `index` when it was pushed as an object of the registration

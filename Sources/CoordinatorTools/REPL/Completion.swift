@@ -1,9 +1,13 @@
 import CoordinatorScript
 
-/// Tab completion: `:commands`, globals and Lua keywords, fields of tables (following `__index` tables,
-/// and a coordinator instance's class), a screen's inputs, handlers and methods, and the visible screen's
-/// output names (which run mode takes as commands, and `tap` takes as its first argument).
 extension REPL {
+    /// The completions of `word` (an expression such as ``trailingExpression(_:)`` finds), sorted; each is
+    /// the whole expression completed. `lineBefore` is the text before it on the line. Nothing is called but
+    /// `__index` metamethods (see ``Completer``).
+    public func completions(for word: String, lineBefore: String) -> [String] {
+        Completer(runtime: runtime).completions(for: word, lineBefore: lineBefore)
+    }
+
     /// The name path at the end of `text`: names joined by `.` or `:`, with `()` after a name (`top():ren`).
     /// A line editor completes this expression, then replaces its own word with the candidate's tail.
     public static func trailingExpression(_ text: String) -> String {
@@ -18,11 +22,17 @@ extension REPL {
         chars.removeFirst(end)
         return String(chars)
     }
+}
 
-    /// The completions of `word` (an expression such as ``trailingExpression(_:)`` finds), sorted; each is
-    /// the whole expression completed. `lineBefore` is the text before it on the line. Nothing is called but
-    /// `__index` metamethods.
-    public func completions(for word: String, lineBefore: String) -> [String] {
+/// Tab completion: `:commands`, globals and Lua keywords, fields of tables (following `__index` tables,
+/// and a coordinator instance's class), a screen's inputs, handlers and methods, and the visible screen's
+/// output names (which run mode takes as commands, and `tap` takes as its first argument).
+struct Completer {
+    let runtime: ScriptRuntime
+    var app: Application { runtime.app }
+
+    /// The completions of `word`, sorted.
+    func completions(for word: String, lineBefore: String) -> [String] {
         // Completion runs `__index` metamethods a script wrote: bounded, so that one that loops costs a
         // moment, not the session.
         let budget = runtime.lua.instructionBudget

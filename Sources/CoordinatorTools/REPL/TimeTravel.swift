@@ -44,6 +44,31 @@ struct LineHistory {
 
     /// The cursor after the next line that changed the state, or nil.
     var redoTarget: Int? { entries[cursor...].firstIndex(where: \.changedState).map { $0 + 1 } }
+
+    /// The cursor after session line `argument` (one of the lines that ran; 0: before any), or an error
+    /// that lists the lines that changed the app.
+    func cursor(afterLine argument: String) throws -> Int {
+        guard let number = Int(argument) else { throw LuaError(.misuse, ":goto N goes to the state after session line N (:history lists them)") }
+        if number == 0 { return 0 }
+        guard let index = entries.firstIndex(where: { $0.number == number }) else {
+            let lines = entries.filter(\.changedState).map { String($0.number) }
+            throw LuaError(.misuse, "line \(number) is not a line that ran" + (lines.isEmpty ? "" : " (lines that changed the app: \(lines.joined(separator: ", ")))"))
+        }
+        return index + 1
+    }
+
+    /// `:history`: the lines that changed the app, numbered by session line, the current point marked.
+    func text(style: TextStyle) -> String {
+        var text = ""
+        for (i, entry) in entries.enumerated() where entry.changedState {
+            let current = i + 1 == cursor || (i < cursor && !entries[(i + 1)..<cursor].contains(where: \.changedState))
+            let first = entry.lines.first ?? ""
+            let shown = first.count > 60 ? String(first.prefix(57)) + "..." : first
+            text += (current ? "* " : "  ") + String(entry.number).padding(to: 5) + shown + (entry.lines.count > 1 ? " ..." : "")
+                + (i >= cursor ? style.dim("  (undone)") : "") + "\n"
+        }
+        return text.isEmpty ? "(no line has changed the app yet)\n" : text
+    }
 }
 
 extension REPL {
@@ -69,28 +94,7 @@ extension REPL {
     }
 
     /// `:goto N`: the app after session line N (one of the lines that ran; 0: before any).
-    func goTo(_ argument: String) throws {
-        guard let number = Int(argument) else { throw LuaError(.misuse, ":goto N goes to the state after session line N (:history lists them)") }
-        if number == 0 { return try travel(to: 0) }
-        guard let index = history.entries.firstIndex(where: { $0.number == number }) else {
-            let lines = history.entries.filter(\.changedState).map { String($0.number) }
-            throw LuaError(.misuse, "line \(number) is not a line that ran" + (lines.isEmpty ? "" : " (lines that changed the app: \(lines.joined(separator: ", ")))"))
-        }
-        try travel(to: index + 1)
-    }
-
-    /// `:history`: the lines that changed the app, numbered by session line, the current point marked.
-    func historyText() -> String {
-        var text = ""
-        for (i, entry) in history.entries.enumerated() where entry.changedState {
-            let current = i + 1 == history.cursor || (i < history.cursor && !history.entries[(i + 1)..<history.cursor].contains(where: \.changedState))
-            let first = entry.lines.first ?? ""
-            let shown = first.count > 60 ? String(first.prefix(57)) + "..." : first
-            text += (current ? "* " : "  ") + String(entry.number).padding(to: 5) + shown + (entry.lines.count > 1 ? " ..." : "")
-                + (i >= history.cursor ? style.dim("  (undone)") : "") + "\n"
-        }
-        return text.isEmpty ? "(no line has changed the app yet)\n" : text
-    }
+    func goTo(_ argument: String) throws { try travel(to: history.cursor(afterLine: argument)) }
 
     /// Makes a fresh runtime, runs the first `cursor` kept lines in it, and puts it in place of this one. If
     /// a line fails there (the code changed under it), nothing changes and the error says which line.

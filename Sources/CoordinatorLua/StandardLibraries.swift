@@ -1,0 +1,86 @@
+import CCoordinatorLua
+import CCoordinatorLuaGlue
+
+/// Lua's standard libraries as this bridge opens them: binary chunks never loaded (`load`, `loadfile`,
+/// `dofile` and `require` take text only), and coroutines followed (an interrupt or an instruction budget
+/// reaches code inside them).
+enum StandardLibraries {
+    /// Opens `libraries` in `lua`, each as this bridge needs it.
+    static func open(_ libraries: LuaLibraries, in lua: LuaState) throws {
+        let L = try lua.core.thread()
+        let table: [(LuaLibraries, String, lua_CFunction)] = [
+            (.base, "_G", luaopen_base), (.package, "package", luaopen_package),
+            (.coroutine, "coroutine", luaopen_coroutine), (.table, "table", luaopen_table),
+            (.io, "io", luaopen_io), (.os, "os", luaopen_os), (.string, "string", luaopen_string),
+            (.math, "math", luaopen_math), (.utf8, "utf8", luaopen_utf8), (.debug, "debug", luaopen_debug),
+        ]
+        for (option, name, open) in table where libraries.contains(option) {
+            coordlua_requiref(L, name, open)
+        }
+        if libraries.contains(.coroutine) { try followCoroutines(in: lua) }
+        if libraries.contains(.base) { try loadTextOnly(filesToo: libraries.contains(.io), in: lua) }
+        if libraries.contains(.package) { try requireTextOnly(in: lua) }
+    }
+
+    /// Binary chunks are never loaded: a crafted one crashes Lua's VM (its bytecode is not verified).
+    /// `load` and (with file access) `loadfile` and `dofile` take text only, in C, whatever the script
+    /// changes (`string.gsub` included); without io, `loadfile` and `dofile` are gone.
+    private static func loadTextOnly(filesToo: Bool, in lua: LuaState) throws {
+        let L = try lua.core.thread()
+        lua_getglobal(L, "load")
+        lua_pushcclosure(L, coordlua_load_text, 1)
+        lua_setglobal(L, "load")
+        if filesToo {
+            lua_getglobal(L, "loadfile")
+            lua_pushcclosure(L, coordlua_loadfile_text, 1)
+            lua_setglobal(L, "loadfile")
+            lua_pushcclosure(L, coordlua_dofile_text, 0)
+            lua_setglobal(L, "dofile")
+        } else {
+            lua_pushnil(L); lua_setglobal(L, "loadfile")
+            lua_pushnil(L); lua_setglobal(L, "dofile")
+        }
+    }
+
+    /// `require` finds Lua modules as text only (its file searcher replaced by one that loads with mode "t").
+    private static func requireTextOnly(in lua: LuaState) throws {
+        let L = try lua.core.thread()
+        lua_getglobal(L, "package")
+        defer { lua_settop(L, -2) }
+        guard lua_type(L, -1) == LUA_TTABLE, lua_getfield(L, -1, "searchers") == LUA_TTABLE else { return }
+        lua_pushvalue(L, -2)
+        lua_pushcclosure(L, coordlua_searcher_text, 1)
+        lua_rawseti(L, -2, 2)
+        lua_settop(L, -2)
+    }
+
+    /// Makes `coroutine.resume` and `coroutine.wrap` tell the runtime which coroutine runs, so that an
+    /// interrupt (Ctrl-C, a timeout) reaches code inside a coroutine and an instruction budget counts it.
+    /// `wrap` is rebuilt over the new `resume`, with the library's behaviour: values on success, the error
+    /// (located at the caller for a string) after closing the dead coroutine.
+    private static func followCoroutines(in lua: LuaState) throws {
+        let L = try lua.core.thread()
+        lua_getglobal(L, "coroutine")
+        defer { lua_settop(L, -2) }
+        guard lua_type(L, -1) == LUA_TTABLE else { return }
+        lua_getfield(L, -1, "resume")
+        lua_pushcclosure(L, coordlua_coresume, 1)
+        lua_setfield(L, -2, "resume")
+        try lua.load(
+            """
+            local coroutine, error, type = coroutine, error, type
+            local create, resume, status, close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close
+            local function results(co, ok, ...)
+              if ok then return ... end
+              local e = ...
+              if status(co) == "dead" then close(co) end
+              if type(e) == "string" then error(e, 2) end
+              error(e, 0)
+            end
+            coroutine.wrap = function(f)
+              local co = create(f)
+              return function(...) return results(co, resume(co, ...)) end
+            end
+            """, name: "=[coroutine]", cached: true).call()
+    }
+}

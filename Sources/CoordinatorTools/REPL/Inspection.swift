@@ -1,0 +1,59 @@
+import CoordinatorScript
+
+/// The REPL's texts of the live app: the coordinator tree (`:tree`) and a screen with its inputs and
+/// outputs (`:screen`).
+struct Inspection {
+    let app: Application
+    let style: TextStyle
+
+    /// Deeper levels than this are not indented further: their lines say their depth instead, so the text
+    /// stays linear in the size of the tree however deep it is.
+    static let maxTreeIndent = 32
+
+    /// The tree as indented lines, one per coordinator, built without recursion.
+    func tree(_ root: Coordinator) -> String {
+        var lines: [String] = []
+        var pending: [(Coordinator, Int)] = [(root, 0)]
+        while let (coordinator, depth) = pending.popLast() {
+            let indent = String(repeating: "  ", count: min(depth, Self.maxTreeIndent))
+                + (depth > Self.maxTreeIndent ? "[depth \(depth)] " : "")
+            let screens = coordinator.screens.map { "\($0.name)#\($0.id)" + ($0.isShown ? "" : " (hidden)") }
+            var line = indent + style.bold("\(coordinator.name)#\(coordinator.id)")
+            if coordinator.status != .running { line += " (\(coordinator.status.rawValue))" }
+            if !screens.isEmpty { line += "  " + style.dim("screens: ") + screens.joined(separator: ", ") }
+            lines.append(line)
+            for child in coordinator.children.reversed() { pending.append((child, depth + 1)) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func screen(_ which: String) throws -> String {
+        let screens = app.window.allScreens
+        let screen: Screen?
+        if which.isEmpty { screen = app.window.visibleScreen }
+        else if let id = Int(which.hasPrefix("#") ? String(which.dropFirst()) : which) { screen = screens.first { $0.id == id } }
+        else { screen = screens.last { $0.name == which } }
+        guard let screen else {
+            throw NavigationError(.noVisibleScreen, which.isEmpty ? "no screen is visible" : "no shown screen is '\(which)' (shown: \(screens.map { "\($0.name)#\($0.id)" }.joined(separator: ", ")))")
+        }
+        var text = style.bold("\(screen.name)#\(screen.id)") + " \"\(screen.title)\"" + (screen.owner.map { " shown by \($0.name)#\($0.id)" } ?? "") + "\n"
+        text += "  inputs:\n"
+        for input in screen.type.inputs {
+            let value = screen[input.name].map(\.luaLiteral) ?? "nil"
+            text += "    \(input.name)\(input.required ? " (required)" : ""): \(value)\n"
+        }
+        if screen.type.inputs.isEmpty { text += "    (none)\n" }
+        text += "  outputs:\n"
+        for output in screen.outputs {
+            let payload: String
+            switch output.payload {
+            case .nothing: payload = ""
+            case .value: payload = " (value)"
+            case .choice(let from): payload = " (one of \(from))"
+            }
+            text += "    \(output.name)\(payload)\(screen.hasHandler(for: output.name) ? "" : "  -- no handler")\n"
+        }
+        if screen.outputs.isEmpty { text += "    (none)\n" }
+        return text
+    }
+}
