@@ -16,6 +16,13 @@ import PackageDescription
 // Every module a client links is prefixed with the project's name, so that this package links beside others
 // that have their own `CLua`, `Lua` or `LuaKit` (tomsci/LuaSwift, lua4swift, ...); the C glue's symbols are
 // `coordlua_`-prefixed for the same reason.
+// Where the sources turn Swift's run-time exclusivity checks off for speed, `@exclusivity(unchecked)` sits
+// under `#if !COORDINATOR_CHECKED_EXCLUSIVITY` (docs/Safety.md lists every such site and its proof).
+// COORDINATOR_CHECKED_EXCLUSIVITY=1 in the environment of a build turns them all back on:
+// `scripts/test --checked-exclusivity` runs the whole suite so.
+let checkedExclusivity = Context.environment["COORDINATOR_CHECKED_EXCLUSIVITY"].map { !$0.isEmpty && $0 != "0" } ?? false
+let swiftSettings: [SwiftSetting] = checkedExclusivity ? [.define("COORDINATOR_CHECKED_EXCLUSIVITY")] : []
+
 let package = Package(
     name: "Coordinator",
     platforms: [.macOS(.v15)],
@@ -99,9 +106,18 @@ let package = Package(
             exclude: ["Transcripts"]
         ),
         .testTarget(
+            // The repository's own rules: the safety inventory against the sources.
+            name: "RepositoryTests"
+        ),
+        .testTarget(
             name: "CoordinatorLuaTests",
             dependencies: ["CoordinatorLua", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every Swift target builds with the exclusivity setting above.
+for target in package.targets where target.type != .system && !["CCoordinatorLuaGlue", "CFuzzDriver"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

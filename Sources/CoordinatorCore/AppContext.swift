@@ -26,14 +26,8 @@ final class AppContext {
     var tracker: ObjectTracker?
     private var idCounter = 0
 
-    /// The application, while it exists.
-    ///
-    /// The one unsafe reference of the core, and why it is sound: it is set by `Application.init` and read
-    /// only through ``application``, which checks ``isAlive`` first; `Application.deinit` clears `isAlive`
-    /// before the application's memory goes, and an application and its objects live on one thread (none
-    /// is `Sendable`), so no read can race the clearing. A weak reference would do the same with a side
-    /// table on the application and an atomic load on every operation of every object.
-    private unowned(unsafe) var app: Application?
+    /// The application, while it exists: read only through ``application``, which checks ``isAlive``.
+    private unowned(unsafe) var app: Application? // SAFETY[app-alive]
     /// Whether the application still exists.
     private(set) var isAlive = false
 

@@ -31,7 +31,10 @@ public final class Application {
     /// Every screen type of the app.
     public let catalog: ScreenCatalog
     /// The root coordinator, once started.
-    @exclusivity(unchecked) public internal(set) var root: Coordinator?
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var root: Coordinator?
     /// The built-in screen type of alerts.
     public let alertType: ScreenType
     /// Opens a link for ``perform(_:)`` (``UserStep/open(_:)``): the scripting layer's routes. It records

@@ -57,46 +57,82 @@ open class Coordinator {
         var signalIsolation: SignalIsolation = .open
     }
 
-    // The state below is read and written by every navigation step, settle and signal, so exclusivity is
-    // not checked at run time: with these, Screen's placement and the stacks' lists, the native journey
-    // went from 66,000 to 52,200 instructions, the Lua journey from 123,800 to 109,000, with the
-    // Application's lifecycle lists (scripts/bench-instructions). Safe: a coordinator lives on its
-    // app's thread (nothing here is Sendable), and every access is one read, one assignment or one
-    // in-place change whose closure (`lastIndex { $0 === x }`, `filter { $0.status == ... }`) reads other
-    // objects only, so no two accesses to one property can overlap. The suite runs with the checks of
-    // everything else on, and ran with these on too before they were turned off.
+    // The state below is read and written by every navigation step, settle and signal (an in-place change's
+    // closure, `lastIndex { $0 === x }`, `filter { $0.status == ... }`, reads other objects only).
     /// Its children, in the order they started.
-    @exclusivity(unchecked) public internal(set) var children: [Coordinator] = []
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var children: [Coordinator] = []
     /// The screens it shows now, in the order it showed them.
-    @exclusivity(unchecked) public internal(set) var screens: [Screen] = []
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var screens: [Screen] = []
     /// Where it is in its life.
-    @exclusivity(unchecked) public internal(set) var status: Status = .idle
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var status: Status = .idle
     /// Its parent while it is in the tree (the root has none).
-    @exclusivity(unchecked) public internal(set) var parent: Coordinator?
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var parent: Coordinator?
     /// What it navigates with: given by the application or the parent when it starts (a host may supply its
     /// own: see ``Router``).
-    @exclusivity(unchecked) public internal(set) var router: (any Router)?
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var router: (any Router)?
     /// Its name (a class's or a flow's).
     public let name: String
     /// A number that identifies it in its app (0 until it starts).
     public internal(set) var id = 0
-    @exclusivity(unchecked) var handlers = Handlers()
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var handlers = Handlers()
     /// The last signal delivery that reached it (see `SignalDelivery.swift`).
-    @exclusivity(unchecked) var signalMark = 0
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var signalMark = 0
     /// The last settle that looked at it, and the last that spared it (see `Lifecycle.swift`).
-    @exclusivity(unchecked) var settleMark = 0
-    @exclusivity(unchecked) var exemptMark = 0
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var settleMark = 0
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var exemptMark = 0
     /// Whether it waits in the application's list of coordinators that lost screens.
-    @exclusivity(unchecked) var isNotedLost = false
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var isNotedLost = false
     /// Whether it or a descendant has shown a screen (so that losing them all means the flow is gone).
-    @exclusivity(unchecked) var hasShownScreens = false
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var hasShownScreens = false
     /// How many of its children show a screen somewhere in their subtree.
-    @exclusivity(unchecked) var showingChildren = 0
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var showingChildren = 0
     /// Its app's shared context, from the moment it starts.
-    @exclusivity(unchecked) var context: AppContext?
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var context: AppContext?
     /// The operation level it first started in (see ``Journal/shouldLog(_:)``); if that level fails, it
     /// is put back as it was made (`Change.childAdded`'s undo), so whoever kept it may start it again.
-    @exclusivity(unchecked) package internal(set) var born = 0
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    package internal(set) var born = 0
     /// Its entry among the objects its operation made (see ``MadeObject``), or -1.
     var madeIndex = -1
 
@@ -242,7 +278,10 @@ open class Coordinator {
 
     /// Its depth in the tree (the root's is 0), kept by the writers that set `parent` (`Change.swift`): a
     /// child is attached fresh or put back where it was, never moved, so its subtree's depths stay right.
-    @exclusivity(unchecked) var depth = 0
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var depth = 0
 
     // MARK: Flow
 

@@ -1,10 +1,12 @@
 /// The observers of an app's events. An event is built only when someone observes, and reported only when
 /// the operation that caused it succeeds (queued in the ``Journal`` until then).
 final class EventBus {
-    /// Read on every event, so exclusivity is not checked at run time. Safe: one thread, and each access
-    /// is one read or assignment; delivery iterates a copy, so an observer that adds or removes observers
-    /// does not overlap it.
-    @exclusivity(unchecked) private var observers: [(id: Int, handler: (NavigationEvent) -> Void)] = []
+    /// Read on every event (delivery iterates a copy, so an observer that adds or removes observers does
+    /// not overlap it).
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private var observers: [(id: Int, handler: (NavigationEvent) -> Void)] = []
     private var nextToken = 0
 
     /// Whether anyone observes.

@@ -24,14 +24,17 @@ final class Journal {
         var madeObjects = false
     }
 
-    // Every operation and every change goes through these, so exclusivity is not checked at run time.
-    // Safe: a journal belongs to one app, which lives on one thread (nothing here is Sendable); every
-    // access is one read, assignment, append or truncation of a private array in this file, and none of
-    // them runs code that could reach the journal while it lasts (undo closures run on a copied entry, and
-    // commit hands the events out before they are delivered).
-    @exclusivity(unchecked) private var levels: [Level] = []
+    // Every operation and every change goes through these (undo closures run on a copied entry, and commit
+    // hands the events out before they are delivered).
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private var levels: [Level] = []
     /// The running operation's changes, oldest first.
-    @exclusivity(unchecked) private var log: [Entry] = []
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private var log: [Entry] = []
 
     /// A change with the levels of the objects it is about, read once when it is logged: compaction and
     /// rollback decide on these numbers without opening the change.
@@ -49,12 +52,21 @@ final class Journal {
         }
     }
     /// The running operation's events, reported when the outermost level succeeds.
-    @exclusivity(unchecked) private(set) var pending: [NavigationEvent] = []
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private(set) var pending: [NavigationEvent] = []
     private var serialCounter = 0
     /// What runs once the outermost level succeeds (``Application/afterCommit(_:)``).
-    @exclusivity(unchecked) private var commitActions: [() -> Void] = []
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private var commitActions: [() -> Void] = []
     /// The objects the running levels made that link to others (dropped with a level that fails).
-    @exclusivity(unchecked) private var made = MadeObjects()
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private var made = MadeObjects()
 
     /// Whether an operation is running.
     var isOpen: Bool { !levels.isEmpty }
@@ -142,7 +154,14 @@ final class Journal {
         commitActions.removeSubrange(level.actionStart...)
         // What the level made goes with it: the links among those objects are cut (outside the level, so
         // nothing about it is logged), or they would keep each other alive.
-        made.drop(from: level.madeStart)
+        // Newest first; each access to `made` ends before the links are cut, since cutting them frees
+        // objects that clear their own entries (read after that).
+        var entry = made.count
+        while entry > level.madeStart {
+            entry -= 1
+            (made.object(at: entry) as? any MadeObject)?.dropLinks()
+        }
+        made.removeAll(from: level.madeStart)
         if levels.isEmpty {
             log.removeAll(keepingCapacity: log.capacity <= 1024)
             pending.removeAll(keepingCapacity: pending.capacity <= 1024)

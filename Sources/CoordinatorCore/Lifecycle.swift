@@ -9,14 +9,22 @@
 /// An application owns one; it keeps the lists the auto-finishing rule works on. Every method works on
 /// the application it is given (its owner): the part holds no reference back to it.
 final class Lifecycle {
-    // The lists and counters below are touched by every operation: exclusivity unchecked, for the reasons
-    // and with the figure given in Coordinator.swift.
+    // The lists and counters below are touched by every operation.
     /// Coordinators that lost screens during the outermost operation, examined when it ends.
-    @exclusivity(unchecked) var lostScreens: [Coordinator] = []
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var lostScreens: [Coordinator] = []
     /// Coordinators that lost screens in the running navigation step, for the next settle.
-    @exclusivity(unchecked) var candidates: [Coordinator] = []
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var candidates: [Coordinator] = []
     /// Numbers settles, to mark coordinators already examined in one.
-    @exclusivity(unchecked) private var settleRound = 0
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private var settleRound = 0
 
     // MARK: Screens and owners
 

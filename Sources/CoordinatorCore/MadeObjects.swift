@@ -21,33 +21,32 @@ protocol MadeObject: AnyObject {
 /// instructions about 1,300 instructions for 3 objects made (a weak reference would also allocate a
 /// side table per object).
 struct MadeObjects {
-    private(set) var entries: [UnsafeMutableRawPointer?] = []
+    private(set) var entries: [UnsafeMutableRawPointer?] = [] // SAFETY[identity-address]
 
     var count: Int { entries.count }
 
     /// Notes `object` (made now); the index of its entry.
     mutating func note(_ object: AnyObject) -> Int {
-        entries.append(Unmanaged.passUnretained(object).toOpaque())
+        entries.append(Unmanaged.passUnretained(object).toOpaque()) // SAFETY[unretained-list]
         return entries.count - 1
     }
 
     /// `object` is going away: its entry at `index` goes (if the list still has it: a later operation may
     /// have reused the index for another object, which the address tells apart, `object` being alive).
     mutating func forget(_ object: AnyObject, at index: Int) {
-        guard index < entries.count, entries[index] == Unmanaged.passUnretained(object).toOpaque() else { return }
+        guard index < entries.count, entries[index] == Unmanaged.passUnretained(object).toOpaque() else { return } // SAFETY[unretained-list]
         entries[index] = nil
     }
 
-    /// Cuts the links of the objects from `start` on, newest first, then forgets them.
-    mutating func drop(from start: Int) {
-        var i = entries.count
-        while i > start {
-            i -= 1
-            guard let address = entries[i] else { continue }
-            // A strong reference: the entry is set, so the object is alive (see above).
-            let object = Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()
-            (object as? any MadeObject)?.dropLinks() // may free others, which clear their entries (read after this)
-        }
+    /// The object of entry `index`, while it is alive (a strong reference: the entry is set, so the object
+    /// has not gone; see above).
+    func object(at index: Int) -> AnyObject? {
+        guard let address = entries[index] else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue() // SAFETY[unretained-list]
+    }
+
+    /// Forgets the objects from `start` on.
+    mutating func removeAll(from start: Int) {
         if start < entries.count { entries.removeSubrange(start...) }
     }
 

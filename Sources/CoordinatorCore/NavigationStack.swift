@@ -5,9 +5,11 @@
 public final class NavigationStack: Presentable {
     /// A number that identifies it in the app.
     public let id: Int
-    // Exclusivity of the state touched by every navigation step is unchecked: see Coordinator.swift.
     /// Its screens, root first.
-    @exclusivity(unchecked) public internal(set) var screens: [Screen] = []
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var screens: [Screen] = []
     /// Whether the navigation bar is hidden (set with ``Transition/setRoot(_:hideBar:)``).
     public internal(set) var barHidden = false
     let context: AppContext

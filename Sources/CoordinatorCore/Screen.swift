@@ -6,33 +6,51 @@ public final class Screen: Presentable {
     public let id: Int
     /// Its type: declared inputs and outputs, rendering.
     public let type: ScreenType
-    // Exclusivity of the state touched by every navigation step is unchecked: see Coordinator.swift.
     /// The screen's current inputs.
-    @exclusivity(unchecked) public internal(set) var inputs: FlowRecord
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var inputs: FlowRecord
     /// The coordinator that shows it, while it is shown (it owns the screen; the link goes when the screen
     /// leaves, and when the app ends).
-    @exclusivity(unchecked) public internal(set) var owner: Coordinator?
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var owner: Coordinator?
     /// The navigation stack it is on, while it is on one (nil when it is presented by itself: an alert).
-    @exclusivity(unchecked) var stack: NavigationStack?
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var stack: NavigationStack?
     /// Whether it is in the window's hierarchy now.
-    @exclusivity(unchecked) public internal(set) var isShown = false
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var isShown = false
     /// The last signal delivery that reached it (see `Application.send`).
     var signalMark = 0
     /// Bumped on each input change: the screen re-renders.
-    @exclusivity(unchecked) public internal(set) var renderCount = 0
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var renderCount = 0
     /// Outputs of this instance beyond its type's (an alert's actions).
     let extraOutputs: [OutputSpec]
-    // The three below are read on every output, so exclusivity is not checked at run time. With these,
-    // ScreenType's lists, the Journal's and the EventBus's (the core's only such places), coordbench's output
-    // case went from 1.66-1.85x its floor to 1.41-1.47x, and the native journey lost 15,000 of its 72,300
-    // instructions (scripts/bench-instructions). Safe:
-    // a screen lives on its app's thread (it is not Sendable), and every access is one read or one
-    // assignment that runs no code while it lasts: a handler is copied out of the table before it is called.
-    @exclusivity(unchecked) var handlers = HandlerTable<(FlowValue?) throws -> Void>()
-    @exclusivity(unchecked) var signalHandlers = HandlerTable<(Signal) throws -> Void>()
+    // The three below are read on every output (a handler is copied out of the table before it is called).
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var handlers = HandlerTable<(FlowValue?) throws -> Void>()
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var signalHandlers = HandlerTable<(Signal) throws -> Void>()
     /// Hears the outputs that have no handler of the screen's own (a scripting bridge sets it once, before
     /// it sets handlers). Not part of the screen's undo: the receiver journals its handlers itself.
-    @exclusivity(unchecked) package var outputReceiver: (any OutputReceiver)?
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    package var outputReceiver: (any OutputReceiver)?
     /// Whether choosing an output dismisses the screen first (an alert's actions do; the Back gesture
     /// cannot dismiss it).
     public let dismissesOnOutput: Bool
@@ -192,12 +210,12 @@ public final class Screen: Presentable {
     /// What the output carries and its slot, or nil when the screen has no such output (looked up on every
     /// output: by index, without copying the specs).
     func outputKind(_ output: String) -> (payload: OutputSpec.Payload, slot: Int)? {
-        let found = type.outputs.withUnsafeBufferPointer { specs -> (OutputSpec.Payload, Int)? in
+        let found = type.outputs.withUnsafeBufferPointer { specs -> (OutputSpec.Payload, Int)? in // SAFETY[buffer-read]
             for i in specs.indices where specs[i].name == output { return (specs[i].payload, i) }
             return nil
         }
         if let (payload, i) = found { return (payload, type.outputSlots[i]) }
-        return extraOutputs.withUnsafeBufferPointer { specs in
+        return extraOutputs.withUnsafeBufferPointer { specs in // SAFETY[buffer-read]
             for i in specs.indices where specs[i].name == output { return (specs[i].payload, -1 - i) }
             return nil
         }

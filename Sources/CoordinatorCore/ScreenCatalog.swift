@@ -11,11 +11,16 @@
 /// let screen = try app.catalog.make("CityPicker", inputs: ["cities": cities])  // a CityMap or a CityList
 /// ```
 public final class ScreenCatalog {
-    // Read on every screen made: exclusivity unchecked, for the reasons given in Coordinator.swift (each
-    // access is one read or one assignment; a factory runs on a copy of the table's entry).
+    // Read on every screen made (a factory runs on a copy of the table's entry).
     /// Every registered type, by name.
-    @exclusivity(unchecked) public private(set) var types: [String: ScreenType] = [:]
-    @exclusivity(unchecked) var factories: [String: (FlowRecord) throws -> String] = [:]
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public private(set) var types: [String: ScreenType] = [:]
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var factories: [String: (FlowRecord) throws -> String] = [:]
     let context: AppContext
 
     init(context: AppContext) { self.context = context }

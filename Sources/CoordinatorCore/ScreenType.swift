@@ -57,16 +57,23 @@ public struct OutputSpec: Hashable, Sendable {
 public final class ScreenType {
     /// The name screens of this type are made by.
     public let name: String
-    // Read on every output and input change, so exclusivity is not checked at run time (see Screen.swift's
-    // handlers for the figure). Safe: a type lives on its app's thread, and each access is one read or one
-    // assignment that runs no code.
+    // Read on every output and input change.
     /// The inputs it declares.
-    @exclusivity(unchecked) public private(set) var inputs: [InputSpec]
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public private(set) var inputs: [InputSpec]
     /// The outputs it declares.
-    @exclusivity(unchecked) public private(set) var outputs: [OutputSpec]
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public private(set) var outputs: [OutputSpec]
     /// The slot of each output (``outputs``' order): its place among every output name the type has had,
     /// so that a redefinition keeps each name's slot (see ``OutputReceiver``).
-    @exclusivity(unchecked) package private(set) var outputSlots: [Int]
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    package private(set) var outputSlots: [Int]
     /// Every output name the type has had, in order of first definition: a name's slot is its index.
     private var slotNames: [String]
     /// Text for the screen's current inputs; when nil, the inputs are listed.

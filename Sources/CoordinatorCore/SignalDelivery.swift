@@ -2,7 +2,10 @@
 /// application owns one, which numbers its deliveries.
 final class SignalDelivery {
     /// Numbers deliveries, to mark the nodes a delivery reached.
-    @exclusivity(unchecked) private var round = 0
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private var round = 0
 
     /// Delivers a signal breadth first from its sender: nearest nodes first, each node once.
     ///

@@ -1,23 +1,31 @@
 /// What the user did since the app started (``Application/steps``): the steps of operations that
 /// succeeded, in order, undone with a failing operation, and bounded.
 ///
-/// Every tap records a step, so exclusivity of the step state is not checked at run time, for the
-/// reasons given in Coordinator.swift: recording costs the native journey 1,900 instructions with the
-/// checks off and 2,700 with them on (scripts/bench-instructions). Safe the same way: an app lives on one
-/// thread, and each access is one read, append, truncation or assignment that runs no other code while it
-/// lasts.
+/// Every tap records a step.
 package final class StepLog {
     private let journal: Journal
     /// The steps, oldest first.
-    @exclusivity(unchecked) package internal(set) var steps: [UserStep] = []
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    package internal(set) var steps: [UserStep] = []
     /// The gateway's state when the root coordinator last started: where ``steps`` begin.
     package internal(set) var startState: AppState
     /// While above 0, steps are not recorded (``withoutRecording(_:)``).
-    @exclusivity(unchecked) private var paused = 0
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private var paused = 0
     /// The most steps kept (see ``Application/maximumSteps``).
-    @exclusivity(unchecked) package var maximum = 100_000
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    package var maximum = 100_000
     /// Whether more steps were taken than ``maximum`` since the app started.
-    @exclusivity(unchecked) package private(set) var overflowed = false
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    package private(set) var overflowed = false
 
     init(journal: Journal, startState: AppState) {
         self.journal = journal

@@ -1,10 +1,15 @@
 /// The whole headless UI: a root container and the modals presented over it, topmost last.
 public final class Window {
-    // Exclusivity of the state touched by every navigation step is unchecked: see Coordinator.swift.
     /// The root container: a navigation stack, or a tab container once a flow set tabs.
-    @exclusivity(unchecked) public internal(set) var root: Presentable
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var root: Presentable
     /// The modals presented over the root, topmost last.
-    @exclusivity(unchecked) public internal(set) var modals: [Presentable] = []
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var modals: [Presentable] = []
     let context: AppContext
     let born = 0
 

@@ -16,14 +16,14 @@ import CCoordinatorLuaGlue
 ///
 /// A wrong argument becomes a Lua error in Lua's own words, located at the calling Lua line:
 /// `app.lua:3: bad argument #1 to 'greet' (string expected, got table)`.
-public struct LuaCall {
+public struct LuaCall: ~Copyable {
     // The argument readers are inlinable: a closure reading `call.integer(1)` then compiles down to the
     // C API calls, which is most of what separates a Swift method from a C function.
     @usableFromInline let L: OpaquePointer
-    @usableFromInline unowned(unsafe) let core: LuaCore // valid while the callback runs
+    @usableFromInline unowned(unsafe) let core: LuaCore // SAFETY[call-frame]
     let base: Int32
     @usableFromInline let offset: Int32
-    unowned(unsafe) let callee: LuaCallableBox // kept alive by the Lua closure that is running
+    unowned(unsafe) let callee: LuaCallableBox // SAFETY[call-frame]: the running Lua closure holds it
 
     init(_ L: OpaquePointer, _ core: LuaCore, base: Int32, offset: Int32, callee: LuaCallableBox) {
         self.L = L
@@ -37,7 +37,7 @@ public struct LuaCall {
     public var name: String { callee.name }
 
     /// The stack of the calling thread.
-    @inlinable public var stack: LuaStack { LuaStack(L, core) }
+    @inlinable package var stack: LuaStack { LuaStack(L, core) }
 
     /// The state that runs the call, for creating tables and functions or calling back into Lua.
     public var state: LuaState? { core.owner }
@@ -75,7 +75,7 @@ public struct LuaCall {
     /// Where the Lua code that called this function is, as `chunk:line` (`app_test.lua:12`); nil when the
     /// caller is not Lua code.
     package var callerLocation: String? {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer -> String? in
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer -> String? in // SAFETY[c-buffer]
             guard let base = buffer.baseAddress else { return nil }
             var line: Int32 = 0
             guard coordlua_caller(L, 1, base, 1024, &line) != 0 else { return nil }
@@ -95,7 +95,10 @@ public struct LuaCall {
     }
 
     /// Pushes one result.
-    @inlinable public func push(_ value: some LuaPushable) throws { try value.push(to: stack) }
+    @inlinable public func push(_ value: some LuaPushable) throws {
+        try stack.reserve(1)
+        try value.push(to: stack)
+    }
 
     /// Pushes several results.
     public func push(values: [LuaValue]) throws {
@@ -108,8 +111,11 @@ public struct LuaCall {
         LuaError(.runtime, "bad argument #\(n) to '\(name)' (\(message))")
     }
 
-    /// The stack index of argument `n`, for reading it in place through ``stack``.
-    @inlinable public func index(_ n: Int) -> Int32 { Int32(clamping: n) + offset }
+    /// The stack index of argument `n`, for reading it in place through ``stack``; for a number that is no
+    /// argument (below 1, above ``count``), the slot above the top, where nothing is.
+    @inlinable package func index(_ n: Int) -> Int32 {
+        n >= 1 && n <= count ? Int32(truncatingIfNeeded: n) &+ offset : lua_gettop(L) &+ 1
+    }
 }
 
 extension LuaState {
@@ -127,7 +133,7 @@ extension LuaState {
     ///     try call.push(min(max(x, lo), hi))
     /// }
     /// ```
-    public func function(name: String = "?", _ body: @escaping (LuaCall) throws -> Void) -> LuaFunction {
+    public func function(name: String = "?", _ body: @escaping (borrowing LuaCall) throws -> Void) -> LuaFunction {
         core.makeFunction(name: name, body)
     }
 
@@ -164,19 +170,19 @@ extension LuaState {
 
 extension LuaCore {
     /// Pushes a box userdata holding a retained Swift object; its `__gc` releases the object.
-    func pushBox(_ object: AnyObject, tag: UnsafeRawPointer? = nil, _ L: OpaquePointer) {
-        coordlua_pushbox(L, Unmanaged.passRetained(object).toOpaque(), tag)
+    func pushBox(_ object: AnyObject, tag: UnsafeRawPointer? = nil, _ L: OpaquePointer) { // SAFETY[identity-address]
+        coordlua_pushbox(L, Unmanaged.passRetained(object).toOpaque(), tag) // SAFETY[boxed-object]
         coordlua_rawgetref(L, boxMetatableRef)
         _ = lua_setmetatable(L, -2)
     }
 
     /// Pushes a C closure that runs `body`.
-    func pushFunction(name: String, _ body: @escaping (LuaCall) throws -> Void, _ L: OpaquePointer) {
+    func pushFunction(name: String, _ body: @escaping (borrowing LuaCall) throws -> Void, _ L: OpaquePointer) {
         pushBox(LuaFunctionBox(core: self, name: name, body: body), L)
         coordlua_pushclosure(L, 1)
     }
 
-    func makeFunction(name: String, _ body: @escaping (LuaCall) throws -> Void) -> LuaFunction {
+    func makeFunction(name: String, _ body: @escaping (borrowing LuaCall) throws -> Void) -> LuaFunction {
         guard let L = try? thread() else { return LuaFunction(reference: LuaReference(core: self, ref: LUA_NOREF, pointer: nil)) }
         pushFunction(name: name, body, L)
         defer { lua_settop(L, -2) }

@@ -33,7 +33,7 @@ public final class LuaCallback: LuaReadable, LuaPushable {
     }
 
     /// A callback for the function at `index` (a stack slot of its own, without an intermediate reference).
-    init(_ stack: LuaStack, at index: Int32) {
+    init(_ stack: borrowing LuaStack, at index: Int32) {
         core = stack.core
         slot = core.slot(for: index, in: stack.L)
         enlist()
@@ -51,7 +51,7 @@ public final class LuaCallback: LuaReadable, LuaPushable {
 
     private func enlist() {
         position = core.callbacks.count
-        core.callbacks.append(Unmanaged.passUnretained(self))
+        core.callbacks.append(Unmanaged.passUnretained(self)) // SAFETY[unretained-list]
     }
 
     /// The function it calls now.
@@ -72,7 +72,7 @@ public final class LuaCallback: LuaReadable, LuaPushable {
     }
 
     /// Reads a function argument as a callback (`call.argument(2, as: LuaCallback.self)`).
-    public static func read(from stack: LuaStack, at index: Int32) throws -> LuaCallback {
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> LuaCallback {
         guard stack.type(at: index) == .function else { throw stack.typeError(expected: "function", at: index) }
         try stack.reserve(1)
         stack.core.drainUnrefs()
@@ -80,7 +80,7 @@ public final class LuaCallback: LuaReadable, LuaPushable {
     }
 
     /// Pushes the function it calls now.
-    public func push(to stack: LuaStack) throws {
+    public func push(to stack: borrowing LuaStack) throws {
         guard stack.core === core else { throw LuaError(.misuse, "a Lua value was used with another Lua state") }
         coordlua_rawgetref(stack.L, slot)
     }
@@ -99,7 +99,7 @@ public final class LuaCallback: LuaReadable, LuaPushable {
     /// Calls the function and hands its results to `body` while they are still on the Lua stack (see
     /// ``LuaFunction/call(_:withResults:)``).
     @inlinable public func call<each A: LuaPushable, R>(
-        _ arguments: repeat each A, withResults body: (LuaResults) throws -> R
+        _ arguments: repeat each A, withResults body: (borrowing LuaResults) throws -> R
     ) throws -> R {
         try core.call(function: slot, repeat each arguments, withResults: body)
     }

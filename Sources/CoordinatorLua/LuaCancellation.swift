@@ -13,11 +13,8 @@ import CCoordinatorLuaGlue
 /// DispatchQueue.global().asyncAfter(deadline: .now() + 1) { stop.cancel() }
 /// try lua.withCancellation(stop) { try lua.run("while true do end") }   // LuaError: "…: cancelled"
 /// ```
-public final class LuaCancellation: @unchecked Sendable {
-    // @unchecked Sendable, proof: the only stored property is a pointer set once here to memory of its own
-    // (not Lua's), which every thread reads and writes only through C11 atomic operations
-    // (coordlua_cancel_set, coordlua_cancel_test), and which deinit frees when no thread holds this object any more.
-    let flag: UnsafeMutableRawPointer?
+public final class LuaCancellation: @unchecked Sendable { // SAFETY[atomic-flag]
+    let flag: UnsafeMutableRawPointer? // SAFETY[c-owned-memory]
 
     /// A flag that is not set.
     public init() { flag = coordlua_cancel_new() }

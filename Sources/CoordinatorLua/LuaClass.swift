@@ -9,8 +9,8 @@ final class LuaClassInfo {
     let methodsRef: Int32
     /// The class tag stored in each of its userdata blocks (the metatable's address: unique and stable,
     /// since the registry keeps the metatable alive until the state closes).
-    let tag: UnsafeRawPointer
-    init(name: String, metatableRef: Int32, methodsRef: Int32, tag: UnsafeRawPointer) {
+    let tag: UnsafeRawPointer // SAFETY[identity-address]
+    init(name: String, metatableRef: Int32, methodsRef: Int32, tag: UnsafeRawPointer) { // SAFETY[identity-address]
         self.name = name
         self.metatableRef = metatableRef
         self.methodsRef = methodsRef
@@ -20,7 +20,7 @@ final class LuaClassInfo {
 
 /// A method as the trampoline calls it: the object's unretained pointer, already checked to be an instance
 /// of the class, and the call.
-typealias LuaRawMethod = (UnsafeMutableRawPointer, LuaCall) throws -> Void
+typealias LuaRawMethod = (UnsafeMutableRawPointer, borrowing LuaCall) throws -> Void // SAFETY[boxed-object]
 
 /// A named method or accessor. A struct rather than a tuple: a closure kept in a tuple array is stored
 /// at the array's generic abstraction and every call then goes through reabstraction thunks.
@@ -91,12 +91,12 @@ public final class LuaClassBuilder<Object: AnyObject> {
     /// retains the object, and the C trampoline checked its class tag, so the object is borrowed without a
     /// retain and the typed view is sound.
     @inline(__always)
-    static func raw(_ body: @escaping (Object, LuaCall) throws -> Void) -> LuaRawMethod {
-        { pointer, call in try Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef { try body($0, call) } }
+    static func raw(_ body: @escaping (Object, borrowing LuaCall) throws -> Void) -> LuaRawMethod {
+        { pointer, call in try Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef { try body($0, call) } } // SAFETY[boxed-object]
     }
 
     /// A method, called from Lua as `object:name(...)`. Argument 1 of the call is the first after `self`.
-    public func method(_ name: String, _ body: @escaping (Object, LuaCall) throws -> Void) {
+    public func method(_ name: String, _ body: @escaping (Object, borrowing LuaCall) throws -> Void) {
         methods.append(LuaClassEntry(name, Self.raw(body)))
     }
 
@@ -108,7 +108,7 @@ public final class LuaClassBuilder<Object: AnyObject> {
     /// A method with one typed argument and one typed result.
     public func method<A: LuaReadable, R: LuaPushable>(_ name: String, _ body: @escaping (Object, A) throws -> R) {
         methods.append(LuaClassEntry(name, { pointer, call in
-            try Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef { object in
+            try Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef { object in // SAFETY[boxed-object]
                 try call.push(try body(object, call.argument(1)))
             }
         }))
@@ -144,10 +144,10 @@ public final class LuaClassBuilder<Object: AnyObject> {
 
     /// Handles reads of fields that are neither methods nor properties: argument 1 is the key; push the
     /// value (or nothing, for `nil`).
-    public func index(_ body: @escaping (Object, LuaCall) throws -> Void) { indexFallback = Self.raw(body) }
+    public func index(_ body: @escaping (Object, borrowing LuaCall) throws -> Void) { indexFallback = Self.raw(body) }
 
     /// Handles writes of fields that are not properties: argument 1 is the key, argument 2 the value.
-    public func newIndex(_ body: @escaping (Object, LuaCall) throws -> Void) { newIndexFallback = Self.raw(body) }
+    public func newIndex(_ body: @escaping (Object, borrowing LuaCall) throws -> Void) { newIndexFallback = Self.raw(body) }
 
     /// `tostring(object)`. Without it, Lua shows `Name: 0x...`.
     public func toString(_ body: @escaping (Object) throws -> String) {
@@ -168,7 +168,7 @@ public final class LuaClassBuilder<Object: AnyObject> {
 
     /// Any other metamethod (`__call`, `__len`, `__lt`, `__le`, `__concat`, `__close`, ...). The object is
     /// the first operand; the call's arguments are the remaining operands.
-    public func metamethod(_ event: String, _ body: @escaping (Object, LuaCall) throws -> Void) {
+    public func metamethod(_ event: String, _ body: @escaping (Object, borrowing LuaCall) throws -> Void) {
         metamethods.append(LuaClassEntry(event, Self.raw(body)))
     }
 }
@@ -236,7 +236,7 @@ public struct LuaObject<Object: AnyObject>: LuaPushable {
     /// already has this way would give it a second userdata).
     package init(new object: Object) { self.object = object; isNew = true }
 
-    public func push(to stack: LuaStack) throws { try stack.core.classes.pushObject(object, stack.L, isNew: isNew, core: stack.core) }
+    public func push(to stack: borrowing LuaStack) throws { try stack.core.classes.pushObject(object, stack.L, isNew: isNew, core: stack.core) }
 }
 
 /// How the userdata of one registration of a class are marked, for code that recognises them often: one
@@ -249,7 +249,7 @@ public struct LuaObject<Object: AnyObject>: LuaPushable {
 /// // in a hot converter: if let point = stack.object(at: i, tag: tag) { ... }
 /// ```
 @usableFromInline package struct LuaClassTag<Object: AnyObject> {
-    @usableFromInline let pointer: UnsafeRawPointer
+    @usableFromInline let pointer: UnsafeRawPointer // SAFETY[identity-address]
 }
 
 /// The class an object's userdata is made for, by the object's dynamic type and the type it is pushed as.

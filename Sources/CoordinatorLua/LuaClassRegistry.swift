@@ -7,10 +7,13 @@ import CCoordinatorLuaGlue
 final class LuaClassRegistry {
     /// Registrations by Swift type and by class tag (earlier registrations stay: their userdata remain valid).
     private var classesByType: [ObjectIdentifier: LuaClassInfo] = [:]
-    private var classesByTag: [UnsafeRawPointer: LuaClassInfo] = [:]
+    private var classesByTag: [UnsafeRawPointer: LuaClassInfo] = [:] // SAFETY[identity-address]
     /// The classes objects were last pushed as (a few; ``pushObject(_:_:isNew:core:)`` looks here before hashing
-    /// into `classesByType`). Exclusivity unchecked: one thread, single reads, appends and a clear.
-    @exclusivity(unchecked) private var pushedClasses: [(key: PushedClass, info: LuaClassInfo)] = []
+    /// into `classesByType`).
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private var pushedClasses: [(key: PushedClass, info: LuaClassInfo)] = []
 
     /// Forgets every registration (the state closed).
     func removeAll() {
@@ -91,7 +94,7 @@ final class LuaClassRegistry {
     /// Pushes a method closure: upvalues box (carrying the class tag), "method", "Class" (a copy of the
     /// string at `className`, pushed once per class), the stand-in field (or nil).
     private func pushMethod(
-        className: Int32, _ name: String, tag: UnsafeRawPointer, level: Int32, standIn: String?,
+        className: Int32, _ name: String, tag: UnsafeRawPointer, level: Int32, standIn: String?, // SAFETY[identity-address]
         _ body: @escaping LuaRawMethod, _ L: OpaquePointer, _ core: LuaCore
     ) {
         core.pushBox(LuaMethodBox(core: core, name: name, callerLevel: level, body: body), tag: tag, L)
@@ -119,14 +122,14 @@ final class LuaClassRegistry {
             if pushedClasses.count < 8 { pushedClasses.append((key, found)) }
         }
         try LuaStack(L, core).reserve(4)
-        let address = Unmanaged.passUnretained(object).toOpaque()
+        let address = Unmanaged.passUnretained(object).toOpaque() // SAFETY[boxed-object]
         if !isNew, coordlua_weakmap_get(L, core.objectCacheRef, address) != 0 {
             // The cached userdata, unless its object was already released (finalized, not yet collected).
             if lua_type(L, -1) == LUA_TUSERDATA, let block = lua_touserdata(L, -1),
-               block.load(as: UnsafeMutableRawPointer?.self) != nil { return }
+               block.load(as: UnsafeMutableRawPointer?.self) != nil { return } // SAFETY[boxed-object]
             lua_settop(L, -2)
         }
-        coordlua_pushbox(L, Unmanaged.passRetained(object as AnyObject).toOpaque(), info.tag)
+        coordlua_pushbox(L, Unmanaged.passRetained(object as AnyObject).toOpaque(), info.tag) // SAFETY[boxed-object]
         coordlua_rawgetref(L, info.metatableRef)
         _ = lua_setmetatable(L, -2)
         coordlua_weakmap_set(L, core.objectCacheRef, address, -1)
@@ -136,6 +139,6 @@ final class LuaClassRegistry {
     func object<T: AnyObject>(at index: Int32, in L: OpaquePointer, as type: T.Type) -> T? {
         guard let tag = coordlua_box_tag(L, index), classesByTag[tag] != nil,
               let pointer = coordlua_boxed_object(L, index, tag) else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T
+        return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T // SAFETY[boxed-object]
     }
 }

@@ -15,12 +15,12 @@ import Darwin
 /// ```swift
 /// struct City: LuaPushable {
 ///     var name: String
-///     func push(to stack: LuaStack) throws { try stack.push(["name": name]) }
+///     func push(to stack: borrowing LuaStack) throws { try stack.push(["name": name]) }
 /// }
 /// ```
 public protocol LuaPushable {
     /// Pushes exactly one value representing `self`, or throws and pushes nothing.
-    func push(to stack: LuaStack) throws
+    func push(to stack: borrowing LuaStack) throws
 }
 
 /// A Swift value that can be read from the Lua stack.
@@ -28,7 +28,7 @@ public protocol LuaPushable {
 /// ```swift
 /// struct City: LuaReadable {
 ///     var name: String
-///     static func read(from stack: LuaStack, at index: Int32) throws -> City {
+///     static func read(from stack: borrowing LuaStack, at index: Int32) throws -> City {
 ///         let fields = try stack.read([String: LuaValue].self, at: index)
 ///         return City(name: fields["name"]?.stringValue ?? "")
 ///     }
@@ -36,24 +36,24 @@ public protocol LuaPushable {
 /// ```
 public protocol LuaReadable {
     /// Reads the value at `index` without changing the stack, or throws a ``LuaError`` of kind `.type`.
-    static func read(from stack: LuaStack, at index: Int32) throws -> Self
+    static func read(from stack: borrowing LuaStack, at index: Int32) throws -> Self
 }
 
 // MARK: - Conformances
 
 extension Bool: LuaPushable, LuaReadable {
-    @inlinable public func push(to stack: LuaStack) { stack.pushBool(self) }
-    @inlinable public static func read(from stack: LuaStack, at index: Int32) throws -> Bool {
+    @inlinable public func push(to stack: borrowing LuaStack) { stack.pushBool(self) }
+    @inlinable public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> Bool {
         guard lua_type(stack.L, index) == LUA_TBOOLEAN else { throw stack.typeError(expected: "boolean", at: index) }
         return lua_toboolean(stack.L, index) != 0
     }
 }
 
 extension Int: LuaPushable, LuaReadable {
-    @inlinable public func push(to stack: LuaStack) { stack.pushInteger(self) }
+    @inlinable public func push(to stack: borrowing LuaStack) { stack.pushInteger(self) }
     /// Reads an integer the way Lua's own functions take one (`luaL_checkinteger`): an integer, a float with
     /// an integral value, or a string that converts to one; anything else is an error.
-    @inlinable public static func read(from stack: LuaStack, at index: Int32) throws -> Int {
+    @inlinable public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> Int {
         let read = coordlua_tointeger(stack.L, index)
         if read.ok != 0 { return Int(read.value) }
         throw stack.integerError(at: index)
@@ -61,13 +61,13 @@ extension Int: LuaPushable, LuaReadable {
 }
 
 extension Int64: LuaPushable, LuaReadable {
-    public func push(to stack: LuaStack) { stack.pushInteger(Int(self)) }
-    public static func read(from stack: LuaStack, at index: Int32) throws -> Int64 { Int64(try Int.read(from: stack, at: index)) }
+    public func push(to stack: borrowing LuaStack) { stack.pushInteger(Int(self)) }
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> Int64 { Int64(try Int.read(from: stack, at: index)) }
 }
 
 extension Int32: LuaPushable, LuaReadable {
-    public func push(to stack: LuaStack) { stack.pushInteger(Int(self)) }
-    public static func read(from stack: LuaStack, at index: Int32) throws -> Int32 {
+    public func push(to stack: borrowing LuaStack) { stack.pushInteger(Int(self)) }
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> Int32 {
         let value = try Int.read(from: stack, at: index)
         guard let narrow = Int32(exactly: value) else { throw LuaError(.type, "number \(value) does not fit in 32 bits") }
         return narrow
@@ -75,22 +75,22 @@ extension Int32: LuaPushable, LuaReadable {
 }
 
 extension Double: LuaPushable, LuaReadable {
-    @inlinable public func push(to stack: LuaStack) { stack.pushNumber(self) }
-    @inlinable public static func read(from stack: LuaStack, at index: Int32) throws -> Double {
+    @inlinable public func push(to stack: borrowing LuaStack) { stack.pushNumber(self) }
+    @inlinable public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> Double {
         guard lua_type(stack.L, index) == LUA_TNUMBER else { throw stack.typeError(expected: "number", at: index) }
         return lua_tonumberx(stack.L, index, nil)
     }
 }
 
 extension Float: LuaPushable, LuaReadable {
-    public func push(to stack: LuaStack) { stack.pushNumber(Double(self)) }
-    public static func read(from stack: LuaStack, at index: Int32) throws -> Float { Float(try Double.read(from: stack, at: index)) }
+    public func push(to stack: borrowing LuaStack) { stack.pushNumber(Double(self)) }
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> Float { Float(try Double.read(from: stack, at: index)) }
 }
 
 extension String: LuaPushable, LuaReadable {
-    public func push(to stack: LuaStack) { stack.pushString(self) }
+    public func push(to stack: borrowing LuaStack) { stack.pushString(self) }
     /// Reads a string; a number is converted as Lua does (`10` reads as `"10"`).
-    public static func read(from stack: LuaStack, at index: Int32) throws -> String {
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> String {
         switch lua_type(stack.L, index) {
         case LUA_TSTRING: return stack.rawString(at: index)
         case LUA_TNUMBER:
@@ -103,8 +103,8 @@ extension String: LuaPushable, LuaReadable {
 }
 
 extension LuaString: LuaPushable, LuaReadable {
-    public func push(to stack: LuaStack) { stack.pushBytes(bytes) }
-    public static func read(from stack: LuaStack, at index: Int32) throws -> LuaString {
+    public func push(to stack: borrowing LuaStack) { stack.pushBytes(bytes) }
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> LuaString {
         switch lua_type(stack.L, index) {
         case LUA_TSTRING: return LuaString(bytes: stack.rawBytes(at: index))
         case LUA_TNUMBER: return LuaString(try String.read(from: stack, at: index))
@@ -114,25 +114,25 @@ extension LuaString: LuaPushable, LuaReadable {
 }
 
 extension Optional: LuaPushable where Wrapped: LuaPushable {
-    @inlinable public func push(to stack: LuaStack) throws {
+    @inlinable public func push(to stack: borrowing LuaStack) throws {
         if let value = self { try value.push(to: stack) } else { stack.pushNil() }
     }
 }
 
 extension Optional: LuaReadable where Wrapped: LuaReadable {
-    public static func read(from stack: LuaStack, at index: Int32) throws -> Wrapped? {
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> Wrapped? {
         lua_type(stack.L, index) <= LUA_TNIL ? nil : try Wrapped.read(from: stack, at: index)
     }
 }
 
 extension Array: LuaPushable where Element: LuaPushable {
     /// Pushes a list: `t[1] = self[0]`, ...
-    public func push(to stack: LuaStack) throws { try stack.pushList(self) }
+    public func push(to stack: borrowing LuaStack) throws { try stack.pushList(self) }
 }
 
 extension Array: LuaReadable where Element: LuaReadable {
     /// Reads the list part `t[1] ... t[#t]` (raw access, no metamethods).
-    public static func read(from stack: LuaStack, at index: Int32) throws -> [Element] {
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> [Element] {
         let L = stack.L
         guard lua_type(L, index) == LUA_TTABLE else { throw stack.typeError(expected: "table", at: index) }
         try stack.reserve(2)
@@ -152,12 +152,12 @@ extension Array: LuaReadable where Element: LuaReadable {
 }
 
 extension Dictionary: LuaPushable where Key: LuaPushable, Value: LuaPushable {
-    public func push(to stack: LuaStack) throws { try stack.pushRecord(self.lazy.map { ($0.key, $0.value) }) }
+    public func push(to stack: borrowing LuaStack) throws { try stack.pushRecord(self.lazy.map { ($0.key, $0.value) }) }
 }
 
 extension Dictionary: LuaReadable where Key: LuaReadable, Value: LuaReadable {
     /// Reads every key-value pair of a table (raw access, no metamethods).
-    public static func read(from stack: LuaStack, at index: Int32) throws -> [Key: Value] {
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> [Key: Value] {
         let L = stack.L
         guard lua_type(L, index) == LUA_TTABLE else { throw stack.typeError(expected: "table", at: index) }
         try stack.reserve(4)
@@ -181,7 +181,7 @@ extension Dictionary: LuaReadable where Key: LuaReadable, Value: LuaReadable {
 }
 
 extension LuaValue: LuaPushable, LuaReadable {
-    public func push(to stack: LuaStack) throws {
+    public func push(to stack: borrowing LuaStack) throws {
         switch self {
         case .nil: stack.pushNil()
         case .boolean(let b): stack.pushBool(b)
@@ -196,5 +196,5 @@ extension LuaValue: LuaPushable, LuaReadable {
         }
     }
 
-    public static func read(from stack: LuaStack, at index: Int32) -> LuaValue { stack.value(at: index) }
+    public static func read(from stack: borrowing LuaStack, at index: Int32) -> LuaValue { stack.value(at: index) }
 }

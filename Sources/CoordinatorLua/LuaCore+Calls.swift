@@ -42,7 +42,7 @@ extension LuaCore {
         if handler != 0 { coordlua_pushmsgh(L) }
         let found: Int32
         if let entry { found = coordlua_push_entry(L, function, entry) } else { found = coordlua_rawgetref(L, function) }
-        return PendingCall(stack: LuaStack(L, self), top: top, handler: handler, found: found)
+        return PendingCall(L: L, core: self, top: top, handler: handler, found: found)
     }
 
     /// A whole call from Swift of the function in registry slot `function`, with `arguments`, its results
@@ -68,7 +68,7 @@ extension LuaCore {
 
     /// The same, handing the results to `body` while they are still on the stack.
     @inlinable func call<each A: LuaPushable, R>(
-        function: Int32, _ arguments: repeat each A, withResults body: (LuaResults) throws -> R
+        function: Int32, _ arguments: repeat each A, withResults body: (borrowing LuaResults) throws -> R
     ) throws -> R {
         var count: Int32 = 0
         for _ in repeat each arguments { count += 1 }
@@ -174,9 +174,9 @@ extension LuaCore {
     }
 
     /// Loads a chunk onto the stack, or throws.
-    func load(_ L: OpaquePointer, bytes: UnsafeRawBufferPointer, chunkName: String, mode: String, cached: Bool = false) throws(LuaError) {
+    func load(_ L: OpaquePointer, bytes: UnsafeRawBufferPointer, chunkName: String, mode: String, cached: Bool = false) throws(LuaError) { // SAFETY[c-buffer]
         drainUnrefs()
-        let text = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        let text = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) // SAFETY[c-buffer]
         let status = cached && mode == "t"
             ? coordlua_load_shared(L, text, bytes.count, chunkName)
             : coordlua_load(L, text, bytes.count, chunkName, mode)

@@ -16,7 +16,7 @@ import Darwin
 /// that domain).
 @usableFromInline final class LuaCore {
     /// The runtime record shared with the C side; freed when the core goes away.
-    @usableFromInline let runtime: UnsafeMutablePointer<coordlua_Runtime>
+    @usableFromInline let runtime: UnsafeMutablePointer<coordlua_Runtime> // SAFETY[c-owned-memory]
     /// The main thread; `nil` once closed.
     private(set) var mainThread: OpaquePointer?
     /// The owning state, for callbacks that need it.
@@ -26,19 +26,25 @@ import Darwin
     let classes = LuaClassRegistry()
     /// Registry references whose Swift owners went away; released at the next safe point.
     ///
-    /// `pendingUnrefs` and `callDepth` are read on every call from Swift, so their exclusivity is not
-    /// checked at run time. That is safe: a core is used from one thread at a time (`LuaState` is not
-    /// `Sendable`), and every access is a single read or write that calls nothing while it lasts (the
-    /// drain loop pops one slot at a time and releases it after the access), so no two accesses overlap.
-    @exclusivity(unchecked) var pendingUnrefs: [Int32] = []
-    /// Objects that libraries keep with the state (`LuaStack.attachment`), by their class. Exclusivity
-    /// unchecked (read on every data conversion): one thread, and each access is one read of the array
-    /// or one append, with no code running while it lasts.
-    @exclusivity(unchecked) @usableFromInline var attachments: [(ObjectIdentifier, AnyObject)] = []
+    /// `pendingUnrefs` and `callDepth` are read on every call from Swift (the drain loop pops one slot at a
+    /// time and releases it after the access).
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var pendingUnrefs: [Int32] = []
+    /// Objects that libraries keep with the state (`LuaStack.attachment`), by their class. Read on every
+    /// data conversion.
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    @usableFromInline var attachments: [(ObjectIdentifier, AnyObject)] = []
 
-    /// Registry slot of the state's views (``LuaStack/pushView(for:)``), once one was set. Exclusivity
-    /// unchecked (read on every data conversion): one thread, single reads and one write.
-    @exclusivity(unchecked) @usableFromInline var viewsRef: Int32 = LUA_NOREF
+    /// Registry slot of the state's views (``LuaStack/pushView(for:)``), once one was set. Read on every
+    /// data conversion.
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    @usableFromInline var viewsRef: Int32 = LUA_NOREF
 
     /// The attachment stored under `key`, if any.
     @usableFromInline func attachment(_ key: ObjectIdentifier) -> AnyObject? {
@@ -46,14 +52,19 @@ import Darwin
         return nil
     }
     /// Every live ``LuaCallback`` of the state, unretained: a callback adds itself when made and removes
-    /// itself in its `deinit` (each knows its position), so every entry is a live object. Exclusivity
-    /// unchecked: one thread, and each access is one read, append or assignment that runs no code.
-    @exclusivity(unchecked) var callbacks: [Unmanaged<LuaCallback>] = []
+    /// itself in its `deinit` (each knows its position), so every entry is a live object.
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var callbacks: [Unmanaged<LuaCallback>] = [] // SAFETY[unretained-list]
     /// Short strings read from Lua, by address (see ``LuaStringCache``): a `let` of pointers, read without
     /// retaining the core or an exclusive access.
     let strings = LuaStringCache()
     /// Every live ``LuaFunctionSlots`` of the state, kept the same way.
-    @exclusivity(unchecked) var functionSlots: [Unmanaged<LuaFunctionSlots>] = []
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var functionSlots: [Unmanaged<LuaFunctionSlots>] = [] // SAFETY[unretained-list]
     /// Registry slots of the shared metatables.
     var boxMetatableRef: Int32 = LUA_NOREF
     var objectCacheRef: Int32 = LUA_NOREF
@@ -66,7 +77,10 @@ import Darwin
     /// the outer error takes it back (``LuaError/value``).
     var nestedErrorValue: (message: String, value: LuaErrorValue)?
     /// Nesting of protected calls made from Swift; 0 means no Lua code is running.
-    @exclusivity(unchecked) var callDepth = 0
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var callDepth = 0
     /// Maximum instructions for each top-level call, or nil.
     var instructionBudget: Int?
     /// Warning routing.
@@ -91,7 +105,7 @@ import Darwin
         runtime.pointee.current = L
         runtime.pointee.tracebacks = 1
         runtime.pointee.hookCount = 1000
-        runtime.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        runtime.pointee.owner = Unmanaged.passUnretained(self).toOpaque() // SAFETY[boxed-object]
         runtime.pointee.dispatch = { L, box in
             guard let L, let box else { return 0 }
             return LuaCore.dispatchFunction(L, box)
@@ -102,11 +116,11 @@ import Darwin
         }
         runtime.pointee.release = { box in
             guard let box else { return }
-            Unmanaged<AnyObject>.fromOpaque(box).release()
+            Unmanaged<AnyObject>.fromOpaque(box).release() // SAFETY[boxed-object]
         }
         runtime.pointee.warn = { owner, message, toContinue in
             guard let owner, let message else { return }
-            let core = Unmanaged<LuaCore>.fromOpaque(owner).takeUnretainedValue()
+            let core = Unmanaged<LuaCore>.fromOpaque(owner).takeUnretainedValue() // SAFETY[boxed-object]
             core.receiveWarning(String(cString: message), continues: toContinue != 0)
         }
         coordlua_setwarnf(L, runtime)
@@ -206,8 +220,8 @@ import Darwin
     ///
     /// The box is borrowed without a retain: the closure that holds it as an upvalue is on the Lua stack for
     /// the whole call, so the box cannot go away while it runs.
-    static func dispatchFunction(_ L: OpaquePointer, _ box: UnsafeMutableRawPointer) -> Int32 {
-        Unmanaged<LuaFunctionBox>.fromOpaque(box)._withUnsafeGuaranteedRef { function in
+    static func dispatchFunction(_ L: OpaquePointer, _ box: UnsafeMutableRawPointer) -> Int32 { // SAFETY[boxed-object]
+        Unmanaged<LuaFunctionBox>.fromOpaque(box)._withUnsafeGuaranteedRef { function in // SAFETY[boxed-object]
             let base = lua_gettop(L)
             do {
                 try function.body(LuaCall(L, function.core, base: base, offset: 0, callee: function))
@@ -218,8 +232,8 @@ import Darwin
         }
     }
 
-    static func dispatchMethod(_ L: OpaquePointer, _ box: UnsafeMutableRawPointer, _ object: UnsafeMutableRawPointer) -> Int32 {
-        Unmanaged<LuaMethodBox>.fromOpaque(box)._withUnsafeGuaranteedRef { method in
+    static func dispatchMethod(_ L: OpaquePointer, _ box: UnsafeMutableRawPointer, _ object: UnsafeMutableRawPointer) -> Int32 { // SAFETY[boxed-object]
+        Unmanaged<LuaMethodBox>.fromOpaque(box)._withUnsafeGuaranteedRef { method in // SAFETY[boxed-object]
             let base = lua_gettop(L)
             do {
                 try method.body(object, LuaCall(L, method.core, base: base, offset: 1, callee: method))
@@ -286,7 +300,7 @@ import Darwin
 /// latest inside `lua_close`, which runs while the core is alive; so the box never outlives the core, and
 /// the hot path avoids a weak load.
 class LuaCallableBox {
-    unowned(unsafe) let core: LuaCore
+    unowned(unsafe) let core: LuaCore // SAFETY[call-frame]
     let name: String
     /// The stack level of the Lua code that triggered the call (for error locations): 1 for direct calls,
     /// 2 for accessors called by the C `__index`/`__newindex`.
@@ -301,8 +315,8 @@ class LuaCallableBox {
 
 /// A Swift closure reachable from a Lua C closure (upvalue 1 of `coordlua_trampoline`).
 final class LuaFunctionBox: LuaCallableBox {
-    let body: (LuaCall) throws -> Void
-    init(core: LuaCore, name: String, body: @escaping (LuaCall) throws -> Void) {
+    let body: (borrowing LuaCall) throws -> Void
+    init(core: LuaCore, name: String, body: @escaping (borrowing LuaCall) throws -> Void) {
         self.body = body
         super.init(core: core, name: name, callerLevel: 1)
     }
@@ -311,8 +325,8 @@ final class LuaFunctionBox: LuaCallableBox {
 /// A Swift method of a registered class (upvalue 1 of `coordlua_method_trampoline`); `body` gets the object's
 /// unretained pointer, already checked to be an instance of the class.
 final class LuaMethodBox: LuaCallableBox {
-    let body: (UnsafeMutableRawPointer, LuaCall) throws -> Void
-    init(core: LuaCore, name: String, callerLevel: Int32, body: @escaping (UnsafeMutableRawPointer, LuaCall) throws -> Void) {
+    let body: (UnsafeMutableRawPointer, borrowing LuaCall) throws -> Void // SAFETY[boxed-object]
+    init(core: LuaCore, name: String, callerLevel: Int32, body: @escaping (UnsafeMutableRawPointer, borrowing LuaCall) throws -> Void) { // SAFETY[boxed-object]
         self.body = body
         super.init(core: core, name: name, callerLevel: callerLevel)
     }
@@ -320,7 +334,11 @@ final class LuaMethodBox: LuaCallableBox {
 
 /// A call from Swift between ``LuaCore/beginCall(arguments:function:entry:)`` and its `pcall`.
 @usableFromInline struct PendingCall {
-    @usableFromInline let stack: LuaStack
+    @usableFromInline let L: OpaquePointer
+    /// The core of the state the call runs in, open while the call lasts.
+    @usableFromInline unowned(unsafe) let core: LuaCore // SAFETY[call-frame]
+    /// The stack the call runs on.
+    @usableFromInline var stack: LuaStack { LuaStack(L, core) }
     /// The stack's top before the call: restore it when done.
     @usableFromInline let top: Int32
     /// 1 when a message handler sits below the function, else 0.
@@ -328,8 +346,9 @@ final class LuaMethodBox: LuaCallableBox {
     /// The type of what was pushed in the function's place.
     @usableFromInline let found: Int32
 
-    @inlinable init(stack: LuaStack, top: Int32, handler: Int32, found: Int32) {
-        self.stack = stack
+    @inlinable init(L: OpaquePointer, core: LuaCore, top: Int32, handler: Int32, found: Int32) {
+        self.L = L
+        self.core = core
         self.top = top
         self.handler = handler
         self.found = found

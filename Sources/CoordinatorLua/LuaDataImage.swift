@@ -31,12 +31,12 @@ package struct LuaDataImage: Sendable {
 
     package mutating func integer(_ value: Int) {
         bytes.append(UInt8(ascii: "i"))
-        withUnsafeBytes(of: Int64(value)) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: Int64(value)) { bytes.append(contentsOf: $0) } // SAFETY[c-buffer]
     }
 
     package mutating func number(_ value: Double) {
         bytes.append(UInt8(ascii: "d"))
-        withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) } // SAFETY[c-buffer]
     }
 
     package mutating func string(_ value: String) {
@@ -76,11 +76,11 @@ package struct LuaDataImage: Sendable {
         appendCount(0)
         value(&self)
         let size = UInt32(truncatingIfNeeded: bytes.count - mark - 4)
-        withUnsafeBytes(of: size) { for i in 0..<4 { bytes[mark + i] = $0[i] } }
+        withUnsafeBytes(of: size) { for i in 0..<4 { bytes[mark + i] = $0[i] } } // SAFETY[c-buffer]
     }
 
     private mutating func appendCount(_ count: Int) {
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: count)) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: count)) { bytes.append(contentsOf: $0) } // SAFETY[c-buffer]
     }
 }
 
@@ -88,7 +88,7 @@ extension LuaStack {
     /// Whether the value at `index` is exactly the data of `image` (see ``LuaDataImage``), with its tables
     /// nested no deeper than `levels` (at most 64). Never raises; uses up to three stack slots per level.
     package func matches(_ image: LuaDataImage, at index: Int32, levels: Int = 64) -> Bool {
-        image.bytes.withUnsafeBufferPointer { bytes in
+        image.bytes.withUnsafeBufferPointer { bytes in // SAFETY[c-buffer]
             guard let base = bytes.baseAddress, levels > 0 else { return false }
             return coordlua_image_matches(L, index, base, Int32(64 - min(levels, 64))) != 0
         }

@@ -72,7 +72,7 @@ public indirect enum LuaErrorValue: Sendable, Equatable, CustomStringConvertible
         case LUA_TSTRING:
             var length = 0
             guard let bytes = lua_tolstring(L, index, &length) else { return .string("") }
-            return .string(String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self))
+            return .string(String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)) // SAFETY[c-buffer]
         case LUA_TTABLE:
             guard depth < maximumDepth, lua_checkstack(L, 3) != 0 else { return .other("table") }
             var fields: [Field] = []

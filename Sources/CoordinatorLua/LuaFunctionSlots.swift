@@ -24,12 +24,17 @@ import CCoordinatorLuaGlue
 /// was not specialized in the bridge and a screen output cost 7 % more instructions.
 @usableFromInline package final class LuaFunctionSlots {
     @usableFromInline let core: LuaCore
-    // Exclusivity of `table` and `count` is not checked at run time (they are read on every call): a set
-    // is used from its state's one thread, and each access is one read or one assignment that runs no code.
+    // `table` and `count` are read on every call.
     /// The registry slot of the table, made on the first function set (`LUA_NOREF` until then).
-    @exclusivity(unchecked) @usableFromInline var table: Int32 = LUA_NOREF
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    @usableFromInline var table: Int32 = LUA_NOREF
     /// How many slots hold a function.
-    @exclusivity(unchecked) public private(set) final var count = 0
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public private(set) final var count = 0
     /// Slots 1...capacity are expected (they go to the table's array part).
     private final let capacity: Int32
     /// Its position in the state's list of live sets (`LuaState.liveFunctionSlots`).
@@ -40,7 +45,7 @@ import CCoordinatorLuaGlue
         core = state.core
         self.capacity = Int32(clamping: capacity)
         position = core.functionSlots.count
-        core.functionSlots.append(Unmanaged.passUnretained(self))
+        core.functionSlots.append(Unmanaged.passUnretained(self)) // SAFETY[unretained-list]
     }
 
     deinit {
@@ -72,7 +77,7 @@ import CCoordinatorLuaGlue
     }
 
     /// Puts the function (or nil) at `index` of `stack` into `slot`; any other value is an error.
-    package func set(_ slot: Int, toValueAt index: Int32, in stack: LuaStack) throws {
+    package func set(_ slot: Int, toValueAt index: Int32, in stack: borrowing LuaStack) throws {
         guard stack.core === core else { throw LuaError(.misuse, "a Lua value was used with another Lua state") }
         let type = stack.type(at: index)
         guard type == .function || type == .nil || type == .none else { throw stack.typeError(expected: "function or nil", at: index) }

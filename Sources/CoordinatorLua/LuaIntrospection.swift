@@ -28,7 +28,7 @@ public struct LuaUpvalue {
     /// The captured variable's name (`_ENV` for the environment).
     public let name: String
     /// The variable's identity (`debug.upvalueid`): equal for closures that share it.
-    public let id: UnsafeRawPointer?
+    public let id: UnsafeRawPointer? // SAFETY[identity-address]
     /// The variable's value now.
     public let value: LuaValue
 }
@@ -48,7 +48,7 @@ extension LuaFunction {
     /// ```
     public var info: LuaFunctionInfo? {
         try? withPushed(reference) { stack, index in
-            var source: UnsafePointer<CChar>?
+            var source: UnsafePointer<CChar>? // SAFETY[c-buffer]
             var first: Int32 = 0, last: Int32 = 0, nups: Int32 = 0, nparams: Int32 = 0
             let isLua = coordlua_funcinfo(stack.L, index, &source, &first, &last, &nups, &nparams) != 0
             return LuaFunctionInfo(source: source.map { String(cString: $0) } ?? "?", lineDefined: Int(first),

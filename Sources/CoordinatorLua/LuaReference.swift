@@ -9,9 +9,9 @@ import CCoordinatorLuaGlue
     @usableFromInline let core: LuaCore
     private(set) var ref: Int32
     /// The Lua object's address: its identity while the reference keeps it alive.
-    let pointer: UnsafeRawPointer?
+    let pointer: UnsafeRawPointer? // SAFETY[identity-address]
 
-    init(core: LuaCore, ref: Int32, pointer: UnsafeRawPointer?) {
+    init(core: LuaCore, ref: Int32, pointer: UnsafeRawPointer?) { // SAFETY[identity-address]
         self.core = core
         self.ref = ref
         self.pointer = pointer
@@ -24,7 +24,7 @@ import CCoordinatorLuaGlue
     var isValid: Bool { ref >= 0 && !core.isClosed }
 
     /// Pushes the value onto `stack`, which must belong to the same state.
-    func push(on stack: LuaStack) throws(LuaError) {
+    func push(on stack: borrowing LuaStack) throws(LuaError) {
         guard stack.core === core else { throw LuaError(.misuse, "a Lua value was used with another Lua state") }
         try pushValue(stack.L)
     }
@@ -61,7 +61,7 @@ import CCoordinatorLuaGlue
 
 /// Runs `body` with the value of `reference` pushed on the current thread, restoring the stack afterwards.
 @inline(__always)
-func withPushed<R>(_ reference: LuaReference, _ body: (LuaStack, Int32) throws -> R) throws -> R {
+func withPushed<R>(_ reference: LuaReference, _ body: (borrowing LuaStack, Int32) throws -> R) throws -> R {
     let core = reference.core
     let L = try core.thread()
     let top = lua_gettop(L)
@@ -210,9 +210,9 @@ public struct LuaTable: LuaPushable, LuaReadable {
     /// Releases the reference now; later uses of this value (and its copies) throw.
     public func release() { reference.release() }
 
-    public func push(to stack: LuaStack) throws { try reference.push(on: stack) }
+    public func push(to stack: borrowing LuaStack) throws { try reference.push(on: stack) }
 
-    public static func read(from stack: LuaStack, at index: Int32) throws -> LuaTable {
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> LuaTable {
         guard lua_type(stack.L, index) == LUA_TTABLE else { throw stack.typeError(expected: "table", at: index) }
         return LuaTable(reference: stack.core.reference(at: index, in: stack.L))
     }
@@ -247,7 +247,7 @@ public struct LuaFunction: LuaPushable, LuaReadable {
     /// }
     /// ```
     @inlinable public func call<each A: LuaPushable, R>(
-        _ arguments: repeat each A, withResults body: (LuaResults) throws -> R
+        _ arguments: repeat each A, withResults body: (borrowing LuaResults) throws -> R
     ) throws -> R {
         try reference.core.call(function: reference.slot(), repeat each arguments, withResults: body)
     }
@@ -295,9 +295,9 @@ public struct LuaFunction: LuaPushable, LuaReadable {
     /// Releases the reference now.
     public func release() { reference.release() }
 
-    public func push(to stack: LuaStack) throws { try reference.push(on: stack) }
+    public func push(to stack: borrowing LuaStack) throws { try reference.push(on: stack) }
 
-    public static func read(from stack: LuaStack, at index: Int32) throws -> LuaFunction {
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> LuaFunction {
         guard lua_type(stack.L, index) == LUA_TFUNCTION else { throw stack.typeError(expected: "function", at: index) }
         return LuaFunction(reference: stack.core.reference(at: index, in: stack.L))
     }
@@ -317,9 +317,9 @@ public struct LuaUserdata: LuaPushable, LuaReadable {
     /// Releases the reference now.
     public func release() { reference.release() }
 
-    public func push(to stack: LuaStack) throws { try reference.push(on: stack) }
+    public func push(to stack: borrowing LuaStack) throws { try reference.push(on: stack) }
 
-    public static func read(from stack: LuaStack, at index: Int32) throws -> LuaUserdata {
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> LuaUserdata {
         guard lua_type(stack.L, index) == LUA_TUSERDATA else { throw stack.typeError(expected: "userdata", at: index) }
         return LuaUserdata(reference: stack.core.reference(at: index, in: stack.L))
     }
@@ -334,9 +334,9 @@ public struct LuaThread: LuaPushable, LuaReadable {
     /// Releases the reference now.
     public func release() { reference.release() }
 
-    public func push(to stack: LuaStack) throws { try reference.push(on: stack) }
+    public func push(to stack: borrowing LuaStack) throws { try reference.push(on: stack) }
 
-    public static func read(from stack: LuaStack, at index: Int32) throws -> LuaThread {
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> LuaThread {
         guard lua_type(stack.L, index) == LUA_TTHREAD else { throw stack.typeError(expected: "thread", at: index) }
         return LuaThread(reference: stack.core.reference(at: index, in: stack.L))
     }
@@ -344,13 +344,13 @@ public struct LuaThread: LuaPushable, LuaReadable {
 
 /// The results of a call, read in place on the Lua stack (see ``LuaFunction/call(_:withResults:)``).
 /// Valid only inside the closure it is handed to.
-public struct LuaResults {
+public struct LuaResults: ~Copyable {
     @usableFromInline let stack: LuaStack
     @usableFromInline let base: Int32
     /// How many values the function returned.
     public let count: Int
 
-    @usableFromInline init(stack: LuaStack, base: Int32, count: Int32) {
+    @usableFromInline init(stack: consuming LuaStack, base: Int32, count: Int32) {
         self.stack = stack
         self.base = base
         self.count = Int(count)

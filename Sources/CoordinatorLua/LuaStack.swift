@@ -8,11 +8,14 @@ import Darwin
 
 /// A view of one Lua thread's stack, used to push and read values.
 ///
-/// You meet a `LuaStack` when conforming your own types to ``LuaPushable`` and ``LuaReadable``; it is
-/// valid only during the call that handed it to you.
-public struct LuaStack {
+/// You meet a `LuaStack` when conforming your own types to ``LuaPushable`` and ``LuaReadable``: push and
+/// read values through it (``push(_:)``, ``read(_:at:)``, ``value(at:)``), which checks room and indices.
+/// It is borrowed for the call that hands it to you and cannot outlive it (it is not copyable), so it is
+/// never used after the state it belongs to is gone. Its raw primitives, which trust their caller, are the
+/// package's own.
+public struct LuaStack: ~Copyable {
     @usableFromInline let L: OpaquePointer
-    @usableFromInline unowned(unsafe) let core: LuaCore // a stack is only handed out while the core is open
+    @usableFromInline unowned(unsafe) let core: LuaCore // SAFETY[call-frame]
 
     @usableFromInline init(_ L: OpaquePointer, _ core: LuaCore) {
         self.L = L
@@ -22,11 +25,17 @@ public struct LuaStack {
     /// The index of the top value (the number of values on the stack).
     public var top: Int32 { lua_gettop(L) }
 
+    /// Whether `index` names a value on the stack: 1...top, or -top...-1 counting from the top.
+    @inlinable package func holds(_ index: Int32) -> Bool {
+        let top = lua_gettop(L)
+        return index > 0 ? index <= top : index < 0 && index >= -top
+    }
+
     /// The type of the value at `index`.
-    @inlinable public func type(at index: Int32) -> LuaType { LuaType(rawValue: lua_type(L, index)) ?? .none }
+    @inlinable package func type(at index: Int32) -> LuaType { LuaType(rawValue: lua_type(L, index)) ?? .none }
 
     /// Makes sure `extra` more slots fit on the stack.
-    @inlinable public func reserve(_ extra: Int32) throws {
+    @inlinable package func reserve(_ extra: Int32) throws {
         guard lua_checkstack(L, extra) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
     }
 
@@ -36,29 +45,30 @@ public struct LuaStack {
     ///
     /// Throws "not enough memory" when the system ran out of memory while it was pushed (see ``checkMemory()``).
     @inlinable public func push(_ value: some LuaPushable) throws {
+        try reserve(1)
         try value.push(to: self)
         try checkMemory()
     }
     /// Pushes `nil`.
-    @inlinable public func pushNil() { lua_pushnil(L) }
+    @inlinable package func pushNil() { lua_pushnil(L) }
     /// Pushes a boolean.
-    @inlinable public func pushBool(_ value: Bool) { lua_pushboolean(L, value ? 1 : 0) }
+    @inlinable package func pushBool(_ value: Bool) { lua_pushboolean(L, value ? 1 : 0) }
     /// Pushes an integer.
-    @inlinable public func pushInteger(_ value: Int) { lua_pushinteger(L, lua_Integer(value)) }
+    @inlinable package func pushInteger(_ value: Int) { lua_pushinteger(L, lua_Integer(value)) }
     /// Pushes a float.
-    @inlinable public func pushNumber(_ value: Double) { lua_pushnumber(L, value) }
+    @inlinable package func pushNumber(_ value: Double) { lua_pushnumber(L, value) }
     /// Pushes a string (its UTF-8 bytes, NUL bytes included).
     ///
     /// When the system is out of memory, `nil` is pushed instead and the next ``checkMemory()`` throws (a
     /// Lua memory error is never raised over Swift code).
-    public func pushString(_ value: String) {
+    package func pushString(_ value: String) {
         var value = value
         value.withUTF8 { buffer in _ = coordlua_ppushlstring(L, buffer.baseAddress, buffer.count) }
     }
     /// Pushes a string made of exactly these bytes.
-    public func pushBytes(_ bytes: some Collection<UInt8>) {
+    package func pushBytes(_ bytes: some Collection<UInt8>) {
         let pushed: Bool? = bytes.withContiguousStorageIfAvailable { buffer in
-            _ = buffer.withMemoryRebound(to: CChar.self) { coordlua_ppushlstring(L, $0.baseAddress, $0.count) }
+            _ = buffer.withMemoryRebound(to: CChar.self) { coordlua_ppushlstring(L, $0.baseAddress, $0.count) } // SAFETY[c-buffer]
             return true
         }
         if pushed == nil { pushBytes(Array(bytes)) }
@@ -67,7 +77,7 @@ public struct LuaStack {
     ///
     /// Throws "not enough memory" (pushing nothing) when the system is out of memory (the table would be
     /// filled with memory there is not).
-    @inlinable public func pushNewTable(array: Int = 0, record: Int = 0) throws {
+    @inlinable package func pushNewTable(array: Int = 0, record: Int = 0) throws {
         // Out of memory, the table came from the reserve (or is nil): nothing is left to build it with.
         guard coordlua_pcreatetable(L, Int32(clamping: array), Int32(clamping: record)) == LUA_OK,
               core.runtime.pointee.memoryShort == 0 else {
@@ -80,7 +90,7 @@ public struct LuaStack {
     /// Throws "not enough memory" when the system ran out of memory while Swift code was making Lua values
     /// (what Lua would raise, raised as a Swift error instead of over Swift's frames). Code that pushes many
     /// values checks between them; a Swift function called from Lua is checked when it returns.
-    @inlinable public func checkMemory() throws {
+    @inlinable package func checkMemory() throws {
         guard core.runtime.pointee.memoryShort == 0 else {
             core.runtime.pointee.memoryShort = 0
             throw LuaError(.memory, "not enough memory")
@@ -89,25 +99,25 @@ public struct LuaStack {
 
     /// Pops a key and a value (pushed in that order) and sets `table[key] = value` without metamethods;
     /// `table` is an index below them (`-3` for the value just under the key).
-    @inlinable public func rawSet(table: Int32) { lua_rawset(L, table) }
+    @inlinable package func rawSet(table: Int32) { lua_rawset(L, table) }
     /// Pops a value and sets `table[name] = value`, for a table without a metatable (one just made with
     /// ``pushNewTable(array:record:)``); `table` is an index below the value (`-2` for the one just under it).
     ///
     /// Faster than pushing the name and calling ``rawSet(table:)`` when the same names come again (the
     /// fields of records): Lua finds them in its cache of recent strings instead of hashing them.
-    public func setField(_ name: String, ofNewTableAt table: Int32) {
+    package func setField(_ name: String, ofNewTableAt table: Int32) {
         let count = name.utf8.count
         name.withCString { coordlua_setfield_bytes(L, table, $0, count) } // a NUL inside the name: set by its bytes
     }
     /// Removes `count` values from the top of the stack.
-    @inlinable public func pop(_ count: Int32 = 1) { lua_settop(L, -count - 1) }
+    @inlinable package func pop(_ count: Int32 = 1) { lua_settop(L, -count - 1) }
 
     /// Pops a value and sets `table[n] = value` without metamethods; `table` is an index below the value
     /// (`-2` for the one just under it).
-    @inlinable public func setRawIndex(_ n: Int, ofTableAt table: Int32) { lua_rawseti(L, table, lua_Integer(n)) }
+    @inlinable package func setRawIndex(_ n: Int, ofTableAt table: Int32) { lua_rawseti(L, table, lua_Integer(n)) }
 
     /// Pushes a copy of the value at `index`.
-    @inlinable public func pushCopy(of index: Int32) { lua_pushvalue(L, index) }
+    @inlinable package func pushCopy(of index: Int32) { lua_pushvalue(L, index) }
 
     /// Pops a table and makes it the metatable of the value at `index` (an index below the popped table).
     ///
@@ -117,17 +127,17 @@ public struct LuaStack {
     /// try stack.push(store); stack.setField("__index", ofNewTableAt: -2)
     /// stack.setMetatable(ofValueAt: -2)          // the proxy is on top again
     /// ```
-    @inlinable public func setMetatable(ofValueAt index: Int32) { lua_setmetatable(L, index) }
+    @inlinable package func setMetatable(ofValueAt index: Int32) { lua_setmetatable(L, index) }
 
     /// Pushes the field `name` of the metatable of the value at `index` (raw access) and returns its type;
     /// pushes nothing and returns `.nil` when there is no metatable or no such field.
-    @inlinable public func pushMetafield(_ name: String, ofValueAt index: Int32) -> LuaType {
+    @inlinable package func pushMetafield(_ name: String, ofValueAt index: Int32) -> LuaType {
         LuaType(rawValue: luaL_getmetafield(L, index, name)) ?? .nil
     }
 
     /// The Swift object held by the userdata at `index` when it is one of a class registered with
     /// ``LuaState/register(_:name:_:)`` and an instance of `T`; nil for any other value.
-    public func object<T: AnyObject>(at index: Int32, as type: T.Type = T.self) -> T? {
+    package func object<T: AnyObject>(at index: Int32, as type: T.Type = T.self) -> T? {
         core.classes.object(at: index, in: L, as: T.self)
     }
 
@@ -135,7 +145,7 @@ public struct LuaStack {
     /// `tag` marks; nil for any other value. One comparison: no lookup, no cast.
     @inlinable package func object<T: AnyObject>(at index: Int32, tag: LuaClassTag<T>) -> T? {
         guard let pointer = coordlua_boxed_object(L, index, tag.pointer) else { return nil }
-        return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue() // boxed with T's tag: a T
+        return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue() // boxed with T's tag: a T // SAFETY[boxed-object]
     }
 
     /// ``object(at:tag:)`` for the field `name` of the metatable of the value at `index` (read raw),
@@ -144,18 +154,18 @@ public struct LuaStack {
         try reserve(2)
         // A static string's bytes are NUL-terminated; a one-scalar literal has no bytes to point to.
         guard name.hasPointerRepresentation else { return objectInMetafield(name.description, ofValueAt: index, tag: tag) }
-        let name = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+        let name = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self) // SAFETY[c-buffer]
         guard let pointer = coordlua_metafield_object(L, index, name, tag.pointer) else { return nil }
-        return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue() // boxed with T's tag: a T
+        return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue() // boxed with T's tag: a T // SAFETY[boxed-object]
     }
 
     @usableFromInline func objectInMetafield<T: AnyObject>(_ name: String, ofValueAt index: Int32, tag: LuaClassTag<T>) -> T? {
         guard let pointer = name.withCString({ coordlua_metafield_object(L, index, $0, tag.pointer) }) else { return nil }
-        return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue()
+        return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue() // SAFETY[boxed-object]
     }
 
     /// Pushes a table holding `elements` as a list (`t[1]`, `t[2]`, ...).
-    @inlinable public func pushList<S: Sequence>(_ elements: S) throws where S.Element: LuaPushable {
+    @inlinable package func pushList<S: Sequence>(_ elements: S) throws where S.Element: LuaPushable {
         try reserve(3)
         try pushNewTable(array: elements.underestimatedCount)
         var i: lua_Integer = 0
@@ -167,7 +177,7 @@ public struct LuaStack {
     }
 
     /// Pushes a table holding these key-value pairs. Throws (and pushes nothing) for a `nil` or NaN key.
-    @inlinable public func pushRecord<S: Sequence, K: LuaPushable, V: LuaPushable>(_ pairs: S) throws where S.Element == (K, V) {
+    @inlinable package func pushRecord<S: Sequence, K: LuaPushable, V: LuaPushable>(_ pairs: S) throws where S.Element == (K, V) {
         try reserve(4)
         try pushNewTable(record: pairs.underestimatedCount)
         for (key, value) in pairs {
@@ -200,56 +210,56 @@ public struct LuaStack {
     // ```
 
     /// `index` as an absolute position, which stays valid while values are pushed.
-    @inlinable public func absoluteIndex(_ index: Int32) -> Int32 { lua_absindex(L, index) }
+    @inlinable package func absoluteIndex(_ index: Int32) -> Int32 { lua_absindex(L, index) }
 
     /// The raw length of the table or string at `index` (`#` without `__len`).
-    @inlinable public func rawLength(at index: Int32) -> Int { Int(lua_rawlen(L, index)) }
+    @inlinable package func rawLength(at index: Int32) -> Int { Int(lua_rawlen(L, index)) }
 
     /// Pushes `t[n]` of the table at `table`, without metamethods, and returns its type.
     @inlinable @discardableResult
-    public func pushRawIndex(_ n: Int, ofTableAt table: Int32) -> LuaType {
+    package func pushRawIndex(_ n: Int, ofTableAt table: Int32) -> LuaType {
         LuaType(rawValue: lua_rawgeti(L, table, lua_Integer(n))) ?? .none
     }
 
     /// Pops a key and pushes `t[key]` of the table at `table` (an index below the key), without
     /// metamethods; returns its type.
     @inlinable @discardableResult
-    public func rawGet(inTableAt table: Int32) -> LuaType { LuaType(rawValue: lua_rawget(L, table)) ?? .none }
+    package func rawGet(inTableAt table: Int32) -> LuaType { LuaType(rawValue: lua_rawget(L, table)) ?? .none }
 
     /// One step of a raw traversal of the table at `table`: pops a key and pushes the next key and its
     /// value, or pushes nothing and returns false after the last pair. Start with ``pushNil()``; do not
     /// change the key while traversing (read a number key with ``isInteger(at:)`` and ``read(_:at:)``
     /// only: converting it to a string in place breaks the traversal).
-    @inlinable public func next(inTableAt table: Int32) -> Bool { lua_next(L, table) != 0 }
+    @inlinable package func next(inTableAt table: Int32) -> Bool { lua_next(L, table) != 0 }
 
     /// Whether the value at `index` is a number with an integer representation (`math.type` "integer").
-    @inlinable public func isInteger(at index: Int32) -> Bool { lua_isinteger(L, index) != 0 }
+    @inlinable package func isInteger(at index: Int32) -> Bool { lua_isinteger(L, index) != 0 }
 
     /// The identity of the table (or function, userdata, thread) at `index`: the same while that value
     /// lives, and possibly reused for another value once it is collected. Nil for other values.
-    @inlinable public func pointer(at index: Int32) -> UnsafeRawPointer? { lua_topointer(L, index) }
+    @inlinable package func pointer(at index: Int32) -> UnsafeRawPointer? { lua_topointer(L, index) } // SAFETY[identity-address]
 
     /// Calls `body` with the bytes of the string at `index`, in place (no copy, no conversion of numbers),
     /// or returns nil when the value is not a string. The bytes are valid only during `body`.
-    @inlinable public func withStringBytes<R>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+    @inlinable package func withStringBytes<R>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? { // SAFETY[c-buffer]
         guard lua_type(L, index) == LUA_TSTRING else { return nil }
         let string = coordlua_tostring_bytes(L, index)
-        return try body(UnsafeRawBufferPointer(start: string.bytes, count: string.length))
+        return try body(UnsafeRawBufferPointer(start: string.bytes, count: string.length)) // SAFETY[c-buffer]
     }
 
     /// The integer at `index` when it is a number with an integer representation, else nil (no conversion
     /// of strings or floats).
-    @inlinable public func integer(at index: Int32) -> Int? {
+    @inlinable package func integer(at index: Int32) -> Int? {
         lua_type(L, index) == LUA_TNUMBER && lua_isinteger(L, index) != 0 ? Int(lua_tointegerx(L, index, nil)) : nil
     }
 
     /// The number at `index` when it is a number (integer or float), else nil (no conversion of strings).
-    @inlinable public func number(at index: Int32) -> Double? {
+    @inlinable package func number(at index: Int32) -> Double? {
         lua_type(L, index) == LUA_TNUMBER ? lua_tonumberx(L, index, nil) : nil
     }
 
     /// The boolean at `index` when it is a boolean, else nil.
-    @inlinable public func boolean(at index: Int32) -> Bool? {
+    @inlinable package func boolean(at index: Int32) -> Bool? {
         lua_type(L, index) == LUA_TBOOLEAN ? lua_toboolean(L, index) != 0 : nil
     }
 
@@ -269,7 +279,7 @@ public struct LuaStack {
 
     @inlinable package func attachment<T: AnyObject>(_ make: () -> T) -> T {
         let key = ObjectIdentifier(T.self)
-        if let object = core.attachment(key) { return unsafeDowncast(object, to: T.self) } // stored under T's identifier: a T
+        if let object = core.attachment(key) { return unsafeDowncast(object, to: T.self) } // SAFETY[attachment-type]: stored under T's identifier, so a T
         let object = make()
         core.attachments.append((key, object))
         return object
@@ -288,7 +298,7 @@ public struct LuaStack {
     /// try stack.setView(for: address, toValueAt: -1)   // the Lua value made for the storage at `address`
     /// if try stack.pushView(for: address) { ... }      // that value again, while Lua holds it
     /// ```
-    @inlinable package func pushView(for key: UnsafeRawPointer) throws -> Bool {
+    @inlinable package func pushView(for key: UnsafeRawPointer) throws -> Bool { // SAFETY[identity-address]
         let ref = core.viewsRef
         guard ref != LUA_NOREF else { return false }
         try reserve(2)
@@ -296,7 +306,7 @@ public struct LuaStack {
     }
 
     /// Stores the value at `index` as the view for `key` (nil removes it); the stack is unchanged.
-    public func setView(for key: UnsafeRawPointer, toValueAt index: Int32) throws {
+    package func setView(for key: UnsafeRawPointer, toValueAt index: Int32) throws { // SAFETY[identity-address]
         try reserve(3)
         if core.viewsRef == LUA_NOREF { core.viewsRef = coordlua_weakmap_new(L) }
         coordlua_weakmap_set(L, core.viewsRef, key, index)
@@ -306,11 +316,13 @@ public struct LuaStack {
 
     /// Reads the value at `index` as a Swift type.
     public func read<T: LuaReadable>(_ type: T.Type = T.self, at index: Int32) throws -> T {
-        try T.read(from: self, at: index)
+        guard holds(index) else { throw LuaError(.type, "no value at stack index \(index) (the stack holds \(top))") }
+        return try T.read(from: self, at: index)
     }
 
     /// The value at `index` as a ``LuaValue`` (tables, functions, userdata and threads by reference).
     public func value(at index: Int32) -> LuaValue {
+        guard holds(index) else { return .nil }
         switch lua_type(L, index) {
         case LUA_TBOOLEAN: return .boolean(lua_toboolean(L, index) != 0)
         case LUA_TNUMBER:
@@ -329,7 +341,7 @@ public struct LuaStack {
     func rawBytes(at index: Int32) -> [UInt8] {
         let string = coordlua_tostring_bytes(L, index)
         guard let pointer = string.bytes else { return [] }
-        return pointer.withMemoryRebound(to: UInt8.self, capacity: string.length) { Array(UnsafeBufferPointer(start: $0, count: string.length)) }
+        return pointer.withMemoryRebound(to: UInt8.self, capacity: string.length) { Array(UnsafeBufferPointer(start: $0, count: string.length)) } // SAFETY[c-buffer]
     }
 
     /// The string at `index` decoded as UTF-8 (the value must be a string).
@@ -341,19 +353,19 @@ public struct LuaStack {
         // `String(decoding:as:)` does, without its generic path (a metadata lookup per string).
         func decode() -> String {
             String(unsafeUninitializedCapacity: length) { buffer in
-                UnsafeRawPointer(pointer).withMemoryRebound(to: UInt8.self, capacity: length) { source in
-                    _ = buffer.initialize(from: UnsafeBufferPointer(start: source, count: length))
+                UnsafeRawPointer(pointer).withMemoryRebound(to: UInt8.self, capacity: length) { source in // SAFETY[c-buffer]
+                    _ = buffer.initialize(from: UnsafeBufferPointer(start: source, count: length)) // SAFETY[c-buffer]
                 }
                 return length
             }
         }
         guard length <= LuaStringCache.longest else { return decode() }
-        return core.strings.string(at: index, in: L, bytes: UnsafeRawPointer(pointer), decode: decode)
+        return core.strings.string(at: index, in: L, bytes: UnsafeRawPointer(pointer), decode: decode) // SAFETY[identity-address]
     }
 
     /// What Lua's `tostring` gives for the value at `index` (honours `__tostring` and `__name`, protected).
     /// Never throws: a failing `__tostring` is described instead.
-    public func display(at index: Int32) -> String {
+    package func display(at index: Int32) -> String {
         let index = lua_absindex(L, index)
         if coordlua_ptostring(L, index) != LUA_OK {
             let failure = lua_type(L, -1) == LUA_TSTRING ? rawString(at: -1) : "error"

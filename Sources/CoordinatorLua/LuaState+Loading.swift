@@ -15,7 +15,7 @@ extension LuaState {
         let L = try core.thread()
         var code = code
         try code.withUTF8 { buffer in
-            try core.load(L, bytes: UnsafeRawBufferPointer(buffer), chunkName: chunkName(name), mode: "t", cached: cached)
+            try core.load(L, bytes: UnsafeRawBufferPointer(buffer), chunkName: chunkName(name), mode: "t", cached: cached) // SAFETY[c-buffer]
         }
         defer { lua_settop(L, -2) }
         return LuaFunction(reference: core.reference(at: -1, in: L))

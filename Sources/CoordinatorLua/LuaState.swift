@@ -229,20 +229,9 @@ public final class LuaState {
     }
 
     /// Runs `body` with the stack of the thread that runs now, for code that builds or reads Lua values
-    /// with ``LuaStack``'s primitives (what a ``LuaPushable`` conformance does); whatever `body` leaves on
-    /// the stack is removed when it returns or throws. Check room with ``LuaStack/reserve(_:)`` before
-    /// pushing, and do not keep the stack. Throws if the state is closed.
-    ///
-    /// ```swift
-    /// let point = try lua.withStack { stack in
-    ///     try stack.reserve(2)
-    ///     try stack.pushNewTable(record: 2)
-    ///     stack.pushInteger(1); stack.setField("x", ofNewTableAt: -2)
-    ///     stack.pushInteger(2); stack.setField("y", ofNewTableAt: -2)
-    ///     return try LuaTable.read(from: stack, at: -1)          // { x = 1, y = 2 }
-    /// }
-    /// ```
-    public func withStack<R>(_ body: (LuaStack) throws -> R) throws -> R {
+    /// with ``LuaStack``'s primitives; whatever `body` leaves on the stack is removed when it returns or
+    /// throws. Check room with `LuaStack.reserve(_:)` before pushing. Throws if the state is closed.
+    package func withStack<R>(_ body: (borrowing LuaStack) throws -> R) throws -> R {
         let L = try core.thread()
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
@@ -256,7 +245,7 @@ public final class LuaState {
     /// ```swift
     /// let depth = try lua.withUnsafeState { L in lua_gettop(L) }
     /// ```
-    public func withUnsafeState<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
+    public func withUnsafeState<R>(_ body: (OpaquePointer) throws -> R) throws -> R { // SAFETY[unsafe-state]
         try body(core.thread())
     }
 

@@ -20,13 +20,13 @@ struct LuaStringCache {
 
     /// An address and its string side by side: a hit reads one cache line.
     private struct Entry {
-        var address: UnsafeRawPointer?
+        var address: UnsafeRawPointer? // SAFETY[identity-address]
         var string: String
     }
 
-    private let entries: UnsafeMutablePointer<Entry>
+    private let entries: UnsafeMutablePointer<Entry> // SAFETY[c-owned-memory]
     /// Registry slot of the table that anchors the cached Lua strings (made on the first insert).
-    private let anchorsRef: UnsafeMutablePointer<Int32>
+    private let anchorsRef: UnsafeMutablePointer<Int32> // SAFETY[c-owned-memory]
 
     init() {
         entries = .allocate(capacity: Self.size)
@@ -45,7 +45,7 @@ struct LuaStringCache {
     /// The string for the Lua string at `index` whose bytes are `bytes` (`length` of them, at most
     /// `longest`): the cached one, or `decode()`'s, cached when there is room.
     @inline(__always)
-    func string(at index: Int32, in L: OpaquePointer, bytes: UnsafeRawPointer, decode: () -> String) -> String {
+    func string(at index: Int32, in L: OpaquePointer, bytes: UnsafeRawPointer, decode: () -> String) -> String { // SAFETY[c-buffer]
         var slot = Int(truncatingIfNeeded: UInt(bitPattern: bytes) >> 4) & (Self.size - 1)
         for _ in 0..<Self.probes {
             guard let address = entries[slot].address else { return insert(at: index, in: L, bytes: bytes, slot: slot, decode()) }
@@ -55,7 +55,7 @@ struct LuaStringCache {
         return decode()
     }
 
-    private func insert(at index: Int32, in L: OpaquePointer, bytes: UnsafeRawPointer, slot: Int, _ string: String) -> String {
+    private func insert(at index: Int32, in L: OpaquePointer, bytes: UnsafeRawPointer, slot: Int, _ string: String) -> String { // SAFETY[c-buffer]
         guard lua_checkstack(L, 3) != 0 else { return string }
         let value = lua_absindex(L, index)
         if anchorsRef.pointee == LUA_NOREF {

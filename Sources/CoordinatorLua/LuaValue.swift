@@ -68,7 +68,7 @@ public enum LuaValue {
     /// A full userdata, held by a registry reference.
     case userdata(LuaUserdata)
     /// A light userdata: a bare pointer, compared by address.
-    case lightUserdata(UnsafeMutableRawPointer?)
+    case lightUserdata(UnsafeMutableRawPointer?) // SAFETY[identity-address]
     /// A coroutine, held by a registry reference.
     case thread(LuaThread)
 
@@ -199,10 +199,10 @@ extension LuaValue: CustomStringConvertible {
     /// Formats a float as Lua's `tostring` does (`%.14g`, with `.0` on integral values: `0.3`,
     /// `3.1415926535898`, `-0.0`, `1e+100`, `inf`).
     static func format(_ d: Double) -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 48) { buffer in
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 48) { buffer in // SAFETY[c-buffer]
             guard let base = buffer.baseAddress else { return "\(d)" }
             let length = coordlua_number_format(d, base, 48)
-            return String(decoding: UnsafeRawBufferPointer(start: base, count: Int(length)), as: UTF8.self)
+            return String(decoding: UnsafeRawBufferPointer(start: base, count: Int(length)), as: UTF8.self) // SAFETY[c-buffer]
         }
     }
 }

@@ -20,7 +20,7 @@ package final class DriverFunctions {
     /// `reload(...)` (``reload(fresh:)``).
     func install(in runtime: ScriptRuntime) throws {
         guard !installed else { return }
-        let functions: [(String, (ScriptRuntime, LuaCall) throws -> Void)] = [
+        let functions: [(String, (ScriptRuntime, borrowing LuaCall) throws -> Void)] = [
             ("tap", { runtime, call in
                 try runtime.driverFunctions.drive(.tap(call.string(1), payload: call.optional(2, as: FlowValue.self)), call, in: runtime.app)
             }),
@@ -59,13 +59,13 @@ package final class DriverFunctions {
     }
 
     /// Takes a step of the user for a driver function (``stepDriver`` decides how: strictly, in flow tests).
-    func drive(_ step: UserStep, _ call: LuaCall, in app: Application) throws {
+    func drive(_ step: UserStep, _ call: borrowing LuaCall, in app: Application) throws {
         try drive(step.luaSource, call) { try app.perform(step) }
     }
 
     /// Runs `body`, a driver function's action, as ``stepDriver`` says (`label` and the caller's place name
     /// it), or as it is.
-    func drive(_ label: @autoclosure () -> String, _ call: LuaCall, _ body: () throws -> Void) throws {
+    func drive(_ label: @autoclosure () -> String, _ call: borrowing LuaCall, _ body: () throws -> Void) throws {
         guard let stepDriver else { return try body() }
         try stepDriver(label() + (call.callerLocation.map { " at " + $0 } ?? ""), body)
     }

@@ -9,13 +9,15 @@ extension LuaState {
     /// A Lua function whose body gets `owner` while it lives, and fails with ``ScriptRuntime/gone(_:)``
     /// once it is gone.
     package func function<Owner: AnyObject>(name: String, holding owner: Owner,
-                                            _ body: @escaping (Owner, LuaCall) throws -> Void) -> LuaFunction {
+                                            _ body: @escaping (Owner, borrowing LuaCall) throws -> Void) -> LuaFunction {
         function(name: name, holding(owner, body))
     }
 }
 
 /// `body` with `owner` while it lives; once it is gone, the error ``ScriptRuntime/gone(_:)``.
-package func holding<Owner: AnyObject, Argument>(_ owner: Owner, _ body: @escaping (Owner, Argument) throws -> Void) -> (Argument) throws -> Void {
+package func holding<Owner: AnyObject, Argument: ~Copyable>(
+    _ owner: Owner, _ body: @escaping (Owner, borrowing Argument) throws -> Void
+) -> (borrowing Argument) throws -> Void {
     { [weak owner] argument in
         guard let owner else { throw ScriptRuntime.gone() }
         try body(owner, argument)
@@ -24,7 +26,7 @@ package func holding<Owner: AnyObject, Argument>(_ owner: Owner, _ body: @escapi
 
 /// `body` with `owner` while it lives, for a method of a Lua class (its object and the call); once the
 /// owner is gone, the error ``ScriptRuntime/gone(_:)``.
-package func holding<Owner: AnyObject, Object>(_ owner: Owner, _ body: @escaping (Owner, Object, LuaCall) throws -> Void) -> (Object, LuaCall) throws -> Void {
+package func holding<Owner: AnyObject, Object>(_ owner: Owner, _ body: @escaping (Owner, Object, borrowing LuaCall) throws -> Void) -> (Object, borrowing LuaCall) throws -> Void {
     { [weak owner] object, call in
         guard let owner else { throw ScriptRuntime.gone() }
         try body(owner, object, call)

@@ -106,7 +106,7 @@ func bridgeCases(calls n: Int, rounds: Int, wanted: (String) -> Bool) throws -> 
     guard let screen = runtime.app.window.visibleScreen else { throw LuaError(.misuse, "no probe screen") }
     let outputs = n / 10
     let payload = FlowValue.record(["k": .int(1)])
-    let function = try runtime.lua.withUnsafeState { L in
+    let function = try runtime.lua.withUnsafeState { L in // SAFETY[unsafe-state]
         lua_getglobal(L, "probeHandler")
         return coordlua_ref(L)
     }
@@ -114,7 +114,7 @@ func bridgeCases(calls n: Int, rounds: Int, wanted: (String) -> Bool) throws -> 
     let dispatch = try compare(rounds: rounds * 2, operations: outputs, product: {
         for _ in 0..<outputs { try screen.emit("x", payload: payload) }
     }, floor: {
-        try runtime.lua.withUnsafeState { L in try handWritten(L) }
+        try runtime.lua.withUnsafeState { L in try handWritten(L) } // SAFETY[unsafe-state]
     })
     func handWritten(_ L: OpaquePointer) throws {
         for i in 0..<outputs {

@@ -24,7 +24,7 @@ func drive(_ app: Application) throws {
 /// One journey of the Lua flow, and one of the native flow: separate functions, never inlined, so that
 /// `scripts/bench-instructions` reads each one's instructions from callgrind.
 /// (Each counts its calls in a global of its own, so the compiler cannot fold the two into one.)
-nonisolated(unsafe) var luaJourneys = 0, nativeJourneys = 0
+nonisolated(unsafe) var luaJourneys = 0, nativeJourneys = 0 // SAFETY[main-thread]
 @inline(never) func luaJourney(_ app: Application) throws { try drive(app); luaJourneys &+= 1 }
 @inline(never) func nativeJourney(_ app: Application) throws { try drive(app); nativeJourneys &+= 1 }
 

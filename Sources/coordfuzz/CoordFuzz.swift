@@ -15,9 +15,9 @@ import Foundation
 enum CoordFuzz {
     static func main() {
         var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv // SAFETY[c-buffer]
         let status = cfuzz_run_driver(&argc, &argv) { data, size in
-            CoordFuzz.fuzzOne(UnsafeBufferPointer(start: data, count: size))
+            CoordFuzz.fuzzOne(UnsafeBufferPointer(start: data, count: size)) // SAFETY[c-buffer]
             return 0
         }
         if status >= 0 { exit(status) }
@@ -26,7 +26,7 @@ enum CoordFuzz {
 
     /// libFuzzer's target: one input, and an abort (which libFuzzer records with the input) when the
     /// session broke the promise.
-    static func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
+    static func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) { // SAFETY[c-buffer]
         do { _ = try FuzzInput(bytes).run() } catch {
             FileHandle.standardError.write(Data("coordfuzz: \(error)\n".utf8))
             abort()
@@ -101,7 +101,7 @@ enum CoordFuzz {
         for file in files {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
             do {
-                let outcome = try bytes.withUnsafeBufferPointer { try FuzzInput($0).run() }
+                let outcome = try bytes.withUnsafeBufferPointer { try FuzzInput($0).run() } // SAFETY[c-buffer]
                 lines += outcome.lines
                 failures += outcome.failures
             } catch let violation as SessionRun.Violation {

@@ -10,11 +10,11 @@ struct FuzzInput {
     let mode: REPL.Mode
     let lines: [String]
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { // SAFETY[c-buffer]
         let scripts = SessionRun.scripts
         script = scripts[Int(bytes.first ?? 0) % scripts.count]
         mode = bytes.count > 1 && bytes[1] & 1 == 1 ? .run : .repl
-        let text = bytes.count > 2 ? String(decoding: UnsafeBufferPointer(rebasing: bytes[2...]), as: UTF8.self) : ""
+        let text = bytes.count > 2 ? String(decoding: UnsafeBufferPointer(rebasing: bytes[2...]), as: UTF8.self) : "" // SAFETY[c-buffer]
         lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(Self.maxLines).map(String.init)
     }
 

@@ -55,7 +55,7 @@ final class PlainInput: LineInput {
             }
             if !waitForInput() { return .interrupted }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let result = chunk.withUnsafeMutableBytes { Platform.readStandardInput(into: $0) }
+            let result = chunk.withUnsafeMutableBytes { Platform.readStandardInput(into: $0) } // SAFETY[c-buffer]
             switch result {
             case .bytes(let count): buffer += chunk[..<count]
             case .interrupted: continue
@@ -107,10 +107,10 @@ final class EditLineInput: LineInput {
 enum EditLineHooks {
     // Safe without isolation: coordrun is single-threaded, and libedit calls these hooks only from inside
     // readline() on the main thread.
-    nonisolated(unsafe) static var input: EditLineInput?
-    nonisolated(unsafe) static var repl: REPL?
-    nonisolated(unsafe) static var interrupted = false
-    nonisolated(unsafe) static var candidates: [String] = []
+    nonisolated(unsafe) static var input: EditLineInput? // SAFETY[main-thread]
+    nonisolated(unsafe) static var repl: REPL? // SAFETY[main-thread]
+    nonisolated(unsafe) static var interrupted = false // SAFETY[main-thread]
+    nonisolated(unsafe) static var candidates: [String] = [] // SAFETY[main-thread]
 
     /// One character for libedit; on Ctrl-C, ends the line (which `read` then drops).
     static func nextCharacter() -> Int32 {
@@ -121,7 +121,7 @@ enum EditLineHooks {
         }
         var byte: UInt8 = 0
         while true {
-            switch withUnsafeMutableBytes(of: &byte, { Platform.readStandardInput(into: $0) }) {
+            switch withUnsafeMutableBytes(of: &byte, { Platform.readStandardInput(into: $0) }) { // SAFETY[c-buffer]
             case .bytes: return Int32(byte)
             case .interrupted: if CtrlC.takePending() { interrupted = true; return 10 }
             case .end: return -1
@@ -129,7 +129,7 @@ enum EditLineHooks {
         }
     }
 
-    static func complete(_ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    static func complete(_ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? { // SAFETY[c-buffer]
         cedit_completion_over()
         let word = text.map { String(cString: $0) } ?? ""
         let line = cedit_line_buffer().map { String(cString: $0) } ?? ""

@@ -21,7 +21,7 @@ enum Platform {
     static func writeOut(_ text: String) {
         var text = text
         text.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cedit_write_stdout($0.baseAddress, $0.count) }
+            buffer.withMemoryRebound(to: CChar.self) { cedit_write_stdout($0.baseAddress, $0.count) } // SAFETY[c-buffer]
         }
         cedit_flush_stdout()
     }
@@ -86,7 +86,7 @@ enum Platform {
     enum Read { case bytes(Int), end, interrupted }
 
     /// Reads up to `buffer.count` bytes from standard input into `buffer`.
-    static func readStandardInput(into buffer: UnsafeMutableRawBufferPointer) -> Read {
+    static func readStandardInput(into buffer: UnsafeMutableRawBufferPointer) -> Read { // SAFETY[c-buffer]
         let count = read(0, buffer.baseAddress, buffer.count)
         if count > 0 { return .bytes(count) }
         if count < 0 && errno == EINTR { return .interrupted }
@@ -108,7 +108,7 @@ enum Platform {
             guard let directory = opendir(folder) else { continue }
             defer { closedir(directory) }
             while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } // SAFETY[c-buffer]
                 if name.hasPrefix(".") { continue }
                 let path = folder == "." ? name : folder + "/" + name
                 var info = stat()
@@ -170,8 +170,8 @@ enum Platform {
     /// from its standard output.
     struct Child {
         let pid: pid_t
-        fileprivate let input: UnsafeMutablePointer<FILE>
-        fileprivate let output: UnsafeMutablePointer<FILE>
+        fileprivate let input: UnsafeMutablePointer<FILE> // SAFETY[c-handle]
+        fileprivate let output: UnsafeMutablePointer<FILE> // SAFETY[c-handle]
     }
 
     /// Starts `arguments` (the program first, found on PATH or by its path) with pipes to and from it.
@@ -188,7 +188,7 @@ enum Platform {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil] // SAFETY[c-buffer]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let status = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
@@ -210,12 +210,12 @@ enum Platform {
 
     /// The child's next line (without its newline), or nil at the end of its output.
     static func readLine(from child: Child) -> String? {
-        var line: UnsafeMutablePointer<CChar>?
+        var line: UnsafeMutablePointer<CChar>? // SAFETY[c-buffer]
         var capacity = 0
         defer { free(line) }
         let count = getline(&line, &capacity, child.output)
         guard count > 0, let line else { return nil }
-        let bytes = UnsafeRawBufferPointer(start: line, count: count).prefix { $0 != UInt8(ascii: "\n") }
+        let bytes = UnsafeRawBufferPointer(start: line, count: count).prefix { $0 != UInt8(ascii: "\n") } // SAFETY[c-buffer]
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -261,7 +261,7 @@ enum Platform {
 
     /// The terminal's settings as the session found them, put back at exit. Safe without isolation:
     /// coordrun is single-threaded, and this is set once, before any line is read.
-    nonisolated(unsafe) private static var terminalAtStart: termios?
+    nonisolated(unsafe) private static var terminalAtStart: termios? // SAFETY[main-thread]
 
     /// Ctrl-D typed while Lua code runs reaches the terminal in its own line mode, which takes it as end of
     /// input, and that is gone by the time line editing has the terminal again: the key was lost. With the
@@ -272,7 +272,7 @@ enum Platform {
         var settings = termios()
         guard isatty(0) != 0, tcgetattr(0, &settings) == 0 else { return }
         terminalAtStart = settings
-        withUnsafeMutableBytes(of: &settings.c_cc) { $0[Int(VEOF)] = disabledCharacter }
+        withUnsafeMutableBytes(of: &settings.c_cc) { $0[Int(VEOF)] = disabledCharacter } // SAFETY[c-buffer]
         guard tcsetattr(0, TCSANOW, &settings) == 0 else { terminalAtStart = nil; return }
         atexit { Platform.restoreTerminal() }
         for signo in [SIGTERM, SIGHUP, SIGQUIT] {

@@ -6,6 +6,32 @@ import CoordinatorLua
     let lua: LuaState
     init() throws { lua = try makeState() }
 
+    /// A closure may push more results than the room Lua guarantees a C function (20 slots): each push
+    /// makes room first.
+    @Test func aClosurePushesAsManyResultsAsItLikes() throws {
+        try lua.globals.set("many", lua.function(name: "many") { call in
+            for i in 1...5_000 { try call.push(i) }
+        })
+        #expect(try lua.evaluate("return select('#', many())", as: Int.self) == 5_000)
+        #expect(try lua.evaluate("return select(5000, many())", as: Int.self) == 5_000)
+    }
+
+    /// Argument numbers that name no argument (0, negative, past the count, the extremes) read as absent
+    /// arguments: an error or nil, never another slot of the stack or an arithmetic trap.
+    @Test func argumentNumbersOutOfRangeReadAsAbsent() throws {
+        var seen: [String] = []
+        try lua.globals.set("probe", lua.function(name: "probe") { call in
+            for n in [0, -1, 3, Int.max, Int.min] {
+                seen.append("\(n):\(call.type(n)):\(call.value(n)):\((try? call.optional(n, as: Int.self)) ?? nil as Int?)")
+                do { _ = try call.integer(n); seen.append("read") } catch { seen.append("error") }
+            }
+            try call.push("done")
+        })
+        #expect(try lua.evaluate("return probe(10, 20)", as: String.self) == "done")
+        #expect(!seen.contains("read"), "\(seen)")
+        #expect(seen.filter { $0.contains(":none:nil:nil") }.count == 5, "\(seen)")
+    }
+
     @Test func typedClosures() throws {
         try lua.globals.set("answer", lua.function(name: "answer") { 42 })
         try lua.globals.set("double", lua.function(name: "double") { (x: Int) in x * 2 })
@@ -172,7 +198,8 @@ import CoordinatorLua
 
     @Test func swiftClosuresSeeTheirState() throws {
         try lua.globals.set("make", lua.function(name: "make") { call in
-            let table = try #require(call.state).newTable()
+            let state = call.state
+            let table = try #require(state).newTable()
             try table.set("made", true)
             try call.push(table)
         })

@@ -107,7 +107,8 @@ import CCoordinatorLua
 
     @Test func manyObjectsRoundTripWithoutLeaking() throws {
         try lua.globals.set("make", lua.function(name: "make") { [tracker] call in
-            try call.push(try #require(call.state).userdata(Tracked(tracker, value: try call.integer(1))))
+            let state = call.state
+            try call.push(try #require(state).userdata(Tracked(tracker, value: try call.integer(1))))
         })
         let total = try lua.evaluate("local s = 0 for i = 1, 10000 do s = s + make(i):add(0) end return s", as: Int.self)
         #expect(total == 50_005_000)

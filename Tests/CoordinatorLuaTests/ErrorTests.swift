@@ -181,7 +181,7 @@ import CoordinatorLua
         }
         // Through a Swift callback and back into Lua and out again, the object stays the same.
         let inner = try lua.load("error({ code = 7 })", name: "=inner")
-        try lua.globals.set("again", lua.function(name: "again") { (call: LuaCall) throws -> Void in
+        try lua.globals.set("again", lua.function(name: "again") { (call: borrowing LuaCall) throws -> Void in
             _ = try inner.callValues()
         })
         #expect(luaError { try lua.run("again()") }?.value?["code"] == .integer(7))

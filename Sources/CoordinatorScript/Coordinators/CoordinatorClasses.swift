@@ -10,7 +10,7 @@ final class CoordinatorClasses {
     /// The prelude's `metaFor(class)`: the metatable of a coordinator class's instances.
     var metaFor: LuaFunction?
     /// Coordinator classes run so far, by the address of their table (see ``class(at:of:)``).
-    private var cache: [UnsafeRawPointer: CoordinatorClass] = [:]
+    private var cache: [UnsafeRawPointer: CoordinatorClass] = [:] // SAFETY[identity-address]
 
     /// Registers the coordinator handle userdata: `name`, `id`, `status`, and ``CoordinatorMethods``.
     func install(in runtime: ScriptRuntime) throws {
@@ -46,7 +46,7 @@ final class CoordinatorClasses {
     /// The coordinator class at argument `n` of `call`, its name and its instances' metatable. Classes are
     /// looked up by identity in a cache that holds them (so an address is never reused while cached):
     /// running a class again takes no new reference and reads no name.
-    func `class`(at n: Int, of call: LuaCall) throws -> CoordinatorClass {
+    func `class`(at n: Int, of call: borrowing LuaCall) throws -> CoordinatorClass {
         if call.type(n) == .table, let address = call.stack.pointer(at: call.index(n)), let known = cache[address] {
             return known
         }

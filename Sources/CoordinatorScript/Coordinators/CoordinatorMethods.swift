@@ -8,7 +8,7 @@ import CoordinatorLua
 ///
 /// Each takes the runtime, the coordinator and the call; its arguments start at 1 (after `self`).
 enum CoordinatorMethods {
-    typealias Method = @Sendable (ScriptRuntime, Coordinator, LuaCall) throws -> Void
+    typealias Method = @Sendable (ScriptRuntime, Coordinator, borrowing LuaCall) throws -> Void
 
     /// Every method, by its Lua name.
     static let all: [(name: String, body: Method)] = [
@@ -19,14 +19,14 @@ enum CoordinatorMethods {
     ]
 
     /// `self:push(name [, inputs [, { animated = bool }]])`: pushes a new screen; returns it.
-    static func push(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func push(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let screen = try runtime.screens.make(call, for: coordinator)
         try coordinator.push(screen, animated: call.option(3, "animated") ?? true)
         try call.push(LuaObject(new: screen)) // made above: Lua has not seen it
     }
 
     /// `self:present(name [, inputs [, { animated = bool }]])`: presents a new screen modally; returns it.
-    static func present(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func present(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let screen = try runtime.screens.make(call, for: coordinator)
         try coordinator.present(screen, animated: call.option(3, "animated") ?? true)
         try call.push(LuaObject(new: screen))
@@ -34,7 +34,7 @@ enum CoordinatorMethods {
 
     /// `self:setRoot(name [, inputs [, { hideBar = bool, animated = bool }]])`: replaces the stack with a
     /// new screen; returns it.
-    static func setRoot(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func setRoot(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let screen = try runtime.screens.make(call, for: coordinator)
         try coordinator.setRoot(screen, hideBar: call.option(3, "hideBar") ?? false,
                                 animated: call.option(3, "animated") ?? true)
@@ -42,30 +42,30 @@ enum CoordinatorMethods {
     }
 
     /// `self:pop()`.
-    static func pop(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func pop(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         try coordinator.pop()
     }
 
     /// `self:popToRoot()`.
-    static func popToRoot(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func popToRoot(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         try coordinator.popToRoot()
     }
 
     /// `self:dismiss()`.
-    static func dismiss(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func dismiss(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         try coordinator.dismiss()
     }
 
     /// `self:selectTab(n)` (tabs counted from 1, as Lua counts) or `self:selectTab("Title")`: by the
     /// coordinator that set the tabs, or a flow in one of them.
-    static func selectTab(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func selectTab(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         if call.type(1) == .string { return try coordinator.selectTab(titled: call.string(1)) }
         try coordinator.selectTab(call.integer(1).subtractingReportingOverflow(1).partialValue)
     }
 
     /// `self:setBadge(tab, value)`: the badge of a tab (its number from 1, or its title) of the tabs it set
     /// or shows in, as the tab bar shows it beside the title (`Cart (3)`); nil clears it.
-    static func setBadge(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func setBadge(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let value = try call.optional(2, as: FlowValue.self)
         if call.type(1) == .string {
             let title = try call.string(1)
@@ -78,12 +78,12 @@ enum CoordinatorMethods {
     }
 
     /// `self:screens()`: the screens it shows, in the order it showed them.
-    static func screens(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func screens(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         try call.push(coordinator.screens.map { LuaObject($0) })
     }
 
     /// `self:children()`: its running child flows' instances (a Swift coordinator's handle), oldest first.
-    static func children(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func children(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let list = try runtime.lua.newTable()
         for (i, child) in coordinator.children.enumerated() {
             if let scripted = child as? ScriptedCoordinator {
@@ -97,7 +97,7 @@ enum CoordinatorMethods {
 
     /// `self:alert { title = ..., message = ..., actions = { "OK", { "Delete", function() ... end } } }`:
     /// shows an alert; returns its screen.
-    static func alert(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func alert(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let spec = try call.argument(1, as: LuaTable.self)
         let title = try spec.get("title", as: String?.self) ?? ""
         let message = try spec.get("message", as: String?.self)
@@ -118,7 +118,7 @@ enum CoordinatorMethods {
 
     /// `self:run(Class [, args [, { modal = bool, onFinish = function(result, reason) ... end }]])`: runs a
     /// child coordinator; returns its instance (a Swift coordinator's handle).
-    static func run(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func run(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let type = try runtime.classes.class(at: 1, of: call)
         let args = try call.optional(2, as: FlowValue.self)
         let modal = try call.option(3, "modal") ?? false
@@ -134,7 +134,7 @@ enum CoordinatorMethods {
 
     /// `self:setTabs { { "Title", Class [, args] }, ... }`: one tab per entry, each with its own navigation
     /// stack and a child coordinator started on it; returns the children's instances.
-    static func setTabs(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func setTabs(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         var tabs: [(title: String, type: LuaTable, args: FlowValue?)] = []
         for item in try call.argument(1, as: [LuaTable].self) {
             guard let title = try item.rawGet(1, as: String?.self), let type = try item.rawGet(2, as: LuaTable?.self),
@@ -151,23 +151,23 @@ enum CoordinatorMethods {
     }
 
     /// `self:finish([result])`.
-    static func finish(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func finish(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         try coordinator.finish(call.optional(1, as: FlowValue.self))
     }
 
     /// `self:update("input", value)` or `self:update { input = value, ... }`: as `flow.update`.
-    static func update(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func update(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         try call.push(try runtime.update(call))
     }
 
     /// `self:send(name [, payload])`: sends a signal up the tree; returns the replies.
-    static func send(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func send(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let signal = try coordinator.send(call.string(1), payload: call.optional(2, as: FlowValue.self))
         try call.push(signal.replies)
     }
 
     /// `self:onSignal(name, function(payload, name) ... end)`: handles a signal from below.
-    static func onSignal(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: LuaCall) throws {
+    static func onSignal(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let name = try call.string(1)
         coordinator.onSignal(name, try runtime.signalHandler(call.argument(2, as: LuaCallback.self)))
     }

@@ -11,7 +11,7 @@ import CoordinatorLua
 struct CoordinatorTree: LuaPushable {
     let root: Coordinator
 
-    func push(to stack: LuaStack) throws {
+    func push(to stack: borrowing LuaStack) throws {
         // The nodes in pre-order, each with its parent's position (-1 for the root).
         var order: [(coordinator: Coordinator, parent: Int)] = []
         var pending: [(Coordinator, Int)] = [(root, -1)]

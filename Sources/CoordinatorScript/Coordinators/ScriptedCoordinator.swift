@@ -22,16 +22,27 @@ package final class ScriptedCoordinator: Coordinator {
     /// The app's operation log, for undo of its Lua state.
     private let undo: UndoLog
     package let type: LuaTable
-    // Exclusivity of the state below is not checked at run time (it is touched on every push, handler and
-    // finish): a coordinator lives on its app's thread, and each access is one read, assignment or append
-    // that runs no Lua or user code while it lasts (handlers are called after the values are copied out).
+    // The state below is touched on every push, handler and finish: its exclusivity is unchecked
+    // (docs/Safety.md, one-thread; handlers are called after the values are copied out).
     /// The Lua instance (`self` in the class's methods), while it runs.
-    @exclusivity(unchecked) private(set) var instance: LuaTable?
-    @exclusivity(unchecked) private var onFinishFunction: LuaFunction?
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private(set) var instance: LuaTable?
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private var onFinishFunction: LuaFunction?
     /// Screens it pushed (and so gave Lua handlers). Held strongly (a weak reference would give each screen
     /// a side table, which makes every count of it slow); screens nothing else holds are dropped as it goes.
-    @exclusivity(unchecked) private var adopted: [Screen] = []
-    @exclusivity(unchecked) private var undoMark = UndoMark()
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private var adopted: [Screen] = []
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private var undoMark = UndoMark()
     /// Whether `start` ran before (a restart starts it again): its userdata may exist then.
     private var startedBefore = false
     /// The metatable of the class's instances, when the caller knows it (else asked for on start).

@@ -26,7 +26,7 @@ final class DataMemo {
     static let largestRemembered = 16 << 20
 
     private struct Entry {
-        var table: UnsafeRawPointer?
+        var table: UnsafeRawPointer? // SAFETY[identity-address]
         var value: FlowValue
         /// The values converting it made (its size with every shared table counted at each place): what a
         /// conversion that meets it again is charged, before the comparison walks it.
@@ -44,16 +44,16 @@ final class DataMemo {
     private var entries = [Entry](repeating: Entry(table: nil, value: .bool(false)), count: DataMemo.slotCount)
 
     /// The memo of the state the stack belongs to.
-    static func of(_ stack: LuaStack) -> DataMemo { stack.attachment { DataMemo() } }
+    static func of(_ stack: borrowing LuaStack) -> DataMemo { stack.attachment { DataMemo() } }
 
-    private func slot(_ table: UnsafeRawPointer) -> Int {
+    private func slot(_ table: UnsafeRawPointer) -> Int { // SAFETY[identity-address]
         let bits = UInt(bitPattern: table)
         return Int((bits >> 4 ^ bits >> 10) & UInt(DataMemo.slotCount - 1))
     }
 
     /// The value last remembered for the table at `table`, when the table at `index` (that table), found
     /// `depth` levels down in the data being converted, still converts to exactly that value.
-    func value(for table: UnsafeRawPointer, in stack: LuaStack, at index: Int32, depth: Int) throws(DataError) -> FlowValue? {
+    func value(for table: UnsafeRawPointer, in stack: borrowing LuaStack, at index: Int32, depth: Int) throws(DataError) -> FlowValue? { // SAFETY[identity-address]
         let slot = slot(table)
         guard entries[slot].table == table else { return nil }
         // Comparing walks the whole value, as converting would: charged the same, so that a table shared at
@@ -68,7 +68,7 @@ final class DataMemo {
         return entries[slot].value
     }
 
-    func remember(_ value: FlowValue, cost: DataBudget.Cost, for table: UnsafeRawPointer) {
+    func remember(_ value: FlowValue, cost: DataBudget.Cost, for table: UnsafeRawPointer) { // SAFETY[identity-address]
         entries[slot(table)] = Entry(table: table, value: value, cost: cost, image: nil)
     }
 

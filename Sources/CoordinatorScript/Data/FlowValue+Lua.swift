@@ -11,13 +11,13 @@ import CoordinatorLua
 extension FlowValue: LuaPushable, LuaReadable {
     /// Pushes the value. Lists and records that are frozen data Lua still holds go in as those frozen
     /// tables (the state's views, by the address of the data's storage); the rest as new plain tables.
-    public func push(to stack: LuaStack) throws {
+    public func push(to stack: borrowing LuaStack) throws {
         try push(to: stack, views: true)
     }
 
     /// Pushes the value, handing back frozen tables for data that is theirs when `views`; else plain
     /// tables throughout (`flow.copy`).
-    func push(to stack: LuaStack, views: Bool) throws {
+    func push(to stack: borrowing LuaStack, views: Bool) throws {
         var budget = DataBudget(stack)
         try push(to: stack, views: views, depth: 0, budget: &budget)
     }
@@ -26,7 +26,7 @@ extension FlowValue: LuaPushable, LuaReadable {
     /// Swift host builds (a value nested deeper is refused with an error, not a crash of the call stack).
     static let maxPushDepth = 200
 
-    private func push(to stack: LuaStack, views: Bool, depth: Int, budget: inout DataBudget) throws {
+    private func push(to stack: borrowing LuaStack, views: Bool, depth: Int, budget: inout DataBudget) throws {
         guard depth < Self.maxPushDepth else {
             throw LuaError(.type, "data nested more than \(Self.maxPushDepth) levels deep cannot go into Lua")
         }
@@ -54,7 +54,7 @@ extension FlowValue: LuaPushable, LuaReadable {
             try stack.reserve(3)
             try stack.pushNewTable(record: record.count)
             do {
-                try record.fields.withUnsafeBufferPointer { fields in
+                try record.fields.withUnsafeBufferPointer { fields in // SAFETY[buffer-read]
                     for i in fields.indices {
                         switch fields[i].value {
                         case .bool(let b): stack.pushBool(b)
@@ -75,7 +75,7 @@ extension FlowValue: LuaPushable, LuaReadable {
     /// Pushes a string of data, or throws (pushing nothing) when the system ran out of memory making it: the
     /// only scalar that allocates, so with ``LuaStack/pushNewTable(array:record:)`` the one check a
     /// conversion needs per value (it never makes more than one value on the state's reserve).
-    private static func pushText(_ text: String, to stack: LuaStack) throws {
+    private static func pushText(_ text: String, to stack: borrowing LuaStack) throws {
         stack.pushString(text)
         do { try stack.checkMemory() } catch { stack.pop(); throw error }
     }
@@ -110,12 +110,12 @@ extension FlowValue: LuaPushable, LuaReadable {
         }
     }
 
-    public static func read(from stack: LuaStack, at index: Int32) throws -> FlowValue {
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> FlowValue {
         try read(from: stack, at: index, path: "")
     }
 
     /// Reads the value at `index` in place; `path` names it in messages (`field user.city is a function`).
-    static func read(from stack: LuaStack, at index: Int32, path: String) throws -> FlowValue {
+    static func read(from stack: borrowing LuaStack, at index: Int32, path: String) throws -> FlowValue {
         let memo = DataMemo.of(stack)
         memo.budget = DataBudget(stack)
         do { return try read(stack, at: index, depth: 0, memo: memo) } catch let error as DataError {
@@ -145,7 +145,7 @@ extension FlowValue: LuaPushable, LuaReadable {
 
     /// Reads the value at `index` in place: tables are walked on the stack (no references, no
     /// intermediate arrays) and names for messages are only built when something is refused.
-    static func read(_ stack: LuaStack, at index: Int32, depth: Int, memo: DataMemo) throws -> FlowValue {
+    static func read(_ stack: borrowing LuaStack, at index: Int32, depth: Int, memo: DataMemo) throws -> FlowValue {
         switch stack.type(at: index) {
         case .boolean: return .bool(try Bool.read(from: stack, at: index))
         case .number:
@@ -160,7 +160,7 @@ extension FlowValue: LuaPushable, LuaReadable {
     }
 
     /// A table whose keys are exactly 1...n is a list; any other a record; an empty one an empty record.
-    private static func readTable(_ stack: LuaStack, at index: Int32, depth: Int, memo: DataMemo) throws -> FlowValue {
+    private static func readTable(_ stack: borrowing LuaStack, at index: Int32, depth: Int, memo: DataMemo) throws -> FlowValue {
         guard depth < 64 else { throw DataError(.tooDeep) }
         guard memo.budget.take(stack.rawLength(at: index) + 1) else { throw DataError(.tooLarge(memo.budget.reason)) }
         try stack.reserve(3)
@@ -179,7 +179,7 @@ extension FlowValue: LuaPushable, LuaReadable {
         return value
     }
 
-    private static func buildTable(_ stack: LuaStack, at table: Int32, depth: Int, memo: DataMemo) throws -> FlowValue {
+    private static func buildTable(_ stack: borrowing LuaStack, at table: Int32, depth: Int, memo: DataMemo) throws -> FlowValue {
         // A border of n with t[1] present: a sequence exactly when there are n pairs (t[1] ... t[n] all set).
         let count = stack.rawLength(at: table)
         if count > 0 {
@@ -209,7 +209,7 @@ extension FlowValue: LuaPushable, LuaReadable {
     }
 
     /// Every pair of the table at the absolute `table` index as a record's field.
-    static func readRecord(_ stack: LuaStack, table: Int32, depth: Int, memo: DataMemo) throws -> FlowRecord {
+    static func readRecord(_ stack: borrowing LuaStack, table: Int32, depth: Int, memo: DataMemo) throws -> FlowRecord {
         var fields = FlowRecord.Builder(capacity: 4)
         stack.pushNil()
         while stack.next(inTableAt: table) {
@@ -237,9 +237,9 @@ extension FlowValue: LuaPushable, LuaReadable {
 
 /// A screen's inputs (and any record) from a Lua table: every pair a field, whatever the keys.
 extension FlowRecord: LuaPushable, LuaReadable {
-    public func push(to stack: LuaStack) throws { try FlowValue.record(self).push(to: stack) }
+    public func push(to stack: borrowing LuaStack) throws { try FlowValue.record(self).push(to: stack) }
 
-    public static func read(from stack: LuaStack, at index: Int32) throws -> FlowRecord {
+    public static func read(from stack: borrowing LuaStack, at index: Int32) throws -> FlowRecord {
         guard stack.type(at: index) == .table else {
             throw LuaError(.type, "expected a table of fields, got \(stack.type(at: index).name)")
         }
@@ -280,7 +280,7 @@ struct DataBudget {
     private var limitedByMemory: Bool
     private var outOfValues = false
 
-    init(_ stack: LuaStack) {
+    init(_ stack: borrowing LuaStack) {
         self.init()
         if let headroom = stack.memoryHeadroom, headroom < Self.maxBytes {
             left.bytes = max(0, headroom)
@@ -315,7 +315,7 @@ struct DataBudget {
     func spent(since mark: Cost) -> Cost { Cost(values: mark.values - left.values, bytes: mark.bytes - left.bytes) }
 
     /// Takes `count` values for a push, or throws.
-    mutating func spend(_ count: Int, _ stack: LuaStack) throws {
+    mutating func spend(_ count: Int, _ stack: borrowing LuaStack) throws {
         guard take(count + 1) else { throw tooLarge }
     }
 

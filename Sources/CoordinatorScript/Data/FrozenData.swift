@@ -38,11 +38,11 @@ public struct FrozenValue: LuaPushable {
     /// The function that makes a store's nested values when first read (nil: every value is made at once).
     let lazyStoreIndex: LuaValue?
 
-    public func push(to stack: LuaStack) throws {
+    public func push(to stack: borrowing LuaStack) throws {
         try push(value, to: stack, depth: 0)
     }
 
-    func push(_ value: FlowValue, to stack: LuaStack, depth: Int) throws {
+    func push(_ value: FlowValue, to stack: borrowing LuaStack, depth: Int) throws {
         // Data frozen already (or part of it) is that frozen table: freezing it again gives it back.
         if let key = value.storageKey, try stack.pushView(for: key) { return }
         if value.isContainer, depth >= 64 { throw LuaError(.type, "data nested more than 64 levels deep") }
@@ -75,7 +75,7 @@ public struct FrozenValue: LuaPushable {
     /// Pushes the proxy of a list or record: an empty table, its metatable, and the store of fields `fill`
     /// sets (`fill` gets the store's absolute index, and tells whether it left nested values to be made
     /// when first read: see ``LazyStores``).
-    private func pushFrozen(_ value: FlowValue, to stack: LuaStack, fill: (_ store: Int32) throws -> Bool) throws {
+    private func pushFrozen(_ value: FlowValue, to stack: borrowing LuaStack, fill: (_ store: Int32) throws -> Bool) throws {
         try stack.reserve(6)
         let base = stack.absoluteIndex(-1)
         do {
@@ -123,16 +123,16 @@ extension FlowValue {
 /// Data to push as new plain tables even where it is frozen data (`flow.copy`).
 struct PlainData: LuaPushable {
     let value: FlowValue
-    func push(to stack: LuaStack) throws { try value.push(to: stack, views: false) }
+    func push(to stack: borrowing LuaStack) throws { try value.push(to: stack, views: false) }
 }
 
 extension FlowValue {
     /// The address of a list's or record's storage (nil for scalars and empty ones): the same for every
     /// copy of the value, and for no other live value.
-    var storageKey: UnsafeRawPointer? {
+    var storageKey: UnsafeRawPointer? { // SAFETY[identity-address]
         switch self {
-        case .list(let items): items.isEmpty ? nil : items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-        case .record(let record): record.fields.isEmpty ? nil : record.fields.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        case .list(let items): items.isEmpty ? nil : items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } // SAFETY[identity-address]
+        case .record(let record): record.fields.isEmpty ? nil : record.fields.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } // SAFETY[identity-address]
         default: nil
         }
     }
@@ -151,14 +151,14 @@ extension FrozenValue {
 
 extension FlowValue {
     /// Whether the value at `index` is a frozen table.
-    static func isFrozen(_ stack: LuaStack, at index: Int32) throws -> Bool {
+    static func isFrozen(_ stack: borrowing LuaStack, at index: Int32) throws -> Bool {
         guard let tag = DataMemo.of(stack).frozenTag else { return false }
         return try stack.object(inMetafield: "__data", ofValueAt: index, tag: tag) != nil
     }
 
     /// The value of frozen data at `table` (an absolute index of a table), or nil for any other table.
     /// A frozen table that had fields put in it with `rawset` is refused: it no longer reads as its value.
-    static func frozenValue(_ stack: LuaStack, at table: Int32, memo: DataMemo) throws(DataError) -> FlowValue? {
+    static func frozenValue(_ stack: borrowing LuaStack, at table: Int32, memo: DataMemo) throws(DataError) -> FlowValue? {
         guard let tag = memo.frozenTag,
               let frozen = try? stack.object(inMetafield: "__data", ofValueAt: table, tag: tag) else { return nil }
         stack.pushNil()

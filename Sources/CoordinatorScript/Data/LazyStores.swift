@@ -21,7 +21,7 @@ import CoordinatorLua
 enum LazyStores {
     /// Gives the store at `store` (absolute) its metatable: nested fields are made by `index` on first read,
     /// from the data of the box at `box`.
-    static func `defer`(store: Int32, box: Int32, index: LuaValue, stack: LuaStack) throws {
+    static func `defer`(store: Int32, box: Int32, index: LuaValue, stack: borrowing LuaStack) throws {
         try stack.reserve(3)
         try stack.pushNewTable(record: 3)
         try index.push(to: stack)
@@ -37,7 +37,7 @@ enum LazyStores {
     /// in the store, or nothing for a field that is not there. Called with the store alone, it makes every
     /// field not made yet and takes the store's metatable off, for code that walks the store raw (`pairs`,
     /// `#`, the printer).
-    static func index(_ call: LuaCall, runtime: ScriptRuntime) throws {
+    static func index(_ call: borrowing LuaCall, runtime: ScriptRuntime) throws {
         let stack = call.stack
         let store = call.index(1)
         guard stack.type(at: store) == .table, let data = try data(ofStoreAt: store, stack: stack) else { return }
@@ -73,7 +73,7 @@ enum LazyStores {
 
     /// Notes every list and record under the fields of `data` that wait to be made, with the frozen table at
     /// `made` (absolute) as the nearest one made above them.
-    static func markDeferred(in data: FlowValue, madeBy made: Int32, stack: LuaStack) throws {
+    static func markDeferred(in data: FlowValue, madeBy made: Int32, stack: borrowing LuaStack) throws {
         var pending: [FlowValue] = []
         func children(of value: FlowValue) {
             switch value {
@@ -91,7 +91,7 @@ enum LazyStores {
 
     /// Pushes the frozen table Lua holds for `value` (whose storage is at `key`) and returns true, making
     /// it first when it waits under a store; pushes nothing and returns false when Lua holds none.
-    static func pushView(for key: UnsafeRawPointer, of value: FlowValue, stack: LuaStack) throws -> Bool {
+    static func pushView(for key: UnsafeRawPointer, of value: FlowValue, stack: borrowing LuaStack) throws -> Bool { // SAFETY[identity-address]
         if try stack.pushView(for: key) { return true }
         guard try stack.pushView(for: key + 1) else { return false }
         // The nearest frozen table made above it is on top: walk down to it, making each table on the way.
@@ -114,7 +114,7 @@ enum LazyStores {
     private enum Step { case index(Int), field(String) }
 
     /// The keys from `data` down to the list or record whose storage is at `key`.
-    private static func path(to key: UnsafeRawPointer, in data: FlowValue) -> [Step]? {
+    private static func path(to key: UnsafeRawPointer, in data: FlowValue) -> [Step]? { // SAFETY[identity-address]
         var pending: [(FlowValue, [Step])] = [(data, [])]
         while let (value, path) = pending.popLast() {
             if value.storageKey == key { return path }
@@ -130,13 +130,13 @@ enum LazyStores {
     }
 
     /// The data of the store at `store`, when it still has fields to make.
-    private static func data(ofStoreAt store: Int32, stack: LuaStack) throws -> FlowValue? {
+    private static func data(ofStoreAt store: Int32, stack: borrowing LuaStack) throws -> FlowValue? {
         guard let tag = DataMemo.of(stack).frozenTag else { return nil }
         return try stack.object(inMetafield: "__data", ofValueAt: store, tag: tag)?.value
     }
 
     /// The nested field of `data` at the key at `key`: an integer for a list, a string for a record.
-    private static func field(of data: FlowValue, keyAt key: Int32, stack: LuaStack) -> FlowValue? {
+    private static func field(of data: FlowValue, keyAt key: Int32, stack: borrowing LuaStack) -> FlowValue? {
         var value: FlowValue?
         switch data {
         case .list(let items):
@@ -149,7 +149,7 @@ enum LazyStores {
     }
 
     /// Pushes the frozen table of `child` and stores it in the store at `store` under the key at `key`.
-    private static func make(_ child: FlowValue, key: Int32, store: Int32, runtime: ScriptRuntime, stack: LuaStack) throws {
+    private static func make(_ child: FlowValue, key: Int32, store: Int32, runtime: ScriptRuntime, stack: borrowing LuaStack) throws {
         try runtime.frozen(child).push(to: stack)
         stack.pushCopy(of: key)
         stack.pushCopy(of: -2)

@@ -94,7 +94,7 @@ struct AppDeclaration {
     var declaresApplication: Bool { rootClass != nil || !flows.isEmpty }
 
     /// The declaration after `flow.app(...)`.
-    func declaring(_ call: LuaCall) throws -> AppDeclaration {
+    func declaring(_ call: borrowing LuaCall) throws -> AppDeclaration {
         var result = self
         result.count += 1
         guard call.type(1) == .table else {
@@ -138,7 +138,7 @@ struct AppDeclaration {
 
 extension ScriptRuntime {
     /// `update("input", value)` or `update { input = value, ... }` on every shown screen that declares it.
-    func update(_ call: LuaCall) throws -> Int {
+    func update(_ call: borrowing LuaCall) throws -> Int {
         if call.type(1) == .table {
             let fields = try call.argument(1, as: FlowRecord.self) // sorted by name: a stable order of changes
             if fields.count == 1, let field = fields.fields.first { return try app.update(field.key, to: field.value) } // atomic itself

@@ -15,7 +15,7 @@ final class RouteTable {
     func restore(_ saved: [Route]) { routes = saved }
 
     /// `flow.route(pattern, { [from = "start" | "current"], [example = {...}], step, step, ... })`.
-    func declare(_ call: LuaCall) throws {
+    func declare(_ call: borrowing LuaCall) throws {
         let pattern = try call.string(1)
         let spec = try call.argument(2, as: LuaTable.self)
         let location = call.callerLocation ?? "?"

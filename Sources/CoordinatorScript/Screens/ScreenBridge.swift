@@ -63,7 +63,7 @@ final class ScreenBridge {
     }
 
     /// Sets the screen's Lua handler for `output` (in `slot`) to the function or nil at `argument` of `call`.
-    func setHandler(_ screen: Screen, output: String, slot: Int, toValueAt argument: Int, of call: LuaCall) throws {
+    func setHandler(_ screen: Screen, output: String, slot: Int, toValueAt argument: Int, of call: borrowing LuaCall) throws {
         let handlers: ScreenHandlers
         switch screen.outputReceiver {
         case let own as ScreenHandlers: handlers = own
@@ -141,7 +141,7 @@ final class ScreenBridge {
     /// The screen `coordinator:push(name, inputs)` (and present, setRoot) shows, with a receiver for the
     /// handlers the script will set: made here, where nothing else holds the screen yet, its handlers need
     /// no undo in this operation.
-    func make(_ call: LuaCall, for coordinator: Coordinator) throws -> Screen {
+    func make(_ call: borrowing LuaCall, for coordinator: Coordinator) throws -> Screen {
         let screen = try app.catalog.make(call.string(1), inputs: call.optional(2, as: FlowRecord.self) ?? [:])
         screen.outputReceiver = ScreenHandlers(lua, app: app, for: screen, isNew: true)
         if let owner = coordinator as? ScriptedCoordinator { owner.adopt(screen) }

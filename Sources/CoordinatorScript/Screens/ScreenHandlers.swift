@@ -17,8 +17,11 @@ final class ScreenHandlers: OutputReceiver {
     let undo: UndoLog
     /// The operation level its screen was made in.
     let born: Int
-    /// Exclusivity unchecked (read on every handler set): one thread, one read or assignment at a time.
-    @exclusivity(unchecked) private var undoMark = UndoMark()
+    /// Read on every handler set.
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    private var undoMark = UndoMark()
 
     /// Handlers for `screen`; `isNew` when nothing could see the screen before this operation (its handlers
     /// need no undo in it).
@@ -54,7 +57,7 @@ final class ScreenHandlers: OutputReceiver {
     }
 
     /// Sets the handler in `slot` to the function (or nil) at `index` of `stack`.
-    func setHandler(_ slot: Int, toValueAt index: Int32, in stack: LuaStack) throws {
+    func setHandler(_ slot: Int, toValueAt index: Int32, in stack: borrowing LuaStack) throws {
         record()
         try slots.set(slot + 1, toValueAt: index, in: stack)
     }

@@ -94,7 +94,7 @@ package func readTextFile(_ path: String) -> String? {
     var bytes = [UInt8](repeating: 0, count: fstat(fileno(file), &info) == 0 && info.st_size > 0 ? Int(info.st_size) + 1 : 4096)
     var length = 0
     while true {
-        let count = bytes.withUnsafeMutableBufferPointer { buffer in
+        let count = bytes.withUnsafeMutableBufferPointer { buffer in // SAFETY[c-buffer]
             buffer.baseAddress.map { fread($0 + length, 1, buffer.count - length, file) } ?? 0
         }
         length += count

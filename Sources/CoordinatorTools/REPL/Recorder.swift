@@ -1,9 +1,5 @@
+import Foundation
 import CoordinatorScript
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The lines of a session that drove the app, written as a flow test (`:record FILE`, `:record stop`): each
 /// step as Lua (`tap("login", { ... })`, `back()`, or the Lua line as typed), followed by an expectation of
@@ -13,7 +9,7 @@ import Darwin
 final class Recorder {
     /// The driving steps of the session so far, as Lua, each with the stack it left.
     private(set) var steps: [(code: String, stack: [String])] = []
-    private var file: UnsafeMutablePointer<FILE>?
+    private var file: FileHandle?
     private(set) var path: String?
 
     var isRecording: Bool { file != nil }
@@ -27,7 +23,9 @@ final class Recorder {
     /// Starts writing to `path`: the header, the app, the steps so far.
     func start(_ path: String, app script: String?) throws {
         if isRecording { try stop() }
-        guard let file = fopen(path, "wb") else { throw RecordingError(message: "cannot write \(path)") }
+        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+            throw RecordingError(message: "cannot write \(path)")
+        }
         self.file = file
         self.path = path
         var header = "-- Recorded by coordrun's :record: ./scripts/coordrun test \(path) replays it.\n"
@@ -41,13 +39,12 @@ final class Recorder {
     func stop() throws {
         guard let file else { throw RecordingError(message: "nothing is being recorded") }
         Recorder.put("end)\n", file)
-        fclose(file)
+        try? file.close()
         self.file = nil
     }
 
-    private func write(step: (code: String, stack: [String]), to file: UnsafeMutablePointer<FILE>) {
+    private func write(step: (code: String, stack: [String]), to file: FileHandle) {
         Recorder.put("  " + step.code + "\n  expect.stack { " + step.stack.map(Recorder.quoted).joined(separator: ", ") + " }\n", file)
-        fflush(file)
     }
 
     struct RecordingError: Error, CustomStringConvertible {
@@ -55,10 +52,7 @@ final class Recorder {
         var description: String { message }
     }
 
-    static func put(_ text: String, _ file: UnsafeMutablePointer<FILE>) {
-        var text = text
-        text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, file) }
-    }
+    static func put(_ text: String, _ file: FileHandle) { try? file.write(contentsOf: Data(text.utf8)) }
 
     /// A Lua string literal.
     static func quoted(_ text: String) -> String { LuaSyntax.quoted(text) }
@@ -66,11 +60,7 @@ final class Recorder {
     /// `script` as the test file at `testFile` names it: relative to the test file's folder when both are
     /// relative to the same place and the script is under it, else the script's absolute path.
     static func relative(_ script: String, to testFile: String) -> String {
-        func absolute(_ path: String) -> String {
-            guard let resolved = realpath(path, nil) else { return path }
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
+        func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
         let folder = absolute(LuaState.directory(of: testFile))
         let target = absolute(script)
         return target.hasPrefix(folder + "/") ? String(target.dropFirst(folder.count + 1)) : target
