@@ -82,36 +82,54 @@ let package = Package(
             name: "coordfuzz",
             dependencies: ["CoordinatorTools", "CFuzzDriver"]
         ),
+        // Tests, by subject: each library's unit tests, then end to end through the coordrun binary, in a
+        // real terminal (tmux), the fuzzers' sessions, a client of the public API, and the repository's rules.
+        .target(
+            name: "TestSupport",
+            dependencies: ["CoordinatorTools", .product(name: "PropertyBased", package: "swift-property-based")],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(
+            name: "CoordinatorLuaTests",
+            dependencies: ["CoordinatorLua", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "CoordinatorCoreTests",
             dependencies: ["CoordinatorCore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
-            // A client of the public API: without package access, as another package would build it.
-            name: "HostRouterTests",
-            dependencies: ["CoordinatorCore"],
-            packageAccess: false
-        ),
-        .target(
-            name: "TestSupport",
-            dependencies: ["CoordinatorLua", .product(name: "PropertyBased", package: "swift-property-based")],
-            path: "Tests/TestSupport"
+            name: "CoordinatorScriptTests",
+            dependencies: ["CoordinatorScript", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
-            name: "CoordinatorScriptTests",
-            dependencies: [
-                "CoordinatorScript", "CoordinatorTools", "CoordinatorCore", "CoordinatorLua", "coordrun", "coordfuzz", "TestSupport",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ],
+            name: "CoordinatorToolsTests",
+            dependencies: ["CoordinatorTools", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            // coordrun itself, run as a user runs it (and coordbench, for its smoke test).
+            name: "EndToEndTests",
+            dependencies: ["coordrun", "coordbench", "TestSupport"],
             exclude: ["Transcripts"]
+        ),
+        .testTarget(
+            // The REPL in a real terminal, through tmux.
+            name: "TerminalTests",
+            dependencies: ["coordrun", "TestSupport"]
+        ),
+        .testTarget(
+            // Random sessions (coordfuzz's engine) and the regressions of what attacking the runtime found.
+            name: "FuzzTests",
+            dependencies: ["coordfuzz", "TestSupport"]
+        ),
+        .testTarget(
+            // A client of the public API: without package access, as another package builds it.
+            name: "ClientTests",
+            dependencies: ["CoordinatorCore", "CoordinatorLua"],
+            packageAccess: false
         ),
         .testTarget(
             // The repository's own rules: the safety inventory against the sources.
             name: "RepositoryTests"
-        ),
-        .testTarget(
-            name: "CoordinatorLuaTests",
-            dependencies: ["CoordinatorLua", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 import CoordinatorCore
 import CoordinatorTools
 
-/// Exploration (issue 24): transitions explored per second over the app and every example, each to its
+/// Exploration: transitions explored per second over the app and every example, each to its
 /// fixed point, and how the cost of a transition grows with the size of the app (generated apps).
 func exploreCases(rounds: Int, root: String, quick: Bool) throws -> [BenchResult] {
     let scripts = ["scripts/app.lua"] + ["tabs", "notes", "ab-picker", "multi-select", "catalog", "launch", "shop"].map { "examples/\($0).lua" }

@@ -1,7 +1,7 @@
 import CoordinatorCore
 import CoordinatorTools
 
-/// Deep links, snapshots and time travel (issue 23) on examples/shop.lua: what each costs.
+/// Deep links, snapshots and time travel on examples/shop.lua: what each costs.
 func linkCases(rounds: Int, repeats: Int, root: String) throws -> [BenchResult] {
     let shop = root + "/examples/shop.lua"
     let runtime = try ScriptRuntime(driverFunctions: true)

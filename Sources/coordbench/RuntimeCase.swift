@@ -2,7 +2,7 @@ import CoordinatorCore
 import CoordinatorTools
 
 /// A new runtime with scripts/app.lua loaded and started, as a host that runs one app per session makes
-/// them (issue 25's target: 0.2 ms and 64 KB each): the best round's time per runtime, and the memory each
+/// them (the target: 0.2 ms and 64 KB each): the best round's time per runtime, and the memory each
 /// of `count` live runtimes holds (malloc, Lua's heap included).
 func runtimeCase(count: Int, rounds: Int, root: String) throws -> [BenchResult] {
     let script = root + "/scripts/app.lua"

@@ -7,15 +7,17 @@ import CoordinatorTools
 /// the app (run mode), the REPL, or standard input as a script.
 @main
 enum CoordRun {
-    static let version = "0.4.0"
+    static let version = "0.5.0"
     static let program = "coordrun"
 
     static func main() {
         let argv = CommandLine.arguments
-        // Subcommands come first; anything else is read as lua reads its command line.
-        if argv.count > 1, argv[1] == "test" { TestCommand.main(Array(argv.dropFirst(2))); Platform.exit(0) }
-        if argv.count > 1, argv[1] == "routes" { RoutesCommand.main(Array(argv.dropFirst(2))); Platform.exit(0) }
-        if argv.count > 1, argv[1] == "explore" { ExploreCommand.main(Array(argv.dropFirst(2))); Platform.exit(0) }
+        // A subcommand, help, the version alone, completion scripts and the manual's dump go to the command
+        // tree; anything else is read as lua reads its command line.
+        if argv.count > 1, CoordRunCommand.takes(Array(argv.dropFirst())) {
+            CoordRunCommand.main(Array(argv.dropFirst()))
+            Platform.exit(0)
+        }
         Platform.exit(run(argv))
     }
 
@@ -31,7 +33,7 @@ enum CoordRun {
             return 1
         }
         if invocation.help {
-            Platform.writeOut(Invocation.usage(program: program) + "\n")
+            Platform.writeOut(CoordRunCommand.helpMessage() + "\n")
             return 0
         }
         let options: CoordRunOptions
@@ -41,8 +43,8 @@ enum CoordRun {
             streams.message(CoordRunOptions.message(for: error))
             return 1
         }
-        if invocation.showVersion { Platform.writeOut(LuaState.copyright + "\n") }
         if invocation.printsCoordrunVersion { Platform.writeOut("coordrun \(version)\n") }
+        if invocation.showVersion { Platform.writeOut(LuaState.copyright + "\n") }
 
         let runtime: ScriptRuntime
         do {

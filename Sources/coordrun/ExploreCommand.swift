@@ -5,7 +5,7 @@ import CoordinatorTools
 /// shortest paths written as a flow test, and the flow as a graph (docs/Explore.md).
 struct ExploreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "coordrun explore",
+        commandName: "explore",
         abstract: "Explore every state the app can reach, and draw its flow.",
         discussion: """
             Tries every action of every state, breadth first: each output (each item of a list, each example \

@@ -79,7 +79,8 @@ struct Invocation {
     init(_ argv: [String]) throws {
         var i = 1
         var first = argv.count // the script's index, or argv.count when there is none
-        scan: while i < argv.count {
+        scan: while true {
+            guard i < argv.count else { first = argv.count; break scan } // only options: no script
             let argument = argv[i]
             first = i
             guard argument.hasPrefix("-") else { break scan }

@@ -5,7 +5,7 @@ import CoordinatorTools
 /// parameters (docs/Links.md); exits 1 when one fails. A deep-link check for CI.
 struct RoutesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "coordrun routes",
+        commandName: "routes",
         abstract: "List the app's routes and open each with the example parameters it declares.",
         discussion: "Each route opens in a fresh app. Prints a line per route (where it led, or why it failed), then `N routes, N failed`; exits 1 when one failed.")
 

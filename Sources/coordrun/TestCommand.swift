@@ -5,7 +5,7 @@ import CoordinatorTools
 /// (docs/Testing.md).
 struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "coordrun test",
+        commandName: "test",
         abstract: "Run flow tests: every *_test.lua under the given files or folders (default: the current folder).",
         discussion: "Each test starts from a fresh app. Prints each failing test with its place and message, then `N passed, N failed`; exits 1 when a test failed.")
 

@@ -64,8 +64,8 @@ import CoordinatorCore
     }
 }
 
-/// Papercuts of issue 25 that a host meets first.
-@Suite struct APIPapercutTests {
+/// What a host meets first: accessors, interpolation, files by URL.
+@Suite struct HostConvenienceTests {
     @Test func interpolatedTextIsAFlowValueAndAnEmptyScreenTypeIsNotAmbiguous() {
         let n = 3
         let reply: FlowValue = "saved #\(n)"

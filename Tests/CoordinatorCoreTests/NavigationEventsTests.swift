@@ -1,7 +1,7 @@
 import Testing
 import CoordinatorCore
 
-/// Navigation events as an AsyncSequence (issue 25).
+/// Navigation events as an AsyncSequence.
 @Suite struct NavigationEventsTests {
     @Test func eventsArriveInOrderAndTheStreamEndsWithTheApp() async throws {
         var events: AsyncStream<NavigationEvent>
@@ -38,7 +38,7 @@ extension NavigationEventsTests {
 }
 
 extension NavigationEventsTests {
-    /// `observe` gives an observation to cancel, not a number to hand back (issue 25's papercut); it does
+    /// `observe` gives an observation to cancel, not a number to hand back; it does
     /// not keep the app alive, and cancelling again or after the app went does nothing.
     @Test func anObservationStopsWhenCancelled() throws {
         var seen: [String] = []

@@ -4,7 +4,7 @@ import CoordinatorLua
 import Foundation
 
 /// Stopping Lua from outside the thread that runs it: a flag set from another thread, and a Swift task's
-/// cancellation (issue 25's runaway script on an actor).
+/// cancellation (a runaway script on an actor).
 @Suite struct CancellationTests {
     @Test func aFlagSetOnAnotherThreadStopsTheLoopAndTheStateGoesOn() throws {
         let lua = try makeState()

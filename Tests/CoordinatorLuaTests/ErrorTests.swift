@@ -165,7 +165,7 @@ import CoordinatorLua
     }
 }
 
-/// An error object that is not a string reaches Swift as a value beside its message (issue 25).
+/// An error object that is not a string reaches Swift as a value beside its message.
 @Suite struct ErrorValueTests {
     @Test func aTableErrorKeepsItsFields() throws {
         let lua = try makeState()
@@ -204,7 +204,7 @@ import CoordinatorLua
     }
 }
 
-/// Errors in parts (issue 25): a refused argument's position, function, expected and got types, and a failed
+/// Errors in parts: a refused argument's position, function, expected and got types, and a failed
 /// conversion's types, the same whether Lua's library, a Swift function or a Swift read refused the value.
 @Suite struct ErrorDetailTests {
     let lua: LuaState

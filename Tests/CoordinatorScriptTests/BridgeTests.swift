@@ -5,19 +5,6 @@ import CoordinatorScript
 import CoordinatorTools
 import CoordinatorLua
 
-/// The repository's root, found from this file.
-let repositoryRoot: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)
-    return parts.joined(separator: "/")
-}()
-
-func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime {
-    let runtime = try ScriptRuntime(state: state, driverFunctions: true)
-    try runtime.load(script: repositoryRoot + "/scripts/app.lua")
-    try runtime.start()
-    return runtime
-}
 
 
 @Suite struct AppScriptTests {

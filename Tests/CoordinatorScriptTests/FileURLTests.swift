@@ -5,7 +5,7 @@ import CoordinatorScript
 import CoordinatorTools
 import CoordinatorLua
 
-/// Scripts, snapshots and test files by `URL`, as Swift hosts name files (issue 25).
+/// Scripts, snapshots and test files by `URL`, as Swift hosts name files.
 @Suite struct FileURLTests {
     @Test func scriptsSnapshotsAndTestFilesByURL() throws {
         let app = URL(fileURLWithPath: repositoryRoot + "/scripts/app.lua")

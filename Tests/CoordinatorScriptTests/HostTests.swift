@@ -5,7 +5,7 @@ import CoordinatorCore
 import CoordinatorScript
 import CoordinatorLua
 
-/// The ready fronts for Swift concurrency (issue 25): ScriptSession (an actor, for tool and server hosts)
+/// The ready fronts for Swift concurrency: ScriptSession (an actor, for tool and server hosts)
 /// and ScriptHost (the main actor, for app hosts).
 @Suite struct HostTests {
     static let app = URL(fileURLWithPath: repositoryRoot + "/scripts/app.lua")

@@ -8,9 +8,9 @@ import CoordinatorLua
 
 /// Live edit keeps one consistent state: after a reload every live closure sees the same file-level
 /// variables, handlers added to code that already ran reach the live screens it made, and the report says
-/// what changed (issue 21).
+/// what changed.
 @Suite struct LiveEditTests {
-    /// The issue's example: the app's state in a file-level local, read and written by two handlers.
+    /// The app's state in a file-level local, read and written by two handlers.
     static let counterApp = """
         local flow = require "coordinator"
         local counter = { n = 0 }          -- app state in a file-level local

@@ -116,4 +116,3 @@ import CoordinatorLua
     }
 }
 
-func readFile(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }

@@ -6,55 +6,10 @@ import CoordinatorTools
 import CoordinatorLua
 import TestSupport
 
-/// Whole-app snapshots (issue 23): taken as JSON, restored by replaying the steps, reconciling the data and
+/// Whole-app snapshots: taken as JSON, restored by replaying the steps, reconciling the data and
 /// checking the result; refused whole when they cannot be restored.
 @Suite struct SnapshotTests {
-    /// The document without its steps: what must be equal after a restore.
-    static func state(_ json: String) throws -> FlowValue {
-        let document = try FlowValue(json: json)
-        return .record(FlowRecord((document.recordValue?.fields ?? []).filter { $0.key != "steps" }.map { ($0.key, $0.value) }))
-    }
-
-    @Test func aSnapshotThreeDeepInATabWithAModalRestoresInANewProcess() throws {
-        let folder = try TemporaryDirectory()
-        let file = folder.path + "/shop.json"
-        // Three deep in the Catalog tab, a product added (the Cart tab's badge), then the checkout modal.
-        let taking = try TranscriptTests.run(["-i", "examples/shop.lua"], input: """
-            open("shop://catalog/shoes/42")
-            tap("add")
-            tap("buy")
-            io.open("\(file)", "w"):write(snapshot()):close()
-            """)
-        #expect(taking.status == 0, "\(taking.err)")
-        let json = try String(contentsOfFile: file, encoding: .utf8)
-        let document = try FlowValue(json: json)
-        #expect(document["format"] == 1)
-        #expect(document["window"]?["modals"]?[0]?["stack"]?[0]?["type"] == "Checkout")
-        #expect(document["window"]?["root"]?["tabs"]?[1]?["badge"] == 1)
-        #expect(document["coordinators"]?.listValue?.map { $0["class"]?.stringValue ?? "" } == ["Shop", "Catalog", "Cart", "Profile", "Checkout"])
-        #expect(document["coordinators"]?[1]?["data"] == ["category": "shoes", "product": "42"])
-
-        // Another process restores it: the same hierarchy and inputs, and every screen's outputs work.
-        let restoring = try TranscriptTests.run(["-i", "--restore", file, "examples/shop.lua"], input: """
-            =stack()
-            io.write(snapshot() == io.open("\(file)"):read("a") and "same\\n" or "different\\n")
-            tap("pay")
-            tap("done")
-            =stack()
-            tab("Cart")
-            =#top().items
-            tab("Catalog")
-            back()
-            tap("open", top().products[2])
-            =top().product.name
-            """)
-        #expect(restoring.status == 0, "\(restoring.err)")
-        #expect(restoring.out.contains("> =stack()\n{ \"Categories\", \"Products\", \"Product\", \"Checkout\" }\n"))
-        #expect(restoring.out.contains("same\n"))
-        #expect(restoring.out.contains("{ \"Categories\", \"Products\", \"Product\" }\n")) // paid: the modal went
-        #expect(restoring.out.contains("> =#top().items\n0\n")) // the cart emptied by the restored Shop's handler
-        #expect(restoring.out.contains("> =top().product.name\nCity sneaker\n"))
-    }
+    static func state(_ json: String) throws -> FlowValue { try snapshotState(json) }
 
     @Test func dataKeptInSelfIsRestoredWithItsCyclesSharingAndFrozenTables() throws {
         let folder = try TemporaryDirectory()

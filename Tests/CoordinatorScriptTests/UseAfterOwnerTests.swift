@@ -83,12 +83,6 @@ import CoordinatorLua
         #expect(reports.allSatisfy { $0.contains(": false") && $0.contains("the coordinator runtime is gone") }, "\(reports)")
     }
 
-    @Test func coordrunExitsCleanlyWhenAFinalizerDrivesTheApp() throws {
-        let outcome = try TranscriptTests.run(["scripts/app.lua"], input: "G = setmetatable({}, {__gc = function() top() tap('x') back() end})\n")
-        #expect(outcome.status == 0)
-        #expect(!outcome.err.contains("Fatal error"))
-    }
-
     /// Nothing a script sets up (handlers, signal handlers on screens and coordinators, a factory, child
     /// flows) keeps the runtime alive once the host lets it go.
     @Test func aRuntimeGoesWhenItsHostLetsItGo() throws {

@@ -5,8 +5,8 @@ import CoordinatorScript
 import CoordinatorTools
 import CoordinatorLua
 
-/// The crashes, hangs and silent failures found by attacking the runtime (issue 20), each a regression test.
-@Suite struct HardeningTests {
+/// The crashes, hangs and silent failures found by attacking the runtime, each a regression test.
+@Suite struct AttackRegressionTests {
     /// A runtime over a script written to a temporary folder, with the driver functions.
     func runtime(_ script: String, state: AppState = .authorization) throws -> (ScriptRuntime, TemporaryDirectory) {
         let folder = try TemporaryDirectory()
@@ -85,7 +85,7 @@ import CoordinatorLua
     }
 }
 
-@Suite struct CompletionHardeningTests {
+@Suite struct CompletionLimitTests {
     /// Completion runs `__index` metamethods under an instruction budget: one that loops costs a moment.
     @Test func aLoopingIndexDoesNotHangCompletion() throws {
         let runtime = try appRuntime()
@@ -130,16 +130,6 @@ import CoordinatorLua
         #expect(try safe.run("return dofile, loadfile") == [.nil, .nil])
     }
 
-    /// coordrun names a main script that is a binary chunk.
-    @Test func coordrunNamesABinaryScript() throws {
-        let folder = try TemporaryDirectory()
-        let lua = try LuaState()
-        let dumped = try lua.evaluate("return string.dump(load('return 1'))", as: LuaString.self)
-        let path = try folder.write("bytecode.lua", bytes: Array(dumped.bytes))
-        let outcome = try TranscriptTests.run([path], input: "")
-        #expect(outcome.status == 1)
-        #expect(outcome.err.contains("\(path): attempt to load a binary chunk"))
-    }
 }
 
 @Suite struct DataSizeTests {
@@ -188,7 +178,7 @@ import CoordinatorLua
     }
 }
 
-/// Error messages keep their site (issue 20, item 10).
+/// Error messages keep their site.
 @Suite struct ErrorSiteTests {
     func session(_ script: String, _ lines: [String]) throws -> [String] {
         let folder = try TemporaryDirectory()
@@ -233,7 +223,7 @@ import CoordinatorLua
     }
 }
 
-/// Running out of memory while Swift code makes Lua values (issue 20, item 6): Lua's memory error used to
+/// Running out of memory while Swift code makes Lua values : Lua's memory error used to
 /// longjmp over some 25 Swift frames of the data conversion. Now the state's reserve carries the
 /// conversion to its next check, which raises the error in Swift; nothing raises over Swift code.
 @Suite struct OutOfMemoryTests {

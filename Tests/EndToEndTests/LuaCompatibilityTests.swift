@@ -53,8 +53,8 @@ import TestSupport
     @Test func theREPLPrintsWhatLuaPrints() throws {
         try Self.requireLua()
         let input = Self.replInputs.joined(separator: "\n") + "\n"
-        let lua = try TranscriptTests.run(Self.lua, ["-i"], input: input)
-        let ours = try TranscriptTests.run(["-i"], input: input)
+        let lua = try Programs.run(Self.lua, ["-i"], input: input)
+        let ours = try Programs.run(["-i"], input: input)
         let expected = Self.normalized(lua.out + lua.err)
         let actual = Self.normalized(ours.out + ours.err)
         #expect(actual == expected)
@@ -67,11 +67,11 @@ import TestSupport
     /// lines are numbered.
     @Test func tablesArePrettyPrintedAsLuaThatReadsBack() throws {
         let inputs = ["{ 1, 2, x = 'y', ['end'] = true, [2.5] = 'f', ['\\0' .. '1'] = 0 }", "nosuch()"]
-        let ours = try TranscriptTests.run(["-i"], input: inputs.joined(separator: "\n") + "\n")
+        let ours = try Programs.run(["-i"], input: inputs.joined(separator: "\n") + "\n")
         #expect(ours.out.contains(#"{ 1, 2, ["\0001"] = 0, ["end"] = true, [2.5] = "f", x = "y" }"#), "\(ours.out)")
         #expect(ours.err.contains("stdin:2: attempt to call a nil value (global 'nosuch')"))
         // What is printed reads back as the same table.
-        let back = try TranscriptTests.run(["-e", #"local t = { 1, 2, ["\0001"] = 0, ["end"] = true, [2.5] = "f", x = "y" } print(#t, t["\0" .. "1"], t["end"], t[2.5])"#], input: "")
+        let back = try Programs.run(["-e", #"local t = { 1, 2, ["\0001"] = 0, ["end"] = true, [2.5] = "f", x = "y" } print(#t, t["\0" .. "1"], t["end"], t[2.5])"#], input: "")
         #expect(back.out == "2\t0\ttrue\tf\n")
     }
 
@@ -96,10 +96,10 @@ import TestSupport
         let script = try folder.write("args.lua", Self.argScript)
         let argv = arguments.map { $0 == "SCRIPT" ? script : $0 }
         let stdin = arguments.contains("-") ? Self.argScript : ""
-        let lua = try TranscriptTests.run(Self.lua, argv, input: stdin)
-        let ours = try TranscriptTests.run(TranscriptTests.coordrun, argv, input: stdin)
+        let lua = try Programs.run(Self.lua, argv, input: stdin)
+        let ours = try Programs.run(Programs.coordrun, argv, input: stdin)
         let luaOut = lua.out.replacingOccurrences(of: Self.lua, with: "<interpreter>")
-        let ourOut = ours.out.replacingOccurrences(of: TranscriptTests.coordrun, with: "<interpreter>")
+        let ourOut = ours.out.replacingOccurrences(of: Programs.coordrun, with: "<interpreter>")
         #expect(Self.normalized(ourOut) == Self.normalized(luaOut))
         #expect(ours.status == lua.status)
         #expect(ours.err == lua.err)
@@ -108,8 +108,8 @@ import TestSupport
     @Test(arguments: [["-x"], ["-e"], ["-ix"], ["-l"], ["--x"], ["-E", "-h"], ["-", "-"]])
     func badOptionsAreRefusedAsLuaRefusesThem(_ arguments: [String]) throws {
         try Self.requireLua()
-        let lua = try TranscriptTests.run(Self.lua, arguments, input: "")
-        let ours = try TranscriptTests.run(TranscriptTests.coordrun, arguments, input: "")
+        let lua = try Programs.run(Self.lua, arguments, input: "")
+        let ours = try Programs.run(Programs.coordrun, arguments, input: "")
         #expect(ours.status == lua.status)
         #expect(Self.firstMessage(ours.err) == Self.firstMessage(lua.err), "\(ours.err)")
     }
@@ -119,8 +119,8 @@ import TestSupport
         let folder = try TemporaryDirectory()
         let failing = try folder.write("fails.lua", "local x = 1\nerror('boom')\n")
         for argv in [[failing], [folder.path + "/nosuch.lua"], ["-e", "error('e')"], ["-e", "x = = 1"]] {
-            let lua = try TranscriptTests.run(Self.lua, argv, input: "")
-            let ours = try TranscriptTests.run(TranscriptTests.coordrun, argv, input: "")
+            let lua = try Programs.run(Self.lua, argv, input: "")
+            let ours = try Programs.run(Programs.coordrun, argv, input: "")
             #expect(ours.status == lua.status && ours.status == 1)
             #expect(Self.firstMessage(ours.err) == Self.firstMessage(lua.err), "\(argv): \(ours.err)")
         }
@@ -135,8 +135,8 @@ import TestSupport
                                          (["LUA_INIT": "@" + initFile], ["-e", "print('e')"]),
                                          (["LUA_INIT": "print('init')"], ["-E", "-e", "print('e')"]),
                                          (["LUA_INIT": "error('bad init')"], ["-e", "print('e')"])] {
-            let lua = try TranscriptTests.run(Self.lua, arguments, input: "", environment: environment)
-            let ours = try TranscriptTests.run(TranscriptTests.coordrun, arguments, input: "", environment: environment)
+            let lua = try Programs.run(Self.lua, arguments, input: "", environment: environment)
+            let ours = try Programs.run(Programs.coordrun, arguments, input: "", environment: environment)
             #expect(ours.out == lua.out, "\(environment)")
             #expect(ours.status == lua.status)
         }
@@ -158,8 +158,8 @@ import TestSupport
     ])
     func casesFromLuasOwnTests(_ arguments: [String], _ input: String) throws {
         try Self.requireLua()
-        let lua = try TranscriptTests.run(Self.lua, arguments, input: input + "\n")
-        let ours = try TranscriptTests.run(TranscriptTests.coordrun, arguments, input: input + "\n")
+        let lua = try Programs.run(Self.lua, arguments, input: input + "\n")
+        let ours = try Programs.run(Programs.coordrun, arguments, input: input + "\n")
         #expect(Self.normalized(ours.out) == Self.normalized(lua.out))
         #expect(ours.status == lua.status)
         #expect(Self.normalized(Self.withoutProgram(ours.err)) == Self.normalized(Self.withoutProgram(lua.err)), "\(arguments)")
@@ -169,7 +169,7 @@ import TestSupport
         let folder = try TemporaryDirectory()
         let out = folder.path + "/out.txt"
         let script = try folder.write("w.lua", "io.output(\"\(out)\"); io.write('alo')\n")
-        let ours = try TranscriptTests.run([script], input: "")
+        let ours = try Programs.run([script], input: "")
         #expect(ours.status == 0)
         #expect(readFile(out) == "alo")
     }
@@ -177,7 +177,7 @@ import TestSupport
     @Test func aScriptWithoutAnAppIsPlainLua() throws {
         let folder = try TemporaryDirectory()
         let script = try folder.write("plain.lua", "io.write('plain ', ...) print()\n")
-        let ours = try TranscriptTests.run([script, "x"], input: "1\n")
+        let ours = try Programs.run([script, "x"], input: "1\n")
         #expect(ours.out == "plain x\n")
         #expect(ours.err.isEmpty)
         #expect(ours.status == 0)
@@ -192,14 +192,14 @@ import TestSupport
             "flow.app(App)",
             "tap('wave')", "waved",
         ]
-        let ours = try TranscriptTests.run(["-i"], input: inputs.joined(separator: "\n") + "\n")
+        let ours = try Programs.run(["-i"], input: inputs.joined(separator: "\n") + "\n")
         #expect(ours.out.contains("> flow.app(App)\n== Hello ==\n  :1. wave\nstack: Hello\n"), "\(ours.out)")
         #expect(ours.out.hasSuffix("> waved\ntrue\n> \n"))
         #expect(ours.err.isEmpty)
     }
 
     @Test func outputIsInTheOrderItWasMade() throws {
-        let ours = try TranscriptTests.run(["-i"], input: "io.write('a')\nprint(1+1)\nio.write('b')\nprint('c')\n")
+        let ours = try Programs.run(["-i"], input: "io.write('a')\nprint(1+1)\nio.write('b')\nprint('c')\n")
         let addressesHidden = ours.out.replacing(/0x[0-9a-f]+/, with: "0x?")
         #expect(addressesHidden.hasSuffix("> io.write('a')\nafile (0x?)\n> print(1+1)\n2\n> io.write('b')\nbfile (0x?)\n> print('c')\nc\n> \n"), "\(ours.out)")
     }

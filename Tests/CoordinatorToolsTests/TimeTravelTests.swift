@@ -5,10 +5,10 @@ import CoordinatorScript
 import CoordinatorTools
 import TestSupport
 
-/// Time travel in the REPL (issue 23): `:undo`, `:redo`, `:history`, `:goto N`.
+/// Time travel in the REPL: `:undo`, `:redo`, `:history`, `:goto N`.
 @Suite struct TimeTravelTests {
     /// The app's whole state (a snapshot without its steps), to compare two points of a session.
-    static func state(_ repl: REPL) throws -> FlowValue { try SnapshotTests.state(repl.runtime.snapshot()) }
+    static func state(_ repl: REPL) throws -> FlowValue { try snapshotState(repl.runtime.snapshot()) }
 
     @Test func undoAfterATapThatStartedAChildFlowRestoresTheTreeAndTheStacks() throws {
         let session = try REPLTranscript(script: repositoryRoot + "/examples/shop.lua")

@@ -3,10 +3,10 @@ import Testing
 import TestSupport
 
 /// `coordrun test`: the project's own flow tests pass, a changed app makes them fail at the test's line,
-/// driving is strict, and the runner's options and reports work (issue 22).
-@Suite struct FlowTestTests {
+/// driving is strict, and the runner's options and reports work.
+@Suite struct FlowTestCommandTests {
     @Test func theProjectsFlowTestsPass() throws {
-        let outcome = try TranscriptTests.run(["test", "scripts", "examples"], input: "")
+        let outcome = try Programs.run(["test", "scripts", "examples"], input: "")
         #expect(outcome.status == 0, "\(outcome.err)")
         #expect(outcome.out.hasSuffix(" passed, 0 failed\n"), "\(outcome.out)")
         #expect(outcome.err.isEmpty)
@@ -24,7 +24,7 @@ import TestSupport
 
     @Test func aChangedPasswordCheckFailsTheTestsAtTheirLines() throws {
         let folder = try appFolder { $0.replacingOccurrences(of: "password ~= \"secret\"", with: "password ~= \"secret2\"") }
-        let outcome = try TranscriptTests.run(["test", folder.path], input: "")
+        let outcome = try Programs.run(["test", folder.path], input: "")
         #expect(outcome.status == 1)
         #expect(outcome.out.hasSuffix(" failed\n") && !outcome.out.hasSuffix(" 0 failed\n"), "\(outcome.out)")
         // The failing step of the test file, and what the app showed instead.
@@ -35,7 +35,7 @@ import TestSupport
         let folder = try appFolder {
             $0.replacingOccurrences(of: "local list = self:push(\"Cities\"", with: "local list = self:push(\"Regions\", { federal = cities.federal, regions = cities.regions }) or self:push(\"Cities\"")
         }
-        let outcome = try TranscriptTests.run(["test", folder.path, "--filter", "third screen"], input: "")
+        let outcome = try Programs.run(["test", folder.path, "--filter", "third screen"], input: "")
         #expect(outcome.status == 1)
         #expect(outcome.err.contains(#"app_test.lua:41: a city of a region is chosen on a third screen, and the profile shows it: events: expected { "Regions#", "push Cities" }"#), "\(outcome.err)")
         #expect(outcome.out == "0 passed, 1 failed\n")
@@ -44,7 +44,7 @@ import TestSupport
     @Test func changedCityDataFailsTheTestThatReadsIt() throws {
         let folder = try appFolder()
         _ = try folder.write("cities.lua", try #require(readFile(repositoryRoot + "/scripts/cities.lua")).replacingOccurrences(of: "\"Kazan\"", with: "\"Qazan\""))
-        let outcome = try TranscriptTests.run(["test", folder.path], input: "")
+        let outcome = try Programs.run(["test", folder.path], input: "")
         #expect(outcome.status == 1)
         #expect(outcome.err.contains(#"app_test.lua:45: a city of a region is chosen on a third screen, and the profile shows it: the city on the profile: expected "Kazan", got "Qazan""#), "\(outcome.err)")
     }
@@ -72,7 +72,7 @@ import TestSupport
             test("a test that never ends", function() while true do end end)
             skip("not yet", function() error("never runs") end)
             """)
-        let outcome = try TranscriptTests.run(["test", "--timeout", "0.2", folder.path], input: "")
+        let outcome = try Programs.run(["test", "--timeout", "0.2", folder.path], input: "")
         #expect(outcome.status == 1)
         #expect(outcome.out == "1 passed, 4 failed, 1 skipped\n")
         #expect(outcome.err.contains("strict_test.lua:6: a test that never ends: "), "\(outcome.err)")
@@ -81,21 +81,21 @@ import TestSupport
         #expect(outcome.err.contains("strict_test.lua:3: an output the screen does not have: screen A has no output 'nope'"))
         #expect(outcome.err.contains("strict_test.lua:4: a screen that does not render: rendering B failed: "))
         // --fail-fast stops at the first failure; --list lists without running.
-        let fast = try TranscriptTests.run(["test", "--fail-fast", folder.path], input: "")
+        let fast = try Programs.run(["test", "--fail-fast", folder.path], input: "")
         #expect(fast.out == "0 passed, 1 failed\n")
-        let list = try TranscriptTests.run(["test", "--list", folder.path], input: "")
+        let list = try Programs.run(["test", "--list", folder.path], input: "")
         #expect(list.out.split(separator: "\n").count == 6)
         #expect(list.out.hasSuffix("strict_test.lua:7: not yet (skipped)\n"))
     }
 
     @Test func theOracleCatchesAFlowKeptAliveByAGlobal() throws {
         let folder = try appFolder { $0.replacingOccurrences(of: "function CityPicker:start()\n", with: "function CityPicker:start()\n  lastPicker = self\n") }
-        let outcome = try TranscriptTests.run(["test", folder.path, "--filter", "federal city"], input: "")
+        let outcome = try Programs.run(["test", folder.path, "--filter", "federal city"], input: "")
         #expect(outcome.status == 1)
         #expect(outcome.err.contains(#"a federal city is chosen on the regions screen: lifecycle: coordinator CityPicker#"#), "\(outcome.err)")
         #expect(outcome.err.contains(#"finished at tap("citySelected", {name = "#) && outcome.err.contains("app_test.lua:32 but is still alive"), "\(outcome.err)")
         // With --strict-lifecycle, the step that left it fails.
-        let strict = try TranscriptTests.run(["test", "--strict-lifecycle", folder.path, "--filter", "federal city"], input: "")
+        let strict = try Programs.run(["test", "--strict-lifecycle", folder.path, "--filter", "federal city"], input: "")
         #expect(strict.err.contains("app_test.lua:32: a federal city is chosen on the regions screen: "), "\(strict.err)")
     }
 
@@ -125,7 +125,7 @@ import TestSupport
             test("a flow that shows nothing", function() tap("orphan") end)
             test("a service with no UI, and a screen that is shown", function() tap("open") end)
             """)
-        let outcome = try TranscriptTests.run(["test", folder.path], input: "")
+        let outcome = try Programs.run(["test", folder.path], input: "")
         #expect(outcome.out == "1 passed, 2 failed\n")
         #expect(outcome.err.contains(#"oracle_test.lua:2: a popped screen kept by a global: lifecycle: screen B#"#), "\(outcome.err)")
         #expect(outcome.err.contains(#"left at tap("close") at "#))
@@ -136,7 +136,7 @@ import TestSupport
     @Test func junitReportsEveryTest() throws {
         let folder = try appFolder { $0.replacingOccurrences(of: "password ~= \"secret\"", with: "password ~= \"secret2\"") }
         let report = folder.path + "/report.xml"
-        _ = try TranscriptTests.run(["test", folder.path, "--junit", report], input: "")
+        _ = try Programs.run(["test", folder.path, "--junit", report], input: "")
         let xml = try #require(readFile(report))
         #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\""))
         #expect(xml.components(separatedBy: "<testcase ").count - 1 == 8)
@@ -148,7 +148,7 @@ import TestSupport
     @Test func coverageListsWhatTheTestsNeverReached() throws {
         let folder = try TemporaryDirectory()
         let json = folder.path + "/coverage.json"
-        let outcome = try TranscriptTests.run(["test", "--coverage", "--coverage-json", json, "examples/ab-picker_test.lua"], input: "")
+        let outcome = try Programs.run(["test", "--coverage", "--coverage-json", json, "examples/ab-picker_test.lua"], input: "")
         #expect(outcome.status == 0)
         // The A/B test reaches the list, never the map.
         #expect(outcome.out.contains("coverage of examples/ab-picker.lua:\n  screen types: 2 of 3 reached; never: CityMap\n  outputs: 2 of 3 reached; never: CityMap.citySelected\n  coordinator classes: 1 of 1 reached\n"), "\(outcome.out)")
@@ -176,13 +176,13 @@ import TestSupport
         #expect(text.contains("  tap(\"login\", {name = \"Ann\", password = \"secret\"})\n  expect.stack { \"UserEdit\" }\n"), "\(text)")
         #expect(text.contains("  tap(\"regionSelected\", {cities = "))
         #expect(text.hasSuffix("  expect.stack { \"UserEdit\" }\nend)\n"))
-        let replay = try TranscriptTests.run(["test", recorded], input: "")
+        let replay = try Programs.run(["test", recorded], input: "")
         #expect(replay.out == "1 passed, 0 failed\n", "\(replay.err)")
         // After a change that alters the flow, the replay fails at the step, saying what differs.
         let app = try #require(readFile(folder.path + "/app.lua"))
         _ = try folder.write("app.lua", app.replacingOccurrences(of: "list.onCitySelected = function(city) self:finish(city) end",
                                                                     with: "list.onCitySelected = function(city) end"))
-        let changed = try TranscriptTests.run(["test", recorded], input: "")
+        let changed = try Programs.run(["test", recorded], input: "")
         #expect(changed.out == "0 passed, 1 failed\n")
         #expect(changed.err.contains("session_test.lua:") && changed.err.contains(#"stack: expected { "UserEdit" }, got { "UserEdit", "Regions", "Cities" }"#), "\(changed.err)")
     }
@@ -195,7 +195,7 @@ import TestSupport
             local n = os.time() % 1000 + math.random(1000) * 1000 + (os.clock() * 1e6 // 1)
             test("a test named " .. n, function() end)
             """)
-        let outcome = try TranscriptTests.run(["test", folder.path + "/random_test.lua"], input: "")
+        let outcome = try Programs.run(["test", folder.path + "/random_test.lua"], input: "")
         #expect(outcome.status == 1)
         #expect(outcome.err.contains("declared other tests when loaded again"), "\(outcome.err)")
     }
@@ -203,7 +203,7 @@ import TestSupport
     @Test func aFileThatCannotLoadIsAFailure() throws {
         let folder = try TemporaryDirectory()
         _ = try folder.write("broken_test.lua", "app \"nosuch.lua\"\n")
-        let outcome = try TranscriptTests.run(["test", folder.path], input: "")
+        let outcome = try Programs.run(["test", folder.path], input: "")
         #expect(outcome.status == 1)
         #expect(outcome.out == "0 passed, 1 failed\n")
         #expect(outcome.err.contains("broken_test.lua: cannot run its tests: "))

@@ -4,31 +4,6 @@ import CoordinatorScript
 import CoordinatorTools
 import TestSupport
 
-/// The REPL engine in process, as `coordrun` drives it: lines in, text out.
-final class REPLTranscript {
-    var text = ""
-    var errors: [String] = []
-    let repl: REPL
-
-    init(mode: REPL.Mode = .repl, script: String = repositoryRoot + "/scripts/app.lua") throws {
-        let runtime = try ScriptRuntime()
-        try runtime.load(script: script)
-        try runtime.start()
-        var sink: (text: (String) -> Void, error: (String) -> Void) = ({ _ in }, { _ in })
-        repl = try REPL(runtime: runtime, mode: mode, output: REPL.Output(write: { sink.text($0) }, error: { sink.error($0) }))
-        sink = ({ [unowned self] in self.text += $0 }, { [unowned self] in self.errors.append($0) })
-    }
-
-    /// Runs a line and returns what it printed.
-    @discardableResult
-    func line(_ line: String) -> String {
-        text = ""
-        errors = []
-        repl.handle(line)
-        return text
-    }
-}
-
 @Suite struct REPLEngineTests {
     @Test func anAppDeclaredOnALineStartsAndAFailingStartIsReportedOnce() throws {
         let runtime = try ScriptRuntime()

@@ -5,7 +5,7 @@ import CoordinatorScript
 import CoordinatorTools
 import TestSupport
 
-/// `coordrun explore` (issue 24): every reachable state, the faults with their shortest paths as tests.
+/// Exploration: every reachable state, the faults with their shortest paths as tests.
 /// Serialized: each exploration keeps a core busy, and the terminal tests beside them poll a screen.
 @Suite(.serialized) struct ExploreTests {
     static func explore(_ script: String, _ configure: (inout Explorer.Options) -> Void = { _ in }) throws -> ExploreReport {
@@ -129,28 +129,4 @@ import TestSupport
         #expect(json["nodes"]?.listValue?.count == graph.nodes.count && json["edges"]?.listValue?.count == graph.edges.count)
     }
 
-    @Test func exploreOnTheCommandLine() throws {
-        let folder = try TemporaryDirectory()
-        let outcome = try TranscriptTests.run(["explore", "scripts/app.lua", "--json", folder.path + "/r.json", "--graph", folder.path + "/g.mmd"], input: "")
-        #expect(outcome.status == 0, "\(outcome.err)")
-        #expect(outcome.out.hasPrefix("explored scripts/app.lua: 52 states, 193 transitions"))
-        #expect(outcome.out.contains("graph: \(folder.path)/g.mmd ("))
-        let report = try FlowValue(json: String(contentsOfFile: folder.path + "/r.json", encoding: .utf8))
-        #expect(report["states"] == 52 && report["fixedPoint"] == true && report["errors"] == [])
-        // The flow tests' coverage colours the graph: what they reached, and what they did not.
-        let coverage = folder.path + "/coverage.json"
-        _ = try TranscriptTests.run(["test", "--coverage-json", coverage, "examples/ab-picker_test.lua"], input: "")
-        let coloured = try TranscriptTests.run(["explore", "examples/ab-picker.lua", "--graph", folder.path + "/g.dot", "--coverage", coverage], input: "")
-        #expect(coloured.status == 0, "\(coloured.err)")
-        let dot = try String(contentsOfFile: folder.path + "/g.dot", encoding: .utf8)
-        #expect(dot.contains("fillcolor=\"#c8f7c5\""), "\(dot)") // reached by the tests
-        // Worker processes share each level: the same report as one process.
-        let shared = try TranscriptTests.run(["explore", "examples/multi-select.lua", "--depth", "60", "--workers", "2"], input: "")
-        let alone = try TranscriptTests.run(["explore", "examples/multi-select.lua", "--depth", "60"], input: "")
-        #expect(shared.status == 0 && alone.status == 0, "\(shared.err)")
-        #expect(shared.out.split(separator: "\n").first == alone.out.split(separator: "\n").first)
-        #expect(shared.out.hasPrefix("explored examples/multi-select.lua: 221 states, 788 transitions"), "\(shared.out)")
-        let bad = try TranscriptTests.run(["explore", "scripts/app.lua", "--graph", folder.path + "/g.txt"], input: "")
-        #expect(bad.status == 1 && bad.err.contains("must end in .mmd, .dot, .json, .svg or .png"))
-    }
 }

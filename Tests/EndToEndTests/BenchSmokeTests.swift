@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The benchmark keeps working: every case runs with tiny counts (its figures are not looked at here;
 /// performance is measured by `swift run -c release coordbench`, never by the tests).
 @Suite struct BenchSmokeTests {
     @Test func everyCaseRunsAndTheJSONIsWellFormed() throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: TranscriptTests.coordrun).deletingLastPathComponent().appendingPathComponent("coordbench")
+        process.executableURL = URL(fileURLWithPath: Programs.coordrun).deletingLastPathComponent().appendingPathComponent("coordbench")
         process.arguments = ["--quick", "--json"]
         process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
         let out = Pipe()
@@ -30,7 +31,7 @@ import Testing
     @Test func badArgumentsAreMessagesNotCrashes() throws {
         for arguments in [["--scale", "nan"], ["--scale", "inf"], ["--scale", "0"], ["--only", "nope"]] {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: TranscriptTests.coordrun).deletingLastPathComponent().appendingPathComponent("coordbench")
+            process.executableURL = URL(fileURLWithPath: Programs.coordrun).deletingLastPathComponent().appendingPathComponent("coordbench")
             process.arguments = arguments
             let err = Pipe()
             process.standardOutput = FileHandle.nullDevice

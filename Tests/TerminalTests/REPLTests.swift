@@ -101,7 +101,7 @@ extension Substring {
     }
 }
 
-func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
 
 /// The REPL through a real terminal: what `lua` users expect, line editing, and live reload.
 @Suite struct REPLTests {
@@ -117,7 +117,7 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
     }
 
     func start(_ arguments: [String]) throws -> TerminalSession {
-        let session = try TerminalSession([TranscriptTests.coordrun] + arguments,
+        let session = try TerminalSession([Programs.coordrun] + arguments,
                                           environment: ["COORDRUN_HISTORY": history, "TERM": "xterm", "NO_COLOR": "1"],
                                           folder: folder.path)
         try session.waitFor(">")
@@ -138,7 +138,7 @@ func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", w
     @Test func errorsAreColouredOnlyWhereTheyGoToATerminal() throws {
         // Standard error to a file: no escape codes there; standard output on the terminal keeps its colours.
         let errors = folder.path + "/errors.txt"
-        let session = try TerminalSession(["/bin/sh", "-c", "exec \(shellQuote(TranscriptTests.coordrun)) -i 2>\(shellQuote(errors))"],
+        let session = try TerminalSession(["/bin/sh", "-c", "exec \(shellQuote(Programs.coordrun)) -i 2>\(shellQuote(errors))"],
                                           environment: ["COORDRUN_HISTORY": history, "TERM": "xterm"], folder: folder.path)
         try session.waitFor(">")
         try session.type("error('boom')")

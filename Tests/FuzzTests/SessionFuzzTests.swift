@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import coordfuzz
 
 /// The session fuzzer (Sources/coordfuzz) run by the suite, bounded: random sessions against the app and

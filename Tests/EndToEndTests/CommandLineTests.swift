@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `coordrun`'s command line: one tree of subcommands (help, version, completion scripts, the man page),
+/// beside lua's own command line, which keeps reading a script and its arguments as `lua` does.
+@Suite struct CommandLineTests {
+    @Test func helpListsEverySubcommandAndLuasOptions() throws {
+        let help = try Programs.run(["--help"], input: "")
+        #expect(help.status == 0)
+        for line in ["USAGE: coordrun [options] [script [args]]", "SUBCOMMANDS:", "  test ", "  routes ", "  explore ",
+                     "-e stat runs 'stat'", "--memory-limit <bytes>"] {
+            #expect(help.out.contains(line), "\(line)\n\(help.out)")
+        }
+        // After lua's options, --help is still coordrun's help.
+        let late = try Programs.run(["-e", "x = 1", "--help"], input: "")
+        #expect(late.status == 0 && late.out == help.out)
+        let sub = try Programs.run(["help", "explore"], input: "")
+        #expect(sub.status == 0 && sub.out.contains("USAGE: coordrun explore <script>"), "\(sub.out)")
+    }
+
+    @Test func versionPrintsAndExitsZero() throws {
+        let version = try Programs.run(["--version"], input: "")
+        #expect(version.status == 0)
+        #expect(version.out.hasPrefix("coordrun 0.5.0\nLua 5.4"), "\(version.out)")
+        #expect(version.out.hasSuffix("PUC-Rio\n"))
+        // As lua's -v, it can come before a script or a chunk, which then runs.
+        let then = try Programs.run(["--version", "-e", "print(40 + 2)"], input: "")
+        #expect(then.status == 0 && then.out.hasSuffix("PUC-Rio\n42\n"), "\(then.out)")
+    }
+
+    /// A long option given last, with no script after it, is an option: standard input is the script.
+    @Test func aLongOptionLastIsNotAScriptName() throws {
+        for option in ["--sandbox", "--watch"] {
+            let outcome = try Programs.run([option], input: "print('from stdin')\n")
+            #expect(outcome.status == 0, "\(option): \(outcome.err)")
+            #expect(outcome.out == "from stdin\n", "\(option): \(outcome.out)")
+            #expect(!outcome.err.contains("cannot open"))
+        }
+    }
+
+    /// What a subcommand-less command line holds stays the script's: `--help` after the script is its argument.
+    @Test func aScriptsArgumentsAreTheScripts() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("args.lua", "print(#arg, arg[1], arg[2])\n")
+        let outcome = try Programs.run([script, "--help", "test"], input: "")
+        #expect(outcome.status == 0 && outcome.out == "2\t--help\ttest\n", "\(outcome.out) \(outcome.err)")
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsPassTheirShellsSyntaxCheck(_ shell: String) throws {
+        let folder = try TemporaryDirectory()
+        let script = try Programs.run(["--generate-completion-script", shell], input: "")
+        #expect(script.status == 0 && script.out.contains("coordrun"))
+        #expect(script.out.contains("explore") && script.out.contains("routes"))
+        let path = try folder.write("completion.\(shell)", script.out)
+        let check = try Programs.run("/usr/bin/env", [shell, "-n", path], input: "")
+        #expect(check.status == 0, "\(shell) -n: \(check.err)")
+    }
+
+    /// docs/man/coordrun.1 (scripts/man) names every subcommand and option the command tree has.
+    @Test func theManPageNamesEverySubcommandAndOption() throws {
+        let page = try String(contentsOfFile: repositoryRoot + "/docs/man/coordrun.1", encoding: .utf8)
+        let dump = try Programs.run(["--experimental-dump-help"], input: "")
+        #expect(dump.status == 0)
+        let tree = try #require(try JSONSerialization.jsonObject(with: Data(dump.out.utf8)) as? [String: Any])
+        var missing: [String] = []
+        func walk(_ command: [String: Any]) {
+            let name = command["commandName"] as? String ?? ""
+            if !page.contains(name) { missing.append(name) }
+            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                let isHidden = (argument["shouldDisplay"] as? Bool) == false
+                for entry in argument["names"] as? [[String: Any]] ?? [] where !isHidden {
+                    if let long = entry["name"] as? String, entry["kind"] as? String == "long", !page.contains(long) {
+                        missing.append("\(name) --\(long)")
+                    }
+                }
+            }
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] { walk(sub) }
+        }
+        walk(try #require(tree["command"] as? [String: Any]))
+        #expect(missing.isEmpty, "docs/man/coordrun.1 does not name \(missing): run scripts/man")
+    }
+}

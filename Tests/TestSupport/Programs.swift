@@ -1,0 +1,63 @@
+import Foundation
+
+/// The repository's root, found from this file.
+public let repositoryRoot: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}()
+
+/// The programs of this build (`coordrun`) and others (`lua5.4`), run as a user runs them.
+public enum Programs {
+    /// The `coordrun` built next to this test bundle.
+    public static var coordrun: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("coordrun").path
+    }
+
+    /// What a program printed and its exit status.
+    public struct Outcome { public var out: String; public var err: String; public var status: Int32 }
+
+    /// SIGPIPE ignored in this process, once: a write to a program that has exited fails instead.
+    static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
+    /// Runs the `coordrun` of this build in the repository's root with `input` on its standard input.
+    public static func run(_ arguments: [String], input: String) throws -> Outcome {
+        try run(coordrun, arguments, input: input)
+    }
+
+    /// Runs `program` in the repository's root with `input` on its standard input; `environment` adds to
+    /// (or, with nil values, removes from) this process's.
+    public static func run(_ program: String, _ arguments: [String], input: String, environment extra: [String: String?] = [:],
+                           folder: String = repositoryRoot) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTES_FILE"] = NSTemporaryDirectory() + "notes-\(UUID().uuidString).txt"
+        environment["CITY_PICKER"] = nil
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        // A program may exit without reading its input (`-v -e ...`, `os.exit`): writing then fails with
+        // EPIPE, which must not end the test process with SIGPIPE.
+        _ = Self.ignoreBrokenPipes
+        try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self),
+                       status: process.terminationStatus)
+    }
+}
+
+/// `s` quoted for a POSIX shell.
+public func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+/// The whole file as text, or nil when it cannot be read.
+public func readFile(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
