@@ -21,7 +21,7 @@ public struct LuaCall: ~Copyable {
     // C API calls, which is most of what separates a Swift method from a C function.
     @usableFromInline let L: OpaquePointer
     @usableFromInline unowned(unsafe) let core: LuaCore // SAFETY[call-frame]
-    let base: Int32
+    @usableFromInline let base: Int32
     @usableFromInline let offset: Int32
     unowned(unsafe) let callee: LuaCallableBox // SAFETY[call-frame]: the running Lua closure holds it
 
@@ -94,11 +94,17 @@ public struct LuaCall: ~Copyable {
         return object
     }
 
-    /// Pushes one result.
-    @inlinable public func push(_ value: some LuaPushable) throws {
-        try stack.reserve(1)
+    /// Pushes one result (as many as you like: room is made as they grow).
+    @inlinable @inline(__always) public func push(_ value: some LuaPushable) throws {
+        // Lua gives a Swift function's C trampoline LUA_MINSTACK (20) free slots besides its arguments: room
+        // is asked for only past the first 16 results.
+        if lua_gettop(L) &- base >= 16 { try stack.reserve(1) }
         try value.push(to: stack)
     }
+
+    /// Pushes the one result of a function that returns one (Lua guarantees room for it): the bridge's own
+    /// functions, without asking for room.
+    @inlinable package func pushResult(_ value: some LuaPushable) throws { try value.push(to: stack) }
 
     /// Pushes several results.
     public func push(values: [LuaValue]) throws {
@@ -139,7 +145,7 @@ extension LuaState {
 
     /// Makes a Lua function from a typed Swift closure with no arguments.
     public func function<R: LuaPushable>(name: String = "?", _ body: @escaping () throws -> R) -> LuaFunction {
-        core.makeFunction(name: name) { call in try call.push(try body()) }
+        core.makeFunction(name: name) { call in try call.pushResult(try body()) }
     }
 
     /// Makes a Lua function from a typed Swift closure of one argument.
@@ -148,14 +154,14 @@ extension LuaState {
     /// lua.globals["double"] = lua.function(name: "double") { (x: Int) in x * 2 }
     /// ```
     public func function<A: LuaReadable, R: LuaPushable>(name: String = "?", _ body: @escaping (A) throws -> R) -> LuaFunction {
-        core.makeFunction(name: name) { call in try call.push(try body(call.argument(1))) }
+        core.makeFunction(name: name) { call in try call.pushResult(try body(call.argument(1))) }
     }
 
     /// Makes a Lua function from a typed Swift closure of two arguments.
     public func function<A: LuaReadable, B: LuaReadable, R: LuaPushable>(
         name: String = "?", _ body: @escaping (A, B) throws -> R
     ) -> LuaFunction {
-        core.makeFunction(name: name) { call in try call.push(try body(call.argument(1), call.argument(2))) }
+        core.makeFunction(name: name) { call in try call.pushResult(try body(call.argument(1), call.argument(2))) }
     }
 
     /// Makes a Lua function from a typed Swift closure of three arguments.
@@ -163,7 +169,7 @@ extension LuaState {
         name: String = "?", _ body: @escaping (A, B, C) throws -> R
     ) -> LuaFunction {
         core.makeFunction(name: name) { call in
-            try call.push(try body(call.argument(1), call.argument(2), call.argument(3)))
+            try call.pushResult(try body(call.argument(1), call.argument(2), call.argument(3)))
         }
     }
 }

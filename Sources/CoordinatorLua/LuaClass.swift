@@ -102,14 +102,14 @@ public final class LuaClassBuilder<Object: AnyObject> {
 
     /// A method with no arguments and one typed result.
     public func method<R: LuaPushable>(_ name: String, _ body: @escaping (Object) throws -> R) {
-        methods.append(LuaClassEntry(name, Self.raw { object, call in try call.push(try body(object)) }))
+        methods.append(LuaClassEntry(name, Self.raw { object, call in try call.pushResult(try body(object)) }))
     }
 
     /// A method with one typed argument and one typed result.
     public func method<A: LuaReadable, R: LuaPushable>(_ name: String, _ body: @escaping (Object, A) throws -> R) {
         methods.append(LuaClassEntry(name, { pointer, call in
             try Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef { object in // SAFETY[boxed-object]
-                try call.push(try body(object, call.argument(1)))
+                try call.pushResult(try body(object, call.argument(1)))
             }
         }))
     }
@@ -118,14 +118,14 @@ public final class LuaClassBuilder<Object: AnyObject> {
     public func method<A: LuaReadable, B: LuaReadable, R: LuaPushable>(
         _ name: String, _ body: @escaping (Object, A, B) throws -> R
     ) {
-        methods.append(LuaClassEntry(name, Self.raw { object, call in try call.push(try body(object, call.argument(1), call.argument(2))) }))
+        methods.append(LuaClassEntry(name, Self.raw { object, call in try call.pushResult(try body(object, call.argument(1), call.argument(2))) }))
     }
 
     /// A property read as `object.name` and, with `set`, written as `object.name = value`.
     public func property<V: LuaPushable & LuaReadable>(
         _ name: String, get: @escaping (Object) throws -> V, set: ((Object, V) throws -> Void)? = nil
     ) {
-        getters.append(LuaClassEntry(name, Self.raw { object, call in try call.push(try get(object)) }))
+        getters.append(LuaClassEntry(name, Self.raw { object, call in try call.pushResult(try get(object)) }))
         if let set {
             setters.append(LuaClassEntry(name, Self.raw { [className = self.name] object, call in
                 let value: V
@@ -139,7 +139,7 @@ public final class LuaClassBuilder<Object: AnyObject> {
 
     /// A read-only property; assigning it from Lua is an error.
     public func readOnly<V: LuaPushable>(_ name: String, _ get: @escaping (Object) throws -> V) {
-        getters.append(LuaClassEntry(name, Self.raw { object, call in try call.push(try get(object)) }))
+        getters.append(LuaClassEntry(name, Self.raw { object, call in try call.pushResult(try get(object)) }))
     }
 
     /// Handles reads of fields that are neither methods nor properties: argument 1 is the key; push the
@@ -151,7 +151,7 @@ public final class LuaClassBuilder<Object: AnyObject> {
 
     /// `tostring(object)`. Without it, Lua shows `Name: 0x...`.
     public func toString(_ body: @escaping (Object) throws -> String) {
-        metamethods.append(LuaClassEntry("__tostring", Self.raw { object, call in try call.push(try body(object)) }))
+        metamethods.append(LuaClassEntry("__tostring", Self.raw { object, call in try call.pushResult(try body(object)) }))
     }
 
     /// `a == b` between two userdata of this class. Without it, equality is identity, which the bridge
@@ -159,10 +159,10 @@ public final class LuaClassBuilder<Object: AnyObject> {
     public func equals(_ body: @escaping (Object, Object) throws -> Bool) {
         metamethods.append(LuaClassEntry("__eq", Self.raw { object, call in
             guard let other = call.core.classes.object(at: 2, in: call.L, as: Object.self) else {
-                try call.push(false)
+                try call.pushResult(false)
                 return
             }
-            try call.push(try body(object, other))
+            try call.pushResult(try body(object, other))
         }))
     }
 

@@ -43,7 +43,7 @@ public struct LuaStack: ~Copyable {
 
     /// Pushes a Swift value.
     ///
-    /// Throws "not enough memory" when the system ran out of memory while it was pushed (see ``checkMemory()``).
+    /// Throws "not enough memory" when the system ran out of memory while it was pushed.
     @inlinable public func push(_ value: some LuaPushable) throws {
         try reserve(1)
         try value.push(to: self)

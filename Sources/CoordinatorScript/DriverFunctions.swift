@@ -32,25 +32,25 @@ package final class DriverFunctions {
                     : try call.integer(1).subtractingReportingOverflow(1).partialValue
                 try runtime.driverFunctions.drive(.selectTab(index), call, in: runtime.app)
             }),
-            ("snapshot", { runtime, call in try call.push(runtime.snapshot()) }),
+            ("snapshot", { runtime, call in try call.pushResult(runtime.snapshot()) }),
             ("restore", { runtime, call in
                 let json = try call.string(1)
                 try runtime.driverFunctions.drive("restore(...)", call) { try runtime.restore(json) }
             }),
             ("top", { runtime, call in
-                if let screen = runtime.app.window.visibleScreen { try call.push(LuaObject(screen)) }
+                if let screen = runtime.app.window.visibleScreen { try call.pushResult(LuaObject(screen)) }
             }),
-            ("stack", { runtime, call in try call.push(runtime.app.window.visibleStack.map(\.name)) }),
+            ("stack", { runtime, call in try call.pushResult(runtime.app.window.visibleStack.map(\.name)) }),
             ("reload", { runtime, call in
                 // reload("cities", "visits") or reload { "cities" }: those file-level locals take their new value.
                 var fresh: Set<String> = []
                 for n in stride(from: 1, through: call.count, by: 1) where call.type(n) != .nil {
                     if call.type(n) == .table { fresh.formUnion(try call.argument(n, as: [String].self)) } else { fresh.insert(try call.string(n)) }
                 }
-                try call.push(runtime.reload(fresh: fresh).description)
+                try call.pushResult(runtime.reload(fresh: fresh).description)
             }),
             ("tree", { runtime, call in
-                if let root = runtime.app.root { try call.push(CoordinatorTree(root: root)) }
+                if let root = runtime.app.root { try call.pushResult(CoordinatorTree(root: root)) }
             }),
         ]
         let lua = runtime.lua

@@ -46,26 +46,19 @@ import CCoordinatorLua
         #expect(try lua.withUnsafeState { L in lua_gettop(L) } == 0)
     }
 
-    @Test func buildingWithTheStack() throws {
-        let lua = try LuaState()
-        let point = try lua.withStack { stack in
-            try stack.reserve(2)
-            try stack.pushNewTable(record: 2)
-            stack.pushInteger(1); stack.setField("x", ofNewTableAt: -2)
-            stack.pushInteger(2); stack.setField("y", ofNewTableAt: -2)
-            return try LuaTable.read(from: stack, at: -1)
-        }
-        #expect(try point.get("x", as: Int.self) == 1 && point.get("y", as: Int.self) == 2)
-        #expect(try lua.withUnsafeState { L in lua_gettop(L) } == 0)
-        // What the body leaves is removed when it throws, too.
-        struct Stop: Error {}
-        #expect(throws: Stop.self) {
-            try lua.withStack { stack in
-                try stack.reserve(3)
-                stack.pushInteger(1); stack.pushInteger(2); try stack.pushNewTable()
-                throw Stop()
+    /// A converter of one's own goes through the stack's checked calls.
+    @Test func aConverterOfYourOwn() throws {
+        struct City: LuaPushable, LuaReadable, Equatable {
+            var name: String
+            func push(to stack: borrowing LuaStack) throws { try stack.push(["name": name]) }
+            static func read(from stack: borrowing LuaStack, at index: Int32) throws -> City {
+                City(name: try stack.read([String: String].self, at: index)["name"] ?? "")
             }
         }
+        let lua = try LuaState()
+        try lua.globals.set("city", City(name: "Tver"))
+        #expect(try lua.evaluate("return city.name", as: String.self) == "Tver")
+        #expect(try lua.evaluate("return { name = 'Kazan' }", as: City.self) == City(name: "Kazan"))
         #expect(try lua.withUnsafeState { L in lua_gettop(L) } == 0)
     }
 

@@ -22,14 +22,14 @@ enum CoordinatorMethods {
     static func push(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let screen = try runtime.screens.make(call, for: coordinator)
         try coordinator.push(screen, animated: call.option(3, "animated") ?? true)
-        try call.push(LuaObject(new: screen)) // made above: Lua has not seen it
+        try call.pushResult(LuaObject(new: screen)) // made above: Lua has not seen it
     }
 
     /// `self:present(name [, inputs [, { animated = bool }]])`: presents a new screen modally; returns it.
     static func present(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let screen = try runtime.screens.make(call, for: coordinator)
         try coordinator.present(screen, animated: call.option(3, "animated") ?? true)
-        try call.push(LuaObject(new: screen))
+        try call.pushResult(LuaObject(new: screen))
     }
 
     /// `self:setRoot(name [, inputs [, { hideBar = bool, animated = bool }]])`: replaces the stack with a
@@ -38,7 +38,7 @@ enum CoordinatorMethods {
         let screen = try runtime.screens.make(call, for: coordinator)
         try coordinator.setRoot(screen, hideBar: call.option(3, "hideBar") ?? false,
                                 animated: call.option(3, "animated") ?? true)
-        try call.push(LuaObject(new: screen))
+        try call.pushResult(LuaObject(new: screen))
     }
 
     /// `self:pop()`.
@@ -79,7 +79,7 @@ enum CoordinatorMethods {
 
     /// `self:screens()`: the screens it shows, in the order it showed them.
     static func screens(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
-        try call.push(coordinator.screens.map { LuaObject($0) })
+        try call.pushResult(coordinator.screens.map { LuaObject($0) })
     }
 
     /// `self:children()`: its running child flows' instances (a Swift coordinator's handle), oldest first.
@@ -92,7 +92,7 @@ enum CoordinatorMethods {
                 try list.set(i + 1, LuaObject(child))
             }
         }
-        try call.push(list)
+        try call.pushResult(list)
     }
 
     /// `self:alert { title = ..., message = ..., actions = { "OK", { "Delete", function() ... end } } }`:
@@ -113,7 +113,7 @@ enum CoordinatorMethods {
             }
         }
         let alert = try coordinator.alert(title: title, message: message, actions: actions)
-        try call.push(LuaObject(alert))
+        try call.pushResult(LuaObject(alert))
     }
 
     /// `self:run(Class [, args [, { modal = bool, onFinish = function(result, reason) ... end }]])`: runs a
@@ -126,9 +126,9 @@ enum CoordinatorMethods {
         let (child, scripted) = runtime.classes.make(type, onFinish: onFinish, in: runtime)
         try coordinator.run(child, with: args, modal: modal)
         if let scripted {
-            try call.push(scripted.instance.map(LuaValue.table) ?? .nil)
+            try call.pushResult(scripted.instance.map(LuaValue.table) ?? .nil)
         } else {
-            try call.push(LuaObject(child)) // a Swift coordinator: its handle
+            try call.pushResult(LuaObject(child)) // a Swift coordinator: its handle
         }
     }
 
@@ -147,7 +147,7 @@ enum CoordinatorMethods {
             try coordinator.setTabs(tabs.map(\.title), for: children)
             for (child, tab) in zip(children, tabs) { try coordinator.run(child, with: tab.args) }
         }
-        try call.push(children.map { $0.instance.map(LuaValue.table) ?? .nil })
+        try call.pushResult(children.map { $0.instance.map(LuaValue.table) ?? .nil })
     }
 
     /// `self:finish([result])`.
@@ -157,13 +157,13 @@ enum CoordinatorMethods {
 
     /// `self:update("input", value)` or `self:update { input = value, ... }`: as `flow.update`.
     static func update(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
-        try call.push(try runtime.update(call))
+        try call.pushResult(try runtime.update(call))
     }
 
     /// `self:send(name [, payload])`: sends a signal up the tree; returns the replies.
     static func send(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let signal = try coordinator.send(call.string(1), payload: call.optional(2, as: FlowValue.self))
-        try call.push(signal.replies)
+        try call.pushResult(signal.replies)
     }
 
     /// `self:onSignal(name, function(payload, name) ... end)`: handles a signal from below.

@@ -22,7 +22,7 @@ final class ScriptModule {
         let native = try lua.newTable()
         try native.set("methods", lua.methods(of: Coordinator.self))
         try native.set("defineScreen", lua.function(name: "screen", holding: runtime) { runtime, call in
-            try call.push(runtime.screens.define(name: call.string(1), spec: call.argument(2, as: LuaTable.self), in: runtime))
+            try call.pushResult(runtime.screens.define(name: call.string(1), spec: call.argument(2, as: LuaTable.self), in: runtime))
         })
         try native.set("setFlows", lua.function(name: "app", holding: runtime) { runtime, call in
             // Read first, then set: reading the table may run Lua, which may declare too.
@@ -41,10 +41,10 @@ final class ScriptModule {
             try runtime.routes.declare(call)
         })
         try native.set("update", lua.function(name: "update", holding: runtime) { runtime, call in
-            try call.push(try runtime.update(call))
+            try call.pushResult(try runtime.update(call))
         })
         try native.set("getState", lua.function(name: "state", holding: runtime) { runtime, call in
-            try call.push(runtime.app.gateway.state.rawValue)
+            try call.pushResult(runtime.app.gateway.state.rawValue)
         })
         try native.set("setState", lua.function(name: "state", holding: runtime) { runtime, call in
             runtime.app.gateway.state = AppState(try call.string(1))
@@ -53,14 +53,14 @@ final class ScriptModule {
             if call.type(1) == .table, try FlowValue.isFrozen(call.stack, at: call.index(1)) {
                 return call.stack.pushCopy(of: call.index(1)) // frozen already: itself
             }
-            try call.push(runtime.frozen(call.argument(1, as: FlowValue.self)))
+            try call.pushResult(runtime.frozen(call.argument(1, as: FlowValue.self)))
         })
         if let index = runtime.data.lazyStoreIndex { try native.set("makeFields", index) }
         try native.set("copy", lua.function(name: "copy") { call in
-            try call.push(PlainData(value: call.argument(1, as: FlowValue.self)))
+            try call.pushResult(PlainData(value: call.argument(1, as: FlowValue.self)))
         })
         try native.set("describe", lua.function(name: "describe") { call in
-            try call.push(call.argument(1, as: FlowValue.self).luaLiteral)
+            try call.pushResult(call.argument(1, as: FlowValue.self).luaLiteral)
         })
         let prelude = try lua.load(Prelude.source, name: "[coordinator]", cached: true)
         let results = try prelude.callValues(native)

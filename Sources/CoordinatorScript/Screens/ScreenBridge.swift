@@ -34,9 +34,9 @@ final class ScreenBridge {
             s.index { screen, call in
                 guard let key = call.value(1).stringValue else { return }
                 if screen.type.input(named: key) != nil {
-                    if let value = screen[key] { try call.push(value) }
+                    if let value = screen[key] { try call.pushResult(value) }
                 } else if let method = methods[key] {
-                    try call.push(method)
+                    try call.pushResult(method)
                 }
             }
             s.newIndex(holding(runtime) { runtime, screen, call in

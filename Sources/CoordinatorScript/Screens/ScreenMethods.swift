@@ -13,27 +13,27 @@ enum ScreenMethods {
     ]
 
     /// `screen:title()`: the title shown above it.
-    static func title(_ runtime: ScriptRuntime, _ screen: Screen, _ call: borrowing LuaCall) throws { try call.push(screen.title) }
+    static func title(_ runtime: ScriptRuntime, _ screen: Screen, _ call: borrowing LuaCall) throws { try call.pushResult(screen.title) }
 
     /// `screen:isShown()`: whether it is in the window.
-    static func isShown(_ runtime: ScriptRuntime, _ screen: Screen, _ call: borrowing LuaCall) throws { try call.push(screen.isShown) }
+    static func isShown(_ runtime: ScriptRuntime, _ screen: Screen, _ call: borrowing LuaCall) throws { try call.pushResult(screen.isShown) }
 
     /// `screen:render()`: its text.
-    static func render(_ runtime: ScriptRuntime, _ screen: Screen, _ call: borrowing LuaCall) throws { try call.push(screen.render()) }
+    static func render(_ runtime: ScriptRuntime, _ screen: Screen, _ call: borrowing LuaCall) throws { try call.pushResult(screen.render()) }
 
     /// `screen:input(name)`: an input's value (also for inputs named like a method).
     static func input(_ runtime: ScriptRuntime, _ screen: Screen, _ call: borrowing LuaCall) throws {
-        try call.push(screen[call.string(2)])
+        try call.pushResult(screen[call.string(2)])
     }
 
     /// `screen:inputs()`: every input that has a value, as a table.
     static func inputs(_ runtime: ScriptRuntime, _ screen: Screen, _ call: borrowing LuaCall) throws {
-        try call.push(FlowValue.record(screen.inputs))
+        try call.pushResult(FlowValue.record(screen.inputs))
     }
 
     /// `screen:outputs()`: the names of its outputs.
     static func outputs(_ runtime: ScriptRuntime, _ screen: Screen, _ call: borrowing LuaCall) throws {
-        try call.push(screen.outputs.map(\.name))
+        try call.pushResult(screen.outputs.map(\.name))
     }
 
     /// `screen:on(output, function(payload) ... end)`: sets a handler by the output's name (nil removes it).
@@ -54,7 +54,7 @@ enum ScreenMethods {
         let name = try call.string(2)
         let payload = try call.optional(3, as: FlowValue.self)
         let signal = try runtime.app.atomically { try screen.send(name, payload: payload) }
-        try call.push(signal.replies)
+        try call.pushResult(signal.replies)
     }
 
     /// `screen:onSignal(name, function(payload, name) ... end)`: handles a signal sent to the screen.

@@ -1,7 +1,7 @@
+import CoordinatorScript
 
 /// What an exploration found (``Explorer``): the states and transitions, and the faults, each with the
 /// shortest path from the start that reproduces it.
-import CoordinatorScript
 public struct ExploreReport {
     /// A state: the shortest path to it and the screen visible there.
     public struct State {

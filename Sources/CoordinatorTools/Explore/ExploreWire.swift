@@ -1,7 +1,7 @@
+import CoordinatorScript
 
 /// What worker processes of `coordrun explore --workers N` send back: each expanded state's outcomes as
 /// one line of JSON, and the paths they are given, as values that read back unchanged.
-import CoordinatorScript
 extension Explorer.Outcome {
     /// The outcome as a JSON value.
     public var value: FlowValue {

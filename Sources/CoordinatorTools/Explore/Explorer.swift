@@ -38,9 +38,9 @@ public final class Explorer {
         public enum Base {
             /// The app's start.
             case start
-            /// A link the app declares (``ScriptRuntime/open(_:)``).
+            /// A link the app declares (`ScriptRuntime.open(_:)`).
             case link(String)
-            /// A snapshot's JSON (``ScriptRuntime/restore(_:)``).
+            /// A snapshot's JSON (`ScriptRuntime.restore(_:)`).
             case snapshot(String)
         }
 

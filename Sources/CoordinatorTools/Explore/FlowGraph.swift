@@ -1,3 +1,4 @@
+import CoordinatorScript
 
 /// The flow as a graph (`coordrun explore --graph FILE`): a node per screen type as each coordinator
 /// shows it, grouped by coordinator (a tab's flow labelled with its tab); an edge per output that leads
@@ -5,7 +6,6 @@
 /// drawn as such. Switching tabs leads from every screen to every tab, so it is not drawn: each tab is its
 /// group.
 /// Written as Mermaid, Graphviz DOT or JSON; `coordrun` renders DOT as SVG or PNG with Graphviz's `dot`.
-import CoordinatorScript
 public struct FlowGraph {
     /// A screen type shown by a coordinator class.
     public struct Node: Hashable {

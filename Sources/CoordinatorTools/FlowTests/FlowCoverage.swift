@@ -1,7 +1,7 @@
+import CoordinatorScript
 
 /// What flow tests reached of an app: its screen types, their outputs and its coordinator classes, each
 /// reached or not (`coordrun test --coverage`, `--coverage-json FILE`).
-import CoordinatorScript
 public struct FlowCoverage: Sendable, Equatable {
     /// The app's main script.
     public var app: String

@@ -122,7 +122,7 @@ final class TestHarness {
                 if let result = f.result { record["result"] = result }
                 return .record(record)
             }
-            try call.push(FlowValue.list(list))
+            try call.pushResult(FlowValue.list(list))
         })
         try recorders.set("events", lua.function(name: "events", holding: self) { harness, call in
             let step = try call.argument(1, as: LuaFunction.self)
@@ -130,10 +130,10 @@ final class TestHarness {
             let observation = harness.runtime.app.observe { events.append("\($0)") }
             defer { observation.cancel() }
             _ = try step.callValues()
-            try call.push(events)
+            try call.pushResult(events)
         })
         try recorders.set("picture", lua.function(name: "picture", holding: self) { harness, call in
-            try call.push(harness.runtime.app.stateDescription)
+            try call.pushResult(harness.runtime.app.stateDescription)
         })
         let expect = try lua.load(Expectations.source, name: "=expect", cached: true).call(recorders, as: LuaTable.self)
         try globals.set("expect", expect)

@@ -3,7 +3,7 @@ import CoordinatorScript
 extension REPL {
     /// The completions of `word` (an expression such as ``trailingExpression(_:)`` finds), sorted; each is
     /// the whole expression completed. `lineBefore` is the text before it on the line. Nothing is called but
-    /// `__index` metamethods (see ``Completer``).
+    /// `__index` metamethods (see `Completer`).
     public func completions(for word: String, lineBefore: String) -> [String] {
         Completer(runtime: runtime).completions(for: word, lineBefore: lineBefore)
     }

@@ -1,6 +1,6 @@
+import CoordinatorScript
 
 /// The most recent navigation events, for `:events`.
-import CoordinatorScript
 final class EventLog {
     private var ring: [String] = []
     private var next = 0

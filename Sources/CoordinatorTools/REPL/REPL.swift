@@ -47,7 +47,7 @@ public final class REPL {
     /// Makes a new runtime of the same app, started as this session's was, for time travel (`:undo`,
     /// `:redo`, `:goto N`): the session's lines run again in it. It is given the texts its script files must
     /// have (set them as the Lua state's `LuaState.sourceOverrides` before loading the scripts).
-    /// Nil: ``ScriptRuntime/fresh(quiet:sources:)``.
+    /// Nil: `ScriptRuntime.fresh(quiet:sources:)`.
     public var makeFreshRuntime: ((_ sources: [String: String]) throws -> ScriptRuntime)?
     /// The lines that ran, for time travel.
     var history = LineHistory()
@@ -190,7 +190,7 @@ public final class REPL {
         output.write(text)
     }
 
-    /// Runs the app's scripts again (``ScriptRuntime/reload(fresh:)``) and prints what changed, or the error.
+    /// Runs the app's scripts again (`ScriptRuntime.reload(fresh:)`) and prints what changed, or the error.
     @discardableResult
     public func reload() -> Bool {
         do {

@@ -1,8 +1,8 @@
+import CoordinatorScript
 
 /// One numbered action of a screen, as run mode and the REPL list them: an output without payload, one
 /// item of a choice output's list, or an output that takes any value (which needs a payload typed after
 /// its name).
-import CoordinatorScript
 struct ScreenAction {
     let label: String
     let output: String
