@@ -22,7 +22,8 @@ import CoordinatorLua
         var seen: [String] = []
         try lua.globals.set("probe", lua.function(name: "probe") { call in
             for n in [0, -1, 3, Int.max, Int.min] {
-                seen.append("\(n):\(call.type(n)):\(call.value(n)):\((try? call.optional(n, as: Int.self)) ?? nil as Int?)")
+                let optional = (try? call.optional(n, as: Int.self)) ?? nil
+                seen.append("\(n):\(call.type(n)):\(call.value(n)):" + (optional.map(String.init) ?? "nil"))
                 do { _ = try call.integer(n); seen.append("read") } catch { seen.append("error") }
             }
             try call.push("done")
