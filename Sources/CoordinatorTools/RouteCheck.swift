@@ -31,10 +31,7 @@ public enum RouteCheck {
                 let runtime = try ScriptRuntime(stateNamed: state)
                 defer { runtime.lua.close() }
                 try runtime.load(script: script)
-                try runtime.lua.withTimeLimit(timeLimit) {
-                    try runtime.open(url)
-                    if let screen = runtime.app.window.visibleScreen { _ = try screen.checkedRendering() }
-                }
+                try runtime.lua.withTimeLimit(timeLimit) { try runtime.app.atomicallyRendering { try runtime.open(url) } }
                 return Result(route: route, url: url, failure: nil, stack: runtime.app.window.visibleStack.map(\.name))
             } catch {
                 return Result(route: route, url: url, failure: "\(error)", stack: [])

@@ -92,7 +92,7 @@ enum CoordRun {
             // Time travel in the REPL: a new runtime made and started as this one was, quietly, its script
             // files read as the texts given.
             guard case .file? = invocation.script else {
-                throw REPL.TimeTravelUnavailable(message: "time travel needs the app's script in a file (this session read it from standard input)")
+                throw REPL.TimeTravelUnavailable(message: "time travel needs the app's script in a file (the REPL read it from standard input)")
             }
             let fresh = try makeRuntime(invocation, options)
             fresh.lua.sourceOverrides = sources

@@ -1,4 +1,5 @@
 import Foundation
+import CoordinatorScript
 
 /// The repository's root, found from this file.
 public let repositoryRoot: String = {
@@ -60,4 +61,4 @@ public enum Programs {
 public func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
 /// The whole file as text, or nil when it cannot be read.
-public func readFile(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+public func readFile(_ path: String) -> String? { readTextFile(path) }

@@ -161,3 +161,16 @@ extension Screen {
         }
     }
 }
+
+extension Application {
+    /// Runs `body` (a step of the user, a link) as one operation that also renders the screen it leaves
+    /// visible: a screen that does not render fails it, and the app is as before. How flow tests,
+    /// exploration and the route check take a step.
+    package func atomicallyRendering<R>(_ body: () throws -> R) throws -> R {
+        try atomically {
+            let result = try body()
+            _ = try window.visibleScreen?.checkedRendering()
+            return result
+        }
+    }
+}

@@ -142,10 +142,7 @@ public final class Explorer {
             let unheard = app.unheard.count
             do {
                 try runtime.lua.withTimeLimit(options.stepTimeLimit) {
-                    try app.atomically {
-                        try app.perform(action)
-                        _ = try app.window.visibleScreen?.checkedRendering()
-                    }
+                    try app.atomicallyRendering { try app.perform(action) }
                 }
             } catch {
                 outcomes.append(Outcome(action: action, result: .failed(Self.text(of: error)), unhandled: nil, violations: []))

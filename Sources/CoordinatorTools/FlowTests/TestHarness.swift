@@ -39,13 +39,12 @@ final class TestHarness {
         // broken screen); the oracle follows the steps.
         runtime.driverFunctions.stepDriver = { [weak self] label, step in
             oracle.beforeStep(label)
-            try app.atomically {
+            try app.atomicallyRendering {
                 let unheard = app.unheard.count
                 try step()
                 if app.unheard.count != unheard, let last = app.unheard.last {
                     throw NavigationError(.unknownOutput, "nothing handles \(last.output) on \(last.screen)")
                 }
-                _ = try app.window.visibleScreen?.checkedRendering()
             }
             oracle.afterStep()
             self?.noteShownScreens()

@@ -44,7 +44,7 @@ public final class REPL {
     /// The runtime whose app the lines drive (time travel puts a fresh one in its place: see
     /// ``makeFreshRuntime``).
     public internal(set) var runtime: ScriptRuntime
-    /// Makes a new runtime of the same app, started as this session's was, for time travel (`:undo`,
+    /// Makes a new runtime of the same app, started as the REPL's own was, for time travel (`:undo`,
     /// `:redo`, `:goto N`): the session's lines run again in it. It is given the texts its script files must
     /// have (set them as the Lua state's `LuaState.sourceOverrides` before loading the scripts).
     /// Nil: `ScriptRuntime.fresh(quiet:sources:)`.

@@ -72,7 +72,7 @@ struct LineHistory {
 }
 
 extension REPL {
-    /// Why time travel cannot make a fresh runtime of this session's app.
+    /// Why time travel cannot make a fresh runtime of the REPL's app.
     public struct TimeTravelUnavailable: Error, CustomStringConvertible {
         /// What is missing.
         public let message: String
