@@ -1,11 +1,14 @@
 /* CEditLine: libedit (BSD-licensed line editing) through its readline-compatible interface, from the
-   system's libedit-dev (pkg-config `libedit`). Used by coordrun's REPL for editing, history and completion. */
+   system's libedit-dev (pkg-config `libedit`). Used by coordrun's REPL for editing, history and completion,
+   with the terminal's wait for input beside it. */
 #ifndef CEDITLINE_SHIM_H
 #define CEDITLINE_SHIM_H
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <editline/readline.h>
+#include <signal.h>
+#include <sys/select.h>
 
 /* Assigns the characters that end a word for completion ('.' and ':' are not among them, so `flow.scr`
    completes as one word). */
@@ -39,5 +42,16 @@ static inline void cedit_completion_over(void) { rl_attempted_completion_over = 
 
 /* The whole line being edited (for completion). */
 static inline const char *cedit_line_buffer(void) { return rl_line_buffer; }
+
+/* Waits until standard input is readable or `ms` milliseconds pass (-1: no limit), with the signal mask
+   `allowed` only while it waits (pselect: a signal blocked until the call is let in atomically with the
+   wait). 1: readable, 0: timed out, -1: an error (errno EINTR: a signal came). */
+static inline int cedit_wait_input(int ms, const sigset_t *allowed) {
+    fd_set set;
+    FD_ZERO(&set);
+    FD_SET(0, &set);
+    struct timespec limit = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    return pselect(1, &set, NULL, NULL, ms < 0 ? NULL : &limit, allowed);
+}
 
 #endif

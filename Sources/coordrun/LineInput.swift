@@ -20,9 +20,9 @@ class LineInput {
     /// Waits until standard input is readable, calling `idle` meanwhile. False when Ctrl-C was pressed.
     func waitForInput() -> Bool {
         while true {
-            switch Platform.waitForStandardInput(milliseconds: idle == nil ? -1 : 250) {
+            switch Platform.waitForStandardInput(milliseconds: idle == nil ? -1 : 250, interrupted: CtrlC.takePending) {
             case .readable: return true
-            case .interrupted: if CtrlC.takePending() { return false }
+            case .interrupted: return false
             case .timedOut: if let idle, idle() { redisplay() }
             }
         }

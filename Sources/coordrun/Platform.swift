@@ -72,13 +72,21 @@ enum Platform {
     /// What a wait for standard input ended with.
     enum Wait { case readable, interrupted, timedOut }
 
-    /// Waits until standard input is readable, at most `milliseconds` (-1: no limit). `.interrupted` when a
-    /// signal arrived meanwhile.
-    static func waitForStandardInput(milliseconds: Int32) -> Wait {
-        var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&fds, 1, milliseconds)
+    /// Waits until standard input is readable, at most `milliseconds` (-1: no limit); `.interrupted` when
+    /// `interrupted()` (Ctrl-C's pending flag, taken) says a Ctrl-C came. SIGINT is blocked from that check
+    /// until the wait begins, and the wait lets it in (`pselect`): a Ctrl-C that arrives between the check and
+    /// the wait ends the wait instead of being seen only after the next key.
+    static func waitForStandardInput(milliseconds: Int32, interrupted: () -> Bool) -> Wait {
+        var sigint = sigset_t(), previous = sigset_t()
+        sigemptyset(&sigint)
+        sigaddset(&sigint, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &sigint, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        if interrupted() { return .interrupted }
+        let ready = cedit_wait_input(milliseconds, &previous)
         if ready > 0 { return .readable }
-        if ready < 0 { return errno == EINTR ? .interrupted : .readable } // let read report the problem
+        if ready < 0 && errno == EINTR { return interrupted() ? .interrupted : .timedOut }
+        if ready < 0 { return .readable } // let read report the problem
         return .timedOut
     }
 
