@@ -117,6 +117,18 @@ import CCoordinatorLuaGlue
         count = 0
     }
 
+    /// The table of functions (nil before the first is set).
+    package var tableValue: LuaValue {
+        get throws {
+            guard table != LUA_NOREF else { return .nil }
+            let L = try core.thread()
+            try LuaStack(L, core).reserve(2)
+            coordlua_rawgetref(L, table)
+            defer { lua_settop(L, -2) }
+            return .table(LuaTable(reference: core.reference(at: -1, in: L)))
+        }
+    }
+
     /// The functions held now, by slot (in no particular order).
     package var functions: [(slot: Int, function: LuaFunction)] {
         get throws {

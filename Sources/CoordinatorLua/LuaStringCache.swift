@@ -26,7 +26,7 @@ struct LuaStringCache {
 
     private let entries: UnsafeMutablePointer<Entry> // SAFETY[c-owned-memory]
     /// Registry slot of the table that anchors the cached Lua strings (made on the first insert).
-    private let anchorsRef: UnsafeMutablePointer<Int32> // SAFETY[c-owned-memory]
+    let anchorsRef: UnsafeMutablePointer<Int32> // SAFETY[c-owned-memory]
 
     init() {
         entries = .allocate(capacity: Self.size)

@@ -11,15 +11,18 @@ func exploreCases(rounds: Int, root: String, quick: Bool) throws -> [BenchResult
     for _ in 0..<rounds {
         var total = 0.0, taken = 0, found = 0
         for script in scripts {
-            let runtime = try ScriptRuntime()
-            runtime.lua.tracebacks = false
-            try runtime.lua.globals.set("print", runtime.lua.function(name: "print") { _ in })
-            try runtime.load(script: root + "/" + script)
             var options = Explorer.Options()
             options.depth = 60
             options.maxStates = quick ? 50 : 100_000
+            let explorer = try Explorer(options: options) {
+                let runtime = try ScriptRuntime()
+                runtime.lua.tracebacks = false
+                try Explorer.prepare(runtime)
+                try runtime.load(script: root + "/" + script)
+                return runtime
+            }
             let start = now()
-            let report = try Explorer(runtime: runtime, options: options).run()
+            let report = try explorer.run()
             total += Double(now() - start)
             taken += report.steps
             found += report.states.count
@@ -33,12 +36,16 @@ func exploreCases(rounds: Int, root: String, quick: Bool) throws -> [BenchResult
     // Generated apps: a home screen with one output per flow; each flow four screens deep.
     var costs: [(flows: Int, ns: Double)] = []
     for flows in quick ? [2, 5] : [10, 50] {
-        let runtime = try ScriptRuntime()
-        runtime.lua.tracebacks = false
-        try runtime.run(generatedApp(flows: flows, depth: 4), name: "generated")
+        let explorer = try Explorer {
+            let runtime = try ScriptRuntime()
+            runtime.lua.tracebacks = false
+            try Explorer.prepare(runtime)
+            try runtime.run(generatedApp(flows: flows, depth: 4), name: "generated")
+            return runtime
+        }
         var taken = 0
         let ns = try best(rounds: rounds, operations: 1) {
-            let report = try Explorer(runtime: runtime, options: Explorer.Options()).run()
+            let report = try explorer.run()
             taken = report.steps
         }
         costs.append((flows, ns / Double(max(taken, 1))))

@@ -2,17 +2,22 @@ import ArgumentParser
 import CoordinatorTools
 
 /// `coordrun explore SCRIPT`: every state the app can reach, breadth first, the faults found with their
-/// shortest paths written as a flow test, and the flow as a graph (docs/Explore.md).
+/// shortest paths written as a flow test (each checked in a fresh runtime before it is reported), and the
+/// flow as a graph (docs/Explore.md).
 struct ExploreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explore",
         abstract: "Explore every state the app can reach, and draw its flow.",
         discussion: """
             Tries every action of every state, breadth first: each output (each item of a list, each example \
-            payload a screen type declares), Back, the swipe-down of a modal, every other tab. Prints the \
-            states and transitions found, the screen types never reached, outputs never handled, dead ends, \
-            errors and lifecycle violations, each with the shortest path to it, and writes those paths as a \
-            test file. Exits 1 when it finds an error or a lifecycle violation.
+            payload a screen type declares), Back, the swipe-down of a modal, every other tab. States are told \
+            apart by everything a later step can observe, Lua data included (or by the view the app declares). \
+            Prints the states and transitions found and how far the search went, the screen types never \
+            reached, outputs never handled, dead ends, errors and lifecycle violations, each with the shortest \
+            path to it, and writes those paths as a test file; each finding's test is run in a fresh runtime \
+            before the finding is reported. Exit status: 0 nothing found, 1 an error or a lifecycle violation \
+            found, 2 the exploration itself failed (the script does not load, a worker stopped, a finding did \
+            not reproduce, --verify found a mismatch).
             """)
 
     @Argument(help: "The app's main script.")
@@ -24,8 +29,17 @@ struct ExploreCommand: ParsableCommand {
     @Option(name: .customLong("max-states"), help: "The most states to find.")
     var maxStates = 10_000
 
+    @Option(name: .customLong("time-limit"), help: ArgumentHelp("The most seconds the whole search may take (0: no limit).", valueName: "seconds"))
+    var timeLimit: Double = 0
+
     @Option(help: "The gateway state to start in.")
     var state = "authorization"
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("Set a global before the app loads (a variant: --set VARIANT=b). true, false and numbers are read as such, anything else as a string.", valueName: "name=value"))
+    var sets: [String] = []
+
+    @Option(name: .customShort("e"), help: ArgumentHelp("Run this Lua chunk before the app loads (after --set).", valueName: "chunk"))
+    var chunks: [String] = []
 
     @Option(help: ArgumentHelp("Explore from this link instead of the app's start.", valueName: "url"))
     var open: String?
@@ -35,6 +49,9 @@ struct ExploreCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Write the report as JSON to this file.", valueName: "file"))
     var json: String?
+
+    @Option(help: ArgumentHelp("Write the findings as SARIF 2.1.0 to this file (for code-scanning views).", valueName: "file"))
+    var sarif: String?
 
     @Option(help: ArgumentHelp("Write the flow graph: .mmd (Mermaid), .dot (Graphviz), .json, or .svg/.png (rendered by Graphviz's dot).", valueName: "file"))
     var graph: String?
@@ -48,6 +65,12 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The most seconds one action may run before it counts as an error (0: no limit).", valueName: "seconds"))
     var timeout: Double = 5
 
+    @Flag(help: "Re-run a sample of the transitions, each in a fresh runtime, and check that each reaches the state the search recorded.")
+    var verify = false
+
+    @Option(name: .customLong("verify-sample"), help: ArgumentHelp("How many transitions --verify re-runs.", valueName: "count"))
+    var verifySample = 200
+
     @Option(help: "Worker processes that share each level of the search (default: 1, this process alone).")
     var workers = 1
 
@@ -56,76 +79,149 @@ struct ExploreCommand: ParsableCommand {
 
     func run() throws {
         let streams = CoordRun.Streams()
-        let runtime = try make()
+        let globals = parsedSets(streams)
         var options = Explorer.Options()
         options.depth = max(depth, 0)
         options.maxStates = max(maxStates, 1)
         options.stepTimeLimit = timeout > 0 ? timeout : nil
+        options.timeLimit = timeLimit > 0 ? timeLimit : nil
         if let open {
             options.base = .link(open)
         } else if let restore {
             guard let text = Platform.readFile(restore) else { fail(streams, "cannot read the snapshot \(restore)") }
             options.base = .snapshot(text)
         }
-        if workers > 1 || expand != nil { options.digestKeys = true } // keys cross the pipes: short ones
-        let explorer = Explorer(runtime: runtime, options: options)
+        let explorer: Explorer
+        do {
+            explorer = try Explorer(options: options, runtime: maker(globals, stepTimeLimit: options.stepTimeLimit))
+        } catch {
+            fail(streams, REPL.message(for: error))
+        }
         if expand != nil {
             do { try ExploreWorkers.expand(explorer: explorer) } catch { fail(streams, "worker: \(error)") }
             return
         }
+        let progress = Platform.isTerminal(2)
+        if progress {
+            explorer.progress = { p in
+                Platform.writeError("\r\u{1B}[K\(p.states) states, \(p.transitions) transitions, \(p.frontier) to expand, \(Int(Double(p.transitions) / max(p.seconds, 1e-9))) transitions/s")
+            }
+        }
         let began = Platform.nanoseconds()
-        let report: ExploreReport
+        var report: ExploreReport
         do {
             if workers > 1 {
                 var arguments = [script, "--state", state, "--timeout", String(timeout)]
+                for set in sets { arguments += ["--set", set] }
+                for chunk in chunks { arguments += ["-e", chunk] }
                 if let open { arguments += ["--open", open] }
                 if let restore { arguments += ["--restore", restore] }
-                report = try ExploreWorkers.run(explorer: explorer, script: runtime.scriptFiles.first ?? script, workers: workers,
-                                                arguments: arguments, catalog: runtime.app.catalog.names)
+                report = try ExploreWorkers.run(explorer: explorer, script: explorer.runtime.scriptFiles.first ?? script, workers: workers,
+                                                arguments: arguments, catalog: explorer.runtime.app.catalog.names)
             } else {
                 report = try explorer.run()
             }
         } catch {
+            if progress { Platform.writeError("\r\u{1B}[K") }
             fail(streams, REPL.message(for: error))
         }
+        if progress { Platform.writeError("\r\u{1B}[K") }
         let seconds = Double(Platform.nanoseconds() - began) / 1e9
+
+        // Each finding's test must fail the same way in a fresh runtime before the finding is the app's.
+        var testPath: String?
+        if report.hasFindings {
+            let path = tests ?? ".coordrun/explore/\(String((script.split(separator: "/").last ?? "app").prefix { $0 != "." }))_test.lua"
+            write(report, testsTo: path, base: options.base, streams)
+            do {
+                let reproductions = try report.reproduce(testFile: path, timeLimit: options.stepTimeLimit)
+                if reproductions.contains(where: { !$0.reproduced }) {
+                    report.withdraw(reproductions)
+                    if report.hasFindings { write(report, testsTo: path, base: options.base, streams) } else { Platform.remove(path) }
+                }
+            } catch {
+                fail(streams, "the findings' test file \(path) does not load: \(REPL.message(for: error))")
+            }
+            if report.hasFindings { testPath = path }
+        }
+        var verification: Explorer.Verification?
+        if verify {
+            do { verification = try explorer.verify(report, sample: max(verifySample, 1)) } catch { fail(streams, "--verify: \(REPL.message(for: error))") }
+        }
+
         Platform.writeOut(report.text + "\n")
+        if report.freshRuntimes > 0 {
+            Platform.writeOut("fresh runtimes: \(report.freshRuntimes) (the app keeps data a restart does not reset, such as a file-level local: those branches replayed in a fresh runtime)\n")
+        }
+        if let verification {
+            if verification.mismatches.isEmpty {
+                Platform.writeOut("verified: \(verification.checked) transitions re-run in fresh runtimes reached the states recorded\n")
+            } else {
+                Platform.writeOut("verify: \(verification.mismatches.count) of \(verification.checked) transitions re-run in fresh runtimes did not reach the state recorded\n")
+                for mismatch in verification.mismatches.prefix(10) {
+                    Platform.writeOut("  " + mismatch.path.map(\.luaSource).joined(separator: " ") + ": " + mismatch.message + "\n")
+                }
+            }
+        }
         let rate = Int(Double(report.steps) / max(seconds, 1e-9))
         Platform.writeOut("\(rate) transitions/s (\(Int(seconds * 1000)) ms)\n")
-        if report.hasFindings {
-            let name = String((script.split(separator: "/").last ?? "app").prefix { $0 != "." })
-            let path = tests ?? ".coordrun/explore/\(name)_test.lua"
-            let folder = path.split(separator: "/").dropLast().joined(separator: "/")
-            let app = script.hasPrefix("/") ? script : Platform.currentFolder() + "/" + script
-            guard folder.isEmpty || Platform.makeFolders((path.hasPrefix("/") ? "/" : "") + folder),
-                  Platform.writeFile(path, report.testFile(app: app, base: options.base)) else {
-                fail(streams, "cannot write \(path)")
-            }
-            Platform.writeOut("reproductions: \(path) (./scripts/coordrun test \(path))\n")
-        }
-        if let json, !Platform.writeFile(json, document(report, seconds: seconds).prettyJSON + "\n") {
+        if let testPath { Platform.writeOut("reproductions: \(testPath) (./scripts/coordrun test \(testPath))\n") }
+        if let json, !Platform.writeFile(json, document(report, seconds: seconds, verification: verification).prettyJSON + "\n") {
             fail(streams, "--json: cannot write \(json)")
         }
-        if let graph { try writeGraph(report, to: graph, streams) }
+        if let sarif, !Platform.writeFile(sarif, ExploreSARIF.document(report, script: script, folder: Platform.currentFolder()).prettyJSON + "\n") {
+            fail(streams, "--sarif: cannot write \(sarif)")
+        }
+        if let graph { writeGraph(report, to: graph, streams) }
+        if !report.unreproduced.isEmpty || verification.map({ !$0.mismatches.isEmpty }) == true { throw ExitCode(2) }
         if report.failed { throw ExitCode.failure }
     }
 
-    private func make() throws -> ScriptRuntime {
-        let streams = CoordRun.Streams()
-        do {
-            let runtime = try ScriptRuntime(stateNamed: state)
-            runtime.lua.warningsEnabled = false
-            // What the scripts and handlers print while every state is tried would drown the report.
-            try runtime.lua.globals.set("print", runtime.lua.function(name: "print") { _ in })
-            try runtime.load(script: script)
-            return runtime
-        } catch {
-            streams.message(REPL.message(for: error))
-            throw ExitCode.failure
+    /// The `--set` options as globals, or a failure for one that is not `name=value` with a Lua name.
+    private func parsedSets(_ streams: CoordRun.Streams) -> [(name: String, value: FlowValue)] {
+        sets.map { set in
+            guard let equals = set.firstIndex(of: "="), LuaSyntax.isName(String(set[..<equals])) else {
+                fail(streams, "--set \(set): expected NAME=VALUE with a Lua name (--set VARIANT=b)")
+            }
+            let name = String(set[..<equals]), text = String(set[set.index(after: equals)...])
+            let value: FlowValue = switch text {
+            case "true": true
+            case "false": false
+            default: Int(text).map(FlowValue.int) ?? Double(text).map(FlowValue.double) ?? .string(text)
+            }
+            return (name, value)
         }
     }
 
-    private func writeGraph(_ report: ExploreReport, to path: String, _ streams: CoordRun.Streams) throws {
+    /// The Lua that makes the variant explored: the `--set` globals, then the `-e` chunks.
+    private func preamble(_ globals: [(name: String, value: FlowValue)]) -> [String] {
+        [Explorer.randomSeeding] + globals.map { "\($0.name) = \($0.value.luaLiteral)" } + chunks
+    }
+
+    /// How the explorer makes a runtime: prepared (``Explorer/prepare(_:)``), the variant set, the app loaded.
+    private func maker(_ globals: [(name: String, value: FlowValue)], stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
+        { [script, state, chunks] in
+            let runtime = try ScriptRuntime(stateNamed: state)
+            try Explorer.prepare(runtime)
+            try runtime.lua.withTimeLimit(stepTimeLimit) {
+                for (name, value) in globals { try runtime.lua.globals.set(name, value) }
+                for chunk in chunks { _ = try runtime.lua.run(chunk, name: "=(command line)") }
+                try runtime.load(script: script)
+            }
+            return runtime
+        }
+    }
+
+    private func write(_ report: ExploreReport, testsTo path: String, base: Explorer.Options.Base, _ streams: CoordRun.Streams) {
+        let folder = path.split(separator: "/").dropLast().joined(separator: "/")
+        let app = script.hasPrefix("/") ? script : Platform.currentFolder() + "/" + script
+        guard folder.isEmpty || Platform.makeFolders((path.hasPrefix("/") ? "/" : "") + folder),
+              Platform.writeFile(path, report.testFile(app: app, base: base, preamble: preamble(parsedSets(streams)))) else {
+            fail(streams, "cannot write \(path)")
+        }
+    }
+
+    private func writeGraph(_ report: ExploreReport, to path: String, _ streams: CoordRun.Streams) {
         var tested: Set<String>?
         if let coverage {
             guard let text = Platform.readFile(coverage), let value = try? FlowValue(json: text) else {
@@ -150,21 +246,32 @@ struct ExploreCommand: ParsableCommand {
         Platform.writeOut("graph: \(path) (\(graph.nodes.count) screens, \(graph.edges.count) edges)\n")
     }
 
-    private func document(_ report: ExploreReport, seconds: Double) -> FlowValue {
+    /// The report for machines (`--json`); `format` says which fields it has (docs/Explore.md).
+    private func document(_ report: ExploreReport, seconds: Double, verification: Explorer.Verification?) -> FlowValue {
         func findings(_ list: [ExploreReport.Finding]) -> FlowValue {
             .list(list.map { ["message": .string($0.message), "path": .list($0.path.map { .string($0.luaSource) })] })
         }
-        return [
+        var fields: FlowRecord = [
+            "format": 1,
             "script": .string(report.script), "states": .int(report.states.count), "transitions": .int(report.transitions.count),
             "steps": .int(report.steps), "seconds": .double(seconds), "fixedPoint": .bool(report.reachedFixedPoint),
+            "complete": .bool(report.complete), "reach": .string(report.reach), "viewed": .bool(report.viewed),
+            "cut": .record(FlowRecord([("depth", .bool(report.cutByDepth)), ("states", .bool(report.cutByStates)), ("time", .bool(report.cutByTime))])),
+            "unexpanded": .int(report.unexpanded), "freshRuntimes": .int(report.freshRuntimes),
             "unreachedScreenTypes": .list(report.unreachedTypes.map(FlowValue.string)),
             "errors": findings(report.errors), "lifecycleViolations": findings(report.violations),
             "unhandledOutputs": findings(report.unhandled), "deadEnds": findings(report.deadEnds),
+            "explorerFaults": findings(report.unreproduced),
         ]
+        if let verification {
+            fields["verify"] = ["checked": .int(verification.checked),
+                                "mismatches": .list(verification.mismatches.map { ["message": .string($0.message), "path": .list($0.path.map { .string($0.luaSource) })] })]
+        }
+        return .record(fields)
     }
 
     private func fail(_ streams: CoordRun.Streams, _ message: String) -> Never {
         streams.message(message)
-        Platform.exit(1)
+        Platform.exit(2)
     }
 }

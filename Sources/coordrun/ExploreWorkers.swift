@@ -18,18 +18,19 @@ enum ExploreWorkers {
         }
         var files = Set<String>()
         defer { for file in files { Platform.remove(file) } }
-        var report = ExploreReport(script: script, base: try explorer.start())
+        var report = ExploreReport(script: script, base: try explorer.start(), limits: explorer.options)
         var level = [0]
         while !level.isEmpty, !report.cutByStates {
             let expandable = level.filter { report.states[$0].path.count < explorer.options.depth }
             if expandable.count < level.count { report.cutByDepth = true }
+            report.unexpanded += level.count - expandable.count
             // Each worker gets its share of the level in a file (a path a line: a pipe of its own could fill
             // while the worker's answers fill the other way) and answers a line for each path.
             let shares = split(expandable, into: workers)
             for (i, (child, share)) in zip(children, shares).enumerated() where !share.isEmpty {
                 let file = "/tmp/coordrun-explore-\(Platform.processID())-\(i).jsonl"
                 files.insert(file)
-                let lines = share.map { Explorer.value(of: report.states[$0].path).json + "\n" }.joined()
+                let lines = share.map { FlowValue.record(["path": Explorer.value(of: report.states[$0].path), "key": .string(report.states[$0].key)]).json + "\n" }.joined()
                 guard Platform.writeFile(file, lines), Platform.send(file + "\n", to: child) else {
                     throw WorkerFailure(message: "a worker stopped")
                 }
@@ -49,6 +50,7 @@ enum ExploreWorkers {
             }
             level = next
         }
+        if report.cutByStates { report.unexpanded += level.count }
         // The end: each worker's final look for what stayed alive.
         for child in children {
             guard Platform.send("\n", to: child), let line = Platform.readLine(from: child) else { continue }
@@ -76,8 +78,9 @@ enum ExploreWorkers {
             for line in lines {
                 let value: FlowValue
                 do {
-                    let path = try Explorer.path(from: FlowValue(json: String(line)))
-                    let (count, outcomes) = try explorer.expand(path)
+                    let request = try FlowValue(json: String(line))
+                    let path = try Explorer.path(from: request["path"] ?? [])
+                    let (count, outcomes) = try explorer.expand(path, expecting: request["key"]?.stringValue)
                     value = ["actions": .int(count), "outcomes": .list(outcomes.map(\.value))]
                 } catch {
                     value = ["failed": .string("\(error)")]

@@ -8,12 +8,19 @@ import TestSupport
 /// Exploration: every reachable state, the faults with their shortest paths as tests.
 /// Serialized: each exploration keeps a core busy, and the terminal tests beside them poll a screen.
 @Suite(.serialized) struct ExploreTests {
-    static func explore(_ script: String, _ configure: (inout Explorer.Options) -> Void = { _ in }) throws -> ExploreReport {
-        let runtime = try ScriptRuntime()
-        try runtime.load(script: script)
+    static func explorer(_ script: String, _ configure: (inout Explorer.Options) -> Void = { _ in }) throws -> Explorer {
         var options = Explorer.Options()
         configure(&options)
-        return try Explorer(runtime: runtime, options: options).run()
+        return try Explorer(options: options) {
+            let runtime = try ScriptRuntime()
+            try Explorer.prepare(runtime)
+            try runtime.load(script: script)
+            return runtime
+        }
+    }
+
+    static func explore(_ script: String, _ configure: (inout Explorer.Options) -> Void = { _ in }) throws -> ExploreReport {
+        try explorer(script, configure).run()
     }
 
     @Test(arguments: ["scripts/app.lua", "examples/tabs.lua", "examples/ab-picker.lua", "examples/catalog.lua",

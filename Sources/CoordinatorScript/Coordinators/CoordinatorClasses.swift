@@ -12,6 +12,14 @@ final class CoordinatorClasses {
     /// Coordinator classes run so far, by the address of their table (see ``class(at:of:)``).
     private var cache: [UnsafeRawPointer: CoordinatorClass] = [:] // SAFETY[identity-address]
 
+    /// The instances' metatables of every class the scripts define (`classes`, the module's): made on a
+    /// class's first run and kept by whatever ran it, so they are no part of an app's state
+    /// (``ScriptRuntime/stateIdentity()``). Made now for the classes that have none yet.
+    func instanceMetatables(of classes: LuaTable?) throws -> [LuaTable] {
+        guard let classes else { return [] }
+        return try classes.pairs().compactMap { _, value in try value.tableValue.map(instanceMeta(for:)) }
+    }
+
     /// Registers the coordinator handle userdata: `name`, `id`, `status`, and ``CoordinatorMethods``.
     func install(in runtime: ScriptRuntime) throws {
         try runtime.lua.register(Coordinator.self, name: "CoordinatorHandle") { c in

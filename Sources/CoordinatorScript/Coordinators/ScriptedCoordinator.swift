@@ -32,7 +32,7 @@ package final class ScriptedCoordinator: Coordinator {
     #if !COORDINATOR_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked) // SAFETY[one-thread]
     #endif
-    private var onFinishFunction: LuaFunction?
+    private(set) var onFinishFunction: LuaFunction?
     /// Screens it pushed (and so gave Lua handlers). Held strongly (a weak reference would give each screen
     /// a side table, which makes every count of it slow); screens nothing else holds are dropped as it goes.
     #if !COORDINATOR_CHECKED_EXCLUSIVITY

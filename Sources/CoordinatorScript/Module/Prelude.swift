@@ -57,6 +57,9 @@ enum Prelude {
     --- Declares the application: which coordinator runs for each gateway state.
     function M.app(flows) native.setFlows(flows) end
 
+    --- Declares what exploration compares of two states: flow.view(function(state) return ... end), state the navigation.
+    M.view = native.view
+
     --- Declares a deep link: flow.route("shop://catalog/:category", { example = {...}, { tab = "Catalog" }, ... }).
     M.route = native.route
 

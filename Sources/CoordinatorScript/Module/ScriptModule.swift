@@ -37,6 +37,10 @@ final class ScriptModule {
                 try choose.call(FlowValue.record(inputs), as: String.self)
             }
         })
+        try native.set("view", lua.function(name: "view", holding: runtime) { runtime, call in
+            guard call.type(1) == .function else { throw call.badArgument(1, "expected a function that returns the state's view") }
+            runtime.scriptModule.declaration.view = try call.argument(1, as: LuaFunction.self)
+        })
         try native.set("route", lua.function(name: "route", holding: runtime) { runtime, call in
             try runtime.routes.declare(call)
         })
@@ -89,6 +93,9 @@ struct AppDeclaration {
     var rootClass: LuaTable?
     /// How many times scripts called `flow.app` (a REPL starts the app a line declares).
     var count = 0
+    /// What `flow.view(fn)` declared: the function whose result, given the navigation, stands for the whole
+    /// state when exploration tells states apart (``ScriptRuntime/stateIdentity()``).
+    var view: LuaFunction?
 
     /// Whether the scripts declared an application.
     var declaresApplication: Bool { rootClass != nil || !flows.isEmpty }

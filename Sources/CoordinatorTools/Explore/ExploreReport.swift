@@ -9,15 +9,20 @@ public struct ExploreReport {
         public let path: [UserStep]
         /// The screen type visible there ("" when none is).
         public let screen: String
+        /// The visible screen's title, when it has one (an alert's).
+        public let title: String?
         /// The class of the coordinator that shows it ("" when none).
         public let owner: String
         /// Whether the visible screen is in a modal.
         public let inModal: Bool
         /// The selected tab's title, when a tab bar shows.
         public let tab: String?
+        /// The gateway's state.
+        public let gateway: String
         /// How many actions the user has there.
         public internal(set) var actionCount = 0
-        let key: FlowValue
+        /// Its identity (``Explorer``).
+        public let key: String
     }
 
     /// An action taken at a state, and the state it led to (itself when nothing changed).
@@ -53,6 +58,9 @@ public struct ExploreReport {
     /// What the lifecycle oracle found: a flow left running without a screen, or a finished flow or a
     /// screen that left still alive (each once).
     public internal(set) var violations: [Finding] = []
+    /// Findings whose tests did not reproduce them in a fresh runtime (``withdraw(_:)``): the explorer's
+    /// fault, never reported as the app's.
+    public internal(set) var unreproduced: [Finding] = []
     /// Screen types that never showed, anywhere in the window, in any state.
     public internal(set) var unreachedTypes: [String] = []
     /// Actions taken (each one after the steps that bring the app to its state).
@@ -61,26 +69,45 @@ public struct ExploreReport {
     public var cutByDepth = false
     /// Whether exploration stopped at the state limit.
     public internal(set) var cutByStates = false
+    /// Whether exploration stopped at its time limit.
+    public var cutByTime = false
+    /// States found and never expanded (at the depth limit, or left when the state or time limit stopped
+    /// the search).
+    public var unexpanded = 0
+    /// Whether the app's view (`flow.view`, a class's `__view`) stood for some of its data: states the view
+    /// calls equal were explored once.
+    public internal(set) var viewed = false
+    /// How many fresh runtimes branches needed (the runtime kept data of an earlier branch).
+    public var freshRuntimes = 0
+    /// The limits the search ran with (for the report's wording).
+    public var depthLimit = 0, stateLimit = 0, timeLimit: Double?
     var reachedTypes: Set<String> = []
     private var unhandledSeen: Set<String> = []
     private var violationsSeen: Set<String> = []
     private var errorsSeen: Set<String> = []
 
-    init(script: String) { self.script = script }
+    init(script: String, limits: Explorer.Options) {
+        self.script = script
+        (depthLimit, stateLimit, timeLimit) = (limits.depth, limits.maxStates, limits.timeLimit)
+    }
 
     /// Whether it found an error or a lifecycle violation (`coordrun explore` exits 1 then).
     public var failed: Bool { !errors.isEmpty || !violations.isEmpty }
-    /// Whether every reachable state was expanded (neither limit cut it short).
-    public var reachedFixedPoint: Bool { !cutByDepth && !cutByStates }
+    /// Whether every state found was expanded: no limit cut the search short.
+    public var reachedFixedPoint: Bool { !cutByDepth && !cutByStates && !cutByTime }
+    /// Whether the search saw every reachable state: a fixed point, states told apart exactly (no view).
+    public var complete: Bool { reachedFixedPoint && !viewed }
 
     /// The states found so far, by identity.
-    var known: [FlowValue: Int] = [:]
+    var known: [String: Int] = [:]
 
     /// Adds a state reached by `path`; its index.
     @discardableResult
     mutating func addState(_ seen: Explorer.StateSeen, path: [UserStep]) -> Int {
         for type in seen.shownTypes { reachedTypes.insert(type) }
-        states.append(State(path: path, screen: seen.screen, owner: seen.owner, inModal: seen.inModal, tab: seen.tab, key: seen.key))
+        if seen.viewed { viewed = true }
+        states.append(State(path: path, screen: seen.screen, title: seen.title, owner: seen.owner, inModal: seen.inModal, tab: seen.tab,
+                            gateway: seen.gateway, key: seen.key))
         known[seen.key] = states.count - 1
         return states.count - 1
     }
@@ -160,8 +187,7 @@ public struct ExploreReport {
 
     /// The report as text: the counts, then each finding with its path.
     public var text: String {
-        var lines = ["explored \(script): \(states.count) states, \(transitions.count) transitions (\(steps) steps)"
-            + (reachedFixedPoint ? ", every reachable state" : cutByStates ? ", stopped at the state limit" : ", cut at the depth limit")]
+        var lines = ["explored \(script): \(states.count) states, \(transitions.count) transitions (\(steps) steps), " + reach]
         if !unreachedTypes.isEmpty { lines.append("screen types never reached: " + unreachedTypes.joined(separator: ", ")) }
         for (title, findings) in [("errors", errors), ("lifecycle violations", violations), ("outputs never handled", unhandled), ("dead ends", deadEnds)]
             where !findings.isEmpty {
@@ -171,8 +197,23 @@ public struct ExploreReport {
                 lines.append("    after: " + (finding.path.isEmpty ? "(the start)" : finding.path.map(\.luaSource).joined(separator: " ")))
             }
         }
-        if !failed { lines.append("no errors, no lifecycle violations") }
+        if !unreproduced.isEmpty {
+            lines.append("explorer faults (findings whose tests did not fail the same way in a fresh runtime: not the app's): \(unreproduced.count)")
+            for finding in unreproduced { lines.append("  " + finding.message) }
+        }
+        if !failed { lines.append(complete ? "no errors, no lifecycle violations" : "no errors, no lifecycle violations in the states explored") }
         return lines.joined(separator: "\n")
+    }
+
+    /// How far the search went, as the report's first line says it: "every reachable state" only for a
+    /// complete search; otherwise the limit that cut it and the states it left, or the view it used.
+    public var reach: String {
+        let left = "\(unexpanded) \(unexpanded == 1 ? "state" : "states") found and not expanded"
+        if cutByTime { return "stopped at the time limit (\(timeLimit.map { "\($0)" } ?? "?") s): \(left)" }
+        if cutByStates { return "stopped at the state limit (\(stateLimit)): \(left)" }
+        if cutByDepth { return "cut at the depth limit (\(depthLimit) steps): \(left)" }
+        if viewed { return "every state of the app's view (flow.view, __view: states it calls equal were explored once)" }
+        return "every reachable state"
     }
 }
 

@@ -38,18 +38,21 @@ extension Explorer.Outcome {
 extension Explorer.StateSeen {
     /// The state as a JSON value.
     public var value: FlowValue {
-        var fields: FlowRecord = ["key": key, "screen": .string(screen), "owner": .string(owner), "modal": .bool(inModal),
-                                  "shown": .list(shownTypes.map(FlowValue.string))]
+        var fields: FlowRecord = ["key": .string(key), "screen": .string(screen), "owner": .string(owner), "modal": .bool(inModal),
+                                  "gateway": .string(gateway), "shown": .list(shownTypes.map(FlowValue.string))]
         if let tab { fields["tab"] = .string(tab) }
+        if let title { fields["title"] = .string(title) }
+        if viewed { fields["viewed"] = true }
         return .record(fields)
     }
 
     /// The state `value` describes.
     public init(value: FlowValue) throws {
-        guard let key = value["key"] else { throw NavigationError(.badSnapshot, "explore: a state without its key") }
-        self.init(key: key, screen: value["screen"]?.stringValue ?? "", owner: value["owner"]?.stringValue ?? "",
+        guard let key = value["key"]?.stringValue else { throw NavigationError(.badSnapshot, "explore: a state without its key") }
+        self.init(key: key, viewed: value["viewed"]?.boolValue ?? false, screen: value["screen"]?.stringValue ?? "",
+                  title: value["title"]?.stringValue, owner: value["owner"]?.stringValue ?? "",
                   inModal: value["modal"]?.boolValue ?? false, tab: value["tab"]?.stringValue,
-                  shownTypes: value["shown"]?.listValue?.compactMap(\.stringValue) ?? [])
+                  gateway: value["gateway"]?.stringValue ?? "", shownTypes: value["shown"]?.listValue?.compactMap(\.stringValue) ?? [])
     }
 }
 
@@ -65,8 +68,8 @@ extension Explorer {
 extension ExploreReport {
     /// An empty report for `script` whose first state is the exploration's base: for a host that expands
     /// states elsewhere (worker processes) and takes the outcomes in with ``record(_:actionCount:from:maxStates:)``.
-    public init(script: String, base: Explorer.StateSeen) {
-        self.init(script: script)
+    public init(script: String, base: Explorer.StateSeen, limits: Explorer.Options) {
+        self.init(script: script, limits: limits)
         addState(base, path: [])
     }
 }

@@ -1,15 +1,28 @@
 import CoordinatorScript
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Walks every state an app can reach, breadth first (`coordrun explore`, docs/Explore.md): at each state
 /// it takes every action the user has there — each output of the visible screen (each item of an output
 /// that picks from a list, each example payload of one that takes a value), Back, the swipe-down of a
 /// modal, every other tab — and notes where each leads.
 ///
-/// A state is the navigation hierarchy, every screen's inputs, the tree's classes and the gateway's state
-/// (what a snapshot holds, without the coordinators' own data): two paths that lead to the same state
-/// explore it once. To branch, the explorer brings the app back to a state by taking the steps of the
-/// shortest path to it again from the app's start, in the same runtime: the only way that rebuilds the
-/// handlers and the Lua data of the flows on the way exactly, as for a snapshot's restore.
+/// A state is everything a later step can observe (``ScriptRuntime/stateIdentity()``): the navigation,
+/// every screen's inputs, the gateway, and the Lua data — coordinators' `self`, handlers and what they
+/// capture, globals, loaded modules, file-level locals. Two paths that lead to the same state explore it
+/// once; an app that declares a view (`flow.view`, a class's `__view`) is compared by it instead, and the
+/// report says so.
+///
+/// To branch, the explorer brings the app back to a state by taking the steps of the shortest path to it
+/// again from the app's start: the only way that rebuilds the handlers and the Lua data of the flows on
+/// the way exactly. Where the runtime kept something from an earlier branch (a file-level local the
+/// restart does not reset), the state reached is not the one recorded: the explorer then takes a fresh
+/// runtime from its maker and replays there, so that every branch starts from the state a fresh runtime
+/// replaying its path reaches. A path that leads elsewhere even in a fresh runtime means the app depends
+/// on more than its steps (the clock, random numbers): ``ExploreFailure``.
 public final class Explorer {
     /// How far and how wide it goes, and where it starts.
     public struct Options {
@@ -17,19 +30,13 @@ public final class Explorer {
         public var depth = 12
         /// The most states; exploration stops there (the report says it was cut short).
         public var maxStates = 10_000
+        /// The most seconds the whole search may take (nil: no limit); the report says it was cut short.
+        public var timeLimit: Double?
         /// Where exploration starts: the app's start, a link, or a snapshot (its JSON).
         public var base: Base = .start
-        /// Lists in screens' inputs count for a state's identity by their first `listLimit` items and
-        /// whether there are more: a list that grows with every visit (notes saved again and again) gives a
-        /// bounded number of states, so exploration reaches a fixed point.
-        public var listLimit = 3
         /// The most seconds one action may run (its handlers and the rendering after it); a step that runs
         /// longer stops with "timed out", is undone, and is reported as an error. nil: no limit.
         public var stepTimeLimit: Double? = 5
-        /// A state's identity as a 128-bit digest of its document (two FNV-1a lanes) instead of the
-        /// document: what worker processes send each other. Two states with one digest would be explored
-        /// as one; with 128 bits that is not expected at the sizes exploration reaches.
-        public var digestKeys = false
         /// Every how many steps the lifecycle oracle collects garbage and looks for flows and screens left
         /// alive (its cheap rule, running flows that show nothing, is checked after every step).
         public var collectEvery = 256
@@ -48,30 +55,75 @@ public final class Explorer {
         public init() {}
     }
 
-    let runtime: ScriptRuntime
+    /// How far a search has come, for a progress line.
+    public struct Progress {
+        /// States found.
+        public let states: Int
+        /// Actions taken.
+        public let transitions: Int
+        /// States found and not expanded yet.
+        public let frontier: Int
+        /// Seconds since the search began.
+        public let seconds: Double
+    }
+
+    /// Makes a runtime with the app's scripts loaded, not started: the explorer's first, and a fresh one
+    /// whenever a branch needs it (``Explorer``). Every runtime it makes must be the same: call
+    /// ``prepare(_:)`` on each before loading the scripts.
+    public typealias RuntimeMaker = () throws -> ScriptRuntime
+
+    /// Makes a new runtime ready to be explored, before its scripts load: `math.random` seeded with
+    /// ``randomSeed`` (Lua seeds it differently in every state, and its state is part of the app's),
+    /// `print` silent (what handlers print while every state is tried would drown the report), warnings off.
+    public static func prepare(_ runtime: ScriptRuntime) throws {
+        runtime.lua.warningsEnabled = false
+        try runtime.lua.globals.set("print", runtime.lua.function(name: "print") { _ in })
+        _ = try runtime.lua.run(randomSeeding, name: "=(explore)")
+    }
+
+    /// The seed of `math.random` in explored runtimes.
+    public static let randomSeed = 0
+    /// The Lua that seeds `math.random` as exploration does (the findings' test file starts with it).
+    public static let randomSeeding = "if math then math.randomseed(\(randomSeed)) end"
+
+    private let make: RuntimeMaker
+    /// The runtime the search runs in now.
+    public private(set) var runtime: ScriptRuntime
     /// How far and how wide it goes, and where it starts.
     public let options: Options
+    /// Heard every 500 expanded states (a progress line).
+    public var progress: ((Progress) -> Void)?
+    /// How many fresh runtimes branches needed (the runtime kept data of an earlier branch).
+    public private(set) var freshRuntimes = 0
     private var app: Application { runtime.app }
 
-    /// An explorer over a runtime whose scripts are loaded (it starts the app itself, and starts it again to
-    /// branch: give it a runtime of its own).
-    public init(runtime: ScriptRuntime, options: Options = Options()) {
-        self.runtime = runtime
+    /// An explorer over runtimes `make` builds (scripts loaded, app not started); it makes the first now.
+    public init(options: Options = Options(), runtime make: @escaping RuntimeMaker) throws {
+        self.make = make
         self.options = options
+        runtime = try make()
+        oracle = LifecycleOracle(app: runtime.app, listening: false)
+        baseState = runtime.app.gateway.state
     }
 
     /// What an app looks like at a state, as the report keeps it.
     public struct StateSeen {
-        /// The state's identity (``Explorer``).
-        public let key: FlowValue
+        /// The state's identity (``Explorer``): 32 hexadecimal digits.
+        public let key: String
+        /// Whether the app's view stood for some of its data.
+        public let viewed: Bool
         /// The visible screen's type ("" when none).
         public let screen: String
+        /// The visible screen's title, when it has one (an alert's).
+        public let title: String?
         /// The class of the coordinator that shows it ("" when none).
         public let owner: String
         /// Whether a modal is up.
         public let inModal: Bool
         /// The selected tab's title, when a tab bar shows.
         public let tab: String?
+        /// The gateway's state.
+        public let gateway: String
         /// Every screen type shown anywhere in the window.
         public let shownTypes: [String]
     }
@@ -96,22 +148,29 @@ public final class Explorer {
     }
 
     /// Listens for finishes only while an action runs: a path replayed to reach a state builds no events.
-    private lazy var oracle = LifecycleOracle(app: app, listening: false)
+    private var oracle: LifecycleOracle
     private var stepsTaken = 0
 
-    /// Explores breadth first until every state within the depth is expanded, or the state limit is met.
+    /// Explores breadth first until every state within the depth is expanded, or a limit is met.
     public func run() throws -> ExploreReport {
-        var report = ExploreReport(script: runtime.scriptFiles.first ?? "")
+        let began = Self.seconds()
+        var report = ExploreReport(script: runtime.scriptFiles.first ?? "", limits: options)
         var frontier = [report.addState(try start(), path: [])]
-        var next = 0
+        var next = 0, atDepth = 0
         while next < frontier.count, !report.cutByStates {
+            if let limit = options.timeLimit, Self.seconds() - began > limit { report.cutByTime = true; break }
             let index = frontier[next]
             next += 1
-            let path = report.states[index].path
-            guard path.count < options.depth else { report.cutByDepth = true; continue }
-            let (count, outcomes) = try expand(path)
+            let state = report.states[index]
+            guard state.path.count < options.depth else { report.cutByDepth = true; atDepth += 1; continue }
+            let (count, outcomes) = try expand(state.path, expecting: state.key)
             frontier += report.record(outcomes, actionCount: count, from: index, maxStates: options.maxStates)
+            if next % 500 == 0, let progress {
+                progress(Progress(states: report.states.count, transitions: report.steps, frontier: frontier.count - next, seconds: Self.seconds() - began))
+            }
         }
+        report.unexpanded = atDepth + frontier.count - next
+        report.freshRuntimes = freshRuntimes
         for violation in finalViolations() { report.addViolation(violation, path: []) }
         report.finish(catalog: app.catalog.names)
         return report
@@ -124,16 +183,16 @@ public final class Explorer {
     }
 
     /// Takes every action the user has at the state `path` leads to (each from that state), and says what
-    /// each gave. Used by ``run()``, and by worker processes that each expand part of a level
-    /// (`coordrun explore --workers N`).
-    public func expand(_ path: [UserStep]) throws -> (actionCount: Int, outcomes: [Outcome]) {
-        try goTo(path)
-        let origin = try stateKey()
+    /// each gave. `key`, the state's identity when known, is checked: a runtime that reaches another state
+    /// there is replaced by a fresh one (``Explorer``). Used by ``run()``, and by worker processes that each
+    /// expand part of a level (`coordrun explore --workers N`).
+    public func expand(_ path: [UserStep], expecting key: String? = nil) throws -> (actionCount: Int, outcomes: [Outcome]) {
+        let origin = try goTo(path, expecting: key)
         let actions = Self.actions(in: app)
         var outcomes: [Outcome] = []
         var atState = true
         for action in actions {
-            if !atState { try goTo(path) }
+            if !atState { _ = try goTo(path, expecting: origin) }
             atState = false
             stepsTaken += 1
             oracle.beforeStep(action.luaSource)
@@ -146,7 +205,8 @@ public final class Explorer {
                 }
             } catch {
                 outcomes.append(Outcome(action: action, result: .failed(Self.text(of: error)), unhandled: nil, violations: []))
-                atState = true // the step was undone: the app is still at the state
+                // The step was undone, but a handler may have changed Lua data before it failed.
+                atState = (try? identity().key) == origin
                 continue
             }
             oracle.afterStep()
@@ -164,22 +224,32 @@ public final class Explorer {
     /// What the oracle finds once everything unreachable is collected (at the end of an exploration).
     public func finalViolations() -> [String] { oracle.violations(collecting: runtime.lua) }
 
+    /// The state's identity, its views run under the step's time limit.
+    private func identity() throws -> StateIdentity {
+        try runtime.lua.withTimeLimit(options.stepTimeLimit) { try runtime.stateIdentity() }
+    }
+
     private func seen() throws -> StateSeen {
+        let identity = try identity()
         let screen = app.window.visibleScreen
         let tabs = app.visibleTabs
-        return StateSeen(key: try stateKey(), screen: screen?.name ?? "", owner: screen?.owner?.name ?? "",
-                         inModal: !app.window.modals.isEmpty, tab: tabs.map { $0.titles[$0.selectedIndex] },
+        return StateSeen(key: identity.key, viewed: identity.viewed, screen: screen?.name ?? "", title: screen?["title"]?.stringValue,
+                         owner: screen?.owner?.name ?? "", inModal: !app.window.modals.isEmpty,
+                         tab: tabs.map { $0.titles[$0.selectedIndex] }, gateway: app.gateway.state.rawValue,
                          shownTypes: app.window.allScreens.map(\.name))
     }
 
     /// The gateway's state the exploration began in: every branch starts the app in it again.
-    private lazy var baseState = app.gateway.state
+    private let baseState: AppState
 
     /// The app at its base: started, or at the link, or restored from the snapshot; the gateway in the
     /// state exploration began in (a step that signed in does not carry over to the next branch).
-    private func goToBase() throws {
-        let state = baseState
-        switch options.base {
+    private func goToBase() throws { try Self.base(options.base, state: baseState, in: runtime) }
+
+    /// Brings `runtime`'s app to `base` with the gateway in `state`.
+    private static func base(_ base: Options.Base, state: AppState, in runtime: ScriptRuntime) throws {
+        let app = runtime.app
+        switch base {
         case .start:
             try app.atomically {
                 try app.tearDown()
@@ -195,62 +265,81 @@ public final class Explorer {
         }
     }
 
+    /// Brings the app to the state `path` leads to and returns its identity. With `key`, the identity the
+    /// search recorded there: a runtime that reaches another is replaced by a fresh one, which must reach it.
+    private func goTo(_ path: [UserStep], expecting key: String?) throws -> String {
+        try replay(path)
+        let reached = try identity().key
+        guard let key, reached != key else { return reached }
+        freshRuntimes += 1
+        runtime = try make()
+        oracle = LifecycleOracle(app: runtime.app, listening: false)
+        try runtime.lua.withTimeLimit(options.stepTimeLimit) { try replay(path) }
+        guard try identity().key == key else { throw ExploreFailure.notReproducible(path) }
+        return key
+    }
+
+    /// What re-running transitions in fresh runtimes found (``verify(_:sample:)``).
+    public struct Verification {
+        /// Transitions re-run.
+        public let checked: Int
+        /// Those that reached another state than the search recorded: each its path and what happened.
+        public let mismatches: [(path: [UserStep], message: String)]
+    }
+
+    /// Re-runs up to `sample` of `report`'s transitions (spread evenly over them, the first and last
+    /// included), each in a fresh runtime that replays the path from the base, and compares the state
+    /// reached with the one the search recorded: the check that branches were isolated and that states
+    /// are told apart the same way in every runtime (`coordrun explore --verify`).
+    public func verify(_ report: ExploreReport, sample: Int) throws -> Verification {
+        let transitions = report.transitions
+        guard !transitions.isEmpty, sample > 0 else { return Verification(checked: 0, mismatches: []) }
+        let count = min(sample, transitions.count)
+        var picked: [Int] = []
+        for i in 0..<count {
+            let index = count == 1 ? 0 : i * (transitions.count - 1) / (count - 1)
+            if picked.last != index { picked.append(index) }
+        }
+        var mismatches: [(path: [UserStep], message: String)] = []
+        for index in picked {
+            let transition = transitions[index]
+            let path = report.states[transition.from].path + [transition.action]
+            let expected = report.states[transition.to].key
+            let fresh = try make()
+            let reached: String
+            do {
+                reached = try fresh.lua.withTimeLimit(options.stepTimeLimit) {
+                    try Self.base(options.base, state: baseState, in: fresh)
+                    try fresh.app.atomically { for step in path.dropLast() { try fresh.app.perform(step) } }
+                    try fresh.app.atomicallyRendering { try fresh.app.perform(transition.action) }
+                    return try fresh.stateIdentity().key
+                }
+            } catch {
+                mismatches.append((path, "fails in a fresh runtime: " + (Self.text(of: error).split(separator: "\n").first.map(String.init) ?? "")))
+                continue
+            }
+            if reached != expected { mismatches.append((path, "reaches another state in a fresh runtime than the search recorded")) }
+        }
+        return Verification(checked: picked.count, mismatches: mismatches)
+    }
+
+    /// Seconds on a monotonic clock.
+    static func seconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// The app after `path` from the base, as one operation. No time limit here: each of these steps (and
     /// the base, in ``start()``) already finished under one when it was first taken, and a clock check on
     /// every replay costs a tenth of the throughput.
-    private func goTo(_ path: [UserStep]) throws {
+    private func replay(_ path: [UserStep]) throws {
         try app.atomically {
             try goToBase()
             for step in path { try app.perform(step) }
         }
     }
 
-
-    /// The state as a key: the snapshot's document without the coordinators' own data, lists in inputs cut
-    /// to ``Options/listLimit`` items (and whether more followed).
-    private func stateKey() throws -> FlowValue {
-        let document = FlowValue.record(try runtime.snapshots.capture(of: runtime, data: false).document)
-        let key = Self.limitingLists(in: document, to: options.listLimit, inInputs: false) ?? document
-        return options.digestKeys ? .string(Self.digest(key.json)) : key
-    }
-
-    /// Two FNV-1a hashes of 64 bits, with different offsets, as 32 hex digits.
-    static func digest(_ text: String) -> String {
-        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x8422_2325_cbf2_9ce4
-        for byte in text.utf8 {
-            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 ^ (b >> 29)
-        }
-        func hex(_ x: UInt64) -> String { let s = String(x, radix: 16); return String(repeating: "0", count: 16 - s.count) + s }
-        return hex(a) + hex(b)
-    }
-
-    /// `value` with every list inside inputs cut to `limit` items and a `"(more)"`; nil when nothing is cut
-    /// (then nothing is copied). One pass.
-    static func limitingLists(in value: FlowValue, to limit: Int, inInputs: Bool) -> FlowValue? {
-        switch value {
-        case .record(let record):
-            var changed: [Int: FlowValue] = [:]
-            for (i, field) in record.fields.enumerated() {
-                if let cut = limitingLists(in: field.value, to: limit, inInputs: inInputs || field.key == "inputs") { changed[i] = cut }
-            }
-            guard !changed.isEmpty else { return nil }
-            return .record(FlowRecord(record.fields.enumerated().map { ($1.key, changed[$0] ?? $1.value) }))
-        case .list(let items):
-            let long = inInputs && items.count > limit
-            let kept = long ? Array(items.prefix(limit)) : items
-            var changed = long
-            let cut = kept.map { item -> FlowValue in
-                guard let shorter = limitingLists(in: item, to: limit, inInputs: inInputs) else { return item }
-                changed = true
-                return shorter
-            }
-            guard changed else { return nil }
-            return .list(long ? cut + [.string("(more)")] : cut)
-        default:
-            return nil
-        }
-    }
 
     /// What the user can do now: the visible screen's outputs (each item of a choice, each example of a
     /// value output), Back (when there is somewhere to go back to), the swipe-down of a modal that is not an
@@ -262,9 +351,9 @@ public final class Explorer {
                 switch output.payload {
                 case .nothing: actions.append(.tap(output.name, payload: nil))
                 case .choice(let from):
-                    for item in screen[from]?.listValue ?? [] { actions.append(.tap(output.name, payload: item)) }
+                    for item in screen[from]?.listValue ?? [] { actions.append(.tap(output.name, payload: unshared(item))) }
                 case .value:
-                    for example in screen.type.examples[output.name] ?? [] { actions.append(.tap(output.name, payload: example)) }
+                    for example in screen.type.examples[output.name] ?? [] { actions.append(.tap(output.name, payload: unshared(example))) }
                 }
             }
         }
@@ -283,6 +372,32 @@ public final class Explorer {
         return actions
     }
 
+    /// `value` in storage of its own. A payload the app gave (an item of a screen's list) is, to Lua, the
+    /// very table the app holds (frozen data comes back as itself); the same payload written in a test, or
+    /// replayed in a fresh runtime, is a new table. A step the explorer takes must be the step its
+    /// reproduction takes: a new table every time.
+    static func unshared(_ value: FlowValue) -> FlowValue {
+        switch value {
+        case .list(let items): .list(items.map(unshared))
+        case .record(let record): .record(FlowRecord(record.fields.map { ($0.key, unshared($0.value)) }))
+        default: value
+        }
+    }
+
     /// An error as a finding shows it: a Lua error with its traceback.
     static func text(of error: Error) -> String { (error as? LuaError)?.fullDescription ?? "\(error)" }
+}
+
+/// Why an exploration could not go on: the app did not behave as a function of its steps.
+public enum ExploreFailure: Error, CustomStringConvertible {
+    /// Replaying a path in a fresh runtime reached another state than the search recorded there.
+    case notReproducible([UserStep])
+
+    public var description: String {
+        switch self {
+        case .notReproducible(let path):
+            "replaying " + (path.isEmpty ? "the start" : path.map(\.luaSource).joined(separator: " "))
+                + " in a fresh runtime reached another state than before: the app depends on more than its steps (the clock, random numbers, files), so exploration cannot tell its states apart"
+        }
+    }
 }

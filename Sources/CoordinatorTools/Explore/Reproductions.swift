@@ -1,37 +1,111 @@
-
 import CoordinatorScript
+
 extension ExploreReport {
+    /// A finding's kind, as its test's title names it.
+    public enum Kind: String, Sendable {
+        /// A step that failed.
+        case error
+        /// What the lifecycle oracle found.
+        case lifecycle
+        /// A tap no handler heard.
+        case unhandled
+        /// A state with no way forward and no way back.
+        case deadEnd = "dead end"
+    }
+
+    /// The findings a test file reproduces, in the order ``testFile(app:base:preamble:)`` writes them.
+    public var reproducible: [(kind: Kind, finding: Finding)] {
+        errors.map { (.error, $0) } + violations.map { (.lifecycle, $0) } + unhandled.map { (.unhandled, $0) } + deadEnds.map { (.deadEnd, $0) }
+    }
+
     /// The findings as a test file in the `coordrun test` format (docs/Testing.md): one test each, taking
     /// the shortest path from the start to it. An error's, an unhandled output's and a lifecycle violation's
     /// test fails the way the exploration did (strict driving and the oracle); a dead end's ends with a
     /// `back()` that fails. `app` is the script as the test file names it; `base` where the exploration
-    /// began (a link or a snapshot: each test opens or restores it first).
-    public func testFile(app: String, base: Explorer.Options.Base = .start) -> String {
+    /// began (a link or a snapshot: each test opens or restores it first); `preamble` the Lua that ran
+    /// before the app loaded (the variant explored: `--set`, `-e`).
+    public func testFile(app: String, base: Explorer.Options.Base = .start, preamble: [String] = []) -> String {
         let start: [String] = switch base {
         case .start: []
         case .link(let url): [UserStep.open(url).luaSource]
         case .snapshot(let json): ["restore(" + LuaSyntax.quoted(json) + ")"]
         }
-        var lines = [
-            "-- Found by `coordrun explore` (docs/Explore.md): each test takes the shortest path to what it names.",
-            "app " + LuaSyntax.quoted(app),
-        ]
-        var number = 0
-        func add(_ kind: String, _ finding: Finding, ending: [String] = []) {
-            number += 1
-            let title = "\(kind) \(number): " + (finding.message.split(separator: "\n").first.map(String.init) ?? "")
+        var lines = ["-- Found by `coordrun explore` (docs/Explore.md): each test takes the shortest path to what it names."]
+        lines += preamble
+        lines.append("app " + LuaSyntax.quoted(app))
+        for (number, (kind, finding)) in reproducible.enumerated() {
+            let title = "\(kind.rawValue) \(number + 1): " + (finding.message.split(separator: "\n").first.map(String.init) ?? "")
             lines.append("")
             lines.append("test(" + LuaSyntax.quoted(title) + ", function()")
+            let ending = kind == .deadEnd ? ["back() -- no way back"] : []
             for call in start + finding.path.map(\.luaSource) + ending { lines.append("  " + call) }
             lines.append("end)")
         }
-        for finding in errors { add("error", finding) }
-        for finding in violations { add("lifecycle", finding) }
-        for finding in unhandled { add("unhandled", finding) }
-        for finding in deadEnds { add("dead end", finding, ending: ["back() -- no way back"]) }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// Whether there is anything to reproduce.
     public var hasFindings: Bool { !errors.isEmpty || !violations.isEmpty || !unhandled.isEmpty || !deadEnds.isEmpty }
+
+    /// A finding's test, run in a fresh runtime.
+    public struct Reproduction {
+        /// What the finding is.
+        public let kind: Kind
+        /// The finding.
+        public let finding: Finding
+        /// Whether its test failed the way the exploration did.
+        public let reproduced: Bool
+        /// How its test ended ("passed", or its failure's message).
+        public let outcome: String
+    }
+
+    /// Runs `file` (what ``testFile(app:base:preamble:)`` wrote for this report) with the lifecycle oracle
+    /// after every step, and says for each finding whether its test failed the same way: an error's with
+    /// its message (the place aside), an unhandled output's and a lifecycle violation's with theirs, a
+    /// dead end's at all. Throws when the file cannot be loaded.
+    public func reproduce(testFile file: String, timeLimit: Double?) throws -> [Reproduction] {
+        let results = try FlowTests.run(file, strictLifecycle: true, timeLimit: timeLimit)
+        return reproducible.enumerated().map { i, pair in
+            let (kind, finding) = pair
+            guard i < results.count, case .failed(let message, _) = results[i].outcome else {
+                return Reproduction(kind: kind, finding: finding, reproduced: false, outcome: "its test passed")
+            }
+            let expected = Self.tail(of: finding.message).replacingDigits()
+            let same = kind == .deadEnd || message.replacingDigits().contains(expected)
+            return Reproduction(kind: kind, finding: finding, reproduced: same,
+                                outcome: "its test failed with " + (message.split(separator: "\n").first.map(String.init) ?? ""))
+        }
+    }
+
+    /// The findings whose tests did not reproduce them move out of the app's findings into
+    /// ``unreproduced``: they are the explorer's fault, not the app's.
+    public mutating func withdraw(_ failures: [Reproduction]) {
+        for failure in failures where !failure.reproduced {
+            let message = failure.finding.message
+            switch failure.kind {
+            case .error: errors.removeAll { $0.message == message }
+            case .lifecycle: violations.removeAll { $0.message == message }
+            case .unhandled: unhandled.removeAll { $0.message == message }
+            case .deadEnd: deadEnds.removeAll { $0.message == message }
+            }
+            unreproduced.append(Finding(path: failure.finding.path, message: "\(failure.kind.rawValue): \(message.split(separator: "\n").first ?? "") — \(failure.outcome)"))
+        }
+    }
+
+    /// A message's first line without the `file:line: ` in front of it (a test names the file by another
+    /// path than the explorer did) nor the `lifecycle: ` the report puts there.
+    static func tail(of message: String) -> String {
+        var line = Substring(message.split(separator: "\n").first ?? "")
+        if line.hasPrefix("lifecycle: ") { line = line.dropFirst("lifecycle: ".count) }
+        var rest = line[...]
+        while let colon = rest.firstIndex(of: ":") {
+            let after = rest[rest.index(after: colon)...]
+            let digits = after.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, after.dropFirst(digits.count).hasPrefix(": ") {
+                return String(after.dropFirst(digits.count + 2))
+            }
+            rest = after
+        }
+        return String(line)
+    }
 }

@@ -1,0 +1,405 @@
+/* CCoordinatorLuaGlue: coordlua_fingerprint (see coordlua_fingerprint.h for what it computes). */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
+#include "CCoordinatorLuaGlue.h"
+
+typedef struct { uint64_t a, b; } fp_hash;
+
+/* One walk: the objects and upvalue cells numbered so far (tables on the stack, by absolute index), those
+   numbered while walking one item of the registry's multiset (0 outside it), the views, the hash. */
+typedef struct {
+    lua_State *L;
+    int visited, cells, local, localCells, views, excluded, lazy;
+    lua_Integer next, nextCell;
+    int depth;
+    fp_hash h;
+} fp_walk;
+
+static inline uint64_t fp_rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+static inline void fp_word(fp_walk *w, uint64_t v) {
+    w->h.a = fp_rotl(w->h.a ^ v, 23) * 0x9E3779B97F4A7C15ULL;
+    w->h.b = (fp_rotl(w->h.b + v, 41) * 0xC2B2AE3D27D4EB4FULL) ^ w->h.a;
+}
+
+static inline void fp_tag(fp_walk *w, char tag) { fp_word(w, 0xA5A5000000000000ULL | (unsigned char)tag); }
+
+static void fp_bytes(fp_walk *w, const void *p, size_t n) {
+    const unsigned char *s = p;
+    fp_word(w, (uint64_t)n);
+    while (n >= 8) { uint64_t v; memcpy(&v, s, 8); fp_word(w, v); s += 8; n -= 8; }
+    if (n > 0) { uint64_t v = 0; memcpy(&v, s, n); fp_word(w, v); }
+}
+
+static inline uint64_t fp_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* A C function as its offset in its module, with the module's name: the same in every process of one binary
+   (addresses are not: modules load at random places). Code never moves, so a small per-thread cache holds. */
+static _Thread_local struct { uintptr_t address; uint64_t value; } fp_cfunctions[256];
+
+static uint64_t fp_cfunction(lua_CFunction f) {
+    uintptr_t address = (uintptr_t)f;
+    size_t slot = (address >> 4) & 255;
+    if (fp_cfunctions[slot].address == address) return fp_cfunctions[slot].value;
+    uint64_t value = address;
+    Dl_info info;
+    if (dladdr((void *)address, &info) != 0 && info.dli_fbase != NULL) {
+        value = (uint64_t)(address - (uintptr_t)info.dli_fbase);
+        for (const char *c = info.dli_fname; c != NULL && *c != '\0'; c++) value = (value ^ (unsigned char)*c) * 0x100000001B3ULL;
+    }
+    fp_cfunctions[slot].address = address;
+    fp_cfunctions[slot].value = value;
+    return value;
+}
+
+/* The number of the object at idx when it was seen before; 0 after numbering it now. */
+static lua_Integer fp_seen(fp_walk *w, int idx, int table, int localTable, lua_Integer *next) {
+    lua_State *L = w->L;
+    lua_pushvalue(L, idx);
+    if (lua_rawget(L, table) == LUA_TNUMBER) { lua_Integer n = lua_tointeger(L, -1); lua_pop(L, 1); return n; }
+    lua_pop(L, 1);
+    if (localTable != 0) {
+        lua_pushvalue(L, idx);
+        if (lua_rawget(L, localTable) == LUA_TNUMBER) { lua_Integer n = lua_tointeger(L, -1); lua_pop(L, 1); return n; }
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, idx);
+    lua_pushinteger(L, ++*next);
+    lua_rawset(L, localTable != 0 ? localTable : table);
+    return 0;
+}
+
+static void fp_value(fp_walk *w, int idx);
+
+/* A table key's place in the canonical order. */
+typedef struct {
+    int rank;          /* 0 boolean, 1 integer, 2 float, 3 string, 4 an object numbered before, 5 another object */
+    lua_Integer number; /* the boolean, the integer, the object's number, or the traversal position */
+    double real;
+    const char *bytes;
+    size_t length;
+    int slot;          /* where the key is in the keys table */
+} fp_key;
+
+static int fp_compare(const void *x, const void *y) {
+    const fp_key *a = x, *b = y;
+    if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
+    switch (a->rank) {
+    case 2: return a->real < b->real ? -1 : a->real > b->real ? 1 : 0;
+    case 3: {
+        size_t n = a->length < b->length ? a->length : b->length;
+        int c = memcmp(a->bytes, b->bytes, n);
+        if (c != 0) return c;
+        return a->length < b->length ? -1 : a->length > b->length ? 1 : 0;
+    }
+    default: return a->number < b->number ? -1 : a->number > b->number ? 1 : 0;
+    }
+}
+
+static lua_Integer fp_number_of(fp_walk *w, int idx) {
+    lua_State *L = w->L;
+    lua_pushvalue(L, idx);
+    int found = lua_rawget(L, w->visited) == LUA_TNUMBER;
+    if (!found && w->local != 0) { lua_pop(L, 1); lua_pushvalue(L, idx); found = lua_rawget(L, w->local) == LUA_TNUMBER; }
+    lua_Integer n = found ? lua_tointeger(L, -1) : 0;
+    lua_pop(L, 1);
+    return n;
+}
+
+static void fp_table(fp_walk *w, int idx) {
+    lua_State *L = w->L;
+    fp_tag(w, 'T');
+    int meta = lua_getmetatable(L, idx);
+    int weak = 0;
+    if (meta && w->lazy != 0) {
+        /* A store of frozen data whose nested fields are made on first read: made now, so that the store
+           is the same whichever fields the app happened to read before. */
+        lua_pushliteral(L, "__index");
+        int lazy = lua_rawget(L, -2) == LUA_TFUNCTION && lua_rawequal(L, -1, w->lazy);
+        lua_pop(L, 1);
+        if (lazy) {
+            lua_pop(L, 1);
+            lua_pushvalue(L, w->lazy);
+            lua_pushvalue(L, idx);
+            lua_call(L, 1, 0);
+            meta = lua_getmetatable(L, idx);
+        }
+    }
+    if (meta) {
+        lua_pushliteral(L, "__mode");
+        weak = lua_rawget(L, -2) == LUA_TSTRING;
+        lua_pop(L, 1);
+    }
+    if (weak) {
+        fp_tag(w, 'W'); /* what a weak table holds depends on when the collector ran */
+    } else {
+        lua_newtable(L);
+        int keys = lua_gettop(L);
+        lua_Integer n = 0;
+        lua_pushnil(L);
+        while (lua_next(L, idx)) {
+            lua_pop(L, 1);
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, keys, ++n);
+        }
+        fp_key *order = n > 0 ? lua_newuserdatauv(L, (size_t)n * sizeof(fp_key), 0) : NULL;
+        for (lua_Integer i = 0; i < n; i++) {
+            fp_key *k = &order[i];
+            memset(k, 0, sizeof *k);
+            k->slot = (int)(i + 1);
+            lua_rawgeti(L, keys, i + 1);
+            switch (lua_type(L, -1)) {
+            case LUA_TBOOLEAN: k->rank = 0; k->number = lua_toboolean(L, -1); break;
+            case LUA_TNUMBER:
+                if (lua_isinteger(L, -1)) { k->rank = 1; k->number = lua_tointeger(L, -1); }
+                else { k->rank = 2; k->real = lua_tonumber(L, -1); }
+                break;
+            case LUA_TSTRING: k->rank = 3; k->bytes = lua_tolstring(L, -1, &k->length); break; /* kept alive by keys */
+            default: {
+                lua_Integer number = fp_number_of(w, lua_gettop(L));
+                if (number != 0) { k->rank = 4; k->number = number; } else { k->rank = 5; k->number = i; }
+            }
+            }
+            lua_pop(L, 1);
+        }
+        if (n > 1) qsort(order, (size_t)n, sizeof(fp_key), fp_compare);
+        fp_word(w, (uint64_t)n);
+        for (lua_Integer i = 0; i < n; i++) {
+            lua_rawgeti(L, keys, order[i].slot);
+            fp_value(w, -1);
+            lua_pushvalue(L, -1);
+            lua_rawget(L, idx);
+            fp_value(w, -1);
+            lua_pop(L, 2);
+        }
+        lua_settop(L, keys - 1);
+    }
+    if (meta) { fp_tag(w, 'M'); fp_value(w, -1); lua_pop(L, 1); } else fp_tag(w, '-');
+}
+
+static void fp_upvalues(fp_walk *w, int idx) {
+    lua_State *L = w->L;
+    for (int i = 1; lua_getupvalue(L, idx, i) != NULL; i++) {
+        void *cell = lua_upvalueid(L, idx, i);
+        lua_pushlightuserdata(L, cell);
+        lua_Integer n = 0;
+        if (lua_rawget(L, w->cells) == LUA_TNUMBER) n = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        if (n == 0 && w->localCells != 0) {
+            lua_pushlightuserdata(L, cell);
+            if (lua_rawget(L, w->localCells) == LUA_TNUMBER) n = lua_tointeger(L, -1);
+            lua_pop(L, 1);
+        }
+        if (n != 0) { fp_tag(w, 'U'); fp_word(w, (uint64_t)n); lua_pop(L, 1); continue; }
+        lua_pushlightuserdata(L, cell);
+        lua_pushinteger(L, ++w->nextCell);
+        lua_rawset(L, w->localCells != 0 ? w->localCells : w->cells);
+        fp_tag(w, 'u');
+        fp_value(w, -1);
+        lua_pop(L, 1);
+    }
+    fp_tag(w, 'e');
+}
+
+static void fp_function(fp_walk *w, int idx) {
+    lua_State *L = w->L;
+    if (lua_iscfunction(L, idx)) {
+        fp_tag(w, 'C');
+        fp_word(w, fp_cfunction(lua_tocfunction(L, idx)));
+    } else {
+        lua_Debug ar;
+        lua_pushvalue(L, idx);
+        lua_getinfo(L, ">Su", &ar);
+        fp_tag(w, 'F');
+        fp_bytes(w, ar.short_src, strlen(ar.short_src));
+        fp_word(w, (uint64_t)ar.srclen);
+        fp_word(w, (uint64_t)(uint32_t)ar.linedefined | ((uint64_t)(uint32_t)ar.lastlinedefined << 32));
+        fp_word(w, (uint64_t)ar.nparams | ((uint64_t)ar.isvararg << 8) | ((uint64_t)ar.nups << 16));
+    }
+    fp_upvalues(w, idx);
+}
+
+static void fp_userdata(fp_walk *w, int idx) {
+    lua_State *L = w->L;
+    fp_tag(w, 'D');
+    if (lua_getmetatable(L, idx)) {
+        fp_tag(w, 'M');
+        fp_value(w, -1);
+        lua_pop(L, 1);
+    } else {
+        fp_bytes(w, lua_touserdata(L, idx), lua_rawlen(L, idx)); /* plain C data: its bytes are its value */
+    }
+    for (int i = 1; lua_getiuservalue(L, idx, i) != LUA_TNONE; i++) { fp_value(w, -1); lua_pop(L, 1); }
+    lua_pop(L, 1);
+    fp_tag(w, 'e');
+}
+
+static void fp_thread(fp_walk *w, int idx) {
+    lua_State *L = w->L;
+    lua_State *co = lua_tothread(L, idx);
+    lua_Debug ar;
+    fp_tag(w, 'H');
+    int status = lua_status(co);
+    fp_word(w, (uint64_t)status);
+    if (co == L || (status == LUA_OK && lua_getstack(co, 0, &ar))) { fp_tag(w, 'r'); return; } /* running: not data */
+    int level = 0;
+    for (; lua_getstack(co, level, &ar); level++) {
+        if (!lua_checkstack(co, 2)) luaL_error(L, "fingerprint: a coroutine's stack is full");
+        lua_getinfo(co, "fl", &ar);
+        lua_xmove(co, L, 1);
+        fp_value(w, -1);
+        lua_pop(L, 1);
+        fp_word(w, (uint64_t)(int64_t)ar.currentline);
+        for (int n = 1; lua_getlocal(co, &ar, n) != NULL; n++) {
+            lua_xmove(co, L, 1);
+            fp_value(w, -1);
+            lua_pop(L, 1);
+        }
+        fp_tag(w, '|');
+    }
+    if (level == 0) { /* not started (its function and arguments) or dead */
+        int top = lua_gettop(co);
+        fp_word(w, (uint64_t)top);
+        for (int i = 1; i <= top; i++) {
+            if (!lua_checkstack(co, 1)) luaL_error(L, "fingerprint: a coroutine's stack is full");
+            lua_pushvalue(co, i);
+            lua_xmove(co, L, 1);
+            fp_value(w, -1);
+            lua_pop(L, 1);
+        }
+    }
+}
+
+static void fp_value(fp_walk *w, int idx) {
+    lua_State *L = w->L;
+    idx = lua_absindex(L, idx);
+    int type = lua_type(L, idx);
+    switch (type) {
+    case LUA_TNIL: fp_tag(w, 'z'); return;
+    case LUA_TBOOLEAN: fp_tag(w, lua_toboolean(L, idx) ? 't' : 'f'); return;
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, idx)) { fp_tag(w, 'i'); fp_word(w, (uint64_t)lua_tointeger(L, idx)); }
+        else { lua_Number d = lua_tonumber(L, idx); uint64_t bits; memcpy(&bits, &d, 8); fp_tag(w, 'n'); fp_word(w, bits); }
+        return;
+    case LUA_TSTRING: { size_t n; const char *s = lua_tolstring(L, idx, &n); fp_tag(w, 's'); fp_bytes(w, s, n); return; }
+    default: break;
+    }
+    luaL_checkstack(L, 12, "fingerprint");
+    lua_Integer seen = fp_seen(w, idx, w->visited, w->local, &w->next);
+    if (seen != 0) { fp_tag(w, 'R'); fp_word(w, (uint64_t)seen); return; }
+    if (++w->depth > COORDLUA_FINGERPRINT_DEPTH) {
+        luaL_error(L, "the app's data is nested deeper than %d levels: exploration cannot tell its states apart", COORDLUA_FINGERPRINT_DEPTH);
+    }
+    if (w->views != 0) {
+        lua_pushvalue(L, idx);
+        if (lua_rawget(L, w->views) != LUA_TNIL) {
+            fp_tag(w, 'V');
+            fp_value(w, -1);
+            lua_pop(L, 1);
+            w->depth--;
+            return;
+        }
+        lua_pop(L, 1);
+    }
+    switch (type) {
+    case LUA_TTABLE: fp_table(w, idx); break;
+    case LUA_TFUNCTION: fp_function(w, idx); break;
+    case LUA_TUSERDATA: fp_userdata(w, idx); break;
+    case LUA_TTHREAD: fp_thread(w, idx); break;
+    default: fp_tag(w, 'p'); break; /* light userdata: its number says which */
+    }
+    w->depth--;
+}
+
+static int fp_excluded(fp_walk *w, int idx) {
+    if (w->excluded == 0) return 0;
+    lua_pushvalue(w->L, idx);
+    int found = lua_rawget(w->L, w->excluded) != LUA_TNIL;
+    lua_pop(w->L, 1);
+    return found;
+}
+
+/* The registry: its string keys (sorted, as a table of them), then the values references hold, as a multiset. */
+static void fp_registry(fp_walk *w) {
+    lua_State *L = w->L;
+    lua_newtable(L);
+    int named = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, LUA_REGISTRYINDEX)) {
+        if (lua_type(L, -2) == LUA_TSTRING) { lua_pushvalue(L, -2); lua_insert(L, -2); lua_rawset(L, named); }
+        else lua_pop(L, 1);
+    }
+    fp_value(w, named);
+    fp_hash saved = w->h;
+    uint64_t sumA = 0, sumB = 0, count = 0;
+    lua_pushnil(L);
+    while (lua_next(L, LUA_REGISTRYINDEX)) {
+        int type = lua_type(L, -1);
+        if (lua_isinteger(L, -2) && lua_tointeger(L, -2) > LUA_RIDX_LAST
+            && (type == LUA_TTABLE || type == LUA_TFUNCTION || type == LUA_TUSERDATA || type == LUA_TTHREAD)
+            && fp_number_of(w, -1) == 0 && !fp_excluded(w, -1)) { /* one walked already adds nothing (how many references Swift holds to it is not state) */
+            lua_newtable(L);
+            w->local = lua_gettop(L);
+            lua_newtable(L);
+            w->localCells = lua_gettop(L);
+            lua_Integer next = w->next, nextCell = w->nextCell;
+            w->h.a = 0x243F6A8885A308D3ULL;
+            w->h.b = 0x13198A2E03707344ULL;
+            fp_value(w, -3);
+            sumA += fp_mix(w->h.a);
+            sumB += fp_mix(w->h.b ^ 0x5555555555555555ULL);
+            count++;
+            w->next = next;
+            w->nextCell = nextCell;
+            w->local = w->localCells = 0;
+            lua_pop(L, 2);
+        }
+        lua_pop(L, 1);
+    }
+    w->h = saved;
+    fp_tag(w, 'Q');
+    fp_word(w, count);
+    fp_word(w, sumA);
+    fp_word(w, sumB);
+    lua_settop(L, named - 1);
+}
+
+int coordlua_fingerprint(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    fp_walk w;
+    memset(&w, 0, sizeof w);
+    w.L = L;
+    w.h.a = 0x6A09E667F3BCC908ULL;
+    w.h.b = 0xBB67AE8584CAA73BULL;
+    lua_settop(L, 5);
+    if (lua_type(L, 2) == LUA_TTABLE) w.views = 2;
+    if (lua_type(L, 4) == LUA_TTABLE) w.excluded = 4;
+    if (lua_type(L, 5) == LUA_TFUNCTION) w.lazy = 5;
+    lua_newtable(L);
+    w.visited = lua_gettop(L);
+    lua_newtable(L);
+    w.cells = lua_gettop(L);
+    lua_Integer roots = (lua_Integer)lua_rawlen(L, 1);
+    for (lua_Integer i = 1; i <= roots; i++) {
+        lua_rawgeti(L, 1, i);
+        fp_value(&w, -1);
+        lua_pop(L, 1);
+    }
+    /* The metatables of the types that share one (a string's methods, say). */
+    lua_pushliteral(L, "");
+    lua_pushinteger(L, 0);
+    lua_pushboolean(L, 0);
+    lua_pushnil(L);
+    for (int i = -4; i < 0; i++) {
+        if (lua_getmetatable(L, i)) { fp_value(&w, -1); lua_pop(L, 1); } else fp_tag(&w, '-');
+    }
+    lua_pop(L, 4);
+    if (lua_toboolean(L, 3)) fp_registry(&w);
+    lua_pushinteger(L, (lua_Integer)fp_mix(w.h.a ^ fp_rotl(w.h.b, 17)));
+    lua_pushinteger(L, (lua_Integer)fp_mix(w.h.b ^ 0x9E3779B97F4A7C15ULL));
+    return 2;
+}

@@ -1,0 +1,30 @@
+/* CCoordinatorLua: state fingerprints. Part of CCoordinatorLuaGlue.h, which includes the parts in order: not to be included alone. */
+#ifndef COORDLUA_FINGERPRINT_H
+#define COORDLUA_FINGERPRINT_H
+
+/* A lua_CFunction, called with lua_pcall: the 128-bit fingerprint of everything reachable from a list of roots,
+   returned as two integers. Two states get the same fingerprint only when the data reachable from the roots is
+   the same (up to a hash collision): the same primitive values, the same shape of sharing and cycles between
+   tables, functions and userdata, the same upvalue cells shared between closures.
+
+   Arguments: 1 a sequence of roots, walked in order (one numbering of shared objects across them); 2 a table
+   from objects to the values that stand for them (a coordinator's view), or nil; 3 true to walk the
+   registry as well: its string keys in sorted order, then every value held by a reference (an integer key)
+   whose value is a table, function, userdata or thread not reached before, as a multiset (each walked on its own: reference
+   numbers depend on history, so their order is not part of the state); 4 a table whose keys are objects the registry's
+   multiset leaves out (the host's caches), or nil; 5 the `__index` function of lazily made stores, or nil: a
+   table whose metatable's __index it is gets it called with the table alone first (which makes every field).
+
+   The encoding is canonical: a table's keys are walked sorted (booleans, integers, floats, strings, then
+   objects already numbered, then other objects in traversal order: the one case where two equal states may
+   get two fingerprints, never the reverse); an object seen again is written as its number. A Lua function is
+   its source name, its lines and counts, and its upvalues (a shared cell written once, then by number); a C
+   function is its offset in its executable module (the same in every process of one binary); a full userdata
+   with a metatable is its metatable and user values (its bytes belong to the host), one without is its bytes
+   too; a coroutine its status and, for each frame, its function, line and locals. A weak table's entries are
+   not walked (what it holds depends on when the collector ran): only its metatable is. Nesting deeper than
+   COORDLUA_FINGERPRINT_DEPTH levels raises an error. */
+#define COORDLUA_FINGERPRINT_DEPTH 160
+int coordlua_fingerprint(lua_State *L);
+
+#endif /* COORDLUA_FINGERPRINT_H */

@@ -1,0 +1,60 @@
+import CCoordinatorLua
+import CCoordinatorLuaGlue
+
+/// A 128-bit fingerprint of the data reachable from a list of roots (``LuaState/fingerprint(of:views:registry:)``):
+/// equal for states whose reachable data is the same, tables' key order, reference numbers and addresses
+/// aside; different otherwise, but for a hash collision (about one in 2^64 for a pair of states).
+package struct LuaFingerprint: Hashable, Sendable {
+    /// The two halves.
+    package let high: UInt64, low: UInt64
+
+    /// The fingerprint as 32 hexadecimal digits.
+    package var hex: String {
+        func digits(_ x: UInt64) -> String { let s = String(x, radix: 16); return String(repeating: "0", count: 16 - s.count) + s }
+        return digits(high) + digits(low)
+    }
+}
+
+extension LuaState {
+    /// The fingerprint of everything reachable from `roots`, walked in order, and from the registry when
+    /// `registry` (coordlua_fingerprint.h says what counts and how). `views` maps objects to the values that
+    /// stand for them; `lazy` is the `__index` of stores whose fields are made on first read, called to make
+    /// them all before such a store is walked; `caches` are objects the registry's references hold that are
+    /// no part of a state (tables a host makes once, on first need). Runs no other code (no metamethod, no hook); throws for data
+    /// nested too deep to walk.
+    package func fingerprint(of roots: [any LuaPushable], views: LuaTable? = nil, registry: Bool, materializing lazy: LuaValue? = nil,
+                            excluding caches: [any LuaPushable] = []) throws -> LuaFingerprint {
+        core.drainUnrefs() // references Swift let go of are not part of the state
+        return try withStack { stack in
+            let L = stack.L
+            let top = lua_gettop(L)
+            defer { lua_settop(L, top) }
+            guard lua_checkstack(L, 8) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
+            lua_pushcclosure(L, coordlua_fingerprint, 0)
+            lua_createtable(L, Int32(clamping: roots.count), 0)
+            for (i, root) in roots.enumerated() {
+                try stack.push(root)
+                lua_rawseti(L, -2, lua_Integer(i) + 1)
+            }
+            if let views { try stack.push(views) } else { lua_pushnil(L) }
+            lua_pushboolean(L, registry ? 1 : 0)
+            // The host's caches and the runtime's own (the string cache's anchors) are no part of any state.
+            lua_createtable(L, 0, Int32(clamping: caches.count + 1))
+            for cache in caches {
+                try stack.push(cache)
+                lua_pushboolean(L, 1)
+                lua_rawset(L, -3)
+            }
+            if core.strings.anchorsRef.pointee != LUA_NOREF {
+                coordlua_rawgetref(L, core.strings.anchorsRef.pointee)
+                lua_pushboolean(L, 1)
+                lua_rawset(L, -3)
+            }
+            if let lazy { try stack.push(lazy) } else { lua_pushnil(L) }
+            guard lua_pcallk(L, 5, 2, 0, 0, nil) == LUA_OK else {
+                throw LuaError(.runtime, (try? stack.read(String.self, at: -1)) ?? "the state could not be fingerprinted")
+            }
+            return LuaFingerprint(high: UInt64(bitPattern: lua_tointegerx(L, -2, nil)), low: UInt64(bitPattern: lua_tointegerx(L, -1, nil)))
+        }
+    }
+}
