@@ -25,11 +25,160 @@ import TestSupport
 
     @Test(arguments: ["scripts/app.lua", "examples/tabs.lua", "examples/ab-picker.lua", "examples/catalog.lua",
                       "examples/launch.lua", "examples/notes.lua", "examples/multi-select.lua", "examples/shop.lua"])
-    func theAppAndTheExamplesReachAFixedPointWithoutErrors(_ script: String) throws {
-        let report = try Self.explore(repositoryRoot + "/" + script) { $0.depth = 60 }
+    func theAppAndTheExamplesReachAFixedPointWithoutErrorsAndVerify(_ script: String) throws {
+        let explorer = try Self.explorer(repositoryRoot + "/" + script) { $0.depth = 60 }
+        let report = try explorer.run()
         let fixedPoint = report.reachedFixedPoint, clean = report.errors.isEmpty && report.violations.isEmpty, text = report.text
         #expect(fixedPoint, "\(text)")
         #expect(clean, "\(text)")
+        // Branches are isolated: transitions re-run in fresh runtimes reach the states the search recorded.
+        let verification = try explorer.verify(report, sample: 40)
+        #expect(verification.checked == min(40, report.transitions.count))
+        #expect(verification.mismatches.isEmpty, "\(verification.mismatches.map { $0.path.map(\.luaSource) + [$0.message] })")
+    }
+
+    /// Data only a handler changes (a coordinator's `self.count`): states that differ in it are different
+    /// states, so a bug three data-only steps away is found, with its shortest path, and its test fails.
+    @Test func aBugThreeDataOnlyStepsAwayIsFoundWithItsShortestPath() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("count.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "add", "cart" } }
+            flow.screen "Cart" {
+              inputs = { "count" },
+              render = function(s)
+                if s.count >= 3 then error("cart overflow: " .. s.count) end
+                return "items: " .. s.count
+              end,
+            }
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              self.count = 0
+              local home = self.router:push("Home")
+              home.onAdd = function() self.count = self.count + 1 end
+              home.onCart = function() self.router:push("Cart", { count = self.count }) end
+            end
+            flow.app { authorization = Main }
+            """)
+        let report = try Self.explore(script)
+        let text = report.text
+        #expect(report.errors.count == 1, "\(text)")
+        #expect(report.errors.first?.message.contains("count.lua:6: cart overflow: 3") == true, "\(text)")
+        #expect(report.errors.first?.path == [.tap("add", payload: nil), .tap("add", payload: nil), .tap("add", payload: nil), .tap("cart", payload: nil)])
+        #expect(!report.complete && report.cutByDepth && text.contains("cut at the depth limit (12 steps): 1 state found and not expanded"), "\(text)")
+        let tests = try folder.write("count_explore_test.lua", report.testFile(app: script))
+        let reproductions = try report.reproduce(testFile: tests, timeLimit: 5)
+        #expect(reproductions.count == 1 && reproductions.allSatisfy(\.reproduced), "\(reproductions.map(\.outcome))")
+    }
+
+    /// State in file-level locals (a counter, a cart) survives the restart between branches; exploration
+    /// must not carry it from one branch into the next. Every finding is one a user can reach: its test,
+    /// run in a fresh runtime, fails the same way.
+    @Test func stateInFileLevelLocalsGivesNoFalseFindings() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("shop.lua", """
+            local flow = require "coordinator"
+            local cart = {}
+            local visits = 0
+            flow.screen "Shop" { outputs = { "add", "checkout", "browse" } }
+            flow.screen "Aisle" { outputs = {} }
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              local shop = self.router:push("Shop")
+              shop.onAdd = function() cart[#cart + 1] = "item" end
+              shop.onCheckout = function() if #cart >= 3 then error("too many items: " .. #cart) end end
+              shop.onBrowse = function()
+                visits = visits + 1
+                if visits > 1 then error("browsed twice") end
+                self.router:push("Aisle")
+              end
+            end
+            flow.app { authorization = Main }
+            """)
+        let report = try Self.explore(script) { $0.depth = 6 }
+        let text = report.text
+        #expect(report.errors.map(\.path.count).sorted() == [3, 4], "\(text)")
+        #expect(report.errors.contains { $0.message.contains("too many items: 3") && $0.path.suffix(1) == [.tap("checkout", payload: nil)] }, "\(text)")
+        #expect(report.errors.contains { $0.message.contains("browsed twice") && $0.path == [.tap("browse", payload: nil), .back, .tap("browse", payload: nil)] }, "\(text)")
+        #expect(report.freshRuntimes > 0)
+        let tests = try folder.write("shop_explore_test.lua", report.testFile(app: script))
+        let reproductions = try report.reproduce(testFile: tests, timeLimit: 5)
+        #expect(reproductions.count == report.reproducible.count && reproductions.allSatisfy(\.reproduced), "\(reproductions.map(\.outcome))")
+    }
+
+    /// A coordinator class's `__view` stands for its `self`: a counter capped at 2 gives a bounded search,
+    /// and the report says the result is the view's, not every reachable state.
+    @Test func aViewBoundsTheSearchAndTheReportSaysSo() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("counter.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "add" } }
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              self.count = 0
+              self.router:push("Home").onAdd = function() self.count = self.count + 1 end
+            end
+            function Main:__view() return math.min(self.count, 2) end
+            flow.app { authorization = Main }
+            """)
+        let report = try Self.explore(script) { $0.depth = 60 }
+        #expect(report.states.count == 3 && report.reachedFixedPoint && report.viewed && !report.complete, "\(report.text)")
+        #expect(report.text.contains("every state of the app's view"), "\(report.text)")
+        #expect(!report.text.contains("every reachable state"))
+    }
+
+    /// Every limit that cuts the search is named, with the states it left.
+    @Test func theReportNamesTheLimitThatCutTheSearch() throws {
+        let byStates = try Self.explore(repositoryRoot + "/examples/shop.lua") { $0.maxStates = 20 }
+        #expect(byStates.states.count == 20 && byStates.text.contains("stopped at the state limit (20): "), "\(byStates.text)")
+        #expect(byStates.unexpanded > 0 && !byStates.complete)
+        #expect(byStates.text.hasSuffix("no errors, no lifecycle violations in the states explored"))
+        let byTime = try Self.explore(repositoryRoot + "/examples/shop.lua") { $0.timeLimit = 0 }
+        #expect(byTime.cutByTime && byTime.text.contains("stopped at the time limit (0.0 s): 1 state found and not expanded"), "\(byTime.text)")
+        let complete = try Self.explore(repositoryRoot + "/examples/tabs.lua")
+        #expect(complete.complete && complete.text.contains("every reachable state") && complete.unexpanded == 0)
+    }
+
+    /// A handler that keeps data from outside its steps (the clock) cannot be explored by its steps: the
+    /// explorer says so instead of reporting states it cannot reach again.
+    @Test func anAppThatDependsOnTheClockIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("clock.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "stamp", "next" } }
+            flow.screen "Next" {}
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              local home = self.router:push("Home")
+              home.onStamp = function() self.at = os.clock() end
+              home.onNext = function() self.router:push("Next") end
+            end
+            flow.app { authorization = Main }
+            """)
+        let failure = #expect(throws: ExploreFailure.self) { _ = try Self.explore(script) }
+        #expect("\(failure.map { "\($0)" } ?? "")".contains("depends on more than its steps"))
+    }
+
+    /// A finding whose test does not fail the same way in a fresh runtime is the explorer's fault: it
+    /// leaves the app's findings and is reported as such.
+    @Test func aFindingThatDoesNotReproduceIsTheExplorersFault() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("broken.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "fail" } }
+            local Main = flow.coordinator "Main"
+            function Main:start() self.router:push("Home").onFail = function() error("it fails") end end
+            flow.app { authorization = Main }
+            """)
+        var report = try Self.explore(script)
+        #expect(report.errors.count == 1 && report.deadEnds.count == 1 && report.failed)
+        // A test file whose error test passes: it does not reproduce the finding.
+        let tests = try folder.write("broken_explore_test.lua", report.testFile(app: script).replacingOccurrences(of: "  tap(\"fail\")\n", with: ""))
+        let reproductions = try report.reproduce(testFile: tests, timeLimit: 5)
+        #expect(reproductions.map(\.reproduced) == [false, true] && reproductions.first?.outcome == "its test passed", "\(reproductions.map(\.outcome)) \((try? String(contentsOfFile: tests, encoding: .utf8)) ?? "")")
+        report.withdraw(reproductions)
+        #expect(report.errors.isEmpty && report.deadEnds.count == 1 && !report.failed && report.unreproduced.count == 1)
+        #expect(report.text.contains("explorer faults (findings whose tests did not fail the same way in a fresh runtime: not the app's): 1"), "\(report.text)")
     }
 
     @Test func theSourceAppsStatesAndTransitions() throws {

@@ -268,14 +268,18 @@ public final class Explorer {
     /// Brings the app to the state `path` leads to and returns its identity. With `key`, the identity the
     /// search recorded there: a runtime that reaches another is replaced by a fresh one, which must reach it.
     private func goTo(_ path: [UserStep], expecting key: String?) throws -> String {
-        try replay(path)
-        let reached = try identity().key
-        guard let key, reached != key else { return reached }
+        guard let key else {
+            try replay(path)
+            return try identity().key
+        }
+        // A runtime that kept data of an earlier branch may reach another state, or fail on the way.
+        if (try? replay(path)) != nil, try identity().key == key { return key }
         freshRuntimes += 1
         runtime = try make()
         oracle = LifecycleOracle(app: runtime.app, listening: false)
-        try runtime.lua.withTimeLimit(options.stepTimeLimit) { try replay(path) }
-        guard try identity().key == key else { throw ExploreFailure.notReproducible(path) }
+        guard (try? runtime.lua.withTimeLimit(options.stepTimeLimit, { try replay(path) })) != nil, try identity().key == key else {
+            throw ExploreFailure.notReproducible(path)
+        }
         return key
     }
 
