@@ -1,5 +1,6 @@
 -- The A/B city picker: one factory decides whether users see a list or a map; the coordinator asks for
 -- "CityPicker" and never knows which. Run: CITY_PICKER=map ./scripts/coordrun examples/ab-picker.lua
+-- Explore the map: ./scripts/coordrun explore examples/ab-picker.lua --set CITY_PICKER=map
 local flow = require "coordinator"
 
 local cities = { { name = "Moscow" }, { name = "Saint Petersburg" }, { name = "Kazan" } }
@@ -12,9 +13,10 @@ flow.screen "CityMap" { title = "Cities (map)", inputs = { "cities" },
   outputs = { citySelected = { from = "cities" } },
   render = function(s) return ("A map with %d pins"):format(#s.cities) end }
 
--- The one place that knows about the experiment.
+-- The one place that knows about the experiment: a global set before the app loads, or the environment.
 flow.factory("CityPicker", function()
-  return os and os.getenv("CITY_PICKER") == "map" and "CityMap" or "CityList" -- no os in the sandbox
+  local variant = CITY_PICKER or (os and os.getenv("CITY_PICKER")) -- no os in the sandbox
+  return variant == "map" and "CityMap" or "CityList"
 end)
 
 local Profile = flow.coordinator "Profile"

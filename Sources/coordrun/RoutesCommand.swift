@@ -7,7 +7,7 @@ struct RoutesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routes",
         abstract: "List the app's routes and open each with the example parameters it declares.",
-        discussion: "Each route opens in a fresh app. Prints a line per route (where it led, or why it failed), then `N routes, N failed`; exits 1 when one failed.")
+        discussion: "Each route opens in a fresh app. Prints a line per route (where it led, or why it failed), then `N routes, N failed`. Exit status: 0 every route opened, 1 a route failed, 2 the check itself failed (the script does not load).")
 
     @Argument(help: "The app's main script.")
     var script: String
@@ -25,7 +25,7 @@ struct RoutesCommand: ParsableCommand {
             results = try RouteCheck.run(script: script, state: state, timeLimit: timeout > 0 ? timeout : nil)
         } catch {
             streams.message(REPL.message(for: error))
-            throw ExitCode.failure
+            throw ExitCode(2)
         }
         if results.isEmpty { Platform.writeOut("\(script) declares no routes\n") }
         for result in results {

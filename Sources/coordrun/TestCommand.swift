@@ -7,7 +7,7 @@ struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
         abstract: "Run flow tests: every *_test.lua under the given files or folders (default: the current folder).",
-        discussion: "Each test starts from a fresh app. Prints each failing test with its place and message, then `N passed, N failed`; exits 1 when a test failed.")
+        discussion: "Each test starts from a fresh app. Prints each failing test with its place and message, then `N passed, N failed`. Exit status: 0 every test passed, 1 a test failed (or a test file did not load), 2 the run itself failed (a path that does not exist, a report that cannot be written).")
 
     @Argument(help: "Test files or folders to search (build folders and hidden folders are skipped).")
     var paths: [String] = []
@@ -38,6 +38,10 @@ struct TestCommand: ParsableCommand {
 
     func run() throws {
         let streams = CoordRun.Streams()
+        for path in paths where !Platform.exists(path) {
+            streams.message("no such file or folder: \(path)")
+            throw ExitCode(2)
+        }
         let files = Platform.testFiles(in: paths.isEmpty ? ["."] : paths)
         var results: [FlowTestResult] = []
         var loadFailures: [(file: String, message: String)] = []
@@ -77,11 +81,11 @@ struct TestCommand: ParsableCommand {
         if coverage { for c in coverages { Platform.writeOut(c.text + "\n") } }
         if let coverageJSON, !Platform.writeFile(coverageJSON, "[\n" + coverages.map { "  " + $0.json }.joined(separator: ",\n") + "\n]\n") {
             streams.message("--coverage-json: cannot write \(coverageJSON)")
-            throw ExitCode.failure
+            throw ExitCode(2)
         }
         if let junit, !Platform.writeFile(junit, JUnitReport.xml(results, loadFailures: loadFailures)) {
             streams.message("--junit: cannot write \(junit)")
-            throw ExitCode.failure
+            throw ExitCode(2)
         }
         let failed = results.filter { if case .failed = $0.outcome { true } else { false } }.count + loadFailures.count
         let skipped = results.filter { $0.outcome == .skipped }.count

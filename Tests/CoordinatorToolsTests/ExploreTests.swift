@@ -283,6 +283,41 @@ import TestSupport
         #expect(dot.hasPrefix("digraph flow {") && dot.contains("subgraph cluster_") && dot.contains("style=dashed"))
         let json = try FlowValue(json: graph.json)
         #expect(json["nodes"]?.listValue?.count == graph.nodes.count && json["edges"]?.listValue?.count == graph.edges.count)
+        #expect(json["start"]?.stringValue == graph.start && graph.start == "n1")
+    }
+
+    /// The source app's graph: a start, its two gateway states as groups, the alert by its title, and the
+    /// two logins told apart by the field that differs; coverage colours the alert a test answered, and a
+    /// modal keeps its rounded shape (one `style`).
+    @Test func theGraphShowsStartGatewaysAlertsAndWhichPayloadGoesWhere() throws {
+        let report = try Self.explore(repositoryRoot + "/scripts/app.lua")
+        let graph = FlowGraph(report, tested: ["Login", "Alert: Login failed"])
+        let mermaid = graph.mermaid
+        #expect(mermaid.contains("subgraph gw1[\"gateway: authorization\"]") && mermaid.contains("subgraph gw2[\"gateway: main\"]"), "\(mermaid)")
+        #expect(mermaid.contains("start((start)) --> n1"))
+        #expect(mermaid.contains("([\"Alert: Login failed\"])"))
+        #expect(mermaid.contains("|\"login password = 'secret'\"|") && mermaid.contains("|\"login password = 'wrong'\"|"), "\(mermaid)")
+        let alert = try #require(graph.nodes.first { $0.screen == "Alert: Login failed" })
+        #expect(alert.tested == true && alert.inModal)
+        #expect(graph.dot.contains("[label=\"Alert: Login failed\", style=\"rounded,filled\", peripheries=2, fillcolor=\"#c8f7c5\"];"), "\(graph.dot)")
+        #expect(graph.dot.contains("start -> n1;") && graph.dot.contains("subgraph cluster_gateway_2"))
+    }
+
+    /// An output that changes only data is drawn as a loop on its screen, not left out.
+    @Test func anOutputThatChangesOnlyDataIsALoop() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("loop.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "add" } }
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              self.count = 0
+              self.router:push("Home").onAdd = function() self.count = self.count + 1 end
+            end
+            flow.app { authorization = Main }
+            """)
+        let graph = FlowGraph(try Self.explore(script) { $0.depth = 3 })
+        #expect(graph.edges.map { [$0.from, $0.to, $0.label, $0.kind.rawValue] } == [["n1", "n1", "add", "output"]])
     }
 
 }

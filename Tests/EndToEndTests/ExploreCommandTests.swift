@@ -12,7 +12,8 @@ import CoordinatorTools
         #expect(outcome.out.hasPrefix("explored scripts/app.lua: 52 states, 193 transitions"))
         #expect(outcome.out.contains("graph: \(folder.path)/g.mmd ("))
         let report = try FlowValue(json: String(contentsOfFile: folder.path + "/r.json", encoding: .utf8))
-        #expect(report["states"] == 52 && report["fixedPoint"] == true && report["errors"] == [])
+        #expect(report["format"] == 1 && report["states"] == 52 && report["fixedPoint"] == true && report["complete"] == true && report["errors"] == [])
+        #expect(report["reach"] == "every reachable state" && report["explorerFaults"] == [])
         // The flow tests' coverage colours the graph: what they reached, and what they did not.
         let coverage = folder.path + "/coverage.json"
         _ = try Programs.run(["test", "--coverage-json", coverage, "examples/ab-picker_test.lua"], input: "")
@@ -27,6 +28,50 @@ import CoordinatorTools
         #expect(shared.out.split(separator: "\n").first == alone.out.split(separator: "\n").first)
         #expect(shared.out.hasPrefix("explored examples/multi-select.lua: 221 states, 788 transitions"), "\(shared.out)")
         let bad = try Programs.run(["explore", "scripts/app.lua", "--graph", folder.path + "/g.txt"], input: "")
-        #expect(bad.status == 1 && bad.err.contains("must end in .mmd, .dot, .json, .svg or .png"))
+        #expect(bad.status == 2 && bad.err.contains("must end in .mmd, .dot, .json, .svg or .png"))
+    }
+
+    /// A variant chosen by a global is explored with `--set` or `-e`; the findings' tests set it too, so
+    /// they reproduce. Exit status: 0 nothing found, 1 a finding, 2 the tool could not explore.
+    @Test func variantsExitStatusesAndSARIF() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("ab.lua", """
+            local flow = require "coordinator"
+            flow.screen "A" { outputs = { "go" } }
+            flow.screen "B" { outputs = { "go" } }
+            flow.screen "Done" {}
+            flow.factory("Start", function() if VARIANT == "b" then return "B" end return "A" end)
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              local s = self.router:push("Start")
+              s.onGo = function()
+                if VARIANT == "b" then error("variant b breaks") end
+                self.router:push("Done")
+              end
+            end
+            flow.app { authorization = Main }
+            """)
+        let plain = try Programs.run(["explore", script, "--tests", folder.path + "/plain_test.lua"], input: "")
+        #expect(plain.status == 0 && plain.out.contains("every reachable state"), "\(plain.out)\(plain.err)")
+        for variant in [["--set", "VARIANT=b"], ["-e", "VARIANT = 'b'"]] {
+            let sarif = folder.path + "/r.sarif", tests = folder.path + "/variant_test.lua"
+            let found = try Programs.run(["explore", script, "--tests", tests, "--sarif", sarif] + variant, input: "")
+            #expect(found.status == 1 && found.out.contains("variant b breaks") && found.out.hasPrefix("explored \(script): 1 state, 0 transitions (1 step), "), "\(found.out)\(found.err)")
+            let rerun = try Programs.run(["test", tests], input: "")
+            #expect(rerun.status == 1 && rerun.out.contains("0 passed, 2 failed"), "\(rerun.out)")
+            let log = try FlowValue(json: String(contentsOfFile: sarif, encoding: .utf8))
+            #expect(log["version"] == "2.1.0")
+            let result = log["runs"]?[0]?["results"]?[0]
+            #expect(result?["ruleId"] == "explore/error" && result?["level"] == "error")
+            let place = result?["locations"]?[0]?["physicalLocation"]
+            #expect(place?["artifactLocation"]?["uri"]?.stringValue?.hasSuffix("ab.lua") == true && place?["region"]?["startLine"] == 10, "\(String(describing: place))")
+        }
+        let missing = try Programs.run(["explore", folder.path + "/missing.lua"], input: "")
+        #expect(missing.status == 2 && !missing.err.isEmpty)
+        let badSet = try Programs.run(["explore", script, "--set", "1x=2"], input: "")
+        #expect(badSet.status == 2 && badSet.err.contains("expected NAME=VALUE"))
+        // The same scheme for flow tests and routes.
+        #expect(try Programs.run(["test", folder.path + "/missing_test.lua"], input: "").status == 2)
+        #expect(try Programs.run(["routes", folder.path + "/missing.lua"], input: "").status == 2)
     }
 }

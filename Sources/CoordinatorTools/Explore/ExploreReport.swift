@@ -187,7 +187,7 @@ public struct ExploreReport {
 
     /// The report as text: the counts, then each finding with its path.
     public var text: String {
-        var lines = ["explored \(script): \(states.count) states, \(transitions.count) transitions (\(steps) steps), " + reach]
+        var lines = ["explored \(script): \(Self.count(states.count, "state")), \(Self.count(transitions.count, "transition")) (\(Self.count(steps, "step"))), " + reach]
         if !unreachedTypes.isEmpty { lines.append("screen types never reached: " + unreachedTypes.joined(separator: ", ")) }
         for (title, findings) in [("errors", errors), ("lifecycle violations", violations), ("outputs never handled", unhandled), ("dead ends", deadEnds)]
             where !findings.isEmpty {
@@ -205,10 +205,13 @@ public struct ExploreReport {
         return lines.joined(separator: "\n")
     }
 
+    /// `count` and `noun`, plural when count is not 1.
+    static func count(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
     /// How far the search went, as the report's first line says it: "every reachable state" only for a
     /// complete search; otherwise the limit that cut it and the states it left, or the view it used.
     public var reach: String {
-        let left = "\(unexpanded) \(unexpanded == 1 ? "state" : "states") found and not expanded"
+        let left = Self.count(unexpanded, "state") + " found and not expanded"
         if cutByTime { return "stopped at the time limit (\(timeLimit.map { "\($0)" } ?? "?") s): \(left)" }
         if cutByStates { return "stopped at the state limit (\(stateLimit)): \(left)" }
         if cutByDepth { return "cut at the depth limit (\(depthLimit) steps): \(left)" }

@@ -1,17 +1,19 @@
 import CoordinatorScript
 
-/// The flow as a graph (`coordrun explore --graph FILE`): a node per screen type as each coordinator
-/// shows it, grouped by coordinator (a tab's flow labelled with its tab); an edge per output that leads
-/// from one to another, labelled with the output; system Back and swipe-down dashed; screens in a modal
-/// drawn as such. Switching tabs leads from every screen to every tab, so it is not drawn: each tab is its
-/// group.
+/// The flow as a graph (`coordrun explore --graph FILE`): a node per screen as each coordinator shows it
+/// (an alert by its title), grouped by coordinator (a tab's flow labelled with its tab) and, when the app
+/// passes through more than one, by gateway state; an edge per action that leads from one to another,
+/// labelled with the output (and the payload, where one output leads to several places by its payload),
+/// an output that changes only data drawn as a loop; system Back and swipe-down dashed; screens in a
+/// modal drawn as such; a start node before the first screen. Switching tabs leads from every screen to
+/// every tab, so it is not drawn: each tab is its group.
 /// Written as Mermaid, Graphviz DOT or JSON; `coordrun` renders DOT as SVG or PNG with Graphviz's `dot`.
 public struct FlowGraph {
     /// A screen type shown by a coordinator class.
     public struct Node: Hashable {
         /// Its id in the graph's text (`n3`).
         public let id: String
-        /// The screen type.
+        /// The screen type (an alert's with its title: `Alert: Wrong password`).
         public let screen: String
         /// The class of the coordinator that shows it.
         public let coordinator: String
@@ -19,7 +21,9 @@ public struct FlowGraph {
         public let inModal: Bool
         /// The title of the tab it shows in, when it is in one (and not in a modal).
         public let tab: String?
-        /// Whether flow tests reached its screen type (nil: no coverage given).
+        /// The gateway's state it shows in.
+        public let gateway: String
+        /// Whether flow tests reached it (nil: no coverage given).
         public var tested: Bool?
     }
 
@@ -35,13 +39,14 @@ public struct FlowGraph {
         case tab
     }
 
-    /// One way from a node to another.
+    /// One way from a node to another (or to itself: an output that changes only data).
     public struct Edge: Hashable {
         /// The node it leaves.
         public let from: String
         /// The node it reaches.
         public let to: String
-        /// The output's name (`back`, `swipe down` for the system's).
+        /// The output's name (`back`, `swipe down` for the system's), with the payload where the same output
+        /// leaves this node for several places.
         public let label: String
         /// How it was taken.
         public let kind: Kind
@@ -51,69 +56,118 @@ public struct FlowGraph {
     public private(set) var nodes: [Node] = []
     /// Its edges, each once.
     public private(set) var edges: [Edge] = []
+    /// The node of the exploration's first state.
+    public private(set) var start: String?
 
     /// The graph of what `report` found. `tested` (screen types flow tests reached, from `coordrun test
-    /// --coverage-json`) colours the nodes when given.
+    /// --coverage-json`; an alert as `Alert: title`, or `Alert` for all) colours the nodes when given.
     public init(_ report: ExploreReport, tested: Set<String>? = nil) {
         var ids: [String: String] = [:]
         func node(_ state: ExploreReport.State) -> String {
-            let key = state.owner + "/" + state.screen + (state.inModal ? "/modal" : "")
+            let alert = state.screen == "Alert"
+            let screen = state.screen.isEmpty ? "(nothing)" : alert ? "Alert" + (state.title.map { ": " + $0 } ?? "") : state.screen
+            let key = [state.gateway, state.owner, screen, state.inModal ? "modal" : ""].joined(separator: "/")
             if let id = ids[key] { return id }
             let id = "n\(nodes.count + 1)"
             ids[key] = id
-            nodes.append(Node(id: id, screen: state.screen.isEmpty ? "(nothing)" : state.screen, coordinator: state.owner,
-                              inModal: state.inModal, tab: state.inModal ? nil : state.tab, tested: tested.map { $0.contains(state.screen) }))
+            let reached = tested.map { $0.contains(screen) || (alert && $0.contains("Alert")) }
+            nodes.append(Node(id: id, screen: screen, coordinator: state.owner, inModal: state.inModal,
+                              tab: state.inModal ? nil : state.tab, gateway: state.gateway, tested: reached))
             return id
         }
         for state in report.states { _ = node(state) }
-        var seen = Set<Edge>()
-        for transition in report.transitions where transition.from != transition.to {
-            if case .selectTab = transition.action { continue }
-            let (label, kind): (String, Kind) = switch transition.action {
-            case .tap(let output, _): (output, .output)
-            case .back: ("back", .back)
-            case .dismiss: ("swipe down", .dismiss)
-            case .selectTab(let index): ("tab \(index &+ 1)", .tab)
-            case .open(let url): (url, .output)
+        start = report.states.first.map(node)
+        // Each drawn action with its payload; labels are made once all are known.
+        var taken: [(from: String, to: String, name: String, payload: FlowValue?, kind: Kind)] = []
+        for transition in report.transitions {
+            let (name, payload, kind): (String, FlowValue?, Kind) = switch transition.action {
+            case .tap(let output, let payload): (output, payload, .output)
+            case .back: ("back", nil, .back)
+            case .dismiss: ("swipe down", nil, .dismiss)
+            case .selectTab(let index): ("tab \(index &+ 1)", nil, .tab)
+            case .open(let url): (url, nil, .output)
             }
-            let edge = Edge(from: node(report.states[transition.from]), to: node(report.states[transition.to]), label: label, kind: kind)
-            if edge.from != edge.to, seen.insert(edge).inserted { edges.append(edge) }
+            if kind == .tab { continue }
+            taken.append((node(report.states[transition.from]), node(report.states[transition.to]), name, payload, kind))
+        }
+        // An output that leads one node to several places: its edges say which payload goes where (of a
+        // record, the fields whose values differ).
+        var targets: [String: Set<String>] = [:], payloads: [String: [FlowValue]] = [:]
+        for edge in taken {
+            let key = edge.from + "\u{0}" + edge.name
+            targets[key, default: []].insert(edge.to)
+            if let payload = edge.payload { payloads[key, default: []].append(payload) }
+        }
+        var seen = Set<Edge>()
+        for edge in taken {
+            let key = edge.from + "\u{0}" + edge.name
+            var label = edge.name
+            if (targets[key]?.count ?? 0) > 1, let payload = edge.payload {
+                label += " " + Self.distinguishing(payload, among: payloads[key] ?? [])
+            }
+            let drawn = Edge(from: edge.from, to: edge.to, label: label, kind: edge.kind)
+            if seen.insert(drawn).inserted { edges.append(drawn) }
         }
     }
 
-    /// The nodes by coordinator, in the order first met, each group with its label (`Catalog · tab Catalog`).
-    private var groups: [(label: String, nodes: [Node])] {
+    /// What tells `payload` apart from `others`: of a record, the fields whose values differ among them
+    /// (`password = "wrong"`); else the whole value; at most 40 characters.
+    static func distinguishing(_ payload: FlowValue, among others: [FlowValue]) -> String {
+        var text = payload.luaLiteral
+        if case .record(let record) = payload {
+            let differing = record.fields.filter { field in others.contains { $0[field.key] != field.value } }
+            if !differing.isEmpty { text = differing.map { "\($0.key) = \($0.value.luaLiteral)" }.joined(separator: ", ") }
+        }
+        return text.count <= 40 ? text : String(text.prefix(39)) + "…"
+    }
+
+    /// Groups: by gateway state when the app passes through more than one, then by coordinator, in the
+    /// order first met, each with its label (`Catalog (tab)`).
+    private var groups: [(gateway: String, label: String, nodes: [Node])] {
         var order: [String] = []
         var members: [String: [Node]] = [:]
         var labels: [String: String] = [:]
         for node in nodes {
-            if members[node.coordinator] == nil { order.append(node.coordinator) }
-            members[node.coordinator, default: []].append(node)
+            let key = node.gateway + "\u{0}" + node.coordinator
+            if members[key] == nil { order.append(key) }
+            members[key, default: []].append(node)
             let name = node.coordinator.isEmpty ? "app" : node.coordinator
-            if labels[node.coordinator] == nil || node.tab != nil {
-                labels[node.coordinator] = name + (node.tab.map { $0 == name ? " (tab)" : " (tab \($0))" } ?? "")
+            if labels[key] == nil || node.tab != nil {
+                labels[key] = name + (node.tab.map { $0 == name ? " (tab)" : " (tab \($0))" } ?? "")
             }
         }
-        return order.map { (labels[$0] ?? $0, members[$0] ?? []) }
+        return order.map { key in (members[key]?.first?.gateway ?? "", labels[key] ?? key, members[key] ?? []) }
     }
 
-    /// Mermaid (`flowchart LR`): subgraphs per coordinator, modal screens as rounded stadiums.
+    /// The gateway states the nodes show in, in the order first met (one: no gateway groups are drawn).
+    private var gateways: [String] {
+        var seen = Set<String>(), order: [String] = []
+        for node in nodes where seen.insert(node.gateway).inserted { order.append(node.gateway) }
+        return order
+    }
+
+    /// Mermaid (`flowchart LR`): subgraphs per gateway state and coordinator, modal screens as rounded stadiums.
     public var mermaid: String {
         var lines = ["flowchart LR"]
-        for (i, group) in groups.enumerated() {
-            lines.append("  subgraph g\(i + 1)[\"\(Self.escaped(group.label))\"]")
-            for node in group.nodes {
-                let text = Self.escaped(node.screen)
-                lines.append("    " + node.id + (node.inModal ? "([\"\(text)\"])" : "[\"\(text)\"]"))
+        let byGateway = gateways.count > 1
+        var group = 0
+        for gateway in byGateway ? gateways : [""] {
+            let indent = byGateway ? "    " : "  "
+            if byGateway { lines.append("  subgraph gw\(gateways.firstIndex(of: gateway).map { $0 + 1 } ?? 0)[\"gateway: \(Self.escaped(gateway))\"]") }
+            for entry in groups where !byGateway || entry.gateway == gateway {
+                group += 1
+                lines.append(indent + "subgraph g\(group)[\"\(Self.escaped(entry.label))\"]")
+                for node in entry.nodes {
+                    let text = Self.escaped(node.screen)
+                    lines.append(indent + "  " + node.id + (node.inModal ? "([\"\(text)\"])" : "[\"\(text)\"]"))
+                }
+                lines.append(indent + "end")
             }
-            lines.append("  end")
+            if byGateway { lines.append("  end") }
         }
+        if let start { lines.append("  start((start)) --> \(start)") }
         for edge in edges {
-            let arrow = switch edge.kind {
-            case .output: "-->"
-            case .back, .dismiss: "-.->"
-            case .tab: "-.->"
-            }
+            let arrow = edge.kind == .output ? "-->" : "-.->"
             lines.append("  \(edge.from) \(arrow)|\"\(Self.escaped(edge.label))\"| \(edge.to)")
         }
         let tested = nodes.filter { $0.tested == true }.map(\.id), untested = nodes.filter { $0.tested == false }.map(\.id)
@@ -126,23 +180,30 @@ public struct FlowGraph {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Graphviz DOT: clusters per coordinator, modal screens rounded and doubled, Back dashed, tabs dotted.
+    /// Graphviz DOT: clusters per gateway state and coordinator, modal screens rounded and doubled, Back
+    /// dashed, a point for the start.
     public var dot: String {
         var lines = ["digraph flow {", "  rankdir=LR;", "  graph [fontname=\"Helvetica\"];", "  node [shape=box, fontname=\"Helvetica\"];", "  edge [fontname=\"Helvetica\", fontsize=10];"]
-        for (i, group) in groups.enumerated() {
-            lines.append("  subgraph cluster_\(i + 1) {")
-            lines.append("    label=\"\(Self.escaped(group.label))\"; style=rounded; color=gray;")
-            for node in group.nodes {
-                var attributes = ["label=\"\(Self.escaped(node.screen))\""]
-                if node.inModal { attributes.append("style=\"rounded,filled\"") ; attributes.append("peripheries=2") }
-                switch node.tested {
-                case true?: attributes += ["style=filled", "fillcolor=\"#c8f7c5\""]
-                case false?: attributes += ["style=filled", "fillcolor=\"#fde0dc\""]
-                case nil: if node.inModal { attributes.append("fillcolor=\"#eef3ff\"") }
-                }
-                lines.append("    \(node.id) [\(attributes.joined(separator: ", "))];")
+        let byGateway = gateways.count > 1
+        var group = 0
+        for (g, gateway) in (byGateway ? gateways : [""]).enumerated() {
+            let indent = byGateway ? "    " : "  "
+            if byGateway {
+                lines.append("  subgraph cluster_gateway_\(g + 1) {")
+                lines.append("    label=\"gateway: \(Self.escaped(gateway))\"; style=dashed; color=gray50;")
             }
-            lines.append("  }")
+            for entry in groups where !byGateway || entry.gateway == gateway {
+                group += 1
+                lines.append(indent + "subgraph cluster_\(group) {")
+                lines.append(indent + "  label=\"\(Self.escaped(entry.label))\"; style=rounded; color=gray;")
+                for node in entry.nodes { lines.append(indent + "  \(node.id) [\(Self.attributes(of: node))];") }
+                lines.append(indent + "}")
+            }
+            if byGateway { lines.append("  }") }
+        }
+        if let start {
+            lines.append("  start [shape=point, width=0.15, label=\"\"];")
+            lines.append("  start -> \(start);")
         }
         for edge in edges {
             var attributes = ["label=\"\(Self.escaped(edge.label))\""]
@@ -157,16 +218,36 @@ public struct FlowGraph {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// JSON: `{"nodes": [{"id", "screen", "coordinator", "modal", "tab"?, "tested"?}], "edges": [{"from", "to", "label", "kind"}]}`.
+    /// A node's DOT attributes: its label; a modal's rounded, doubled shape; its fill (coverage's colour,
+    /// or a modal's tint), with one `style` that says all of it.
+    static func attributes(of node: Node) -> String {
+        var styles: [String] = []
+        var attributes = ["label=\"\(escaped(node.screen))\""]
+        if node.inModal { styles.append("rounded"); attributes.append("peripheries=2") }
+        let fill: String? = switch node.tested {
+        case true?: "#c8f7c5"
+        case false?: "#fde0dc"
+        case nil: node.inModal ? "#eef3ff" : nil
+        }
+        if let fill { styles.append("filled"); attributes.append("fillcolor=\"\(fill)\"") }
+        if !styles.isEmpty { attributes.insert("style=\"\(styles.joined(separator: ","))\"", at: 1) }
+        return attributes.joined(separator: ", ")
+    }
+
+    /// JSON: `{"start", "nodes": [{"id", "screen", "coordinator", "gateway", "modal", "tab"?, "tested"?}],
+    /// "edges": [{"from", "to", "label", "kind"}]}`.
     public var json: String {
         let nodeValues: [FlowValue] = nodes.map { node in
-            var fields: FlowRecord = ["id": .string(node.id), "screen": .string(node.screen), "coordinator": .string(node.coordinator), "modal": .bool(node.inModal)]
+            var fields: FlowRecord = ["id": .string(node.id), "screen": .string(node.screen), "coordinator": .string(node.coordinator),
+                                      "gateway": .string(node.gateway), "modal": .bool(node.inModal)]
             if let tab = node.tab { fields["tab"] = .string(tab) }
             if let tested = node.tested { fields["tested"] = .bool(tested) }
             return .record(fields)
         }
         let edgeValues: [FlowValue] = edges.map { ["from": .string($0.from), "to": .string($0.to), "label": .string($0.label), "kind": .string($0.kind.rawValue)] }
-        return FlowValue.record(["nodes": .list(nodeValues), "edges": .list(edgeValues)]).prettyJSON + "\n"
+        var fields: FlowRecord = ["nodes": .list(nodeValues), "edges": .list(edgeValues)]
+        if let start { fields["start"] = .string(start) }
+        return FlowValue.record(fields).prettyJSON + "\n"
     }
 
     /// Text safe inside a double-quoted label of DOT or Mermaid.

@@ -138,8 +138,16 @@ final class TestHarness {
         try globals.set("expect", expect)
     }
 
+    /// Notes every screen shown now; an alert by its title (`Alert: Wrong password`), as the flow graph
+    /// draws it.
     private func noteShownScreens() {
-        for screen in runtime.app.window.allScreens { reachedScreens.insert(screen.name) }
+        for screen in runtime.app.window.allScreens {
+            if screen.type === runtime.app.alertType, let title = screen["title"]?.stringValue {
+                reachedScreens.insert("Alert: " + title)
+            } else {
+                reachedScreens.insert(screen.name)
+            }
+        }
     }
 
     /// What the test reached of its app, against everything the app declares.
@@ -149,6 +157,8 @@ final class TestHarness {
             coverage.screens[name] = reachedScreens.contains(name)
             for output in type.outputs { coverage.outputs[name + "." + output.name] = reachedOutputs.contains(name + "." + output.name) }
         }
+        // Alerts are made by the code that shows them: the ones shown are known, not the ones never shown.
+        for name in reachedScreens where name.hasPrefix("Alert: ") { coverage.screens[name] = true }
         if let classes = try? runtime.module?.get("classes", as: LuaTable?.self) {
             for (key, _) in (try? classes.pairs()) ?? [] {
                 if let name = key.stringValue { coverage.coordinators[name] = reachedCoordinators.contains(name) }
