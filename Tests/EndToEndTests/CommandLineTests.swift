@@ -16,7 +16,7 @@ import TestSupport
         let late = try Programs.run(["-e", "x = 1", "--help"], input: "")
         #expect(late.status == 0 && late.out == help.out)
         let sub = try Programs.run(["help", "explore"], input: "")
-        #expect(sub.status == 0 && sub.out.contains("USAGE: coordrun explore <script>"), "\(sub.out)")
+        #expect(sub.status == 0 && sub.out.contains("USAGE: coordrun explore [<options>] <script>"), "\(sub.out)")
     }
 
     @Test func versionPrintsAndExitsZero() throws {
