@@ -5,15 +5,72 @@
 
 typedef struct { uint64_t a, b; } fp_hash;
 
-/* One walk: the objects and upvalue cells numbered so far (tables on the stack, by absolute index), those
-   numbered while walking one item of the registry's multiset (0 outside it), the views, the hash. */
+/* Numbers by address: an open-addressing map from an object's address (or an upvalue cell's id) to its number,
+   its slots in a userdata on the stack (replaced by a larger one as it fills). Lua's collector never moves an
+   object, and every object numbered stays reachable from the stack while the walk runs: an address stands
+   for one object throughout. */
+typedef struct { const void *key; lua_Integer value; } fp_slot;
+typedef struct { int at; fp_slot *slots; size_t mask, count; } fp_map;
+
+/* One walk: the objects and upvalue cells numbered so far, those numbered while walking one item of the
+   registry's multiset (`inItem`), the views, the excluded, the lazy stores' maker and the function codes
+   (tables on the stack, by absolute index), the hash. */
 typedef struct {
     lua_State *L;
-    int visited, cells, local, localCells, views, excluded, lazy;
+    fp_map visited, cells, local, localCells;
+    int inItem, views, excluded, lazy, ids;
     lua_Integer next, nextCell;
     int depth;
     fp_hash h;
 } fp_walk;
+
+static void fp_map_new(lua_State *L, fp_map *m, size_t capacity) {
+    m->slots = lua_newuserdatauv(L, capacity * sizeof(fp_slot), 0);
+    memset(m->slots, 0, capacity * sizeof(fp_slot));
+    m->mask = capacity - 1;
+    m->count = 0;
+    m->at = lua_gettop(L);
+}
+
+static inline size_t fp_map_place(const fp_map *m, const void *key) {
+    return (size_t)(((uintptr_t)key * 0x9E3779B97F4A7C15ULL) >> 20) & m->mask;
+}
+
+static lua_Integer fp_map_get(const fp_map *m, const void *key) {
+    for (size_t i = fp_map_place(m, key); m->slots[i].key != NULL; i = (i + 1) & m->mask) {
+        if (m->slots[i].key == key) return m->slots[i].value;
+    }
+    return 0;
+}
+
+static void fp_map_put(lua_State *L, fp_map *m, const void *key, lua_Integer value) {
+    if ((m->count + 1) * 2 > m->mask + 1) {
+        fp_slot *old = m->slots;
+        size_t oldCapacity = m->mask + 1;
+        fp_slot *slots = lua_newuserdatauv(L, oldCapacity * 2 * sizeof(fp_slot), 0);
+        memset(slots, 0, oldCapacity * 2 * sizeof(fp_slot));
+        m->slots = slots;
+        m->mask = oldCapacity * 2 - 1;
+        for (size_t i = 0; i < oldCapacity; i++) {
+            if (old[i].key == NULL) continue;
+            size_t j = fp_map_place(m, old[i].key);
+            while (slots[j].key != NULL) j = (j + 1) & m->mask;
+            slots[j] = old[i];
+        }
+        lua_replace(L, m->at); /* the old slots go with their userdata */
+    }
+    size_t i = fp_map_place(m, key);
+    while (m->slots[i].key != NULL) i = (i + 1) & m->mask;
+    m->slots[i].key = key;
+    m->slots[i].value = value;
+    m->count++;
+}
+
+static void fp_map_clear(fp_map *m) {
+    if (m->count == 0) return;
+    memset(m->slots, 0, (m->mask + 1) * sizeof(fp_slot));
+    m->count = 0;
+}
 
 static inline uint64_t fp_rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 
@@ -38,12 +95,12 @@ static inline uint64_t fp_mix(uint64_t z) {
 }
 
 /* A C function as its offset in its module, with the module's name: the same in every process of one binary
-   (addresses are not: modules load at random places). Code never moves, so a small per-thread cache holds. */
-static _Thread_local struct { uintptr_t address; uint64_t value; } fp_cfunctions[256];
+   (addresses are not: modules load at random places). Code never moves, so a per-thread cache holds. */
+static _Thread_local struct { uintptr_t address; uint64_t value; } fp_cfunctions[1024];
 
 static uint64_t fp_cfunction(lua_CFunction f) {
     uintptr_t address = (uintptr_t)f;
-    size_t slot = (address >> 4) & 255;
+    size_t slot = (size_t)((address * 0x9E3779B97F4A7C15ULL) >> 54);
     if (fp_cfunctions[slot].address == address) return fp_cfunctions[slot].value;
     uint64_t value = address;
     Dl_info info;
@@ -57,19 +114,12 @@ static uint64_t fp_cfunction(lua_CFunction f) {
 }
 
 /* The number of the object at idx when it was seen before; 0 after numbering it now. */
-static lua_Integer fp_seen(fp_walk *w, int idx, int table, int localTable, lua_Integer *next) {
-    lua_State *L = w->L;
-    lua_pushvalue(L, idx);
-    if (lua_rawget(L, table) == LUA_TNUMBER) { lua_Integer n = lua_tointeger(L, -1); lua_pop(L, 1); return n; }
-    lua_pop(L, 1);
-    if (localTable != 0) {
-        lua_pushvalue(L, idx);
-        if (lua_rawget(L, localTable) == LUA_TNUMBER) { lua_Integer n = lua_tointeger(L, -1); lua_pop(L, 1); return n; }
-        lua_pop(L, 1);
-    }
-    lua_pushvalue(L, idx);
-    lua_pushinteger(L, ++*next);
-    lua_rawset(L, localTable != 0 ? localTable : table);
+static lua_Integer fp_seen(fp_walk *w, int idx) {
+    const void *key = lua_topointer(w->L, idx);
+    lua_Integer n = fp_map_get(&w->visited, key);
+    if (n == 0 && w->inItem) n = fp_map_get(&w->local, key);
+    if (n != 0) return n;
+    fp_map_put(w->L, w->inItem ? &w->local : &w->visited, key, ++w->next);
     return 0;
 }
 
@@ -101,12 +151,9 @@ static int fp_compare(const void *x, const void *y) {
 }
 
 static lua_Integer fp_number_of(fp_walk *w, int idx) {
-    lua_State *L = w->L;
-    lua_pushvalue(L, idx);
-    int found = lua_rawget(L, w->visited) == LUA_TNUMBER;
-    if (!found && w->local != 0) { lua_pop(L, 1); lua_pushvalue(L, idx); found = lua_rawget(L, w->local) == LUA_TNUMBER; }
-    lua_Integer n = found ? lua_tointeger(L, -1) : 0;
-    lua_pop(L, 1);
+    const void *key = lua_topointer(w->L, idx);
+    lua_Integer n = fp_map_get(&w->visited, key);
+    if (n == 0 && w->inItem) n = fp_map_get(&w->local, key);
     return n;
 }
 
@@ -137,46 +184,46 @@ static void fp_table(fp_walk *w, int idx) {
     if (weak) {
         fp_tag(w, 'W'); /* what a weak table holds depends on when the collector ran */
     } else {
-        lua_newtable(L);
-        int keys = lua_gettop(L);
+        /* The keys go on the stack (key i at base + i), then sorted by a small array. */
+        int base = lua_gettop(L);
         lua_Integer n = 0;
         lua_pushnil(L);
         while (lua_next(L, idx)) {
             lua_pop(L, 1);
+            luaL_checkstack(L, 4, "fingerprint: a table with too many keys");
             lua_pushvalue(L, -1);
-            lua_rawseti(L, keys, ++n);
+            n++;
         }
-        fp_key *order = n > 0 ? lua_newuserdatauv(L, (size_t)n * sizeof(fp_key), 0) : NULL;
+        fp_key small[8];
+        fp_key *order = n <= 8 ? small : lua_newuserdatauv(L, (size_t)n * sizeof(fp_key), 0);
         for (lua_Integer i = 0; i < n; i++) {
             fp_key *k = &order[i];
+            int at = base + (int)i + 1;
             memset(k, 0, sizeof *k);
-            k->slot = (int)(i + 1);
-            lua_rawgeti(L, keys, i + 1);
-            switch (lua_type(L, -1)) {
-            case LUA_TBOOLEAN: k->rank = 0; k->number = lua_toboolean(L, -1); break;
+            k->slot = at;
+            switch (lua_type(L, at)) {
+            case LUA_TBOOLEAN: k->rank = 0; k->number = lua_toboolean(L, at); break;
             case LUA_TNUMBER:
-                if (lua_isinteger(L, -1)) { k->rank = 1; k->number = lua_tointeger(L, -1); }
-                else { k->rank = 2; k->real = lua_tonumber(L, -1); }
+                if (lua_isinteger(L, at)) { k->rank = 1; k->number = lua_tointeger(L, at); }
+                else { k->rank = 2; k->real = lua_tonumber(L, at); }
                 break;
-            case LUA_TSTRING: k->rank = 3; k->bytes = lua_tolstring(L, -1, &k->length); break; /* kept alive by keys */
+            case LUA_TSTRING: k->rank = 3; k->bytes = lua_tolstring(L, at, &k->length); break; /* kept alive on the stack */
             default: {
-                lua_Integer number = fp_number_of(w, lua_gettop(L));
+                lua_Integer number = fp_number_of(w, at);
                 if (number != 0) { k->rank = 4; k->number = number; } else { k->rank = 5; k->number = i; }
             }
             }
-            lua_pop(L, 1);
         }
         if (n > 1) qsort(order, (size_t)n, sizeof(fp_key), fp_compare);
         fp_word(w, (uint64_t)n);
         for (lua_Integer i = 0; i < n; i++) {
-            lua_rawgeti(L, keys, order[i].slot);
-            fp_value(w, -1);
-            lua_pushvalue(L, -1);
+            fp_value(w, order[i].slot);
+            lua_pushvalue(L, order[i].slot);
             lua_rawget(L, idx);
             fp_value(w, -1);
-            lua_pop(L, 2);
+            lua_pop(L, 1);
         }
-        lua_settop(L, keys - 1);
+        lua_settop(L, base);
     }
     if (meta) { fp_tag(w, 'M'); fp_value(w, -1); lua_pop(L, 1); } else fp_tag(w, '-');
 }
@@ -184,20 +231,11 @@ static void fp_table(fp_walk *w, int idx) {
 static void fp_upvalues(fp_walk *w, int idx) {
     lua_State *L = w->L;
     for (int i = 1; lua_getupvalue(L, idx, i) != NULL; i++) {
-        void *cell = lua_upvalueid(L, idx, i);
-        lua_pushlightuserdata(L, cell);
-        lua_Integer n = 0;
-        if (lua_rawget(L, w->cells) == LUA_TNUMBER) n = lua_tointeger(L, -1);
-        lua_pop(L, 1);
-        if (n == 0 && w->localCells != 0) {
-            lua_pushlightuserdata(L, cell);
-            if (lua_rawget(L, w->localCells) == LUA_TNUMBER) n = lua_tointeger(L, -1);
-            lua_pop(L, 1);
-        }
+        const void *cell = lua_upvalueid(L, idx, i);
+        lua_Integer n = fp_map_get(&w->cells, cell);
+        if (n == 0 && w->inItem) n = fp_map_get(&w->localCells, cell);
         if (n != 0) { fp_tag(w, 'U'); fp_word(w, (uint64_t)n); lua_pop(L, 1); continue; }
-        lua_pushlightuserdata(L, cell);
-        lua_pushinteger(L, ++w->nextCell);
-        lua_rawset(L, w->localCells != 0 ? w->localCells : w->cells);
+        fp_map_put(L, w->inItem ? &w->localCells : &w->cells, cell, ++w->nextCell);
         fp_tag(w, 'u');
         fp_value(w, -1);
         lua_pop(L, 1);
@@ -205,21 +243,36 @@ static void fp_upvalues(fp_walk *w, int idx) {
     fp_tag(w, 'e');
 }
 
-static void fp_function(fp_walk *w, int idx) {
+/* What a function's code is, as a number: a C function's place in its module; a Lua function's source name,
+   lines, parameters and upvalue count. Kept per function in a table weak in its keys (lua_getinfo and dladdr
+   cost more than the rest of a walk): an entry goes with its function, so no address is ever reused. */
+static lua_Integer fp_code(fp_walk *w, int idx) {
     lua_State *L = w->L;
+    lua_pushvalue(L, idx);
+    if (lua_rawget(L, w->ids) == LUA_TNUMBER) { lua_Integer id = lua_tointeger(L, -1); lua_pop(L, 1); return id; }
+    lua_pop(L, 1);
+    uint64_t code;
     if (lua_iscfunction(L, idx)) {
-        fp_tag(w, 'C');
-        fp_word(w, fp_cfunction(lua_tocfunction(L, idx)));
+        code = fp_cfunction(lua_tocfunction(L, idx)) ^ 0x43;
     } else {
         lua_Debug ar;
         lua_pushvalue(L, idx);
         lua_getinfo(L, ">Su", &ar);
-        fp_tag(w, 'F');
-        fp_bytes(w, ar.short_src, strlen(ar.short_src));
-        fp_word(w, (uint64_t)ar.srclen);
-        fp_word(w, (uint64_t)(uint32_t)ar.linedefined | ((uint64_t)(uint32_t)ar.lastlinedefined << 32));
-        fp_word(w, (uint64_t)ar.nparams | ((uint64_t)ar.isvararg << 8) | ((uint64_t)ar.nups << 16));
+        code = 0xcbf29ce484222325ULL;
+        for (const char *c = ar.short_src; *c != '\0'; c++) code = (code ^ (unsigned char)*c) * 0x100000001B3ULL;
+        code = fp_mix(code ^ (uint64_t)ar.srclen);
+        code = fp_mix(code ^ ((uint64_t)(uint32_t)ar.linedefined | ((uint64_t)(uint32_t)ar.lastlinedefined << 32)));
+        code = fp_mix(code ^ ((uint64_t)ar.nparams | ((uint64_t)ar.isvararg << 8) | ((uint64_t)ar.nups << 16)));
     }
+    lua_pushvalue(L, idx);
+    lua_pushinteger(L, (lua_Integer)code);
+    lua_rawset(L, w->ids);
+    return (lua_Integer)code;
+}
+
+static void fp_function(fp_walk *w, int idx) {
+    fp_tag(w, 'F');
+    fp_word(w, (uint64_t)fp_code(w, idx));
     fp_upvalues(w, idx);
 }
 
@@ -289,7 +342,7 @@ static void fp_value(fp_walk *w, int idx) {
     default: break;
     }
     luaL_checkstack(L, 12, "fingerprint");
-    lua_Integer seen = fp_seen(w, idx, w->visited, w->local, &w->next);
+    lua_Integer seen = type == LUA_TLIGHTUSERDATA ? 0 : fp_seen(w, idx);
     if (seen != 0) { fp_tag(w, 'R'); fp_word(w, (uint64_t)seen); return; }
     if (++w->depth > COORDLUA_FINGERPRINT_DEPTH) {
         luaL_error(L, "the app's data is nested deeper than %d levels: exploration cannot tell its states apart", COORDLUA_FINGERPRINT_DEPTH);
@@ -310,7 +363,7 @@ static void fp_value(fp_walk *w, int idx) {
     case LUA_TFUNCTION: fp_function(w, idx); break;
     case LUA_TUSERDATA: fp_userdata(w, idx); break;
     case LUA_TTHREAD: fp_thread(w, idx); break;
-    default: fp_tag(w, 'p'); break; /* light userdata: its number says which */
+    default: fp_tag(w, 'p'); break; /* light userdata: an address, the same in no two runtimes */
     }
     w->depth--;
 }
@@ -342,21 +395,19 @@ static void fp_registry(fp_walk *w) {
         if (lua_isinteger(L, -2) && lua_tointeger(L, -2) > LUA_RIDX_LAST
             && (type == LUA_TTABLE || type == LUA_TFUNCTION || type == LUA_TUSERDATA || type == LUA_TTHREAD)
             && fp_number_of(w, -1) == 0 && !fp_excluded(w, -1)) { /* one walked already adds nothing (how many references Swift holds to it is not state) */
-            lua_newtable(L);
-            w->local = lua_gettop(L);
-            lua_newtable(L);
-            w->localCells = lua_gettop(L);
+            w->inItem = 1;
             lua_Integer next = w->next, nextCell = w->nextCell;
             w->h.a = 0x243F6A8885A308D3ULL;
             w->h.b = 0x13198A2E03707344ULL;
-            fp_value(w, -3);
+            fp_value(w, -1);
             sumA += fp_mix(w->h.a);
             sumB += fp_mix(w->h.b ^ 0x5555555555555555ULL);
             count++;
             w->next = next;
             w->nextCell = nextCell;
-            w->local = w->localCells = 0;
-            lua_pop(L, 2);
+            w->inItem = 0;
+            fp_map_clear(&w->local);
+            fp_map_clear(&w->localCells);
         }
         lua_pop(L, 1);
     }
@@ -379,10 +430,21 @@ int coordlua_fingerprint(lua_State *L) {
     if (lua_type(L, 2) == LUA_TTABLE) w.views = 2;
     if (lua_type(L, 4) == LUA_TTABLE) w.excluded = 4;
     if (lua_type(L, 5) == LUA_TFUNCTION) w.lazy = 5;
-    lua_newtable(L);
-    w.visited = lua_gettop(L);
-    lua_newtable(L);
-    w.cells = lua_gettop(L);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, "coordlua.functionCodes") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, "coordlua.functionCodes");
+    }
+    w.ids = lua_gettop(L);
+    fp_map_new(L, &w.visited, 256);
+    fp_map_new(L, &w.cells, 64);
+    fp_map_new(L, &w.local, 64);
+    fp_map_new(L, &w.localCells, 16);
     lua_Integer roots = (lua_Integer)lua_rawlen(L, 1);
     for (lua_Integer i = 1; i <= roots; i++) {
         lua_rawgeti(L, 1, i);

@@ -32,7 +32,9 @@ extension ScriptRuntime {
             let key = try view.call(FlowValue.record(capture.document), as: LuaValue.self)
             return StateIdentity(fingerprint: try lua.fingerprint(of: [key], registry: false, materializing: data.lazyStoreIndex), viewed: true)
         }
-        var roots: [any LuaPushable] = [FlowValue.record(capture.document).json]
+        var navigation = DocumentDigest()
+        navigation.add(.record(capture.document))
+        var roots: [any LuaPushable] = [Int(bitPattern: UInt(navigation.a)), Int(bitPattern: UInt(navigation.b))]
         roots.append(lua.globals)
         var views: LuaTable?
         for coordinator in capture.coordinators {
@@ -52,5 +54,60 @@ extension ScriptRuntime {
         }
         return StateIdentity(fingerprint: try lua.fingerprint(of: roots, views: views, registry: true, materializing: data.lazyStoreIndex,
                                                                   excluding: classes.instanceMetatables(of: scriptModule.classes)), viewed: views != nil)
+    }
+}
+
+/// A 128-bit digest of a document (two 64-bit lanes fed a word at a time, each value with a tag): the
+/// navigation's part of a state's identity, without writing the document out as text.
+struct DocumentDigest {
+    var a: UInt64 = 0x6A09_E667_F3BC_C908, b: UInt64 = 0xBB67_AE85_84CA_A73B
+
+    mutating func word(_ v: UInt64) {
+        let x = a ^ v
+        a = ((x << 23) | (x >> 41)) &* 0x9E37_79B9_7F4A_7C15
+        let y = b &+ v
+        b = (((y << 41) | (y >> 23)) &* 0xC2B2_AE3D_27D4_EB4F) ^ a
+    }
+
+    mutating func add(_ text: String) {
+        let count = text.utf8.count
+        word(UInt64(count))
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            let raw = UnsafeRawBufferPointer(bytes) // SAFETY[buffer-read]
+            var offset = 0
+            while offset + 8 <= count {
+                word(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                offset += 8
+            }
+            if offset < count {
+                var pending: UInt64 = 0
+                for i in offset..<count { pending |= UInt64(raw[i]) << (UInt64(i - offset) * 8) }
+                word(pending)
+            }
+        }
+        guard done == nil else { return }
+        // A string without contiguous storage (bridged): byte by byte, the same words.
+        var pending: UInt64 = 0, shift: UInt64 = 0
+        for byte in text.utf8 {
+            pending |= UInt64(byte) << shift
+            shift += 8
+            if shift == 64 { word(pending); pending = 0; shift = 0 }
+        }
+        if shift > 0 { word(pending) }
+    }
+
+    mutating func add(_ value: FlowValue) {
+        switch value {
+        case .bool(let b): word(b ? 0xB1 : 0xB0)
+        case .int(let i): word(0x11); word(UInt64(bitPattern: Int64(i)))
+        case .double(let d): word(0xD0); word(d.bitPattern)
+        case .string(let s): word(0x55); add(s)
+        case .list(let items):
+            word(0x1157); word(UInt64(items.count))
+            for item in items { add(item) }
+        case .record(let record):
+            word(0x4EC); word(UInt64(record.fields.count))
+            for field in record.fields { add(field.key); add(field.value) }
+        }
     }
 }
