@@ -5,70 +5,100 @@
 
 typedef struct { uint64_t a, b; } fp_hash;
 
-/* Numbers by address: an open-addressing map from an object's address (or an upvalue cell's id) to its number,
-   its slots in a userdata on the stack (replaced by a larger one as it fills). Lua's collector never moves an
-   object, and every object numbered stays reachable from the stack while the walk runs: an address stands
-   for one object throughout. */
-typedef struct { const void *key; lua_Integer value; } fp_slot;
-typedef struct { int at; fp_slot *slots; size_t mask, count; } fp_map;
+/* Numbers by address: an open-addressing map from an object's address (or an upvalue cell's id) to its number.
+   Lua's collector never moves an object, and every object numbered stays reachable from the stack while the
+   walk runs: an address stands for one object throughout. The slots live in a userdata the state keeps
+   between walks (in its registry under a light-userdata key, which no walk reads), each slot stamped with
+   the walk it was written in: a new walk empties a map by taking the next stamp, without touching it. */
+typedef struct { const void *key; lua_Integer value; uint32_t stamp; } fp_slot;
+typedef struct { size_t mask; uint32_t stamp; fp_slot slots[]; } fp_slots;
+typedef struct { int at, index; fp_slots *data; size_t count; } fp_map;
 
 /* One walk: the objects and upvalue cells numbered so far, those numbered while walking one item of the
-   registry's multiset (`inItem`), the views, the excluded, the lazy stores' maker and the function codes
-   (tables on the stack, by absolute index), the hash. */
+   registry's multiset (`inItem`), the views, the excluded, the lazy stores' maker, the function codes and
+   the maps' userdata (tables on the stack, by absolute index), the hash. */
 typedef struct {
     lua_State *L;
     fp_map visited, cells, local, localCells;
-    int inItem, views, excluded, lazy, ids;
+    int inItem, views, excluded, lazy, ids, maps;
     lua_Integer next, nextCell;
     int depth;
     fp_hash h;
 } fp_walk;
 
-static void fp_map_new(lua_State *L, fp_map *m, size_t capacity) {
-    m->slots = lua_newuserdatauv(L, capacity * sizeof(fp_slot), 0);
-    memset(m->slots, 0, capacity * sizeof(fp_slot));
-    m->mask = capacity - 1;
+static const char fp_maps_key = 'm';
+
+static fp_slots *fp_slots_new(lua_State *L, size_t capacity) {
+    fp_slots *data = lua_newuserdatauv(L, sizeof(fp_slots) + capacity * sizeof(fp_slot), 0);
+    memset(data->slots, 0, capacity * sizeof(fp_slot));
+    data->mask = capacity - 1;
+    data->stamp = 1;
+    return data;
+}
+
+/* Map `index` of the state's maps (the table at `maps`), emptied: its userdata pushed and anchored at m->at. */
+static void fp_map_open(lua_State *L, fp_map *m, int maps, int index, size_t capacity) {
+    m->index = index;
     m->count = 0;
+    if (lua_rawgeti(L, maps, index) == LUA_TUSERDATA) {
+        m->data = lua_touserdata(L, -1);
+        if (++m->data->stamp == 0) { /* the stamps went round: empty it for real */
+            memset(m->data->slots, 0, (m->data->mask + 1) * sizeof(fp_slot));
+            m->data->stamp = 1;
+        }
+    } else {
+        lua_pop(L, 1);
+        m->data = fp_slots_new(L, capacity);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, maps, index);
+    }
     m->at = lua_gettop(L);
 }
 
-static inline size_t fp_map_place(const fp_map *m, const void *key) {
-    return (size_t)(((uintptr_t)key * 0x9E3779B97F4A7C15ULL) >> 20) & m->mask;
+static inline size_t fp_map_place(size_t mask, const void *key) {
+    return (size_t)(((uintptr_t)key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
 }
 
 static lua_Integer fp_map_get(const fp_map *m, const void *key) {
-    for (size_t i = fp_map_place(m, key); m->slots[i].key != NULL; i = (i + 1) & m->mask) {
-        if (m->slots[i].key == key) return m->slots[i].value;
+    const fp_slots *d = m->data;
+    for (size_t i = fp_map_place(d->mask, key); d->slots[i].stamp == d->stamp; i = (i + 1) & d->mask) {
+        if (d->slots[i].key == key) return d->slots[i].value;
     }
     return 0;
 }
 
-static void fp_map_put(lua_State *L, fp_map *m, const void *key, lua_Integer value) {
-    if ((m->count + 1) * 2 > m->mask + 1) {
-        fp_slot *old = m->slots;
-        size_t oldCapacity = m->mask + 1;
-        fp_slot *slots = lua_newuserdatauv(L, oldCapacity * 2 * sizeof(fp_slot), 0);
-        memset(slots, 0, oldCapacity * 2 * sizeof(fp_slot));
-        m->slots = slots;
-        m->mask = oldCapacity * 2 - 1;
-        for (size_t i = 0; i < oldCapacity; i++) {
-            if (old[i].key == NULL) continue;
-            size_t j = fp_map_place(m, old[i].key);
-            while (slots[j].key != NULL) j = (j + 1) & m->mask;
-            slots[j] = old[i];
+static void fp_map_put(lua_State *L, fp_map *m, int maps, const void *key, lua_Integer value) {
+    fp_slots *d = m->data;
+    if ((m->count + 1) * 2 > d->mask + 1) {
+        size_t capacity = (d->mask + 1) * 2;
+        fp_slots *grown = fp_slots_new(L, capacity);
+        grown->stamp = d->stamp;
+        for (size_t i = 0; i <= d->mask; i++) {
+            if (d->slots[i].stamp != d->stamp) continue;
+            size_t j = fp_map_place(grown->mask, d->slots[i].key);
+            while (grown->slots[j].stamp == grown->stamp) j = (j + 1) & grown->mask;
+            grown->slots[j] = d->slots[i];
         }
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, maps, m->index);
         lua_replace(L, m->at); /* the old slots go with their userdata */
+        m->data = d = grown;
     }
-    size_t i = fp_map_place(m, key);
-    while (m->slots[i].key != NULL) i = (i + 1) & m->mask;
-    m->slots[i].key = key;
-    m->slots[i].value = value;
+    size_t i = fp_map_place(d->mask, key);
+    while (d->slots[i].stamp == d->stamp) i = (i + 1) & d->mask;
+    d->slots[i].key = key;
+    d->slots[i].value = value;
+    d->slots[i].stamp = d->stamp;
     m->count++;
 }
 
+/* Empties a map within a walk (the registry's items each number their own objects). */
 static void fp_map_clear(fp_map *m) {
     if (m->count == 0) return;
-    memset(m->slots, 0, (m->mask + 1) * sizeof(fp_slot));
+    if (++m->data->stamp == 0) {
+        memset(m->data->slots, 0, (m->data->mask + 1) * sizeof(fp_slot));
+        m->data->stamp = 1;
+    }
     m->count = 0;
 }
 
@@ -119,7 +149,7 @@ static lua_Integer fp_seen(fp_walk *w, int idx) {
     lua_Integer n = fp_map_get(&w->visited, key);
     if (n == 0 && w->inItem) n = fp_map_get(&w->local, key);
     if (n != 0) return n;
-    fp_map_put(w->L, w->inItem ? &w->local : &w->visited, key, ++w->next);
+    fp_map_put(w->L, w->inItem ? &w->local : &w->visited, w->maps, key, ++w->next);
     return 0;
 }
 
@@ -147,6 +177,37 @@ static int fp_compare(const void *x, const void *y) {
         return a->length < b->length ? -1 : a->length > b->length ? 1 : 0;
     }
     default: return a->number < b->number ? -1 : a->number > b->number ? 1 : 0;
+    }
+}
+
+/* Sorts keys in place without allocating: insertion sort for a few, heapsort for more (keys are distinct,
+   so any correct sort gives the one order). */
+static void fp_sift(fp_key *keys, size_t start, size_t end) {
+    size_t root = start;
+    while (2 * root + 1 <= end) {
+        size_t child = 2 * root + 1, swap = root;
+        if (fp_compare(&keys[swap], &keys[child]) < 0) swap = child;
+        if (child + 1 <= end && fp_compare(&keys[swap], &keys[child + 1]) < 0) swap = child + 1;
+        if (swap == root) return;
+        fp_key t = keys[root]; keys[root] = keys[swap]; keys[swap] = t;
+        root = swap;
+    }
+}
+
+static void fp_sort(fp_key *keys, size_t n) {
+    if (n <= 16) {
+        for (size_t i = 1; i < n; i++) {
+            fp_key key = keys[i];
+            size_t j = i;
+            while (j > 0 && fp_compare(&keys[j - 1], &key) > 0) { keys[j] = keys[j - 1]; j--; }
+            keys[j] = key;
+        }
+        return;
+    }
+    for (size_t start = (n - 2) / 2 + 1; start-- > 0;) fp_sift(keys, start, n - 1);
+    for (size_t end = n - 1; end > 0; end--) {
+        fp_key t = keys[0]; keys[0] = keys[end]; keys[end] = t;
+        fp_sift(keys, 0, end - 1);
     }
 }
 
@@ -199,8 +260,10 @@ static void fp_table(fp_walk *w, int idx) {
         for (lua_Integer i = 0; i < n; i++) {
             fp_key *k = &order[i];
             int at = base + (int)i + 1;
-            memset(k, 0, sizeof *k);
             k->slot = at;
+            k->bytes = NULL;
+            k->length = 0;
+            k->real = 0;
             switch (lua_type(L, at)) {
             case LUA_TBOOLEAN: k->rank = 0; k->number = lua_toboolean(L, at); break;
             case LUA_TNUMBER:
@@ -214,7 +277,7 @@ static void fp_table(fp_walk *w, int idx) {
             }
             }
         }
-        if (n > 1) qsort(order, (size_t)n, sizeof(fp_key), fp_compare);
+        if (n > 1) fp_sort(order, (size_t)n);
         fp_word(w, (uint64_t)n);
         for (lua_Integer i = 0; i < n; i++) {
             fp_value(w, order[i].slot);
@@ -235,7 +298,7 @@ static void fp_upvalues(fp_walk *w, int idx) {
         lua_Integer n = fp_map_get(&w->cells, cell);
         if (n == 0 && w->inItem) n = fp_map_get(&w->localCells, cell);
         if (n != 0) { fp_tag(w, 'U'); fp_word(w, (uint64_t)n); lua_pop(L, 1); continue; }
-        fp_map_put(L, w->inItem ? &w->localCells : &w->cells, cell, ++w->nextCell);
+        fp_map_put(L, w->inItem ? &w->localCells : &w->cells, w->maps, cell, ++w->nextCell);
         fp_tag(w, 'u');
         fp_value(w, -1);
         lua_pop(L, 1);
@@ -441,10 +504,17 @@ int coordlua_fingerprint(lua_State *L) {
         lua_setfield(L, LUA_REGISTRYINDEX, "coordlua.functionCodes");
     }
     w.ids = lua_gettop(L);
-    fp_map_new(L, &w.visited, 256);
-    fp_map_new(L, &w.cells, 64);
-    fp_map_new(L, &w.local, 64);
-    fp_map_new(L, &w.localCells, 16);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &fp_maps_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 4, 0);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &fp_maps_key);
+    }
+    w.maps = lua_gettop(L);
+    fp_map_open(L, &w.visited, w.maps, 1, 1024);
+    fp_map_open(L, &w.cells, w.maps, 2, 256);
+    fp_map_open(L, &w.local, w.maps, 3, 256);
+    fp_map_open(L, &w.localCells, w.maps, 4, 64);
     lua_Integer roots = (lua_Integer)lua_rawlen(L, 1);
     for (lua_Integer i = 1; i <= roots; i++) {
         lua_rawgeti(L, 1, i);

@@ -12,13 +12,9 @@ final class CoordinatorClasses {
     /// Coordinator classes run so far, by the address of their table (see ``class(at:of:)``).
     private var cache: [UnsafeRawPointer: CoordinatorClass] = [:] // SAFETY[identity-address]
 
-    /// The instances' metatables of every class the scripts define (`classes`, the module's): made on a
-    /// class's first run and kept by whatever ran it, so they are no part of an app's state
-    /// (``ScriptRuntime/stateIdentity()``). Made now for the classes that have none yet.
-    func instanceMetatables(of classes: LuaTable?) throws -> [LuaTable] {
-        guard let classes else { return [] }
-        return try classes.pairs().compactMap { _, value in try value.tableValue.map(instanceMeta(for:)) }
-    }
+    /// The instances' metatables made so far, by class: made on a class's first run and kept by whatever
+    /// ran it, so they are no part of an app's state (``ScriptRuntime/stateIdentity()``).
+    private(set) var instanceMetatables: [LuaValue: LuaTable] = [:]
 
     /// Registers the coordinator handle userdata: `name`, `id`, `status`, and ``CoordinatorMethods``.
     func install(in runtime: ScriptRuntime) throws {
@@ -47,8 +43,11 @@ final class CoordinatorClasses {
     /// The metatable of the instances of the coordinator class `type` (made once per class, kept by the
     /// prelude).
     func instanceMeta(for type: LuaTable) throws -> LuaTable {
+        if let meta = instanceMetatables[.table(type)] { return meta }
         guard let metaFor else { throw LuaError(.misuse, "the coordinator module is not loaded") }
-        return try metaFor.call(type, as: LuaTable.self)
+        let meta = try metaFor.call(type, as: LuaTable.self)
+        instanceMetatables[.table(type)] = meta
+        return meta
     }
 
     /// The coordinator class at argument `n` of `call`, its name and its instances' metatable. Classes are

@@ -53,7 +53,7 @@ extension ScriptRuntime {
             roots.append(try (screen.outputReceiver as? ScreenHandlers)?.slots.tableValue ?? .nil)
         }
         return StateIdentity(fingerprint: try lua.fingerprint(of: roots, views: views, registry: true, materializing: data.lazyStoreIndex,
-                                                                  excluding: classes.instanceMetatables(of: scriptModule.classes)), viewed: views != nil)
+                                                                  excluding: Array(classes.instanceMetatables.values)), viewed: views != nil)
     }
 }
 
