@@ -139,6 +139,17 @@ import TestSupport
         #expect(complete.complete && complete.text.contains("every reachable state") && complete.unexpanded == 0)
     }
 
+    /// Progress comes as the search goes: states and transitions only grow, and the frontier is what is left.
+    @Test func progressIsHeardAsTheSearchGoes() throws {
+        let explorer = try Self.explorer(repositoryRoot + "/scripts/app.lua") { $0.progressEvery = 10 }
+        var heard: [Explorer.Progress] = []
+        explorer.progress = { heard.append($0) }
+        let report = try explorer.run()
+        #expect(heard.count == 5, "\(heard.map(\.states))")
+        #expect(zip(heard, heard.dropFirst()).allSatisfy { $0.states <= $1.states && $0.transitions < $1.transitions })
+        #expect(heard.allSatisfy { $0.states <= report.states.count && $0.frontier >= 0 && $0.frontier < $0.states })
+    }
+
     /// A handler that keeps data from outside its steps (the clock) cannot be explored by its steps: the
     /// explorer says so instead of reporting states it cannot reach again.
     @Test func anAppThatDependsOnTheClockIsRefused() throws {

@@ -37,6 +37,8 @@ public final class Explorer {
         /// The most seconds one action may run (its handlers and the rendering after it); a step that runs
         /// longer stops with "timed out", is undone, and is reported as an error. nil: no limit.
         public var stepTimeLimit: Double? = 5
+        /// Every how many expanded states ``Explorer/progress`` hears how far the search has come.
+        public var progressEvery = 500
         /// Every how many steps the lifecycle oracle collects garbage and looks for flows and screens left
         /// alive (its cheap rule, running flows that show nothing, is checked after every step).
         public var collectEvery = 256
@@ -91,7 +93,7 @@ public final class Explorer {
     public private(set) var runtime: ScriptRuntime
     /// How far and how wide it goes, and where it starts.
     public let options: Options
-    /// Heard every 500 expanded states (a progress line).
+    /// Heard every ``Options/progressEvery`` expanded states (a progress line).
     public var progress: ((Progress) -> Void)?
     /// How many fresh runtimes branches needed (the runtime kept data of an earlier branch).
     public private(set) var freshRuntimes = 0
@@ -165,7 +167,7 @@ public final class Explorer {
             guard state.path.count < options.depth else { report.cutByDepth = true; atDepth += 1; continue }
             let (count, outcomes) = try expand(state.path, expecting: state.key)
             frontier += report.record(outcomes, actionCount: count, from: index, maxStates: options.maxStates)
-            if next % 500 == 0, let progress {
+            if next % max(options.progressEvery, 1) == 0, let progress {
                 progress(Progress(states: report.states.count, transitions: report.steps, frontier: frontier.count - next, seconds: Self.seconds() - began))
             }
         }
