@@ -75,4 +75,18 @@ import CoordinatorTools
         #expect(try Programs.run(["test", folder.path + "/missing_test.lua"], input: "").status == 2)
         #expect(try Programs.run(["routes", folder.path + "/missing.lua"], input: "").status == 2)
     }
+
+    /// What the app prints, while it is explored or while its findings' tests run, is not the report's.
+    @Test func whatTheAppPrintsStaysOutOfTheReport() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("noisy.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "fail" } }
+            local Main = flow.coordinator "Main"
+            function Main:start() print("started") self.router:push("Home").onFail = function() print("failing") error("it fails") end end
+            flow.app { authorization = Main }
+            """)
+        let outcome = try Programs.run(["explore", script, "--tests", folder.path + "/noisy_test.lua"], input: "")
+        #expect(outcome.status == 1 && outcome.out.hasPrefix("explored ") && !outcome.out.contains("started"), "\(outcome.out)")
+    }
 }

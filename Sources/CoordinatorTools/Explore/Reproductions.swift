@@ -64,7 +64,8 @@ extension ExploreReport {
     /// its message (the place aside), an unhandled output's and a lifecycle violation's with theirs, a
     /// dead end's at all. Throws when the file cannot be loaded.
     public func reproduce(testFile file: String, timeLimit: Double?) throws -> [Reproduction] {
-        let results = try FlowTests.run(file, strictLifecycle: true, timeLimit: timeLimit)
+        // Each runtime readied as the exploration's were (silent: what handlers print is not the report's).
+        let results = try FlowTests.run(file, strictLifecycle: true, timeLimit: timeLimit, prepare: Explorer.prepare)
         return reproducible.enumerated().map { i, pair in
             let (kind, finding) = pair
             guard i < results.count, case .failed(let message, _) = results[i].outcome else {

@@ -57,8 +57,10 @@ public struct FlowTestResult: Sendable {
 /// ```
 public enum FlowTests {
     /// The tests `file` declares (its app is loaded and started once to read them).
-    public static func list(_ file: String) throws -> [FlowTest] {
-        try TestHarness(file: file).declared.map { FlowTest(name: $0.name, file: file, line: $0.line, isSkipped: $0.skipped) }
+    public static func list(_ file: String) throws -> [FlowTest] { try list(file, prepare: nil) }
+
+    static func list(_ file: String, prepare: ((ScriptRuntime) throws -> Void)?) throws -> [FlowTest] {
+        try TestHarness(file: file, prepare: prepare).declared.map { FlowTest(name: $0.name, file: file, line: $0.line, isSkipped: $0.skipped) }
     }
 
     /// Runs the tests of `file` that `include` selects, in the order written, each from a fresh app;
@@ -74,7 +76,15 @@ public enum FlowTests {
     public static func run(_ file: String, include: (FlowTest) -> Bool = { _ in true }, failFast: Bool = false,
                            strictLifecycle: Bool = false, timeLimit: Double? = nil,
                            report: (FlowTestResult) -> Void = { _ in }) throws -> [FlowTestResult] {
-        let tests = try list(file)
+        try run(file, include: include, failFast: failFast, strictLifecycle: strictLifecycle, timeLimit: timeLimit, prepare: nil, report: report)
+    }
+
+    /// ``run(_:include:failFast:strictLifecycle:timeLimit:report:)`` with each test's runtime readied by
+    /// `prepare` before anything runs in it (exploration's reproductions run silent, as it explored).
+    static func run(_ file: String, include: (FlowTest) -> Bool = { _ in true }, failFast: Bool = false,
+                    strictLifecycle: Bool = false, timeLimit: Double? = nil, prepare: ((ScriptRuntime) throws -> Void)?,
+                    report: (FlowTestResult) -> Void = { _ in }) throws -> [FlowTestResult] {
+        let tests = try list(file, prepare: prepare)
         var results: [FlowTestResult] = []
         for (index, test) in tests.enumerated() where include(test) {
             let result: FlowTestResult
@@ -85,7 +95,7 @@ public enum FlowTests {
                 var outcome = FlowTestResult.Outcome.passed
                 var harness: TestHarness?
                 do {
-                    harness = try TestHarness(file: file, strictLifecycle: strictLifecycle)
+                    harness = try TestHarness(file: file, strictLifecycle: strictLifecycle, prepare: prepare)
                     try harness?.run(index, named: test.name, timeLimit: timeLimit)
                 } catch {
                     let place = error is LifecycleViolation ? "\(file):\(test.line)" : location(of: error, in: file, test: test)

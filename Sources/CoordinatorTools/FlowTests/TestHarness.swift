@@ -28,10 +28,11 @@ final class TestHarness {
 
     /// Loads `file` in a new runtime: its `app "..."` line loads and starts the app, its `test(...)` lines
     /// declare tests (run later by ``run(_:named:timeLimit:)``). With `strictLifecycle`, the oracle checks
-    /// after every step.
-    init(file: String, strictLifecycle: Bool = false) throws {
+    /// after every step; `prepare` readies the runtime before anything runs in it.
+    init(file: String, strictLifecycle: Bool = false, prepare: ((ScriptRuntime) throws -> Void)? = nil) throws {
         self.file = file
         runtime = try ScriptRuntime(driverFunctions: true)
+        try prepare?(runtime)
         oracle = LifecycleOracle(app: runtime.app)
         let oracle = oracle, app = runtime.app, lua = runtime.lua
         // Strict driving: each step is one operation that also fails when no handler heard its output or
