@@ -10,7 +10,7 @@ import Darwin
 /// that picks from a list, each example payload of one that takes a value), Back, the swipe-down of a
 /// modal, every other tab — and notes where each leads.
 ///
-/// A state is everything a later step can observe (``ScriptRuntime/stateIdentity()``): the navigation,
+/// A state is everything a later step can observe (docs/Explore.md): the navigation,
 /// every screen's inputs, the gateway, and the Lua data — coordinators' `self`, handlers and what they
 /// capture, globals, loaded modules, file-level locals. Two paths that lead to the same state explore it
 /// once; an app that declares a view (`flow.view`, a class's `__view`) is compared by it instead, and the
