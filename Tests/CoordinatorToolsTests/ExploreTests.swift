@@ -19,6 +19,22 @@ import TestSupport
         }
     }
 
+    /// An app whose one output, `add`, only counts (in the coordinator's `self.count`); `view` is Lua after
+    /// the class.
+    static func counter(view: String = "") -> String {
+        """
+        local flow = require "coordinator"
+        flow.screen "Home" { outputs = { "add" } }
+        local Main = flow.coordinator "Main"
+        function Main:start()
+          self.count = 0
+          self.router:push("Home").onAdd = function() self.count = self.count + 1 end
+        end
+        \(view)
+        flow.app { authorization = Main }
+        """
+    }
+
     static func explore(_ script: String, _ configure: (inout Explorer.Options) -> Void = { _ in }) throws -> ExploreReport {
         try explorer(script, configure).run()
     }
@@ -110,17 +126,7 @@ import TestSupport
     /// and the report says the result is the view's, not every reachable state.
     @Test func aViewBoundsTheSearchAndTheReportSaysSo() throws {
         let folder = try TemporaryDirectory()
-        let script = try folder.write("counter.lua", """
-            local flow = require "coordinator"
-            flow.screen "Home" { outputs = { "add" } }
-            local Main = flow.coordinator "Main"
-            function Main:start()
-              self.count = 0
-              self.router:push("Home").onAdd = function() self.count = self.count + 1 end
-            end
-            function Main:__view() return math.min(self.count, 2) end
-            flow.app { authorization = Main }
-            """)
+        let script = try folder.write("counter.lua", Self.counter(view: "function Main:__view() return math.min(self.count, 2) end"))
         let report = try Self.explore(script) { $0.depth = 60 }
         #expect(report.states.count == 3 && report.reachedFixedPoint && report.viewed && !report.complete, "\(report.text)")
         #expect(report.text.contains("every state of the app's view"), "\(report.text)")
@@ -317,16 +323,7 @@ import TestSupport
     /// An output that changes only data is drawn as a loop on its screen, not left out.
     @Test func anOutputThatChangesOnlyDataIsALoop() throws {
         let folder = try TemporaryDirectory()
-        let script = try folder.write("loop.lua", """
-            local flow = require "coordinator"
-            flow.screen "Home" { outputs = { "add" } }
-            local Main = flow.coordinator "Main"
-            function Main:start()
-              self.count = 0
-              self.router:push("Home").onAdd = function() self.count = self.count + 1 end
-            end
-            flow.app { authorization = Main }
-            """)
+        let script = try folder.write("loop.lua", Self.counter())
         let graph = FlowGraph(try Self.explore(script) { $0.depth = 3 })
         #expect(graph.edges.map { [$0.from, $0.to, $0.label, $0.kind.rawValue] } == [["n1", "n1", "add", "output"]])
     }
