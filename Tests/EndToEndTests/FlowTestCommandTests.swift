@@ -194,7 +194,9 @@ import TestSupport
             runs = (runs or 0) + 1
             local n = os.time() % 1000 + math.random(1000) * 1000 + (os.clock() * 1e6 // 1)
             test("a test named " .. n, function() end)
+            test("another test named " .. n, function() end)
             """)
+        // The first test runs where the tests were listed; the second loads the file again, and finds others.
         let outcome = try Programs.run(["test", folder.path + "/random_test.lua"], input: "")
         #expect(outcome.status == 1)
         #expect(outcome.err.contains("declared other tests when loaded again"), "\(outcome.err)")
