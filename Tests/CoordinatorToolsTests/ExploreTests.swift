@@ -122,6 +122,23 @@ import TestSupport
         #expect(reproductions.count == report.reproducible.count && reproductions.allSatisfy(\.reproduced), "\(reproductions.map(\.outcome))")
     }
 
+    /// From a snapshot taken two steps in, the same states as from the start: every state of the app is
+    /// reachable from there (log out, log in again), and exact states make the two searches agree.
+    @Test func fromASnapshotTheSameStatesAsFromTheStart() throws {
+        let script = repositoryRoot + "/scripts/app.lua"
+        let runtime = try ScriptRuntime()
+        try runtime.load(script: script)
+        try runtime.start()
+        try runtime.app.perform(.tap("login", payload: ["name": "Ann", "password": "secret"]))
+        try runtime.app.perform(.tap("selectCity", payload: nil))
+        let snapshot = try runtime.snapshot()
+        let restored = try Self.explore(script) { $0.base = .snapshot(snapshot); $0.depth = 60 }
+        let start = try Self.explore(script) { $0.depth = 60 }
+        #expect(restored.complete && start.complete, "\(restored.text)")
+        #expect(restored.states.count == start.states.count && restored.transitions.count == start.transitions.count, "\(restored.text)")
+        #expect(Set(restored.states.map(\.key)) == Set(start.states.map(\.key)))
+    }
+
     /// A coordinator class's `__view` stands for its `self`: a counter capped at 2 gives a bounded search,
     /// and the report says the result is the view's, not every reachable state.
     @Test func aViewBoundsTheSearchAndTheReportSaysSo() throws {

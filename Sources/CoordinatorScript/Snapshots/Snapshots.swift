@@ -274,6 +274,16 @@ package final class Snapshots {
     }
 
     /// The snapshot codec's two functions, compiled the first time they are needed.
+    /// The codec's Lua values: compiled on first need, so they are no part of an app's state
+    /// (``ScriptRuntime/stateIdentity()``).
+    var codecValues: [any LuaPushable] {
+        switch codec {
+        case .none: []
+        case .uncompiled(let primitives): [primitives]
+        case let .compiled(encode, apply): [encode, apply]
+        }
+    }
+
     private func codecFunctions(_ lua: LuaState, module: LuaTable?) throws -> (encode: LuaFunction, apply: LuaFunction) {
         switch codec {
         case let .compiled(encode, apply): return (encode, apply)

@@ -24,6 +24,10 @@ package struct StateIdentity: Hashable, Sendable {
 }
 
 extension ScriptRuntime {
+    /// What the runtime makes for itself on first need and keeps (the instances' metatables, the snapshot
+    /// codec): whether a runtime made them yet is no part of the app's state.
+    private var runtimeCaches: [any LuaPushable] { Array(classes.instanceMetatables.values) + snapshots.codecValues }
+
     /// The app's state now as exploration tells states apart (``StateIdentity``). Runs the app's views, if
     /// it declares any: call it under the time limit the app's code runs with.
     package func stateIdentity() throws -> StateIdentity {
@@ -53,7 +57,7 @@ extension ScriptRuntime {
             roots.append(try (screen.outputReceiver as? ScreenHandlers)?.slots.tableValue ?? .nil)
         }
         return StateIdentity(fingerprint: try lua.fingerprint(of: roots, views: views, registry: true, materializing: data.lazyStoreIndex,
-                                                                  excluding: Array(classes.instanceMetatables.values)), viewed: views != nil)
+                                                                  excluding: runtimeCaches), viewed: views != nil)
     }
 }
 
