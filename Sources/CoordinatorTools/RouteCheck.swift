@@ -21,6 +21,7 @@ public enum RouteCheck {
     /// route that names an unknown screen is such an error).
     public static func run(script: String, state: String = "authorization", timeLimit: Double? = 5) throws -> [Result] {
         let reader = try ScriptRuntime(stateNamed: state)
+        try ExitGuard.install(in: reader)
         try reader.load(script: script)
         return reader.declaredRoutes.map { route in
             let url: String
@@ -30,6 +31,7 @@ public enum RouteCheck {
             do {
                 let runtime = try ScriptRuntime(stateNamed: state)
                 defer { runtime.lua.close() }
+                try ExitGuard.install(in: runtime)
                 try runtime.load(script: script)
                 try runtime.lua.withTimeLimit(timeLimit) { try runtime.app.atomicallyRendering { try runtime.open(url) } }
                 return Result(route: route, url: url, failure: nil, stack: runtime.app.window.visibleStack.map(\.name))

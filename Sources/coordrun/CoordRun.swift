@@ -15,7 +15,14 @@ enum CoordRun {
         // A subcommand, help, the version alone, completion scripts and the manual's dump go to the command
         // tree; anything else is read as lua reads its command line.
         if argv.count > 1, CoordRunCommand.takes(Array(argv.dropFirst())) {
-            CoordRunCommand.main(Array(argv.dropFirst()))
+            // A subcommand parses its own command line: through the tree, coordrun's own options (--timeout,
+            // --state, --open, --restore) would take the subcommand's options of the same names.
+            let arguments = Array(argv.dropFirst())
+            if let name = arguments.first, let command = CoordRunCommand.subcommand(named: name) {
+                command.main(Array(arguments.dropFirst()))
+            } else {
+                CoordRunCommand.main(arguments)
+            }
             Platform.exit(0)
         }
         Platform.exit(run(argv))

@@ -42,8 +42,21 @@ struct CoordRunCommand: ParsableCommand {
             || (arguments == ["--version"])
     }
 
+    /// The subcommand called `name` (`test`, `routes`, `explore`), which ``CoordRun`` runs on its own.
+    static func subcommand(named name: String) -> ParsableCommand.Type? {
+        configuration.subcommands.first { $0.configuration.commandName == name }
+    }
+
     /// Reached only when the tree parsed lua's command line itself (it does not: see ``takes(_:)``).
     func run() throws {
         Platform.exit(CoordRun.run([CoordRun.program] + CommandLine.arguments.dropFirst()))
+    }
+}
+
+/// A number of seconds an option takes (`--timeout`, `--time-limit`): finite and not negative (0: no limit).
+/// NaN or infinity would silently turn a limit off.
+func validateSeconds(_ value: Double, _ option: String) throws {
+    guard value.isFinite, value >= 0 else {
+        throw ValidationError("\(option) takes a number of seconds, 0 or more (0: no limit), not \(value)")
     }
 }

@@ -8,6 +8,7 @@ struct ExploreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explore",
         abstract: "Explore every state the app can reach, and draw its flow.",
+        usage: "coordrun explore [<options>] <script>",
         discussion: """
             Tries every action of every state, breadth first: each output (each item of a list, each example \
             payload a screen type declares), Back, the swipe-down of a modal, every other tab. States are told \
@@ -76,6 +77,11 @@ struct ExploreCommand: ParsableCommand {
 
     @Option(help: .hidden)
     var expand: String?
+
+    mutating func validate() throws {
+        try validateSeconds(timeout, "--timeout")
+        try validateSeconds(timeLimit, "--time-limit")
+    }
 
     func run() throws {
         let streams = CoordRun.Streams()

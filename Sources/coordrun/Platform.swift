@@ -133,12 +133,14 @@ enum Platform {
         return found.sorted()
     }
 
-    /// Writes `text` to the file at `path` (replacing it); false when it cannot.
+    /// Writes `text` to the file at `path` (replacing it); false when it cannot, the write's end included
+    /// (a full disk shows only when the buffer is flushed and the file closed).
     static func writeFile(_ path: String, _ text: String) -> Bool {
         guard let file = fopen(path, "wb") else { return false }
-        defer { fclose(file) }
         var text = text
-        return text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
+        let written = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
+        let flushed = fflush(file) == 0
+        return fclose(file) == 0 && written && flushed
     }
 
     /// The whole file as text, or nil when it cannot be read (the scripts' own reader).
@@ -173,6 +175,10 @@ enum Platform {
     /// Runs a shell command with `input` on its standard input; its exit status (-1 when it could not
     /// start).
     static func run(_ command: String, input: String) -> Int32 {
+        // A command that ends before reading all its input (missing, or refusing it) must give its status,
+        // not a SIGPIPE that kills this process without a word.
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
         guard let pipe = popen(command, "w") else { return -1 }
         var input = input
         _ = input.withUTF8 { fwrite($0.baseAddress, 1, $0.count, pipe) }

@@ -7,6 +7,7 @@ struct RoutesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routes",
         abstract: "List the app's routes and open each with the example parameters it declares.",
+        usage: "coordrun routes [<options>] <script>",
         discussion: "Each route opens in a fresh app. Prints a line per route (where it led, or why it failed), then `N routes, N failed`. Exit status: 0 every route opened, 1 a route failed, 2 the check itself failed (the script does not load).")
 
     @Argument(help: "The app's main script.")
@@ -17,6 +18,10 @@ struct RoutesCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The most seconds one link may take to open (0: no limit).", valueName: "seconds"))
     var timeout: Double = 5
+
+    mutating func validate() throws {
+        try validateSeconds(timeout, "--timeout")
+    }
 
     func run() throws {
         let streams = CoordRun.Streams()

@@ -7,6 +7,7 @@ struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
         abstract: "Run flow tests: every *_test.lua under the given files or folders (default: the current folder).",
+        usage: "coordrun test [<options>] [<paths> ...]",
         discussion: "Each test starts from a fresh app. Prints each failing test with its place and message, then `N passed, N failed`. Exit status: 0 every test passed, 1 a test failed (or a test file did not load), 2 the run itself failed (a path that does not exist, a report that cannot be written).")
 
     @Argument(help: "Test files or folders to search (build folders and hidden folders are skipped).")
@@ -35,6 +36,10 @@ struct TestCommand: ParsableCommand {
 
     @Flag(name: .customLong("strict-lifecycle"), help: "Check the lifecycle (no finished coordinator or screen that left still alive) after every step, not only after each test.")
     var strictLifecycle = false
+
+    mutating func validate() throws {
+        try validateSeconds(timeout, "--timeout")
+    }
 
     func run() throws {
         let streams = CoordRun.Streams()

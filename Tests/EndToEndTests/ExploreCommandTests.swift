@@ -89,4 +89,36 @@ import CoordinatorTools
         let outcome = try Programs.run(["explore", script, "--tests", folder.path + "/noisy_test.lua"], input: "")
         #expect(outcome.status == 1 && outcome.out.hasPrefix("explored ") && !outcome.out.contains("started"), "\(outcome.out)")
     }
+
+    /// CI sees every failure: a helper that cannot take the graph gives a message and status 2 (not a
+    /// SIGPIPE), a report that cannot be written fails the command, a limit that is not a number of
+    /// seconds is refused, and `os.exit` in a handler is the step's error, not the end of the exploration.
+    @Test func failuresReachTheExitStatus() throws {
+        let folder = try TemporaryDirectory()
+        // A graph of more than 64 KB for a `dot` that is not there.
+        var app = "local flow = require 'coordinator'\nflow.screen 'Home' { outputs = { " + (1...300).map { "'open\($0)'" }.joined(separator: ", ") + " } }\n"
+        for i in 1...300 { app += "flow.screen 'AScreenWithAVeryLongNameThatMakesTheGraphLarge\(i)' {}\n" }
+        app += "local App = flow.coordinator 'App'\nfunction App:start()\n  local home = self:push('Home')\n"
+        for i in 1...300 { app += "  home.onOpen\(i) = function() self:push('AScreenWithAVeryLongNameThatMakesTheGraphLarge\(i)') end\n" }
+        app += "end\nflow.app(App)\n"
+        let big = try folder.write("big.lua", app)
+        let noDot = try Programs.run(Programs.coordrun, ["explore", big, "--depth", "1", "--graph", folder.path + "/g.svg"], input: "",
+                                     environment: ["PATH": folder.path])
+        #expect(noDot.status == 2 && noDot.err.contains("dot is not installed"), "\(noDot.status) \(noDot.err)")
+        let full = try Programs.run(["explore", "examples/tabs.lua", "--json", "/dev/full"], input: "")
+        #expect(full.status == 2 && full.err.contains("--json: cannot write /dev/full"), "\(full.err)")
+        for option in [["--timeout", "nan"], ["--timeout=-1"], ["--time-limit", "inf"]] {
+            let refused = try Programs.run(["explore", "examples/tabs.lua"] + option, input: "")
+            #expect(refused.status == 64 && refused.err.contains("takes a number of seconds"), "\(option) \(refused.err)")
+        }
+        let exiting = try folder.write("exiting.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "quit" } }
+            local Main = flow.coordinator "Main"
+            function Main:start() self.router:push("Home").onQuit = function() os.exit(0) end end
+            flow.app { authorization = Main }
+            """)
+        let explored = try Programs.run(["explore", exiting, "--tests", folder.path + "/exiting_test.lua"], input: "")
+        #expect(explored.status == 1 && explored.out.contains("exiting.lua:4: os.exit is refused here"), "\(explored.out)\(explored.err)")
+    }
 }

@@ -210,4 +210,28 @@ import TestSupport
         #expect(outcome.out == "0 passed, 1 failed\n")
         #expect(outcome.err.contains("broken_test.lua: cannot run its tests: "))
     }
+
+    /// `os.exit` in a test, or at a test file's top level, is that test's failure (or the file's): the run
+    /// goes on and its summary and status tell CI.
+    @Test func osExitInATestIsAFailureNotASilentPass() throws {
+        let folder = try appFolder()
+        _ = try folder.write("exit_test.lua", """
+            app "app.lua"
+            test("fails", function() expect.screen("Nowhere") end)
+            test("exits", function() os.exit(0) end)
+            test("passes", function() end)
+            """)
+        _ = try folder.write("top_test.lua", """
+            app "app.lua"
+            os.exit(0)
+            """)
+        let outcome = try Programs.run(["test", folder.path + "/exit_test.lua", folder.path + "/top_test.lua"], input: "")
+        #expect(outcome.status == 1 && outcome.out == "1 passed, 3 failed\n", "\(outcome.out)\(outcome.err)")
+        #expect(outcome.err.contains("exit_test.lua:3: exits: os.exit is refused here"), "\(outcome.err)")
+        #expect(outcome.err.contains("top_test.lua: cannot run its tests:") && outcome.err.contains("os.exit is refused here"))
+        // A report that cannot be written fails the run, and a limit must be a number of seconds.
+        let full = try Programs.run(["test", folder.path + "/exit_test.lua", "--junit", "/dev/full"], input: "")
+        #expect(full.status == 2 && full.err.contains("--junit: cannot write /dev/full"), "\(full.err)")
+        #expect(try Programs.run(["test", "--timeout", "nan", folder.path], input: "").status == 64)
+    }
 }

@@ -76,11 +76,13 @@ public final class Explorer {
 
     /// Makes a new runtime ready to be explored, before its scripts load: `math.random` seeded with
     /// ``randomSeed`` (Lua seeds it differently in every state, and its state is part of the app's),
-    /// `print` silent (what handlers print while every state is tried would drown the report), warnings off.
+    /// `print` silent (what handlers print while every state is tried would drown the report), warnings off,
+    /// `os.exit` an error (it would end the exploration without its report).
     public static func prepare(_ runtime: ScriptRuntime) throws {
         runtime.lua.warningsEnabled = false
         try runtime.lua.globals.set("print", runtime.lua.function(name: "print") { _ in })
         _ = try runtime.lua.run(randomSeeding, name: "=(explore)")
+        try ExitGuard.install(in: runtime)
     }
 
     /// The seed of `math.random` in explored runtimes.

@@ -153,12 +153,12 @@ public struct FlowGraph {
         var group = 0
         for gateway in byGateway ? gateways : [""] {
             let indent = byGateway ? "    " : "  "
-            if byGateway { lines.append("  subgraph gw\(gateways.firstIndex(of: gateway).map { $0 + 1 } ?? 0)[\"gateway: \(Self.escaped(gateway))\"]") }
+            if byGateway { lines.append("  subgraph gw\(gateways.firstIndex(of: gateway).map { $0 + 1 } ?? 0)[\"gateway: \(Self.mermaidEscaped(gateway))\"]") }
             for entry in groups where !byGateway || entry.gateway == gateway {
                 group += 1
-                lines.append(indent + "subgraph g\(group)[\"\(Self.escaped(entry.label))\"]")
+                lines.append(indent + "subgraph g\(group)[\"\(Self.mermaidEscaped(entry.label))\"]")
                 for node in entry.nodes {
-                    let text = Self.escaped(node.screen)
+                    let text = Self.mermaidEscaped(node.screen)
                     lines.append(indent + "  " + node.id + (node.inModal ? "([\"\(text)\"])" : "[\"\(text)\"]"))
                 }
                 lines.append(indent + "end")
@@ -168,7 +168,7 @@ public struct FlowGraph {
         if let start { lines.append("  start((start)) --> \(start)") }
         for edge in edges {
             let arrow = edge.kind == .output ? "-->" : "-.->"
-            lines.append("  \(edge.from) \(arrow)|\"\(Self.escaped(edge.label))\"| \(edge.to)")
+            lines.append("  \(edge.from) \(arrow)|\"\(Self.mermaidEscaped(edge.label))\"| \(edge.to)")
         }
         let tested = nodes.filter { $0.tested == true }.map(\.id), untested = nodes.filter { $0.tested == false }.map(\.id)
         if !tested.isEmpty || !untested.isEmpty {
@@ -190,12 +190,12 @@ public struct FlowGraph {
             let indent = byGateway ? "    " : "  "
             if byGateway {
                 lines.append("  subgraph cluster_gateway_\(g + 1) {")
-                lines.append("    label=\"gateway: \(Self.escaped(gateway))\"; style=dashed; color=gray50;")
+                lines.append("    label=\"gateway: \(Self.dotEscaped(gateway))\"; style=dashed; color=gray50;")
             }
             for entry in groups where !byGateway || entry.gateway == gateway {
                 group += 1
                 lines.append(indent + "subgraph cluster_\(group) {")
-                lines.append(indent + "  label=\"\(Self.escaped(entry.label))\"; style=rounded; color=gray;")
+                lines.append(indent + "  label=\"\(Self.dotEscaped(entry.label))\"; style=rounded; color=gray;")
                 for node in entry.nodes { lines.append(indent + "  \(node.id) [\(Self.attributes(of: node))];") }
                 lines.append(indent + "}")
             }
@@ -206,7 +206,7 @@ public struct FlowGraph {
             lines.append("  start -> \(start);")
         }
         for edge in edges {
-            var attributes = ["label=\"\(Self.escaped(edge.label))\""]
+            var attributes = ["label=\"\(Self.dotEscaped(edge.label))\""]
             switch edge.kind {
             case .output: break
             case .back, .dismiss: attributes.append("style=dashed")
@@ -222,7 +222,7 @@ public struct FlowGraph {
     /// or a modal's tint), with one `style` that says all of it.
     static func attributes(of node: Node) -> String {
         var styles: [String] = []
-        var attributes = ["label=\"\(escaped(node.screen))\""]
+        var attributes = ["label=\"\(dotEscaped(node.screen))\""]
         if node.inModal { styles.append("rounded"); attributes.append("peripheries=2") }
         let fill: String? = switch node.tested {
         case true?: "#c8f7c5"
@@ -250,18 +250,34 @@ public struct FlowGraph {
         return FlowValue.record(fields).prettyJSON + "\n"
     }
 
-    /// Text safe inside a double-quoted label of DOT or Mermaid.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "\"": out += "'"
-            case "\\": out += "/"
-            case "\n": out += " "
-            case "<", ">", "{", "}", "|", "[", "]": out += " "
-            default: out.append(c)
+    /// A label's text inside DOT's double quotes, scalar by scalar (never by Character: a quote with a
+    /// combining accent is still a quote): `"` and `\\` escaped with a backslash, line ends and other
+    /// control characters as a space, and the scalars XML 1.0 cannot hold (dot writes SVG) as U+FFFD.
+    static func dotEscaped(_ text: String) -> String {
+        text.replacingScalars { scalar in
+            switch scalar {
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\u{FFFE}", "\u{FFFF}": "\u{FFFD}"
+            default: scalar.value < 32 || scalar.value == 127 ? " " : nil
             }
         }
-        return out
+    }
+
+    /// A label's text inside Mermaid's `["..."]` or `|"..."|`, scalar by scalar: the characters Mermaid
+    /// reads in a label (`"`, `#`, `<`, `>`, `|`) as its entity codes (`#quot;`, `#35;`, ...), line ends
+    /// and other control characters as a space, U+FFFE and U+FFFF as U+FFFD.
+    static func mermaidEscaped(_ text: String) -> String {
+        text.replacingScalars { scalar in
+            switch scalar {
+            case "\"": "#quot;"
+            case "#": "#35;"
+            case "<": "#lt;"
+            case ">": "#gt;"
+            case "|": "#124;"
+            case "\u{FFFE}", "\u{FFFF}": "\u{FFFD}"
+            default: scalar.value < 32 || scalar.value == 127 ? " " : nil
+            }
+        }
     }
 }

@@ -45,8 +45,8 @@ public enum JUnitReport {
         return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - String(milliseconds % 1000).count))\(milliseconds % 1000)"
     }
 
-    /// Text for XML attributes and content: the five special characters escaped, control characters
-    /// (which XML 1.0 cannot hold) as `?`.
+    /// Text for XML attributes and content, scalar by scalar: the five special characters escaped, the
+    /// scalars XML 1.0 cannot hold (control characters, U+FFFE, U+FFFF) as `?`.
     static func escape(_ text: String) -> String {
         text.replacingScalars { scalar in
             switch scalar {
@@ -56,6 +56,7 @@ public enum JUnitReport {
             case "\"": "&quot;"
             case "'": "&apos;"
             case "\n", "\t", "\r": nil
+            case "\u{FFFE}", "\u{FFFF}": "?"
             default: scalar.value < 32 ? "?" : nil
             }
         }

@@ -55,6 +55,7 @@ final class TestHarness {
             }
         }
         try installGlobals()
+        try ExitGuard.install(in: runtime)
         observer = runtime.app.observe { [weak self] event in
             guard let self else { return }
             switch event {
