@@ -18,7 +18,9 @@ import CoordinatorLua
         }
     }
 
-    @Test func aSessionDrivesItsAppAndCancellingATaskStopsARunawayScriptWithin100ms() async throws {
+    /// How fast the cancel lands is coordbench's (`--only cancel`, target 100 ms); here, that it is the
+    /// cancel and not the 30 s limit that stops the loop, even on a loaded machine.
+    @Test func aSessionDrivesItsAppAndCancellingATaskStopsARunawayScript() async throws {
         let canceller = TaskCanceller()
         let session = try ScriptSession(timeLimit: 30, setUp: Self.signalling(canceller)) // the limit: a net, not the test
         try await session.load(script: Self.app)
@@ -33,7 +35,7 @@ import CoordinatorLua
         let (result, took) = await canceller.outcome(of: task)
         guard case .failure(let error) = result, let took else { Issue.record("the loop was not stopped: \(result)"); return }
         #expect((error as? LuaError)?.message.hasSuffix("cancelled") == true, "\(error)")
-        #expect(took < .milliseconds(100), "\(took)")
+        #expect(took < .seconds(5), "\(took)")
         // The session goes on, and the line that was stopped changed nothing.
         #expect(try await session.visibleStack() == before)
         try await session.back()
