@@ -330,7 +330,7 @@ import TestSupport
         #expect(mermaid.contains("subgraph gw1[\"gateway: authorization\"]") && mermaid.contains("subgraph gw2[\"gateway: main\"]"), "\(mermaid)")
         #expect(mermaid.contains("start((start)) --> n1"))
         #expect(mermaid.contains("([\"Alert: Login failed\"])"))
-        #expect(mermaid.contains("|\"login password = 'secret'\"|") && mermaid.contains("|\"login password = 'wrong'\"|"), "\(mermaid)")
+        #expect(mermaid.contains("|\"login password = #quot;secret#quot;\"|") && mermaid.contains("|\"login password = #quot;wrong#quot;\"|"), "\(mermaid)")
         let alert = try #require(graph.nodes.first { $0.screen == "Alert: Login failed" })
         #expect(alert.tested == true && alert.inModal)
         #expect(graph.dot.contains("[label=\"Alert: Login failed\", style=\"rounded,filled\", peripheries=2, fillcolor=\"#c8f7c5\"];"), "\(graph.dot)")
