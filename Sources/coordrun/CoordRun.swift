@@ -19,13 +19,30 @@ enum CoordRun {
             // --state, --open, --restore) would take the subcommand's options of the same names.
             let arguments = Array(argv.dropFirst())
             if let name = arguments.first, let command = CoordRunCommand.subcommand(named: name) {
-                command.main(Array(arguments.dropFirst()))
+                runSubcommand(command, named: name, Array(arguments.dropFirst()))
             } else {
                 CoordRunCommand.main(arguments)
             }
             Platform.exit(0)
         }
         Platform.exit(run(argv))
+    }
+
+    /// Runs subcommand `command` on its own command line, as ArgumentParser's `main` does, but naming it as
+    /// users type it (`See 'coordrun explore --help'`, not `'explore --help'`).
+    static func runSubcommand(_ command: ParsableCommand.Type, named name: String, _ arguments: [String]) -> Never {
+        do {
+            var parsed = try command.parseAsRoot(arguments)
+            try parsed.run()
+            Platform.exit(0)
+        } catch {
+            let code = command.exitCode(for: error)
+            let message = command.fullMessage(for: error).replacingOccurrences(of: "See '\(name) --help'", with: "See 'coordrun \(name) --help'")
+            if !message.isEmpty {
+                if code == .success { Platform.writeOut(message + "\n") } else { Platform.writeError(message + "\n") }
+            }
+            Platform.exit(code.rawValue)
+        }
     }
 
     /// Runs coordrun with `argv` (the program's name first); the exit status.

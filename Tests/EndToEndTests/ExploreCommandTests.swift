@@ -110,6 +110,7 @@ import CoordinatorTools
         for option in [["--timeout", "nan"], ["--timeout=-1"], ["--time-limit", "inf"]] {
             let refused = try Programs.run(["explore", "examples/tabs.lua"] + option, input: "")
             #expect(refused.status == 64 && refused.err.contains("takes a number of seconds"), "\(option) \(refused.err)")
+            #expect(refused.err.contains("See 'coordrun explore --help'"), "\(refused.err)")
         }
         let exiting = try folder.write("exiting.lua", """
             local flow = require "coordinator"
