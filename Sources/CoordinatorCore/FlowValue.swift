@@ -109,15 +109,24 @@ extension FlowValue: CustomStringConvertible {
 }
 
 extension String {
-    /// The string with `"`, `\\` and newlines escaped, for a quoted literal.
+    /// The string with `"`, `\\`, line ends and tabs escaped, and every other control character (C0, DEL,
+    /// C1) as `\u{1b}`, scalar by scalar: for a quoted literal in a message, which a terminal shows as text
+    /// (an escape sequence in a link or a screen's name never reaches the terminal as one).
     package func replacingEscapes() -> String {
         var out = ""
-        for c in self {
-            switch c {
+        for scalar in unicodeScalars {
+            switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
-            default: out.append(c)
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

@@ -115,8 +115,8 @@ extension Application {
 
     func select(_ index: Int, of tabs: TabContainer, bySystem: Bool) throws {
         guard tabs.stacks.indices.contains(index) else {
-            let shown = index < Int.max ? String(index + 1) : String(index)
-            throw NavigationError(.badTab, "there is no tab \(shown) (tabs: \(tabs.titles.joined(separator: ", ")))")
+            // tab(n) took n - 1, wrapping: adding 1 back, wrapping, names the n the user wrote.
+            throw NavigationError(.badTab, "there is no tab \(index &+ 1) (tabs: \(tabs.titles.joined(separator: ", ")))")
         }
         guard index != tabs.selectedIndex else { return }
         tabs.select(index)

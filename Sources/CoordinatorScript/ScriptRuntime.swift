@@ -279,9 +279,15 @@ public final class ScriptRuntime {
     /// before, data the scripts keep outside coordinators (a file-level local) is what this runtime has.
     public func restore(_ json: String) throws { try snapshots.restore(json, into: self) }
 
-    /// ``restore(_:)`` of the snapshot in the file at `path`.
+    /// The most bytes a snapshot file may hold: 64 MiB, far above any app's (a snapshot holds the steps
+    /// and what the screens show), far below what would exhaust memory on the way.
+    public static let maximumSnapshotBytes = 64 << 20
+
+    /// ``restore(_:)`` of the snapshot in the file at `path` (of at most ``maximumSnapshotBytes``).
     public func restore(contentsOf path: String) throws {
-        guard let json = readTextFile(path) else { throw NavigationError(.badSnapshot, "cannot read the snapshot \(path)") }
+        guard let json = readTextFile(path, limit: Self.maximumSnapshotBytes) else {
+            throw NavigationError(.badSnapshot, "cannot read the snapshot \(path) (missing, unreadable, or over \(Self.maximumSnapshotBytes >> 20) MiB)")
+        }
         try restore(json)
     }
 

@@ -94,7 +94,9 @@ struct ExploreCommand: ParsableCommand {
         if let open {
             options.base = .link(open)
         } else if let restore {
-            guard let text = Platform.readFile(restore) else { fail(streams, "cannot read the snapshot \(restore)") }
+            guard let text = Platform.readFile(restore, limit: ScriptRuntime.maximumSnapshotBytes) else {
+                fail(streams, "cannot read the snapshot \(restore) (missing, unreadable, or over \(ScriptRuntime.maximumSnapshotBytes >> 20) MiB)")
+            }
             options.base = .snapshot(text)
         }
         let explorer: Explorer

@@ -143,8 +143,9 @@ enum Platform {
         return fclose(file) == 0 && written && flushed
     }
 
-    /// The whole file as text, or nil when it cannot be read (the scripts' own reader).
-    static func readFile(_ path: String) -> String? { readTextFile(path) }
+    /// The whole file as text, or nil when it cannot be read or holds more than `limit` bytes (the
+    /// scripts' own reader).
+    static func readFile(_ path: String, limit: Int = 1 << 28) -> String? { readTextFile(path, limit: limit) }
 
     /// The current folder's path.
     static func currentFolder() -> String {

@@ -50,11 +50,25 @@ import TestSupport
             ("shop://catalog/shoes/99", "parameter product = \"99\" matches no item of products on Products (42, 43)"),
             ("shop://nowhere", "no route matches shop://nowhere"),
             ("not a link", "no route matches not a link"),
+            // A terminal's escape sequence in a link is shown as text, never sent to the terminal.
+            ("shop://\u{1B}]0;title\u{7}\u{9B}", "no route matches shop://\\u{1b}]0;title\\u{7}\\u{9b} ("),
         ] {
             let error = #expect(throws: NavigationError.self) { try runtime.open(url) }
             #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
+            #expect(error?.message.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 7 } == false)
             #expect(runtime.app.stateDescription == before)
             #expect(runtime.app.steps == steps)
+        }
+    }
+
+    /// `tab(n)` for a tab that does not exist names the n written, even at the ends of the integers.
+    @Test func aMissingTabIsNamedAsWritten() throws {
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: repositoryRoot + "/examples/tabs.lua")
+        try runtime.start()
+        for (n, shown) in [("math.mininteger", "-9223372036854775808"), ("math.maxinteger", "9223372036854775807"), ("9", "9")] {
+            let error = #expect(throws: LuaError.self) { try runtime.lua.run("tab(\(n))") }
+            #expect(error?.message.contains("there is no tab \(shown) (") == true, "\(error?.message ?? "")")
         }
     }
 

@@ -105,6 +105,9 @@ import CoordinatorTools
         let noDot = try Programs.run(Programs.coordrun, ["explore", big, "--depth", "1", "--graph", folder.path + "/g.svg"], input: "",
                                      environment: ["PATH": folder.path])
         #expect(noDot.status == 2 && noDot.err.contains("dot is not installed"), "\(noDot.status) \(noDot.err)")
+        // A snapshot file is read only up to its bound: /dev/zero never ends.
+        let endless = try Programs.run(["--restore", "/dev/zero", "scripts/app.lua"], input: "")
+        #expect(endless.status == 1 && endless.err.contains("cannot read the snapshot /dev/zero (missing, unreadable, or over 64 MiB)"), "\(endless.status) \(endless.err)")
         let full = try Programs.run(["explore", "examples/tabs.lua", "--json", "/dev/full"], input: "")
         #expect(full.status == 2 && full.err.contains("--json: cannot write /dev/full"), "\(full.err)")
         for option in [["--timeout", "nan"], ["--timeout=-1"], ["--time-limit", "inf"]] {

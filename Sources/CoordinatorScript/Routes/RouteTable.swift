@@ -92,7 +92,7 @@ final class RouteTable {
         let app = runtime.app
         guard let (route, parameters) = routes.lazy.compactMap({ route in route.match(url).map { (route, $0) } }).first else {
             let known = routes.isEmpty ? "the app declares no routes" : "routes: " + routes.map(\.pattern).joined(separator: ", ")
-            throw NavigationError(.unknownRoute, "no route matches \(url) (\(known))")
+            throw NavigationError(.unknownRoute, "no route matches \(url.replacingEscapes()) (\(known))")
         }
         try app.atomically {
             try app.stepLog.withoutRecording {

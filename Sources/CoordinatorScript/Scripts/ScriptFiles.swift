@@ -85,8 +85,10 @@ extension LuaState {
     }
 }
 
-/// The whole file as text, or nil when it cannot be read (also coordrun's reader of files).
-package func readTextFile(_ path: String) -> String? {
+/// The whole file as text, or nil when it cannot be read or holds more than `limit` bytes (also coordrun's
+/// reader of files). The limit bounds what a file that never ends (`/dev/zero`) or a huge one costs
+/// before anything is parsed.
+package func readTextFile(_ path: String, limit: Int = 1 << 28) -> String? {
     guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     // Read in place, starting at the file's size (one read for a regular file; a pipe's text grows the buffer).
@@ -99,7 +101,8 @@ package func readTextFile(_ path: String) -> String? {
         }
         length += count
         if length < bytes.count { break }
-        bytes.append(contentsOf: repeatElement(0, count: bytes.count))
+        if length > limit { return nil }
+        bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - length)))
     }
     if ferror(file) != 0 { return nil }
     return String(decoding: bytes[..<length], as: UTF8.self)
