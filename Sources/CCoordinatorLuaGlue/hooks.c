@@ -223,3 +223,39 @@ int coordlua_caller(lua_State *L, int level, char *source, int size, int *line) 
     *line = ar.currentline;
     return 1;
 }
+
+int coordlua_stopping(lua_State *L) {
+    coordlua_Runtime *rt = coordlua_runtime(L);
+    int stopping = rt->interruptRequested != 0
+        || (rt->budgeted && rt->budget <= 0)
+        || (rt->deadline != 0 && coordlua_monotonic_ns() >= rt->deadline)
+        || (rt->cancel != NULL && coordlua_cancel_test(rt->cancel));
+    lua_pushboolean(L, stopping);
+    return 1;
+}
+
+/* lbaselib.c's finishpcall. */
+static int coordlua_finish_xpcall(lua_State *L, int status, lua_KContext extra) {
+    if (status != LUA_OK && status != LUA_YIELD) {
+        lua_pushboolean(L, 0);
+        lua_pushvalue(L, -2);
+        return 2;
+    }
+    return lua_gettop(L) - (int)extra;
+}
+
+int coordlua_xpcall(lua_State *L) {
+    int n = lua_gettop(L);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    if (!lua_iscfunction(L, 2)) {
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_pushvalue(L, 2);
+        lua_call(L, 1, 1);
+        lua_replace(L, 2);
+    }
+    lua_pushboolean(L, 1);
+    lua_pushvalue(L, 1);
+    lua_rotate(L, 3, 2);
+    int status = lua_pcallk(L, n - 2, LUA_MULTRET, 2, 2, coordlua_finish_xpcall);
+    return coordlua_finish_xpcall(L, status, 2);
+}

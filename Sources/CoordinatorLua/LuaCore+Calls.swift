@@ -22,10 +22,17 @@ extension LuaCore {
         callDepth += 1
         let status = coordlua_pcall_with_handler(L, nargs, nresults, call.handler)
         callDepth -= 1
-        var interrupted = false, exhausted = false
-        if topLevel { (interrupted, exhausted) = endTopLevelCall(L) }
+        var interrupted = false, exhausted = false, reason: Int32 = 0
+        if topLevel { (interrupted, exhausted, reason) = endTopLevelCall(L) }
         if status != LUA_OK {
             throw popError(L, status: status, interrupted: interrupted, exhausted: exhausted)
+        }
+        if interrupted || exhausted {
+            // The code caught the limit's error (pcall, xpcall) and went on to its end: the limit still ends
+            // the call, as it would have without the catch.
+            throw interrupted
+                ? LuaError(.interrupted, reason == 2 ? "timed out" : reason == 3 ? "cancelled" : "interrupted")
+                : LuaError(.budgetExhausted, "instruction budget of \(runtime.pointee.budgetTotal) instructions exhausted")
         }
     }
 
@@ -142,15 +149,18 @@ extension LuaCore {
         }
     }
 
-    private func endTopLevelCall(_ L: OpaquePointer) -> (interrupted: Bool, exhausted: Bool) {
-        let interrupted = runtime.pointee.interruptRequested != 0
+    /// Ends a top-level call's limits: whether an interrupt (with its reason: 1 interrupted, 2 timed out, 3
+    /// cancelled) or the budget stopped it.
+    private func endTopLevelCall(_ L: OpaquePointer) -> (interrupted: Bool, exhausted: Bool, reason: Int32) {
+        let reason = runtime.pointee.interruptRequested
+        let interrupted = reason != 0
         let exhausted = runtime.pointee.budgeted != 0 && runtime.pointee.budget <= 0
         if interrupted || runtime.pointee.budgeted != 0 {
             runtime.pointee.interruptRequested = 0
             runtime.pointee.budgeted = 0
             coordlua_install_hook(L, runtime)
         }
-        return (interrupted, exhausted)
+        return (interrupted, exhausted, reason)
     }
 
     /// Replaces the weak object cache with a copy sized for its live entries.

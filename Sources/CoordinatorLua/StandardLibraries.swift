@@ -18,7 +18,10 @@ enum StandardLibraries {
             coordlua_requiref(L, name, open)
         }
         if libraries.contains(.coroutine) { try followCoroutines(in: lua) }
-        if libraries.contains(.base) { try loadTextOnly(filesToo: libraries.contains(.io), in: lua) }
+        if libraries.contains(.base) {
+            try loadTextOnly(filesToo: libraries.contains(.io), in: lua)
+            try guardMessageHandlers(in: lua)
+        }
         if libraries.contains(.package) { try requireTextOnly(in: lua) }
     }
 
@@ -40,6 +43,28 @@ enum StandardLibraries {
             lua_pushnil(L); lua_setglobal(L, "loadfile")
             lua_pushnil(L); lua_setglobal(L, "dofile")
         }
+    }
+
+    /// `xpcall`'s Lua message handlers run only while no limit stops the code: Lua calls the handler of an
+    /// error a limit raised from inside the hook, with hooks off, where a handler that loops could not be
+    /// stopped (`xpcall(error, function() while true do end end)` under a time limit). The guard tail-calls
+    /// the handler, so `debug.traceback(msg, 2)` inside it sees the levels it would see without it.
+    private static func guardMessageHandlers(in lua: LuaState) throws {
+        let guardFactory = try lua.load(
+            """
+            local stopping = ...
+            return function(handler)
+              return function(e) if stopping() then return e end return handler(e) end
+            end
+            """, name: "=[xpcall]", cached: true)
+        let L = try lua.core.thread()
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        try LuaStack(L, lua.core).push(guardFactory)
+        lua_pushcclosure(L, coordlua_stopping, 0)
+        guard lua_pcallk(L, 1, 1, 0, 0, nil) == LUA_OK else { throw LuaError(.misuse, "the message handlers' guard did not load") }
+        lua_pushcclosure(L, coordlua_xpcall, 1)
+        lua_setglobal(L, "xpcall")
     }
 
     /// `require` finds Lua modules as text only (its file searcher replaced by one that loads with mode "t").

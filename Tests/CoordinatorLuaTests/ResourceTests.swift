@@ -91,6 +91,24 @@ import CoordinatorLua
         #expect(try lua.evaluate("local n = 0 for i = 1, 1000000 do n = n + 1 end return n", as: Int.self) == 1_000_000)
     }
 
+    /// A message handler that loops is stopped by the budget and by a time limit: Lua calls the handler of
+    /// an error a limit raised from inside the hook, with hooks off; the guarded `xpcall` does not call a
+    /// Lua handler once a limit stops the code. Handlers still run (and see their stack) otherwise.
+    @Test func aLoopingMessageHandlerIsStoppedByEveryLimit() throws {
+        let code = "return xpcall(error, function() while true do end end)"
+        lua.instructionBudget = 1_000_000
+        #expect(luaError { try lua.run(code) }?.kind == .budgetExhausted)
+        lua.instructionBudget = nil
+        // The handler is skipped and xpcall returns, but the limit still ends the call it stopped.
+        let timed = luaError { _ = try lua.withTimeLimit(0.05) { try lua.run(code) } }
+        #expect(timed?.kind == .interrupted && timed?.message == "timed out", "\(String(describing: timed))")
+        // The next call has no deadline of the last one.
+        #expect(try lua.evaluate("local n = 0 for i = 1, 100000 do n = n + 1 end return n", as: Int.self) == 100_000)
+        let traced = try lua.run("return xpcall(function() error('x') end, function(m) return debug.traceback(m, 2) end)", name: "=t")
+        #expect(traced.last?.stringValue?.hasPrefix("t:1: x\nstack traceback:\n\t[C]: in function 'error'\n\tt:1: in function <t:1>\n\t[C]: in function 'xpcall'") == true, "\(traced)")
+        #expect(try lua.run("return xpcall(error, function(m) return 'handled ' .. m end, 'e')") .last?.stringValue == "handled e")
+    }
+
     @Test func interruptStopsRunningCode() throws {
         var polls = 0
         try lua.globals.set("poll", lua.function(name: "poll") { [lua] _ in

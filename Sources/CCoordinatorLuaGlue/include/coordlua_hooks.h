@@ -59,6 +59,16 @@ int coordlua_sigint_take(void);
    and gets the running call's hooks (budget, interrupt). */
 int coordlua_coresume(lua_State *L);
 
+/* Whether a limit stops the running code now: an interrupt, a timeout or a cancel raised, an instruction
+   budget spent, a deadline passed. (A lua_CFunction: returns the answer as a boolean.) */
+int coordlua_stopping(lua_State *L);
+
+/* `xpcall`, as Lua's base library's, but a Lua message handler runs only while no limit stops the code: an
+   error a limit raises inside a hook reaches the handler with hooks off (Lua calls it from the hook), where
+   a handler that loops would loop for ever. Upvalue 1 makes the guard around a handler (a Lua function that
+   tail-calls it, so that the handler's stack levels are as without it); a C handler is called as it is. */
+int coordlua_xpcall(lua_State *L);
+
 /* ---- function introspection (for hot reload) ---- */
 
 /* Pushes nothing; fills source/lines of the function at `index`. Returns 1 for a Lua function. */
