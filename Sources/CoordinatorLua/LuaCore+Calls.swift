@@ -254,6 +254,32 @@ extension LuaCore {
         return rest.isEmpty ? nested : nested + "\n" + rest.joined(separator: "\n")
     }
 
+    /// The most instructions an error object's `__tostring` may run while its error is reported, when no
+    /// budget is running (a `__tostring` that loops would hang the report, outside every limit).
+    static let reportingBudget: Int64 = 10_000_000
+
+    /// Runs `body` (which may call an error object's `__tostring`) under limits: the running call's, or,
+    /// after a top-level call ended, a budget of ``reportingBudget`` instructions and whatever deadline is
+    /// set. A limit it meets stops only the description (which says so): nothing of it stays for the next
+    /// call (no interrupt left pending, no budget left running).
+    func reportingLimited(_ L: OpaquePointer, _ body: () -> String) -> String {
+        guard callDepth == 0 else { return body() }
+        let budgeted = runtime.pointee.budgeted != 0
+        if !budgeted {
+            runtime.pointee.budgeted = 1
+            runtime.pointee.budget = Self.reportingBudget
+            runtime.pointee.budgetTotal = Self.reportingBudget
+            runtime.pointee.hookCount = 1000
+            coordlua_install_hook(L, runtime)
+        }
+        defer {
+            runtime.pointee.interruptRequested = 0
+            if !budgeted { runtime.pointee.budgeted = 0 }
+            coordlua_install_hook(L, runtime)
+        }
+        return body()
+    }
+
     /// A string for any error object: strings as they are, `__tostring` where there is one, else a type
     /// description as Lua's own interpreter prints it
     /// (`(error object is a nil value)` for `error()`).
@@ -266,7 +292,7 @@ extension LuaCore {
         default:
             if luaL_getmetafield(L, index, "__tostring") != LUA_TNIL {
                 lua_settop(L, -2)
-                return stack.display(at: index)
+                return reportingLimited(L) { stack.display(at: index) }
             }
             return "(error object is a \(String(cString: lua_typename(L, lua_type(L, index)))) value)"
         }

@@ -109,6 +109,22 @@ import CoordinatorLua
         #expect(try lua.run("return xpcall(error, function(m) return 'handled ' .. m end, 'e')") .last?.stringValue == "handled e")
     }
 
+    /// Reporting an error calls its object's `__tostring`: one that loops is stopped (by the running limit,
+    /// or a budget of its own when none runs), the report says so, and nothing of it reaches the next call.
+    @Test func aLoopingTostringNeitherHangsTheReportNorLeaksIntoTheNextCall() throws {
+        let code = "error(setmetatable({}, { __tostring = function() while true do end end }))"
+        let plain = luaError { try lua.run(code, name: "=t") }
+        #expect(plain?.message.hasPrefix("(table: __tostring failed: t:1: instruction budget of 10000000 instructions exhausted)") == true, "\(plain?.message ?? "")")
+        let timed = luaError { _ = try lua.withTimeLimit(0.05) { try lua.run(code, name: "=t") } }
+        #expect(timed?.message.hasPrefix("(table: __tostring failed: t:1: ") == true, "\(timed?.message ?? "")")
+        #expect(try lua.withTimeLimit(5) { try lua.evaluate("local n = 0 for i = 1, 100000 do n = n + 1 end return n", as: Int.self) } == 100_000)
+        lua.instructionBudget = 1_000_000
+        let budgeted = luaError { try lua.run(code, name: "=t") }
+        #expect(budgeted?.message.contains("__tostring failed") == true, "\(budgeted?.message ?? "")")
+        lua.instructionBudget = nil
+        #expect(try lua.evaluate("return 1 + 1", as: Int.self) == 2)
+    }
+
     @Test func interruptStopsRunningCode() throws {
         var polls = 0
         try lua.globals.set("poll", lua.function(name: "poll") { [lua] _ in
