@@ -81,7 +81,7 @@ enum CoordRun {
         defer { runtime.lua.close() }
         CtrlC.install()
         do {
-            try CtrlC.interrupts(runtime) { try startUp(runtime, invocation, options) }
+            try CtrlC.interrupts(runtime) { try runtime.lua.withTimeLimit(options.timeLimit) { try startUp(runtime, invocation, options) } }
         } catch {
             streams.message(REPL.message(for: error))
             return 1
@@ -101,10 +101,12 @@ enum CoordRun {
         } else {
             // lua with no script and standard input not a terminal: standard input is the script.
             do {
+                let code = String(decoding: Platform.readAllStandardInput(), as: UTF8.self)
                 try CtrlC.interrupts(runtime) {
-                    let code = String(decoding: Platform.readAllStandardInput(), as: UTF8.self)
-                    try runtime.run(code, name: "=stdin")
-                    if runtime.declaresApplication && runtime.app.root == nil { try runtime.start() }
+                    try runtime.lua.withTimeLimit(options.timeLimit) {
+                        try runtime.run(code, name: "=stdin")
+                        if runtime.declaresApplication && runtime.app.root == nil { try runtime.start() }
+                    }
                 }
                 return 0
             } catch {
@@ -120,7 +122,7 @@ enum CoordRun {
             }
             let fresh = try makeRuntime(invocation, options)
             fresh.lua.sourceOverrides = sources
-            try fresh.silencingPrint { try startUp(fresh, invocation, options) }
+            try fresh.silencingPrint { try fresh.lua.withTimeLimit(options.timeLimit) { try startUp(fresh, invocation, options) } }
             return fresh
         }
     }

@@ -14,8 +14,15 @@ struct CoordRunOptions: ParsableArguments {
     @Option(name: .customLong("instruction-limit"), help: ArgumentHelp("The most Lua instructions one line (or one handler call) may run.", valueName: "n"))
     var instructionLimit: Int?
 
-    @Option(help: ArgumentHelp("The most seconds one line may run.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("The most seconds one line may run, and the start (LUA_INIT, -e, -l, the script, the app's start) as a whole.", valueName: "seconds"))
     var timeout: Double?
+
+    mutating func validate() throws {
+        if let timeout { try validateSeconds(timeout, "--timeout") }
+    }
+
+    /// `--timeout` as a time limit (nil: none).
+    var timeLimit: Double? { timeout.map { max($0, 0.001) } }
 
     @Option(help: "The gateway state to start in (authorization, main, or any state the app declares).")
     var state: String = "authorization"
@@ -160,7 +167,7 @@ struct Invocation {
           --sandbox                    run the scripts as untrusted (docs/Security.md)
           --memory-limit BYTES         the most bytes the scripts may hold
           --instruction-limit N        the most Lua instructions one line (or handler call) may run
-          --timeout SECONDS            the most seconds one line may run
+          --timeout SECONDS            the most seconds one line may run (and the start as a whole)
           --state STATE                the gateway state to start in (default: authorization)
           --open URL                   start the app at this link (a route it declares)
           --restore FILE               start the app where this snapshot was taken

@@ -15,7 +15,7 @@ extension CoordRun {
             streams.message(REPL.message(for: error))
             return 1
         }
-        repl.timeLimit = options.timeout.map { max($0, 0.001) }
+        repl.timeLimit = options.timeLimit
         repl.makeFreshRuntime = fresh
         let input: LineInput = tty ? EditLineInput(historyFile: historyFile(), repl: repl) : PlainInput()
         if options.watch {
