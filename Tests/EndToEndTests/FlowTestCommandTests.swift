@@ -234,4 +234,16 @@ import TestSupport
         #expect(full.status == 2 && full.err.contains("--junit: cannot write /dev/full"), "\(full.err)")
         #expect(try Programs.run(["test", "--timeout", "nan", folder.path], input: "").status == 64)
     }
+
+    /// A test file whose top level never ends is stopped by `--timeout`: it does not load, and the run ends.
+    @Test func aTestFileThatLoopsAtItsTopLevelTimesOut() throws {
+        let folder = try appFolder()
+        _ = try folder.write("loop_test.lua", """
+            app "app.lua"
+            while true do end
+            """)
+        let outcome = try Programs.run(["test", "--timeout", "1", folder.path + "/loop_test.lua"], input: "")
+        #expect(outcome.status == 1 && outcome.out == "0 passed, 1 failed\n", "\(outcome.out)")
+        #expect(outcome.err.contains("loop_test.lua: cannot run its tests:") && outcome.err.contains("timed out"), "\(outcome.err)")
+    }
 }

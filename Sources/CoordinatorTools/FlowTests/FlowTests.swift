@@ -71,7 +71,8 @@ public enum FlowTests {
     /// still alive, and that running coordinators show a screen (`LifecycleOracle`); with
     /// `strictLifecycle`, after every step too.
     ///
-    /// A test that runs longer than `timeLimit` seconds (its steps; `nil`: no limit) fails with "timed out".
+    /// A test that runs longer than `timeLimit` seconds (its steps; `nil`: no limit) fails with "timed out";
+    /// a file whose top level (its app's load and start included) runs longer does not load.
     @discardableResult
     public static func run(_ file: String, include: (FlowTest) -> Bool = { _ in true }, failFast: Bool = false,
                            strictLifecycle: Bool = false, timeLimit: Double? = nil,
@@ -86,7 +87,7 @@ public enum FlowTests {
                     report: (FlowTestResult) -> Void = { _ in }) throws -> [FlowTestResult] {
         // The harness that lists the tests is a fresh app no test has touched: the first test runs in it.
         let listed = Clock.now()
-        var unused: TestHarness? = try TestHarness(file: file, strictLifecycle: strictLifecycle, prepare: prepare)
+        var unused: TestHarness? = try TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, prepare: prepare)
         let tests = unused?.declared.map { FlowTest(name: $0.name, file: file, line: $0.line, isSkipped: $0.skipped) } ?? []
         var results: [FlowTestResult] = []
         for (index, test) in tests.enumerated() where include(test) {
@@ -98,7 +99,7 @@ public enum FlowTests {
                 var outcome = FlowTestResult.Outcome.passed
                 var harness: TestHarness?
                 do {
-                    harness = try unused ?? TestHarness(file: file, strictLifecycle: strictLifecycle, prepare: prepare)
+                    harness = try unused ?? TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, prepare: prepare)
                     unused = nil
                     try harness?.run(index, named: test.name, timeLimit: timeLimit)
                 } catch {

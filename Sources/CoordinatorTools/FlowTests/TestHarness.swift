@@ -28,8 +28,9 @@ final class TestHarness {
 
     /// Loads `file` in a new runtime: its `app "..."` line loads and starts the app, its `test(...)` lines
     /// declare tests (run later by ``run(_:named:timeLimit:)``). With `strictLifecycle`, the oracle checks
-    /// after every step; `prepare` readies the runtime before anything runs in it.
-    init(file: String, strictLifecycle: Bool = false, prepare: ((ScriptRuntime) throws -> Void)? = nil) throws {
+    /// after every step; `timeLimit` bounds the file's top level; `prepare` readies the runtime before
+    /// anything runs in it.
+    init(file: String, strictLifecycle: Bool = false, timeLimit: Double? = nil, prepare: ((ScriptRuntime) throws -> Void)? = nil) throws {
         self.file = file
         runtime = try ScriptRuntime(driverFunctions: true)
         try prepare?(runtime)
@@ -65,8 +66,11 @@ final class TestHarness {
             default: break
             }
         }
-        let chunk = try runtime.lua.loadFile(file)
-        _ = try chunk.callValues()
+        // The file's top level (its app's load and start included) runs under the tests' time limit too.
+        try runtime.lua.withTimeLimit(timeLimit) {
+            let chunk = try runtime.lua.loadFile(file)
+            _ = try chunk.callValues()
+        }
         if runtime.app.root == nil {
             throw LuaError(.misuse, "\(file): the test file names no app: start it with app \"path/to/app.lua\"")
         }
