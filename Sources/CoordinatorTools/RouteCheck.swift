@@ -17,10 +17,11 @@ public enum RouteCheck {
 
     /// Loads `script` once to read its routes, then opens each one in a new runtime of the same script
     /// (gateway state `state`), so that a `from = "current"` route opens from the app's start; a link that
-    /// runs longer than `timeLimit` seconds fails with "timed out". Throws when the script does not load (a
-    /// route that names an unknown screen is such an error).
-    public static func run(script: String, state: String = "authorization", timeLimit: Double? = 5) throws -> [Result] {
-        let reader = try ScriptRuntime(stateNamed: state)
+    /// runs longer than `timeLimit` seconds fails with "timed out"; every runtime runs under `limits`. Throws
+    /// when the script does not load (a route that names an unknown screen is such an error).
+    public static func run(script: String, state: String = "authorization", timeLimit: Double? = 5,
+                           limits: RuntimeLimits = RuntimeLimits()) throws -> [Result] {
+        let reader = try limits.makeRuntime(stateNamed: state)
         try ExitGuard.install(in: reader)
         try reader.load(script: script)
         return reader.declaredRoutes.map { route in
@@ -29,7 +30,7 @@ public enum RouteCheck {
                 return Result(route: route, url: nil, failure: "\(error)", stack: [])
             }
             do {
-                let runtime = try ScriptRuntime(stateNamed: state)
+                let runtime = try limits.makeRuntime(stateNamed: state)
                 defer { runtime.lua.close() }
                 try ExitGuard.install(in: runtime)
                 try runtime.load(script: script)

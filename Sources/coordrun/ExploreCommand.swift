@@ -66,6 +66,8 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The most seconds one action may run before it counts as an error (0: no limit).", valueName: "seconds"))
     var timeout: Double = 5
 
+    @OptionGroup var limitOptions: LimitOptions
+
     @Flag(help: "Re-run a sample of the transitions, each in a fresh runtime, and check that each reaches the state the search recorded.")
     var verify = false
 
@@ -122,6 +124,7 @@ struct ExploreCommand: ParsableCommand {
                 var arguments = [script, "--state", state, "--timeout", String(timeout)]
                 for set in sets { arguments += ["--set", set] }
                 for chunk in chunks { arguments += ["-e", chunk] }
+                arguments += limitOptions.arguments
                 if let open { arguments += ["--open", open] }
                 if let restore { arguments += ["--restore", restore] }
                 report = try ExploreWorkers.run(explorer: explorer, script: explorer.runtime.scriptFiles.first ?? script, workers: workers,
@@ -142,7 +145,7 @@ struct ExploreCommand: ParsableCommand {
             let path = tests ?? ".coordrun/explore/\(String((script.split(separator: "/").last ?? "app").prefix { $0 != "." }))_test.lua"
             write(report, testsTo: path, base: options.base, streams)
             do {
-                let reproductions = try report.reproduce(testFile: path, timeLimit: options.stepTimeLimit)
+                let reproductions = try report.reproduce(testFile: path, timeLimit: options.stepTimeLimit, limits: limitOptions.limits)
                 if reproductions.contains(where: { !$0.reproduced }) {
                     report.withdraw(reproductions)
                     if report.hasFindings { write(report, testsTo: path, base: options.base, streams) } else { Platform.remove(path) }
@@ -208,8 +211,8 @@ struct ExploreCommand: ParsableCommand {
 
     /// How the explorer makes a runtime: prepared (``Explorer/prepare(_:)``), the variant set, the app loaded.
     private func maker(_ globals: [(name: String, value: FlowValue)], stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
-        { [script, state, chunks] in
-            let runtime = try ScriptRuntime(stateNamed: state)
+        { [script, state, chunks, limits = limitOptions.limits] in
+            let runtime = try limits.runtime(stateNamed: state)
             try Explorer.prepare(runtime)
             try runtime.lua.withTimeLimit(stepTimeLimit) {
                 for (name, value) in globals { try runtime.lua.globals.set(name, value) }

@@ -19,6 +19,8 @@ struct RoutesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The most seconds one link may take to open (0: no limit).", valueName: "seconds"))
     var timeout: Double = 5
 
+    @OptionGroup var limitOptions: LimitOptions
+
     mutating func validate() throws {
         try validateSeconds(timeout, "--timeout")
     }
@@ -27,7 +29,7 @@ struct RoutesCommand: ParsableCommand {
         let streams = CoordRun.Streams()
         let results: [RouteCheck.Result]
         do {
-            results = try RouteCheck.run(script: script, state: state, timeLimit: timeout > 0 ? timeout : nil)
+            results = try RouteCheck.run(script: script, state: state, timeLimit: timeout > 0 ? timeout : nil, limits: limitOptions.limits)
         } catch {
             streams.message(REPL.message(for: error))
             throw ExitCode(2)

@@ -34,6 +34,8 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("coverage-json"), help: ArgumentHelp("Write the coverage as JSON to this file.", valueName: "file"))
     var coverageJSON: String?
 
+    @OptionGroup var limitOptions: LimitOptions
+
     @Flag(name: .customLong("strict-lifecycle"), help: "Check the lifecycle (no finished coordinator or screen that left still alive) after every step, not only after each test.")
     var strictLifecycle = false
 
@@ -63,7 +65,7 @@ struct TestCommand: ParsableCommand {
                     continue
                 }
                 try FlowTests.run(file, include: include, failFast: failFast, strictLifecycle: strictLifecycle,
-                                  timeLimit: timeout > 0 ? timeout : nil) { result in
+                                  timeLimit: timeout > 0 ? timeout : nil, limits: limitOptions.limits) { result in
                     results.append(result)
                     if case let .failed(message, location) = result.outcome {
                         Platform.writeError(streams.err.error("\(location ?? file): \(result.test.name): \(message)") + "\n")

@@ -33,4 +33,37 @@ import TestSupport
                                        input: "error(setmetatable({}, { __tostring = function() while true do end end }))\n=20 + 22\n")
         #expect(outcome.out.contains("42"), "\(outcome.out)\(outcome.err)")
     }
+
+    /// `coordrun test`, `explore` and `routes` take the sandbox and the limits, on every runtime they make.
+    @Test func theSubcommandsRunUnderTheSandboxAndTheLimits() throws {
+        let folder = try TemporaryDirectory()
+        let app = try folder.write("files.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "save", "spin" } }
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              local home = self.router:push("Home")
+              home.onSave = function() local f = io.open("/tmp/coordrun-limits-test", "w") f:close() end
+              home.onSpin = function() local n = 0 for i = 1, 10000000 do n = n + i end end
+            end
+            flow.app { authorization = Main }
+            flow.route("files://save", { { on = "Home", tap = "save" } })
+            """)
+        _ = try folder.write("files_test.lua", """
+            app "files.lua"
+            test("saves", function() tap("save") end)
+            test("spins", function() tap("spin") end)
+            """)
+        let plain = try Programs.run(["test", folder.path + "/files_test.lua"], input: "")
+        #expect(plain.status == 0 && plain.out == "2 passed, 0 failed\n", "\(plain.out)\(plain.err)")
+        let limited = try Programs.run(["test", "--sandbox", "--instruction-limit", "100000", folder.path + "/files_test.lua"], input: "")
+        #expect(limited.status == 1 && limited.out == "0 passed, 2 failed\n", "\(limited.out)\(limited.err)")
+        #expect(limited.err.contains("global 'io'") && limited.err.contains("instruction budget of 100000 instructions exhausted"), "\(limited.err)")
+        let explored = try Programs.run(["explore", app, "--sandbox", "--instruction-limit", "100000", "--tests", folder.path + "/x_test.lua"], input: "")
+        #expect(explored.status == 1 && explored.out.contains("errors: 2"), "\(explored.out)\(explored.err)")
+        #expect(!explored.out.contains("explorer faults"), "\(explored.out)") // the tests reproduce under the same limits
+        let routes = try Programs.run(["routes", app, "--sandbox"], input: "")
+        #expect(routes.status == 1 && routes.err.contains("global 'io'"), "\(routes.out)\(routes.err)")
+        #expect(try Programs.run(["test", "--memory-limit", "0", folder.path], input: "").status == 64)
+    }
 }

@@ -62,10 +62,11 @@ extension ExploreReport {
     /// Runs `file` (what ``testFile(app:base:preamble:)`` wrote for this report) with the lifecycle oracle
     /// after every step, and says for each finding whether its test failed the same way: an error's with
     /// its message (the place aside), an unhandled output's and a lifecycle violation's with theirs, a
-    /// dead end's at all. Throws when the file cannot be loaded.
-    public func reproduce(testFile file: String, timeLimit: Double?) throws -> [Reproduction] {
+    /// dead end's at all. Each test runs under `limits`, as the exploration did. Throws when the file cannot
+    /// be loaded.
+    public func reproduce(testFile file: String, timeLimit: Double?, limits: RuntimeLimits = RuntimeLimits()) throws -> [Reproduction] {
         // Each runtime readied as the exploration's were (silent: what handlers print is not the report's).
-        let results = try FlowTests.run(file, strictLifecycle: true, timeLimit: timeLimit, prepare: Explorer.prepare)
+        let results = try FlowTests.run(file, strictLifecycle: true, timeLimit: timeLimit, limits: limits, prepare: Explorer.prepare)
         return reproducible.enumerated().map { i, pair in
             let (kind, finding) = pair
             guard i < results.count, case .failed(let message, _) = results[i].outcome else {

@@ -73,21 +73,25 @@ public enum FlowTests {
     ///
     /// A test that runs longer than `timeLimit` seconds (its steps; `nil`: no limit) fails with "timed out";
     /// a file whose top level (its app's load and start included) runs longer does not load.
+    ///
+    /// Each test's runtime runs under `limits` (the sandbox, memory and instruction limits).
     @discardableResult
     public static func run(_ file: String, include: (FlowTest) -> Bool = { _ in true }, failFast: Bool = false,
-                           strictLifecycle: Bool = false, timeLimit: Double? = nil,
+                           strictLifecycle: Bool = false, timeLimit: Double? = nil, limits: RuntimeLimits = RuntimeLimits(),
                            report: (FlowTestResult) -> Void = { _ in }) throws -> [FlowTestResult] {
-        try run(file, include: include, failFast: failFast, strictLifecycle: strictLifecycle, timeLimit: timeLimit, prepare: nil, report: report)
+        try run(file, include: include, failFast: failFast, strictLifecycle: strictLifecycle, timeLimit: timeLimit, limits: limits,
+                prepare: nil, report: report)
     }
 
-    /// ``run(_:include:failFast:strictLifecycle:timeLimit:report:)`` with each test's runtime readied by
+    /// ``run(_:include:failFast:strictLifecycle:timeLimit:limits:report:)`` with each test's runtime readied by
     /// `prepare` before anything runs in it (exploration's reproductions run silent, as it explored).
     static func run(_ file: String, include: (FlowTest) -> Bool = { _ in true }, failFast: Bool = false,
-                    strictLifecycle: Bool = false, timeLimit: Double? = nil, prepare: ((ScriptRuntime) throws -> Void)?,
+                    strictLifecycle: Bool = false, timeLimit: Double? = nil, limits: RuntimeLimits = RuntimeLimits(),
+                    prepare: ((ScriptRuntime) throws -> Void)?,
                     report: (FlowTestResult) -> Void = { _ in }) throws -> [FlowTestResult] {
         // The harness that lists the tests is a fresh app no test has touched: the first test runs in it.
         let listed = Clock.now()
-        var unused: TestHarness? = try TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, prepare: prepare)
+        var unused: TestHarness? = try TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, limits: limits, prepare: prepare)
         let tests = unused?.declared.map { FlowTest(name: $0.name, file: file, line: $0.line, isSkipped: $0.skipped) } ?? []
         var results: [FlowTestResult] = []
         for (index, test) in tests.enumerated() where include(test) {
@@ -99,7 +103,7 @@ public enum FlowTests {
                 var outcome = FlowTestResult.Outcome.passed
                 var harness: TestHarness?
                 do {
-                    harness = try unused ?? TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, prepare: prepare)
+                    harness = try unused ?? TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, limits: limits, prepare: prepare)
                     unused = nil
                     try harness?.run(index, named: test.name, timeLimit: timeLimit)
                 } catch {

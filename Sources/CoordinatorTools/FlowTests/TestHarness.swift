@@ -28,11 +28,12 @@ final class TestHarness {
 
     /// Loads `file` in a new runtime: its `app "..."` line loads and starts the app, its `test(...)` lines
     /// declare tests (run later by ``run(_:named:timeLimit:)``). With `strictLifecycle`, the oracle checks
-    /// after every step; `timeLimit` bounds the file's top level; `prepare` readies the runtime before
-    /// anything runs in it.
-    init(file: String, strictLifecycle: Bool = false, timeLimit: Double? = nil, prepare: ((ScriptRuntime) throws -> Void)? = nil) throws {
+    /// after every step; `timeLimit` bounds the file's top level; `limits` are the runtime's (sandbox,
+    /// memory, instructions); `prepare` readies the runtime before anything runs in it.
+    init(file: String, strictLifecycle: Bool = false, timeLimit: Double? = nil, limits: RuntimeLimits = RuntimeLimits(),
+         prepare: ((ScriptRuntime) throws -> Void)? = nil) throws {
         self.file = file
-        runtime = try ScriptRuntime(driverFunctions: true)
+        runtime = try limits.makeRuntime(driverFunctions: true)
         try prepare?(runtime)
         oracle = LifecycleOracle(app: runtime.app)
         let oracle = oracle, app = runtime.app, lua = runtime.lua
