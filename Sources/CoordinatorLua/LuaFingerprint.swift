@@ -1,7 +1,7 @@
 import CCoordinatorLua
 import CCoordinatorLuaGlue
 
-/// A 128-bit fingerprint of the data reachable from a list of roots (``LuaState/fingerprint(of:views:registry:)``):
+/// A 128-bit fingerprint of the data reachable from a list of roots (``init(in:of:views:registry:materializing:excluding:)``):
 /// equal for states whose reachable data is the same, tables' key order, reference numbers and addresses
 /// aside; different otherwise, but for a hash collision (about one in 2^64 for a pair of states).
 package struct LuaFingerprint: Hashable, Sendable {
@@ -15,17 +15,18 @@ package struct LuaFingerprint: Hashable, Sendable {
     }
 }
 
-extension LuaState {
-    /// The fingerprint of everything reachable from `roots`, walked in order, and from the registry when
+extension LuaFingerprint {
+    /// The fingerprint of everything `lua` reaches from `roots`, walked in order, and from the registry when
     /// `registry` (coordlua_fingerprint.h says what counts and how). `views` maps objects to the values that
     /// stand for them; `lazy` is the `__index` of stores whose fields are made on first read, called to make
     /// them all before such a store is walked; `caches` are objects the registry's references hold that are
     /// no part of a state (tables a host makes once, on first need). Runs no other code (no metamethod, no hook); throws for data
     /// nested too deep to walk.
-    package func fingerprint(of roots: [any LuaPushable], views: LuaTable? = nil, registry: Bool, materializing lazy: LuaValue? = nil,
-                            excluding caches: [any LuaPushable] = []) throws -> LuaFingerprint {
+    package init(in lua: LuaState, of roots: [any LuaPushable], views: LuaTable? = nil, registry: Bool,
+                 materializing lazy: LuaValue? = nil, excluding caches: [any LuaPushable] = []) throws {
+        let core = lua.core
         core.drainUnrefs() // references Swift let go of are not part of the state
-        return try withStack { stack in
+        self = try lua.withStack { stack in
             let L = stack.L
             let top = lua_gettop(L)
             defer { lua_settop(L, top) }

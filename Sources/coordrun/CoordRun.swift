@@ -129,10 +129,11 @@ enum CoordRun {
 
     /// The runtime as the command line asks for it: the gateway state, sandbox, limits, warnings, `arg`.
     static func makeRuntime(_ invocation: Invocation, _ options: CoordRunOptions) throws -> ScriptRuntime {
-        let runtime = try ScriptRuntime(stateNamed: options.state, driverFunctions: true, sandbox: options.sandbox,
+        let limits = options.limits.limits
+        let runtime = try ScriptRuntime(stateNamed: options.state, driverFunctions: true, sandbox: limits.sandbox,
                                         ignoringEnvironment: invocation.ignoreEnvironment)
-        if options.memoryLimit != nil || options.instructionLimit != nil {
-            try runtime.limit(memory: options.memoryLimit.map { max($0, 1) }, instructions: options.instructionLimit.map { max($0, 1) })
+        if limits.memory != nil || limits.instructions != nil {
+            try runtime.limit(memory: limits.memory, instructions: limits.instructions)
         }
         runtime.lua.warningsEnabled = false // as in lua: -W or warn("@on") turns them on
         try setArguments(invocation, in: runtime)

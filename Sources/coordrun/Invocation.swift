@@ -5,14 +5,8 @@ struct CoordRunOptions: ParsableArguments {
     @Flag(help: "Reload the app's scripts whenever one of them is saved.")
     var watch = false
 
-    @Flag(help: "Run the scripts as untrusted: no files, processes, debug library or binary chunks; require only from the app's folder (docs/Security.md).")
-    var sandbox = false
-
-    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("The most bytes the scripts may hold (Lua's heap, data converted for it included).", valueName: "bytes"))
-    var memoryLimit: Int?
-
-    @Option(name: .customLong("instruction-limit"), help: ArgumentHelp("The most Lua instructions one line (or one handler call) may run.", valueName: "n"))
-    var instructionLimit: Int?
+    /// `--sandbox`, `--memory-limit`, `--instruction-limit`: the same options as the subcommands'.
+    @OptionGroup var limits: LimitOptions
 
     @Option(help: ArgumentHelp("The most seconds one line may run, and the start (LUA_INIT, -e, -l, the script, the app's start) as a whole.", valueName: "seconds"))
     var timeout: Double?

@@ -1,16 +1,17 @@
 import ArgumentParser
 import CoordinatorTools
 
-/// `--sandbox`, `--memory-limit` and `--instruction-limit` for `coordrun test`, `explore` and `routes`: the
-/// limits of coordrun's own command line, on every runtime the subcommand makes (docs/Security.md).
+/// `--sandbox`, `--memory-limit` and `--instruction-limit`, one definition for coordrun's own command line
+/// (the runtime it runs) and for `coordrun test`, `explore` and `routes` (every runtime they make):
+/// docs/Security.md.
 struct LimitOptions: ParsableArguments {
-    @Flag(help: "Run the app's code in the sandbox: no files, no processes, modules only from the scripts' folders.")
+    @Flag(help: "Run the scripts as untrusted: no files, processes, debug library or binary chunks; require only from the app's folder (docs/Security.md).")
     var sandbox = false
 
-    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("The most bytes Lua's heap may hold.", valueName: "bytes"))
+    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("The most bytes the scripts may hold (Lua's heap, data converted for it included).", valueName: "bytes"))
     var memoryLimit: Int?
 
-    @Option(name: .customLong("instruction-limit"), help: ArgumentHelp("The most Lua instructions one call (a step, a test's steps, a link) may run.", valueName: "n"))
+    @Option(name: .customLong("instruction-limit"), help: ArgumentHelp("The most Lua instructions one call may run (a line, a handler call, a test's steps, a step, a link).", valueName: "n"))
     var instructionLimit: Int?
 
     mutating func validate() throws {

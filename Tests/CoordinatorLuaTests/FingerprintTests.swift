@@ -10,7 +10,7 @@ import Testing
     static func fingerprint(_ chunk: String) throws -> LuaFingerprint {
         let lua = try LuaState()
         _ = try lua.run("math.randomseed(0)")
-        return try lua.fingerprint(of: lua.run(chunk), registry: false)
+        return try LuaFingerprint(in: lua, of: lua.run(chunk), registry: false)
     }
 
     @Test func theSameDataBuiltInAnotherOrderIsTheSameState() throws {
@@ -59,7 +59,7 @@ import Testing
     @Test func dataNestedTooDeepIsAnErrorNotACrash() throws {
         let lua = try LuaState()
         let deep = try lua.run("local t = {} for i = 1, 1000 do t = { t } end return t")
-        let error = #expect(throws: LuaError.self) { _ = try lua.fingerprint(of: deep, registry: false) }
+        let error = #expect(throws: LuaError.self) { _ = try LuaFingerprint(in: lua, of: deep, registry: false) }
         #expect(error?.message.contains("nested deeper than 160 levels") == true)
     }
 
@@ -69,8 +69,8 @@ import Testing
         let a = try LuaState(), b = try LuaState()
         _ = try a.run("math.randomseed(1)")
         _ = try b.run("math.randomseed(1)")
-        #expect(try a.fingerprint(of: [a.globals], registry: true) == b.fingerprint(of: [b.globals], registry: true))
+        #expect(try LuaFingerprint(in: a, of: [a.globals], registry: true) == LuaFingerprint(in: b, of: [b.globals], registry: true))
         _ = try b.run("math.randomseed(2)")
-        #expect(try a.fingerprint(of: [a.globals], registry: true) != b.fingerprint(of: [b.globals], registry: true))
+        #expect(try LuaFingerprint(in: a, of: [a.globals], registry: true) != LuaFingerprint(in: b, of: [b.globals], registry: true))
     }
 }

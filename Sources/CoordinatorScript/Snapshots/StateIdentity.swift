@@ -34,7 +34,7 @@ extension ScriptRuntime {
         let capture = try snapshots.capture(of: self, data: false)
         if let view = scriptModule.declaration.view {
             let key = try view.call(FlowValue.record(capture.document), as: LuaValue.self)
-            return StateIdentity(fingerprint: try lua.fingerprint(of: [key], registry: false, materializing: data.lazyStoreIndex), viewed: true)
+            return StateIdentity(fingerprint: try LuaFingerprint(in: lua, of: [key], registry: false, materializing: data.lazyStoreIndex), viewed: true)
         }
         var navigation = DocumentDigest()
         navigation.add(.record(capture.document))
@@ -56,7 +56,7 @@ extension ScriptRuntime {
         for screen in capture.screens {
             roots.append(try (screen.outputReceiver as? ScreenHandlers)?.slots.tableValue ?? .nil)
         }
-        return StateIdentity(fingerprint: try lua.fingerprint(of: roots, views: views, registry: true, materializing: data.lazyStoreIndex,
+        return StateIdentity(fingerprint: try LuaFingerprint(in: lua, of: roots, views: views, registry: true, materializing: data.lazyStoreIndex,
                                                                   excluding: runtimeCaches), viewed: views != nil)
     }
 }
