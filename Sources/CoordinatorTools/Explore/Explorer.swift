@@ -1,9 +1,4 @@
 import CoordinatorScript
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Walks every state an app can reach, breadth first (`coordrun explore`, docs/Explore.md): at each state
 /// it takes every action the user has there — each output of the visible screen (each item of an output
@@ -157,12 +152,12 @@ public final class Explorer {
 
     /// Explores breadth first until every state within the depth is expanded, or a limit is met.
     public func run() throws -> ExploreReport {
-        let began = Self.seconds()
+        let began = Clock.now()
         var report = ExploreReport(script: runtime.scriptFiles.first ?? "", limits: options)
         var frontier = [report.addState(try start(), path: [])]
         var next = 0, atDepth = 0
         while next < frontier.count, !report.cutByStates {
-            if let limit = options.timeLimit, Self.seconds() - began > limit { report.cutByTime = true; break }
+            if let limit = options.timeLimit, Clock.now() - began > limit { report.cutByTime = true; break }
             let index = frontier[next]
             next += 1
             let state = report.states[index]
@@ -170,7 +165,7 @@ public final class Explorer {
             let (count, outcomes) = try expand(state.path, expecting: state.key)
             frontier += report.record(outcomes, actionCount: count, from: index, maxStates: options.maxStates)
             if next % max(options.progressEvery, 1) == 0, let progress {
-                progress(Progress(states: report.states.count, transitions: report.steps, frontier: frontier.count - next, seconds: Self.seconds() - began))
+                progress(Progress(states: report.states.count, transitions: report.steps, frontier: frontier.count - next, seconds: Clock.now() - began))
             }
         }
         report.unexpanded = atDepth + frontier.count - next
@@ -329,13 +324,6 @@ public final class Explorer {
             if reached != expected { mismatches.append((path, "reaches another state in a fresh runtime than the search recorded")) }
         }
         return Verification(checked: picked.count, mismatches: mismatches)
-    }
-
-    /// Seconds on a monotonic clock.
-    static func seconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// The app after `path` from the base, as one operation. No time limit here: each of these steps (and

@@ -147,7 +147,7 @@ public enum FlowTests {
     }
 }
 
-/// Wall-clock seconds, for test durations.
+/// Seconds on the monotonic clock: test durations, exploration's time limit and rate.
 enum Clock {
     static func now() -> Double {
         var time = timespec()
