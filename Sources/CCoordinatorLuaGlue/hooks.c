@@ -57,37 +57,53 @@ static void coordlua_hook_error(lua_State *L, const char *message) {
     lua_error(L);
 }
 
-void coordlua_hook(lua_State *L, lua_Debug *ar) {
-    coordlua_Runtime *rt = coordlua_runtime(L);
+/* Stops the running code if a limit says so, as the count hook does: `spent` instructions are charged to the
+   budget first, and with `timed` the cancel flag and the deadline are read. Raises the limit's error (after
+   setting a hook that stops the next instruction too); returns 0 when nothing stops. */
+static int coordlua_enforce(lua_State *L, coordlua_Runtime *rt, long long spent, int timed) {
     if (rt->interruptRequested) {
         sigintUnseen = 0;
         lua_sethook(L, coordlua_hook, LUA_MASKCOUNT, 1);
         coordlua_hook_error(L, rt->interruptRequested == 2 ? "timed out" : rt->interruptRequested == 3 ? "cancelled" : "interrupted");
-        return;
+        return 1;
     }
-    if (rt->cancel != NULL && ar->event == LUA_HOOKCOUNT && coordlua_cancel_test(rt->cancel)) {
+    if (timed && rt->cancel != NULL && coordlua_cancel_test(rt->cancel)) {
         rt->interruptRequested = 3;
         lua_sethook(L, coordlua_hook, LUA_MASKCOUNT, 1);
         coordlua_hook_error(L, "cancelled");
-        return;
+        return 1;
     }
-    if (rt->deadline != 0 && ar->event == LUA_HOOKCOUNT && coordlua_monotonic_ns() >= rt->deadline) {
+    if (timed && rt->deadline != 0 && coordlua_monotonic_ns() >= rt->deadline) {
         rt->interruptRequested = 2;
         lua_sethook(L, coordlua_hook, LUA_MASKCOUNT, 1);
         coordlua_hook_error(L, "timed out");
-        return;
+        return 1;
     }
     if (rt->budgeted) {
-        if (ar->event == LUA_HOOKCOUNT) rt->budget -= rt->hookCount;
+        rt->budget -= spent;
         if (rt->budget <= 0) {
             lua_sethook(L, coordlua_hook, LUA_MASKCOUNT, 1);
             lua_pushfstring(L, "instruction budget of %I instructions exhausted", (lua_Integer)rt->budgetTotal);
             coordlua_hook_error(L, lua_tostring(L, -1));
+            return 1;
         }
-        return;
     }
+    return 0;
+}
+
+void coordlua_hook(lua_State *L, lua_Debug *ar) {
+    coordlua_Runtime *rt = coordlua_runtime(L);
+    int counted = ar->event == LUA_HOOKCOUNT;
+    if (coordlua_enforce(L, rt, counted ? rt->hookCount : 0, counted) || rt->budgeted) return;
     if (rt->deadline != 0 || rt->cancel != NULL) return;
     lua_sethook(L, NULL, 0, 0); /* nothing asked for any more: a stale hook on this thread removes itself */
+}
+
+void coordlua_spend(lua_State *L) {
+    coordlua_Runtime *rt = coordlua_runtime(L);
+    long long spent = COORDLUA_SPEND_EVERY - rt->credit;
+    rt->credit = COORDLUA_SPEND_EVERY;
+    coordlua_enforce(L, rt, spent, 1);
 }
 
 void coordlua_interrupt(lua_State *L) {

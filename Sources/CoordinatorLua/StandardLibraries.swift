@@ -2,8 +2,8 @@ import CCoordinatorLua
 import CCoordinatorLuaGlue
 
 /// Lua's standard libraries as this bridge opens them: binary chunks never loaded (`load`, `loadfile`,
-/// `dofile` and `require` take text only), and coroutines followed (an interrupt or an instruction budget
-/// reaches code inside them).
+/// `dofile` and `require` take text only), coroutines followed (an interrupt or an instruction budget
+/// reaches code inside them), and pattern matching counted (a limit stops a match that backtracks).
 enum StandardLibraries {
     /// Opens `libraries` in `lua`, each as this bridge needs it.
     static func open(_ libraries: LuaLibraries, in lua: LuaState) throws {
@@ -18,6 +18,7 @@ enum StandardLibraries {
             coordlua_requiref(L, name, open)
         }
         if libraries.contains(.coroutine) { try followCoroutines(in: lua) }
+        if libraries.contains(.string) { coordlua_install_patterns(L) }
         if libraries.contains(.base) {
             try loadTextOnly(filesToo: libraries.contains(.io), in: lua)
             try guardMessageHandlers(in: lua)

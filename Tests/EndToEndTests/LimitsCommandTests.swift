@@ -11,7 +11,12 @@ import TestSupport
         let folder = try TemporaryDirectory()
         let spin = try folder.write("spin.lua", "while true do end\n")
         let tostring = try folder.write("tostring.lua", "error(setmetatable({}, { __tostring = function() while true do end end }))\n")
+        let backtrack = "string.find(('a'):rep(100000), '.-.-.-.-b')"
+        let matchOnLoad = try folder.write("match.lua", "local found = string.match(('a'):rep(100000), '.-.-.-.-b')\n")
         let cases: [(arguments: [String], message: String)] = [
+            (Self.sandboxed + ["-e", backtrack], "(command line):1: instruction budget of 10000000 instructions exhausted"),
+            (["--timeout", "1", "-e", backtrack], "(command line):1: timed out"),
+            (["--timeout", "1", matchOnLoad], "match.lua:1: timed out"),
             (["--timeout", "1", spin], "spin.lua:1: timed out"),
             (["--sandbox", "--timeout", "1", "-e", "while true do end"], "(command line):1: timed out"),
             (Self.sandboxed + ["-e", "xpcall(error, function() while true do end end)"], "instruction budget of 10000000 instructions exhausted"),
@@ -20,9 +25,14 @@ import TestSupport
             ([tostring], "__tostring failed"),
         ]
         for (arguments, message) in cases {
-            let outcome = try Programs.run(arguments, input: "")
+            let timeout = arguments.firstIndex(of: "--timeout").flatMap { Double(arguments[$0 + 1]) }
+            let outcome = try Programs.run(arguments, input: "", within: timeout.map { $0 + 1 })
             #expect(outcome.status == 1 && outcome.err.contains(message), "\(arguments): \(outcome.status) \(outcome.err)")
         }
+        _ = try folder.write("home.lua", "local flow = require 'coordinator'\nflow.screen 'Home' {}\nlocal Main = flow.coordinator 'Main'\nfunction Main:start() self.router:push('Home') end\nflow.app { authorization = Main }\n")
+        let matchTest = try folder.write("match_test.lua", "app 'home.lua'\ntest('matches', function() string.match(('a'):rep(100000), '.-.-.-.-b') end)\n")
+        let tested = try Programs.run(["test", "--timeout", "2", matchTest], input: "", within: 3)
+        #expect(tested.status == 1 && tested.err.contains("match_test.lua:2: matches: timed out"), "\(tested.status) \(tested.out)\(tested.err)")
         let nan = try Programs.run(["--timeout", "nan", "-e", "print(1)"], input: "")
         #expect(nan.status == 1 && nan.err.contains("--timeout takes a number of seconds"), "\(nan.err)")
     }

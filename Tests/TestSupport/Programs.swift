@@ -21,15 +21,17 @@ public enum Programs {
     /// SIGPIPE ignored in this process, once: a write to a program that has exited fails instead.
     static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
-    /// Runs the `coordrun` of this build in the repository's root with `input` on its standard input.
-    public static func run(_ arguments: [String], input: String) throws -> Outcome {
-        try run(coordrun, arguments, input: input)
+    /// Runs the `coordrun` of this build in the repository's root with `input` on its standard input;
+    /// `within` seconds, if given, is how long it may run before it is killed (status 9, as for a hang).
+    public static func run(_ arguments: [String], input: String, within: Double? = nil) throws -> Outcome {
+        try run(coordrun, arguments, input: input, within: within)
     }
 
     /// Runs `program` in the repository's root with `input` on its standard input; `environment` adds to
-    /// (or, with nil values, removes from) this process's.
+    /// (or, with nil values, removes from) this process's; `within` seconds, if given, is how long it may
+    /// run before it is killed (SIGKILL: status 9).
     public static func run(_ program: String, _ arguments: [String], input: String, environment extra: [String: String?] = [:],
-                           folder: String = repositoryRoot) throws -> Outcome {
+                           folder: String = repositoryRoot, within: Double? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
@@ -44,6 +46,13 @@ public enum Programs {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        let killer = within.map { seconds in
+            let pid = process.processIdentifier
+            let item = DispatchWorkItem { kill(pid, SIGKILL) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
+            return item
+        }
+        defer { killer?.cancel() }
         // A program may exit without reading its input (`-v -e ...`, `os.exit`): writing then fails with
         // EPIPE, which must not end the test process with SIGPIPE.
         _ = Self.ignoreBrokenPipes

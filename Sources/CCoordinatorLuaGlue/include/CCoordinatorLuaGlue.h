@@ -22,7 +22,7 @@
  * blocks), coordlua_runtime.h (the runtime record and the allocator), coordlua_trampolines.h, coordlua_errors.h, coordlua_hooks.h (hooks, Ctrl-C, introspection,
  * warnings), coordlua_calls.h (protected calls), coordlua_chunks.h (compiled chunks shared by the process's
  * states), coordlua_values.h (weak maps, macros, data images),
- * coordlua_fingerprint.h (state fingerprints).
+ * coordlua_fingerprint.h (state fingerprints), coordlua_patterns.h (pattern matching whose work counts).
  */
 #ifndef COORDLUA_GLUE_H
 #define COORDLUA_GLUE_H
@@ -51,5 +51,6 @@
 #include "coordlua_chunks.h"
 #include "coordlua_values.h"
 #include "coordlua_fingerprint.h"
+#include "coordlua_patterns.h"
 
 #endif /* COORDLUA_GLUE_H */

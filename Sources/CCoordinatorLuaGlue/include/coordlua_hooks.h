@@ -25,6 +25,22 @@ void coordlua_interrupt(lua_State *L);
 /* CLOCK_MONOTONIC in nanoseconds. */
 long long coordlua_monotonic_ns(void);
 
+/* ---- work inside C functions ----
+   Hooks run between Lua instructions, never inside a C function, so a C function that may work for long
+   (the pattern matcher, coordlua_patterns.h) counts its steps in the runtime record's `credit`, one step
+   for each character it tries; when the credit is spent it calls coordlua_spend, which charges the
+   COORDLUA_SPEND_EVERY steps to the instruction budget as instructions and checks the limits as the count
+   hook does (an interrupt, a cancel, the deadline), raising the same errors. */
+#define COORDLUA_SPEND_EVERY 16384
+
+void coordlua_spend(lua_State *L);
+
+/* Counts `steps` steps of work on the running C function's behalf (see above). */
+static inline void coordlua_step(lua_State *L, long long steps) {
+    coordlua_Runtime *rt = coordlua_runtime(L);
+    if ((rt->credit -= steps) <= 0) coordlua_spend(L);
+}
+
 /* ---- cancellation from another thread ----
    A flag in memory of its own, read and written only with C11 atomics: any thread may set it (a Swift
    task's cancellation handler) while the state's thread runs Lua. While the runtime record points at one

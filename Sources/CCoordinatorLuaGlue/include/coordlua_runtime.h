@@ -41,6 +41,7 @@ typedef struct coordlua_Runtime {
     int budgeted;
     int hookCount;               /* instructions between two count hooks */
     long long deadline;          /* CLOCK_MONOTONIC nanoseconds after which running code stops ("timed out"); 0: none */
+    long long credit;            /* steps a C function may still work before coordlua_spend checks the limits (coordlua_hooks.h) */
     void *cancel;                /* a cancellation flag (coordlua_cancel_new) another thread may set: running code stops ("cancelled"); NULL: none */
     size_t sharedChunkLoads;     /* chunks this state took compiled from the process's store (coordlua_chunks.h) */
     coordlua_Pool pool;          /* the state's small blocks (coordlua_pool.h), given back by coordlua_release_memory */
