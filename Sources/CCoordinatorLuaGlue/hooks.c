@@ -1,6 +1,14 @@
 /* CCoordinatorLuaGlue: hooks (instruction budget, interrupt), Ctrl-C, function introspection, warnings (see
    coordlua_hooks.h). */
 #include "CCoordinatorLuaGlue.h"
+#include <errno.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
 
 /* Set by a Ctrl-C that asked running Lua code to stop, cleared when a hook saw it: a second Ctrl-C while it
    is still set finds the code stuck where no hook runs (a long C call such as string.find over a huge
@@ -274,4 +282,79 @@ int coordlua_xpcall(lua_State *L) {
     lua_rotate(L, 3, 2);
     int status = lua_pcallk(L, n - 2, LUA_MULTRET, 2, 2, coordlua_finish_xpcall);
     return coordlua_finish_xpcall(L, status, 2);
+}
+
+/* lbaselib.c's setmetatable, refusing a metatable with `__gc`. */
+int coordlua_setmetatable_without_finalizers(lua_State *L) {
+    int t = lua_type(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    if (t == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        int finalizer = lua_rawget(L, 2) != LUA_TNIL;
+        lua_pop(L, 1);
+        if (finalizer) return luaL_error(L, "__gc metamethods are not run here (they could not be stopped)");
+    }
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+        return luaL_error(L, "cannot change a protected metatable");
+    lua_settop(L, 2);
+    lua_setmetatable(L, 1);
+    return 1;
+}
+
+/* os.execute under a deadline or a cancel flag: the command runs in a process group of its own, watched
+   (a pidfd polled, or every 10 ms where there is none); when a limit says stop, the group is killed and
+   the limit's error raised. Otherwise, and for os.execute(), the library's own (upvalue 1). */
+int coordlua_os_execute(lua_State *L) {
+    coordlua_Runtime *rt = coordlua_runtime(L);
+    const char *command = luaL_optstring(L, 1, NULL);
+    if (command == NULL || (rt->deadline == 0 && rt->cancel == NULL)) {
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_insert(L, 1);
+        lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    posix_spawnattr_t attributes;
+    sigset_t defaults, mask;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGINT);
+    sigaddset(&defaults, SIGQUIT);
+    sigaddset(&defaults, SIGPIPE);
+    sigemptyset(&mask);
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setsigmask(&attributes, &mask);
+    char *argv[] = { "sh", "-c", (char *)command, NULL };
+    pid_t pid;
+    int failed = posix_spawn(&pid, "/bin/sh", NULL, &attributes, argv, environ);
+    posix_spawnattr_destroy(&attributes);
+    if (failed != 0) { errno = failed; return luaL_execresult(L, -1); }
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    for (;;) {
+        int status;
+        pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid || (done < 0 && errno != EINTR)) {
+            if (pidfd >= 0) close(pidfd);
+            return luaL_execresult(L, done == pid ? status : -1);
+        }
+        long long now = coordlua_monotonic_ns();
+        if (rt->interruptRequested || (rt->cancel != NULL && coordlua_cancel_test(rt->cancel)) || (rt->deadline != 0 && now >= rt->deadline)) {
+            kill(-pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+            if (pidfd >= 0) close(pidfd);
+            coordlua_enforce(L, rt, 0, 1);
+            return luaL_error(L, "interrupted");
+        }
+        long long wait = 100000000LL; /* 100 ms: a cancel flag is read at least that often */
+        if (rt->deadline != 0 && rt->deadline - now < wait) wait = rt->deadline - now;
+        if (pidfd >= 0) {
+            struct pollfd watch = { .fd = pidfd, .events = POLLIN, .revents = 0 };
+            poll(&watch, 1, (int)(wait / 1000000LL) + 1);
+        } else {
+            struct timespec pause = { 0, wait < 10000000LL ? wait : 10000000LL };
+            nanosleep(&pause, NULL);
+        }
+    }
 }

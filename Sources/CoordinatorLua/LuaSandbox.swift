@@ -75,16 +75,9 @@ extension LuaState {
     /// and so should any host that sets limits on scripts it does not trust.
     public func refuseFinalizers() throws {
         guard !core.refusesFinalizers else { return }
-        try load(
-            """
-            local setmetatable, rawget, type, error = setmetatable, rawget, type, error
-            _G.setmetatable = function(t, mt)
-              if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
-                error("__gc metamethods are not run here (they could not be stopped)", 2)
-              end
-              return setmetatable(t, mt)
-            end
-            """, name: "=[limits]", cached: true).call()
+        let L = try core.thread()
+        lua_pushcclosure(L, coordlua_setmetatable_without_finalizers, 0)
+        lua_setglobal(L, "setmetatable")
         core.refusesFinalizers = true
     }
 

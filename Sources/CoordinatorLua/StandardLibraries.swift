@@ -19,6 +19,7 @@ enum StandardLibraries {
         }
         if libraries.contains(.coroutine) { try followCoroutines(in: lua) }
         if libraries.contains(.string) { coordlua_install_patterns(L) }
+        if libraries.contains(.os) { stopCommands(in: L) }
         if libraries.contains(.base) {
             try loadTextOnly(filesToo: libraries.contains(.io), in: lua)
             try guardMessageHandlers(in: lua)
@@ -66,6 +67,16 @@ enum StandardLibraries {
         guard lua_pcallk(L, 1, 1, 0, 0, nil) == LUA_OK else { throw LuaError(.misuse, "the message handlers' guard did not load") }
         lua_pushcclosure(L, coordlua_xpcall, 1)
         lua_setglobal(L, "xpcall")
+    }
+
+    /// `os.execute` under a time limit runs its command where the limit can stop it (a process group of
+    /// its own, killed when the limit passes).
+    private static func stopCommands(in L: OpaquePointer) {
+        guard lua_getglobal(L, "os") == LUA_TTABLE else { lua_settop(L, -2); return }
+        lua_getfield(L, -1, "execute")
+        lua_pushcclosure(L, coordlua_os_execute, 1)
+        lua_setfield(L, -2, "execute")
+        lua_settop(L, -2)
     }
 
     /// `require` finds Lua modules as text only (its file searcher replaced by one that loads with mode "t").

@@ -21,7 +21,7 @@ public enum RouteCheck {
     /// when the script does not load (a route that names an unknown screen is such an error).
     public static func run(script: String, state: String = "authorization", timeLimit: Double? = 5,
                            limits: RuntimeLimits = RuntimeLimits()) throws -> [Result] {
-        let reader = try limits.makeRuntime(stateNamed: state)
+        let reader = try limits.makeRuntime(stateNamed: state, timed: timeLimit != nil)
         try ExitGuard.install(in: reader)
         try reader.load(script: script)
         return reader.declaredRoutes.map { route in
@@ -30,7 +30,7 @@ public enum RouteCheck {
                 return Result(route: route, url: nil, failure: "\(error)", stack: [])
             }
             do {
-                let runtime = try limits.makeRuntime(stateNamed: state)
+                let runtime = try limits.makeRuntime(stateNamed: state, timed: timeLimit != nil)
                 defer { runtime.lua.close() }
                 try ExitGuard.install(in: runtime)
                 try runtime.load(script: script)

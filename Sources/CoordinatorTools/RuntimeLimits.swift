@@ -18,15 +18,27 @@ public struct RuntimeLimits: Sendable {
         self.instructions = instructions
     }
 
-    /// A runtime under these limits, in gateway state `state`.
-    func makeRuntime(stateNamed state: String = "authorization", driverFunctions: Bool = false) throws -> ScriptRuntime {
+    /// A runtime under these limits, in gateway state `state`; `timed`: a time limit bounds its calls too.
+    func makeRuntime(stateNamed state: String = "authorization", driverFunctions: Bool = false, timed: Bool) throws -> ScriptRuntime {
         let runtime = try ScriptRuntime(stateNamed: state, driverFunctions: driverFunctions, sandbox: sandbox)
-        if memory != nil || instructions != nil {
-            try runtime.limit(memory: memory.map { max($0, 1) }, instructions: instructions.map { max($0, 1) })
-        }
+        try apply(to: runtime, timed: timed)
         return runtime
     }
 
-    /// A runtime under these limits (for a host's own tools, such as an explorer's runtime maker).
-    public func runtime(stateNamed state: String = "authorization") throws -> ScriptRuntime { try makeRuntime(stateNamed: state) }
+    /// A runtime under these limits (for a host's own tools, such as an explorer's runtime maker); `timed`
+    /// says that a time limit bounds its calls too.
+    public func runtime(stateNamed state: String = "authorization", timed: Bool) throws -> ScriptRuntime {
+        try makeRuntime(stateNamed: state, timed: timed)
+    }
+
+    /// Puts the memory and instruction limits on `runtime` (the sandbox is the runtime's from its start);
+    /// `timed` says that a time limit bounds its calls too. Under any limit the runtime's scripts cannot
+    /// set `__gc` metamethods: Lua runs finalizers with hooks off, at a collection or when the runtime
+    /// closes, where no limit could stop one that loops.
+    public func apply(to runtime: ScriptRuntime, timed: Bool) throws {
+        if memory != nil || instructions != nil {
+            try runtime.limit(memory: memory.map { max($0, 1) }, instructions: instructions.map { max($0, 1) })
+        }
+        if timed { try runtime.lua.refuseFinalizers() }
+    }
 }

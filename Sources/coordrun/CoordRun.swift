@@ -132,9 +132,7 @@ enum CoordRun {
         let limits = options.limits.limits
         let runtime = try ScriptRuntime(stateNamed: options.state, driverFunctions: true, sandbox: limits.sandbox,
                                         ignoringEnvironment: invocation.ignoreEnvironment)
-        if limits.memory != nil || limits.instructions != nil {
-            try runtime.limit(memory: limits.memory, instructions: limits.instructions)
-        }
+        try limits.apply(to: runtime, timed: options.timeLimit != nil)
         runtime.lua.warningsEnabled = false // as in lua: -W or warn("@on") turns them on
         try setArguments(invocation, in: runtime)
         return runtime

@@ -212,7 +212,7 @@ struct ExploreCommand: ParsableCommand {
     /// How the explorer makes a runtime: prepared (``Explorer/prepare(_:)``), the variant set, the app loaded.
     private func maker(_ globals: [(name: String, value: FlowValue)], stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
         { [script, state, chunks, limits = limitOptions.limits] in
-            let runtime = try limits.runtime(stateNamed: state)
+            let runtime = try limits.runtime(stateNamed: state, timed: stepTimeLimit != nil)
             try Explorer.prepare(runtime)
             try runtime.lua.withTimeLimit(stepTimeLimit) {
                 for (name, value) in globals { try runtime.lua.globals.set(name, value) }

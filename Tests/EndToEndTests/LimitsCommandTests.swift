@@ -33,6 +33,15 @@ import TestSupport
         let matchTest = try folder.write("match_test.lua", "app 'home.lua'\ntest('matches', function() string.match(('a'):rep(100000), '.-.-.-.-b') end)\n")
         let tested = try Programs.run(["test", "--timeout", "2", matchTest], input: "", within: 3)
         #expect(tested.status == 1 && tested.err.contains("match_test.lua:2: matches: timed out"), "\(tested.status) \(tested.out)\(tested.err)")
+        // A command the line runs, and a finalizer that would loop when the runtime closes, end within the limit too.
+        let commandTest = try folder.write("command_test.lua", """
+            app 'home.lua'
+            test('sleeps', function() os.execute('sleep 30') end)
+            test('leaves a finalizer', function() setmetatable({}, { __gc = function() while true do end end }) end)
+            """)
+        let commands = try Programs.run(["test", "--timeout", "2", commandTest], input: "", within: 5)
+        #expect(commands.status == 1 && commands.out == "0 passed, 2 failed\n", "\(commands.status) \(commands.out)\(commands.err)")
+        #expect(commands.err.contains("sleeps: timed out") && commands.err.contains("__gc metamethods are not run here"), "\(commands.err)")
         let nan = try Programs.run(["--timeout", "nan", "-e", "print(1)"], input: "")
         #expect(nan.status == 1 && nan.err.contains("--timeout takes a number of seconds"), "\(nan.err)")
     }

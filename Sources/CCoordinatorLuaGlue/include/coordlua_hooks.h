@@ -85,6 +85,15 @@ int coordlua_stopping(lua_State *L);
    tail-calls it, so that the handler's stack levels are as without it); a C handler is called as it is. */
 int coordlua_xpcall(lua_State *L);
 
+/* `setmetatable`, as Lua's base library's, but a metatable with `__gc` is refused ("__gc metamethods are
+   not run here"): Lua runs finalizers with hooks off, where no limit could stop one that loops. */
+int coordlua_setmetatable_without_finalizers(lua_State *L);
+
+/* `os.execute` that a time limit, a cancel or Ctrl-C stops: while a deadline or a cancel flag is set, the
+   command runs in a process group of its own, killed (SIGKILL) when the limit passes, and the call raises
+   the limit's error; otherwise it is the library's (upvalue 1), as lua.c runs it. */
+int coordlua_os_execute(lua_State *L);
+
 /* ---- function introspection (for hot reload) ---- */
 
 /* Pushes nothing; fills source/lines of the function at `index`. Returns 1 for a Lua function. */

@@ -33,7 +33,7 @@ final class TestHarness {
     init(file: String, strictLifecycle: Bool = false, timeLimit: Double? = nil, limits: RuntimeLimits = RuntimeLimits(),
          prepare: ((ScriptRuntime) throws -> Void)? = nil) throws {
         self.file = file
-        runtime = try limits.makeRuntime(driverFunctions: true)
+        runtime = try limits.makeRuntime(driverFunctions: true, timed: timeLimit != nil)
         try prepare?(runtime)
         oracle = LifecycleOracle(app: runtime.app)
         let oracle = oracle, app = runtime.app, lua = runtime.lua
