@@ -41,6 +41,36 @@ import TestSupport
         #expect(runtime.app.root?.children.map(\.name) == ["Catalog", "Cart", "Profile", "Checkout"])
     }
 
+    /// The route a link opens is the first declared whose pattern it matches, literal or parameter, at
+    /// any depth; the routes are found through an index, never by trying each.
+    @Test func aLinkOpensTheFirstRouteDeclaredThatItMatches() throws {
+        let folder = try TemporaryDirectory()
+        var lines = ["local flow = require 'coordinator'", "flow.screen 'Home' { outputs = { 'a', 'b', 'c' } }", "flow.screen 'A' {}", "flow.screen 'B' {}", "flow.screen 'C' {}",
+                     "local App = flow.coordinator 'App'",
+                     "function App:start() local home = self:push('Home') for _, n in ipairs { 'A', 'B', 'C' } do home['on' .. n] = function() self:push(n) end end end",
+                     "flow.app(App)"]
+        lines += (0..<500).map { "flow.route('many://filler\($0)/:x', { { on = 'Home' } })" }
+        lines += [
+            "flow.route('m://item/:id', { example = { id = 1 }, { on = 'Home', tap = 'a' } })",
+            "flow.route('m://item/new', { { on = 'Home', tap = 'b' } })",
+            "flow.route('m://new/:id/edit', { example = { id = 1 }, { on = 'Home', tap = 'b' } })",
+            "flow.route('m://:kind/2/edit', { example = { kind = 'x' }, { on = 'Home', tap = 'a' } })",
+            "flow.route('m://new/2/:action', { example = { action = 'x' }, { on = 'Home', tap = 'c' } })",
+            "flow.route('other://item/new', { { on = 'Home', tap = 'c' } })",
+        ]
+        let script = try folder.write("links.lua", lines.joined(separator: "\n"))
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: script)
+        for (url, top) in [("m://item/new", "A"), ("m://item/7", "A"), ("m://new/2/edit", "B"), ("m://old/2/edit", "A"),
+                           ("m://new/2/view", "C"), ("other://item/new", "C"), ("many://filler499/y?z=1", "Home")] {
+            try runtime.open(url)
+            #expect(runtime.app.window.visibleScreen?.name == top, "\(url)")
+        }
+        for url in ["m://item", "m://item/new/more", "x://item/new", "m://new/3/view"] {
+            #expect(throws: NavigationError.self, "\(url)") { try runtime.open(url) }
+        }
+    }
+
     @Test func aLinkThatFailsAtAnyStepLeavesTheAppAsItWas() throws {
         let runtime = try Self.shopRuntime()
         try runtime.open("shop://buy/shirts/7")

@@ -108,11 +108,11 @@ public struct Route {
         return result
     }
 
-    /// The parameters of `url` when it matches this route, else nil: same scheme, as many segments,
-    /// literals equal; the query's parameters are added (a path parameter wins).
-    func match(_ url: String) -> [String: String]? {
-        guard let (scheme, parts) = Route.split(url), scheme == self.scheme, parts.count == segments.count else { return nil }
-        var parameters = Route.query(of: url)
+    /// The parameters of a link split already (``split(_:)``) when its segments match this route's (as many
+    /// segments, literals equal), with the query's parameters (`query`) added: a path parameter wins.
+    func match(_ parts: [String], query: [String: String]) -> [String: String]? {
+        guard parts.count == segments.count else { return nil }
+        var parameters = query
         for (segment, part) in zip(segments, parts) {
             switch segment {
             case .literal(let text): guard text == part else { return nil }

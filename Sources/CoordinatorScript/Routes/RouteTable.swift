@@ -6,13 +6,22 @@ import CoordinatorLua
 final class RouteTable {
     /// The routes, in the order declared (a route declared again, by a reload, replaces the old one in
     /// place).
-    private(set) var routes: [Route] = []
+    private(set) var routes: [Route] = [] {
+        didSet { index = nil }
+    }
+    /// Where each pattern is in `routes`.
+    private var positions: [String: Int] = [:]
+    /// The routes by their segments, made on the first link opened after a change.
+    private var index: RouteIndex?
 
     /// Forgets every route (a reload declares them again: a route taken out of a file goes).
-    func removeAll() { routes = [] }
+    func removeAll() { restore([]) }
 
     /// Puts back the routes of before (a reload that failed).
-    func restore(_ saved: [Route]) { routes = saved }
+    func restore(_ saved: [Route]) {
+        routes = saved
+        positions = Dictionary(saved.enumerated().map { ($1.pattern, $0) }, uniquingKeysWith: { first, _ in first })
+    }
 
     /// `flow.route(pattern, { [from = "start" | "current"], [example = {...}], step, step, ... })`.
     func declare(_ call: borrowing LuaCall) throws {
@@ -45,7 +54,12 @@ final class RouteTable {
         for name in example.keys where !route.parameters.contains(name) && !route.steps.contains(where: { $0.chooses(name) }) {
             throw fail("example names '\(name)', which is not a parameter of the pattern")
         }
-        if let i = routes.firstIndex(where: { $0.pattern == pattern }) { routes[i] = route } else { routes.append(route) }
+        if let i = positions[pattern] {
+            routes[i] = route
+        } else {
+            positions[pattern] = routes.count
+            routes.append(route)
+        }
     }
 
     /// What can be checked before a link opens, checked when the scripts have loaded: the screen types and
@@ -90,10 +104,14 @@ final class RouteTable {
     /// exactly as before. The steps record the link (`Application.steps`), not the taps it made.
     func open(_ url: String, in runtime: ScriptRuntime) throws {
         let app = runtime.app
-        guard let (route, parameters) = routes.lazy.compactMap({ route in route.match(url).map { (route, $0) } }).first else {
+        let index = self.index ?? RouteIndex(routes)
+        self.index = index
+        guard let (scheme, parts) = Route.split(url), let i = index.first(scheme: scheme, parts[...]),
+              let parameters = routes[i].match(parts, query: Route.query(of: url)) else {
             let known = routes.isEmpty ? "the app declares no routes" : "routes: " + routes.map(\.pattern).joined(separator: ", ")
             throw NavigationError(.unknownRoute, "no route matches \(url.replacingEscapes()) (\(known))")
         }
+        let route = routes[i]
         try app.atomically {
             try app.stepLog.withoutRecording {
                 if route.from == .start || app.root == nil {
@@ -193,5 +211,56 @@ extension RouteStep {
     /// Whether it picks an item by the parameter `name`.
     func chooses(_ name: String) -> Bool {
         if case .tap(_, .choose(let parameter))? = action { parameter == name } else { false }
+    }
+}
+
+/// The routes by their segments, so that the route a link matches is found in time that grows with the
+/// link's segments, not with the number of routes: a tree for each scheme whose edges are a segment's
+/// literal text or a parameter (any text), each node knowing the first route declared that ends there.
+/// The first route in declaration order whose pattern the link matches wins, as a search in order would find.
+struct RouteIndex {
+    final class Node {
+        var literals: [String: Node] = [:]
+        var parameter: Node?
+        /// The first route (by its place in the table) whose pattern ends at this node.
+        var ending: Int?
+    }
+
+    private var roots: [String: Node] = [:]
+
+    init(_ routes: [Route]) {
+        for (i, route) in routes.enumerated() {
+            var node = roots[route.scheme] ?? Node()
+            roots[route.scheme] = node
+            for segment in route.segments {
+                switch segment {
+                case .literal(let text):
+                    let next = node.literals[text] ?? Node()
+                    node.literals[text] = next
+                    node = next
+                case .parameter:
+                    let next = node.parameter ?? Node()
+                    node.parameter = next
+                    node = next
+                }
+            }
+            if node.ending == nil { node.ending = i }
+        }
+    }
+
+    /// The first route the link's segments `parts` match in scheme `scheme`.
+    func first(scheme: String, _ parts: ArraySlice<String>) -> Int? {
+        roots[scheme].flatMap { Self.first(from: $0, parts) }
+    }
+
+    private static func first(from node: Node, _ parts: ArraySlice<String>) -> Int? {
+        guard let part = parts.first else { return node.ending }
+        let rest = parts.dropFirst()
+        let literal = node.literals[part].flatMap { first(from: $0, rest) }
+        let parameter = node.parameter.flatMap { first(from: $0, rest) }
+        switch (literal, parameter) {
+        case let (a?, b?): return min(a, b)
+        case let (a, b): return a ?? b
+        }
     }
 }

@@ -29,10 +29,11 @@ extension ScriptRuntime {
     private var runtimeCaches: [any LuaPushable] { Array(classes.instanceMetatables.values) + snapshots.codecValues }
 
     /// The app's state now as exploration tells states apart (``StateIdentity``). Runs the app's views, if
-    /// it declares any: call it under the time limit the app's code runs with.
-    package func stateIdentity() throws -> StateIdentity {
+    /// it declares any and `views` is true: call it under the time limit the app's code runs with. Without
+    /// views the identity is exact, and no Lua code runs.
+    package func stateIdentity(views useViews: Bool = true) throws -> StateIdentity {
         let capture = try snapshots.capture(of: self, data: false)
-        if let view = scriptModule.declaration.view {
+        if useViews, let view = scriptModule.declaration.view {
             let key = try view.call(FlowValue.record(capture.document), as: LuaValue.self)
             return StateIdentity(fingerprint: try LuaFingerprint(in: lua, of: [key], registry: false, materializing: data.lazyStoreIndex), viewed: true)
         }
@@ -45,7 +46,7 @@ extension ScriptRuntime {
             guard let scripted = coordinator as? ScriptedCoordinator else { roots.append(LuaValue.nil); continue }
             let instance = scripted.instance
             roots += [instance.map(LuaValue.table) ?? LuaValue.nil, scripted.type, scripted.onFinishFunction.map(LuaValue.function) ?? LuaValue.nil]
-            if let instance, let view = try scripted.type.rawGet("__view", as: LuaFunction?.self) {
+            if useViews, let instance, let view = try scripted.type.rawGet("__view", as: LuaFunction?.self) {
                 let table = try views ?? lua.newTable()
                 views = table
                 let seen = try lua.newTable()
