@@ -535,3 +535,34 @@ int coordlua_fingerprint(lua_State *L) {
     lua_pushinteger(L, (lua_Integer)fp_mix(w.h.b ^ 0x9E3779B97F4A7C15ULL));
     return 2;
 }
+
+int coordlua_upvalue_sharers(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_newtable(L); /* 2: the functions kept */
+    lua_newtable(L); /* 3: the lists of cells seen */
+    lua_Integer kept = 0, n = (lua_Integer)lua_rawlen(L, 1);
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, 1, i) != LUA_TFUNCTION) { lua_pop(L, 1); continue; }
+        void *cells[64];
+        int count = 0;
+        for (; count < 64; count++) {
+            void *id = lua_upvalueid(L, -1, count + 1);
+            if (id == NULL) break;
+            cells[count] = id;
+        }
+        if (count == 64) { lua_rawseti(L, 2, ++kept); continue; } /* too many to list: kept */
+        lua_pushlstring(L, (const char *)cells, (size_t)count * sizeof cells[0]);
+        if (lua_rawget(L, 3) == LUA_TNIL) {
+            lua_pop(L, 1);
+            lua_pushlstring(L, (const char *)cells, (size_t)count * sizeof cells[0]);
+            lua_pushboolean(L, 1);
+            lua_rawset(L, 3);
+            lua_rawseti(L, 2, ++kept);
+        } else {
+            lua_pop(L, 2);
+        }
+    }
+    lua_settop(L, 2);
+    return 1;
+}

@@ -58,4 +58,22 @@ extension LuaFingerprint {
             return LuaFingerprint(high: UInt64(bitPattern: lua_tointegerx(L, -2, nil)), low: UInt64(bitPattern: lua_tointegerx(L, -1, nil)))
         }
     }
+
+    /// Of `functions` (a list), one for each distinct list of upvalue cells, in order: fingerprinting those instead
+    /// of all of them covers whatever all of them reach through their upvalues, when their code is known
+    /// not to change (functions declared once, such as a test file's tests).
+    package static func upvalueSharers(of functions: LuaTable, in lua: LuaState) throws -> LuaTable {
+        try lua.withStack { stack in
+            let L = stack.L
+            let top = lua_gettop(L)
+            defer { lua_settop(L, top) }
+            guard lua_checkstack(L, 4) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
+            lua_pushcclosure(L, coordlua_upvalue_sharers, 0)
+            try stack.push(functions)
+            guard lua_pcallk(L, 1, 1, 0, 0, nil) == LUA_OK else {
+                throw LuaError(.runtime, (try? stack.read(String.self, at: -1)) ?? "the functions' upvalues could not be read")
+            }
+            return try stack.read(LuaTable.self, at: -1)
+        }
+    }
 }

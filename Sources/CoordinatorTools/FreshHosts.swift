@@ -3,13 +3,14 @@ import CoordinatorScript
 /// Hosts (a runtime, a test harness) for pieces of work — a route opened, a test run — each host as a
 /// fresh one would be, without making one per piece: after a piece, the host's app is taken back to where
 /// a fresh host's starts (`reset`), and the host serves the next piece only if its exact state identity
-/// (``ScriptRuntime/stateIdentity(views:)``: the navigation and everything the scripts' Lua can reach) is
+/// (``ScriptRuntime/stateIdentity(views:also:excluding:)``: the navigation and everything the scripts' Lua can reach) is
 /// then the one it had when it was made. A piece that left a trace (a global set, a module's table
 /// changed, a random number drawn) costs a new host for the next. The work is linear in the number of
 /// pieces when they leave no trace, where a new host per piece loads the whole script each time.
 final class FreshHosts<Host> {
     private let make: () throws -> Host
     private let runtime: (Host) -> ScriptRuntime
+    private let identity: (Host) throws -> StateIdentity
     private let reset: (Host) throws -> Void
     /// A host that served no piece since it was made or found clean, and its identity when made.
     private var clean: (host: Host, identity: StateIdentity)?
@@ -19,17 +20,20 @@ final class FreshHosts<Host> {
     private(set) var made = 0
 
     /// Hosts made by `make` (a host whose app is where every piece starts), each with its `runtime`, taken
-    /// back to that start by `reset`.
-    init(make: @escaping () throws -> Host, runtime: @escaping (Host) -> ScriptRuntime, reset: @escaping (Host) throws -> Void) {
+    /// back to that start by `reset`; `identity` is a host's exact state identity (by default its runtime's,
+    /// without views).
+    init(make: @escaping () throws -> Host, runtime: @escaping (Host) -> ScriptRuntime,
+         identity: ((Host) throws -> StateIdentity)? = nil, reset: @escaping (Host) throws -> Void) {
         self.make = make
         self.runtime = runtime
+        self.identity = identity ?? { try runtime($0).stateIdentity(views: false) }
         self.reset = reset
     }
 
     /// `host` as the first host, made already (the one that listed the work).
     func adopt(_ host: Host) throws {
         made += 1
-        clean = (host, try runtime(host).stateIdentity(views: false))
+        clean = (host, try identity(host))
     }
 
     /// A host as fresh as a new one, for the next piece.
@@ -41,7 +45,7 @@ final class FreshHosts<Host> {
         }
         let host = try make()
         made += 1
-        serving = try runtime(host).stateIdentity(views: false)
+        serving = try identity(host)
         return host
     }
 
@@ -50,7 +54,7 @@ final class FreshHosts<Host> {
         guard let identity = serving else { return }
         serving = nil
         let lua = runtime(host).lua
-        if (try? reset(host)) != nil, (try? runtime(host).stateIdentity(views: false)) == identity {
+        if (try? reset(host)) != nil, (try? self.identity(host)) == identity {
             clean = (host, identity)
         } else {
             lua.close()

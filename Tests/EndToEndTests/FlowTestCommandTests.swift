@@ -193,10 +193,11 @@ import TestSupport
             app "app.lua"
             runs = (runs or 0) + 1
             local n = os.time() % 1000 + math.random(1000) * 1000 + (os.clock() * 1e6 // 1)
-            test("a test named " .. n, function() end)
+            test("a test named " .. n, function() touched = true end)
             test("another test named " .. n, function() end)
             """)
-        // The first test runs where the tests were listed; the second loads the file again, and finds others.
+        // The first test runs where the tests were listed and leaves a trace (a global); the second loads the
+        // file again, and finds others.
         let outcome = try Programs.run(["test", folder.path + "/random_test.lua"], input: "")
         #expect(outcome.status == 1)
         #expect(outcome.err.contains("declared other tests when loaded again"), "\(outcome.err)")

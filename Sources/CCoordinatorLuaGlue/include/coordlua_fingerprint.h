@@ -27,4 +27,9 @@
 #define COORDLUA_FINGERPRINT_DEPTH 160
 int coordlua_fingerprint(lua_State *L);
 
+/* Of the functions in the table (a list) at 1, one for each distinct list of upvalue cells (lua_upvalueid),
+   in order, as a new list: walking those reaches everything all of them reach through their upvalues (a
+   test file's tests, which share its locals). A lua_CFunction. */
+int coordlua_upvalue_sharers(lua_State *L);
+
 #endif /* COORDLUA_FINGERPRINT_H */

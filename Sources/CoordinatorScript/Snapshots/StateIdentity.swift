@@ -30,8 +30,9 @@ extension ScriptRuntime {
 
     /// The app's state now as exploration tells states apart (``StateIdentity``). Runs the app's views, if
     /// it declares any and `views` is true: call it under the time limit the app's code runs with. Without
-    /// views the identity is exact, and no Lua code runs.
-    package func stateIdentity(views useViews: Bool = true) throws -> StateIdentity {
+    /// views the identity is exact, and no Lua code runs. A host's own objects join it: `also` are more
+    /// roots, `excluding` objects the registry's references hold that the host accounts for by them.
+    package func stateIdentity(views useViews: Bool = true, also: [any LuaPushable] = [], excluding: [any LuaPushable] = []) throws -> StateIdentity {
         let capture = try snapshots.capture(of: self, data: false)
         if useViews, let view = scriptModule.declaration.view {
             let key = try view.call(FlowValue.record(capture.document), as: LuaValue.self)
@@ -41,6 +42,7 @@ extension ScriptRuntime {
         navigation.add(.record(capture.document))
         var roots: [any LuaPushable] = [Int(bitPattern: UInt(navigation.a)), Int(bitPattern: UInt(navigation.b))]
         roots.append(lua.globals)
+        roots += also
         var views: LuaTable?
         for coordinator in capture.coordinators {
             guard let scripted = coordinator as? ScriptedCoordinator else { roots.append(LuaValue.nil); continue }
@@ -58,7 +60,7 @@ extension ScriptRuntime {
             roots.append(try (screen.outputReceiver as? ScreenHandlers)?.slots.tableValue ?? .nil)
         }
         return StateIdentity(fingerprint: try LuaFingerprint(in: lua, of: roots, views: views, registry: true, materializing: data.lazyStoreIndex,
-                                                                  excluding: runtimeCaches), viewed: views != nil)
+                                                                  excluding: runtimeCaches + excluding), viewed: views != nil)
     }
 }
 

@@ -63,7 +63,8 @@ public enum FlowTests {
         try TestHarness(file: file, prepare: prepare).declared.map { FlowTest(name: $0.name, file: file, line: $0.line, isSkipped: $0.skipped) }
     }
 
-    /// Runs the tests of `file` that `include` selects, in the order written, each from a fresh app;
+    /// Runs the tests of `file` that `include` selects, in the order written, each as in a fresh runtime
+    /// (the runtime is used again while a test leaves no trace in its state, its app started again);
     /// `report` hears each result as it comes. With `failFast`, stops after the first failure. Throws when
     /// the file itself cannot be loaded (a syntax error, its app failing to start).
     ///
@@ -89,22 +90,29 @@ public enum FlowTests {
                     strictLifecycle: Bool = false, timeLimit: Double? = nil, limits: RuntimeLimits = RuntimeLimits(),
                     prepare: ((ScriptRuntime) throws -> Void)?,
                     report: (FlowTestResult) -> Void = { _ in }) throws -> [FlowTestResult] {
-        // The harness that lists the tests is a fresh app no test has touched: the first test runs in it.
+        // The harness that lists the tests is a fresh app no test has touched: the first test runs in it, and
+        // the next ones too while each test leaves no trace in its state (else a new harness loads the file).
         let listed = Clock.now()
-        var unused: TestHarness? = try TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, limits: limits, prepare: prepare)
-        let tests = unused?.declared.map { FlowTest(name: $0.name, file: file, line: $0.line, isSkipped: $0.skipped) } ?? []
+        let listing = try TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, limits: limits, prepare: prepare)
+        let tests = listing.declared.map { FlowTest(name: $0.name, file: file, line: $0.line, isSkipped: $0.skipped) }
+        let harnesses = FreshHosts(make: {
+            try TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, limits: limits, prepare: prepare)
+        }, runtime: { $0.runtime }, identity: { try $0.identity() }, reset: { try $0.restart() })
+        try harnesses.adopt(listing)
+        defer { harnesses.close() }
+        var first = true
         var results: [FlowTestResult] = []
         for (index, test) in tests.enumerated() where include(test) {
             let result: FlowTestResult
             if test.isSkipped {
                 result = FlowTestResult(test: test, outcome: .skipped, seconds: 0)
             } else {
-                let start = unused == nil ? Clock.now() : listed
+                let start = first ? listed : Clock.now()
+                first = false
                 var outcome = FlowTestResult.Outcome.passed
                 var harness: TestHarness?
                 do {
-                    harness = try unused ?? TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, limits: limits, prepare: prepare)
-                    unused = nil
+                    harness = try harnesses.next()
                     try harness?.run(index, named: test.name, timeLimit: timeLimit)
                 } catch {
                     let place = error is LifecycleViolation ? "\(file):\(test.line)" : location(of: error, in: file, test: test)
@@ -112,6 +120,7 @@ public enum FlowTests {
                     outcome = .failed(message: message(text, without: place, of: file), location: place)
                 }
                 result = FlowTestResult(test: test, outcome: outcome, seconds: Clock.now() - start, coverage: harness?.coverage)
+                if let harness { harnesses.done(harness) }
             }
             results.append(result)
             report(result)

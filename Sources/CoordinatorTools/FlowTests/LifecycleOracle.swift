@@ -55,10 +55,19 @@ final class LifecycleOracle {
         shown = now
     }
 
-    /// What breaks the rules now, after collecting garbage (Lua's, which releases what only Lua held).
+    /// What breaks the rules now, after collecting garbage (Lua's, which releases what only Lua held). A
+    /// second collection runs only when the first leaves something that breaks them: finalizers release
+    /// Swift objects, and what those held goes in the second cycle (no collection can make a violation).
     func violations(collecting lua: LuaState) -> [String] {
         lua.collectGarbage()
-        lua.collectGarbage() // finalizers release Swift objects; what they held goes in the second cycle
+        let found = collectedViolations()
+        if found.isEmpty { return cheapViolations() }
+        lua.collectGarbage()
+        return collectedViolations() + cheapViolations()
+    }
+
+    /// The finished coordinators and left screens still alive, as the tracker holds them now.
+    private func collectedViolations() -> [String] {
         tracker.compact()
         var found: [String] = []
         for entry in tracker.coordinators {
@@ -69,7 +78,7 @@ final class LifecycleOracle {
             guard let s = entry.object, !s.isShown, let step = leftAt[s.id] else { continue }
             found.append("screen \(s.info) left at \(step) but is still alive (something still holds it)")
         }
-        return found + cheapViolations()
+        return found
     }
 
     /// The rule that needs no collection: a running coordinator that shows nothing in its subtree and does

@@ -1,19 +1,21 @@
 import CoordinatorScript
 
 /// One test file in a fresh runtime: its globals (`app`, `test`, `skip`, `expect`, the driver functions),
-/// its app loaded and started by `app "..."`, and the tests it declares. A test runs in a harness of its
-/// own, so no state leaks from one test to the next.
+/// its app loaded and started by `app "..."`, and the tests it declares. Each test runs as in a harness of
+/// its own (``FreshHosts``: a harness serves the next test only when the last one left no trace in it, its
+/// app started again), so no state leaks from one test to the next.
 final class TestHarness {
     struct Declared {
         let name: String
         let line: Int
-        let function: LuaFunction
         let skipped: Bool
     }
 
     let runtime: ScriptRuntime
     let file: String
     private(set) var declared: [Declared] = []
+    /// The declared tests' functions, in order (one table: the state's identity walks what they share).
+    private let functions: LuaTable
     private var finishes: [(name: String, reason: String, result: FlowValue?)] = []
     /// What the test reached (``coverage``).
     private var reachedScreens: Set<String> = []
@@ -21,6 +23,10 @@ final class TestHarness {
     private var reachedCoordinators: Set<String> = []
     /// The app's main script, once `app "..."` ran.
     private(set) var appPath: String?
+    /// The gateway's state the app started in.
+    private var startState: AppState?
+    /// The time limit of the file's top level and of each test.
+    private let timeLimit: Double?
     private var observer: NavigationObservation?
 
     /// The lifecycle oracle, watching from before the app starts.
@@ -33,7 +39,9 @@ final class TestHarness {
     init(file: String, strictLifecycle: Bool = false, timeLimit: Double? = nil, limits: RuntimeLimits = RuntimeLimits(),
          prepare: ((ScriptRuntime) throws -> Void)? = nil) throws {
         self.file = file
+        self.timeLimit = timeLimit
         runtime = try limits.makeRuntime(driverFunctions: true, timed: timeLimit != nil)
+        functions = try runtime.lua.newTable()
         try prepare?(runtime)
         oracle = LifecycleOracle(app: runtime.app)
         let oracle = oracle, app = runtime.app, lua = runtime.lua
@@ -92,12 +100,41 @@ final class TestHarness {
         finishes.removeAll()
         oracle.beforeStep("the test's first step")
         try runtime.lua.withTimeLimit(timeLimit) {
-            _ = try declared[index].function.callValues()
+            _ = try functions.rawGet(index + 1, as: LuaFunction.self).callValues()
         }
         let violations = oracle.violations(collecting: runtime.lua)
         if !violations.isEmpty {
             throw LifecycleViolation(message: "lifecycle: " + violations.joined(separator: "; "))
         }
+    }
+
+    /// The exact identity of the harness's state (``FreshHosts``): its runtime's, where the declared tests
+    /// count by what they reach through their upvalues (their code never changes), so that a file of many
+    /// tests costs as much as one with a test for each distinct set of the file's locals.
+    func identity() throws -> StateIdentity {
+        let sharers = try LuaFingerprint.upvalueSharers(of: functions, in: runtime.lua)
+        return try runtime.stateIdentity(views: false, also: [sharers], excluding: [functions])
+    }
+
+    /// Takes the app back to its start for the next test: ended, the gateway in the state it started in,
+    /// and started again; what the harness noted of the last test (coverage, finishes) starts over. Throws
+    /// when the start fails. (What the ending left alive is the lifecycle oracle's to find after the next
+    /// test: only Swift could hold it, as a harness whose Lua holds it is not used again.)
+    func restart() throws {
+        guard let startState else { throw LuaError(.misuse, "\(file): the test file names no app") }
+        let app = runtime.app
+        (reachedScreens, reachedOutputs, reachedCoordinators) = ([], [], [])
+        finishes.removeAll()
+        oracle.beforeStep("starting the app")
+        try runtime.lua.withTimeLimit(timeLimit) {
+            try app.atomically {
+                try app.tearDown()
+                app.gateway.state = startState
+                try runtime.start()
+            }
+        }
+        oracle.afterStep()
+        noteShownScreens()
     }
 
     private func installGlobals() throws {
@@ -111,6 +148,7 @@ final class TestHarness {
             let script = path.hasPrefix("/") ? path : folder + "/" + path
             harness.appPath = script
             try harness.runtime.load(script: script)
+            harness.startState = harness.runtime.app.gateway.state
             try harness.runtime.start()
             harness.noteShownScreens()
         })
@@ -118,7 +156,8 @@ final class TestHarness {
             try globals.set(name, lua.function(name: name, holding: self) { harness, call in
                 let title = try call.string(1)
                 let function = try call.argument(2, as: LuaFunction.self)
-                harness.declared.append(Declared(name: title, line: function.info?.lineDefined ?? 0, function: function, skipped: skipped))
+                try harness.functions.rawSet(harness.declared.count + 1, function)
+                harness.declared.append(Declared(name: title, line: function.info?.lineDefined ?? 0, skipped: skipped))
             })
         }
         let recorders = try lua.newTable()
