@@ -50,15 +50,20 @@ void coordlua_install_hook(lua_State *L, coordlua_Runtime *rt) {
     lua_sethook(L, hook, mask, count);
 }
 
-/* Raises "chunk:line: message" located at the innermost Lua function (level 0 inside a hook). */
+/* Raises "chunk:line: message" located at the innermost Lua function (level 0 inside a hook) of the user's
+   code: the runtime's own chunks (named "=[...]", such as coroutine.wrap's "=[coroutine]") are passed over,
+   unless there is nothing else. */
 static void coordlua_hook_error(lua_State *L, const char *message) {
     lua_Debug where;
-    for (int level = 0; lua_getstack(L, level, &where); level++) {
-        lua_getinfo(L, "Sl", &where);
-        if (where.currentline > 0) {
-            lua_pushfstring(L, "%s:%d: %s", where.short_src, where.currentline, message);
-            lua_error(L);
-            return;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int level = 0; lua_getstack(L, level, &where); level++) {
+            lua_getinfo(L, "Sl", &where);
+            int internal = where.source[0] == '=' && where.source[1] == '[';
+            if (where.currentline > 0 && (pass == 1 || !internal)) {
+                lua_pushfstring(L, "%s:%d: %s", where.short_src, where.currentline, message);
+                lua_error(L);
+                return;
+            }
         }
     }
     lua_pushstring(L, message);

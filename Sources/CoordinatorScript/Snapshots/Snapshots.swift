@@ -290,7 +290,7 @@ package final class Snapshots {
         case .none: throw LuaError(.misuse, "the coordinator module is not loaded")
         case .uncompiled(let primitives):
             guard let module else { throw LuaError(.misuse, "the coordinator module is not loaded") }
-            let compiled = try lua.load(StateCodec.source, name: "[snapshot]", cached: true).call(module, primitives, as: LuaTable.self)
+            let compiled = try lua.load(StateCodec.source, name: "=[snapshot]", cached: true).call(module, primitives, as: LuaTable.self)
             let functions = (encode: try compiled.get("encode", as: LuaFunction.self), apply: try compiled.get("apply", as: LuaFunction.self))
             codec = .compiled(encode: functions.encode, apply: functions.apply)
             return functions
