@@ -17,6 +17,8 @@ import TestSupport
             (Self.sandboxed + ["-e", backtrack], "(command line):1: instruction budget of 10000000 instructions exhausted"),
             (["--timeout", "1", "-e", backtrack], "(command line):1: timed out"),
             (["--timeout", "1", matchOnLoad], "match.lua:1: timed out"),
+            // Inside a wrapped coroutine the error names the user's line, not the wrapper's.
+            (["--timeout", "1", "-e", "local f = coroutine.wrap(function() while true do end end) f()"], "coordrun: (command line):1: timed out"),
             (["--timeout", "1", spin], "spin.lua:1: timed out"),
             (["--sandbox", "--timeout", "1", "-e", "while true do end"], "(command line):1: timed out"),
             (Self.sandboxed + ["-e", "xpcall(error, function() while true do end end)"], "instruction budget of 10000000 instructions exhausted"),

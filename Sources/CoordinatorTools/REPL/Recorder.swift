@@ -9,42 +9,52 @@ import CoordinatorScript
 final class Recorder {
     /// The driving steps of the session so far, as Lua, each with the stack it left.
     private(set) var steps: [(code: String, stack: [String])] = []
-    private var file: FileHandle?
+    private var file: Int32?
     private(set) var path: String?
+    /// The first write that failed while recording (told at ``stop()``).
+    private var failure: String?
 
     var isRecording: Bool { file != nil }
 
     /// Notes a step that drove the app (and writes it when recording).
     func note(_ code: String, stack: [String]) {
         steps.append((code, stack))
-        if let file { write(step: (code, stack), to: file) }
+        guard let file, failure == nil else { return }
+        do { try write(step: (code, stack), to: file) } catch { failure = "\(error)" }
     }
 
     /// Starts writing to `path`: the header, the app, the steps so far.
     func start(_ path: String, app script: String?) throws {
         if isRecording { try stop() }
-        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
-            throw RecordingError(message: "cannot write \(path)")
-        }
-        self.file = file
-        self.path = path
+        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard file >= 0 else { throw RecordingError(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
         var header = "-- Recorded by coordrun's :record: ./scripts/coordrun test \(path) replays it.\n"
         if let script { header += "app \(Recorder.quoted(Recorder.relative(script, to: path)))\n" }
         header += "\ntest(\"recorded session\", function()\n"
-        Recorder.put(header, file)
-        for step in steps { write(step: step, to: file) }
+        do {
+            try Recorder.put(header, file)
+            for step in steps { try write(step: step, to: file) }
+        } catch {
+            close(file)
+            throw RecordingError(message: "cannot write \(path): \(error)")
+        }
+        self.file = file
+        self.path = path
+        failure = nil
     }
 
     /// Ends the test and closes the file.
     func stop() throws {
         guard let file else { throw RecordingError(message: "nothing is being recorded") }
-        Recorder.put("end)\n", file)
-        try? file.close()
         self.file = nil
+        var failure = self.failure
+        do { try Recorder.put("end)\n", file) } catch { failure = failure ?? "\(error)" }
+        if close(file) != 0 { failure = failure ?? String(cString: strerror(errno)) }
+        if let failure { throw RecordingError(message: "\(path ?? "the recording") is incomplete: a write failed (\(failure))") }
     }
 
-    private func write(step: (code: String, stack: [String]), to file: FileHandle) {
-        Recorder.put("  " + step.code + "\n  expect.stack { " + step.stack.map(Recorder.quoted).joined(separator: ", ") + " }\n", file)
+    private func write(step: (code: String, stack: [String]), to file: Int32) throws {
+        try Recorder.put("  " + step.code + "\n  expect.stack { " + step.stack.map(Recorder.quoted).joined(separator: ", ") + " }\n", file)
     }
 
     struct RecordingError: Error, CustomStringConvertible {
@@ -52,7 +62,18 @@ final class Recorder {
         var description: String { message }
     }
 
-    static func put(_ text: String, _ file: FileHandle) { try? file.write(contentsOf: Data(text.utf8)) }
+    /// Writes all of `text` to `file`, or throws what the system said.
+    static func put(_ text: String, _ file: Int32) throws {
+        var bytes = Array(text.utf8)
+        while !bytes.isEmpty {
+            let written = Glibc.write(file, bytes, bytes.count)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw RecordingError(message: String(cString: strerror(errno)))
+            }
+            bytes.removeFirst(written)
+        }
+    }
 
     /// A Lua string literal.
     static func quoted(_ text: String) -> String { LuaSyntax.quoted(text) }
