@@ -19,7 +19,7 @@ public enum RouteCheck {
     /// started (gateway state `state`), so that a `from = "current"` route opens from the app's start; a
     /// link that runs longer than `timeLimit` seconds fails with "timed out"; every runtime runs under
     /// `limits`. Each link opens as in a fresh runtime: the runtime is used again only when the link before
-    /// left no trace in its state (``FreshHosts``), else the script is loaded again in a new one. Throws
+    /// left no trace in its state (its exact state identity is as before), else the script is loaded again in a new one. Throws
     /// when the script does not load (a route that names an unknown screen is such an error).
     public static func run(script: String, state: String = "authorization", timeLimit: Double? = 5,
                            limits: RuntimeLimits = RuntimeLimits()) throws -> [Result] {

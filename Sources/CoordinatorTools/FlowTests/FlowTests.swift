@@ -169,7 +169,7 @@ extension FlowTests {
     /// The tests a test file declares (see ``list(_:)-(String)``).
     public static func list(_ url: URL) throws -> [FlowTest] { try list(ScriptRuntime.path(of: url)) }
 
-    /// Runs a test file's tests (see ``run(_:include:failFast:strictLifecycle:timeLimit:report:)-(String,_,_,_,_,_)``).
+    /// Runs a test file's tests (see ``run(_:include:failFast:strictLifecycle:timeLimit:limits:report:)``).
     @discardableResult
     public static func run(_ url: URL, include: (FlowTest) -> Bool = { _ in true }, failFast: Bool = false,
                            strictLifecycle: Bool = false, timeLimit: Double? = nil,
