@@ -70,38 +70,34 @@ static void coordlua_hook_error(lua_State *L, const char *message) {
     lua_error(L);
 }
 
+/* Why a limit stops the running code now: 0 nothing; else an interrupt's reason (1 interrupted, 2 timed
+   out, 3 cancelled: asked already, or with `timed` the cancel flag set or the deadline passed) or 4, the
+   instruction budget spent. */
+static int coordlua_stop_reason(coordlua_Runtime *rt, int timed) {
+    if (rt->interruptRequested) return rt->interruptRequested;
+    if (timed && rt->cancel != NULL && coordlua_cancel_test(rt->cancel)) return 3;
+    if (timed && rt->deadline != 0 && coordlua_monotonic_ns() >= rt->deadline) return 2;
+    if (rt->budgeted && rt->budget <= 0) return 4;
+    return 0;
+}
+
 /* Stops the running code if a limit says so, as the count hook does: `spent` instructions are charged to the
    budget first, and with `timed` the cancel flag and the deadline are read. Raises the limit's error (after
    setting a hook that stops the next instruction too); returns 0 when nothing stops. */
 static int coordlua_enforce(lua_State *L, coordlua_Runtime *rt, long long spent, int timed) {
-    if (rt->interruptRequested) {
-        sigintUnseen = 0;
-        lua_sethook(L, coordlua_hook, LUA_MASKCOUNT, 1);
-        coordlua_hook_error(L, rt->interruptRequested == 2 ? "timed out" : rt->interruptRequested == 3 ? "cancelled" : "interrupted");
-        return 1;
+    if (rt->budgeted) rt->budget -= spent;
+    int reason = coordlua_stop_reason(rt, timed);
+    if (reason == 0) return 0;
+    if (rt->interruptRequested) sigintUnseen = 0;
+    lua_sethook(L, coordlua_hook, LUA_MASKCOUNT, 1);
+    if (reason == 4) {
+        lua_pushfstring(L, "instruction budget of %I instructions exhausted", (lua_Integer)rt->budgetTotal);
+        coordlua_hook_error(L, lua_tostring(L, -1));
+    } else {
+        rt->interruptRequested = reason;
+        coordlua_hook_error(L, reason == 2 ? "timed out" : reason == 3 ? "cancelled" : "interrupted");
     }
-    if (timed && rt->cancel != NULL && coordlua_cancel_test(rt->cancel)) {
-        rt->interruptRequested = 3;
-        lua_sethook(L, coordlua_hook, LUA_MASKCOUNT, 1);
-        coordlua_hook_error(L, "cancelled");
-        return 1;
-    }
-    if (timed && rt->deadline != 0 && coordlua_monotonic_ns() >= rt->deadline) {
-        rt->interruptRequested = 2;
-        lua_sethook(L, coordlua_hook, LUA_MASKCOUNT, 1);
-        coordlua_hook_error(L, "timed out");
-        return 1;
-    }
-    if (rt->budgeted) {
-        rt->budget -= spent;
-        if (rt->budget <= 0) {
-            lua_sethook(L, coordlua_hook, LUA_MASKCOUNT, 1);
-            lua_pushfstring(L, "instruction budget of %I instructions exhausted", (lua_Integer)rt->budgetTotal);
-            coordlua_hook_error(L, lua_tostring(L, -1));
-            return 1;
-        }
-    }
-    return 0;
+    return 1;
 }
 
 void coordlua_hook(lua_State *L, lua_Debug *ar) {
@@ -254,12 +250,7 @@ int coordlua_caller(lua_State *L, int level, char *source, int size, int *line) 
 }
 
 int coordlua_stopping(lua_State *L) {
-    coordlua_Runtime *rt = coordlua_runtime(L);
-    int stopping = rt->interruptRequested != 0
-        || (rt->budgeted && rt->budget <= 0)
-        || (rt->deadline != 0 && coordlua_monotonic_ns() >= rt->deadline)
-        || (rt->cancel != NULL && coordlua_cancel_test(rt->cancel));
-    lua_pushboolean(L, stopping);
+    lua_pushboolean(L, coordlua_stop_reason(coordlua_runtime(L), 1) != 0);
     return 1;
 }
 
@@ -344,16 +335,15 @@ int coordlua_os_execute(lua_State *L) {
             if (pidfd >= 0) close(pidfd);
             return luaL_execresult(L, done == pid ? status : -1);
         }
-        long long now = coordlua_monotonic_ns();
-        if (rt->interruptRequested || (rt->cancel != NULL && coordlua_cancel_test(rt->cancel)) || (rt->deadline != 0 && now >= rt->deadline)) {
+        if (coordlua_stop_reason(rt, 1) != 0) {
             kill(-pid, SIGKILL);
             while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
             if (pidfd >= 0) close(pidfd);
             coordlua_enforce(L, rt, 0, 1);
             return luaL_error(L, "interrupted");
         }
-        long long wait = 100000000LL; /* 100 ms: a cancel flag is read at least that often */
-        if (rt->deadline != 0 && rt->deadline - now < wait) wait = rt->deadline - now;
+        long long wait = 100000000LL, now = coordlua_monotonic_ns(); /* 100 ms: a cancel flag is read at least that often */
+        if (rt->deadline != 0 && rt->deadline - now < wait) wait = rt->deadline > now ? rt->deadline - now : 0;
         if (pidfd >= 0) {
             struct pollfd watch = { .fd = pidfd, .events = POLLIN, .revents = 0 };
             poll(&watch, 1, (int)(wait / 1000000LL) + 1);

@@ -254,6 +254,17 @@ public final class ScriptRuntime {
         try app.start(scriptModule.declaration.makeRoot(self), router: configuration.routerMaker?(app))
     }
 
+    /// Ends the app (its root flow finishes, the window empties) and puts the gateway in `state`, as one
+    /// operation; with `starting`, starts the app again. For tools that do many pieces of work in one
+    /// runtime (exploration's branches, flow tests, the route check), each from the app's start.
+    package func reset(to state: AppState, starting: Bool) throws {
+        try app.atomically {
+            try app.tearDown()
+            app.gateway.state = state
+            if starting { try start() }
+        }
+    }
+
     /// Opens a link: finds the route it matches and takes its steps (from the app's start, or from where it
     /// is, as the route says), as one atomic operation. An unknown link, a parameter that resolves to
     /// nothing, a step that finds the app elsewhere: an error naming the link and the step, and the app

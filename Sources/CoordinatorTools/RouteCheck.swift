@@ -24,7 +24,7 @@ public enum RouteCheck {
     public static func run(script: String, state: String = "authorization", timeLimit: Double? = 5,
                            limits: RuntimeLimits = RuntimeLimits()) throws -> [Result] {
         func load() throws -> ScriptRuntime {
-            let runtime = try limits.makeRuntime(stateNamed: state, timed: timeLimit != nil)
+            let runtime = try limits.runtime(stateNamed: state, timed: timeLimit != nil)
             try ExitGuard.install(in: runtime)
             try runtime.load(script: script)
             return runtime
@@ -32,12 +32,7 @@ public enum RouteCheck {
         let reader = try load()
         let gateway = reader.app.gateway.state
         let runtimes = FreshHosts(make: load, runtime: { $0 }) { runtime in
-            try runtime.lua.withTimeLimit(timeLimit) {
-                try runtime.app.atomically {
-                    try runtime.app.tearDown()
-                    runtime.app.gateway.state = gateway
-                }
-            }
+            try runtime.lua.withTimeLimit(timeLimit) { try runtime.reset(to: gateway, starting: false) }
         }
         try runtimes.adopt(reader)
         defer { runtimes.close() }

@@ -18,17 +18,12 @@ public struct RuntimeLimits: Sendable {
         self.instructions = instructions
     }
 
-    /// A runtime under these limits, in gateway state `state`; `timed`: a time limit bounds its calls too.
-    func makeRuntime(stateNamed state: String = "authorization", driverFunctions: Bool = false, timed: Bool) throws -> ScriptRuntime {
+    /// A runtime under these limits, in gateway state `state`, with the driver functions (`tap`, `back`, ...)
+    /// if asked; `timed` says that a time limit bounds its calls too (``apply(to:timed:)``).
+    public func runtime(stateNamed state: String = "authorization", driverFunctions: Bool = false, timed: Bool) throws -> ScriptRuntime {
         let runtime = try ScriptRuntime(stateNamed: state, driverFunctions: driverFunctions, sandbox: sandbox)
         try apply(to: runtime, timed: timed)
         return runtime
-    }
-
-    /// A runtime under these limits (for a host's own tools, such as an explorer's runtime maker); `timed`
-    /// says that a time limit bounds its calls too.
-    public func runtime(stateNamed state: String = "authorization", timed: Bool) throws -> ScriptRuntime {
-        try makeRuntime(stateNamed: state, timed: timed)
     }
 
     /// Puts the memory and instruction limits on `runtime` (the sandbox is the runtime's from its start);

@@ -101,15 +101,15 @@ enum Platform {
         return .end
     }
 
-    /// The test files (`*_test.lua`) among `paths` and under the folders among them, sorted; folders whose
-    /// names start with `.` (`.build`, `.git`) are skipped, and links to folders are not followed. A path
-    /// that is a file is taken as it is.
     /// Whether a file or folder exists at `path`.
     static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
     }
 
+    /// The test files (`*_test.lua`) among `paths` and under the folders among them, sorted; folders whose
+    /// names start with `.` (`.build`, `.git`) are skipped, and links to folders are not followed. A path
+    /// that is a file is taken as it is.
     static func testFiles(in paths: [String]) -> [String] {
         var found: [String] = []
         var folders: [String] = []

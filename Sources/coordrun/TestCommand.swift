@@ -8,7 +8,7 @@ struct TestCommand: ParsableCommand {
         commandName: "test",
         abstract: "Run flow tests: every *_test.lua under the given files or folders (default: the current folder).",
         usage: "coordrun test [<options>] [<paths> ...]",
-        discussion: "Each test starts from a fresh app. Prints each failing test with its place and message, then `N passed, N failed`. Exit status: 0 every test passed, 1 a test failed (or a test file did not load), 2 the run itself failed (a path that does not exist, a report that cannot be written).")
+        discussion: "Each test starts as from a fresh app. Prints each failing test with its place and message, then `N passed, N failed`. Exit status: 0 every test passed, 1 a test failed (or a test file did not load), 2 the run itself failed (a path that does not exist, a report that cannot be written).")
 
     @Argument(help: "Test files or folders to search (build folders and hidden folders are skipped).")
     var paths: [String] = []

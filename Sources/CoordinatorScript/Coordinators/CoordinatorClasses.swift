@@ -13,7 +13,7 @@ final class CoordinatorClasses {
     private var cache: [UnsafeRawPointer: CoordinatorClass] = [:] // SAFETY[identity-address]
 
     /// The instances' metatables made so far, by class: made on a class's first run and kept by whatever
-    /// ran it, so they are no part of an app's state (``ScriptRuntime/stateIdentity()``).
+    /// ran it, so they are no part of an app's state (``ScriptRuntime/stateIdentity(views:also:excluding:)``).
     private(set) var instanceMetatables: [LuaValue: LuaTable] = [:]
 
     /// Registers the coordinator handle userdata: `name`, `id`, `status`, and ``CoordinatorMethods``.

@@ -94,7 +94,7 @@ struct AppDeclaration {
     /// How many times scripts called `flow.app` (a REPL starts the app a line declares).
     var count = 0
     /// What `flow.view(fn)` declared: the function whose result, given the navigation, stands for the whole
-    /// state when exploration tells states apart (``ScriptRuntime/stateIdentity()``).
+    /// state when exploration tells states apart (``ScriptRuntime/stateIdentity(views:also:excluding:)``).
     var view: LuaFunction?
 
     /// Whether the scripts declared an application.

@@ -275,7 +275,7 @@ package final class Snapshots {
 
     /// The snapshot codec's two functions, compiled the first time they are needed.
     /// The codec's Lua values: compiled on first need, so they are no part of an app's state
-    /// (``ScriptRuntime/stateIdentity()``).
+    /// (``ScriptRuntime/stateIdentity(views:also:excluding:)``).
     var codecValues: [any LuaPushable] {
         switch codec {
         case .none: []

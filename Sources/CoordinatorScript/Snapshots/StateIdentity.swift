@@ -1,7 +1,7 @@
 import CoordinatorCore
 import CoordinatorLua
 
-/// What exploration compares to tell two states of an app apart (``ScriptRuntime/stateIdentity()``): two
+/// What exploration compares to tell two states of an app apart (``ScriptRuntime/stateIdentity(views:also:excluding:)``): two
 /// states are one only when everything a later step can observe is the same — the gateway, the window's
 /// containers and stacks, every screen with its type, inputs and owner, the coordinator tree with each
 /// coordinator's class, and the Lua data: each coordinator's `self`, the screens' handlers and what they

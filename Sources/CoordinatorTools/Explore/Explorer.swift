@@ -250,11 +250,7 @@ public final class Explorer {
         let app = runtime.app
         switch base {
         case .start:
-            try app.atomically {
-                try app.tearDown()
-                app.gateway.state = state
-                try runtime.start()
-            }
+            try runtime.reset(to: state, starting: true)
         case .link(let url):
             try app.atomically {
                 app.gateway.state = state

@@ -40,7 +40,7 @@ final class TestHarness {
          prepare: ((ScriptRuntime) throws -> Void)? = nil) throws {
         self.file = file
         self.timeLimit = timeLimit
-        runtime = try limits.makeRuntime(driverFunctions: true, timed: timeLimit != nil)
+        runtime = try limits.runtime(driverFunctions: true, timed: timeLimit != nil)
         functions = try runtime.lua.newTable()
         try prepare?(runtime)
         oracle = LifecycleOracle(app: runtime.app)
@@ -122,17 +122,10 @@ final class TestHarness {
     /// test: only Swift could hold it, as a harness whose Lua holds it is not used again.)
     func restart() throws {
         guard let startState else { throw LuaError(.misuse, "\(file): the test file names no app") }
-        let app = runtime.app
         (reachedScreens, reachedOutputs, reachedCoordinators) = ([], [], [])
         finishes.removeAll()
         oracle.beforeStep("starting the app")
-        try runtime.lua.withTimeLimit(timeLimit) {
-            try app.atomically {
-                try app.tearDown()
-                app.gateway.state = startState
-                try runtime.start()
-            }
-        }
+        try runtime.lua.withTimeLimit(timeLimit) { try runtime.reset(to: startState, starting: true) }
         oracle.afterStep()
         noteShownScreens()
     }
