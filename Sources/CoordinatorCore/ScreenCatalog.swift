@@ -66,13 +66,7 @@ public final class ScreenCatalog {
     /// errors.
     public func make(_ name: String, inputs: FlowRecord = [:]) throws -> Screen {
         let type = try resolve(name, inputs: inputs)
-        for key in inputs.keys where type.input(named: key) == nil {
-            throw NavigationError(.unknownInput, "screen \(type.name) has no input '\(key)'" +
-                (type.inputs.isEmpty ? " (it has none)" : " (inputs: \(type.inputs.map(\.name).joined(separator: ", ")))"))
-        }
-        if let missing = type.inputs.first(where: { $0.required && inputs[$0.name] == nil }) {
-            throw NavigationError(.missingInput, "screen \(type.name) needs input '\(missing.name)'")
-        }
+        try type.check(inputs: inputs)
         guard context.isAlive else { throw NavigationError(.notRunning, "the app is gone") }
         return Screen(context: context, type: type, inputs: inputs)
     }

@@ -141,6 +141,18 @@ public final class ScreenType {
         self.examples = examples
     }
 
+    /// Checks a screen's inputs against the declaration, as building the screen does: an input it does not
+    /// declare, or a required one missing, is an error.
+    public func check(inputs: FlowRecord) throws {
+        for key in inputs.keys where input(named: key) == nil {
+            throw NavigationError(.unknownInput, "screen \(name) has no input '\(key)'" +
+                (self.inputs.isEmpty ? " (it has none)" : " (inputs: \(self.inputs.map(\.name).joined(separator: ", ")))"))
+        }
+        if let missing = self.inputs.first(where: { $0.required && inputs[$0.name] == nil }) {
+            throw NavigationError(.missingInput, "screen \(name) needs input '\(missing.name)'")
+        }
+    }
+
     /// The input declared under `name`, or nil.
     public func input(named name: String) -> InputSpec? { inputs.first { $0.name == name } }
     /// The output declared under `name`, or nil.

@@ -84,4 +84,42 @@ import TestSupport
         try runtime.restore(json)
         #expect(runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product"])
     }
+
+    @Test func forgedInputsAreCheckedAsBuildingAndShowingTheScreenChecksThem() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("compose.lua", """
+            local flow = require "coordinator"
+            flow.screen "Write" { outputs = { submit = "value" } }
+            flow.screen "Confirm" { required = { "text" }, outputs = { "edit" },
+                                    render = function(s) return ("You wrote: %q"):format(s.text) end }
+            local Compose = flow.coordinator "Compose"
+            function Compose:start()
+              self:push("Write").onSubmit = function(text)
+                self:push("Confirm", { text = text }).onEdit = function() self:pop() end
+              end
+            end
+            flow.app(Compose)
+            """)
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: script)
+        try runtime.start()
+        try runtime.app.tap("submit", payload: "hi")
+        let json = try runtime.snapshot()
+        let before = runtime.app.stateDescription
+        let written = "\"inputs\": {\n            \"text\": \"hi\"\n          }"
+        #expect(json.contains(written))
+        func refused(_ inputs: String, _ message: String) {
+            let error = #expect(throws: NavigationError.self) { try runtime.restore(json.replacingOccurrences(of: written, with: inputs)) }
+            #expect(error?.message == message)
+            #expect(runtime.app.stateDescription == before)
+        }
+        refused(#""inputs": {}"#, "restoring: window.root.stack[2].inputs: screen Confirm needs input 'text'")
+        refused(#""inputs": { "text": "hi", "extra": 1 }"#, "restoring: window.root.stack[2].inputs: screen Confirm has no input 'extra' (inputs: text)")
+        refused(#""inputs": { "text": { "a": 1 } }"#, "restoring: window.root.stack[2].inputs: rendering Confirm failed: \(script):4: bad argument #1 to 'format' (value has no literal form)")
+        // Inputs that check and render are set.
+        try runtime.restore(json.replacingOccurrences(of: written, with: #""inputs": { "text": "bye" }"#))
+        #expect(try runtime.app.window.visibleScreen?.render() == "You wrote: \"bye\"")
+        try runtime.app.tap("edit")
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["Write"])
+    }
 }

@@ -212,23 +212,35 @@ package final class Snapshots {
     private func reconcile(_ wanted: FlowValue, with replayed: Capture, in runtime: ScriptRuntime) throws {
         let app = runtime.app, lua = runtime.lua
         if let state = wanted["gateway"]?.stringValue, state != app.gateway.state.rawValue { app.gateway.state = AppState(state) }
-        var screens: [FlowValue] = [], tabs: [FlowValue] = []
-        func walk(_ container: FlowValue) {
-            if let list = container["stack"]?.listValue { screens += list }
-            if let screen = container["screen"] { screens.append(screen) }
+        var screens: [(path: String, entry: FlowValue)] = [], tabs: [FlowValue] = []
+        func walk(_ container: FlowValue, at path: String) {
+            func stack(_ list: [FlowValue], at path: String) {
+                for (i, screen) in list.enumerated() { screens.append(("\(path).stack[\(i + 1)]", screen)) }
+            }
+            if let list = container["stack"]?.listValue { stack(list, at: path) }
+            if let screen = container["screen"] { screens.append((path + ".screen", screen)) }
             if let list = container["tabs"]?.listValue {
                 tabs.append(container)
-                for tab in list { screens += tab["stack"]?.listValue ?? [] }
+                for (i, tab) in list.enumerated() { stack(tab["stack"]?.listValue ?? [], at: "\(path).tabs[\(i + 1)]") }
             }
         }
         if let window = wanted["window"] {
-            walk(window["root"] ?? [:])
-            for modal in window["modals"]?.listValue ?? [] { walk(modal) }
+            walk(window["root"] ?? [:], at: "window.root")
+            for (i, modal) in (window["modals"]?.listValue ?? []).enumerated() { walk(modal, at: "window.modals[\(i + 1)]") }
         }
-        for (entry, screen) in zip(screens, replayed.screens) {
+        // Inputs are checked as building the screen checks them, and a screen whose inputs changed must
+        // render with them, as after a tap: a snapshot cannot leave a screen that Back would fail to show.
+        var reset: [(path: String, screen: Screen)] = []
+        for ((path, entry), screen) in zip(screens, replayed.screens) {
             let inputs = entry["inputs"]?.recordValue ?? [:]
+            guard inputs != screen.inputs else { continue }
+            do { try screen.type.check(inputs: inputs) } catch { throw NavigationError(.badSnapshot, "restoring: \(path).inputs: \(error)") }
             for field in inputs.fields where screen[field.key] != field.value { try screen.set(field.key, to: field.value) }
             for field in screen.inputs.fields where inputs[field.key] == nil { try screen.set(field.key, to: nil) }
+            reset.append((path, screen))
+        }
+        for (path, screen) in reset {
+            do { _ = try screen.checkedRendering() } catch { throw NavigationError(.badSnapshot, "restoring: \(path).inputs: \(error)") }
         }
         for (entry, container) in zip(tabs, replayed.tabs) {
             for (i, tab) in (entry["tabs"]?.listValue ?? []).enumerated() where container.badges.indices.contains(i) && container.badges[i] != tab["badge"] {
