@@ -154,7 +154,11 @@ public final class Application {
             try atomically {
                 guard let screen = window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
                 try screen.emit(output, payload: payload)
-                stepLog.note(step)
+                if let spec = screen.type.output(named: output), spec.secret != .nothing {
+                    stepLog.note(.tap(output, payload: spec.recorded(payload))) // never the secret itself
+                } else {
+                    stepLog.note(step)
+                }
             }
         case .back:
             try atomically {

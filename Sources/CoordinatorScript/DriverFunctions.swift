@@ -34,8 +34,28 @@ package final class DriverFunctions {
             }),
             ("snapshot", { runtime, call in try call.pushResult(runtime.snapshot()) }),
             ("restore", { runtime, call in
+                // restore(json [, secrets]): secrets by name ({ password = "..." }) or a function(name, step).
                 let json = try call.string(1)
-                try runtime.driverFunctions.drive("restore(...)", call) { try runtime.restore(json) }
+                var secrets: ((SnapshotSecret) throws -> FlowValue)?
+                switch call.type(2) {
+                case .nil, .none: break
+                case .table:
+                    let table = try call.argument(2, as: LuaTable.self)
+                    secrets = { secret in
+                        guard let value = try table.get(secret.name, as: FlowValue?.self) else {
+                            throw LuaError(.runtime, "restore's secrets have no '\(secret.name)'")
+                        }
+                        return value
+                    }
+                case .function:
+                    let function = try call.argument(2, as: LuaFunction.self)
+                    secrets = { secret in try function.call(secret.name, secret.step, as: FlowValue.self) }
+                default:
+                    throw LuaError(.runtime, "bad argument #2 to 'restore' (a table of secrets by name, or a function(name, step), expected)")
+                }
+                try runtime.driverFunctions.drive("restore(...)", call) {
+                    if let secrets { try runtime.restore(json, secrets: secrets) } else { try runtime.restore(json) }
+                }
             }),
             ("top", { runtime, call in
                 if let screen = runtime.app.window.visibleScreen { try call.pushResult(LuaObject(screen)) }

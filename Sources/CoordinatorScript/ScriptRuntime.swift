@@ -288,7 +288,17 @@ public final class ScriptRuntime {
     ///
     /// In a fresh runtime (`coordrun --restore FILE`) the result is the snapshotted app; in one that ran
     /// before, data the scripts keep outside coordinators (a file-level local) is what this runtime has.
+    ///
+    /// A snapshot of steps that tapped an output with a secret payload (a password) cannot be restored
+    /// here: the snapshot does not hold the secret. ``restore(_:secrets:)`` supplies it.
     public func restore(_ json: String) throws { try snapshots.restore(json, into: self) }
+
+    /// ``restore(_:)``, asking `secrets` for each secret that a replayed step's payload needs
+    /// (``SnapshotSecret``): the parts of payloads that outputs declare secret, which snapshots never hold.
+    /// What `secrets` throws ends the restore (the app as before).
+    public func restore(_ json: String, secrets: (SnapshotSecret) throws -> FlowValue) throws {
+        try withoutActuallyEscaping(secrets) { secrets in try snapshots.restore(json, into: self, secrets: secrets) }
+    }
 
     /// The most bytes a snapshot file may hold: 64 MiB, far above any app's (a snapshot holds the steps
     /// and what the screens show), far below what would exhaust memory on the way.
@@ -296,10 +306,24 @@ public final class ScriptRuntime {
 
     /// ``restore(_:)`` of the snapshot in the file at `path` (of at most ``maximumSnapshotBytes``).
     public func restore(contentsOf path: String) throws {
+        try restore(json: snapshotText(at: path), secrets: nil)
+    }
+
+    /// ``restore(_:secrets:)`` of the snapshot in the file at `path` (of at most ``maximumSnapshotBytes``).
+    public func restore(contentsOf path: String, secrets: (SnapshotSecret) throws -> FlowValue) throws {
+        try withoutActuallyEscaping(secrets) { secrets in try restore(json: snapshotText(at: path), secrets: secrets) }
+    }
+
+    private func restore(json: String, secrets: ((SnapshotSecret) throws -> FlowValue)?) throws {
+        try snapshots.restore(json, into: self, secrets: secrets)
+    }
+
+    /// The text of the snapshot file at `path`, read up to ``maximumSnapshotBytes``.
+    private func snapshotText(at path: String) throws -> String {
         guard let json = readTextFile(path, limit: Self.maximumSnapshotBytes) else {
             throw NavigationError(.badSnapshot, "cannot read the snapshot \(path) (missing, unreadable, or over \(Self.maximumSnapshotBytes >> 20) MiB)")
         }
-        try restore(json)
+        return json
     }
 
     /// `value` as frozen data for Lua: a read-only table that screens take without copying (see

@@ -80,8 +80,11 @@ enum CoordRun {
         // The state is closed on the way out, as lua.c's: finalizers run, open files are flushed.
         defer { runtime.lua.close() }
         CtrlC.install()
+        // The secrets a snapshot's steps need are asked once, before the time limit starts (time travel
+        // restores again with the same answers).
+        let secrets = options.restore.map(askSecrets(of:)) ?? [:]
         do {
-            try CtrlC.interrupts(runtime) { try runtime.lua.withTimeLimit(options.timeLimit) { try startUp(runtime, invocation, options) } }
+            try CtrlC.interrupts(runtime) { try runtime.lua.withTimeLimit(options.timeLimit) { try startUp(runtime, invocation, options, secrets: secrets) } }
         } catch {
             streams.message(REPL.message(for: error))
             return 1
@@ -122,9 +125,22 @@ enum CoordRun {
             }
             let fresh = try makeRuntime(invocation, options)
             fresh.lua.sourceOverrides = sources
-            try fresh.silencingPrint { try fresh.lua.withTimeLimit(options.timeLimit) { try startUp(fresh, invocation, options) } }
+            try fresh.silencingPrint { try fresh.lua.withTimeLimit(options.timeLimit) { try startUp(fresh, invocation, options, secrets: secrets) } }
             return fresh
         }
+    }
+
+    /// Asks at the terminal, without echo, for each secret the snapshot in `file` stands in for (a
+    /// password its steps typed, which snapshots never hold). Nothing when standard input is no
+    /// terminal: the restore then says which secret it needs.
+    static func askSecrets(of file: String) -> [String: FlowValue] {
+        guard Platform.isTerminal(0), let json = Platform.readFile(file, limit: ScriptRuntime.maximumSnapshotBytes) else { return [:] }
+        var answers: [String: FlowValue] = [:]
+        for name in AppSnapshot.secretNames(in: json) {
+            guard let answer = Platform.readSecret(prompt: "\(file) needs the secret '\(name)' (not stored in snapshots): ") else { break }
+            answers[name] = .string(answer)
+        }
+        return answers
     }
 
     /// The runtime as the command line asks for it: the gateway state, sandbox, limits, warnings, `arg`.
@@ -140,7 +156,8 @@ enum CoordRun {
 
     /// LUA_INIT, then -e, -l and -W in order, then the script, then the app: at its start, at a link
     /// (--open) or where a snapshot was taken (--restore). The first failure ends it.
-    static func startUp(_ runtime: ScriptRuntime, _ invocation: Invocation, _ options: CoordRunOptions) throws {
+    /// `secrets`: the answers to the secrets a snapshot's steps need (``askSecrets(of:)``).
+    static func startUp(_ runtime: ScriptRuntime, _ invocation: Invocation, _ options: CoordRunOptions, secrets: [String: FlowValue] = [:]) throws {
         if !invocation.ignoreEnvironment { try runInit(runtime) }
         for step in invocation.steps {
             switch step {
@@ -162,7 +179,14 @@ enum CoordRun {
         if let url = options.open {
             try runtime.open(url)
         } else if let file = options.restore {
-            try runtime.restore(contentsOf: file)
+            if secrets.isEmpty {
+                try runtime.restore(contentsOf: file)
+            } else {
+                try runtime.restore(contentsOf: file) { secret in
+                    guard let value = secrets[secret.name] else { throw NavigationError(.badSnapshot, "no answer for \(secret)") }
+                    return value
+                }
+            }
         } else if runtime.declaresApplication {
             try runtime.start()
         }

@@ -13,6 +13,30 @@ enum Platform {
     /// Whether the file descriptor is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
 
+    /// A line read from the terminal on standard input with echo off, after `prompt` on standard error;
+    /// nil when standard input is no terminal or is at its end.
+    static func readSecret(prompt: String) -> String? {
+        var settings = termios()
+        guard isatty(0) != 0, tcgetattr(0, &settings) == 0 else { return nil }
+        writeError(prompt)
+        var quiet = settings
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        _ = tcsetattr(0, TCSAFLUSH, &quiet)
+        defer {
+            _ = tcsetattr(0, TCSAFLUSH, &settings)
+            writeError("\n")
+        }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let n = read(0, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            guard n == 1 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            line.append(byte)
+        }
+    }
+
     /// An environment variable's value.
     static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 

@@ -123,3 +123,119 @@ import TestSupport
         #expect(runtime.app.window.visibleStack.map(\.name) == ["Write"])
     }
 }
+
+/// Payloads an output declares secret: never in the steps, so never in a snapshot; asked for on restore.
+@Suite struct SnapshotSecretTests {
+    static let app = """
+        local flow = require "coordinator"
+        flow.screen "Login" { outputs = { submit = { secret = { "password" } } } }
+        flow.screen "Home" { inputs = { "user" }, outputs = { unlock = { secret = true } } }
+        flow.screen "Vault" {}
+        local App = flow.coordinator "App"
+        function App:start()
+          self:push("Login").onSubmit = function(c)
+            if c.password ~= "hunter2" then error("wrong password") end
+            self:push("Home", { user = c.user }).onUnlock = function(pin)
+              if pin ~= 1234 then error("wrong pin") end
+              self:push("Vault")
+            end
+          end
+        end
+        flow.app(App)
+        """
+
+    static func runtime(in folder: TemporaryDirectory) throws -> ScriptRuntime {
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: try folder.write("login.lua", app))
+        try runtime.start()
+        return runtime
+    }
+
+    @Test func secretPartsOfPayloadsAreNeverRecordedNorWrittenIntoSnapshots() throws {
+        let folder = try TemporaryDirectory()
+        let runtime = try Self.runtime(in: folder)
+        try runtime.app.tap("submit", payload: ["user": "ann", "password": "hunter2"])
+        try runtime.app.tap("unlock", payload: 1234)
+        #expect(runtime.app.steps == [
+            .tap("submit", payload: ["user": "ann", "password": ["$secret": "password"]]),
+            .tap("unlock", payload: ["$secret": "unlock"]),
+        ])
+        let json = try runtime.snapshot()
+        #expect(!json.contains("hunter2") && !json.contains("1234"))
+        #expect(AppSnapshot.secretNames(in: json) == ["password", "unlock"])
+
+        // Without its secrets the snapshot is refused, naming the first one, and the app is unchanged.
+        let before = runtime.app.stateDescription
+        let refused = #expect(throws: NavigationError.self) { try runtime.restore(json) }
+        #expect(refused?.message.hasPrefix("restoring: step 1 needs the secret 'password' of Login's output submit, which a snapshot never holds") == true)
+        #expect(runtime.app.stateDescription == before)
+
+        // With them it restores; each is asked with its step.
+        var asked: [SnapshotSecret] = []
+        let fresh = try Self.runtime(in: folder)
+        try fresh.restore(json) { secret in
+            asked.append(secret)
+            return secret.name == "password" ? "hunter2" : 1234
+        }
+        #expect(fresh.app.window.visibleStack.map(\.name) == ["Login", "Home", "Vault"])
+        #expect(asked.map { "\($0.step) \($0.screen).\($0.output) \($0.name)" } == ["1 Login.submit password", "2 Home.unlock unlock"])
+        #expect(try fresh.snapshot() == json)
+
+        // A wrong secret fails the step; the message shows the step as recorded, never the secret given.
+        let wrong = #expect(throws: NavigationError.self) { try fresh.restore(json) { _ in "guess-1" } }
+        #expect(wrong?.message.contains("step 1, tap(\"submit\", {password = {[\"$secret\"] = \"password\"}, user = \"ann\"}), fails now") == true, "\(wrong?.message ?? "")")
+        #expect(wrong?.message.contains("guess-1") == false)
+        // What the secrets function throws ends the restore, naming the secret.
+        struct NoKeychain: Error {}
+        let thrown = #expect(throws: NavigationError.self) { try fresh.restore(json) { _ in throw NoKeychain() } }
+        #expect(thrown?.message.hasPrefix("restoring: step 1 needs the secret 'password' of Login's output submit: NoKeychain") == true)
+        #expect(fresh.app.window.visibleStack.map(\.name) == ["Login", "Home", "Vault"])
+    }
+
+    @Test func luaRestoresTakeSecretsByNameOrFromAFunction() throws {
+        let folder = try TemporaryDirectory()
+        let runtime = try Self.runtime(in: folder)
+        let results = try runtime.run("""
+            tap("submit", { user = "ann", password = "hunter2" })
+            tap("unlock", 1234)
+            local json = snapshot()
+            local bare = select(2, pcall(restore, json))
+            local missing = select(2, pcall(restore, json, { password = "hunter2" }))
+            restore(json, { password = "hunter2", unlock = 1234 })
+            local byTable = stack()
+            local seen = {}
+            restore(json, function(name, step) seen[#seen + 1] = name .. "@" .. step; return name == "password" and "hunter2" or 1234 end)
+            return bare, missing, table.concat(byTable, " "), table.concat(seen, " "), select(2, pcall(restore, json, 42))
+            """)
+        #expect(results[0].stringValue?.contains("step 1 needs the secret 'password'") == true)
+        #expect(results[1].stringValue?.contains("step 2 needs the secret 'unlock' of Home's output unlock: restore's secrets have no 'unlock'") == true, "\(results[1])")
+        #expect(results[2] == "Login Home Vault")
+        #expect(results[3] == "password@1 unlock@2")
+        #expect(results[4].stringValue?.contains("bad argument #2 to 'restore'") == true)
+    }
+
+    @Test func anOutputThatChoosesFromAnInputCannotBeSecretAndSecretIsTrueOrNames() throws {
+        func refused(_ outputs: String, _ message: String) throws {
+            let runtime = try ScriptRuntime(driverFunctions: true)
+            let error = #expect(throws: LuaError.self) { try runtime.run("require('coordinator').screen 'S' { inputs = { 'items' }, outputs = \(outputs) }") }
+            #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
+        }
+        try refused("{ pick = { from = 'items', secret = true } }", "screen S: output 'pick' chooses an item of 'items', which the app has: it cannot be secret")
+        try refused("{ pin = { secret = 'yes' } }", "screen S: output 'pin': secret is true (the whole payload) or a list of the payload's field names")
+        try refused("{ login = { secret = { 1 } } }", "screen S: output 'login': secret = { 'field', ... } names the payload's secret fields (strings)")
+        try refused("{ login = {} }", "{ secret = { 'field', ... } } or { secret = true }")
+    }
+
+    @Test func hostsRestoreWithSecretsOnTheirIsolation() async throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("login.lua", Self.app)
+        let session = try ScriptSession()
+        try await session.load(script: URL(filePath: script))
+        try await session.withRuntime { try $0.start() }
+        try await session.tap("submit", payload: ["user": "ann", "password": "hunter2"])
+        let json = try await session.snapshot()
+        try await session.withRuntime { try $0.reset(to: $0.app.startState, starting: true) }
+        try await session.restore(json) { _ in "hunter2" }
+        #expect(try await session.visibleStack() == ["Login", "Home"])
+    }
+}

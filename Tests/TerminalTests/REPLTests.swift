@@ -124,6 +124,40 @@ extension Substring {
         return session
     }
 
+    @Test func restoringASnapshotAsksForItsSecretsWithoutEchoingThem() throws {
+        try folder.write("login.lua", """
+            local flow = require "coordinator"
+            flow.screen "Login" { outputs = { submit = { secret = { "password" } } } }
+            flow.screen "Home" { inputs = { "user" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              self:push("Login").onSubmit = function(c)
+                if c.password ~= "hunter2" then error("wrong password") end
+                self:push("Home", { user = c.user })
+              end
+            end
+            flow.app(App)
+            """)
+        let taken = try Programs.run(Programs.coordrun, ["-i", "login.lua"], input: """
+            tap('submit', { user = 'ann', password = 'hunter2' })
+            io.open('s.json', 'w'):write(snapshot()):close()
+            """, folder: folder.path)
+        #expect(taken.status == 0)
+        #expect(try #require(readFile(folder.path + "/s.json")).contains("hunter2") == false)
+
+        let restoring = try TerminalSession([Programs.coordrun, "-i", "--restore", "s.json", "login.lua"],
+                                            environment: ["COORDRUN_HISTORY": history, "TERM": "xterm", "NO_COLOR": "1"],
+                                            folder: folder.path)
+        try restoring.waitFor("s.json needs the secret 'password' (not stored in snapshots):")
+        try restoring.type("hunter2")
+        let screen = try restoring.waitFor("stack: Login > Home")
+        #expect(!screen.contains("hunter2")) // not echoed
+        // Without a terminal to ask at, the restore names the secret it needs.
+        let piped = try Programs.run(Programs.coordrun, ["--restore", "s.json", "login.lua"], input: "", folder: folder.path)
+        #expect(piped.status == 1)
+        #expect(piped.err.contains("step 1 needs the secret 'password' of Login's output submit, which a snapshot never holds"))
+    }
+
     @Test func promptsComeFromPromptGlobalsAsInLua() throws {
         let repl = try start(["-e", "_PROMPT = 'lua> ' _PROMPT2 = setmetatable({}, { __tostring = function() return '..> ' end })", "-i"])
         try repl.waitFor("lua>")

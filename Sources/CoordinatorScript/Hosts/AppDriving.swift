@@ -57,6 +57,12 @@ extension AppDriving {
     /// Brings the app to a snapshot's state: see ``ScriptRuntime/restore(_:)``.
     public func restore(_ json: String) async throws { try await withRuntime { try $0.restore(json) } }
 
+    /// Brings the app to a snapshot's state, asking `secrets` for the secrets its steps need: see
+    /// ``ScriptRuntime/restore(_:secrets:)``. `secrets` runs on the front's isolation, during the restore.
+    public func restore(_ json: String, secrets: @Sendable (SnapshotSecret) throws -> FlowValue) async throws {
+        try await withRuntime { try $0.restore(json, secrets: secrets) }
+    }
+
     /// The visible stack's screen names, bottom first.
     public func visibleStack() async throws -> [String] { try await withRuntime { $0.app.window.visibleStack.map(\.name) } }
 }

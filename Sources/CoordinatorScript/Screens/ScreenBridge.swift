@@ -104,12 +104,18 @@ final class ScreenBridge {
                 case .string(let kind) where kind.string == "value": keyed.append(OutputSpec(output, payload: .value))
                 case .string(let kind) where kind.string == "none": keyed.append(OutputSpec(output))
                 case .table(let options):
-                    guard let from = try options.get("from", as: String?.self) else {
-                        throw LuaError(.runtime, "screen \(name): output '\(output)' = { from = 'input' } names the list input its payload comes from")
+                    if let from = try options.get("from", as: String?.self) {
+                        guard try options.get("secret", as: LuaValue.self) == .nil else {
+                            throw LuaError(.runtime, "screen \(name): output '\(output)' chooses an item of '\(from)', which the app has: it cannot be secret")
+                        }
+                        keyed.append(OutputSpec(output, payload: .choice(from: from)))
+                    } else if let secret = try Self.secret(try options.get("secret", as: LuaValue.self), in: "screen \(name): output '\(output)'") {
+                        keyed.append(OutputSpec(output, payload: .value, secret: secret))
+                    } else {
+                        throw LuaError(.runtime, "screen \(name): output '\(output)' = { from = 'input' } names the list input its payload comes from; { secret = { 'field', ... } } or { secret = true } takes a value whose fields (or the whole) are never recorded")
                     }
-                    keyed.append(OutputSpec(output, payload: .choice(from: from)))
                 default:
-                    throw LuaError(.runtime, "screen \(name): output '\(output)' must be \"value\", \"none\" or { from = 'input' }")
+                    throw LuaError(.runtime, "screen \(name): output '\(output)' must be \"value\", \"none\", { from = 'input' } or { secret = ... }")
                 }
             }
             outputs += keyed.sorted { $0.name < $1.name }
@@ -136,6 +142,22 @@ final class ScreenBridge {
         }
         runtime.app.catalog.register(type)
         return name
+    }
+
+    /// An output's `secret = true` (the whole payload) or `secret = { "password", ... }` (those fields), or
+    /// nil when there is none.
+    private static func secret(_ value: LuaValue, in place: String) throws -> OutputSpec.Secret? {
+        switch value {
+        case .nil: return nil
+        case .boolean(true): return .whole
+        case .table(let list):
+            let names = try list.decode([LuaValue].self)
+            guard !names.isEmpty, names.allSatisfy({ $0.stringValue != nil }) else {
+                throw LuaError(.runtime, "\(place): secret = { 'field', ... } names the payload's secret fields (strings)")
+            }
+            return .fields(Set(names.compactMap(\.stringValue)))
+        default: throw LuaError(.runtime, "\(place): secret is true (the whole payload) or a list of the payload's field names")
+        }
     }
 
     /// The screen `coordinator:push(name, inputs)` (and present, setRoot) shows, with a receiver for the

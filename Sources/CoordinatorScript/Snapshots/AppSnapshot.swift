@@ -63,6 +63,28 @@ public enum AppSnapshot {
         throw bad()
     }
 
+    /// The names of the secrets a snapshot's steps stand in for (``SnapshotSecret``), each once, in the
+    /// order of the steps: what a front asks its user before it restores (nothing for a document it
+    /// cannot read; the restore says what is wrong).
+    package static func secretNames(in json: String) -> [String] {
+        guard let steps = try? FlowValue(json: json)["steps"]?.listValue else { return [] }
+        var names: [String] = []
+        var pending = steps.compactMap { $0["payload"] }.reversed() as [FlowValue]
+        while let value = pending.popLast() {
+            switch value {
+            case .record(let record):
+                if record.fields.count == 1, let name = record[OutputSpec.secretKey]?.stringValue {
+                    if !names.contains(name) { names.append(name) }
+                } else {
+                    pending += record.fields.map(\.value).reversed()
+                }
+            case .list(let items): pending += items.reversed()
+            default: break
+            }
+        }
+        return names
+    }
+
     /// The first place where two documents differ, as a path (`window.root.tabs[2].stack[1].inputs.items`)
     /// with both values, or nil when they are equal.
     static func difference(_ a: FlowValue, _ b: FlowValue, at path: String = "") -> String? {

@@ -132,7 +132,10 @@ package final class Snapshots {
     ///
     /// In a fresh runtime (`coordrun --restore FILE`) the result is the snapshotted app; in one that ran
     /// before, data the scripts keep outside coordinators (a file-level local) is what this runtime has.
-    func restore(_ json: String, into runtime: ScriptRuntime) throws {
+    ///
+    /// A step that taps an output with a secret payload (``SnapshotSecret``) gets the secret from
+    /// `secrets`; without it, such a snapshot is refused with the secret named.
+    func restore(_ json: String, into runtime: ScriptRuntime, secrets: ((SnapshotSecret) throws -> FlowValue)? = nil) throws {
         let app = runtime.app
         let document: FlowValue
         do { document = try FlowValue(json: json) } catch { throw NavigationError(.badSnapshot, "snapshot: \(error.message)") }
@@ -158,11 +161,13 @@ package final class Snapshots {
             try app.tearDown()
             app.gateway.state = startState // the steps begin where the app started
             try runtime.start()
-            for (i, step) in steps.enumerated() {
+            for (i, recorded) in steps.enumerated() {
+                let step = try Self.withSecrets(recorded, number: i + 1, in: app, from: secrets)
                 do {
                     try app.perform(step)
                 } catch {
-                    throw NavigationError(.badSnapshot, "restoring: step \(i + 1), \(step.luaSource), fails now: \(error)")
+                    // The step as recorded: a secret put back is not shown.
+                    throw NavigationError(.badSnapshot, "restoring: step \(i + 1), \(recorded.luaSource), fails now: \(error)")
                 }
             }
             let replayed = try capture(of: runtime)
@@ -175,6 +180,22 @@ package final class Snapshots {
                 throw NavigationError(.badSnapshot, "restoring: \(difference)")
             }
         }
+    }
+
+    /// A recorded step with the secrets of its payload put back (``SnapshotSecret``): asked of `secrets`
+    /// for the output the visible screen declares secret, an error naming the secret without it.
+    private static func withSecrets(_ step: UserStep, number: Int, in app: Application, from secrets: ((SnapshotSecret) throws -> FlowValue)?) throws -> UserStep {
+        guard case let .tap(output, payload) = step, payload != nil, let screen = app.window.visibleScreen,
+              let spec = screen.type.output(named: output), spec.secret != .nothing else { return step }
+        return .tap(output, payload: try spec.restoring(payload) { name in
+            let secret = SnapshotSecret(step: number, screen: screen.name, output: output, name: name)
+            guard let secrets else {
+                throw NavigationError(.badSnapshot, "restoring: step \(number) needs \(secret), which a snapshot never holds: restore it with its secrets (coordrun asks at a terminal; restore(json, { \(LuaSyntax.key(name)) = ... }) in Lua; restore(_:secrets:) in Swift)")
+            }
+            do { return try secrets(secret) } catch let error as NavigationError { throw error } catch {
+                throw NavigationError(.badSnapshot, "restoring: step \(number) needs \(secret): \(error)")
+            }
+        })
     }
 
     /// The numbers of the shared tables (`$id`, `$ref`) an encoded value writes or refers to.
