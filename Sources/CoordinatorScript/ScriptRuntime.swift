@@ -300,6 +300,13 @@ public final class ScriptRuntime {
         try withoutActuallyEscaping(secrets) { secrets in try snapshots.restore(json, into: self, secrets: secrets) }
     }
 
+    /// The key that signs the snapshots this runtime takes, and without whose signature it restores none
+    /// (``SnapshotKey``); nil (the default): snapshots are neither signed nor checked.
+    public var snapshotKey: SnapshotKey? {
+        get { snapshots.key }
+        set { snapshots.key = newValue }
+    }
+
     /// The most bytes a snapshot file may hold: 64 MiB, far above any app's (a snapshot holds the steps
     /// and what the screens show), far below what would exhaust memory on the way.
     public static let maximumSnapshotBytes = 64 << 20

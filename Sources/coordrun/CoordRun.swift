@@ -143,12 +143,14 @@ enum CoordRun {
         return answers
     }
 
-    /// The runtime as the command line asks for it: the gateway state, sandbox, limits, warnings, `arg`.
+    /// The runtime as the command line asks for it: the gateway state, sandbox, limits, snapshot key,
+    /// warnings, `arg`.
     static func makeRuntime(_ invocation: Invocation, _ options: CoordRunOptions) throws -> ScriptRuntime {
         let limits = options.limits.limits
         let runtime = try ScriptRuntime(stateNamed: options.state, driverFunctions: true, sandbox: limits.sandbox,
                                         ignoringEnvironment: invocation.ignoreEnvironment)
         try limits.apply(to: runtime, timed: options.timeLimit != nil)
+        if let path = options.snapshotKey { runtime.snapshotKey = try SnapshotKey(contentsOf: path) }
         runtime.lua.warningsEnabled = false // as in lua: -W or warn("@on") turns them on
         try setArguments(invocation, in: runtime)
         return runtime

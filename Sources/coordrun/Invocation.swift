@@ -27,8 +27,11 @@ struct CoordRunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Start the app where this snapshot was taken (a file written from snapshot()).", valueName: "file"))
     var restore: String?
 
+    @Option(help: ArgumentHelp("Sign the snapshots taken with the key in this file, and restore only snapshots it signed (docs/Links.md).", valueName: "file"))
+    var snapshotKey: String?
+
     /// The long options that take a value (the next argument, or `--name=value`).
-    static let takingValues: Set<String> = ["--memory-limit", "--instruction-limit", "--timeout", "--state", "--open", "--restore"]
+    static let takingValues: Set<String> = ["--memory-limit", "--instruction-limit", "--timeout", "--state", "--open", "--restore", "--snapshot-key"]
     /// Every long option.
     static let names: Set<String> = takingValues.union(["--watch", "--sandbox"])
 }
@@ -165,6 +168,7 @@ struct Invocation {
           --state STATE                the gateway state to start in (default: authorization)
           --open URL                   start the app at this link (a route it declares)
           --restore FILE               start the app where this snapshot was taken
+          --snapshot-key FILE          sign snapshots with this key; restore only those it signed
           --help, --version
         coordrun test [PATH...] runs flow tests (*_test.lua; coordrun test --help).
         coordrun routes SCRIPT opens every route the app declares with its examples (coordrun routes --help).

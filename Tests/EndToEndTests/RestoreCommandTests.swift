@@ -45,4 +45,32 @@ import CoordinatorTools
         #expect(restoring.out.contains("> =#top().items\n0\n")) // the cart emptied by the restored Shop's handler
         #expect(restoring.out.contains("> =top().product.name\nCity sneaker\n"))
     }
+
+    @Test func snapshotKeySignsTheSnapshotsTakenAndRestoresOnlyThoseItSigned() throws {
+        let folder = try TemporaryDirectory()
+        let key = try folder.write("key", bytes: (0..<32).map { _ in UInt8.random(in: 0...255) })
+        let otherKey = try folder.write("other", bytes: (0..<32).map { _ in UInt8.random(in: 0...255) })
+        let file = folder.path + "/shop.json"
+        let taking = try Programs.run(["-i", "--snapshot-key", key, "examples/shop.lua"], input: """
+            open("shop://catalog/shoes/42")
+            io.open("\(file)", "w"):write(snapshot()):close()
+            """)
+        #expect(taking.status == 0, "\(taking.err)")
+        let json = try #require(readFile(file))
+        #expect(json.contains("\"signature\": \"hmac-sha256:"))
+
+        let restoring = try Programs.run(["-i", "--snapshot-key", key, "--restore", file, "examples/shop.lua"], input: "=stack()\n")
+        #expect(restoring.status == 0, "\(restoring.err)")
+        #expect(restoring.out.contains("{ \"Categories\", \"Products\", \"Product\" }"))
+
+        let forged = try folder.write("forged.json", json.replacingOccurrences(of: "shop://catalog/shoes/42", with: "shop://catalog/shoes/7"))
+        for (snapshot, keyFile) in [(forged, key), (file, otherKey)] {
+            let refused = try Programs.run(["--snapshot-key", keyFile, "--restore", snapshot, "examples/shop.lua"], input: "")
+            #expect(refused.status == 1)
+            #expect(refused.err == "coordrun: error: the snapshot's signature does not match its content: it was altered, or signed with another key\n")
+        }
+        let noKey = try Programs.run(["--snapshot-key", folder.path + "/missing", "examples/shop.lua"], input: "")
+        #expect(noKey.status == 1)
+        #expect(noKey.err.contains("cannot read the snapshot key \(folder.path)/missing"))
+    }
 }

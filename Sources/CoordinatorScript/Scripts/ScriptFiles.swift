@@ -89,11 +89,17 @@ extension LuaState {
 /// reader of files). The limit bounds what a file that never ends (`/dev/zero`) or a huge one costs
 /// before anything is parsed.
 package func readTextFile(_ path: String, limit: Int = 1 << 28) -> String? {
+    readFileBytes(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// The bytes of the file at `path`, or nil when it cannot be read or holds more than `limit` bytes.
+package func readFileBytes(_ path: String, limit: Int) -> [UInt8]? {
     guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     // Read in place, starting at the file's size (one read for a regular file; a pipe's text grows the buffer).
     var info = stat()
-    var bytes = [UInt8](repeating: 0, count: fstat(fileno(file), &info) == 0 && info.st_size > 0 ? Int(info.st_size) + 1 : 4096)
+    let size = fstat(fileno(file), &info) == 0 && info.st_size > 0 ? Int(clamping: info.st_size) : 0
+    var bytes = [UInt8](repeating: 0, count: size > 0 ? min(size, limit) + 1 : 4096)
     var length = 0
     while true {
         let count = bytes.withUnsafeMutableBufferPointer { buffer in // SAFETY[c-buffer]
@@ -105,5 +111,6 @@ package func readTextFile(_ path: String, limit: Int = 1 << 28) -> String? {
         bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - length)))
     }
     if ferror(file) != 0 { return nil }
-    return String(decoding: bytes[..<length], as: UTF8.self)
+    bytes.removeSubrange(length...)
+    return bytes
 }

@@ -16,6 +16,8 @@ package final class Snapshots {
     /// The codec of the coordinators' `self` data (``StateCodec``): compiled at the first snapshot or
     /// restore, not by every runtime that starts (it would be a third of a runtime's start-up).
     var codec: StateCodec.Loaded = .none
+    /// The key that signs the snapshots taken and must have signed those restored (``SnapshotKey``).
+    var key: SnapshotKey?
 
     /// The whole app's state as a JSON document (``AppSnapshot``): the format, the scripts' identity, the
     /// gateway's state, every container and screen with its inputs, every coordinator with its class and
@@ -32,7 +34,9 @@ package final class Snapshots {
         fields.append(("app", ["script": .string(script), "digest": .string(runtime.files.digest)]))
         fields.append(("start", ["gateway": .string(app.startState.rawValue)]))
         fields.append(("steps", .list(app.steps.map(AppSnapshot.value(of:)))))
-        return FlowValue.record(FlowRecord(fields)).prettyJSON + "\n"
+        var document = FlowRecord(fields)
+        if let key { document = FlowRecord(fields + [(SnapshotKey.field, .string(key.signature(of: document)))]) }
+        return FlowValue.record(document).prettyJSON + "\n"
     }
 
     /// The app as a document (gateway, window, coordinators), with the live screens, tab containers and
@@ -140,6 +144,7 @@ package final class Snapshots {
         let document: FlowValue
         do { document = try FlowValue(json: json) } catch { throw NavigationError(.badSnapshot, "snapshot: \(error.message)") }
         guard case .record(let fields) = document else { throw NavigationError(.badSnapshot, "snapshot: not a JSON object") }
+        try key?.check(fields) // before anything it says is believed
         guard let format = fields["format"]?.intValue else { throw NavigationError(.badSnapshot, "snapshot: it has no format (is it a snapshot?)") }
         guard format == AppSnapshot.format else {
             throw NavigationError(.badSnapshot, "snapshot format \(format) is not one this runtime reads (it reads format \(AppSnapshot.format))")
