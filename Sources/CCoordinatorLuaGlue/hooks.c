@@ -242,7 +242,11 @@ int coordlua_coresume(lua_State *L) {
 
 int coordlua_caller(lua_State *L, int level, char *source, int size, int *line) {
     lua_Debug ar;
-    if (size <= 0 || !lua_getstack(L, level, &ar) || !lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) return 0;
+    if (size <= 0) return 0;
+    for (;; level++) { /* past the runtime's own chunks ("=[coordinator]"), as coordlua_where */
+        if (!lua_getstack(L, level, &ar) || !lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) return 0;
+        if (strncmp(ar.source, "=[", 2) != 0) break;
+    }
     /* Files by their whole path (short_src would shorten a long one to ".../end/of/path"). */
     snprintf(source, (size_t)size, "%s", ar.source[0] == '@' ? ar.source + 1 : ar.short_src);
     *line = ar.currentline;

@@ -72,8 +72,8 @@ public struct LuaCall: ~Copyable {
     /// Argument `n` as a ``LuaValue`` (nil when absent).
     public func value(_ n: Int) -> LuaValue { stack.value(at: index(n)) }
 
-    /// Where the Lua code that called this function is, as `chunk:line` (`app_test.lua:12`); nil when the
-    /// caller is not Lua code.
+    /// Where the Lua code that called this function is, as `chunk:line` (`app_test.lua:12`): the first
+    /// caller that is not the runtime's own Lua (`=[...]` chunks); nil when there is none.
     package var callerLocation: String? {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer -> String? in // SAFETY[c-buffer]
             guard let base = buffer.baseAddress else { return nil }

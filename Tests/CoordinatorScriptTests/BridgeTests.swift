@@ -145,6 +145,18 @@ import CoordinatorLua
         let quiet = try self.runtime("")
         try quiet.app.tap("open")
         #expect(home(quiet)?.children.map(\.name) == ["Child"])
+        // A flow the runtime starts itself (the app's root, a gateway state's flow) is named at flow.app's line.
+        for declaration in ["flow.app(Root)", "flow.app { authorization = Root }"] {
+            let rootless = try ScriptRuntime()
+            try rootless.run("""
+                local flow = require "coordinator"
+                local Root = flow.coordinator "Root"
+                Root.start = 5
+                \(declaration)
+                """, name: "app.lua")
+            let error = luaError { try rootless.start() }
+            #expect(error?.message == "app.lua:4: Root.start is a number, not a function")
+        }
     }
 }
 

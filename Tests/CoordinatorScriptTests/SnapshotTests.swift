@@ -85,6 +85,39 @@ import TestSupport
         #expect(runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product"])
     }
 
+    @Test func malformedCoordinatorDataIsRefusedAtItsJSONPath() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("odd.lua", """
+            local flow = require "coordinator"
+            flow.screen "A" {}
+            local C = flow.coordinator "C"
+            function C:start()
+              self.odd = { [1] = "one", [3] = "three", [true] = "yes" }
+              self.shared = { n = 1 }
+              self.alias = self.shared
+              self:push("A")
+            end
+            flow.app(C)
+            """)
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: script)
+        try runtime.start()
+        let json = try runtime.snapshot()
+        let odd = #""$entries": ["#
+        #expect(json.contains(odd))
+        let before = runtime.app.stateDescription
+        func refused(_ text: String, _ message: String) {
+            let error = #expect(throws: NavigationError.self) { try runtime.restore(text) }
+            #expect(error?.message == message)
+            #expect(runtime.app.stateDescription == before)
+        }
+        refused(json.replacingOccurrences(of: odd, with: odd + "5, "), "snapshot: coordinators[1].data.odd.$entries[1]: expected [key, value]")
+        refused(json.replacingOccurrences(of: odd, with: odd + "[{ \"a\": 1 }, 2], "), "snapshot: coordinators[1].data.odd.$entries[1][1]: a key is a string, a number (not NaN) or a boolean")
+        refused(json.replacingOccurrences(of: "\"$ref\": 1", with: "\"$ref\": 9"), "snapshot: coordinators[1].data.shared: $ref 9 comes before its $id")
+        refused(json.replacingOccurrences(of: "\"$ref\": 1", with: "\"$id\": 1, \"$value\": {}"), "snapshot: coordinators[1].data.shared: $id 1 is written twice")
+        refused(json.replacingOccurrences(of: "\"data\": {", with: "\"data\": { \"x\": { \"$frozen\": 5 },"), "snapshot: coordinators[1].data.x.$frozen: expected an object or an array")
+    }
+
     @Test func forgedInputsAreCheckedAsBuildingAndShowingTheScreenChecksThem() throws {
         let folder = try TemporaryDirectory()
         let script = try folder.write("compose.lua", """

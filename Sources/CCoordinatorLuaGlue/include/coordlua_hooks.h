@@ -98,7 +98,8 @@ int coordlua_os_execute(lua_State *L);
 
 /* Pushes nothing; fills source/lines of the function at `index`. Returns 1 for a Lua function. */
 /* The chunk (a file's whole path, else short_src) and current line of the function `level` levels up the stack (1: the caller of the
-   running C function); 0 when there is none or it is not Lua. Allocates nothing in Lua's heap. */
+   running C function), or of the first one above it that is not the runtime's own ("=[...]" chunks); 0 when there is none or it is
+   not Lua. Allocates nothing in Lua's heap. */
 int coordlua_caller(lua_State *L, int level, char *source, int size, int *line);
 int coordlua_funcinfo(lua_State *L, int index, const char **source, int *linedefined, int *lastlinedefined, int *nups, int *nparams);
 

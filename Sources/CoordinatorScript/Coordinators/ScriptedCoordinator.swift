@@ -22,6 +22,8 @@ package final class ScriptedCoordinator: Coordinator {
     /// The app's operation log, for undo of its Lua state.
     private let undo: UndoLog
     package let type: LuaTable
+    /// Where the app was declared, for a coordinator the runtime starts itself (see the initializer).
+    private let declaredAt: String?
     // The state below is touched on every push, handler and finish: its exclusivity is unchecked
     // (docs/Safety.md, one-thread; handlers are called after the values are copied out).
     /// The Lua instance (`self` in the class's methods), while it runs.
@@ -56,7 +58,11 @@ package final class ScriptedCoordinator: Coordinator {
 
     /// A coordinator made for a runtime that may be gone (the application coordinator's flows outlive
     /// nothing, but hold the runtime weakly): it fails to start then.
-    init(runtime: ScriptRuntime?, undo: UndoLog, type: LuaTable, name: String? = nil, meta: LuaTable? = nil, onFinish: LuaFunction? = nil) {
+    /// `declaredAt`: where the app that starts it from Swift was declared (`app.lua:40`, the `flow.app` line),
+    /// which errors of its own start and finish name when no Lua code of the scripts called them.
+    init(runtime: ScriptRuntime?, undo: UndoLog, type: LuaTable, name: String? = nil, meta: LuaTable? = nil, onFinish: LuaFunction? = nil,
+         declaredAt: String? = nil) {
+        self.declaredAt = declaredAt
         self.runtime = runtime
         self.undo = undo
         self.type = type
@@ -94,7 +100,7 @@ package final class ScriptedCoordinator: Coordinator {
         onFinishFunction = nil // the instance holds it now (a reference kept here would wait for the collector)
         setInstance(created) // before start runs: it may finish at once, or run children
         let start = if let args { try created.callMethod("start", args) } else { try created.callMethod("start") }
-        guard start == .function || start == .nil else { throw LuaError(.runtime, "\(name).start is a \(start.name), not a function") }
+        guard start == .function || start == .nil else { throw LuaError(.runtime, "\(declaredAt.map { $0 + ": " } ?? "")\(name).start is a \(start.name), not a function") }
     }
 
     /// Remembers a screen that has (or will have) Lua handlers, to release them when this flow ends. Each
@@ -126,7 +132,7 @@ package final class ScriptedCoordinator: Coordinator {
         // Read before the instance is released, called after.
         guard let instance else { return releaseLua() }
         let found = try instance.callField("onFinish", result, reason.rawValue, before: releaseLua)
-        guard found == .function || found == .nil else { throw LuaError(.runtime, "\(name).onFinish is a \(found.name), not a function") }
+        guard found == .function || found == .nil else { throw LuaError(.runtime, "\(declaredAt.map { $0 + ": " } ?? "")\(name).onFinish is a \(found.name), not a function") }
     }
 
     /// `self.onScreenLeft = function(screen, bySystem) ... end` hears about each of its screens leaving.

@@ -96,6 +96,8 @@ struct AppDeclaration {
     /// What `flow.view(fn)` declared: the function whose result, given the navigation, stands for the whole
     /// state when exploration tells states apart (``ScriptRuntime/stateIdentity(views:also:excluding:)``).
     var view: LuaFunction?
+    /// Where `flow.app` was called (`app.lua:40`): what errors of the flows the runtime starts itself name.
+    var location: String?
 
     /// Whether the scripts declared an application.
     var declaresApplication: Bool { rootClass != nil || !flows.isEmpty }
@@ -104,6 +106,7 @@ struct AppDeclaration {
     func declaring(_ call: borrowing LuaCall) throws -> AppDeclaration {
         var result = self
         result.count += 1
+        result.location = call.callerLocation
         guard call.type(1) == .table else {
             throw call.badArgument(1, "expected { state = Coordinator, ... } or a coordinator class")
         }
@@ -126,7 +129,7 @@ struct AppDeclaration {
     /// The root coordinator of the declared app: the root class's, or an application coordinator that runs
     /// the flow of each gateway state.
     func makeRoot(_ runtime: ScriptRuntime) throws -> Coordinator {
-        if let rootClass { return ScriptedCoordinator(runtime: runtime, type: rootClass) }
+        if let rootClass { return ScriptedCoordinator(runtime: runtime, undo: runtime.app.undoLog, type: rootClass, declaredAt: location) }
         guard !flows.isEmpty else {
             throw LuaError(.misuse, "the script declares no application: call flow.app { authorization = Login, main = Main }")
         }
@@ -138,7 +141,9 @@ struct AppDeclaration {
     /// Gives the application coordinator the declared flows (again after a reload).
     func wire(_ root: ApplicationCoordinator, runtime: ScriptRuntime) {
         for (state, type) in flows {
-            root.flows[state] = { [weak runtime, undo = runtime.app.undoLog] in ScriptedCoordinator(runtime: runtime, undo: undo, type: type) }
+            root.flows[state] = { [weak runtime, undo = runtime.app.undoLog, location] in
+                ScriptedCoordinator(runtime: runtime, undo: undo, type: type, declaredAt: location)
+            }
         }
     }
 }

@@ -308,7 +308,12 @@ package final class Snapshots {
             for (name, set) in changed[i] { try names.set(name, set); any = true }
             try fields.set(i + 1, names)
         }
-        if any { try codecFunctions(lua, module: runtime.scriptModule.table).apply.call(instances(of: replayed.coordinators, in: lua), encoded, fields) }
+        guard any else { return }
+        do {
+            try codecFunctions(lua, module: runtime.scriptModule.table).apply.call(instances(of: replayed.coordinators, in: lua), encoded, fields)
+        } catch let error as LuaError where error.message.hasPrefix("snapshot: ") {
+            throw NavigationError(.badSnapshot, error.message) // a mistake in the document, at its JSON path: no traceback of the codec
+        }
     }
 
     /// The snapshot codec's two functions, compiled the first time they are needed.

@@ -122,51 +122,65 @@ enum StateCodec {
     local function applyStates(instances, encoded, changed)
       local refs = {}
       local decode
+      -- A document written by hand or altered: each mistake names its place, as a JSON path.
+      local function bad(path, what) error("snapshot: " .. path .. ": " .. what, 0) end
       local function unescape(k) if type(k) == "string" and k:sub(1, 2) == "$$" then return k:sub(2) end return k end
-      local function fill(t, body)
-        if type(body) ~= "table" then error("snapshot data: expected a table", 0) end
-        if body["$entries"] ~= nil then
-          for _, e in ipairs(body["$entries"]) do t[decode(e[1])] = decode(e[2]) end
+      local function fill(t, body, path)
+        if type(body) ~= "table" then bad(path, "expected an object or an array") end
+        local entries = body["$entries"]
+        if entries ~= nil then
+          if type(entries) ~= "table" then bad(path .. ".$entries", "expected a list of [key, value] pairs") end
+          for i, e in ipairs(entries) do
+            local at = path .. ".$entries[" .. i .. "]"
+            if type(e) ~= "table" or e[1] == nil or e[2] == nil then bad(at, "expected [key, value]") end
+            local k = decode(e[1], at .. "[1]")
+            if not isKey(k) or k ~= k then bad(at .. "[1]", "a key is a string, a number (not NaN) or a boolean") end
+            t[k] = decode(e[2], at .. "[2]")
+          end
         elseif #body > 0 or next(body) == nil then
-          for i = 1, #body do t[i] = decode(body[i]) end
+          for i = 1, #body do t[i] = decode(body[i], path .. "[" .. i .. "]") end
         else
           -- In the order encodeStates wrote them (sorted by the key itself), for "$ref"s to find their "$id".
           local keys = {}
           for k in pairs(body) do keys[#keys + 1] = { unescape(k), k } end
           sort(keys, function(a, b) return a[1] < b[1] end)
-          for _, k in ipairs(keys) do t[k[1]] = decode(body[k[2]]) end
+          for _, k in ipairs(keys) do t[k[1]] = decode(body[k[2]], path .. "." .. k[2]) end
         end
       end
-      local function build(body, id)
+      local function build(body, id, path)
         if type(body) == "table" and body["$frozen"] ~= nil then
           local t = {}
-          fill(t, body["$frozen"])
+          fill(t, body["$frozen"], path .. ".$frozen")
           t = M.freeze(t)
           if id then refs[id] = t end
           return t
         end
         local t = {}
         if id then refs[id] = t end
-        fill(t, body)
+        fill(t, body, path)
         return t
       end
-      function decode(v)
+      function decode(v, path)
         if type(v) ~= "table" then return v end
         if v["$ref"] ~= nil then
           local t = refs[v["$ref"]]
-          if t == nil then error("snapshot data: $ref " .. tostring(v["$ref"]) .. " comes before its $id", 0) end
+          if t == nil then bad(path, "$ref " .. tostring(v["$ref"]) .. " comes before its $id") end
           return t
         end
-        if v["$id"] ~= nil then return build(v["$value"], v["$id"]) end
-        return build(v)
+        if v["$id"] ~= nil then
+          if refs[v["$id"]] ~= nil then bad(path, "$id " .. tostring(v["$id"]) .. " is written twice") end
+          return build(v["$value"], v["$id"], path .. ".$value")
+        end
+        return build(v, nil, path)
       end
       for i = 1, #instances do
         local data = encoded[i] or {}
+        if type(data) ~= "table" then bad("coordinators[" .. i .. "].data", "expected an object") end
         local keys = {}
         for k in pairs(data) do keys[#keys + 1] = k end
         sort(keys)
         local decoded = {}
-        for _, k in ipairs(keys) do decoded[k] = decode(data[k]) end
+        for _, k in ipairs(keys) do decoded[k] = decode(data[k], "coordinators[" .. i .. "].data." .. k) end
         local instance = instances[i]
         if instance and changed[i] then
           for k, set in pairs(changed[i]) do rawset(instance, k, set and decoded[k] or nil) end
