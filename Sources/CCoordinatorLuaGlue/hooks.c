@@ -302,6 +302,22 @@ int coordlua_setmetatable_without_finalizers(lua_State *L) {
     return 1;
 }
 
+int coordlua_collectgarbage_sandboxed(lua_State *L) {
+    static const char *const allowed[] = {"collect", "count", "step", "isrunning", NULL};
+    if (!lua_isnoneornil(L, 1)) {
+        int ok = 0;
+        if (lua_type(L, 1) == LUA_TSTRING) {
+            const char *option = lua_tostring(L, 1);
+            for (int i = 0; allowed[i] != NULL; i++) if (strcmp(option, allowed[i]) == 0) ok = 1;
+        }
+        if (!ok) return luaL_error(L, "collectgarbage('%s') is not allowed in the sandbox", luaL_tolstring(L, 1, NULL));
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 /* os.execute under a deadline or a cancel flag: the command runs in a process group of its own, watched
    (a pidfd polled, or every 10 ms where there is none); when a limit says stop, the group is killed and
    the limit's error raised. Otherwise, and for os.execute(), the library's own (upvalue 1). */

@@ -28,18 +28,11 @@ extension LuaState {
 
     private func restrict() throws {
         try restrictModules()
-        try load(
-            """
-            local error, collectgarbage = error, collectgarbage
-            getmetatable("").__metatable = "string"
-            local allowed = { collect = true, count = true, step = true, isrunning = true }
-            _G.collectgarbage = function(option, ...)
-              if option ~= nil and not allowed[option] then
-                error("collectgarbage('" .. tostring(option) .. "') is not allowed in the sandbox", 2)
-              end
-              return collectgarbage(option, ...)
-            end
-            """, name: "=[sandbox]", cached: true).call()
+        try load(#"getmetatable("").__metatable = "string""#, name: "=[sandbox]", cached: true).call()
+        let L = try core.thread()
+        lua_getglobal(L, "collectgarbage")
+        lua_pushcclosure(L, coordlua_collectgarbage_sandboxed, 1)
+        lua_setglobal(L, "collectgarbage")
         try refuseFinalizers()
     }
 

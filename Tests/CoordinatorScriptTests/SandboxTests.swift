@@ -54,6 +54,16 @@ import CoordinatorLua
         #expect(try runtime.run("return package.cpath") == [""])
     }
 
+    @Test func theCollectorIsRefusedOnlyWhatCouldStopOrTuneItNamingTheCallersLine() throws {
+        let (runtime, _) = try sandboxed()
+        #expect(try runtime.run("return collectgarbage('count') > 0, collectgarbage(), type(collectgarbage('step')), collectgarbage('isrunning')")
+                == [.boolean(true), .integer(0), "boolean", .boolean(true)])
+        let error = luaError { try runtime.run("local x = 1\ncollectgarbage('stop')", name: "=gc.lua") }
+        #expect(error?.message == "gc.lua:2: collectgarbage('stop') is not allowed in the sandbox")
+        #expect(error?.traceback?.contains("[sandbox]") == false)
+        #expect(luaError { try runtime.run("collectgarbage(5)") }?.message.hasSuffix("collectgarbage('5') is not allowed in the sandbox") == true)
+    }
+
     /// Each of these must fail with an error (and never reach the system or crash).
     @Test(arguments: [
         // Modules from outside the app's folder, however package.path is set.

@@ -88,6 +88,9 @@ int coordlua_xpcall(lua_State *L);
 /* `setmetatable`, as Lua's base library's, but a metatable with `__gc` is refused ("__gc metamethods are
    not run here"): Lua runs finalizers with hooks off, where no limit could stop one that loops. */
 int coordlua_setmetatable_without_finalizers(lua_State *L);
+/* The sandbox's collectgarbage: the library's (upvalue 1) for no option, "collect", "count", "step" and "isrunning"; any other
+   option an error at the caller's line (a script cannot stop the collector or tune it to grow without bound). */
+int coordlua_collectgarbage_sandboxed(lua_State *L);
 
 /* `os.execute` that a time limit, a cancel or Ctrl-C stops: while a deadline or a cancel flag is set, the
    command runs in a process group of its own, killed (SIGKILL) when the limit passes, and the call raises
