@@ -91,18 +91,20 @@ public struct LuaError: Error, CustomStringConvertible, Sendable {
         return "\(message)\n\(traceback)"
     }
 
-    /// Finds a leading `chunk:line: ` in a message.
+    /// Finds a leading `chunk:line: ` in a message. Only its start is read (a chunk's name is at most a
+    /// path), so a message of megabytes costs no more than a short one.
     static func location(in message: String) -> (String, Int)? {
-        let firstLine = message.prefix { $0 != "\n" }
-        var search = firstLine.startIndex
-        while let colon = firstLine[search...].firstIndex(of: ":") {
-            let afterColon = firstLine.index(after: colon)
-            let digits = firstLine[afterColon...].prefix { $0.isASCII && $0.isNumber }
-            if !digits.isEmpty, digits.endIndex < firstLine.endIndex, firstLine[digits.endIndex] == ":",
-               colon > firstLine.startIndex, let line = Int(digits) {
-                return (String(firstLine[..<colon]), line)
+        let head = Array(message.utf8.prefix(4_200))
+        let end = head.firstIndex(of: UInt8(ascii: "\n")) ?? head.endIndex
+        var search = 0
+        while let colon = head[search..<end].firstIndex(of: UInt8(ascii: ":")) {
+            var digitsEnd = colon + 1
+            while digitsEnd < end, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(head[digitsEnd]) { digitsEnd += 1 }
+            if digitsEnd > colon + 1, digitsEnd < end, head[digitsEnd] == UInt8(ascii: ":"), colon > 0,
+               let line = Int(String(decoding: head[(colon + 1)..<digitsEnd], as: UTF8.self)) {
+                return (String(decoding: head[..<colon], as: UTF8.self), line)
             }
-            search = afterColon
+            search = colon + 1
         }
         return nil
     }

@@ -82,6 +82,8 @@ import TestSupport
             ("not a link", "no route matches not a link"),
             // A terminal's escape sequence in a link is shown as text, never sent to the terminal.
             ("shop://\u{1B}]0;title\u{7}\u{9B}", "no route matches shop://\\u{1b}]0;title\\u{7}\\u{9b} ("),
+            // A link of megabytes is cut in the message, its length said.
+            ("shop://" + String(repeating: "a/", count: 1_500_000), "no route matches shop://" + String(repeating: "a/", count: 96) + "a… (3000007 bytes) ("),
         ] {
             let error = #expect(throws: NavigationError.self) { try runtime.open(url) }
             #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")

@@ -80,30 +80,36 @@ public struct Route {
 
     /// The scheme and the path's segments (percent-decoded) of `url`, or nil when it is not `scheme://...`.
     static func split(_ url: String) -> (scheme: String, segments: [String])? {
-        let separator = Array("://".utf8)
+        // Over the bytes, in one pass each: a link of megabytes costs milliseconds.
         let bytes = Array(url.utf8)
+        let separator = Array("://".utf8)
         guard let at = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else { return nil }
         let scheme = String(decoding: bytes[..<at], as: UTF8.self)
+        let ascii: (UInt8) -> Bool = {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        }
         let allowed: (Character) -> Bool = { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
-        guard !scheme.isEmpty, scheme.allSatisfy(allowed) else { return nil }
-        var rest = Substring(String(decoding: bytes[(at + separator.count)...], as: UTF8.self))
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        if let query = rest.firstIndex(of: "?") { rest = rest[..<query] }
-        let segments = rest.split(separator: "/", omittingEmptySubsequences: true).map { percentDecoded(String($0)) }
+        guard at > 0, bytes[..<at].allSatisfy(ascii) || scheme.allSatisfy(allowed) else { return nil }
+        var rest = bytes[(at + separator.count)...]
+        if let hash = rest.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
+        if let query = rest.firstIndex(of: UInt8(ascii: "?")) { rest = rest[..<query] }
+        let segments = rest.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { percentDecoded($0) }
         guard !segments.isEmpty else { return nil }
         return (scheme, segments)
     }
 
     /// The query's parameters (`?size=42&color=red`), percent-decoded.
     static func query(of url: String) -> [String: String] {
-        guard let mark = url.firstIndex(of: "?") else { return [:] }
-        var rest = url[url.index(after: mark)...]
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        let bytes = Array(url.utf8)
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return [:] }
+        var rest = bytes[(mark + 1)...]
+        if let hash = rest.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
         var result: [String: String] = [:]
-        for pair in rest.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
+        for pair in rest.split(separator: UInt8(ascii: "&")) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1)
             guard let key = parts.first else { continue }
-            result[percentDecoded(String(key))] = parts.count > 1 ? percentDecoded(String(parts[1].map { $0 == "+" ? " " : $0 })) : ""
+            result[percentDecoded(key)] = parts.count > 1 ? percentDecoded(parts[1].map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }[...]) : ""
         }
         return result
     }
@@ -138,20 +144,42 @@ public struct Route {
         return url
     }
 
-    static func percentDecoded(_ text: String) -> String {
-        guard text.contains("%") else { return text }
+    static func percentDecoded(_ text: String) -> String { percentDecoded(Array(text.utf8)[...]) }
+
+    /// UTF-8 bytes with each `%XX` decoded, as text.
+    static func percentDecoded(_ utf8: ArraySlice<UInt8>) -> String {
+        guard utf8.contains(UInt8(ascii: "%")) else { return String(decoding: utf8, as: UTF8.self) }
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
         var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2,
-               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                utf8 = utf8.dropFirst(2)
+        bytes.reserveCapacity(utf8.count)
+        var i = utf8.startIndex
+        while i < utf8.endIndex {
+            if utf8[i] == UInt8(ascii: "%"), utf8.endIndex - i >= 3, let high = hex(utf8[i + 1]), let low = hex(utf8[i + 2]) {
+                bytes.append(high << 4 | low)
+                i += 3
             } else {
-                bytes.append(byte)
+                bytes.append(utf8[i])
+                i += 1
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A link as a message shows it: control characters escaped (a link cannot write to the terminal), and
+    /// one of more than 200 characters cut there with its length said.
+    static func shown(_ url: String) -> String {
+        let limit = 200
+        var scalars = url.unicodeScalars.prefix(limit + 1)
+        guard scalars.count > limit else { return url.replacingEscapes() }
+        scalars = scalars.prefix(limit)
+        return String(String.UnicodeScalarView(scalars)).replacingEscapes() + "… (\(url.utf8.count) bytes)"
     }
 
     static func percentEncoded(_ text: String) -> String {

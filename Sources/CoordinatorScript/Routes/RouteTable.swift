@@ -109,7 +109,7 @@ final class RouteTable {
         guard let (scheme, parts) = Route.split(url), let i = index.first(scheme: scheme, parts[...]),
               let parameters = routes[i].match(parts, query: Route.query(of: url)) else {
             let known = routes.isEmpty ? "the app declares no routes" : "routes: " + routes.map(\.pattern).joined(separator: ", ")
-            throw NavigationError(.unknownRoute, "no route matches \(url.replacingEscapes()) (\(known))")
+            throw NavigationError(.unknownRoute, "no route matches \(Route.shown(url)) (\(known))")
         }
         let route = routes[i]
         try app.atomically {
@@ -122,7 +122,7 @@ final class RouteTable {
                     do {
                         try take(step, parameters: parameters, in: app)
                     } catch {
-                        throw NavigationError(.unknownRoute, "\(url), step \(i + 1) of route '\(route.pattern)' (\(route.location)): \(error)")
+                        throw NavigationError(.unknownRoute, "\(Route.shown(url)), step \(i + 1) of route '\(route.pattern)' (\(route.location)): \(error)")
                     }
                 }
             }
