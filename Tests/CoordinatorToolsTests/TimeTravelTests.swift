@@ -28,6 +28,28 @@ import TestSupport
         #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product", "Checkout"])
     }
 
+    @Test func theTimeLimitHoldsForATravelAsAWholeNotForEachLineItReplays() throws {
+        let session = try REPLTranscript(script: repositoryRoot + "/examples/shop.lua")
+        session.repl.timeLimit = 1
+        // Eight lines of 0.15 s of processor time each: each within the limit, the eight together not.
+        for _ in 1...8 {
+            session.line("local t = os.clock() while os.clock() - t < 0.15 do end n = (n or 0) + 1")
+            #expect(session.errors.isEmpty, "\(session.errors)")
+        }
+        session.line("tap('open', top().categories[1])")
+        session.line(":goto 8")
+        #expect(session.errors.count == 1)
+        #expect(session.errors.first?.contains("timed out replaying line ") == true, "\(session.errors)")
+        #expect(session.errors.first?.contains("the time limit holds for the whole travel, so the app stays as it is") == true)
+        #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products"])
+        #expect(session.line("=n") == "8\n")
+        // Without a limit the same travel arrives.
+        session.repl.timeLimit = nil
+        session.line(":goto 8")
+        #expect(session.errors.isEmpty, "\(session.errors)")
+        #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories"])
+    }
+
     @Test func redoHistoryAndGotoMoveAlongTheLinesThatChangedTheApp() throws {
         let session = try REPLTranscript(script: repositoryRoot + "/examples/shop.lua")
         session.line("tap('open', top().categories[1])")   // line 1

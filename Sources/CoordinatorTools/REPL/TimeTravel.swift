@@ -98,7 +98,11 @@ extension REPL {
 
     /// Makes a fresh runtime, runs the first `cursor` kept lines in it, and puts it in place of this one. If
     /// a line fails there (the code changed under it), nothing changes and the error says which line.
+    ///
+    /// The travel is one line of the session: ``timeLimit`` holds for it as a whole (making the runtime and
+    /// every line replayed), not for each replayed line.
     func travel(to cursor: Int) throws {
+        let began = Clock.now()
         let make = makeFreshRuntime ?? { [runtime] sources in try runtime.fresh(quiet: true, sources: sources) }
         let fresh = try make(history.initialSources)
         var code = history.initialSources
@@ -106,7 +110,9 @@ extension REPL {
         let silent = Output(write: { _ in }, error: { failure = $0 })
         let replay = try REPL(runtime: fresh, mode: mode, style: .plain, output: silent)
         replay.sourceName = sourceName
-        try fresh.silencingPrint {
+        let remaining = timeLimit.map { max($0 - (Clock.now() - began), 0.001) }
+        func outOfTime() -> Bool { timeLimit.map { Clock.now() - began >= $0 } ?? false }
+        try fresh.silencingPrint { try fresh.lua.withTimeLimit(remaining) {
             for entry in history.entries[..<cursor] {
                 if entry.sources != code {
                     code = entry.sources
@@ -115,6 +121,9 @@ extension REPL {
                 }
                 replay.lineNumber = entry.number - 1
                 for line in entry.lines where !replay.handle(line) {
+                    if outOfTime() {
+                        throw LuaError(.interrupted, "timed out replaying line \(entry.number): the time limit holds for the whole travel, so the app stays as it is")
+                    }
                     throw LuaError(.runtime, "line \(entry.number) fails now, so the app stays as it is: \(failure ?? "?")")
                 }
             }
@@ -124,7 +133,7 @@ extension REPL {
                 _ = try fresh.reload()
             }
             fresh.lua.sourceOverrides = [:] // from now on, files are read from disk again
-        }
+        } }
         runtime = fresh
         events = EventLog(app: fresh.app)
         history.cursor = cursor
