@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 import PropertyBased
 import CoordinatorScript
@@ -91,6 +94,78 @@ import TestSupport
                 let source = report.testFile(app: "/tmp/app\"\u{301}.lua", base: base, preamble: ["X = " + LuaSyntax.quoted(payload)])
                 _ = try runtime.lua.load(source, name: "=findings")
             }
+        }
+    }
+}
+
+/// The writers' output read back by independent parsers (Foundation's XML and JSON readers): it parses, and
+/// it holds the same text, whatever the text.
+@Suite struct WriterReadBackTests {
+    /// Awkward text, and any scalars at all.
+    static let text = zip(WriterEscapingTests.awkward, Gen.int(in: 0...0x10FFFF).array(of: 0...8)).map { awkward, codes in
+        awkward + String(String.UnicodeScalarView(codes.map { Unicode.Scalar(UInt32($0)) ?? "\u{FFFD}" }))
+    }
+
+    /// XML 1.0 holds every scalar but the control characters other than tab, LF and CR, and U+FFFE, U+FFFF.
+    static func xmlText(_ text: String) -> String {
+        text.replacingScalars { scalar in
+            (scalar.value < 32 && !["\t", "\n", "\r"].contains(scalar)) || scalar == "\u{FFFE}" || scalar == "\u{FFFF}" ? "?" : nil
+        }
+    }
+
+    /// The attributes and text of every element, as a parser reads them.
+    final class Reader: NSObject, XMLParserDelegate {
+        var elements: [(name: String, attributes: [String: String], text: String)] = []
+        var open: [Int] = []
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            open.append(elements.count)
+            elements.append((name, attributes, ""))
+        }
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) { open.removeLast() }
+        func parser(_ parser: XMLParser, foundCharacters string: String) { if let i = open.last { elements[i].text += string } }
+    }
+
+    @Test func junitParsesAndReadsBackEveryNameAndMessage() async throws {
+        await checkProperty(count: 300, input: zip(Self.text, Self.text, Self.text)) { name, message, file in
+            let test = FlowTest(name: name, file: file + "_test.lua", line: 3, isSkipped: false)
+            let results = [FlowTestResult(test: test, outcome: .failed(message: message + "\r\nsecond line", location: "x_test.lua:3"), seconds: 0.5)]
+            let xml = JUnitReport.xml(results, loadFailures: [(file: file, message: message)])
+            let reader = Reader()
+            let parser = XMLParser(data: Data(xml.utf8))
+            parser.delegate = reader
+            #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "") in \(xml.debugDescription)")
+            let cases = reader.elements.filter { $0.name == "testcase" }, failures = reader.elements.filter { $0.name == "failure" }
+            #expect(cases.first?.attributes["name"] == Self.xmlText(name))
+            #expect(cases.first?.attributes["file"] == Self.xmlText(file + "_test.lua"))
+            #expect(failures.first?.text == Self.xmlText("x_test.lua:3: " + message + "\r\nsecond line"))
+            #expect(failures.first?.attributes["message"] == Self.xmlText((message + "\r\nsecond line").firstLine))
+            #expect(failures.last?.text == Self.xmlText(message))
+            #expect(reader.elements.filter { $0.name == "testsuite" }.last?.attributes["name"] == Self.xmlText(file))
+        }
+    }
+
+    @Test func jsonParsesAndReadsBackEveryString() async throws {
+        await checkProperty(count: 300, input: zip(Self.text, Self.text)) { key, value in
+            let document: FlowValue = [key: [.string(value), .double(0.1), .int(-7)], "x": .string(key)]
+            for text in [document.json, document.prettyJSON] {
+                let parsed = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+                #expect((parsed[key] as? [Any])?.first as? String == value, "\(text.debugDescription)")
+                #expect(parsed["x"] as? String == key)
+                #expect(try FlowValue(json: text) == document)
+            }
+        }
+    }
+
+    @Test func sarifParsesAndReadsBackEveryMessage() async throws {
+        await checkProperty(count: 200, input: zip(Self.text, Self.text)) { message, payload in
+            var report = ExploreReport(script: "app.lua", base: Explorer.StateSeen(key: "k", viewed: false, screen: "S", title: nil, owner: "", inModal: false, tab: nil, gateway: "authorization", shownTypes: []), limits: Explorer.Options())
+            report.addError(message, path: [.tap("go", payload: .string(payload))])
+            let text = ExploreSARIF.document(report, script: "app.lua", folder: "/tmp").prettyJSON
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let runs = try #require(parsed["runs"] as? [[String: Any]])
+            let results = try #require(runs.first?["results"] as? [[String: Any]])
+            let shown = try #require((results.first?["message"] as? [String: Any])?["text"] as? String)
+            #expect(shown == message.firstLine + "\nafter: " + UserStep.tap("go", payload: .string(payload)).luaSource, "\(shown.debugDescription)")
         }
     }
 }

@@ -150,7 +150,7 @@ public struct ExploreReport {
     /// A step that failed; the same fault met again from another state (its message, ids aside) is kept
     /// once, with the first (shortest) path.
     mutating func addError(_ message: String, path: [UserStep]) {
-        let first = message.split(separator: "\n").first.map(String.init) ?? message
+        let first = message.firstLine
         guard errorsSeen.insert(first.replacingDigits()).inserted else { return }
         errors.append(Finding(path: path, message: message))
     }

@@ -23,7 +23,7 @@ public enum ExploreSARIF {
             let path = finding.path.isEmpty ? "(the start)" : finding.path.map(\.luaSource).joined(separator: " ")
             return [
                 "ruleId": .string(rule.id), "level": .string(rule.level),
-                "message": ["text": .string((finding.message.split(separator: "\n").first.map(String.init) ?? "") + "\nafter: " + path)],
+                "message": ["text": .string(finding.message.firstLine + "\nafter: " + path)],
                 "locations": [["physicalLocation": ["artifactLocation": ["uri": .string(file)], "region": ["startLine": .int(place.line)]]]],
             ]
         }

@@ -314,7 +314,7 @@ public final class Explorer {
                     return try fresh.stateIdentity().key
                 }
             } catch {
-                mismatches.append((path, "fails in a fresh runtime: " + (Self.text(of: error).split(separator: "\n").first.map(String.init) ?? "")))
+                mismatches.append((path, "fails in a fresh runtime: " + Self.text(of: error).firstLine))
                 continue
             }
             if reached != expected { mismatches.append((path, "reaches another state in a fresh runtime than the search recorded")) }

@@ -34,7 +34,7 @@ extension ExploreReport {
         lines += preamble
         lines.append("app " + LuaSyntax.quoted(app))
         for (number, (kind, finding)) in reproducible.enumerated() {
-            let title = "\(kind.rawValue) \(number + 1): " + (finding.message.split(separator: "\n").first.map(String.init) ?? "")
+            let title = "\(kind.rawValue) \(number + 1): " + finding.message.firstLine
             lines.append("")
             lines.append("test(" + LuaSyntax.quoted(title) + ", function()")
             let ending = kind == .deadEnd ? ["back() -- no way back"] : []
@@ -75,7 +75,7 @@ extension ExploreReport {
             let expected = Self.tail(of: finding.message).replacingDigits()
             let same = kind == .deadEnd || message.replacingDigits().contains(expected)
             return Reproduction(kind: kind, finding: finding, reproduced: same,
-                                outcome: "its test failed with " + (message.split(separator: "\n").first.map(String.init) ?? ""))
+                                outcome: "its test failed with " + message.firstLine)
         }
     }
 
@@ -90,14 +90,14 @@ extension ExploreReport {
             case .unhandled: unhandled.removeAll { $0.message == message }
             case .deadEnd: deadEnds.removeAll { $0.message == message }
             }
-            unreproduced.append(Finding(path: failure.finding.path, message: "\(failure.kind.rawValue): \(message.split(separator: "\n").first ?? "") — \(failure.outcome)"))
+            unreproduced.append(Finding(path: failure.finding.path, message: "\(failure.kind.rawValue): \(message.firstLine) — \(failure.outcome)"))
         }
     }
 
     /// A message's first line without the `file:line: ` in front of it (a test names the file by another
     /// path than the explorer did) nor the `lifecycle: ` the report puts there.
     static func tail(of message: String) -> String {
-        var line = Substring(message.split(separator: "\n").first ?? "")
+        var line = Substring(message.firstLine)
         if line.hasPrefix("lifecycle: ") { line = line.dropFirst("lifecycle: ".count) }
         var rest = line[...]
         while let colon = rest.firstIndex(of: ":") {

@@ -18,23 +18,23 @@ public enum JUnitReport {
             let failures = cases.filter { if case .failed = $0.outcome { true } else { false } }.count
             let skipped = cases.filter { $0.outcome == .skipped }.count
             let time = cases.reduce(0) { $0 + $1.seconds }
-            xml += "  <testsuite name=\"\(escape(file))\" tests=\"\(cases.count)\" failures=\"\(failures)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
+            xml += "  <testsuite name=\"\(attribute(file))\" tests=\"\(cases.count)\" failures=\"\(failures)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
             for result in cases {
-                xml += "    <testcase name=\"\(escape(result.test.name))\" classname=\"\(escape(file))\" file=\"\(escape(file))\" line=\"\(result.test.line)\" time=\"\(seconds(result.seconds))\""
+                xml += "    <testcase name=\"\(attribute(result.test.name))\" classname=\"\(attribute(file))\" file=\"\(attribute(file))\" line=\"\(result.test.line)\" time=\"\(seconds(result.seconds))\""
                 switch result.outcome {
                 case .passed: xml += "/>\n"
                 case .skipped: xml += ">\n      <skipped/>\n    </testcase>\n"
                 case .failed(let message, let location):
-                    let first = message.split(separator: "\n").first.map(String.init) ?? message
-                    xml += ">\n      <failure message=\"\(escape(first))\">\(escape((location.map { $0 + ": " } ?? "") + message))</failure>\n    </testcase>\n"
+                    let first = message.firstLine
+                    xml += ">\n      <failure message=\"\(attribute(first))\">\(escape((location.map { $0 + ": " } ?? "") + message))</failure>\n    </testcase>\n"
                 }
             }
             xml += "  </testsuite>\n"
         }
         for failure in loadFailures {
-            xml += "  <testsuite name=\"\(escape(failure.file))\" tests=\"1\" failures=\"1\" skipped=\"0\">\n"
-            xml += "    <testcase name=\"(loading the file)\" classname=\"\(escape(failure.file))\">\n"
-            xml += "      <failure message=\"\(escape(failure.message.split(separator: "\n").first.map(String.init) ?? ""))\">\(escape(failure.message))</failure>\n"
+            xml += "  <testsuite name=\"\(attribute(failure.file))\" tests=\"1\" failures=\"1\" skipped=\"0\">\n"
+            xml += "    <testcase name=\"(loading the file)\" classname=\"\(attribute(failure.file))\">\n"
+            xml += "      <failure message=\"\(attribute(failure.message.firstLine))\">\(escape(failure.message))</failure>\n"
             xml += "    </testcase>\n  </testsuite>\n"
         }
         return xml + "</testsuites>\n"
@@ -45,9 +45,16 @@ public enum JUnitReport {
         return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - String(milliseconds % 1000).count))\(milliseconds % 1000)"
     }
 
-    /// Text for XML attributes and content, scalar by scalar: the five special characters escaped, the
-    /// scalars XML 1.0 cannot hold (control characters, U+FFFE, U+FFFF) as `?`.
-    static func escape(_ text: String) -> String {
+    /// Text for XML content, scalar by scalar: the special characters escaped, a carriage return as a
+    /// reference (a parser would turn CRLF into LF), the scalars XML 1.0 cannot hold (control characters,
+    /// U+FFFE, U+FFFF) as `?`. A parser reads back the text, those scalars as `?`.
+    static func escape(_ text: String) -> String { escape(text, attribute: false) }
+
+    /// Text for an XML attribute's value: as ``escape(_:)``, and line feeds and tabs as references (a
+    /// parser turns them into spaces in an attribute).
+    static func attribute(_ text: String) -> String { escape(text, attribute: true) }
+
+    private static func escape(_ text: String, attribute: Bool) -> String {
         text.replacingScalars { scalar in
             switch scalar {
             case "&": "&amp;"
@@ -55,7 +62,9 @@ public enum JUnitReport {
             case ">": "&gt;"
             case "\"": "&quot;"
             case "'": "&apos;"
-            case "\n", "\t", "\r": nil
+            case "\r": "&#13;"
+            case "\n": attribute ? "&#10;" : nil
+            case "\t": attribute ? "&#9;" : nil
             case "\u{FFFE}", "\u{FFFF}": "?"
             default: scalar.value < 32 ? "?" : nil
             }
@@ -64,6 +73,12 @@ public enum JUnitReport {
 }
 
 extension String {
+    /// Its first line that is not empty, to its line feed (by scalars: a CRLF is one Character, which
+    /// Character-wise splitting would not cut): what a report shows as a message's summary.
+    var firstLine: String {
+        String(String.UnicodeScalarView(unicodeScalars.drop { $0 == "\n" }.prefix { $0 != "\n" }))
+    }
+
     /// The text with each scalar that `replacement` gives text for replaced by it (the others kept).
     func replacingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
         var out = ""
