@@ -1,7 +1,7 @@
 import CoordinatorCore
 
 /// A secret a snapshot's restore needs: a part of a payload that the screen type declares secret (an
-/// output's `secret = { "password" }`), which ``Application/steps`` never records and a snapshot never
+/// output's `secret = { "password" }`), which `Application.steps` never records and a snapshot never
 /// holds. ``ScriptRuntime/restore(_:secrets:)`` asks for each one as its step is replayed.
 ///
 /// ```swift
