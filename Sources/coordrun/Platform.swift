@@ -18,12 +18,12 @@ enum Platform {
     static func readSecret(prompt: String) -> String? {
         var settings = termios()
         guard isatty(0) != 0, tcgetattr(0, &settings) == 0 else { return nil }
-        writeError(prompt)
         var quiet = settings
         quiet.c_lflag &= ~tcflag_t(ECHO)
-        _ = tcsetattr(0, TCSAFLUSH, &quiet)
+        _ = tcsetattr(0, TCSAFLUSH, &quiet) // echo off before the prompt shows: nothing typed after it echoes
+        writeError(prompt)
         defer {
-            _ = tcsetattr(0, TCSAFLUSH, &settings)
+            _ = tcsetattr(0, TCSANOW, &settings) // what is typed ahead after the secret stays
             writeError("\n")
         }
         var line: [UInt8] = []
