@@ -240,12 +240,18 @@ int coordlua_load_text(lua_State *L) { return coordlua_call_with_text_mode(L, 3)
 
 int coordlua_loadfile_text(lua_State *L) { return coordlua_call_with_text_mode(L, 2); }
 
+/* lbaselib's dofilecont: what the file returned (also after it yielded). */
+static int coordlua_dofile_finish(lua_State *L, int status, lua_KContext extra) {
+    (void)status; (void)extra;
+    return lua_gettop(L) - 1;
+}
+
 int coordlua_dofile_text(lua_State *L) {
     const char *name = luaL_optstring(L, 1, NULL);
     lua_settop(L, 1);
     if (luaL_loadfilex(L, name, "t") != LUA_OK) return lua_error(L);
-    lua_call(L, 0, LUA_MULTRET);
-    return lua_gettop(L) - 1;
+    lua_callk(L, 0, LUA_MULTRET, 0, coordlua_dofile_finish);
+    return coordlua_dofile_finish(L, 0, 0);
 }
 
 /* After package.searchpath's two results on top: the module's loader (its file as text) and the file name,
@@ -268,6 +274,19 @@ int coordlua_searcher_text(lua_State *L) {
     lua_getfield(L, lua_upvalueindex(1), "path");
     if (lua_type(L, -1) != LUA_TSTRING) return luaL_error(L, "'package.path' must be a string");
     lua_call(L, 2, 2);
+    return coordlua_load_found(L, name);
+}
+
+/* The searcher of the app's own folders (the registry's "coordlua.modulePath") in a state that also searches
+   package.path: a module found there loads (binary only where the state takes binary chunks); one not found
+   adds nothing to require's message, which stays lua's. Upvalue 1: package.searchpath. */
+int coordlua_searcher_folders(lua_State *L) {
+    const char *name = luaL_checkstring(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushstring(L, name);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, "coordlua.modulePath") != LUA_TSTRING) return 0;
+    lua_call(L, 2, 2);
+    if (lua_isnil(L, -2)) return 0;
     return coordlua_load_found(L, name);
 }
 

@@ -139,6 +139,14 @@ static void store(lua_State *L, uint64_t hash, const char *name, const char *tex
 
 int coordlua_load_shared(lua_State *L, const char *text, size_t size, const char *name) {
     coordlua_Runtime *rt = coordlua_runtime(L);
+    if (rt->binaryChunks && size > 0 && text[0] == LUA_SIGNATURE[0]) {
+        /* A precompiled chunk (luac's output), where the state takes them: loaded as lua.c would. */
+        int savedEnforce = rt->enforce;
+        rt->enforce = 1;
+        int status = luaL_loadbufferx(L, text, size, name, "b");
+        rt->enforce = savedEnforce;
+        return status;
+    }
     uint64_t hash = hashOf(name, text, size);
     pthread_mutex_lock(&lock);
     int storing = limitBytes > 0;

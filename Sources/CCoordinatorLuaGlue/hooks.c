@@ -43,7 +43,11 @@ void coordlua_install_hook(lua_State *L, coordlua_Runtime *rt) {
         if ((rt->deadline != 0 || rt->cancel != NULL) && count > COORDLUA_DEADLINE_EVERY) count = COORDLUA_DEADLINE_EVERY;
     }
     else if (rt->deadline != 0 || rt->cancel != NULL) { mask = LUA_MASKCOUNT; count = COORDLUA_DEADLINE_EVERY; }
-    else { hook = NULL; mask = 0; count = 0; }
+    else {
+        /* Nothing asked for: the runtime's own hook goes, a script's (debug.sethook) stays. */
+        if (lua_gethook(L) == coordlua_hook) lua_sethook(L, NULL, 0, 0);
+        return;
+    }
     /* Setting a hook restarts its count: a thread that already has this one keeps counting (a coroutine
        resumed every few instructions would otherwise never reach a count). */
     if (lua_gethook(L) == hook && lua_gethookmask(L) == mask && lua_gethookcount(L) == count) return;
@@ -215,30 +219,6 @@ static void coordlua_warnf(void *ud, const char *msg, int tocont) {
 }
 
 void coordlua_setwarnf(lua_State *L, coordlua_Runtime *rt) { lua_setwarnf(L, coordlua_warnf, rt); }
-
-/* coroutine.resume over the library's own (upvalue 1): while the coroutine runs it is the runtime record's
-   running thread, so Ctrl-C and timeouts interrupt it, and it gets the hooks the running call asked for (an
-   instruction budget counts its instructions too, even if it was created before the budget was set). */
-int coordlua_coresume(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTHREAD);
-    lua_State *co = lua_tothread(L, 1);
-    int n = lua_gettop(L);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    if (co == L) {  /* the library reports the mistake */
-        lua_call(L, n, LUA_MULTRET);
-        return lua_gettop(L);
-    }
-    coordlua_Runtime *rt = coordlua_runtime(L);
-    lua_State *saved = rt->current;
-    rt->current = co;
-    coordlua_install_hook(co, rt);
-    int status = lua_pcall(L, n, LUA_MULTRET, 0);
-    rt->current = saved;
-    if (rt->interruptRequested || rt->budgeted || rt->deadline || rt->cancel) coordlua_install_hook(L, rt); /* what was asked meanwhile holds here too */
-    if (status != LUA_OK) return lua_error(L);
-    return lua_gettop(L);
-}
 
 int coordlua_caller(lua_State *L, int level, char *source, int size, int *line) {
     lua_Debug ar;

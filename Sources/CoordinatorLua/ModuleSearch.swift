@@ -42,7 +42,7 @@ final class ModuleSearch {
             lua_settop(L, -2)
             return
         }
-        lua_pushcclosure(L, coordlua_searcher_sandboxed, 1)
+        lua_pushcclosure(L, coordlua_searcher_folders, 1)
         guard lua_getfield(L, -2, "searchers") == LUA_TTABLE else { lua_settop(L, -3); return }
         let count = lua_rawlen(L, -1)
         var i = lua_Integer(count)

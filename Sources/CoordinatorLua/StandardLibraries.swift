@@ -1,9 +1,10 @@
 import CCoordinatorLua
 import CCoordinatorLuaGlue
 
-/// Lua's standard libraries as this bridge opens them: binary chunks never loaded (`load`, `loadfile`,
-/// `dofile` and `require` take text only), coroutines followed (an interrupt or an instruction budget
-/// reaches code inside them), and pattern matching counted (a limit stops a match that backtracks).
+/// Lua's standard libraries as this bridge opens them: binary chunks loaded only where the debug library
+/// is open (elsewhere `load`, `loadfile`, `dofile` and `require` take text only), coroutines followed (an
+/// interrupt or an instruction budget reaches code inside them), and pattern matching counted (a limit
+/// stops a match that backtracks).
 enum StandardLibraries {
     /// Opens `libraries` in `lua`, each as this bridge needs it.
     static func open(_ libraries: LuaLibraries, in lua: LuaState) throws {
@@ -20,16 +21,21 @@ enum StandardLibraries {
         if libraries.contains(.coroutine) { try followCoroutines(in: lua) }
         if libraries.contains(.string) { coordlua_install_patterns(L) }
         if libraries.contains(.os) { stopCommands(in: L) }
+        // With the debug library open, the scripts can break any rule already: binary chunks load, as in
+        // lua.c. Without it (a sandbox, `.safe`), they never do.
+        let binary = libraries.contains(.debug)
+        lua.core.runtime.pointee.binaryChunks = binary ? 1 : 0
         if libraries.contains(.base) {
-            try loadTextOnly(filesToo: libraries.contains(.io), in: lua)
+            if !binary { try loadTextOnly(filesToo: libraries.contains(.io), in: lua) }
             try guardMessageHandlers(in: lua)
         }
         if libraries.contains(.package) { try requireTextOnly(in: lua) }
     }
 
-    /// Binary chunks are never loaded: a crafted one crashes Lua's VM (its bytecode is not verified).
-    /// `load` and (with file access) `loadfile` and `dofile` take text only, in C, whatever the script
-    /// changes (`string.gsub` included); without io, `loadfile` and `dofile` are gone.
+    /// Where the debug library is not open, binary chunks are never loaded: a crafted one crashes Lua's VM
+    /// (its bytecode is not verified). `load` and (with file access) `loadfile` and `dofile` take text only,
+    /// in C, whatever the script changes (`string.gsub` included); without io, `loadfile` and `dofile` are
+    /// gone.
     private static func loadTextOnly(filesToo: Bool, in lua: LuaState) throws {
         let L = try lua.core.thread()
         lua_getglobal(L, "load")
@@ -92,32 +98,16 @@ enum StandardLibraries {
     }
 
     /// Makes `coroutine.resume` and `coroutine.wrap` tell the runtime which coroutine runs, so that an
-    /// interrupt (Ctrl-C, a timeout) reaches code inside a coroutine and an instruction budget counts it.
-    /// `wrap` is rebuilt over the new `resume`, with the library's behaviour: values on success, the error
-    /// (located at the caller for a string) after closing the dead coroutine.
+    /// interrupt (Ctrl-C, a timeout) reaches code inside a coroutine and an instruction budget counts it:
+    /// the library's own functions in C with that one addition.
     private static func followCoroutines(in lua: LuaState) throws {
         let L = try lua.core.thread()
         lua_getglobal(L, "coroutine")
         defer { lua_settop(L, -2) }
         guard lua_type(L, -1) == LUA_TTABLE else { return }
-        lua_getfield(L, -1, "resume")
-        lua_pushcclosure(L, coordlua_coresume, 1)
+        lua_pushcclosure(L, coordlua_coresume, 0)
         lua_setfield(L, -2, "resume")
-        try lua.load(
-            """
-            local coroutine, error, type = coroutine, error, type
-            local create, resume, status, close = coroutine.create, coroutine.resume, coroutine.status, coroutine.close
-            local function results(co, ok, ...)
-              if ok then return ... end
-              local e = ...
-              if status(co) == "dead" then close(co) end
-              if type(e) == "string" then error(e, 2) end
-              error(e, 0)
-            end
-            coroutine.wrap = function(f)
-              local co = create(f)
-              return function(...) return results(co, resume(co, ...)) end
-            end
-            """, name: "=[coroutine]", cached: true).call()
+        lua_pushcclosure(L, coordlua_cowrap, 0)
+        lua_setfield(L, -2, "wrap")
     }
 }

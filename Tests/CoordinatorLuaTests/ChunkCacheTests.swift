@@ -58,14 +58,18 @@ import TestSupport
         }
     }
 
-    @Test func binaryFilesStayRefusedAndMistakesReadAsLuasOwn() throws {
+    @Test func binaryFilesLoadOnlyWithTheDebugLibraryAndMistakesReadAsLuasOwn() throws {
         let maker = try makeState()
         let dumped = try maker.evaluate("return string.dump(function() return 1 end)", as: LuaValue.self)
         guard case .string(let bytes) = dumped else { Issue.record("no dump"); return }
         let binary = try folder.write("binary.lua", bytes: bytes.bytes)
         let broken = try folder.write("broken.lua", unique("local x = = 1"))
         for _ in 0..<2 {
-            let lua = try makeState()
+            let trusted = try makeState()
+            let before = trusted.sharedChunkLoads
+            #expect(try trusted.runFile(binary) == [.integer(1)])
+            #expect(shared(trusted, since: before) == 0) // binary chunks are not kept in the process's store
+            let lua = try makeState(LuaLibraries.all.subtracting(.debug))
             let made = lua.sharedChunkLoads
             #expect(luaError { _ = try lua.loadFile(binary) }?.message.contains("attempt to load a binary chunk (mode is 't')") == true)
             #expect(luaError { _ = try lua.loadFile(broken) }?.message == "\(broken):2: unexpected symbol near '='")

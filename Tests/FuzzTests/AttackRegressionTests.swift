@@ -98,14 +98,15 @@ import CoordinatorLua
 }
 
 @Suite struct BinaryChunkTests {
-    /// A crafted binary chunk crashes Lua's VM: scripts can never load one, however they ask.
-    @Test func scriptsCannotLoadBinaryChunks() throws {
+    /// A crafted binary chunk crashes Lua's VM: where the debug library is not open (a sandbox, `.safe`, any
+    /// set without it), scripts can never load one, however they ask.
+    @Test func scriptsWithoutTheDebugLibraryCannotLoadBinaryChunks() throws {
         let folder = try TemporaryDirectory()
         let lua = try LuaState()
         let dumped = try lua.evaluate("return string.dump(function() return 42 end)", as: LuaString.self)
         _ = try folder.write("m.lua", "return 'text'")
         try folder.write("mb.lua", bytes: Array(dumped.bytes))
-        let runtime = try ScriptRuntime()
+        let runtime = try ScriptRuntime(libraries: LuaLibraries.all.subtracting(.debug))
         try runtime.lua.globals.set("dir", folder.path)
         let refused = "attempt to load a binary chunk (mode is '"
         for code in [
@@ -123,13 +124,39 @@ import CoordinatorLua
             #expect(text.contains(refused) || text.contains("bad argument"), "\(code): \(results)")
         }
         #expect(try runtime.run("package.path = dir .. '/?.lua;' .. package.path return require 'm'").first == "text")
-        // The same for the safe library set, whose load was a Lua wrapper the script could fool.
+        #expect(throws: LuaError.self) { try runtime.lua.runFile(folder.path + "/mb.lua") }
+        // The same for the safe library set and a sandbox.
         let safe = try LuaState(libraries: .safe)
         try safe.globals.set("chunk", dumped)
         #expect(try safe.run("string.gsub = function() return 'b' end return load(chunk, 'x', 'b')").last?.stringValue?.hasPrefix(refused) == true)
         #expect(try safe.run("return dofile, loadfile") == [.nil, .nil])
+        let sandbox = try ScriptRuntime(sandbox: true)
+        try sandbox.lua.globals.set("chunk", dumped)
+        #expect(try sandbox.run("return load(chunk)").last?.stringValue?.hasPrefix(refused) == true)
     }
 
+    /// With every library open, as in lua.c, binary chunks load however they are asked for (the debug
+    /// library can break any rule already): `luac`'s output runs.
+    @Test func scriptsWithEveryLibraryLoadBinaryChunksAsLuaDoes() throws {
+        let folder = try TemporaryDirectory()
+        let maker = try LuaState()
+        let dumped = try maker.evaluate("return string.dump(function(...) return 42, select('#', ...) end)", as: LuaString.self)
+        try folder.write("mb.lua", bytes: Array(dumped.bytes))
+        let runtime = try ScriptRuntime()
+        try runtime.lua.globals.set("dir", folder.path)
+        for code in [
+            "return load(string.dump(function() return 42 end))()",
+            "return load(string.dump(function() return 42 end), 'x', 'b')()",
+            "return loadfile(dir .. '/mb.lua')()",
+            "return dofile(dir .. '/mb.lua')",
+            "package.path = dir .. '/?.lua;' .. package.path return require 'mb'",
+        ] {
+            #expect(try runtime.run(code).first == .integer(42), "\(code)")
+        }
+        #expect(try runtime.lua.runFile(folder.path + "/mb.lua") == [.integer(42), .integer(0)])
+        // A text chunk asked for as binary only is still refused, as by lua.
+        #expect(try runtime.run("return select(2, load('return 1', 'x', 'b'))").first?.stringValue?.contains("attempt to load a text chunk (mode is 'b')") == true)
+    }
 }
 
 @Suite struct DataSizeTests {

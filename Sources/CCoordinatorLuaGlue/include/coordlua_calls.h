@@ -67,10 +67,14 @@ void *coordlua_metafield_object(lua_State *L, int idx, const char *name, const v
    Each takes the library's function as upvalue 1 and calls it with the mode forced to "t". */
 int coordlua_load_text(lua_State *L);
 int coordlua_loadfile_text(lua_State *L);
-/* dofile over luaL_loadfilex(L, name, "t"). */
+/* dofile over luaL_loadfilex(L, name, "t"), yieldable as lbaselib's. */
 int coordlua_dofile_text(lua_State *L);
-/* The file searcher of package.searchers, text only; upvalue 1: the package table. */
+/* The file searcher of package.searchers through the process's compiled chunks (text; binary where the state
+   takes binary chunks); upvalue 1: the package table. */
 int coordlua_searcher_text(lua_State *L);
+/* The searcher of the app's folders (the registry's "coordlua.modulePath") before package.path's: a module not
+   found there adds nothing to require's message. Upvalue 1: package.searchpath. */
+int coordlua_searcher_folders(lua_State *L);
 /* A sandbox's file searcher: text only, along the registry's "coordlua.modulePath" only; upvalue 1:
    package.searchpath. */
 int coordlua_searcher_sandboxed(lua_State *L);

@@ -71,9 +71,10 @@ void coordlua_sigint_disarm(lua_State *previous);
 /* How many times Ctrl-C was pressed since the last call. */
 int coordlua_sigint_take(void);
 
-/* coroutine.resume over the library's own (upvalue 1): the coroutine is the running thread while it runs,
-   and gets the running call's hooks (budget, interrupt). */
+/* coroutine.resume and coroutine.wrap (coroutines.c): the library's own, with the coroutine the running thread
+   while it runs and given the running call's hooks (budget, interrupt, time limit, cancellation). */
 int coordlua_coresume(lua_State *L);
+int coordlua_cowrap(lua_State *L);
 
 /* Whether a limit stops the running code now: an interrupt, a timeout or a cancel raised, an instruction
    budget spent, a deadline passed. (A lua_CFunction: returns the answer as a boolean.) */

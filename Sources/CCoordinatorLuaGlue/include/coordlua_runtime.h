@@ -44,6 +44,7 @@ typedef struct coordlua_Runtime {
     long long credit;            /* steps a C function may still work before coordlua_spend checks the limits (coordlua_hooks.h) */
     void *cancel;                /* a cancellation flag (coordlua_cancel_new) another thread may set: running code stops ("cancelled"); NULL: none */
     size_t sharedChunkLoads;     /* chunks this state took compiled from the process's store (coordlua_chunks.h) */
+    int binaryChunks;            /* binary chunks load (the debug library is open: the scripts are trusted with everything) */
     coordlua_Pool pool;          /* the state's small blocks (coordlua_pool.h), given back by coordlua_release_memory */
     volatile sig_atomic_t interruptRequested;
     char tracebackKey;           /* address used as a registry key */
