@@ -303,3 +303,16 @@ int coordlua_searcher_sandboxed(lua_State *L) {
     lua_call(L, 2, 2);
     return coordlua_load_found(L, name);
 }
+
+/* lbaselib's finishpcall's sibling for a plain call: the results, also after the chunk yielded. */
+static int coordlua_program_finish(lua_State *L, int status, lua_KContext extra) {
+    (void)status; (void)extra;
+    return lua_gettop(L);
+}
+
+int coordlua_program(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_callk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, coordlua_program_finish);
+    return coordlua_program_finish(L, 0, 0);
+}

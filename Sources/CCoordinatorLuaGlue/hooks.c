@@ -74,9 +74,18 @@ static void coordlua_hook_error(lua_State *L, const char *message) {
     lua_error(L);
 }
 
-/* Why a limit stops the running code now: 0 nothing; else an interrupt's reason (1 interrupted, 2 timed
-   out, 3 cancelled: asked already, or with `timed` the cancel flag set or the deadline passed) or 4, the
-   instruction budget spent. */
+const char *coordlua_stop_message(int reason) {
+    switch (reason) {
+    case 2: return "timed out";
+    case 3: return "cancelled";
+    case 5: return "interrupted!";  /* Ctrl-C, in lua.c's words */
+    default: return "interrupted";
+    }
+}
+
+/* Why a limit stops the running code now: 0 nothing; else an interrupt's reason (1 interrupted, 5 Ctrl-C, 2
+   timed out, 3 cancelled: asked already, or with `timed` the cancel flag set or the deadline passed) or 4,
+   the instruction budget spent. */
 static int coordlua_stop_reason(coordlua_Runtime *rt, int timed) {
     if (rt->interruptRequested) return rt->interruptRequested;
     if (timed && rt->cancel != NULL && coordlua_cancel_test(rt->cancel)) return 3;
@@ -99,7 +108,7 @@ static int coordlua_enforce(lua_State *L, coordlua_Runtime *rt, long long spent,
         coordlua_hook_error(L, lua_tostring(L, -1));
     } else {
         rt->interruptRequested = reason;
-        coordlua_hook_error(L, reason == 2 ? "timed out" : reason == 3 ? "cancelled" : "interrupted");
+        coordlua_hook_error(L, coordlua_stop_message(reason));
     }
     return 1;
 }
@@ -119,11 +128,13 @@ void coordlua_spend(lua_State *L) {
     coordlua_enforce(L, rt, spent, 1);
 }
 
-void coordlua_interrupt(lua_State *L) {
+static void coordlua_interrupt_for(lua_State *L, int reason) {
     coordlua_Runtime *rt = coordlua_runtime(L);
-    rt->interruptRequested = 1;
+    rt->interruptRequested = reason;
     lua_sethook(L, coordlua_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
+
+void coordlua_interrupt(lua_State *L) { coordlua_interrupt_for(L, 1); }
 
 
 
@@ -150,7 +161,7 @@ static void coordlua_sigint_handler(int sig) {
         }
         sigintUnseen = 1;
         lua_State *running = coordlua_runtime(L)->current;
-        coordlua_interrupt(running != NULL ? running : L);
+        coordlua_interrupt_for(running != NULL ? running : L, 5);
     }
 }
 

@@ -31,7 +31,7 @@ extension LuaCore {
             // The code caught the limit's error (pcall, xpcall) and went on to its end: the limit still ends
             // the call, as it would have without the catch.
             throw interrupted
-                ? LuaError(.interrupted, reason == 2 ? "timed out" : reason == 3 ? "cancelled" : "interrupted")
+                ? LuaError(.interrupted, String(cString: coordlua_stop_message(reason)))
                 : LuaError(.budgetExhausted, "instruction budget of \(runtime.pointee.budgetTotal) instructions exhausted")
         }
     }
@@ -149,8 +149,8 @@ extension LuaCore {
         }
     }
 
-    /// Ends a top-level call's limits: whether an interrupt (with its reason: 1 interrupted, 2 timed out, 3
-    /// cancelled) or the budget stopped it.
+    /// Ends a top-level call's limits: whether an interrupt (with its reason: 1 interrupted, 5 Ctrl-C, 2 timed
+    /// out, 3 cancelled) or the budget stopped it.
     private func endTopLevelCall(_ L: OpaquePointer) -> (interrupted: Bool, exhausted: Bool, reason: Int32) {
         let reason = runtime.pointee.interruptRequested
         let interrupted = reason != 0

@@ -232,6 +232,17 @@ public struct LuaFunction: LuaPushable, LuaReadable {
 
     init(reference: LuaReference) { self.reference = reference }
 
+    /// The function as `lua` runs a program's chunk: called from a C function, so that a traceback ends
+    /// with that frame (`[C]: in ?`) as the stand-alone interpreter's do (its chunks run under `pmain`).
+    package func asProgram() throws -> LuaFunction {
+        let core = reference.core
+        let L = try core.thread()
+        try reference.push(on: LuaStack(L, core))
+        lua_pushcclosure(L, coordlua_program, 1)
+        defer { lua_settop(L, -2) }
+        return LuaFunction(reference: core.reference(at: -1, in: L))
+    }
+
     /// Calls the function and drops its results. The arguments are passed as they are (no array, no
     /// boxing), so this is the call to use for handlers that run often.
     @inlinable public func call<each A: LuaPushable>(_ arguments: repeat each A) throws {

@@ -65,7 +65,13 @@ extension LuaState {
     @discardableResult
     public func runMainScript(_ path: String, arguments: [LuaValue] = []) throws -> [LuaValue] {
         try allowModules(in: [Self.directory(of: path)])
-        return try loadFile(path).callValues(arguments: arguments)
+        return try program(loadFile(path)).callValues(arguments: arguments)
+    }
+
+    /// A chunk as the program runs it: under a C frame where ``chunksRunAsPrograms`` (as `lua` runs its
+    /// chunks), else as it is.
+    package func program(_ chunk: LuaFunction) throws -> LuaFunction {
+        chunksRunAsPrograms ? try chunk.asProgram() : chunk
     }
 
     /// The folder of a file path (`.` for a bare name).

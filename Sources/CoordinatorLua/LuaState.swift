@@ -228,6 +228,17 @@ public final class LuaState {
         _ = coordlua_gc_collect(L)
     }
 
+    /// Whether the main script, a chunk a program runs and a REPL line run under a C frame, as the
+    /// stand-alone `lua` runs them (under its `pmain`): their tracebacks end with `[C]: in ?`, as `lua`'s do.
+    package var chunksRunAsPrograms = false
+
+    /// Puts the collector in generational mode, as the stand-alone `lua` does before it runs anything
+    /// (incremental, Lua's default, otherwise). For a host that runs scripts as `lua` would.
+    public func useGenerationalCollector() {
+        guard let L = try? core.thread() else { return }
+        _ = coordlua_gc_generational(L)
+    }
+
     /// Runs `body` with the stack of the thread that runs now, for code that builds or reads Lua values
     /// with ``LuaStack``'s primitives; whatever `body` leaves on the stack is removed when it returns or
     /// throws. Check room with `LuaStack.reserve(_:)` before pushing. Throws if the state is closed.

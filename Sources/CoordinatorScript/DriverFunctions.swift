@@ -8,6 +8,8 @@ import CoordinatorLua
 package final class DriverFunctions {
     /// Whether they are installed.
     private(set) var installed = false
+    /// Whether `flow.app` installs them (``ScriptRuntime/installDriverFunctionsWhenAppDeclared()``).
+    var whenAppDeclared = false
     /// How the driver functions take a step (its label, such as `tap("login") at app_test.lua:12`, and the
     /// step): nil, as it is; flow tests drive strictly (a tap no handler hears, a screen that does not
     /// render, fail the step) and let the lifecycle oracle follow each step.

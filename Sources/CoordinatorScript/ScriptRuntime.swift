@@ -172,6 +172,10 @@ public final class ScriptRuntime {
     /// `reload(...)` (``reload(fresh:)``).
     public func installDriverFunctions() throws { try driverFunctions.install(in: self) }
 
+    /// Installs the driver functions (``installDriverFunctions()``) as soon as the scripts declare an app
+    /// (`flow.app`), not before: a plain script's globals are Lua's own, as under `lua`.
+    package func installDriverFunctionsWhenAppDeclared() { driverFunctions.whenAppDeclared = true }
+
     // MARK: Scripts
 
     /// The Lua module table (`require "coordinator"`).
@@ -190,7 +194,7 @@ public final class ScriptRuntime {
     /// `arguments` as its `...`; if it fails, the navigation state is restored.
     @discardableResult
     public func run(_ code: String, name: String = "input", arguments: [LuaValue] = []) throws -> [LuaValue] {
-        try app.atomically { try lua.load(code, name: name).callValues(arguments: arguments) }
+        try app.atomically { try lua.program(lua.load(code, name: name)).callValues(arguments: arguments) }
     }
 
     /// The paths of the files ``reload(fresh:)`` runs again and `--watch` watches: main scripts and the

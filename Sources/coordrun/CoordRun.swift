@@ -117,6 +117,10 @@ enum CoordRun {
                 return 1
             }
         }
+        do { try runtime.installDriverFunctions() } catch { // a REPL is open: they are there
+            streams.message(REPL.message(for: error))
+            return 1
+        }
         return session(runtime: runtime, mode: mode, options: options, streams: streams, tty: tty) { sources in
             // Time travel in the REPL: a new runtime made and started as this one was, quietly, its script
             // files read as the texts given.
@@ -147,11 +151,16 @@ enum CoordRun {
     /// warnings, `arg`.
     static func makeRuntime(_ invocation: Invocation, _ options: CoordRunOptions) throws -> ScriptRuntime {
         let limits = options.limits.limits
-        let runtime = try ScriptRuntime(stateNamed: options.state, driverFunctions: true, sandbox: limits.sandbox,
+        // The driver functions (tap, back, top, ...) are globals where an app is declared or a REPL is
+        // open; a plain script's globals are lua's.
+        let runtime = try ScriptRuntime(stateNamed: options.state, driverFunctions: invocation.interactive, sandbox: limits.sandbox,
                                         ignoringEnvironment: invocation.ignoreEnvironment)
+        runtime.installDriverFunctionsWhenAppDeclared()
         try limits.apply(to: runtime, timed: options.timeLimit != nil)
         if let path = options.snapshotKey { runtime.snapshotKey = try SnapshotKey(contentsOf: path) }
         runtime.lua.warningsEnabled = false // as in lua: -W or warn("@on") turns them on
+        runtime.lua.useGenerationalCollector() // as lua.c's pmain
+        runtime.lua.chunksRunAsPrograms = true // and its chunks run under pmain's C frame
         try setArguments(invocation, in: runtime)
         return runtime
     }

@@ -30,7 +30,7 @@ import Glibc
             _ = try lua.interruptible { try lua.run("pressCtrlC() while true do end", name: "=loop") }
         }
         #expect(error?.kind == .interrupted)
-        #expect(error?.message == "loop:1: interrupted")
+        #expect(error?.message == "loop:1: interrupted!") // lua.c's words
         #expect(InterruptSignal.takePending())
         // Outside `interruptible` the signal only counts, and the next call runs normally.
         _ = raise(SIGINT)
@@ -83,7 +83,7 @@ import Glibc
         release.signal()
         done.wait()
         #expect(error?.kind == .interrupted)
-        #expect(error?.message == "loop:1: interrupted")
+        #expect(error?.message == "loop:1: interrupted!") // lua.c's words
         #expect(otherOutcome.withLock { $0 } == "500500")
     }
 }

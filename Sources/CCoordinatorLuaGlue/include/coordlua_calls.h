@@ -75,6 +75,9 @@ int coordlua_searcher_text(lua_State *L);
 /* The searcher of the app's folders (the registry's "coordlua.modulePath") before package.path's: a module not
    found there adds nothing to require's message. Upvalue 1: package.searchpath. */
 int coordlua_searcher_folders(lua_State *L);
+/* Calls upvalue 1 with this call's arguments and returns its results: a chunk run under a C frame, as lua.c runs its chunks under
+   pmain (a traceback ends with "[C]: in ?"). */
+int coordlua_program(lua_State *L);
 /* A sandbox's file searcher: text only, along the registry's "coordlua.modulePath" only; upvalue 1:
    package.searchpath. */
 int coordlua_searcher_sandboxed(lua_State *L);

@@ -74,6 +74,9 @@ int coordlua_sigint_take(void);
 /* coroutine.resume and coroutine.wrap (coroutines.c): the library's own, with the coroutine the running thread
    while it runs and given the running call's hooks (budget, interrupt, time limit, cancellation). */
 int coordlua_coresume(lua_State *L);
+/* The message of a limit's stop reason (runtime record's interruptRequested): "interrupted", "interrupted!" (Ctrl-C), "timed out",
+   "cancelled". */
+const char *coordlua_stop_message(int reason);
 int coordlua_cowrap(lua_State *L);
 
 /* Whether a limit stops the running code now: an interrupt, a timeout or a cancel raised, an instruction

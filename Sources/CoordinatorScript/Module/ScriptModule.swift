@@ -28,6 +28,7 @@ final class ScriptModule {
             // Read first, then set: reading the table may run Lua, which may declare too.
             let declared = try runtime.scriptModule.declaration.declaring(call)
             runtime.scriptModule.declaration = declared
+            if runtime.driverFunctions.whenAppDeclared { try runtime.installDriverFunctions() }
         })
         try native.set("factory", lua.function(name: "factory", holding: runtime) { runtime, call in
             let name = try call.string(1)

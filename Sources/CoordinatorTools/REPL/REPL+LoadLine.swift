@@ -37,7 +37,7 @@ extension REPL {
     /// lua.c's `docall`: runs the chunk as one operation of the app (the rendering of the screen it shows
     /// included), so that if it fails the app is exactly as before it.
     func doCall(_ chunk: LuaFunction) throws -> [LuaValue] {
-        try operation { try chunk.callValues() }
+        try operation { try runtime.lua.program(chunk).callValues() }
     }
 
     /// lua.c's `l_print`: the values, tab-separated, on one line. When a script replaced the global
