@@ -244,6 +244,10 @@ public final class Application {
 }
 
 extension Application {
+    /// A number that grows with every change to the app (and stays put while nothing changes): compared
+    /// before and after a step, whether the step changed anything, in O(1) (undone changes count too).
+    package var changeCount: Int { context.journal.changes }
+
     /// The whole navigation state as text: the window's hierarchy, every shown screen with its inputs, every
     /// coordinator of the tree with its status, the gateway's state. An operation that fails leaves it
     /// exactly as it was (what the session fuzzer and `expect.fails` check).

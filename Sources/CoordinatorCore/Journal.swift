@@ -98,21 +98,34 @@ final class Journal {
     /// with it, so nothing about it needs putting back).
     @inline(__always)
     func shouldLog(_ born: Int) -> Bool {
+        changes &+= 1 // asked before every change to a journaled object, logged or not
         guard let level = levels.last else { return false }
         return born < level.serial
     }
 
     /// Logs a change (the caller asked ``shouldLog(_:)``, or the change has no object of its own).
     @inline(__always)
-    func record(_ change: Change) { log.append(Entry(change)) }
+    func record(_ change: Change) {
+        changes &+= 1
+        log.append(Entry(change))
+    }
 
     /// Logs a change to state that belongs to no journaled object (a host's own), when an operation runs.
     func recordAlways(_ change: Change) {
+        changes &+= 1
         if isOpen { log.append(Entry(change)) }
     }
 
     /// Queues an event of the running operation.
-    func queue(_ event: NavigationEvent) { pending.append(event) }
+    func queue(_ event: NavigationEvent) {
+        changes &+= 1
+        pending.append(event)
+    }
+
+    /// A count of the changes (and events) since the app began, undone ones included, which grows with
+    /// every change: a front that compares it before and after a step knows whether the step changed
+    /// anything, in O(1).
+    private(set) var changes = 0
 
     /// Opens a level.
     func begin() {

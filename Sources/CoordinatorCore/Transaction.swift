@@ -65,6 +65,14 @@ package struct UndoLog {
         journal.record(.custom(born: born, snapshot()))
     }
 
+    /// Records one change of a bridge's state, with `undo` the closure that takes it back exactly: for a
+    /// change too small to take a snapshot for (one item removed from a long list). Nothing is recorded
+    /// while the object (made in level `born`) is new in the running level, or outside an operation.
+    package func record(born: Int, undo: @escaping () -> Void) {
+        guard journal.shouldLog(born) else { return }
+        journal.record(.custom(born: born, undo))
+    }
+
     /// Says that the state `mark` guards was made in the running operation level, before anything could
     /// see it: ``record(_:born:snapshot:)`` records nothing more for it in this level.
     package func madeInOperation(_ mark: inout UndoMark) {

@@ -32,6 +32,19 @@ public final class Window {
     /// each modal's.
     public var visibleStack: [Screen] { ([root] + modals).flatMap(Window.visiblePath) }
 
+    /// The visible hierarchy's names as persistent lists, one for the root and one for each modal
+    /// (``ScreenNames``): a record of what the user saw, in O(containers) whatever the stacks hold.
+    package var visibleNames: [ScreenNames?] {
+        var result: [ScreenNames?] = [Window.names(of: root)]
+        for modal in modals { result.append(Window.names(of: modal)) }
+        return result
+    }
+
+    private static func names(of container: Presentable) -> ScreenNames? {
+        if let stack = visibleStack(of: container) { return stack.names }
+        return container.screens.reduce(nil) { ScreenNames($1, below: $0) }
+    }
+
     static func visiblePath(_ container: Presentable) -> [Screen] {
         switch container {
         case let stack as NavigationStack: stack.screens

@@ -11,6 +11,8 @@ func scalingCases(quick: Bool, rounds: Int) throws -> [BenchResult] {
     results += try childrenCurve(sizes: quick ? [100, 1_000] : [1_000, 10_000, 100_000])
     results += try deliveryCurve(sizes: quick ? [100, 1_000] : [1_000, 100_000], rounds: rounds)
     results.append(try oneLineLoop(cycles: quick ? 1_000 : 100_000))
+    results += try replLineCurves(depths: quick ? [10, 100] : [10, 10_000], sizes: quick ? [100, 1_000] : [100, 100_000],
+                                  lines: quick ? 20 : 300, rounds: rounds)
     return results
 }
 
@@ -130,6 +132,50 @@ private func deliveryCurve(sizes: [Int], rounds: Int) throws -> [BenchResult] {
     return [
         curve("signal per node, N = \(label)", unit: "ns/node", sizes: sizes, costs: signalCosts),
         curve("update per screen, N = \(label)", unit: "ns/screen", sizes: sizes, costs: updateCosts),
+    ]
+}
+
+/// One REPL line, `tap('next') back()`, on a stack `depth` deep and on an app of `size` coordinators: what
+/// the REPL does around a line (deciding whether it changed the app, what to show, what time travel keeps)
+/// must cost what the line changed, not what the app holds.
+private func replLineCurves(depths: [Int], sizes: [Int], lines: Int, rounds: Int) throws -> [BenchResult] {
+    func lineCost(_ runtime: ScriptRuntime) throws -> Double {
+        let repl = try REPL(runtime: runtime, mode: .repl, output: REPL.Output(write: { _ in }, error: { _ in }))
+        return best(rounds: rounds, operations: lines) {
+            for _ in 0..<lines { repl.handle("tap('next') back()") }
+        }
+    }
+    var depthCosts: [Double] = [], sizeCosts: [Double] = []
+    for depth in depths {
+        depthCosts.append(try lineCost(benchApp("""
+            local flow = require "coordinator"
+            flow.screen "Page" { outputs = { "next" } }
+            local Root = flow.coordinator "Root"
+            function Root:start()
+              for i = 1, \(depth) do
+                self:push("Page").onNext = function() self:push("Page") end
+              end
+            end
+            flow.app { bench = Root }
+            """)))
+    }
+    for size in sizes {
+        sizeCosts.append(try lineCost(benchApp("""
+            local flow = require "coordinator"
+            flow.screen "Page" { outputs = { "next" } }
+            local Node = flow.coordinator "Node"
+            function Node:start() end
+            local Root = flow.coordinator "Root"
+            function Root:start()
+              for i = 2, \(size) do self:run(Node) end
+              self:push("Page").onNext = function() self:push("Page") end
+            end
+            flow.app { bench = Root }
+            """)))
+    }
+    return [
+        curve("a REPL line tap('next') back(), stack depth \(depths.map(String.init).joined(separator: "/"))", unit: "ns/line", sizes: depths, costs: depthCosts),
+        curve("a REPL line tap('next') back(), coordinators \(sizes.map(String.init).joined(separator: "/"))", unit: "ns/line", sizes: sizes, costs: sizeCosts),
     ]
 }
 

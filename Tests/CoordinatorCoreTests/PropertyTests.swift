@@ -213,6 +213,14 @@ private struct Model {
                 // The visible screen and hierarchy are what the model says.
                 #expect(app.window.visibleScreen.map(number) == model.visible)
                 #expect(app.window.visibleStack.map(number) == model.visibleStack)
+                // The visible stacks' persistent name lists hold what the stacks hold.
+                let ids = app.window.visibleNames.flatMap { names in
+                    var ids: [Int] = [], node = names
+                    while let next = node { ids.append(next.id); node = next.below }
+                    return ids.reversed()
+                }
+                #expect(ids == app.window.visibleStack.map(\.id))
+                #expect(app.window.visibleNames.reduce(0) { $0 + ($1?.count ?? 0) } == app.window.visibleStack.count)
                 // Running coordinators agree.
                 #expect(Set(root.subtree.map(ObjectIdentifier.init)) == Set(model.running.compactMap { coordinators[$0].map(ObjectIdentifier.init) }))
                 // No finished coordinator is attached; the tree has no cycles.

@@ -144,9 +144,11 @@ package final class ScriptedCoordinator: Coordinator {
         if let instance, let handler = try instance.get("onScreenLeft", as: LuaFunction?.self) {
             try handler.call(instance, LuaObject(screen), bySystem)
         }
-        guard let index = adopted.firstIndex(where: { $0 === screen }) else { return }
+        // From the top, where the screen that leaves usually is: O(1) for a pop whatever the depth, and the
+        // undo puts that one screen back rather than copying the list.
+        guard let index = adopted.lastIndex(where: { $0 === screen }) else { return }
         screen.removeAllHandlers()
-        record()
+        undo.record(born: born) { [weak self] in self?.adopted.insert(screen, at: index) }
         adopted.remove(at: index)
     }
 

@@ -119,7 +119,7 @@ public final class REPL {
         lineNumber += 1
         if !isContinuing { chunkStart = lineNumber }
         let before = signature
-        let stateBefore = app.stateDescription, sourcesBefore = runtime.sources
+        let changesBefore = app.changeCount, sourcesBefore = runtime.sources
         let lines = pending + [line], number = chunkStart
         replayable = nil
         let ok = runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
@@ -127,7 +127,7 @@ public final class REPL {
             let unheard = app.unheard.count
             step = nil
             var ok = dispatch(line)
-            if ok, let step, signature != before { recorder.note(step, stack: app.window.visibleStack.map(\.name)) }
+            if ok, let step, signature != before { recorder.note(step, stack: app.window.visibleNames) }
             if ok, app.unheard.count != unheard, let last = app.unheard.last {
                 // A tap is never a silent no-op: `tap('reset')` on a screen whose handler is missing says so.
                 let more = app.unheard.count &- unheard &- 1
@@ -142,7 +142,7 @@ public final class REPL {
             return ok
         } }
         if ok, replayable != nil {
-            history.append(LineHistory.Entry(number: number, lines: lines, changedState: app.stateDescription != stateBefore, sources: sourcesBefore))
+            history.append(LineHistory.Entry(number: number, lines: lines, changedState: app.changeCount != changesBefore, sources: sourcesBefore))
         }
         return ok
     }
@@ -215,10 +215,25 @@ public final class REPL {
         }
     }
 
-    /// What the user sees: changes when the screen, its inputs or the hierarchy change.
-    var signature: String {
+    /// What the user sees: changes when the screen, its inputs or the hierarchy change. Costs the number
+    /// of containers, whatever the stacks hold (the hierarchy as its persistent name lists: a push then a
+    /// pop gives back the same list).
+    var signature: Signature {
         let screen = app.window.visibleScreen
-        return "\(screen?.id ?? 0):\(screen?.renderCount ?? 0):\(app.window.visibleStack.map(\.id))"
+        return Signature(screen: screen?.id ?? 0, renders: screen?.renderCount ?? 0, stacks: app.window.visibleNames)
+    }
+
+    /// The visible screen, how often it rendered, and each visible stack's names (equal when they are the
+    /// same list, which a push then a pop gives back, or hold the same screens).
+    struct Signature: Equatable {
+        let screen: Int
+        let renders: Int
+        let stacks: [ScreenNames?]
+
+        static func == (a: Signature, b: Signature) -> Bool {
+            a.screen == b.screen && a.renders == b.renders && a.stacks.count == b.stacks.count
+                && zip(a.stacks, b.stacks).allSatisfy { ScreenNames.same($0, $1) }
+        }
     }
 
     /// A line: an open chunk continues, `:` starts a command, run mode's shortcuts, else Lua.

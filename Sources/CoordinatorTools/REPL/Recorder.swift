@@ -7,8 +7,9 @@ import CoordinatorScript
 /// fresh app: `coordrun test FILE` passes on the unchanged app and fails, at the step, after a change that
 /// alters the flow.
 final class Recorder {
-    /// The driving steps of the session so far, as Lua, each with the stack it left.
-    private(set) var steps: [(code: String, stack: [String])] = []
+    /// The driving steps of the session so far, as Lua, each with the stack it left (as the visible stacks'
+    /// persistent name lists: a step costs the same whatever the depth).
+    private(set) var steps: [(code: String, stack: [ScreenNames?])] = []
     private var file: Int32?
     private(set) var path: String?
     /// The first write that failed while recording (told at ``stop()``).
@@ -17,7 +18,7 @@ final class Recorder {
     var isRecording: Bool { file != nil }
 
     /// Notes a step that drove the app (and writes it when recording).
-    func note(_ code: String, stack: [String]) {
+    func note(_ code: String, stack: [ScreenNames?]) {
         steps.append((code, stack))
         guard let file, failure == nil else { return }
         do { try write(step: (code, stack), to: file) } catch { failure = "\(error)" }
@@ -53,8 +54,9 @@ final class Recorder {
         if let failure { throw RecordingError(message: "\(path ?? "the recording") is incomplete: a write failed (\(failure))") }
     }
 
-    private func write(step: (code: String, stack: [String]), to file: Int32) throws {
-        try Recorder.put("  " + step.code + "\n  expect.stack { " + step.stack.map(Recorder.quoted).joined(separator: ", ") + " }\n", file)
+    private func write(step: (code: String, stack: [ScreenNames?]), to file: Int32) throws {
+        let names = step.stack.flatMap { $0?.bottomFirst ?? [] }
+        try Recorder.put("  " + step.code + "\n  expect.stack { " + names.map(Recorder.quoted).joined(separator: ", ") + " }\n", file)
     }
 
     struct RecordingError: Error, CustomStringConvertible {
