@@ -100,7 +100,17 @@ void *coordlua_pool_realloc(coordlua_Pool *pool, void *ptr, size_t osize, size_t
     if (ptr == NULL) return nsize <= COORDLUA_POOL_LARGEST ? pool_take(pool, pool_class(nsize)) : malloc(nsize);
     int pooled = pool_owns(pool, ptr, osize);
     if (nsize <= osize) {
-        if (pooled) return ptr; /* it stays: freed later by its new size, into that smaller class */
+        if (pooled) {
+            if (nsize == 0 || pool_class(nsize) == pool_class(osize)) return ptr;
+            /* Into a block of its new class, the old one back to its own: a block freed later by its new
+               size must be of that size's class, or the large classes would drain into the small ones (a
+               parser's arrays grow then shrink to fit: every chunk compiled would cost fresh pages). */
+            void *block = pool_take(pool, pool_class(nsize));
+            if (block == NULL) return ptr; /* never fails when shrinking: it stays, a little larger */
+            memcpy(block, ptr, nsize);
+            pool_give(pool, ptr, osize);
+            return block;
+        }
         void *block = realloc(ptr, nsize);
         return block != NULL ? block : ptr; /* never fails when shrinking */
     }

@@ -138,6 +138,10 @@ public final class LuaState {
     /// Bytes currently allocated by this state.
     public var memoryUsed: Int { core.isClosed ? 0 : Int(core.runtime.pointee.used) }
 
+    /// The bytes of the pages the state's small-block pool took from the system (they go back when the
+    /// state closes): what its small blocks cost, used or free.
+    package var pooledBytes: Int { core.isClosed ? 0 : Int(core.runtime.pointee.pool.pageCount) * Int(COORDLUA_POOL_PAGE) }
+
     /// The most bytes this state has had allocated at once.
     public var peakMemoryUsed: Int { Int(core.runtime.pointee.peak) }
     /// How many chunks this state took already compiled from the process's ``LuaChunkCache``.

@@ -13,6 +13,7 @@ func scalingCases(quick: Bool, rounds: Int) throws -> [BenchResult] {
     results.append(try oneLineLoop(cycles: quick ? 1_000 : 100_000))
     results += try replLineCurves(depths: quick ? [10, 100] : [10, 10_000], sizes: quick ? [100, 1_000] : [100, 100_000],
                                   lines: quick ? 20 : 300, rounds: rounds)
+    results.append(try sessionMemory(lines: quick ? [1_000, 2_000] : [200_000, 1_000_000]))
     return results
 }
 
@@ -177,6 +178,30 @@ private func replLineCurves(depths: [Int], sizes: [Int], lines: Int, rounds: Int
         curve("a REPL line tap('next') back(), stack depth \(depths.map(String.init).joined(separator: "/"))", unit: "ns/line", sizes: depths, costs: depthCosts),
         curve("a REPL line tap('next') back(), coordinators \(sizes.map(String.init).joined(separator: "/"))", unit: "ns/line", sizes: sizes, costs: sizeCosts),
     ]
+}
+
+/// A REPL session driven line after line (as through a pipe, for a day): the process's resident memory
+/// after each count of lines, past the time-travel history's bound (10,000 lines by default).
+private func sessionMemory(lines counts: [Int]) throws -> BenchResult {
+    let runtime = try benchApp("""
+        local flow = require "coordinator"
+        flow.screen "Page" { outputs = { "next" } }
+        local Root = flow.coordinator "Root"
+        function Root:start() self:push("Page").onNext = function() self:push("Page") end end
+        flow.app { bench = Root }
+        """)
+    let repl = try REPL(runtime: runtime, mode: .repl, output: REPL.Output(write: { _ in }, error: { _ in }))
+    var done = 0
+    var resident: [Double] = []
+    for count in counts {
+        while done < count {
+            repl.handle(done % 2 == 0 ? "x = \(done)" : "tap('next') back()")
+            done += 1
+        }
+        resident.append(Double(residentBytes()))
+    }
+    return curve("resident memory of a REPL session, lines \(counts.map(String.init).joined(separator: "/"))", unit: "bytes",
+                 sizes: counts, costs: resident, target: 1.1, note: "half Lua lines, half taps")
 }
 
 /// The source app's journey back and forth `cycles` times inside one line: the Lua heap after a full

@@ -13,6 +13,7 @@ struct CoordRunOptions: ParsableArguments {
 
     mutating func validate() throws {
         if let timeout { try validateSeconds(timeout, "--timeout") }
+        if let history, history < 1 { throw ValidationError("--history must be at least 1 line (it was \(history))") }
     }
 
     /// `--timeout` as a time limit (nil: none).
@@ -27,11 +28,14 @@ struct CoordRunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Start the app where this snapshot was taken (a file written from snapshot()).", valueName: "file"))
     var restore: String?
 
+    @Option(help: ArgumentHelp("The most session lines time travel keeps (default 10000); past it the oldest go, and :history says where travel starts.", valueName: "lines"))
+    var history: Int?
+
     @Option(help: ArgumentHelp("Sign the snapshots taken with the key in this file, and restore only snapshots it signed (docs/Links.md).", valueName: "file"))
     var snapshotKey: String?
 
     /// The long options that take a value (the next argument, or `--name=value`).
-    static let takingValues: Set<String> = ["--memory-limit", "--instruction-limit", "--timeout", "--state", "--open", "--restore", "--snapshot-key"]
+    static let takingValues: Set<String> = ["--memory-limit", "--instruction-limit", "--timeout", "--state", "--open", "--restore", "--snapshot-key", "--history"]
     /// Every long option.
     static let names: Set<String> = takingValues.union(["--watch", "--sandbox"])
 }
@@ -169,6 +173,7 @@ struct Invocation {
           --open URL                   start the app at this link (a route it declares)
           --restore FILE               start the app where this snapshot was taken
           --snapshot-key FILE          sign snapshots with this key; restore only those it signed
+          --history LINES              the most session lines time travel keeps (default 10000)
           --help, --version
         coordrun test [PATH...] runs flow tests (*_test.lua; coordrun test --help).
         coordrun routes SCRIPT opens every route the app declares with its examples (coordrun routes --help).

@@ -16,6 +16,7 @@ extension CoordRun {
             return 1
         }
         repl.timeLimit = options.timeLimit
+        if let history = options.history { repl.historyLimit = history }
         repl.makeFreshRuntime = fresh
         let input: LineInput = tty ? EditLineInput(historyFile: historyFile(), repl: repl) : PlainInput()
         if options.watch {

@@ -29,6 +29,19 @@ import CoordinatorLua
         #expect(try lua.evaluate("return #string.rep('z', 8 << 20)", as: Int.self) == 8 << 20)
     }
 
+    /// The parser's arrays grow, then shrink to fit: a shrunk small block moves to its new size's class,
+    /// so compiling chunk after chunk (a REPL's lines) reuses the pool's blocks instead of taking pages.
+    @Test func compilingChunkAfterChunkTakesNoMorePages() throws {
+        func compile(_ range: Range<Int>) throws {
+            for i in range { _ = try lua.load("local a, b, c = \(i), 'x\(i)', { \(i), \(i) } return a + #b + #c", name: "line\(i)") }
+            lua.collectGarbage()
+        }
+        try compile(0..<2_000)
+        let pooled = lua.pooledBytes
+        try compile(2_000..<22_000)
+        #expect(lua.pooledBytes <= pooled + 4 * 4096, "the pool grew from \(pooled) to \(lua.pooledBytes) bytes")
+    }
+
     @Test func oneCollectionFreesWhatFinalizersRelease() throws {
         // A userdata's Swift object holds a Lua table; collecting the userdata releases the object, and
         // only then is the table garbage. One collectGarbage() must get the heap back all the same.

@@ -50,6 +50,42 @@ import TestSupport
         #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories"])
     }
 
+    @Test func theHistoryKeepsItsLimitAndTravelStartsWhereTheAppWasSaved() throws {
+        let folder = try TemporaryDirectory()
+        let session = try REPLTranscript(script: repositoryRoot + "/examples/shop.lua")
+        session.repl.historyLimit = 8
+        session.line("tap('open', top().categories[1])")                    // line 1
+        for i in 2...20 { session.line("x\(i) = \(i)") }                     // lines 2-20: Lua only
+        session.line("tap('open', top().products[1])")                      // line 21
+        for i in 22...30 { session.line("y\(i) = \(i)") }
+        #expect(session.errors.isEmpty, "\(session.errors)")
+        let history = session.line(":history")
+        let start = try #require(history.firstMatch(of: /time travel starts after line (\d+): the REPL keeps the last 8 lines/))
+        let base = try #require(Int(start.1))
+        #expect(base > 1 && base < 30)
+        // Before the lines kept: refused, the app as it is.
+        session.line(":goto 1")
+        #expect(session.errors.first?.contains("line 1 is before the lines kept: time travel starts after line \(base)") == true, "\(session.errors)")
+        #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product"])
+        // Back to where the lines kept begin: the app as it was then, from its snapshot.
+        session.line(":goto \(base)")
+        #expect(session.errors.isEmpty, "\(session.errors)")
+        #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == (base < 21 ? ["Categories", "Products"] : ["Categories", "Products", "Product"]))
+        session.line(":goto 30")
+        #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product"])
+        #expect(session.line("=y30") == "30\n")
+        // A recording made now starts from the saved app, and replays.
+        let test = folder.path + "/recorded_test.lua"
+        session.line(":record \(test)")
+        session.line("back()")
+        session.line(":record stop")
+        #expect(session.errors.isEmpty, "\(session.errors)")
+        let written = try #require(readFile(test))
+        #expect(written.contains("restore("))
+        let results = try FlowTests.run(test)
+        #expect(results.allSatisfy { $0.outcome == .passed }, "\(results)")
+    }
+
     @Test func redoHistoryAndGotoMoveAlongTheLinesThatChangedTheApp() throws {
         let session = try REPLTranscript(script: repositoryRoot + "/examples/shop.lua")
         session.line("tap('open', top().categories[1])")   // line 1

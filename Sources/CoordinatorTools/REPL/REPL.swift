@@ -68,6 +68,13 @@ public final class REPL {
     /// line that runs longer stops with a "timed out" error and leaves the app as it was (the runtime's own
     /// clock check, `LuaState.withTimeLimit(_:_:)`: REPLs on other threads keep theirs).
     public var timeLimit: Double?
+    /// The most lines time travel keeps (10,000 by default): past it, the oldest are dropped, up to a point
+    /// where the app was saved, and `:history` says where travel starts. Memory stays flat however long
+    /// the session.
+    public var historyLimit: Int {
+        get { history.limit }
+        set { history.limit = max(newValue, 1) }
+    }
     /// The number of the line being handled (from 1), for messages: `stdin:N:` names the line of the
     /// session, not of the chunk.
     public internal(set) var lineNumber = 0
@@ -127,7 +134,7 @@ public final class REPL {
             let unheard = app.unheard.count
             step = nil
             var ok = dispatch(line)
-            if ok, let step, signature != before { recorder.note(step, stack: app.window.visibleNames) }
+            if ok, let step, signature != before { recorder.note(step, line: number, stack: app.window.visibleNames) }
             if ok, app.unheard.count != unheard, let last = app.unheard.last {
                 // A tap is never a silent no-op: `tap('reset')` on a screen whose handler is missing says so.
                 let more = app.unheard.count &- unheard &- 1
@@ -143,6 +150,10 @@ public final class REPL {
         } }
         if ok, replayable != nil {
             history.append(LineHistory.Entry(number: number, lines: lines, changedState: app.changeCount != changesBefore, sources: sourcesBefore))
+            if history.wantsCheckpoint {
+                history.checkpoint(try? runtime.snapshot(), sources: runtime.sources)
+                if let base = history.base { recorder.keep(after: base.line, base: base.snapshot) }
+            }
         }
         return ok
     }

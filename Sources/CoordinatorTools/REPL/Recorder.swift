@@ -7,9 +7,13 @@ import CoordinatorScript
 /// fresh app: `coordrun test FILE` passes on the unchanged app and fails, at the step, after a change that
 /// alters the flow.
 final class Recorder {
-    /// The driving steps of the session so far, as Lua, each with the stack it left (as the visible stacks'
-    /// persistent name lists: a step costs the same whatever the depth).
-    private(set) var steps: [(code: String, stack: [ScreenNames?])] = []
+    /// The driving steps of the session so far, as Lua, each with the session line it came from and the
+    /// stack it left (as the visible stacks' persistent name lists: a step costs the same whatever the
+    /// depth). Bounded as time travel's lines are (``keep(after:base:)``).
+    private(set) var steps: [(code: String, line: Int, stack: [ScreenNames?])] = []
+    /// Where the kept steps start when the session's first ones were dropped: the app as it was then, as
+    /// a snapshot (a recorded test restores it first), or nil when it could not be saved.
+    private var base: (line: Int, snapshot: String?)?
     private var file: Int32?
     private(set) var path: String?
     /// The first write that failed while recording (told at ``stop()``).
@@ -18,10 +22,17 @@ final class Recorder {
     var isRecording: Bool { file != nil }
 
     /// Notes a step that drove the app (and writes it when recording).
-    func note(_ code: String, stack: [ScreenNames?]) {
-        steps.append((code, stack))
+    func note(_ code: String, line: Int, stack: [ScreenNames?]) {
+        steps.append((code, line, stack))
         guard let file, failure == nil else { return }
-        do { try write(step: (code, stack), to: file) } catch { failure = "\(error)" }
+        do { try write(step: (code, line, stack), to: file) } catch { failure = "\(error)" }
+    }
+
+    /// Drops the steps of session lines up to `line`: the app after them is `snapshot`, which a test
+    /// recorded from now on restores first.
+    func keep(after line: Int, base snapshot: String?) {
+        steps.removeSubrange(..<(steps.firstIndex(where: { $0.line > line }) ?? steps.count))
+        base = (line, snapshot)
     }
 
     /// Starts writing to `path`: the header, the app, the steps so far.
@@ -32,6 +43,13 @@ final class Recorder {
         var header = "-- Recorded by coordrun's :record: ./scripts/coordrun test \(path) replays it.\n"
         if let script { header += "app \(Recorder.quoted(Recorder.relative(script, to: path)))\n" }
         header += "\ntest(\"recorded session\", function()\n"
+        if let base {
+            guard let snapshot = base.snapshot else {
+                throw RecordingError(message: "cannot record from the session's start: its steps up to line \(base.line) are no longer kept, and the app could not be saved there")
+            }
+            header += "  -- The session's steps up to its line \(base.line) are no longer kept: the app as they left it.\n"
+            header += "  restore(" + Recorder.quoted(snapshot) + ")\n"
+        }
         do {
             try Recorder.put(header, file)
             for step in steps { try write(step: step, to: file) }
@@ -54,7 +72,7 @@ final class Recorder {
         if let failure { throw RecordingError(message: "\(path ?? "the recording") is incomplete: a write failed (\(failure))") }
     }
 
-    private func write(step: (code: String, stack: [ScreenNames?]), to file: Int32) throws {
+    private func write(step: (code: String, line: Int, stack: [ScreenNames?]), to file: Int32) throws {
         let names = step.stack.flatMap { $0?.bottomFirst ?? [] }
         try Recorder.put("  " + step.code + "\n  expect.stack { " + names.map(Recorder.quoted).joined(separator: ", ") + " }\n", file)
     }

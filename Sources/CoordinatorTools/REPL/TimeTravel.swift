@@ -11,6 +11,12 @@ import CoordinatorScript
 /// the state is also Lua's (file-level locals, coordinators' fields, closures that captured them), which
 /// only running the same lines again rebuilds; the app's own log undoes one failed line, not a session.
 /// Costs grow with the lines kept (each travel runs them again: microseconds to milliseconds a line).
+///
+/// The lines kept are bounded (``limit``, `--history N`): a session driven for days holds flat memory. Every
+/// quarter of the limit the app is saved as a snapshot (a checkpoint) after the newest line; once more than
+/// ``limit`` lines are kept, the oldest ones up to a checkpoint are dropped and travel starts from that
+/// snapshot (the app as it was then; Lua values those lines made outside the app's coordinators are not
+/// in it). If no snapshot could be taken, travel cannot go back past the lines dropped at all, and says so.
 struct LineHistory {
     struct Entry {
         /// The session line it began on.
@@ -22,14 +28,32 @@ struct LineHistory {
         let changedState: Bool
         /// The scripts' texts it ran with (path → text): a reload between two lines is made again there.
         let sources: [String: String]
+        /// The app saved after it ran, with the scripts' texts then, when it is a checkpoint.
+        var checkpoint: Base?
+    }
+
+    /// Where travel starts once the first lines were dropped: the app after session line `line`, saved as
+    /// a snapshot (nil: it could not be saved), and the scripts' texts then.
+    struct Base {
+        let line: Int
+        let snapshot: String?
+        let sources: [String: String]
     }
 
     /// The scripts' texts the session began with.
     var initialSources: [String: String] = [:]
+    /// The most lines kept.
+    var limit = LineHistory.defaultLimit
+    /// How many lines a session keeps unless told otherwise: a long interactive day's.
+    static let defaultLimit = 10_000
+    /// Where travel starts when lines were dropped (nil: from the session's start).
+    var base: Base?
 
     var entries: [Entry] = []
     /// How many entries the app is the result of (the rest were undone, and `:redo` takes them again).
     var cursor = 0
+    /// Entries appended since the last checkpoint.
+    private var sinceCheckpoint = 0
 
     /// Keeps a line that ran where the app is. One that changed the state ends the redo of the lines that
     /// were undone (they are dropped); one that did not (`=stack()`, `x = 5`) goes before them and keeps it.
@@ -37,6 +61,23 @@ struct LineHistory {
         if entry.changedState { entries.removeSubrange(cursor...) }
         entries.insert(entry, at: cursor)
         cursor += 1
+        sinceCheckpoint += 1
+    }
+
+    /// Whether the app should be saved after the newest line now (``checkpoint(_:)``): every quarter of
+    /// the limit, when the app is the result of every line kept.
+    var wantsCheckpoint: Bool { sinceCheckpoint >= max(limit / 4, 1) && cursor == entries.count && cursor > 0 }
+
+    /// Saves the app after the newest line (`snapshot` nil: it could not be saved), then drops the oldest
+    /// lines beyond the limit, up to a checkpoint.
+    mutating func checkpoint(_ snapshot: String?, sources: [String: String]) {
+        sinceCheckpoint = 0
+        entries[cursor - 1].checkpoint = Base(line: entries[cursor - 1].number, snapshot: snapshot, sources: sources)
+        let excess = entries.count - limit
+        guard excess > 0, let last = entries[..<cursor].indices.first(where: { $0 >= excess - 1 && entries[$0].checkpoint != nil }) else { return }
+        base = entries[last].checkpoint
+        entries.removeSubrange(...last)
+        cursor -= last + 1
     }
 
     /// The cursor before the last line that changed the state, or nil.
@@ -49,7 +90,14 @@ struct LineHistory {
     /// that lists the lines that changed the app.
     func cursor(afterLine argument: String) throws -> Int {
         guard let number = Int(argument) else { throw LuaError(.misuse, ":goto N goes to the state after session line N (:history lists them)") }
-        if number == 0 { return 0 }
+        if let base, number <= base.line {
+            if number == base.line { return 0 }
+            throw LuaError(.misuse, "line \(number) is before the lines kept: time travel starts after line \(base.line) (the REPL keeps the last \(limit) lines)")
+        }
+        if number == 0 {
+            if let base { throw LuaError(.misuse, "time travel starts after line \(base.line), not at the session's start (the REPL keeps the last \(limit) lines)") }
+            return 0
+        }
         guard let index = entries.firstIndex(where: { $0.number == number }) else {
             let lines = entries.filter(\.changedState).map { String($0.number) }
             throw LuaError(.misuse, "line \(number) is not a line that ran" + (lines.isEmpty ? "" : " (lines that changed the app: \(lines.joined(separator: ", ")))"))
@@ -60,6 +108,9 @@ struct LineHistory {
     /// `:history`: the lines that changed the app, numbered by session line, the current point marked.
     func text(style: TextStyle) -> String {
         var text = ""
+        if let base {
+            text += style.dim("(time travel starts after line \(base.line): the REPL keeps the last \(limit) lines)") + "\n"
+        }
         for (i, entry) in entries.enumerated() where entry.changedState {
             let current = i + 1 == cursor || (i < cursor && !entries[(i + 1)..<cursor].contains(where: \.changedState))
             let first = entry.lines.first ?? ""
@@ -104,8 +155,12 @@ extension REPL {
     func travel(to cursor: Int) throws {
         let began = Clock.now()
         let make = makeFreshRuntime ?? { [runtime] sources in try runtime.fresh(quiet: true, sources: sources) }
-        let fresh = try make(history.initialSources)
-        var code = history.initialSources
+        let base = history.base
+        if let base, base.snapshot == nil {
+            throw LuaError(.misuse, "time travel cannot go back: the lines up to \(base.line) are no longer kept, and the app could not be saved there")
+        }
+        let fresh = try make(base?.sources ?? history.initialSources)
+        var code = base?.sources ?? history.initialSources
         var failure: String?
         let silent = Output(write: { _ in }, error: { failure = $0 })
         let replay = try REPL(runtime: fresh, mode: mode, style: .plain, output: silent)
@@ -113,6 +168,11 @@ extension REPL {
         let remaining = timeLimit.map { max($0 - (Clock.now() - began), 0.001) }
         func outOfTime() -> Bool { timeLimit.map { Clock.now() - began >= $0 } ?? false }
         try fresh.silencingPrint { try fresh.lua.withTimeLimit(remaining) {
+            if let snapshot = base?.snapshot {
+                do { try fresh.restore(snapshot) } catch {
+                    throw LuaError(.runtime, "time travel starts from the app as it was after line \(base?.line ?? 0), which does not restore now: \(error)")
+                }
+            }
             for entry in history.entries[..<cursor] {
                 if entry.sources != code {
                     code = entry.sources
