@@ -37,7 +37,7 @@ enum CoordRun {
             Platform.exit(0)
         } catch {
             let code = command.exitCode(for: error)
-            let message = command.fullMessage(for: error).replacingOccurrences(of: "See '\(name) --help'", with: "See 'coordrun \(name) --help'")
+            let message = command.fullMessage(for: error).replacing("See '\(name) --help'", with: "See 'coordrun \(name) --help'")
             if !message.isEmpty {
                 if code == .success { Platform.writeOut(message + "\n") } else { Platform.writeError(message + "\n") }
             }
@@ -60,9 +60,9 @@ enum CoordRun {
             Platform.writeOut(CoordRunCommand.helpMessage() + "\n")
             return 0
         }
-        let options: CoordRunOptions
+        let options: RunSettings
         do {
-            options = try CoordRunOptions.parse(invocation.longOptions)
+            options = try RunSettings.parse(invocation.longOptions)
         } catch {
             streams.message(CoordRunOptions.message(for: error))
             return 1
@@ -149,8 +149,8 @@ enum CoordRun {
 
     /// The runtime as the command line asks for it: the gateway state, sandbox, limits, snapshot key,
     /// warnings, `arg`.
-    static func makeRuntime(_ invocation: Invocation, _ options: CoordRunOptions) throws -> ScriptRuntime {
-        let limits = options.limits.limits
+    static func makeRuntime(_ invocation: Invocation, _ options: RunSettings) throws -> ScriptRuntime {
+        let limits = options.limits
         // The driver functions (tap, back, top, ...) are globals where an app is declared or a REPL is
         // open; a plain script's globals are lua's.
         let runtime = try ScriptRuntime(stateNamed: options.state, driverFunctions: invocation.interactive, sandbox: limits.sandbox,
@@ -168,7 +168,7 @@ enum CoordRun {
     /// LUA_INIT, then -e, -l and -W in order, then the script, then the app: at its start, at a link
     /// (--open) or where a snapshot was taken (--restore). The first failure ends it.
     /// `secrets`: the answers to the secrets a snapshot's steps need (``askSecrets(of:)``).
-    static func startUp(_ runtime: ScriptRuntime, _ invocation: Invocation, _ options: CoordRunOptions, secrets: [String: FlowValue] = [:]) throws {
+    static func startUp(_ runtime: ScriptRuntime, _ invocation: Invocation, _ options: RunSettings, secrets: [String: FlowValue] = [:]) throws {
         if !invocation.ignoreEnvironment { try runInit(runtime) }
         for step in invocation.steps {
             switch step {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoordinatorTools
 
 /// coordrun's own options, written before the script like `lua`'s (`coordrun --watch -i app.lua`).
 struct CoordRunOptions: ParsableArguments {
@@ -38,6 +39,42 @@ struct CoordRunOptions: ParsableArguments {
     static let takingValues: Set<String> = ["--memory-limit", "--instruction-limit", "--timeout", "--state", "--open", "--restore", "--snapshot-key", "--history"]
     /// Every long option.
     static let names: Set<String> = takingValues.union(["--watch", "--sandbox"])
+}
+
+/// coordrun's own options as a run uses them: ArgumentParser reads them (``CoordRunOptions``) only when
+/// the command line has some, else they are the defaults, and starting costs no parsing at all (most runs
+/// name none: `coordrun app.lua`, `coordrun -e ...`).
+struct RunSettings {
+    var watch = false
+    var limits = RuntimeLimits()
+    /// `--timeout` as a time limit (nil: none).
+    var timeLimit: Double?
+    var state = "authorization"
+    var open: String?
+    var restore: String?
+    var snapshotKey: String?
+    var history: Int?
+
+    /// The defaults.
+    init() {}
+
+    /// What the options say.
+    init(_ options: CoordRunOptions) {
+        watch = options.watch
+        limits = options.limits.limits
+        timeLimit = options.timeLimit
+        state = options.state
+        open = options.open
+        restore = options.restore
+        snapshotKey = options.snapshotKey
+        history = options.history
+    }
+
+    /// The settings of a command line's long options (`--timeout 2`, ...): parsed and validated by
+    /// ArgumentParser when there are any.
+    static func parse(_ longOptions: [String]) throws -> RunSettings {
+        longOptions.isEmpty ? RunSettings() : RunSettings(try CoordRunOptions.parse(longOptions))
+    }
 }
 
 /// The command line, read as the stand-alone `lua` reads its own (lua.c's `collectargs`), with coordrun's

@@ -5,7 +5,7 @@ import CoordinatorTools
 extension CoordRun {
     /// Reads lines until the end of input: run mode (walking the app) or the REPL. The exit status: 1 when
     /// input was not a terminal and a line failed.
-    static func session(runtime: ScriptRuntime, mode: REPL.Mode, options: CoordRunOptions, streams: Streams, tty: Bool,
+    static func session(runtime: ScriptRuntime, mode: REPL.Mode, options: RunSettings, streams: Streams, tty: Bool,
                         fresh: @escaping (_ sources: [String: String]) throws -> ScriptRuntime) -> Int32 {
         let output = REPL.Output(write: { Platform.writeOut($0) }, error: { Platform.writeError(streams.err.error($0) + "\n") })
         let repl: REPL

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import CoordinatorScript
 
 /// The lines of a session that drove the app, written as a flow test (`:record FILE`, `:record stop`): each
