@@ -6,6 +6,7 @@
 #include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -15,15 +16,30 @@ extern char **environ;
    subject), and ends the process, as lua.c's second Ctrl-C does. */
 static _Thread_local volatile sig_atomic_t sigintUnseen;
 
+/* A cancel flag: whether it is set, and the kernel id of the thread whose code it stops while watched. */
+typedef struct {
+    atomic_int set;
+    atomic_int thread;
+} coordlua_CancelFlag;
+
 void *coordlua_cancel_new(void) {
-    atomic_int *flag = malloc(sizeof *flag);
-    if (flag != NULL) atomic_init(flag, 0);
+    coordlua_CancelFlag *flag = malloc(sizeof *flag);
+    if (flag != NULL) { atomic_init(&flag->set, 0); atomic_init(&flag->thread, 0); }
     return flag;
 }
 
-void coordlua_cancel_set(void *flag) { if (flag != NULL) atomic_store_explicit((atomic_int *)flag, 1, memory_order_relaxed); }
+void coordlua_cancel_set(void *flag) {
+    if (flag == NULL) return;
+    coordlua_CancelFlag *f = flag;
+    atomic_store_explicit(&f->set, 1, memory_order_seq_cst);
+    int thread = atomic_load_explicit(&f->thread, memory_order_seq_cst);
+    /* To this process's thread only; one that no longer watches the flag finds nothing to stop. */
+    if (thread > 0) syscall(SYS_tgkill, getpid(), thread, COORDLUA_WATCH_SIGNAL);
+}
 
-int coordlua_cancel_test(void *flag) { return flag != NULL && atomic_load_explicit((atomic_int *)flag, memory_order_relaxed) != 0; }
+int coordlua_cancel_test(void *flag) {
+    return flag != NULL && atomic_load_explicit(&((coordlua_CancelFlag *)flag)->set, memory_order_relaxed) != 0;
+}
 
 void coordlua_cancel_free(void *flag) { free(flag); }
 
@@ -36,13 +52,11 @@ long long coordlua_monotonic_ns(void) {
 void coordlua_install_hook(lua_State *L, coordlua_Runtime *rt) {
     lua_Hook hook = coordlua_hook;
     int mask, count;
-    if (rt->interruptRequested) { mask = LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT; count = 1; }
+    if (rt->interruptRequested || rt->stopArmed) { mask = LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT; count = 1; }
     else if (rt->budgeted) { /* spent: the next instruction stops */
         mask = LUA_MASKCOUNT;
         count = rt->budget <= 0 ? 1 : rt->hookCount;
-        if ((rt->deadline != 0 || rt->cancel != NULL) && count > COORDLUA_DEADLINE_EVERY) count = COORDLUA_DEADLINE_EVERY;
     }
-    else if (rt->deadline != 0 || rt->cancel != NULL) { mask = LUA_MASKCOUNT; count = COORDLUA_DEADLINE_EVERY; }
     else {
         /* Nothing asked for: the runtime's own hook goes, a script's (debug.sethook) stays. */
         if (lua_gethook(L) == coordlua_hook) lua_sethook(L, NULL, 0, 0);
@@ -116,9 +130,113 @@ static int coordlua_enforce(lua_State *L, coordlua_Runtime *rt, long long spent,
 void coordlua_hook(lua_State *L, lua_Debug *ar) {
     coordlua_Runtime *rt = coordlua_runtime(L);
     int counted = ar->event == LUA_HOOKCOUNT;
-    if (coordlua_enforce(L, rt, counted ? rt->hookCount : 0, counted) || rt->budgeted) return;
-    if (rt->deadline != 0 || rt->cancel != NULL) return;
+    if (coordlua_enforce(L, rt, counted && !rt->stopArmed ? rt->hookCount : 0, 1) || rt->budgeted) return;
     lua_sethook(L, NULL, 0, 0); /* nothing asked for any more: a stale hook on this thread removes itself */
+}
+
+/* ---- the watch: deadlines and cancel flags armed by a signal to the thread that runs the code ---- */
+
+#define COORDLUA_WATCH_MOST 16
+/* The runtimes with a deadline or a cancel flag on this thread (nested ones: a REPL's time travel runs a
+   fresh runtime inside a line of another), and this thread's timer. */
+static _Thread_local coordlua_Runtime *volatile watchList[COORDLUA_WATCH_MOST];
+static _Thread_local volatile int watchCount;
+static _Thread_local timer_t watchTimer;
+static _Thread_local int watchTimerMade;
+static pthread_once_t watchHandlerOnce = PTHREAD_ONCE_INIT;
+/* Deletes a thread's timer when the thread ends. */
+static pthread_key_t watchTimerKey;
+
+static void coordlua_watch_timer_delete(void *unused) {
+    (void)unused;
+    if (watchTimerMade) { timer_delete(watchTimer); watchTimerMade = 0; }
+}
+
+/* On the thread that runs the code: each watched runtime whose deadline passed or whose flag is set stops
+   its running thread at the next instruction (async-signal-safe: the clock, atomics, lua_sethook). */
+static void coordlua_watch_handler(int sig) {
+    (void)sig;
+    int saved = errno;
+    for (int i = 0; i < watchCount; i++) {
+        coordlua_Runtime *rt = watchList[i];
+        if (rt == NULL || coordlua_stop_reason(rt, 1) == 0) continue;
+        rt->stopArmed = 1;
+        lua_State *running = rt->current != NULL ? rt->current : rt->watchedThread;
+        if (running != NULL) lua_sethook(running, coordlua_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+    }
+    errno = saved;
+}
+
+static void coordlua_watch_install_handler(void) {
+    pthread_key_create(&watchTimerKey, coordlua_watch_timer_delete);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = coordlua_watch_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(COORDLUA_WATCH_SIGNAL, &action, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, COORDLUA_WATCH_SIGNAL);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+/* Sets this thread's timer to the earliest deadline on its watch list (or disarms it). */
+static void coordlua_watch_timer(void) {
+    long long earliest = 0;
+    for (int i = 0; i < watchCount; i++) {
+        long long deadline = watchList[i]->deadline;
+        if (deadline != 0 && (earliest == 0 || deadline < earliest)) earliest = deadline;
+    }
+    if (!watchTimerMade) {
+        if (earliest == 0) return;
+        struct sigevent event;
+        memset(&event, 0, sizeof event);
+        event.sigev_notify = SIGEV_THREAD_ID;
+        event.sigev_signo = COORDLUA_WATCH_SIGNAL;
+        event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+        if (timer_create(CLOCK_MONOTONIC, &event, &watchTimer) != 0) return; /* then the clock is read where C code works long */
+        watchTimerMade = 1;
+        pthread_setspecific(watchTimerKey, (void *)1);
+    }
+    struct itimerspec when;
+    memset(&when, 0, sizeof when);
+    if (earliest != 0) {
+        when.it_value.tv_sec = (time_t)(earliest / 1000000000LL);
+        when.it_value.tv_nsec = (long)(earliest % 1000000000LL);
+    }
+    timer_settime(watchTimer, TIMER_ABSTIME, &when, NULL);
+}
+
+void coordlua_watch(coordlua_Runtime *rt, lua_State *L) {
+    pthread_once(&watchHandlerOnce, coordlua_watch_install_handler);
+    int wanted = rt->deadline != 0 || rt->cancel != NULL;
+    int thread = (int)syscall(SYS_gettid);
+    if (rt->cancel != NULL) atomic_store(&((coordlua_CancelFlag *)rt->cancel)->thread, thread);
+    if (wanted && !rt->watched && watchCount < COORDLUA_WATCH_MOST) {
+        /* Worker threads (libdispatch's, Swift concurrency's) start with signals blocked: this one must take it. */
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, COORDLUA_WATCH_SIGNAL);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        rt->watchedThread = L;
+        watchList[watchCount] = rt;
+        watchCount = watchCount + 1;
+        rt->watched = 1;
+    } else if (!wanted && rt->watched) {
+        for (int i = 0; i < watchCount; i++) {
+            if (watchList[i] != rt) continue;
+            watchList[i] = watchList[watchCount - 1];
+            watchCount = watchCount - 1;
+            break;
+        }
+        rt->watched = 0;
+        rt->stopArmed = 0;
+    }
+    coordlua_watch_timer();
+    /* A deadline already passed or a flag already set stops the code at once. */
+    if (wanted && coordlua_stop_reason(rt, 1) != 0) coordlua_watch_handler(COORDLUA_WATCH_SIGNAL);
+    coordlua_install_hook(L, rt);
 }
 
 void coordlua_spend(lua_State *L) {

@@ -2,10 +2,10 @@ import CCoordinatorLua
 import CCoordinatorLuaGlue
 
 /// A flag that stops the Lua code a state runs, set from any thread or task: the safe way to interrupt Lua
-/// from outside the thread that runs it. While a state runs inside ``LuaState/withCancellation(_:_:)``, its
-/// count hook reads the flag every 1,000 instructions (microseconds apart), and once it is set the running
-/// code stops with a "cancelled" error (kind `.interrupted`), which Lua code cannot catch for good (every
-/// later instruction of the same call fails again). Like the instruction budget, it cannot stop a single
+/// from outside the thread that runs it. While a state runs inside ``LuaState/withCancellation(_:_:)``,
+/// setting the flag signals the thread that runs it (`SIGRTMIN + 5`; nothing costs anything before), and
+/// the running code stops at its next instruction with a "cancelled" error (kind `.interrupted`), which
+/// Lua code cannot catch for good (every later instruction of the same call fails again). Like the instruction budget, it cannot stop a single
 /// long C call (`string.rep` of a huge string).
 ///
 /// ```swift
@@ -30,7 +30,7 @@ public final class LuaCancellation: @unchecked Sendable { // SAFETY[atomic-flag]
 
 extension LuaState {
     /// Runs `body` so that `cancellation.cancel()`, from any thread, stops the Lua code it runs on this state
-    /// with a "cancelled" error (kind `.interrupted`) within 1,000 instructions. A flag set before `body`
+    /// with a "cancelled" error (kind `.interrupted`) at its next instruction. A flag set before `body`
     /// starts stops it before it runs.
     public func withCancellation<R>(_ cancellation: LuaCancellation, _ body: () throws -> R) throws -> R {
         if cancellation.isCancelled { throw LuaError(.interrupted, "cancelled") }
@@ -38,10 +38,10 @@ extension LuaState {
         let runtime = core.runtime
         let previous = runtime.pointee.cancel
         runtime.pointee.cancel = cancellation.flag
-        coordlua_install_hook(L, runtime)
+        coordlua_watch(runtime, L)
         defer {
             runtime.pointee.cancel = previous
-            coordlua_install_hook(L, runtime)
+            coordlua_watch(runtime, L)
         }
         return try body()
     }

@@ -179,9 +179,10 @@ public final class LuaState {
 
     /// Runs `body` so that the Lua code it runs on this state stops with a "timed out" error (kind
     /// `.interrupted`) once `seconds` have passed; `nil` runs it without a limit. Nested limits keep the
-    /// earlier deadline. The limit is this state's own (a count hook reads the monotonic clock every 1,000
-    /// instructions while it is set): no signal, so states on other threads keep theirs. Like the
-    /// instruction budget it cannot stop a single long C call (`string.rep` of a huge string).
+    /// earlier deadline. The limit costs nothing until it passes: a timer of this thread's then signals it
+    /// (`SIGRTMIN + 5`, a signal the bridge keeps for itself) and the running code stops at its next
+    /// instruction, so states on other threads keep theirs. Like the instruction budget it cannot stop a
+    /// single long C call (`string.rep` of a huge string); the pattern matcher and `os.execute` watch it.
     ///
     /// ```swift
     /// try lua.withTimeLimit(0.5) { try lua.run("while true do end") }   // LuaError: "…: timed out"
@@ -193,10 +194,10 @@ public final class LuaState {
         let nanoseconds = seconds.isFinite ? Int64(min(max(seconds, 0), 1e9) * 1e9) : Int64.max / 4
         let deadline = coordlua_monotonic_ns() &+ max(nanoseconds, 1)
         runtime.pointee.deadline = previous == 0 ? deadline : min(previous, deadline)
-        coordlua_install_hook(L, runtime)
+        coordlua_watch(runtime, L)
         defer {
             runtime.pointee.deadline = previous
-            coordlua_install_hook(L, runtime)
+            coordlua_watch(runtime, L)
         }
         return try body()
     }

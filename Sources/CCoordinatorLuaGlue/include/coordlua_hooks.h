@@ -16,11 +16,21 @@ void coordlua_hook(lua_State *L, lua_Debug *ar);
    a signal handler on the thread that runs Lua (the same technique as lua.c's Ctrl-C handling). */
 void coordlua_interrupt(lua_State *L);
 
-/* ---- time limits ----
-   A deadline is the runtime record's own (`deadline`): while one is set, a count hook reads the monotonic
-   clock every COORDLUA_DEADLINE_EVERY instructions and stops the running code with "timed out" once it has
-   passed. No signal and no timer, so runtimes on different threads each keep their own limit. */
-#define COORDLUA_DEADLINE_EVERY 1000
+/* ---- time limits and cancellation: nothing until they fire ----
+   A deadline is the runtime record's own (`deadline`), and so is a cancel flag (`cancel`). Neither costs a
+   hook while code runs (any count hook makes Lua 5.4 trap every instruction: up to twice the time of
+   call-heavy code). Instead, as lua.c's Ctrl-C: a runtime with either is on its thread's watch list
+   (coordlua_watch), and a signal (COORDLUA_WATCH_SIGNAL) delivered to that thread, by a per-thread timer at
+   the earliest deadline or by coordlua_cancel_set, arms the stop from the handler: stopArmed, and a hook
+   that stops the next instruction of the running thread (and of any thread resumed after it). Signals go
+   to the thread that runs the code (tgkill, a thread-directed timer), so runtimes on different threads
+   each keep their own limits. The pattern matcher and os.execute read the clock and the flag themselves. */
+#define COORDLUA_WATCH_SIGNAL (SIGRTMIN + 5)
+
+/* Puts the runtime on this thread's watch list while it has a deadline or a cancel flag (and off it when it
+   has neither), L being the thread it runs; arms the thread's timer at the earliest deadline of the list.
+   Call it after changing `deadline` or `cancel`. */
+void coordlua_watch(coordlua_Runtime *rt, lua_State *L);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 long long coordlua_monotonic_ns(void);
@@ -30,7 +40,7 @@ long long coordlua_monotonic_ns(void);
    (the pattern matcher, coordlua_patterns.h) counts its steps in the runtime record's `credit`, one step
    for each character it tries; when the credit is spent it calls coordlua_spend, which charges the
    COORDLUA_SPEND_EVERY steps to the instruction budget as instructions and checks the limits as the count
-   hook does (an interrupt, a cancel, the deadline), raising the same errors. */
+   hook does (an interrupt, a cancel, the deadline: read here, not waited for), raising the same errors. */
 #define COORDLUA_SPEND_EVERY 16384
 
 void coordlua_spend(lua_State *L);
@@ -44,8 +54,9 @@ static inline void coordlua_step(lua_State *L, long long steps) {
 /* ---- cancellation from another thread ----
    A flag in memory of its own, read and written only with C11 atomics: any thread may set it (a Swift
    task's cancellation handler) while the state's thread runs Lua. While the runtime record points at one
-   (`cancel`), the count hook reads it every COORDLUA_DEADLINE_EVERY instructions and stops the running code with
-   "cancelled". Nothing but the flag is touched from the other thread: no lua_sethook across threads. */
+   (`cancel`), setting it sends COORDLUA_WATCH_SIGNAL to the thread that runs the code (the flag knows it while
+   watched), whose handler stops the running code with "cancelled". Nothing but the flag and a signal cross
+   threads: no lua_sethook across threads. */
 void *coordlua_cancel_new(void);
 void coordlua_cancel_set(void *flag);
 int coordlua_cancel_test(void *flag);

@@ -47,6 +47,9 @@ typedef struct coordlua_Runtime {
     int binaryChunks;            /* binary chunks load (the debug library is open: the scripts are trusted with everything) */
     coordlua_Pool pool;          /* the state's small blocks (coordlua_pool.h), given back by coordlua_release_memory */
     volatile sig_atomic_t interruptRequested;
+    volatile sig_atomic_t stopArmed; /* a deadline passed or the cancel flag was set while code ran: every thread it resumes stops (coordlua_watch) */
+    int watched;                 /* on its thread's watch list (coordlua_watch) */
+    lua_State *watchedThread;    /* the thread it was watched with, when no other runs */
     char tracebackKey;           /* address used as a registry key */
 } coordlua_Runtime;
 

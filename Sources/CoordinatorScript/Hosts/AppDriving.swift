@@ -10,7 +10,7 @@ import CoordinatorLua
 /// actor, for tool and server hosts) and ``ScriptHost`` (the main actor, for app hosts).
 ///
 /// Each call is one atomic operation on the front's isolation: when it fails, the app is as before it.
-/// Cancelling the task that awaits a call stops the Lua code it runs within 1,000 instructions (a runaway
+/// Cancelling the task that awaits a call stops the Lua code it runs at its next instruction (a runaway
 /// `while true do end` included), with a `LuaError` whose message ends in "cancelled";
 /// the front's time limit ends a call that runs longer ("timed out").
 public protocol AppDriving: AnyObject, Sendable {

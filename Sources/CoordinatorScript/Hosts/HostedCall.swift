@@ -13,7 +13,7 @@ extension ScriptRuntime {
         return runtime
     }
 
-    /// Runs `body` so that cancelling the awaiting task stops its Lua code within 1,000 instructions
+    /// Runs `body` so that cancelling the awaiting task stops its Lua code at its next instruction
     /// ("cancelled") and so that it stops after `timeLimit` seconds ("timed out"); either way the app is as
     /// before the call.
     func hostedCall<R>(isolation: isolated (any Actor)? = #isolation, timeLimit: Double?,
