@@ -79,6 +79,7 @@ enum CoordRun {
         }
         // The state is closed on the way out, as lua.c's: finalizers run, open files are flushed.
         defer { runtime.lua.close() }
+        let events = EventLog(app: runtime.app) // before the start: `:events` lists what the start did
         CtrlC.install()
         // The secrets a snapshot's steps need are asked once, before the time limit starts (time travel
         // restores again with the same answers).
@@ -121,7 +122,7 @@ enum CoordRun {
             streams.message(REPL.message(for: error))
             return 1
         }
-        return session(runtime: runtime, mode: mode, options: options, streams: streams, tty: tty) { sources in
+        return session(runtime: runtime, events: events, mode: mode, options: options, streams: streams, tty: tty) { sources in
             // Time travel in the REPL: a new runtime made and started as this one was, quietly, its script
             // files read as the texts given.
             guard case .file? = invocation.script else {

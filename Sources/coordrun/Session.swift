@@ -5,12 +5,13 @@ import CoordinatorTools
 extension CoordRun {
     /// Reads lines until the end of input: run mode (walking the app) or the REPL. The exit status: 1 when
     /// input was not a terminal and a line failed.
-    static func session(runtime: ScriptRuntime, mode: REPL.Mode, options: RunSettings, streams: Streams, tty: Bool,
+    /// `events`: the log made before the app started, so that `:events` has the start's.
+    static func session(runtime: ScriptRuntime, events: EventLog, mode: REPL.Mode, options: RunSettings, streams: Streams, tty: Bool,
                         fresh: @escaping (_ sources: [String: String]) throws -> ScriptRuntime) -> Int32 {
         let output = REPL.Output(write: { Platform.writeOut($0) }, error: { Platform.writeError(streams.err.error($0) + "\n") })
         let repl: REPL
         do {
-            repl = try REPL(runtime: runtime, mode: mode, style: streams.out, output: output)
+            repl = try REPL(runtime: runtime, mode: mode, style: streams.out, output: output, events: events)
         } catch {
             streams.message(REPL.message(for: error))
             return 1

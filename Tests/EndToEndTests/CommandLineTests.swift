@@ -5,6 +5,15 @@ import TestSupport
 /// `coordrun`'s command line: one tree of subcommands (help, version, completion scripts, the man page),
 /// beside lua's own command line, which keeps reading a script and its arguments as `lua` does.
 @Suite struct CommandLineTests {
+    /// `:events` right after the start lists what the start did: the log is made before the app starts.
+    @Test func eventsListWhatTheStartDid() throws {
+        let outcome = try Programs.run(["-i", "scripts/app.lua"], input: ":events\n")
+        #expect(outcome.status == 0)
+        #expect(outcome.out.contains("> :events\n1. start App#"), "\(outcome.out)")
+        #expect(outcome.out.contains(". push Login#"))
+        #expect(!outcome.out.contains("(no navigation events yet)"))
+    }
+
     @Test func helpListsEverySubcommandAndLuasOptions() throws {
         let help = try Programs.run(["--help"], input: "")
         #expect(help.status == 0)

@@ -1,13 +1,14 @@
 import CoordinatorScript
 
-/// The most recent navigation events, for `:events`.
-final class EventLog {
+/// The most recent navigation events, for `:events`: made before the app starts (by the front that starts
+/// it), it has the start's events too.
+package final class EventLog {
     private var ring: [String] = []
     private var next = 0
     private var total = 0
     let capacity = 200
 
-    init(app: Application) {
+    package init(app: Application) {
         _ = app.observe { [weak self] event in self?.append("\(event)") }
     }
 

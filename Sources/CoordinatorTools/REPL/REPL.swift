@@ -91,12 +91,17 @@ public final class REPL {
 
     /// A REPL over `runtime`. Installs the driver functions (`tap`, `back`, `top`, ...) in its Lua state if
     /// the runtime was made without them.
-    public init(runtime: ScriptRuntime, mode: Mode = .repl, style: TextStyle = .plain, output: Output) throws {
+    public convenience init(runtime: ScriptRuntime, mode: Mode = .repl, style: TextStyle = .plain, output: Output) throws {
+        try self.init(runtime: runtime, mode: mode, style: style, output: output, events: EventLog(app: runtime.app))
+    }
+
+    /// A REPL whose `:events` are `events`' (an event log made before the app started has its start too).
+    package init(runtime: ScriptRuntime, mode: Mode = .repl, style: TextStyle = .plain, output: Output, events: EventLog) throws {
         self.runtime = runtime
         self.mode = mode
         self.style = style
         self.output = output
-        self.events = EventLog(app: runtime.app)
+        self.events = events
         try runtime.installDriverFunctions()
         history.initialSources = runtime.sources
     }
