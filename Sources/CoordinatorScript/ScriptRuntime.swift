@@ -295,13 +295,13 @@ public final class ScriptRuntime {
     ///
     /// A snapshot of steps that tapped an output with a secret payload (a password) cannot be restored
     /// here: the snapshot does not hold the secret. ``restore(_:secrets:)`` supplies it.
-    public func restore(_ json: String) throws { try snapshots.restore(json, into: self) }
+    public func restore(_ json: String) throws { try restore(json: json, secrets: nil) }
 
     /// ``restore(_:)``, asking `secrets` for each secret that a replayed step's payload needs
     /// (``SnapshotSecret``): the parts of payloads that outputs declare secret, which snapshots never hold.
     /// What `secrets` throws ends the restore (the app as before).
     public func restore(_ json: String, secrets: (SnapshotSecret) throws -> FlowValue) throws {
-        try withoutActuallyEscaping(secrets) { secrets in try snapshots.restore(json, into: self, secrets: secrets) }
+        try withoutActuallyEscaping(secrets) { secrets in try restore(json: json, secrets: secrets) }
     }
 
     /// The key that signs the snapshots this runtime takes, and without whose signature it restores none
@@ -325,6 +325,7 @@ public final class ScriptRuntime {
         try withoutActuallyEscaping(secrets) { secrets in try restore(json: snapshotText(at: path), secrets: secrets) }
     }
 
+    /// Every restore comes here: the snapshot's text, and the secrets' source if any.
     private func restore(json: String, secrets: ((SnapshotSecret) throws -> FlowValue)?) throws {
         try snapshots.restore(json, into: self, secrets: secrets)
     }
