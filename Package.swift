@@ -109,7 +109,7 @@ let package = Package(
             // coordrun itself, run as a user runs it (and coordbench, for its smoke test).
             name: "EndToEndTests",
             dependencies: ["coordrun", "coordbench", "TestSupport"],
-            exclude: ["Transcripts"]
+            exclude: ["Transcripts", "Schemas"]
         ),
         .testTarget(
             // The REPL in a real terminal, through tmux.

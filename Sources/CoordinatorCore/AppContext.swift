@@ -24,6 +24,8 @@ final class AppContext {
     var unheard = UnheardOutputs()
     /// Weak references to the objects made, when a lifecycle check asked for them.
     var tracker: ObjectTracker?
+    /// How messages write data that has no name (``Application/dataNotation``).
+    var notation: (FlowValue) -> String = \.description
     private var idCounter = 0
 
     /// The application, while it exists: read only through ``application``, which checks ``isAlive``.

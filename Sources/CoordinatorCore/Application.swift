@@ -89,6 +89,16 @@ public final class Application {
     public var live: LiveObjects { context.live }
     /// The outputs no handler heard (taps that did nothing), for a REPL or a test to report.
     package var unheard: UnheardOutputs { context.unheard }
+    /// How many taps ``perform(_:)`` was asked for (those that failed too): a REPL says when one changed
+    /// nothing visible.
+    package private(set) var tapsTaken = 0
+
+    /// How the app's messages write data that has no name (an item an output did not accept): Swift literal
+    /// syntax unless a scripting bridge gives its language's (Lua's table constructors).
+    package var dataNotation: (FlowValue) -> String {
+        get { context.notation }
+        set { context.notation = newValue }
+    }
 
     /// A headless router on the window's root navigation stack (what ``start(_:with:router:)`` uses when it
     /// is given none): wrap it to plug in a router of your own.
@@ -151,6 +161,7 @@ public final class Application {
     public func perform(_ step: UserStep) throws {
         switch step {
         case let .tap(output, payload):
+            tapsTaken &+= 1
             try atomically {
                 guard let screen = window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
                 try screen.emit(output, payload: payload)

@@ -180,8 +180,10 @@ public final class Screen: Presentable {
         case .choice(let from):
             let items = inputs[from]?.listValue ?? []
             guard let payload, items.contains(payload) else {
+                let spec = type.outputs.first { $0.name == output }
+                let shown = items.prefix(10).map { spec?.text(ofItem: $0, notation: context.notation) ?? $0.displayText }
                 throw NavigationError(.badPayload, "output '\(output)' of \(name) takes one of the items of '\(from)'" +
-                    (items.isEmpty ? " (which is empty)" : ": " + items.map(\.displayText).joined(separator: ", ")))
+                    (items.isEmpty ? " (which is empty)" : ": " + shown.joined(separator: ", ") + (items.count > 10 ? ", ... (\(items.count) items)" : "")))
             }
         }
         guard context.isAlive else { throw NavigationError(.notRunning, "screen \(name)'s app is gone") }

@@ -41,15 +41,27 @@ public struct OutputSpec: Hashable, Sendable {
     public var payload: Payload
     /// What of its payload is secret.
     public var secret: Secret
+    /// For an output that chooses an item: the field each item is read by, in menus, messages and graphs
+    /// (`label = "subject"` shows a message by its subject); nil: an item's `name` field, else the item.
+    public var itemLabel: String?
     /// The name a script sets its handler under: `onSelectCity` for `selectCity` (and for `SelectCity`).
     package let handlerName: String
 
-    /// An output named `name` carrying `payload`, of which `secret` is never recorded.
-    public init(_ name: String, payload: Payload = .nothing, secret: Secret = .nothing) {
+    /// An output named `name` carrying `payload`, of which `secret` is never recorded; a choice's items are
+    /// read by their field `itemLabel`.
+    public init(_ name: String, payload: Payload = .nothing, secret: Secret = .nothing, itemLabel: String? = nil) {
         self.name = name
         self.payload = payload
         self.secret = secret
+        self.itemLabel = itemLabel
         handlerName = "on" + name.prefix(1).uppercased() + name.dropFirst()
+    }
+
+    /// An item of the output's list as a person reads it: its ``itemLabel`` field, else its `name` field,
+    /// else the item in `notation` (the app's data notation: Lua's in a scripted app).
+    package func text(ofItem item: FlowValue, notation: (FlowValue) -> String) -> String {
+        if let itemLabel, let label = item[itemLabel] { return label.displayText(otherwise: notation) }
+        return item.displayText(otherwise: notation)
     }
 
     /// The key of the record that stands for a secret in a recorded payload: `{"$secret": "password"}`.

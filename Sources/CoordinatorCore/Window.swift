@@ -110,8 +110,8 @@ public final class Window {
             case let tabs as TabContainer:
                 lines.append(indent + label + "Tabs")
                 for (i, stack) in tabs.stacks.enumerated() {
-                    lines.append(indent + "  " + (i == tabs.selectedIndex ? "* " : "  ") + tabs.label(ofTab: i) + ": NavigationStack"
-                        + (stack.barHidden ? " (bar hidden)" : ""))
+                    lines.append(indent + "  tab " + tabs.label(ofTab: i) + ": NavigationStack" + (stack.barHidden ? " (bar hidden)" : "")
+                        + (i == tabs.selectedIndex ? " (selected)" : ""))
                     for screen in stack.screens { lines.append(indent + "    " + screen.info.description) }
                 }
             default:

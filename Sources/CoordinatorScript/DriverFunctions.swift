@@ -22,63 +22,68 @@ package final class DriverFunctions {
     /// `reload(...)` (``reload(fresh:)``).
     func install(in runtime: ScriptRuntime) throws {
         guard !installed else { return }
-        let functions: [(String, (ScriptRuntime, borrowing LuaCall) throws -> Void)] = [
-            ("tap", { runtime, call in
-                try runtime.driverFunctions.drive(.tap(call.string(1), payload: call.optional(2, as: FlowValue.self)), call, in: runtime.app)
-            }),
-            ("back", { runtime, call in try runtime.driverFunctions.drive(.back, call, in: runtime.app) }),
-            ("dismiss", { runtime, call in try runtime.driverFunctions.drive(.dismiss, call, in: runtime.app) }),
-            ("open", { runtime, call in try runtime.driverFunctions.drive(.open(call.string(1)), call, in: runtime.app) }),
-            ("tab", { runtime, call in
-                let index = call.type(1) == .string ? try runtime.app.tabIndex(titled: call.string(1))
-                    : try call.integer(1).subtractingReportingOverflow(1).partialValue
-                try runtime.driverFunctions.drive(.selectTab(index), call, in: runtime.app)
-            }),
-            ("snapshot", { runtime, call in try call.pushResult(runtime.snapshot()) }),
-            ("restore", { runtime, call in
-                // restore(json [, secrets]): secrets by name ({ password = "..." }) or a function(name, step).
-                let json = try call.string(1)
-                var secrets: ((SnapshotSecret) throws -> FlowValue)?
-                switch call.type(2) {
-                case .nil, .none: break
-                case .table:
-                    let table = try call.argument(2, as: LuaTable.self)
-                    secrets = { secret in
-                        guard let value = try table.get(secret.name, as: FlowValue?.self) else {
-                            throw LuaError(.runtime, "restore's secrets have no '\(secret.name)'")
-                        }
-                        return value
-                    }
-                case .function:
-                    let function = try call.argument(2, as: LuaFunction.self)
-                    secrets = { secret in try function.call(secret.name, secret.step, as: FlowValue.self) }
-                default:
-                    throw LuaError(.runtime, "bad argument #2 to 'restore' (a table of secrets by name, or a function(name, step), expected)")
-                }
-                try runtime.driverFunctions.drive("restore(...)", call) {
-                    if let secrets { try runtime.restore(json, secrets: secrets) } else { try runtime.restore(json) }
-                }
-            }),
-            ("top", { runtime, call in
-                if let screen = runtime.app.window.visibleScreen { try call.pushResult(LuaObject(screen)) }
-            }),
-            ("stack", { runtime, call in try call.pushResult(runtime.app.window.visibleStack.map(\.name)) }),
-            ("reload", { runtime, call in
-                // reload("cities", "visits") or reload { "cities" }: those file-level locals take their new value.
-                var fresh: Set<String> = []
-                for n in stride(from: 1, through: call.count, by: 1) where call.type(n) != .nil {
-                    if call.type(n) == .table { fresh.formUnion(try call.argument(n, as: [String].self)) } else { fresh.insert(try call.string(n)) }
-                }
-                try call.pushResult(runtime.reload(fresh: fresh).description)
-            }),
-            ("tree", { runtime, call in
-                if let root = runtime.app.root { try call.pushResult(CoordinatorTree(root: root)) }
-            }),
-        ]
         let lua = runtime.lua
-        for (name, body) in functions { try lua.globals.set(name, lua.function(name: name, holding: runtime, body)) }
+        for (name, body) in Self.functions { try lua.globals.set(name, lua.function(name: name, holding: runtime, body)) }
         installed = true
     }
+
+    /// The driver functions' names (`tap`, `back`, ...): an output of the same name hides one at run mode's
+    /// prompt, which says so.
+    package static var names: [String] { functions.map(\.name) }
+
+    private static let functions: [(name: String, body: @Sendable (ScriptRuntime, borrowing LuaCall) throws -> Void)] = [
+        ("tap", { runtime, call in
+            try runtime.driverFunctions.drive(.tap(call.string(1), payload: call.optional(2, as: FlowValue.self)), call, in: runtime.app)
+        }),
+        ("back", { runtime, call in try runtime.driverFunctions.drive(.back, call, in: runtime.app) }),
+        ("dismiss", { runtime, call in try runtime.driverFunctions.drive(.dismiss, call, in: runtime.app) }),
+        ("open", { runtime, call in try runtime.driverFunctions.drive(.open(call.string(1)), call, in: runtime.app) }),
+        ("tab", { runtime, call in
+            let index = call.type(1) == .string ? try runtime.app.tabIndex(titled: call.string(1))
+                : try call.integer(1).subtractingReportingOverflow(1).partialValue
+            try runtime.driverFunctions.drive(.selectTab(index), call, in: runtime.app)
+        }),
+        ("snapshot", { runtime, call in try call.pushResult(runtime.snapshot()) }),
+        ("restore", { runtime, call in
+            // restore(json [, secrets]): secrets by name ({ password = "..." }) or a function(name, step).
+            let json = try call.string(1)
+            var secrets: ((SnapshotSecret) throws -> FlowValue)?
+            switch call.type(2) {
+            case .nil, .none: break
+            case .table:
+                let table = try call.argument(2, as: LuaTable.self)
+                secrets = { secret in
+                    guard let value = try table.get(secret.name, as: FlowValue?.self) else {
+                        throw LuaError(.runtime, "restore's secrets have no '\(secret.name)'")
+                    }
+                    return value
+                }
+            case .function:
+                let function = try call.argument(2, as: LuaFunction.self)
+                secrets = { secret in try function.call(secret.name, secret.step, as: FlowValue.self) }
+            default:
+                throw LuaError(.runtime, "bad argument #2 to 'restore' (a table of secrets by name, or a function(name, step), expected)")
+            }
+            try runtime.driverFunctions.drive("restore(...)", call) {
+                if let secrets { try runtime.restore(json, secrets: secrets) } else { try runtime.restore(json) }
+            }
+        }),
+        ("top", { runtime, call in
+            if let screen = runtime.app.window.visibleScreen { try call.pushResult(LuaObject(screen)) }
+        }),
+        ("stack", { runtime, call in try call.pushResult(runtime.app.window.visibleStack.map(\.name)) }),
+        ("reload", { runtime, call in
+            // reload("cities", "visits") or reload { "cities" }: those file-level locals take their new value.
+            var fresh: Set<String> = []
+            for n in stride(from: 1, through: call.count, by: 1) where call.type(n) != .nil {
+                if call.type(n) == .table { fresh.formUnion(try call.argument(n, as: [String].self)) } else { fresh.insert(try call.string(n)) }
+            }
+            try call.pushResult(runtime.reload(fresh: fresh).description)
+        }),
+        ("tree", { runtime, call in
+            if let root = runtime.app.root { try call.pushResult(CoordinatorTree(root: root)) }
+        }),
+    ]
 
     /// Takes a step of the user for a driver function (``stepDriver`` decides how: strictly, in flow tests).
     func drive(_ step: UserStep, _ call: borrowing LuaCall, in app: Application) throws {

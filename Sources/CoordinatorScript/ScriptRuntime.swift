@@ -94,6 +94,7 @@ public final class ScriptRuntime {
         try data.install(in: self)
         try scriptModule.install(in: self)
         app.linkOpener = holding(self) { runtime, link in try runtime.open(link) }
+        app.dataNotation = \.luaLiteral
         if driverFunctions { try installDriverFunctions() }
     }
 
@@ -233,12 +234,22 @@ public final class ScriptRuntime {
     /// try runtime.reload(fresh: ["cities"])   // the same, and the file-level local `cities` takes its new value
     /// ```
     @discardableResult
-    public func reload(fresh: Set<String> = []) throws -> ReloadReport { try reloads.reload(self, fresh: fresh) }
+    public func reload(fresh: Set<String> = []) throws -> ReloadReport {
+        let report = try reloads.reload(self, fresh: fresh)
+        reloadCount &+= 1
+        return report
+    }
+
+    /// How many reloads succeeded: a REPL draws the visible screen again when one changed its text.
+    package private(set) var reloadCount = 0
 
     // MARK: The app
 
     /// Whether the scripts declared an application (`flow.app`), which ``start(router:)`` starts.
     public var declaresApplication: Bool { scriptModule.declaration.declaresApplication }
+
+    /// The coordinator classes the scripts declared (`flow.coordinator "Name"`), sorted.
+    package var coordinatorClassNames: [String] { scriptModule.classNames }
 
     /// How many times scripts called `flow.app` (a REPL starts the app a line declares).
     package var appDeclarations: Int { scriptModule.declaration.count }

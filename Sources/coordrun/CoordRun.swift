@@ -98,6 +98,10 @@ enum CoordRun {
         } else if case .file = invocation.script, runtime.app.root != nil {
             mode = .run // the app the script declared is walked
         } else if invocation.script != nil || invocation.hasExecute || invocation.showVersion {
+            if case .file(let path) = invocation.script, !runtime.declaresApplication, let note = undeclaredApp(runtime, path) {
+                streams.message(note)
+                return 1
+            }
             return 0 // plain Lua, as with lua
         } else if tty {
             if !invocation.showVersion { Platform.writeOut(LuaState.copyright + "\n") }
@@ -135,6 +139,17 @@ enum CoordRun {
         }
     }
 
+    /// What a script that defines screens or coordinators but never declares the app is told (it would
+    /// end at once, having shown nothing), or nil for a plain Lua program.
+    static func undeclaredApp(_ runtime: ScriptRuntime, _ path: String) -> String? {
+        let screens = runtime.app.catalog.names.filter { $0 != "Alert" }, classes = runtime.coordinatorClassNames
+        guard !screens.isEmpty || !classes.isEmpty else { return nil }
+        func list(_ names: [String]) -> String { names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", ..." : "") }
+        let defined = [screens.isEmpty ? nil : "screens (\(list(screens)))", classes.isEmpty ? nil : "coordinators (\(list(classes)))"]
+        return "\(path) defines " + defined.compactMap { $0 }.joined(separator: " and ") + " but never calls flow.app, so there is no app to walk: "
+            + "end it with flow.app(\(classes.first ?? "App")) (or flow.app { authorization = Login, main = Main })"
+    }
+
     /// Asks at the terminal, without echo, for each secret the snapshot in `file` stands in for (a
     /// password its steps typed, which snapshots never hold). Nothing when standard input is no
     /// terminal: the restore then says which secret it needs.
@@ -167,7 +182,8 @@ enum CoordRun {
     }
 
     /// LUA_INIT, then -e, -l and -W in order, then the script, then the app: at its start, at a link
-    /// (--open) or where a snapshot was taken (--restore). The first failure ends it.
+    /// (--open) or where a snapshot was taken (--restore), then at each further link given. The first
+    /// failure ends it.
     /// `secrets`: the answers to the secrets a snapshot's steps need (``askSecrets(of:)``).
     static func startUp(_ runtime: ScriptRuntime, _ invocation: Invocation, _ options: RunSettings, secrets: [String: FlowValue] = [:]) throws {
         if !invocation.ignoreEnvironment { try runInit(runtime) }
@@ -188,9 +204,8 @@ enum CoordRun {
                 try runtime.run(code, name: "=stdin", arguments: arguments)
             }
         }
-        if let url = options.open {
-            try runtime.open(url)
-        } else if let file = options.restore {
+        var links = options.open[...]
+        if let file = options.restore {
             if secrets.isEmpty {
                 try runtime.restore(contentsOf: file)
             } else {
@@ -199,8 +214,11 @@ enum CoordRun {
                     return value
                 }
             }
+        } else if let url = links.popFirst() {
+            try runtime.open(url)
         } else if runtime.declaresApplication {
             try runtime.start()
         }
+        for url in links { try runtime.open(url) }
     }
 }

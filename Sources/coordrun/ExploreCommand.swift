@@ -176,7 +176,7 @@ struct ExploreCommand: ParsableCommand {
         }
         let rate = Int(Double(report.steps) / max(seconds, 1e-9))
         Platform.writeOut("\(rate) transitions/s (\(Int(seconds * 1000)) ms)\n")
-        if let testPath { Platform.writeOut("reproductions: \(testPath) (./scripts/coordrun test \(testPath))\n") }
+        if let testPath { Platform.writeOut("reproductions: \(testPath) (\(Platform.commandName()) test \(testPath))\n") }
         if let json, !Platform.writeFile(json, document(report, seconds: seconds, verification: verification).prettyJSON + "\n") {
             fail(streams, "--json: cannot write \(json)")
         }
@@ -249,7 +249,7 @@ struct ExploreCommand: ParsableCommand {
         case "svg", "png":
             let status = Platform.run("dot -T\(format) -o \(Platform.shellQuoted(path))", input: graph.dot)
             guard status == 0 else {
-                fail(streams, "--graph: Graphviz's dot could not write \(path)" + (status == 127 ? " (dot is not installed: ./scripts/coordrun installs graphviz)" : ""))
+                fail(streams, "--graph: Graphviz's dot could not write \(path)" + (status == 127 ? " (dot is not installed: Debian's graphviz package has it)" : ""))
             }
         default:
             fail(streams, "--graph: \(path) must end in .mmd, .dot, .json, .svg or .png")

@@ -23,8 +23,8 @@ struct CoordRunOptions: ParsableArguments {
     @Option(help: "The gateway state to start in (authorization, main, or any state the app declares).")
     var state: String = "authorization"
 
-    @Option(help: ArgumentHelp("Start the app at this link (a route the app declares: docs/Links.md).", valueName: "url"))
-    var open: String?
+    @Option(help: ArgumentHelp("Start the app at this link (a route the app declares: docs/Links.md); given again, each next link is opened in turn.", valueName: "url"))
+    var open: [String] = []
 
     @Option(help: ArgumentHelp("Start the app where this snapshot was taken (a file written from snapshot()).", valueName: "file"))
     var restore: String?
@@ -50,7 +50,8 @@ struct RunSettings {
     /// `--timeout` as a time limit (nil: none).
     var timeLimit: Double?
     var state = "authorization"
-    var open: String?
+    /// The links `--open` gives, in order.
+    var open: [String] = []
     var restore: String?
     var snapshotKey: String?
     var history: Int?
@@ -73,7 +74,16 @@ struct RunSettings {
     /// The settings of a command line's long options (`--timeout 2`, ...): parsed and validated by
     /// ArgumentParser when there are any.
     static func parse(_ longOptions: [String]) throws -> RunSettings {
-        longOptions.isEmpty ? RunSettings() : RunSettings(try CoordRunOptions.parse(longOptions))
+        if longOptions.isEmpty { return RunSettings() }
+        // An option that takes one value, given twice, is a mistake ArgumentParser would settle silently
+        // by keeping the last: it is refused (--open alone may be repeated: each link opens in turn).
+        var seen: Set<Substring> = []
+        for option in longOptions where option.hasPrefix("--") {
+            let name = option.prefix { $0 != "=" }
+            guard CoordRunOptions.takingValues.contains(String(name)), name != "--open" else { continue }
+            if !seen.insert(name).inserted { throw ValidationError("\(name) was given more than once: give it once") }
+        }
+        return RunSettings(try CoordRunOptions.parse(longOptions))
     }
 }
 

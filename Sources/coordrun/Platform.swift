@@ -40,6 +40,25 @@ enum Platform {
     /// An environment variable's value.
     static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
+    /// coordrun as the user typed it, for hints (`coordrun test x_test.lua`): the wrapper's name when
+    /// started through scripts/coordrun (it sets `COORDRUN_COMMAND`), else the program's; just its name
+    /// when the shell finds that same file on the `PATH`.
+    static func commandName() -> String {
+        let given = environment("COORDRUN_COMMAND") ?? CommandLine.arguments.first ?? "coordrun"
+        guard given.contains("/"), let name = given.split(separator: "/").last.map(String.init) else { return given }
+        func resolved(_ path: String) -> String? {
+            guard let real = realpath(path, nil) else { return nil }
+            defer { free(real) }
+            return String(cString: real)
+        }
+        let target = resolved(given)
+        for folder in (environment("PATH") ?? "").split(separator: ":") where !folder.isEmpty {
+            let candidate = folder + "/" + name
+            if access(candidate, X_OK) == 0 { return resolved(candidate) == target && target != nil ? name : given }
+        }
+        return given
+    }
+
     /// Writes `text` to standard output through C's `stdout`, the stream Lua's `print` and `io.write` use,
     /// then flushes it: what scripts and coordrun write comes out in the order it was made.
     static func writeOut(_ text: String) {
@@ -134,7 +153,11 @@ enum Platform {
     /// The test files (`*_test.lua`) among `paths` and under the folders among them, sorted; folders whose
     /// names start with `.` (`.build`, `.git`) are skipped, and links to folders are not followed. A path
     /// that is a file is taken as it is.
-    static func testFiles(in paths: [String]) -> [String] {
+    static func testFiles(in paths: [String]) -> [String] { files(in: paths) { $0.hasSuffix("_test.lua") } }
+
+    /// The files among `paths` and, under the folders among them, those whose names `matching` takes,
+    /// sorted (hidden folders skipped, links to folders not followed).
+    static func files(in paths: [String], matching: (String) -> Bool) -> [String] {
         var found: [String] = []
         var folders: [String] = []
         for path in paths {
@@ -151,7 +174,7 @@ enum Platform {
                 let path = folder == "." ? name : folder + "/" + name
                 var info = stat()
                 guard lstat(path, &info) == 0 else { continue } // a link to a folder is not followed (no loops)
-                if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(path) } else if name.hasSuffix("_test.lua") { found.append(path) }
+                if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(path) } else if matching(name) { found.append(path) }
             }
         }
         return found.sorted()

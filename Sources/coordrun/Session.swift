@@ -17,6 +17,7 @@ extension CoordRun {
             return 1
         }
         repl.timeLimit = options.timeLimit
+        repl.commandName = Platform.commandName()
         if let history = options.history { repl.historyLimit = history }
         repl.makeFreshRuntime = fresh
         let input: LineInput = tty ? EditLineInput(historyFile: historyFile(), repl: repl) : PlainInput()
@@ -37,6 +38,7 @@ extension CoordRun {
         if mode == .repl && tty {
             output.write(streams.out.dim("coordrun \(version) - :help for commands, Ctrl-D to quit") + "\n")
         }
+        if mode == .run, tty, case let notes = repl.hiddenDriverFunctions, !notes.isEmpty { output.write(streams.out.dim(notes)) }
         if runtime.app.root != nil { repl.show() }
         // The REPL prompts as lua -i does, also for lines from a pipe, and shows each line after its prompt
         // there as lua's line editor does (a transcript reads like the session); run mode prompts only on

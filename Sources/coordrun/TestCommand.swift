@@ -1,5 +1,12 @@
 import ArgumentParser
 import CoordinatorTools
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `coordrun test [PATH...]`: runs the flow tests (`*_test.lua`) under the given files or folders
 /// (docs/Testing.md).
@@ -8,7 +15,7 @@ struct TestCommand: ParsableCommand {
         commandName: "test",
         abstract: "Run flow tests: every *_test.lua under the given files or folders (default: the current folder).",
         usage: "coordrun test [<options>] [<paths> ...]",
-        discussion: "Each test starts as from a fresh app. Prints each failing test with its place and message, then `N passed, N failed`. Exit status: 0 every test passed, 1 a test failed (or a test file did not load), 2 the run itself failed (a path that does not exist, a report that cannot be written).")
+        discussion: "Each test starts as from a fresh app. Prints each failing test with its place and message, then `N passed, N failed`. Exit status: 0 every test passed, 1 a test failed or stopped on an error (or a test file did not load), 2 the run itself failed (a path that does not exist, a report that cannot be written), 5 no test ran (no test file, or --filter matched none).")
 
     @Argument(help: "Test files or folders to search (build folders and hidden folders are skipped).")
     var paths: [String] = []
@@ -22,8 +29,17 @@ struct TestCommand: ParsableCommand {
     @Flag(name: .customLong("fail-fast"), help: "Stop after the first failing test.")
     var failFast = false
 
-    @Option(help: ArgumentHelp("Write the results as JUnit XML to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Run this many test files at once, each test in its own runtime (the report is the same as with 1).", valueName: "n"))
+    var jobs: Int = 1
+
+    @Flag(help: "Run the tests again whenever a Lua file under the paths, or of the apps they test, is saved (Ctrl-C stops).")
+    var watch = false
+
+    @Option(help: ArgumentHelp("Write the results as JUnit XML to this file (the format Jenkins and Surefire read).", valueName: "file"))
     var junit: String?
+
+    @Option(help: ArgumentHelp("Write the results as JSON to this file: each test's outcome, message, place, time and output.", valueName: "file"))
+    var json: String?
 
     @Option(help: ArgumentHelp("The most seconds one test may run (0: no limit).", valueName: "seconds"))
     var timeout: Double = 10
@@ -41,6 +57,7 @@ struct TestCommand: ParsableCommand {
 
     mutating func validate() throws {
         try validateSeconds(timeout, "--timeout")
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1 (it was \(jobs))") }
     }
 
     func run() throws {
@@ -49,36 +66,78 @@ struct TestCommand: ParsableCommand {
             streams.message("no such file or folder: \(path)")
             throw ExitCode(2)
         }
-        let files = Platform.testFiles(in: paths.isEmpty ? ["."] : paths)
+        let roots = paths.isEmpty ? ["."] : paths
+        guard watch else {
+            let status = runSuite(streams)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        var apps: Set<String> = []
+        while true {
+            _ = runSuite(streams) { apps.insert($0) }
+            let watched = Self.luaFiles(under: roots + apps.map(LuaState.directory(of:)))
+            Platform.writeOut(streams.out.dim("watching \(watched.count) Lua files; saving one runs the tests again (Ctrl-C stops)") + "\n")
+            Platform.flushOut()
+            let watcher = FileWatcher(paths: watched)
+            var request = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+            while !watcher.changed() { nanosleep(&request, nil) }
+            Platform.writeOut("\n")
+        }
+    }
+
+    /// Every `.lua` file under `paths` (files or folders; hidden and build folders skipped): what `--watch`
+    /// watches.
+    static func luaFiles(under paths: [String]) -> [String] {
+        Array(Set(Platform.files(in: paths) { $0.hasSuffix(".lua") })).sorted()
+    }
+
+    /// What running one test file gave.
+    struct FileRun: Sendable {
         var results: [FlowTestResult] = []
-        var loadFailures: [(file: String, message: String)] = []
-        let include = { (test: FlowTest) in
+        /// Why the file's tests could not run (a syntax error, its app failing to start), or nil.
+        var loadFailure: String?
+        var failed: Bool { loadFailure != nil || results.contains { $0.outcome.failure != nil } }
+    }
+
+    /// How each file's tests run: the options that apply to every file.
+    struct Settings: Sendable {
+        let filter: String?
+        let failFast: Bool
+        let strictLifecycle: Bool
+        let timeLimit: Double?
+        let limits: RuntimeLimits
+
+        func includes(_ test: FlowTest) -> Bool {
             guard let filter else { return true }
             return test.name.contains(filter) || test.file.contains(filter)
         }
-        for file in files {
-            do {
-                if list {
-                    for test in try FlowTests.list(file) where include(test) {
+    }
+
+    /// Runs the suite once: prints each file's failures (and what its tests printed) in the files' order,
+    /// writes the reports, prints the summary; the exit status. `apps` hears each app a test drove.
+    func runSuite(_ streams: CoordRun.Streams, apps: (String) -> Void = { _ in }) -> Int32 {
+        let files = Platform.testFiles(in: paths.isEmpty ? ["."] : paths)
+        let settings = Settings(filter: filter, failFast: failFast, strictLifecycle: strictLifecycle,
+                                timeLimit: timeout > 0 ? timeout : nil, limits: limitOptions.limits)
+        if list {
+            var listed = 0
+            for file in files {
+                do {
+                    for test in try FlowTests.list(file) where settings.includes(test) {
+                        listed += 1
                         Platform.writeOut("\(test.file):\(test.line): \(test.name)\(test.isSkipped ? " (skipped)" : "")\n")
                     }
-                    continue
+                } catch {
+                    Platform.writeError(streams.err.error("\(file): cannot list its tests: \(REPL.message(for: error))") + "\n")
                 }
-                try FlowTests.run(file, include: include, failFast: failFast, strictLifecycle: strictLifecycle,
-                                  timeLimit: timeout > 0 ? timeout : nil, limits: limitOptions.limits) { result in
-                    results.append(result)
-                    if case let .failed(message, location) = result.outcome {
-                        Platform.writeError(streams.err.error("\(location ?? file): \(result.test.name): \(message)") + "\n")
-                    }
-                }
-            } catch {
-                let message = REPL.message(for: error)
-                loadFailures.append((file, message))
-                Platform.writeError(streams.err.error("\(file): cannot run its tests: \(message)") + "\n")
             }
-            if failFast, !loadFailures.isEmpty || results.contains(where: { if case .failed = $0.outcome { true } else { false } }) { break }
+            return listed == 0 ? 5 : 0
         }
-        if list { return }
+        let runs = jobs > 1 ? Self.runConcurrently(files, jobs: jobs, settings, streams) : Self.runInOrder(files, settings, streams)
+        let results = runs.flatMap(\.results)
+        let loadFailures = zip(files, runs).compactMap { file, run in run.loadFailure.map { (file: file, message: $0) } }
+        for result in results { if let app = result.coverage?.app { apps(app) } }
+
         // Coverage per app, over every test of it.
         var coverages: [FlowCoverage] = []
         for result in results {
@@ -88,16 +147,115 @@ struct TestCommand: ParsableCommand {
         if coverage { for c in coverages { Platform.writeOut(c.text + "\n") } }
         if let coverageJSON, !Platform.writeFile(coverageJSON, "[\n" + coverages.map { "  " + $0.json }.joined(separator: ",\n") + "\n]\n") {
             streams.message("--coverage-json: cannot write \(coverageJSON)")
-            throw ExitCode(2)
+            return 2
         }
         if let junit, !Platform.writeFile(junit, JUnitReport.xml(results, loadFailures: loadFailures)) {
             streams.message("--junit: cannot write \(junit)")
-            throw ExitCode(2)
+            return 2
         }
-        let failed = results.filter { if case .failed = $0.outcome { true } else { false } }.count + loadFailures.count
-        let skipped = results.filter { $0.outcome == .skipped }.count
-        let passed = results.count - skipped - (failed - loadFailures.count)
-        Platform.writeOut("\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "") + "\n")
-        if failed > 0 { throw ExitCode.failure }
+        if let json, !Platform.writeFile(json, FlowTestReport.json(results, loadFailures: loadFailures)) {
+            streams.message("--json: cannot write \(json)")
+            return 2
+        }
+        let summary = FlowTestReport.Summary(results, loadFailures: loadFailures.count)
+        Platform.writeOut(summary.text + "\n")
+        if results.isEmpty && loadFailures.isEmpty {
+            streams.message("no test ran: " + (files.isEmpty ? "no *_test.lua file under \(paths.isEmpty ? "." : paths.joined(separator: ", "))"
+                                                             : "--filter \(filter ?? "") matched no test of \(files.count) file\(files.count == 1 ? "" : "s")"))
+            return 5
+        }
+        return summary.failed > 0 ? 1 : 0
+    }
+
+    /// Each file's failures on standard error (the place, the test, the message) and what its tests printed
+    /// on standard output, test by test.
+    static func print(_ run: FileRun, of file: String, _ streams: CoordRun.Streams) {
+        for result in run.results { print(result, streams) }
+        if let message = run.loadFailure {
+            Platform.writeError(streams.err.error("\(file): cannot run its tests: \(message)") + "\n")
+        }
+    }
+
+    static func print(_ result: FlowTestResult, _ streams: CoordRun.Streams) {
+        if !result.output.isEmpty { Platform.writeOut(result.output) }
+        if let (message, location) = result.outcome.failure {
+            Platform.writeError(streams.err.error("\(location ?? result.test.file): \(result.test.name): \(message)") + "\n")
+        }
+    }
+
+    /// The files one after another on this thread, each result printed as it comes.
+    static func runInOrder(_ files: [String], _ settings: Settings, _ streams: CoordRun.Streams) -> [FileRun] {
+        var runs: [FileRun] = []
+        for file in files {
+            let run = runFile(file, settings) { print($0, streams) }
+            print(FileRun(loadFailure: run.loadFailure), of: file, streams) // its results were printed as they came
+            runs.append(run)
+            if settings.failFast, run.failed { break }
+        }
+        return runs
+    }
+
+    /// The files on `jobs` threads, each file's runtimes its own; each file is printed once it and every
+    /// file before it are done, so the output is the same as one job's.
+    static func runConcurrently(_ files: [String], jobs: Int, _ settings: Settings, _ streams: CoordRun.Streams) -> [FileRun] {
+        let progress = Progress(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: min(jobs, files.count)) { _ in
+            while let index = progress.take() {
+                let run = runFile(files[index], settings) { _ in }
+                progress.finish(index, run, stopping: settings.failFast && run.failed) { index, run in print(run, of: files[index], streams) }
+            }
+        }
+        return progress.runs
+    }
+
+    /// The files handed out to the jobs and what they gave, printed in order.
+    final class Progress: Sendable {
+        private struct State {
+            var runs: [FileRun?]
+            var next = 0
+            var printed = 0
+            var stopped = false
+        }
+        private let state: Mutex<State>
+
+        init(count: Int) { state = Mutex(State(runs: Array(repeating: nil, count: count))) }
+
+        /// The next file's index, or nil when every file was handed out (or a failure stopped the run).
+        func take() -> Int? {
+            state.withLock { state in
+                guard !state.stopped, state.next < state.runs.count else { return nil }
+                state.next += 1
+                return state.next - 1
+            }
+        }
+
+        /// Keeps what file `index` gave and prints every file done in order so far (under the lock: one
+        /// file's text is never mixed with another's).
+        func finish(_ index: Int, _ run: FileRun, stopping: Bool, print: (Int, FileRun) -> Void) {
+            state.withLock { state in
+                state.runs[index] = run
+                if stopping { state.stopped = true }
+                while state.printed < state.runs.count, let done = state.runs[state.printed] {
+                    print(state.printed, done)
+                    state.printed += 1
+                }
+            }
+        }
+
+        /// What the files that ran gave, in order (up to the first not run, when a failure stopped the run).
+        var runs: [FileRun] { state.withLock { Array($0.runs.prefix { $0 != nil }.compactMap { $0 }) } }
+    }
+
+    /// Runs one test file's tests (on any thread: everything it makes is its own).
+    static func runFile(_ file: String, _ settings: Settings, report: (FlowTestResult) -> Void) -> FileRun {
+        var run = FileRun()
+        do {
+            run.results = try FlowTests.run(file, include: settings.includes, failFast: settings.failFast,
+                                            strictLifecycle: settings.strictLifecycle, timeLimit: settings.timeLimit,
+                                            limits: settings.limits, report: report)
+        } catch {
+            run.loadFailure = REPL.message(for: error)
+        }
+        return run
     }
 }

@@ -71,10 +71,10 @@ import CoordinatorCore
         #expect(navigationError { try app.selectTab(5) }?.message == "there is no tab 6 (tabs: Feed, Profile)")
         #expect(app.window.hierarchyDescription == """
             root: Tabs
-              * Feed: NavigationStack
+              tab Feed: NavigationStack (selected)
                 A#\(feed.screens[0].id)
                 C#\(feed.screens[1].id)
-                Profile: NavigationStack
+              tab Profile: NavigationStack
                 B#\(profile.screens[0].id)
             """)
     }
@@ -94,7 +94,7 @@ import CoordinatorCore
         try root.setBadge(3, onTab: 1)
         try feed.setBadge("new", onTab: 0) // a tab's own flow may too
         #expect(tabs.badges == ["new", 3] && tabs.label(ofTab: 1) == "Cart (3)")
-        #expect(app.window.hierarchyDescription.contains("  Cart (3): NavigationStack"))
+        #expect(app.window.hierarchyDescription.contains("  tab Cart (3): NavigationStack"))
         struct Refused: Error {}
         #expect(throws: Refused.self) {
             try app.atomically {

@@ -196,7 +196,7 @@ import TestSupport
         let tabs = try #require(runtime.app.visibleTabs)
         #expect(tabs.selectedIndex == 0 && tabs.badges == [nil, 3])
         #expect(tabs.label(ofTab: 1) == "B (3)")
-        #expect(runtime.app.window.hierarchyDescription.contains("  B (3): NavigationStack"))
+        #expect(runtime.app.window.hierarchyDescription.contains("  tab B (3): NavigationStack"))
         #expect(runtime.app.window.allScreens.first { $0.name == "Home" }?["report"] == "A:2 B:1")
         // dismiss(): the whole modal stack goes, and its flow finishes by the system.
         try runtime.app.selectTab(1)

@@ -225,9 +225,30 @@ import CoordinatorLua
         _ = try edit(text, "return \"v1 \" .. n", "return \"v2 \" .. n")
         let report = try runtime.reload()
         #expect(report.changedHandlers.isEmpty) // the handler did not change; the function it calls did
+        #expect(report.changedFunctions == ["describe (\(folder.path)/app.lua:3)"])
+        #expect(report.description.hasPrefix("reloaded \(folder.path)/app.lua: 1 function changed"), "\(report)")
         #expect(report.keptLocals.isEmpty && report.keptHandlers.isEmpty)
         try runtime.run("tap('tap')")
         #expect(try value("said") == "v2 3")
+    }
+
+    @Test func anEditedRenderingIsReportedAndTheREPLDrawsTheScreenAgain() throws {
+        let text = """
+            local flow = require "coordinator"
+            flow.screen "C" { inputs = { "n" }, render = function(s) return "n is " .. s.n end }
+            local App = flow.coordinator "App"
+            function App:start() self:push("C", { n = 1 }) end
+            flow.app(App)
+            """
+        let script = try folder.write("app.lua", text)
+        let session = try REPLTranscript(script: script)
+        session.repl.show()
+        _ = try edit(text, "\"n is \"", "\"n = \"")
+        let out = session.line(":reload")
+        #expect(out.hasPrefix("reloaded \(script): 1 screen type changed\n  screen      C: render (live: C#"), "\(out)")
+        #expect(out.contains("== C ==\nn = 1\n"), "\(out)") // drawn again with the new code
+        // A reload that changes nothing on screen draws nothing.
+        #expect(!session.line(":reload").contains("== C =="))
     }
 
     @Test func aModuleEditedTakesEffectThroughTheLocalThatRequiredIt() throws {

@@ -37,10 +37,10 @@ import TestSupport
     static let app = """
         local flow = require "coordinator"
         flow.screen "List" { outputs = { open = "value" } }
-        flow.screen "Item" { inputs = { "id" } }
+        flow.screen "Item" { inputs = { "itemId" } }
         local App = flow.coordinator "App"
         function App:start()
-          self:push("List").onOpen = function(id) self:push("Item", { id = id }) end
+          self:push("List").onOpen = function(id) self:push("Item", { itemId = id }) end
         end
         flow.app(App)
         """
@@ -65,7 +65,7 @@ import TestSupport
         // The same key: restored; also with the document laid out otherwise (compact, not indented).
         let same = try runtime(key: key)
         try same.restore(json)
-        #expect(same.app.window.visibleScreen?["id"] == 7)
+        #expect(same.app.window.visibleScreen?["itemId"] == 7)
         try same.restore(document.json)
         #expect(try same.snapshot() == json)
 
@@ -79,7 +79,7 @@ import TestSupport
         let mismatch = "the snapshot's signature does not match its content: it was altered, or signed with another key"
         refused(json, by: try runtime(key: other), mismatch)
         refused(json.replacingOccurrences(of: "\"payload\": 7", with: "\"payload\": 8"), by: checking, mismatch)
-        refused(json.replacingOccurrences(of: "\"id\": 7", with: "\"id\": 7.0"), by: checking, mismatch)
+        refused(json.replacingOccurrences(of: "\"itemId\": 7", with: "\"itemId\": 7.0"), by: checking, mismatch)
         let unsigned = try runtime(key: nil).snapshot()
         refused(unsigned, by: checking, "the snapshot is not signed, and this runtime restores only snapshots signed with its key")
         #expect(checking.app.stateDescription == before)

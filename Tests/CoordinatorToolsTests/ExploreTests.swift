@@ -269,8 +269,7 @@ import TestSupport
         let results = try FlowTests.run(tests)
         #expect(results.count == 4)
         let messages = results.map { result -> String in
-            if case let .failed(message, _) = result.outcome { return message }
-            return "passed"
+            result.outcome.failure?.message ?? "passed"
         }
         #expect(messages[0].contains("no cities for South"), "\(messages)")
         #expect(messages[1].contains("Ghost") && messages[1].contains("shows no screen"), "\(messages)")

@@ -45,14 +45,53 @@ import TestSupport
         let session = try REPLTranscript(mode: .run, script: script)
         #expect(session.line("idle") == "(nothing handles idle on A#3)\n")
         #expect(session.line("2") == "(nothing handles idle on A#3)\n")
-        #expect(session.line("go") == "")
+        // A tap that changes nothing on screen says so.
+        #expect(session.line("go") == "(the tap changed nothing on screen)\n")
         // An output named like a Lua global is the output where the visible screen has it.
-        #expect(session.line("next 5") == "")
+        #expect(session.line("next 5") == "(the tap changed nothing on screen)\n")
         #expect(session.line("=nexted") == "5\n")
         // The rendering of the screen a line shows is part of the line: it fails, and B is not pushed.
         #expect(session.line("broken") == "")
         #expect(session.errors.first?.hasPrefix("rendering B failed: \(script):3: attempt to index a nil value") == true, "\(session.errors)")
         #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["A"])
+    }
+
+    @Test func anOutputThatHidesADriverFunctionIsNamedWithTheWayToTheFunction() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("inbox.lua", """
+            local flow = require "coordinator"
+            flow.screen "Inbox" { inputs = { "items" }, outputs = { open = { from = "items" } } }
+            local App = flow.coordinator "App"
+            function App:start() self:push("Inbox", { items = { "a" } }).onOpen = function() end end
+            flow.app(App)
+            """)
+        let session = try REPLTranscript(mode: .run, script: script)
+        #expect(session.repl.hiddenDriverFunctions == "note: screen Inbox's output 'open' hides the driver function open(...) while Inbox is visible: type _G.open(...) for the function\n")
+        session.line("open(\"x://y\")")
+        #expect(session.errors.first?.hasSuffix("takes one of the items of 'items': a (here 'open' is this screen's output, which hides the driver function: type _G.open(...) for it)") == true, "\(session.errors)")
+        session.line("_G.open(\"x://y\")")
+        #expect(session.errors.first?.contains("no route matches x://y") == true, "\(session.errors)")
+    }
+
+    @Test func historyShowsWhatAShortcutDid() throws {
+        let session = try REPLTranscript(mode: .run)
+        session.line("login { name = 'Ann', password = 'secret' }")
+        session.line("1")
+        let history = session.line(":history")
+        #expect(history == """
+              1    tap("login", {name = "Ann", password = "secret"})  (typed: login { name = 'Ann', password = 'secret' })
+            * 2    tap("selectCity")  (typed: 1)
+
+            """, "\(history)")
+    }
+
+    @Test func insideTapsQuotesTheOutputsComplete() throws {
+        let session = try REPLTranscript(mode: .repl)
+        let repl = session.repl
+        #expect(repl.completions(for: "l", lineBefore: "tap(\"") == ["login"])
+        #expect(repl.completions(for: "", lineBefore: "tap( '") == ["login"])
+        #expect(repl.completions(for: "lo", lineBefore: "x = 1; tap(\"").contains("login"))
+        #expect(repl.completions(for: "o", lineBefore: "mytap(\"").contains("os")) // another function: Lua's names
     }
 
     @Test func expressionsPrintTheirValuesLikeLua() throws {

@@ -14,6 +14,59 @@ import TestSupport
         #expect(!outcome.out.contains("(no navigation events yet)"))
     }
 
+    /// A script that defines screens or coordinators but never declares the app would end at once having
+    /// shown nothing: it is told what is missing, and the run fails.
+    @Test func aScriptWithoutFlowAppSaysSo() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("half.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { }
+            local App = flow.coordinator "App"
+            function App:start() self:push("Home") end
+            """)
+        let outcome = try Programs.run([script], input: "")
+        #expect(outcome.status == 1)
+        #expect(outcome.err == "coordrun: \(script) defines screens (Home) and coordinators (App) but never calls flow.app, so there is no app to walk: end it with flow.app(App) (or flow.app { authorization = Login, main = Main })\n", "\(outcome.err)")
+        // A plain Lua program (even one that loads the module) is left alone, as lua would.
+        let plain = try folder.write("plain.lua", "local flow = require 'coordinator'\nprint(type(flow.screen))\n")
+        let ran = try Programs.run([plain], input: "")
+        #expect(ran.status == 0 && ran.out == "function\n" && ran.err.isEmpty, "\(ran.err)")
+    }
+
+    /// `--open` given again opens each link in turn; an option that takes one value, given twice, is refused
+    /// (ArgumentParser alone would keep the last).
+    @Test func repeatedOptionsOpenEachLinkOrAreRefused() throws {
+        let links = try Programs.run(["--open", "shop://catalog/shoes", "--open", "shop://cart", "examples/shop.lua"], input: "=stack()\n")
+        #expect(links.status == 0, "\(links.err)")
+        #expect(links.out.contains("tabs: Catalog | [Cart] | Profile"), "\(links.out)")
+        let twice = try Programs.run(["--state", "main", "--state=authorization", "scripts/app.lua"], input: "")
+        #expect(twice.status == 1)
+        #expect(twice.err.contains("--state was given more than once: give it once"), "\(twice.err)")
+    }
+
+    /// Hints name coordrun as it was typed: through scripts/coordrun, that; found on the PATH, its name.
+    @Test func hintsNameCoordrunAsItWasTyped() throws {
+        let folder = try TemporaryDirectory()
+        let recorded = folder.path + "/tests/session_test.lua"
+        try FileManager.default.createDirectory(atPath: folder.path + "/tests", withIntermediateDirectories: true)
+        _ = try folder.write("app.lua", try #require(readFile(repositoryRoot + "/scripts/app.lua")))
+        _ = try folder.write("cities.lua", try #require(readFile(repositoryRoot + "/scripts/cities.lua")))
+        let bin = folder.path + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/coordrun", withDestinationPath: Programs.coordrun)
+        let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        let onPath = try Programs.run(bin + "/coordrun", ["app.lua"], input: ":record \(recorded)\n:record stop\n",
+                                      environment: ["PATH": path, "COORDRUN_COMMAND": nil], folder: folder.path)
+        #expect(onPath.out.contains("recorded \(recorded): coordrun test \(recorded) replays it"), "\(onPath.out)\(onPath.err)")
+        let text = try #require(readFile(recorded))
+        // The app, relative to the test file's folder.
+        #expect(text.contains("\napp \"../app.lua\"\n") && text.hasPrefix("-- Recorded by coordrun's :record: coordrun test "), "\(text)")
+        let wrapped = try Programs.run(Programs.coordrun, ["app.lua"], input: ":record \(recorded)\n:record stop\n",
+                                       environment: ["COORDRUN_COMMAND": "./scripts/coordrun"], folder: folder.path)
+        #expect(wrapped.out.contains("recorded \(recorded): ./scripts/coordrun test \(recorded) replays it"), "\(wrapped.out)")
+        #expect(try Programs.run(["test", recorded], input: "").status == 0)
+    }
+
     @Test func helpListsEverySubcommandAndLuasOptions() throws {
         let help = try Programs.run(["--help"], input: "")
         #expect(help.status == 0)

@@ -138,7 +138,7 @@ import TestSupport
         let report = folder.path + "/report.xml"
         _ = try Programs.run(["test", folder.path, "--junit", report], input: "")
         let xml = try #require(readFile(report))
-        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\""))
+        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"8\" failures=\""))
         #expect(xml.components(separatedBy: "<testcase ").count - 1 == 8)
         #expect(xml.contains("<failure message=\""))
         #expect(xml.contains("name=\"the app starts at the login screen\""))

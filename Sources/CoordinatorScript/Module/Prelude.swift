@@ -48,10 +48,11 @@ enum Prelude {
       return class
     end
 
-    --- Defines a screen type: flow.screen "Name" { inputs = {...}, outputs = {...}, render = fn }.
+    --- Defines a screen type: flow.screen "Name" { inputs = {...}, outputs = {...}, render = fn }, or
+    --- flow.screen(name, spec). A statement: it returns nothing.
     function M.screen(name, spec)
-      if spec ~= nil then return native.defineScreen(name, spec) end
-      return function(s) return native.defineScreen(name, s) end
+      if spec ~= nil then native.defineScreen(name, spec) return end
+      return function(s) native.defineScreen(name, s) end
     end
 
     --- Declares the application: which coordinator runs for each gateway state.

@@ -12,6 +12,8 @@ final class ScriptModule {
     private(set) var table: LuaTable?
     /// The module's classes (`flow.coordinator "Name"`), by name.
     private(set) var classes: LuaTable?
+    /// The classes' names, sorted.
+    var classNames: [String] { ((try? classes?.pairs()) ?? []).compactMap(\.key.stringValue).sorted() }
     /// What `flow.app` declared.
     var declaration = AppDeclaration()
 
@@ -22,7 +24,7 @@ final class ScriptModule {
         let native = try lua.newTable()
         try native.set("methods", lua.methods(of: Coordinator.self))
         try native.set("defineScreen", lua.function(name: "screen", holding: runtime) { runtime, call in
-            try call.pushResult(runtime.screens.define(name: call.string(1), spec: call.argument(2, as: LuaTable.self), in: runtime))
+            try runtime.screens.define(name: call.string(1), spec: call.argument(2, as: LuaTable.self), in: runtime)
         })
         try native.set("setFlows", lua.function(name: "app", holding: runtime) { runtime, call in
             // Read first, then set: reading the table may run Lua, which may declare too.

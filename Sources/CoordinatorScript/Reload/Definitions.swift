@@ -4,13 +4,13 @@ import CoordinatorLua
 /// What the scripts define, as a reload compares it before and after: each screen type's inputs and
 /// outputs, and each coordinator class's methods.
 struct Definitions {
-    var screens: [String: (inputs: [String], outputs: [String], title: String?)] = [:]
+    var screens: [String: (inputs: [String], outputs: [String], title: String?, render: LuaFunction?)] = [:]
     /// Methods by class name, with their functions.
     var methods: [String: [String: LuaFunction]] = [:]
 
     init(_ runtime: ScriptRuntime) {
         for (name, type) in runtime.app.catalog.types {
-            screens[name] = (type.inputs.map(\.name), type.outputs.map(\.name), type.title)
+            screens[name] = (type.inputs.map(\.name), type.outputs.map(\.name), type.title, runtime.screens.renders[name])
         }
         guard let classes = try? runtime.module?.get("classes", as: LuaTable?.self) else { return }
         for (key, value) in (try? classes.pairs()) ?? [] {
@@ -23,8 +23,9 @@ struct Definitions {
         }
     }
 
-    /// Screen types whose inputs, outputs or title changed (or that are new), with the live screens of each.
-    static func screenChanges(from old: Definitions, to new: Definitions, live: [Screen]) -> [String] {
+    /// Screen types whose inputs, outputs, title or rendering code changed (or that are new), with the live
+    /// screens of each.
+    static func screenChanges(from old: Definitions, to new: Definitions, sources: inout SourcePairs, live: [Screen]) -> [String] {
         var result: [String] = []
         for name in new.screens.keys.sorted() {
             guard let now = new.screens[name] else { continue }
@@ -38,6 +39,7 @@ struct Definitions {
             diff("inputs", before.inputs, now.inputs)
             diff("outputs", before.outputs, now.outputs)
             if before.title != now.title { parts.append("title \((now.title ?? name).debugDescription)") }
+            if let render = before.render, sources.textChanged(render) { parts.append("render") }
             guard !parts.isEmpty else { continue }
             let screens = live.filter { $0.name == name }.map { "\($0.info)" }
             result.append("\(name): " + parts.joined(separator: "; ") + (screens.isEmpty ? "" : " (live: \(screens.joined(separator: ", ")))"))

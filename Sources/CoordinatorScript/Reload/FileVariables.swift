@@ -31,6 +31,8 @@ struct FileVariables {
     private(set) var kept: [String] = []
     /// Locals that took their new value although the old one was different (static data), for the report.
     private(set) var renewed: [String] = []
+    /// File-level local functions whose code changed (`helper (app.lua:3)`), for the report.
+    private(set) var changedFunctions: [String] = []
     /// Names asked for fresh that are no file-level local of a reloaded file.
     private(set) var unknownFresh: [String] = []
 
@@ -81,8 +83,9 @@ struct FileVariables {
                 var value = first.value
                 if first.value == new.value {
                     value = new.value
-                } else if case .function = new.value {
+                } else if case .function(let function) = first.value, case .function = new.value {
                     value = new.value // code
+                    if sources.textChanged(function) { changedFunctions.append("\(first.local.name) (\(path):\(new.local.line))") }
                 } else if oldModules.contains(first.value) {
                     value = new.value // a module's table: the module ran again
                 } else if case .table(let table) = new.value, FrozenValue.fields(ofFrozen: table) != nil {

@@ -93,7 +93,8 @@ final class LiveReload {
         report.unchangedHandlers = rebinder.unchanged
         report.addedHandlers = sites.added
         report.removedHandlers = sites.removed
-        report.changedScreenTypes = Definitions.screenChanges(from: oldShapes, to: newShapes, live: app.window.allScreens)
+        report.changedFunctions = variables.changedFunctions.sorted()
+        report.changedScreenTypes = Definitions.screenChanges(from: oldShapes, to: newShapes, sources: &sources, live: app.window.allScreens)
         report.addedMethods = methods.added
         report.removedMethods = methods.removed
         report.keptLocals = variables.kept.sorted()

@@ -24,6 +24,13 @@ struct SourcePairs {
         return (o, n)
     }
 
+    /// Whether the function, made from the old text of a reloaded file, has other text in the new one
+    /// (found by its path there: `local helper`, `App:start`); false when it cannot be found.
+    mutating func textChanged(_ function: LuaFunction) -> Bool {
+        guard let site = oldSite(of: function), let newIndex = site.new.function(at: site.old.path(of: site.index)) else { return false }
+        return site.new.source(of: newIndex) != site.old.source(of: site.index)
+    }
+
     /// Where a closure made from the old text of a reloaded file was defined: the file, both sources and
     /// its function there (nil for C functions, other chunks, or when its lines name no single function).
     mutating func oldSite(of function: LuaFunction) -> (path: String, old: LuaSource, new: LuaSource, index: Int)? {

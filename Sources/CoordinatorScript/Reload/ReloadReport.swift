@@ -26,6 +26,9 @@ public struct ReloadReport: CustomStringConvertible, Sendable {
     public var addedHandlers: [String] = []
     /// Handlers removed from code that already ran, each with the live object it left.
     public var removedHandlers: [String] = []
+    /// File-level local functions whose code changed (`helper (app.lua:3)`): every caller now runs the
+    /// new code.
+    public var changedFunctions: [String] = []
     /// Screen types whose inputs or outputs changed (or that are new), with the live screens it affects.
     public var changedScreenTypes: [String] = []
     /// Coordinator methods added (`App:help`).
@@ -50,6 +53,7 @@ public struct ReloadReport: CustomStringConvertible, Sendable {
         var summary: [String] = []
         func count(_ n: Int, _ what: String) { if n > 0 { summary.append("\(n) \(what)") } }
         count(changedHandlers.count, changedHandlers.count == 1 ? "handler changed" : "handlers changed")
+        count(changedFunctions.count, changedFunctions.count == 1 ? "function changed" : "functions changed")
         count(addedHandlers.count, "added")
         count(removedHandlers.count, "removed")
         count(changedScreenTypes.count, changedScreenTypes.count == 1 ? "screen type changed" : "screen types changed")
@@ -60,6 +64,7 @@ public struct ReloadReport: CustomStringConvertible, Sendable {
             for item in items { text += "\n  " + label.padding(to: 12) + item }
         }
         lines("changed", changedHandlers.map { "\($0.function), \($0.live) live" })
+        lines("changed", changedFunctions)
         lines("added", addedHandlers)
         lines("removed", removedHandlers)
         lines("screen", changedScreenTypes)

@@ -9,6 +9,8 @@ import CoordinatorLua
 final class ScreenBridge {
     /// The names a screen answers in Lua besides its inputs and handlers (methods, `name`, `id`).
     private(set) var fields: Set<String> = []
+    /// Each screen type's rendering function, by type name (a reload says when one's code changed).
+    private(set) var renders: [String: LuaFunction] = [:]
     private let lua: LuaState
     private let app: Application
 
@@ -78,8 +80,8 @@ final class ScreenBridge {
         try handlers.setHandler(slot, toValueAt: call.index(argument), in: call.stack)
     }
 
-    /// Registers the screen type `name` that `spec` describes; returns the name.
-    func define(name: String, spec: LuaTable, in runtime: ScriptRuntime) throws -> String {
+    /// Registers the screen type `name` that `spec` describes.
+    func define(name: String, spec: LuaTable, in runtime: ScriptRuntime) throws {
         var inputs: [InputSpec] = []
         if let list = try spec.get("inputs", as: [LuaValue]?.self) {
             for item in list {
@@ -108,7 +110,7 @@ final class ScreenBridge {
                         guard try options.get("secret", as: LuaValue.self) == .nil else {
                             throw LuaError(.runtime, "screen \(name): output '\(output)' chooses an item of '\(from)', which the app has: it cannot be secret")
                         }
-                        keyed.append(OutputSpec(output, payload: .choice(from: from)))
+                        keyed.append(OutputSpec(output, payload: .choice(from: from), itemLabel: try options.get("label", as: String?.self)))
                     } else if let secret = try Self.secret(try options.get("secret", as: LuaValue.self), in: "screen \(name): output '\(output)'") {
                         keyed.append(OutputSpec(output, payload: .value, secret: secret))
                     } else {
@@ -120,6 +122,7 @@ final class ScreenBridge {
             }
             outputs += keyed.sorted { $0.name < $1.name }
         }
+        try Self.check(name, inputs: inputs, outputs: outputs)
         let render = try spec.get("render", as: LuaFunction?.self)
         let title = try spec.get("title", as: String?.self)
         var renderer: ((Screen) throws -> String)?
@@ -140,8 +143,35 @@ final class ScreenBridge {
             }
             do { try type.setExamples(examples) } catch let error as NavigationError { throw LuaError(.runtime, error.message) }
         }
+        renders[name] = render
         runtime.app.catalog.register(type)
-        return name
+    }
+
+    /// The names a screen answers in Lua whatever its inputs (`screen.name`, `screen.id`): an input cannot
+    /// take them.
+    static let reservedInputNames: Set<String> = ["name", "id"]
+
+    /// Refuses what a screen type cannot mean: an input named like a screen's own field or like an output's
+    /// handler, an output choosing from an input the type does not have.
+    private static func check(_ name: String, inputs: [InputSpec], outputs: [OutputSpec]) throws {
+        for input in inputs where reservedInputNames.contains(input.name) {
+            throw LuaError(.runtime, "screen \(name): an input cannot be called '\(input.name)': screen.\(input.name) is the screen's own \(input.name == "id" ? "number" : "type name"); call it, for example, '\(input.name == "id" ? "itemId" : "userName")'")
+        }
+        for input in inputs {
+            if let output = outputs.first(where: { $0.handlerName == input.name }) {
+                throw LuaError(.runtime, "screen \(name): input '\(input.name)' has the name of output '\(output.name)''s handler (screen.\(input.name) = function ... end sets the handler): rename the input")
+            }
+        }
+        for output in outputs {
+            guard case .choice(let from) = output.payload else {
+                if output.itemLabel != nil { throw LuaError(.runtime, "screen \(name): output '\(output.name)' has a label but chooses from no list (label goes with from = 'input')") }
+                continue
+            }
+            if !inputs.contains(where: { $0.name == from }) {
+                let names = inputs.map(\.name).joined(separator: ", ")
+                throw LuaError(.runtime, "screen \(name): output '\(output.name)' chooses from '\(from)', which is not one of its inputs (inputs: \(names.isEmpty ? "none" : names))")
+            }
+        }
     }
 
     /// An output's `secret = true` (the whole payload) or `secret = { "password", ... }` (those fields), or

@@ -69,7 +69,7 @@ extension ExploreReport {
         let results = try FlowTests.run(file, strictLifecycle: true, timeLimit: timeLimit, limits: limits, prepare: Explorer.prepare)
         return reproducible.enumerated().map { i, pair in
             let (kind, finding) = pair
-            guard i < results.count, case .failed(let message, _) = results[i].outcome else {
+            guard i < results.count, let (message, _) = results[i].outcome.failure else {
                 return Reproduction(kind: kind, finding: finding, reproduced: false, outcome: "its test passed")
             }
             let expected = Self.tail(of: finding.message).replacingDigits()

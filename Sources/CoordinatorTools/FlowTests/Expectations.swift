@@ -31,8 +31,15 @@ enum Expectations {
       return true
     end
 
+    -- An expectation's failure: the harness is told its message (a failure, not an error), then it is
+    -- raised at the test's line (`level` counts from the expectation that calls this).
+    local function raise(message, level)
+      recorders.failing(message)
+      error(message, level + 1)
+    end
+
     local function fail(what, expected, actual)
-      error(("%s: expected %s, got %s"):format(what, show(expected), show(actual)), 3)
+      raise(("%s: expected %s, got %s"):format(what, show(expected), show(actual)), 3)
     end
 
     --- expect.equal(actual, expected [, what]): the two values are equal (tables by their contents).
@@ -63,6 +70,36 @@ enum Expectations {
       if not s or s.name ~= "Alert" then fail("alert", spec, s and ("screen " .. s.name) or "no screen") end
       local actual = { title = s:input("title"), message = spec.message ~= nil and s:input("message") or nil }
       if not same(actual, { title = spec.title, message = spec.message }) then fail("alert", spec, actual) end
+    end
+
+    local function titles(bar)
+      local list = {}
+      for i, tab in ipairs(bar) do list[i] = tab.title end
+      return list
+    end
+
+    --- expect.tabs { "Inbox", "Sent", selected = "Inbox" }: the tab bar showing has these tabs, by title
+    --- and in order (and this one selected, when `selected` is given).
+    function expect.tabs(spec)
+      local bar = recorders.tabs()
+      local expected = {}
+      for i, title in ipairs(spec) do expected[i] = title end
+      if not bar then fail("tabs", expected, "no tab bar") end
+      if not same(titles(bar), expected) then fail("tabs", expected, titles(bar)) end
+      if spec.selected ~= nil and spec.selected ~= bar.selected then fail("selected tab", spec.selected, bar.selected) end
+    end
+
+    --- expect.badge("Inbox", 3): the tab titled "Inbox" shows this badge (a count or a text; nil: none).
+    function expect.badge(title, badge)
+      local bar = recorders.tabs()
+      if not bar then fail("badge of tab " .. show(title), badge, "no tab bar") end
+      for _, tab in ipairs(bar) do
+        if tab.title == title then
+          if not same(tab.badge, badge) then fail("badge of tab " .. show(title), badge, tab.badge) end
+          return
+        end
+      end
+      fail("a tab titled " .. show(title), title, titles(bar))
     end
 
     local function names(node, out, depth)
@@ -105,11 +142,11 @@ enum Expectations {
     function expect.fails(step, part)
       local before = recorders.picture()
       local ok, err = pcall(step)
-      if ok then error("expected a failure" .. (part and (" containing " .. show(part)) or "") .. ", but it succeeded", 2) end
+      if ok then raise("expected a failure" .. (part and (" containing " .. show(part)) or "") .. ", but it succeeded", 2) end
       local message = tostring(err)
       if part and not message:find(part, 1, true) then fail("failure", "a message containing " .. show(part), message) end
       local after = recorders.picture()
-      if after ~= before then error("the failure changed the app:\n  before: " .. before .. "\n  after:  " .. after, 2) end
+      if after ~= before then raise("the failure changed the app:\n  before: " .. before .. "\n  after:  " .. after, 2) end
     end
 
     return expect

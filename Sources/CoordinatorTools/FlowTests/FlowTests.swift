@@ -28,10 +28,23 @@ public struct FlowTestResult: Sendable {
     public enum Outcome: Sendable, Equatable {
         /// Every step and expectation held, and the lifecycle oracle found nothing.
         case passed
-        /// The message, with the place in the test file it points to (`app_test.lua:12`) when known.
+        /// An expectation did not hold (or the lifecycle oracle found something): the message, with the
+        /// place in the test file it points to (`app_test.lua:12`) when known.
         case failed(message: String, location: String?)
+        /// The test stopped on an error that is no expectation's (a Lua error in its body or in the app's
+        /// handler, a step the app refused, a time limit): the message with its traceback, and the place.
+        case error(message: String, location: String?)
         /// Declared with `skip(...)`: not run.
         case skipped
+
+        /// The message and place of a test that did not pass (``failed(message:location:)`` or
+        /// ``error(message:location:)``), else nil.
+        public var failure: (message: String, location: String?)? {
+            switch self {
+            case .failed(let message, let location), .error(let message, let location): (message, location)
+            case .passed, .skipped: nil
+            }
+        }
     }
 
     /// The test.
@@ -42,6 +55,9 @@ public struct FlowTestResult: Sendable {
     public let seconds: Double
     /// What it reached of its app (nil when it did not run, or its app did not load).
     public var coverage: FlowCoverage? = nil
+    /// What it printed with `print` (its app's handlers included), at most ``FlowTests/maximumOutput``
+    /// bytes.
+    public var output: String = ""
 }
 
 /// Headless flow tests: test files (`*_test.lua`) that name the app they drive (`app "app.lua"`) and
@@ -115,18 +131,34 @@ public enum FlowTests {
                     harness = try harnesses.next()
                     try harness?.run(index, named: test.name, timeLimit: timeLimit)
                 } catch {
-                    let place = error is LifecycleViolation ? "\(file):\(test.line)" : location(of: error, in: file, test: test)
-                    let text = (error as? LifecycleViolation)?.message ?? REPL.message(for: error)
-                    outcome = .failed(message: message(text, without: place, of: file), location: place)
+                    outcome = self.outcome(of: error, in: file, test: test, harness: harness)
                 }
-                result = FlowTestResult(test: test, outcome: outcome, seconds: Clock.now() - start, coverage: harness?.coverage)
+                result = FlowTestResult(test: test, outcome: outcome, seconds: Clock.now() - start, coverage: harness?.coverage,
+                                        output: harness?.output ?? "")
                 if let harness { harnesses.done(harness) }
             }
             results.append(result)
             report(result)
-            if failFast, case .failed = result.outcome { break }
+            if failFast, result.outcome.failure != nil { break }
         }
         return results
+    }
+
+    /// The most a test's ``FlowTestResult/output`` keeps (1 MiB); past it, the rest is cut and it says so.
+    public static let maximumOutput = 1 << 20
+
+    /// How a test that threw ended: a failed expectation or a lifecycle violation is a failure, shown as
+    /// its one line (`app_test.lua:12: visible screen: expected "Regions", got "Login"`); anything else
+    /// is an error, with the traceback that leads to it.
+    static func outcome(of error: any Error, in file: String, test: FlowTest, harness: TestHarness?) -> FlowTestResult.Outcome {
+        if let violation = error as? LifecycleViolation {
+            return .failed(message: violation.message, location: "\(file):\(test.line)")
+        }
+        let place = location(of: error, in: file, test: test)
+        if let lua = error as? LuaError, harness?.isExpectationFailure(lua.message) == true {
+            return .failed(message: message(lua.message, without: place, of: file), location: place)
+        }
+        return .error(message: message(REPL.message(for: error), without: place, of: file), location: place)
     }
 
     /// The place in the test file a failure points to: the innermost frame of the test file in the

@@ -1,10 +1,13 @@
 import CoordinatorScript
 
-/// Flow test results as JUnit XML, which CI systems read (`coordrun test --junit FILE`).
+/// Flow test results as JUnit XML, which CI systems read (`coordrun test --junit FILE`): the format Jenkins'
+/// JUnit plugin and Maven Surefire read (every count a `<testsuite>` has: tests, failures, errors,
+/// skipped, time).
 public enum JUnitReport {
-    /// One `<testsuite>` per test file, one `<testcase>` per test (a `<failure>` with the message and its
-    /// place, or `<skipped/>`); `loadFailures` are files that could not be loaded, each reported as a failed
-    /// test case named after the file.
+    /// One `<testsuite>` per test file, one `<testcase>` per test: a `<failure>` for an expectation that did
+    /// not hold, an `<error>` for a Lua error, each with the message and its place, or `<skipped/>`; what
+    /// the test printed in `<system-out>`. `loadFailures` are files that could not be loaded, each
+    /// reported as an errored test case named after the file.
     public static func xml(_ results: [FlowTestResult], loadFailures: [(file: String, message: String)] = []) -> String {
         var files: [String] = []
         var byFile: [String: [FlowTestResult]] = [:]
@@ -12,32 +15,45 @@ public enum JUnitReport {
             if byFile[result.test.file] == nil { files.append(result.test.file) }
             byFile[result.test.file, default: []].append(result)
         }
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+        func count(_ cases: [FlowTestResult], _ kind: (FlowTestResult.Outcome) -> Bool) -> Int { cases.filter { kind($0.outcome) }.count }
+        let failed = { (o: FlowTestResult.Outcome) in if case .failed = o { true } else { false } }
+        let errored = { (o: FlowTestResult.Outcome) in if case .error = o { true } else { false } }
+        var suites = ""
         for file in files {
             let cases = byFile[file] ?? []
-            let failures = cases.filter { if case .failed = $0.outcome { true } else { false } }.count
-            let skipped = cases.filter { $0.outcome == .skipped }.count
             let time = cases.reduce(0) { $0 + $1.seconds }
-            xml += "  <testsuite name=\"\(attribute(file))\" tests=\"\(cases.count)\" failures=\"\(failures)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
+            suites += "  <testsuite name=\"\(attribute(file))\" tests=\"\(cases.count)\" failures=\"\(count(cases, failed))\" errors=\"\(count(cases, errored))\" skipped=\"\(count(cases, { $0 == .skipped }))\" time=\"\(seconds(time))\">\n"
             for result in cases {
-                xml += "    <testcase name=\"\(attribute(result.test.name))\" classname=\"\(attribute(file))\" file=\"\(attribute(file))\" line=\"\(result.test.line)\" time=\"\(seconds(result.seconds))\""
+                suites += "    <testcase name=\"\(attribute(result.test.name))\" classname=\"\(attribute(file))\" file=\"\(attribute(file))\" line=\"\(result.test.line)\" time=\"\(seconds(result.seconds))\""
+                var body = ""
                 switch result.outcome {
-                case .passed: xml += "/>\n"
-                case .skipped: xml += ">\n      <skipped/>\n    </testcase>\n"
-                case .failed(let message, let location):
-                    let first = message.firstLine
-                    xml += ">\n      <failure message=\"\(attribute(first))\">\(escape((location.map { $0 + ": " } ?? "") + message))</failure>\n    </testcase>\n"
+                case .passed: break
+                case .skipped: body += "      <skipped/>\n"
+                case .failed(let message, let location): body += problem("failure", type: "expectation", message, at: location)
+                case .error(let message, let location): body += problem("error", type: "error", message, at: location)
                 }
+                if !result.output.isEmpty { body += "      <system-out>\(escape(result.output))</system-out>\n" }
+                suites += body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n"
             }
-            xml += "  </testsuite>\n"
+            suites += "  </testsuite>\n"
         }
         for failure in loadFailures {
-            xml += "  <testsuite name=\"\(attribute(failure.file))\" tests=\"1\" failures=\"1\" skipped=\"0\">\n"
-            xml += "    <testcase name=\"(loading the file)\" classname=\"\(attribute(failure.file))\">\n"
-            xml += "      <failure message=\"\(attribute(failure.message.firstLine))\">\(escape(failure.message))</failure>\n"
-            xml += "    </testcase>\n  </testsuite>\n"
+            suites += "  <testsuite name=\"\(attribute(failure.file))\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">\n"
+            suites += "    <testcase name=\"(loading the file)\" classname=\"\(attribute(failure.file))\" file=\"\(attribute(failure.file))\" time=\"0.000\">\n"
+            suites += problem("error", type: "load", failure.message, at: nil)
+            suites += "    </testcase>\n  </testsuite>\n"
         }
-        return xml + "</testsuites>\n"
+        let total = results.count + loadFailures.count
+        let time = results.reduce(0) { $0 + $1.seconds }
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<testsuites tests=\"\(total)\" failures=\"\(count(results, failed))\" errors=\"\(count(results, errored) + loadFailures.count)\" skipped=\"\(count(results, { $0 == .skipped }))\" time=\"\(seconds(time))\">\n"
+            + suites + "</testsuites>\n"
+    }
+
+    /// A `<failure>` or `<error>` element: the message's first line as its attribute, the place and the whole
+    /// message as its text.
+    private static func problem(_ element: String, type: String, _ message: String, at location: String?) -> String {
+        "      <\(element) message=\"\(attribute(message.firstLine))\" type=\"\(type)\">\(escape((location.map { $0 + ": " } ?? "") + message))</\(element)>\n"
     }
 
     static func seconds(_ value: Double) -> String {

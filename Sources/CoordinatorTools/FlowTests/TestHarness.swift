@@ -28,6 +28,11 @@ final class TestHarness {
     /// The time limit of the file's top level and of each test.
     private let timeLimit: Double?
     private var observer: NavigationObservation?
+    /// What the running test printed (``FlowTestResult/output``).
+    private(set) var output = ""
+    /// The messages of the expectations that failed in the running test: an error with one of them is a
+    /// failure, any other an error.
+    private var expectationFailures: [String] = []
 
     /// The lifecycle oracle, watching from before the app starts.
     let oracle: LifecycleOracle
@@ -83,6 +88,9 @@ final class TestHarness {
         if runtime.app.root == nil {
             throw LuaError(.misuse, "\(file): the test file names no app: start it with app \"path/to/app.lua\"")
         }
+        // From now on what the tests (and the handlers they reach) print is each test's output; what the
+        // file's top level printed went to standard output.
+        try installPrint()
     }
 
     deinit {
@@ -98,6 +106,7 @@ final class TestHarness {
             throw LuaError(.misuse, "\(file) declared other tests when loaded again (test \"\(name)\" is not test \(index + 1) any more)")
         }
         finishes.removeAll()
+        (output, expectationFailures) = ("", [])
         oracle.beforeStep("the test's first step")
         try runtime.lua.withTimeLimit(timeLimit) {
             _ = try functions.rawGet(index + 1, as: LuaFunction.self).callValues()
@@ -129,6 +138,36 @@ final class TestHarness {
         oracle.afterStep()
         noteShownScreens()
     }
+
+    /// Whether `message` (a caught error's) is that of an expectation that failed in the running test.
+    func isExpectationFailure(_ message: String) -> Bool {
+        expectationFailures.contains { message.hasSuffix($0) }
+    }
+
+    /// The global `print`, as Lua's (`tostring` of each value, tabs between, a newline), into ``output``.
+    private func installPrint() throws {
+        let lua = runtime.lua
+        let write = lua.function(name: "print", holding: self) { harness, call in
+            let text = try call.string(1)
+            guard harness.output.utf8.count < FlowTests.maximumOutput else { return }
+            harness.output += text
+            if harness.output.utf8.count >= FlowTests.maximumOutput {
+                harness.output = String(decoding: harness.output.utf8.prefix(FlowTests.maximumOutput), as: UTF8.self)
+                    + "\n(output cut at \(FlowTests.maximumOutput) bytes)\n"
+            }
+        }
+        let print = try lua.load(Self.printSource, name: "=print", cached: true).call(write, as: LuaFunction.self)
+        try lua.globals.set("print", print)
+    }
+
+    private static let printSource = """
+        local write, tostring, select, concat = ..., tostring, select, table.concat
+        return function(...)
+          local parts = {}
+          for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+          write(concat(parts, "\\t") .. "\\n")
+        end
+        """
 
     private func installGlobals() throws {
         let lua = runtime.lua
@@ -172,6 +211,22 @@ final class TestHarness {
         })
         try recorders.set("picture", lua.function(name: "picture", holding: self) { harness, call in
             try call.pushResult(harness.runtime.app.stateDescription)
+        })
+        try recorders.set("failing", lua.function(name: "failing", holding: self) { harness, call in
+            harness.expectationFailures.append(try call.string(1))
+        })
+        try recorders.set("tabs", lua.function(name: "tabs", holding: self) { harness, call in
+            // The tab bar showing: { { title = ..., badge = ... }, ..., selected = title }, or nothing.
+            guard let tabs = harness.runtime.app.visibleTabs else { return }
+            let table = try harness.runtime.lua.newTable()
+            for (i, title) in tabs.titles.enumerated() {
+                let tab = try harness.runtime.lua.newTable()
+                try tab.set("title", title)
+                if let badge = tabs.badges[i] { try tab.set("badge", badge) }
+                try table.rawSet(i + 1, tab)
+            }
+            try table.set("selected", tabs.titles[tabs.selectedIndex])
+            try call.pushResult(table)
         })
         let expect = try lua.load(Expectations.source, name: "=expect", cached: true).call(recorders, as: LuaTable.self)
         try globals.set("expect", expect)

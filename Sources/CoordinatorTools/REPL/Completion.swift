@@ -48,6 +48,14 @@ struct Completer {
         if lineBefore.trimmed.isEmpty && word.hasPrefix(":") {
             return REPL.commands.map { ":" + $0.name }.filter { $0.hasPrefix(word) && $0 != ":N" }.sorted()
         }
+        if let function = Self.stringArgument(of: lineBefore) {
+            // Inside `tap("` the visible screen's outputs, inside `tab("` the tab titles: nothing else fits there.
+            let names: [String] = switch function {
+            case "tap": app.window.visibleScreen?.outputs.map(\.name) ?? []
+            default: app.visibleTabs?.titles ?? []
+            }
+            return Set(names).filter { $0.hasPrefix(word) }.sorted()
+        }
         var names: Set<String>
         var prefix = ""
         if let separator = word.lastIndex(where: { $0 == "." || $0 == ":" }) {
@@ -62,6 +70,21 @@ struct Completer {
         }
         let partial = word.dropFirst(prefix.count)
         return names.filter { $0.hasPrefix(partial) }.sorted().map { prefix + $0 }
+    }
+
+    /// `tap` or `tab` when `lineBefore` ends inside the opening quote of that driver function's first
+    /// argument (`tap("`, `tab( '`), else nil.
+    static func stringArgument(of lineBefore: String) -> String? {
+        var rest = Substring(lineBefore)
+        guard let quote = rest.popLast(), quote == "\"" || quote == "'" else { return nil }
+        while rest.last == " " { rest.removeLast() }
+        guard rest.popLast() == "(" else { return nil }
+        while rest.last == " " { rest.removeLast() }
+        for name in ["tap", "tab"] where rest.hasSuffix(name) {
+            let before = rest.dropLast(name.count).last
+            if before == nil || !(before == "_" || before == "." || before == ":" || before?.isLetter == true || before?.isNumber == true) { return name }
+        }
+        return nil
     }
 
     /// The value of a dotted path (`flow.gateway`, `top` ...): names and fields only, nothing is called

@@ -36,10 +36,10 @@ extension REPL {
         case "record":
             if argument == "stop" {
                 try recorder.stop()
-                output.write(style.dim("recorded \(recorder.path ?? ""): ./scripts/coordrun test \(recorder.path ?? "") replays it") + "\n")
+                output.write(style.dim("recorded \(recorder.path ?? ""): \(commandName) test \(recorder.path ?? "") replays it") + "\n")
             } else {
                 guard !argument.isEmpty else { throw Recorder.RecordingError(message: ":record FILE starts recording, :record stop ends it") }
-                try recorder.start(argument, app: runtime.scriptFiles.first)
+                try recorder.start(argument, app: runtime.scriptFiles.first, command: commandName)
                 output.write(style.dim("recording to \(argument) (\(recorder.steps.count) steps so far)") + "\n")
             }
         case "tree", "t":

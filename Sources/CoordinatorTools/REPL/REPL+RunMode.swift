@@ -13,9 +13,14 @@ extension REPL {
         } else if let (output, rest) = outputCommand(line) {
             // One operation: a payload expression that navigates (`toggle back()`) is undone with the tap when
             // the tap then fails (the fuzzer found the pop kept).
-            try operation {
-                let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: chunkName, as: FlowValue?.self)
-                try perform(.tap(output, payload: payload))
+            do {
+                try operation {
+                    let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: chunkName, as: FlowValue?.self)
+                    try perform(.tap(output, payload: payload))
+                }
+            } catch var error as NavigationError where DriverFunctions.names.contains(output) {
+                error.message += " (here '\(output)' is this screen's output, which hides the driver function: type _G.\(output)(...) for it)"
+                throw error
             }
         } else if LuaSyntax.isName(line), try runtime.lua.globals.get(line, as: LuaValue.self) == .nil {
             // A bare name that is no output and no variable: a mistyped output, not `nil`.
@@ -51,6 +56,18 @@ extension REPL {
     func perform(_ userStep: UserStep) throws {
         try app.perform(userStep)
         step = userStep.luaSource
+    }
+
+    /// What run mode says before the first screen: each output named like a driver function (`open`),
+    /// which hides it at the prompt while its screen is visible.
+    package var hiddenDriverFunctions: String {
+        var notes: [String] = []
+        for (name, type) in app.catalog.types.sorted(by: { $0.key < $1.key }) {
+            for output in type.outputs where DriverFunctions.names.contains(output.name) {
+                notes.append("note: screen \(name)'s output '\(output.name)' hides the driver function \(output.name)(...) while \(name) is visible: type _G.\(output.name)(...) for the function")
+            }
+        }
+        return notes.map { $0 + "\n" }.joined()
     }
 
     /// `OUTPUT` or `OUTPUT payload` when the first word names an output of the visible screen.

@@ -82,12 +82,17 @@ public final class REPL {
     var chunkStart = 1
     /// The visible screen's text, rendered inside the line that changed it (see ``operation(_:)``).
     var rendered: (screen: Int, text: String)?
+    /// The screen last shown, with its text.
+    var shown: (screen: Int, text: String)?
     /// The session's driving steps, and the test file they are written to (`:record`).
     let recorder = Recorder()
     /// The current line as a step of a recorded test (set by whatever ran it), or nil.
     var step: String?
     /// What messages call the session's lines: `stdin:12:` is its 12th line, as `lua` names what it reads.
     public var sourceName = "stdin"
+    /// How hints name the command that runs a recorded test (`coordrun test x_test.lua`): as the user
+    /// typed coordrun.
+    public var commandName = "coordrun"
 
     /// A REPL over `runtime`. Installs the driver functions (`tap`, `back`, `top`, ...) in its Lua state if
     /// the runtime was made without them.
@@ -131,12 +136,12 @@ public final class REPL {
         lineNumber += 1
         if !isContinuing { chunkStart = lineNumber }
         let before = signature
-        let changesBefore = app.changeCount, sourcesBefore = runtime.sources
+        let changesBefore = app.changeCount, sourcesBefore = runtime.sources, reloadsBefore = runtime.reloadCount
         let lines = pending + [line], number = chunkStart
         replayable = nil
         let ok = runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
             let declarations = runtime.appDeclarations
-            let unheard = app.unheard.count
+            let unheard = app.unheard.count, taps = app.tapsTaken
             step = nil
             var ok = dispatch(line)
             if ok, let step, signature != before { recorder.note(step, line: number, stack: app.window.visibleNames) }
@@ -144,17 +149,21 @@ public final class REPL {
                 // A tap is never a silent no-op: `tap('reset')` on a screen whose handler is missing says so.
                 let more = app.unheard.count &- unheard &- 1
                 output.write(style.dim("(nothing handles \(last.output) on \(last.screen)" + (more > 0 ? ", and \(more) more" : "") + ")") + "\n")
+            } else if ok, app.tapsTaken != taps, signature == before {
+                output.write(style.dim("(the tap changed nothing on screen)") + "\n")
             }
             if ok && app.root == nil && runtime.appDeclarations != declarations && runtime.declaresApplication {
                 // `flow.app(App)` typed at the prompt (or in a chunk the line ran) starts that app.
                 do { try runtime.start() } catch { report(error); ok = false }
             }
             if signature != before || showAfterLine { show() } // rendering runs Lua too: Ctrl-C stops it as well
+            else if runtime.reloadCount != reloadsBefore { showIfRedrawn() }
             showAfterLine = false
             return ok
         } }
         if ok, replayable != nil {
-            history.append(LineHistory.Entry(number: number, lines: lines, changedState: app.changeCount != changesBefore, sources: sourcesBefore))
+            let did = step.flatMap { $0 == lines.joined(separator: "\n  ") ? nil : $0 }
+            history.append(LineHistory.Entry(number: number, lines: lines, did: did, changedState: app.changeCount != changesBefore, sources: sourcesBefore))
             if history.wantsCheckpoint {
                 history.checkpoint(try? runtime.snapshot(), sources: runtime.sources)
                 if let base = history.base { recorder.keep(after: base.line, base: base.snapshot) }
@@ -194,6 +203,7 @@ public final class REPL {
         var text = style.bold("== \(screen.title)" + (screen.title == screen.name ? "" : " (\(screen.name))") + " ==") + "\n"
         let body = rendered.flatMap { $0.screen == screen.id ? $0.text : nil } ?? Self.text(of: screen)
         rendered = nil
+        shown = (screen.id, body)
         if !body.isEmpty { text += body + "\n" }
         for (i, action) in ScreenAction.actions(of: screen).enumerated() {
             text += "  " + style.accent("\(mode == .repl ? ":" : "")\(i + 1).") + " " + action.label + "\n"
@@ -206,11 +216,20 @@ public final class REPL {
         output.write(text)
     }
 
-    /// Runs the app's scripts again (`ScriptRuntime.reload(fresh:)`) and prints what changed, or the error.
+    /// Shows the visible screen again when a reload changed its text (its rendering function, or a
+    /// function that one calls).
+    func showIfRedrawn() {
+        guard let screen = app.window.visibleScreen else { return }
+        if shown?.screen != screen.id || shown?.text != Self.text(of: screen) { show() }
+    }
+
+    /// Runs the app's scripts again (`ScriptRuntime.reload(fresh:)`) and prints what changed, or the error;
+    /// the visible screen is drawn again when that changed its text.
     @discardableResult
     public func reload() -> Bool {
         do {
             output.write(style.dim(try runtime.reload().description) + "\n")
+            showIfRedrawn()
             return true
         } catch {
             report(error)

@@ -43,11 +43,11 @@ final class Recorder {
     }
 
     /// Starts writing to `path`: the header, the app, the steps so far.
-    func start(_ path: String, app script: String?) throws {
+    func start(_ path: String, app script: String?, command: String) throws {
         if isRecording { try stop() }
         let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard file >= 0 else { throw RecordingError(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
-        var header = "-- Recorded by coordrun's :record: ./scripts/coordrun test \(path) replays it.\n"
+        var header = "-- Recorded by coordrun's :record: \(command) test \(path) replays it.\n"
         if let script { header += "app \(Recorder.quoted(Recorder.relative(script, to: path)))\n" }
         header += "\ntest(\"recorded session\", function()\n"
         if let base {
@@ -105,12 +105,16 @@ final class Recorder {
     /// A Lua string literal.
     static func quoted(_ text: String) -> String { LuaSyntax.quoted(text) }
 
-    /// `script` as the test file at `testFile` names it: relative to the test file's folder when both are
-    /// relative to the same place and the script is under it, else the script's absolute path.
+    /// `script` as the test file at `testFile` names it: relative to the test file's folder (`app.lua`,
+    /// `../app.lua`), or the script's absolute path when the two share no folder but the root.
     static func relative(_ script: String, to testFile: String) -> String {
-        func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
-        let folder = absolute(LuaState.directory(of: testFile))
-        let target = absolute(script)
-        return target.hasPrefix(folder + "/") ? String(target.dropFirst(folder.count + 1)) : target
+        func absolute(_ path: String) -> [Substring] {
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path.split(separator: "/")
+        }
+        let folder = absolute(LuaState.directory(of: testFile)), target = absolute(script)
+        var shared = 0
+        while shared < folder.count, shared < target.count - 1, folder[shared] == target[shared] { shared += 1 }
+        guard shared > 0 else { return "/" + target.joined(separator: "/") }
+        return (Array(repeating: "..", count: folder.count - shared) + target[shared...]).joined(separator: "/")
     }
 }

@@ -18,7 +18,7 @@ struct ScreenAction {
                 [ScreenAction(label: output.name, output: output.name, payload: nil, needsPayload: false)]
             case .choice(let from):
                 (screen[from]?.listValue ?? []).map {
-                    ScreenAction(label: "\($0.luaDisplayText)  (\(output.name))", output: output.name, payload: $0, needsPayload: false)
+                    ScreenAction(label: "\(output.text(ofItem: $0, notation: \.luaLiteral))  (\(output.name))", output: output.name, payload: $0, needsPayload: false)
                 }
             case .value:
                 [ScreenAction(label: "\(output.name) PAYLOAD", output: output.name, payload: nil, needsPayload: true)]

@@ -23,6 +23,8 @@ struct LineHistory {
         let number: Int
         /// Its lines as typed (more than one for a chunk that continued).
         let lines: [String]
+        /// What it did when that is not what was typed (`tap("compose")` for `1`), or nil.
+        var did: String? = nil
         /// Whether it changed the app's state (navigation, inputs, tree, gateway): the lines `:history` lists
         /// and `:undo` takes back.
         let changedState: Bool
@@ -113,10 +115,11 @@ struct LineHistory {
         }
         for (i, entry) in entries.enumerated() where entry.changedState {
             let current = i + 1 == cursor || (i < cursor && !entries[(i + 1)..<cursor].contains(where: \.changedState))
-            let first = entry.lines.first ?? ""
+            let first = entry.did ?? entry.lines.first ?? ""
             let shown = first.count > 60 ? String(first.prefix(57)) + "..." : first
-            text += (current ? "* " : "  ") + String(entry.number).padding(to: 5) + shown + (entry.lines.count > 1 ? " ..." : "")
-                + (i >= cursor ? style.dim("  (undone)") : "") + "\n"
+            let typed = entry.did == nil ? "" : style.dim("  (typed: " + (entry.lines.first ?? "") + ")")
+            text += (current ? "* " : "  ") + String(entry.number).padding(to: 5) + shown + (entry.lines.count > 1 && entry.did == nil ? " ..." : "")
+                + typed + (i >= cursor ? style.dim("  (undone)") : "") + "\n"
         }
         return text.isEmpty ? "(no line has changed the app yet)\n" : text
     }

@@ -1,0 +1,63 @@
+import CoordinatorScript
+
+/// Flow test results as a summary line and as JSON (`coordrun test --json FILE`), for tools that read
+/// neither text nor JUnit.
+public enum FlowTestReport {
+    /// The counts of a run: what `coordrun test` prints last (`3 passed, 1 failed, 1 skipped`).
+    public struct Summary: Sendable, Equatable {
+        /// Tests whose every step and expectation held.
+        public var passed = 0
+        /// Tests that did not pass: failed expectations, errors and files that did not load.
+        public var failed = 0
+        /// Of ``failed``, those that stopped on an error (and files that did not load).
+        public var errors = 0
+        /// Tests declared with `skip(...)`.
+        public var skipped = 0
+
+        /// The counts of `results`, with `loadFailures` files that did not load.
+        public init(_ results: [FlowTestResult], loadFailures: Int = 0) {
+            for result in results {
+                switch result.outcome {
+                case .passed: passed += 1
+                case .failed: failed += 1
+                case .error: (failed, errors) = (failed + 1, errors + 1)
+                case .skipped: skipped += 1
+                }
+            }
+            failed += loadFailures
+            errors += loadFailures
+        }
+
+        /// `N passed, N failed` (with `, N skipped` when some were).
+        public var text: String { "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "") }
+    }
+
+    /// The results as a JSON document: `{"summary": {...}, "tests": [{"file", "line", "name", "outcome"
+    /// ("passed", "failed", "error" or "skipped"), "message", "location", "seconds", "output"}, ...],
+    /// "loadFailures": [{"file", "message"}, ...]}`.
+    public static func json(_ results: [FlowTestResult], loadFailures: [(file: String, message: String)] = []) -> String {
+        let summary = Summary(results, loadFailures: loadFailures.count)
+        let tests: [FlowValue] = results.map { result in
+            var test: FlowRecord = [
+                "file": .string(result.test.file), "line": .int(result.test.line), "name": .string(result.test.name),
+                "seconds": .double(result.seconds), "output": .string(result.output),
+            ]
+            switch result.outcome {
+            case .passed: test["outcome"] = "passed"
+            case .skipped: test["outcome"] = "skipped"
+            case .failed(let message, let location), .error(let message, let location):
+                test["outcome"] = result.outcome == .failed(message: message, location: location) ? "failed" : "error"
+                test["message"] = .string(message)
+                if let location { test["location"] = .string(location) }
+            }
+            return .record(test)
+        }
+        let document: FlowValue = [
+            "summary": ["passed": .int(summary.passed), "failed": .int(summary.failed), "errors": .int(summary.errors),
+                        "skipped": .int(summary.skipped)],
+            "tests": .list(tests),
+            "loadFailures": .list(loadFailures.map { ["file": .string($0.file), "message": .string($0.message)] }),
+        ]
+        return document.prettyJSON + "\n"
+    }
+}
