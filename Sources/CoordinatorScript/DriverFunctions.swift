@@ -64,9 +64,13 @@ package final class DriverFunctions {
             default:
                 throw LuaError(.runtime, "bad argument #2 to 'restore' (a table of secrets by name, or a function(name, step), expected)")
             }
+            // Returns the warning of a snapshot of scripts whose code changed (restored: its steps build the
+            // same app), or nothing.
+            var warning: RestoreWarning?
             try runtime.driverFunctions.drive("restore(...)", call) {
-                if let secrets { try runtime.restore(json, secrets: secrets) } else { try runtime.restore(json) }
+                warning = if let secrets { try runtime.restore(json, secrets: secrets) } else { try runtime.restore(json) }
             }
+            if let warning { try call.pushResult(warning.message) }
         }),
         ("top", { runtime, call in
             if let screen = runtime.app.window.visibleScreen { try call.pushResult(LuaObject(screen)) }

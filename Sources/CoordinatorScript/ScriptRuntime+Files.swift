@@ -14,7 +14,8 @@ extension ScriptRuntime {
     }
 
     /// Restores the snapshot in a file (see ``restore(contentsOf:)-(String)``).
-    public func restore(contentsOf url: URL) throws {
+    @discardableResult
+    public func restore(contentsOf url: URL) throws -> RestoreWarning? {
         try restore(contentsOf: Self.path(of: url))
     }
 

@@ -306,12 +306,18 @@ public final class ScriptRuntime {
     ///
     /// A snapshot of steps that tapped an output with a secret payload (a password) cannot be restored
     /// here: the snapshot does not hold the secret. ``restore(_:secrets:)`` supplies it.
-    public func restore(_ json: String) throws { try restore(json: json, secrets: nil) }
+    ///
+    /// A snapshot's scripts are named by their code (comments and layout aside). A snapshot of scripts whose
+    /// code changed since is restored when its steps still build the same app here, and the warning says
+    /// so (``RestoreWarning``); else it is refused with both reasons.
+    @discardableResult
+    public func restore(_ json: String) throws -> RestoreWarning? { try restore(json: json, secrets: nil) }
 
     /// ``restore(_:)``, asking `secrets` for each secret that a replayed step's payload needs
     /// (``SnapshotSecret``): the parts of payloads that outputs declare secret, which snapshots never hold.
     /// What `secrets` throws ends the restore (the app as before).
-    public func restore(_ json: String, secrets: (SnapshotSecret) throws -> FlowValue) throws {
+    @discardableResult
+    public func restore(_ json: String, secrets: (SnapshotSecret) throws -> FlowValue) throws -> RestoreWarning? {
         try withoutActuallyEscaping(secrets) { secrets in try restore(json: json, secrets: secrets) }
     }
 
@@ -327,17 +333,19 @@ public final class ScriptRuntime {
     public static let maximumSnapshotBytes = 64 << 20
 
     /// ``restore(_:)`` of the snapshot in the file at `path` (of at most ``maximumSnapshotBytes``).
-    public func restore(contentsOf path: String) throws {
+    @discardableResult
+    public func restore(contentsOf path: String) throws -> RestoreWarning? {
         try restore(json: snapshotText(at: path), secrets: nil)
     }
 
     /// ``restore(_:secrets:)`` of the snapshot in the file at `path` (of at most ``maximumSnapshotBytes``).
-    public func restore(contentsOf path: String, secrets: (SnapshotSecret) throws -> FlowValue) throws {
+    @discardableResult
+    public func restore(contentsOf path: String, secrets: (SnapshotSecret) throws -> FlowValue) throws -> RestoreWarning? {
         try withoutActuallyEscaping(secrets) { secrets in try restore(json: snapshotText(at: path), secrets: secrets) }
     }
 
     /// Every restore comes here: the snapshot's text, and the secrets' source if any.
-    private func restore(json: String, secrets: ((SnapshotSecret) throws -> FlowValue)?) throws {
+    private func restore(json: String, secrets: ((SnapshotSecret) throws -> FlowValue)?) throws -> RestoreWarning? {
         try snapshots.restore(json, into: self, secrets: secrets)
     }
 

@@ -85,7 +85,8 @@ enum CoordRun {
         // restores again with the same answers).
         let secrets = options.restore.map(askSecrets(of:)) ?? [:]
         do {
-            try CtrlC.interrupts(runtime) { try runtime.lua.withTimeLimit(options.timeLimit) { try startUp(runtime, invocation, options, secrets: secrets) } }
+            let warning = try CtrlC.interrupts(runtime) { try runtime.lua.withTimeLimit(options.timeLimit) { try startUp(runtime, invocation, options, secrets: secrets) } }
+            if let warning { streams.message("warning: \(warning)") }
         } catch {
             streams.message(REPL.message(for: error))
             return 1
@@ -134,7 +135,7 @@ enum CoordRun {
             }
             let fresh = try makeRuntime(invocation, options)
             fresh.lua.sourceOverrides = sources
-            try fresh.silencingPrint { try fresh.lua.withTimeLimit(options.timeLimit) { try startUp(fresh, invocation, options, secrets: secrets) } }
+            _ = try fresh.silencingPrint { try fresh.lua.withTimeLimit(options.timeLimit) { try startUp(fresh, invocation, options, secrets: secrets) } }
             return fresh
         }
     }
@@ -185,7 +186,10 @@ enum CoordRun {
     /// (--open) or where a snapshot was taken (--restore), then at each further link given. The first
     /// failure ends it.
     /// `secrets`: the answers to the secrets a snapshot's steps need (``askSecrets(of:)``).
-    static func startUp(_ runtime: ScriptRuntime, _ invocation: Invocation, _ options: RunSettings, secrets: [String: FlowValue] = [:]) throws {
+    /// Returns the restore's warning, if any (a snapshot of scripts whose code changed, restored because its
+    /// steps still build the same app).
+    @discardableResult
+    static func startUp(_ runtime: ScriptRuntime, _ invocation: Invocation, _ options: RunSettings, secrets: [String: FlowValue] = [:]) throws -> RestoreWarning? {
         if !invocation.ignoreEnvironment { try runInit(runtime) }
         for step in invocation.steps {
             switch step {
@@ -205,11 +209,12 @@ enum CoordRun {
             }
         }
         var links = options.open[...]
+        var warning: RestoreWarning?
         if let file = options.restore {
             if secrets.isEmpty {
-                try runtime.restore(contentsOf: file)
+                warning = try runtime.restore(contentsOf: file)
             } else {
-                try runtime.restore(contentsOf: file) { secret in
+                warning = try runtime.restore(contentsOf: file) { secret in
                     guard let value = secrets[secret.name] else { throw NavigationError(.badSnapshot, "no answer for \(secret)") }
                     return value
                 }
@@ -220,5 +225,6 @@ enum CoordRun {
             try runtime.start()
         }
         for url in links { try runtime.open(url) }
+        return warning
     }
 }

@@ -73,7 +73,8 @@ import TestSupport
             #expect(runtime.app.stateDescription == before)
         }
         refused(json.replacingOccurrences(of: "\"format\": 1", with: "\"format\": 2"), "snapshot format 2 is not one this runtime reads")
-        refused(json.replacingOccurrences(of: "\"digest\": \"fnv1a64:", with: "\"digest\": \"fnv1a64:f"), "the snapshot was taken of other scripts")
+        refused(json.replacingOccurrences(of: "\"digest\": \"lua-fnv1a64:", with: "\"digest\": \"lua-fnv1a64:f")
+                    .replacingOccurrences(of: "shop://catalog/shoes/42", with: "shop://catalog/shoes/77"), "the snapshot was taken of other scripts")
         refused("[1, 2", "snapshot: JSON 1:6: the array is not closed")
         refused(String(repeating: "[", count: 300), "nested deeper than 200 levels")
         refused("{}", "it has no format")
@@ -83,6 +84,58 @@ import TestSupport
         // The original snapshot still restores.
         try runtime.restore(json)
         #expect(runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product"])
+    }
+
+    /// A snapshot names its scripts by their code: comments, blank lines and indentation do not matter; a
+    /// change of code whose steps still build the same app restores with a warning; one that breaks them
+    /// is refused with both reasons; an older snapshot (a digest of bytes) restores into the same bytes.
+    @Test func aSnapshotSurvivesEditsThatDoNotChangeWhatItDescribes() throws {
+        let folder = try TemporaryDirectory()
+        let text = try #require(readFile(repositoryRoot + "/examples/shop.lua"))
+        let script = try folder.write("shop.lua", text)
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: script)
+        try runtime.open("shop://catalog/shoes/42")
+        try runtime.app.tap("add")
+        let json = try runtime.snapshot()
+        func restoring(_ edited: String) throws -> RestoreWarning? {
+            _ = try folder.write("shop.lua", edited)
+            let fresh = try ScriptRuntime(driverFunctions: true)
+            try fresh.load(script: script)
+            defer { #expect(fresh.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product"]) }
+            return try fresh.restore(json)
+        }
+        // Comments, blank lines, indentation: the same scripts.
+        let commented = "-- a comment on top\n\n" + text.replacingOccurrences(of: "\nfunction ", with: "\n\n--[[ a long\ncomment ]]\nfunction ")
+            .replacingOccurrences(of: "\n  ", with: "\n    ")
+        #expect(try restoring(commented) == nil)
+        // Code that changed, but whose steps build the same app: restored, with a warning.
+        let changed = text.replacingOccurrences(of: "local Shop = flow.coordinator \"Shop\"", with: "local Shop = flow.coordinator \"Shop\"\nlocal unused = 1")
+        #expect(changed != text)
+        let warning = try #require(try restoring(changed))
+        #expect(warning.message.hasPrefix("the snapshot was taken of other scripts (shop.lua, lua-fnv1a64:"), "\(warning)")
+        #expect(warning.message.hasSuffix("its steps build the same app in these, so it was restored: check that it is the app you meant"))
+        // Code whose steps build another app now: refused, saying both.
+        _ = try folder.write("shop.lua", text.replacingOccurrences(of: "flow.route(\"shop://catalog/:category/:product\"", with: "flow.route(\"shop://store/:category/:product\""))
+        let broken = try ScriptRuntime(driverFunctions: true)
+        try broken.load(script: script)
+        let error = #expect(throws: NavigationError.self) { try broken.restore(json) }
+        #expect(error?.message.hasPrefix("the snapshot was taken of other scripts (shop.lua, lua-fnv1a64:") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains(", and it does not restore into these: restoring: step 1, open(\"shop://catalog/shoes/42\"), fails now") == true, "\(error?.message ?? "")")
+        // A snapshot written with the digest of bytes restores into the same bytes, and no others.
+        let legacy = json.replacingOccurrences(of: runtime.scriptsDigest, with: Self.byteDigest(text))
+        _ = try folder.write("shop.lua", text)
+        let same = try ScriptRuntime(driverFunctions: true)
+        try same.load(script: script)
+        #expect(try same.restore(legacy) == nil)
+    }
+
+    /// FNV-1a over every byte of the text, then 0xFF: the digest snapshots wrote before it went by tokens.
+    static func byteDigest(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in Array(text.utf8) + [0xFF] { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let hex = String(hash, radix: 16)
+        return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     @Test func malformedCoordinatorDataIsRefusedAtItsJSONPath() throws {

@@ -55,11 +55,13 @@ extension AppDriving {
     public func snapshot() async throws -> String { try await withRuntime { try $0.snapshot() } }
 
     /// Brings the app to a snapshot's state: see ``ScriptRuntime/restore(_:)``.
-    public func restore(_ json: String) async throws { try await withRuntime { try $0.restore(json) } }
+    @discardableResult
+    public func restore(_ json: String) async throws -> RestoreWarning? { try await withRuntime { try $0.restore(json) } }
 
     /// Brings the app to a snapshot's state, asking `secrets` for the secrets its steps need: see
     /// ``ScriptRuntime/restore(_:secrets:)``. `secrets` runs on the front's isolation, during the restore.
-    public func restore(_ json: String, secrets: @Sendable (SnapshotSecret) throws -> FlowValue) async throws {
+    @discardableResult
+    public func restore(_ json: String, secrets: @Sendable (SnapshotSecret) throws -> FlowValue) async throws -> RestoreWarning? {
         try await withRuntime { try $0.restore(json, secrets: secrets) }
     }
 

@@ -21,14 +21,19 @@ struct LuaScanner {
     private static let closing: Set<UInt8> = Set("+-*/%^&|<>=.)}]:,".utf8)
     private static let statements: Set<String> = ["local", "return", "if", "for", "while", "repeat", "goto", "break", "do", "end", "until", "else", "elseif"]
 
-    private enum Token: Equatable {
+    enum Token: Equatable {
         case name(String)
         case symbol(UInt8)
         case other
     }
 
-    mutating func scan() {
-        var tokens: [(token: Token, offset: Int, end: Int, line: Int)] = []
+    /// A token of the text: what it is, its bytes (`offset..<end`) and the line it starts on.
+    typealias Lexeme = (token: Token, offset: Int, end: Int, line: Int)
+
+    /// The text's tokens in order: names, one symbol a byte, strings, long strings and numbers as
+    /// `other`; comments, white space and a first `#!` line are left out.
+    static func tokens(of text: [UInt8]) -> [Lexeme] {
+        var tokens: [Lexeme] = []
         var i = 0, line = 1
         let n = text.count
         func at(_ k: Int) -> UInt8 { k < n ? text[k] : 0 }
@@ -103,6 +108,11 @@ struct LuaScanner {
             i += 1
             tokens.append((.symbol(c), start, i, startLine))
         }
+        return tokens
+    }
+
+    mutating func scan() {
+        let tokens = Self.tokens(of: text)
 
         // Blocks: `function`, `if`, `do` (also of while/for) and `repeat` open; `end` and `until` close.
         enum Block { case function(Int), other }

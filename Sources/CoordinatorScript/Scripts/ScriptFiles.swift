@@ -41,6 +41,8 @@ struct ScriptFiles {
     }
     /// The identity of the scripts (``AppSnapshot/digest(of:)``).
     var digest: String { AppSnapshot.digest(of: files.compactMap(\.text)) }
+    /// Whether a snapshot's `digest` names these scripts.
+    func areNamed(by digest: String) -> Bool { AppSnapshot.digest(digest, names: files.compactMap(\.text)) }
 
     /// A main script ran with `arguments`; the modules in `loaded` (names) were required by it. Files not
     /// read yet take their text now (`overrides` stand for files); earlier files keep the text they ran.

@@ -21,20 +21,50 @@ public enum AppSnapshot {
     /// The format this runtime writes and reads.
     public static let format = 1
 
-    /// The identity of an app's scripts: FNV-1a (64 bits) over the text of each file, in the order they
-    /// loaded. A snapshot restores only into the same scripts.
+    /// The identity of an app's scripts: FNV-1a (64 bits) over the Lua tokens of each file, in the order
+    /// they loaded, so that comments, blank lines and indentation are not part of it (a snapshot survives
+    /// them); a token's text is, whitespace inside strings included.
     static func digest(of texts: [String]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = FNV1a()
         for text in texts {
-            for byte in text.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
+            let bytes = Array(text.utf8)
+            for token in LuaScanner.tokens(of: bytes) {
+                hash.add(bytes[token.offset..<token.end])
+                hash.add(0x20)
             }
-            hash ^= 0xFF
+            hash.add(0xFF)
+        }
+        return "lua-fnv1a64:" + hash.hex
+    }
+
+    /// The identity snapshots wrote before it went by tokens (`fnv1a64:`: over every byte of the texts):
+    /// such a snapshot is of these scripts when their bytes are the same.
+    static func byteDigest(of texts: [String]) -> String {
+        var hash = FNV1a()
+        for text in texts {
+            hash.add(text.utf8)
+            hash.add(0xFF)
+        }
+        return "fnv1a64:" + hash.hex
+    }
+
+    /// Whether `digest` (a snapshot's) names scripts of the texts `texts`.
+    static func digest(_ digest: String, names texts: [String]) -> Bool {
+        digest.hasPrefix("fnv1a64:") ? digest == byteDigest(of: texts) : digest == self.digest(of: texts)
+    }
+
+    /// FNV-1a, 64 bits.
+    private struct FNV1a {
+        private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        mutating func add(_ byte: UInt8) {
+            hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01B3
         }
-        let hex = String(hash, radix: 16)
-        return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+        mutating func add(_ bytes: some Sequence<UInt8>) { for byte in bytes { add(byte) } }
+        var hex: String {
+            let hex = String(hash, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }
     }
 
     /// A step as the document writes it.

@@ -23,3 +23,12 @@ public struct SnapshotSecret: Hashable, Sendable, CustomStringConvertible {
     /// "the secret 'password' of Login's output submit".
     public var description: String { "the secret '\(name)' of \(screen)'s output \(output)" }
 }
+
+/// What a restore that succeeded has to say about the snapshot: it was taken of other scripts (their code
+/// changed since), and its steps still build the same app in these. Nil from a restore of a snapshot of
+/// these very scripts (comments, blank lines and indentation aside).
+public struct RestoreWarning: Sendable, Equatable, CustomStringConvertible {
+    /// The warning, which names both scripts' digests.
+    public let message: String
+    public var description: String { message }
+}

@@ -139,8 +139,11 @@ package final class Snapshots {
     ///
     /// A step that taps an output with a secret payload (``SnapshotSecret``) gets the secret from
     /// `secrets`; without it, such a snapshot is refused with the secret named.
-    func restore(_ json: String, into runtime: ScriptRuntime, secrets: ((SnapshotSecret) throws -> FlowValue)? = nil) throws {
-        let app = runtime.app
+    ///
+    /// A snapshot of other scripts (its digest names others: code changed, not only comments and layout)
+    /// is restored when its steps still build the same app in these, with a warning (returned) that says
+    /// so; else the error says both.
+    func restore(_ json: String, into runtime: ScriptRuntime, secrets: ((SnapshotSecret) throws -> FlowValue)? = nil) throws -> RestoreWarning? {
         let document: FlowValue
         do { document = try FlowValue(json: json) } catch { throw NavigationError(.badSnapshot, "snapshot: \(error.message)") }
         guard case .record(let fields) = document else { throw NavigationError(.badSnapshot, "snapshot: not a JSON object") }
@@ -150,10 +153,21 @@ package final class Snapshots {
             throw NavigationError(.badSnapshot, "snapshot format \(format) is not one this runtime reads (it reads format \(AppSnapshot.format))")
         }
         let digest = fields["app"]?["digest"]?.stringValue ?? "none"
-        guard digest == runtime.files.digest else {
-            let script = fields["app"]?["script"]?.stringValue ?? "?"
-            throw NavigationError(.badSnapshot, "the snapshot was taken of other scripts (\(script), \(digest); these are \(runtime.files.digest)): restoring it would not give the same app")
+        let otherScripts = runtime.files.areNamed(by: digest) ? nil
+            : "the snapshot was taken of other scripts (\(fields["app"]?["script"]?.stringValue ?? "?"), \(digest); these are \(runtime.files.digest))"
+        do {
+            try replay(fields, into: runtime, secrets: secrets)
+        } catch where otherScripts != nil {
+            let message = (error as? NavigationError)?.message ?? (error as? LuaError)?.message ?? "\(error)"
+            throw NavigationError(.badSnapshot, (otherScripts ?? "") + ", and it does not restore into these: " + message)
         }
+        return otherScripts.map { RestoreWarning(message: $0 + "; its steps build the same app in these, so it was restored: check that it is the app you meant") }
+    }
+
+    /// Takes the snapshot's steps again from the app's start and sets the data they do not rebuild, as one
+    /// operation (``restore(_:into:secrets:)``).
+    private func replay(_ fields: FlowRecord, into runtime: ScriptRuntime, secrets: ((SnapshotSecret) throws -> FlowValue)?) throws {
+        let app = runtime.app
         var expected = FlowRecord.Builder()
         for key in ["gateway", "window", "coordinators"] {
             guard let value = fields[key] else { throw NavigationError(.badSnapshot, "snapshot: it has no \(key)") }
