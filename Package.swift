@@ -128,6 +128,14 @@ let package = Package(
             packageAccess: false
         ),
         .testTarget(
+            // Every Swift snippet of README.md and docs/, compiled as a client of the public API builds it
+            // (their unused results and values warn by design: the snippets show calls, not programs).
+            name: "DocSnippetTests",
+            dependencies: ["CoordinatorCore", "CoordinatorLua", "CoordinatorScript", "CoordinatorTools"],
+            packageAccess: false,
+            swiftSettings: [.unsafeFlags(["-suppress-warnings"])]
+        ),
+        .testTarget(
             // The repository's own rules: the safety inventory against the sources.
             name: "RepositoryTests"
         ),

@@ -11,7 +11,7 @@ import CoordinatorLua
     static let app = URL(fileURLWithPath: repositoryRoot + "/scripts/app.lua")
 
     /// A Swift function scripts call as `started()`: tells the canceller that the runaway loop is running.
-    static func signalling(_ canceller: TaskCanceller) -> (ScriptRuntime) throws -> Void {
+    static func signalling(_ canceller: TaskCanceller) -> @Sendable (ScriptRuntime) throws -> Void {
         { runtime in
             try runtime.installDriverFunctions()
             try runtime.lua.globals.set("started", runtime.lua.function(name: "started") { _ in canceller.started() })
@@ -48,6 +48,29 @@ import CoordinatorLua
         try await session.load(script: URL(fileURLWithPath: repositoryRoot + "/scripts/app.lua"))
         try await session.start()
         try await session.tap("login", payload: ["name": "Ann", "password": "secret"])
+        #expect(try await session.visibleStack() == ["UserEdit"])
+    }
+
+    /// A session's app navigates through the router the host makes for it, again when it starts anew.
+    @Test func aSessionStartsThroughTheHostsRouter() async throws {
+        final class CountingRouter: Router {
+            let base: any Router
+            let counts: Counts
+            init(wrapping base: any Router, counts: Counts) { (self.base, self.counts) = (base, counts) }
+            var stack: NavigationStack { base.stack }
+            func perform(_ transition: Transition, for coordinator: Coordinator, animated: Bool) throws {
+                counts.transitions += 1
+                try base.perform(transition, for: coordinator, animated: animated)
+            }
+            func router(on stack: NavigationStack) -> any Router { CountingRouter(wrapping: base.router(on: stack), counts: counts) }
+        }
+        final class Counts { var transitions = 0 }
+        let session = try ScriptSession()
+        try await session.load(script: Self.app)
+        try await session.start { app in CountingRouter(wrapping: app.headlessRouter(), counts: Counts()) }
+        try await session.tap("login", payload: ["name": "Ann", "password": "secret"])
+        let transitions = try await session.withRuntime { runtime in (runtime.app.root?.router as? CountingRouter)?.counts.transitions ?? -1 }
+        #expect(transitions > 0)
         #expect(try await session.visibleStack() == ["UserEdit"])
     }
 

@@ -27,9 +27,11 @@ public actor ScriptSession: AppDriving {
     public var timeLimit: Double?
 
     /// A session whose gateway starts in `state`; `sandbox` for scripts you do not trust (docs/Security.md).
-    /// `setUp` runs first, on the new runtime: register Swift screens and coordinators there.
+    /// `setUp` runs first, on the new runtime: register Swift screens and coordinators there. It is
+    /// `@Sendable` (it runs in the session's domain, not the caller's), so a closure written in a main-actor
+    /// or `async` function compiles as it is.
     public init(state: AppState = .authorization, sandbox: Bool = false, timeLimit: Double? = nil,
-                setUp: (ScriptRuntime) throws -> Void = { _ in }) throws {
+                setUp: @Sendable (ScriptRuntime) throws -> Void = { _ in }) throws {
         runtime = try .hosted(state: state, sandbox: sandbox, setUp: setUp)
         self.timeLimit = timeLimit
     }
@@ -37,8 +39,13 @@ public actor ScriptSession: AppDriving {
     /// Sets ``timeLimit``.
     public func setTimeLimit(_ seconds: Double?) { timeLimit = seconds }
 
-    /// Starts the app the scripts declare.
-    public func start() async throws { try await withRuntime { try $0.start() } }
+    /// Starts the app the scripts declare, navigating through the router `router` makes for it (the host's
+    /// own, usually wrapping `app.headlessRouter()`; a headless one when nil). The session keeps `router`
+    /// and calls it again whenever it starts the app anew (a link opened from the start, a restored
+    /// snapshot): see ``ScriptRuntime/start(router:)``.
+    public func start(router: (@Sendable (Application) -> any Router)? = nil) async throws {
+        try await withRuntime { try $0.start(router: router) }
+    }
 
     /// The app's events from now on (see `Application.navigationEvents(bufferingNewest:)`).
     public func events(bufferingNewest limit: Int = 1_000) -> AsyncStream<NavigationEvent> {
