@@ -18,7 +18,7 @@ enum ExploreWorkers {
         }
         var files = Set<String>()
         defer { for file in files { Platform.remove(file) } }
-        var report = ExploreReport(script: script, base: try explorer.start(), limits: explorer.options)
+        var report = ExploreReport(script: script, base: try explorer.start(), limits: explorer.options, itemLabels: explorer.itemLabels)
         var level = [0]
         while !level.isEmpty, !report.cutByStates {
             let expandable = level.filter { report.states[$0].path.count < explorer.options.depth }

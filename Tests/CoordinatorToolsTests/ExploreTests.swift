@@ -336,6 +336,27 @@ import TestSupport
         #expect(graph.dot.contains("start -> n1;") && graph.dot.contains("subgraph cluster_gateway_2"))
     }
 
+    /// An item read by a field (`label = "subject"`) names the edges it leads along.
+    @Test func anItemsLabelNamesItsEdge() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("inbox.lua", """
+            local flow = require "coordinator"
+            flow.screen "Inbox" { inputs = { "messages" }, outputs = { open = { from = "messages", label = "subject" } } }
+            flow.screen "Message" { inputs = { "text" } }
+            flow.screen "Draft" { inputs = { "text" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              local s = self:push("Inbox", { messages = { { id = 1, subject = "Hello", draft = false }, { id = 2, subject = "Plans", draft = true } } })
+              s.onOpen = function(m) self:push(m.draft and "Draft" or "Message", { text = m.subject }) end
+            end
+            flow.app(App)
+            """)
+        let report = try Self.explore(script) { $0.depth = 2 }
+        #expect(report.itemLabels == ["Inbox.open": "subject"])
+        let labels = FlowGraph(report).edges.filter { $0.kind == .output }.map(\.label).sorted()
+        #expect(labels == ["open Hello", "open Plans"], "\(labels)")
+    }
+
     /// An output that changes only data is drawn as a loop on its screen, not left out.
     @Test func anOutputThatChangesOnlyDataIsALoop() throws {
         let folder = try TemporaryDirectory()

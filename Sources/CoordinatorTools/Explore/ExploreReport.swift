@@ -63,6 +63,9 @@ public struct ExploreReport {
     public internal(set) var unreproduced: [Finding] = []
     /// Screen types that never showed, anywhere in the window, in any state.
     public internal(set) var unreachedTypes: [String] = []
+    /// For outputs that choose an item and read it by a field (`label = "subject"`): that field, by
+    /// `Screen.output` (`Inbox.open`). The flow graph names a chosen item by it.
+    public internal(set) var itemLabels: [String: String] = [:]
     /// Actions taken (each one after the steps that bring the app to its state).
     public internal(set) var steps = 0
     /// Whether states were left unexpanded for the depth limit.

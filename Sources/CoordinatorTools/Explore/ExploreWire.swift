@@ -68,8 +68,9 @@ extension Explorer {
 extension ExploreReport {
     /// An empty report for `script` whose first state is the exploration's base: for a host that expands
     /// states elsewhere (worker processes) and takes the outcomes in with ``record(_:actionCount:from:maxStates:)``.
-    public init(script: String, base: Explorer.StateSeen, limits: Explorer.Options) {
+    public init(script: String, base: Explorer.StateSeen, limits: Explorer.Options, itemLabels: [String: String] = [:]) {
         self.init(script: script, limits: limits)
+        self.itemLabels = itemLabels
         addState(base, path: [])
     }
 }

@@ -150,10 +150,21 @@ public final class Explorer {
     private var oracle: LifecycleOracle
     private var stepsTaken = 0
 
+    /// The field each chosen item is read by, by `Screen.output`, for the outputs that declare one
+    /// (``ExploreReport/itemLabels``).
+    public var itemLabels: [String: String] {
+        var labels: [String: String] = [:]
+        for (name, type) in runtime.app.catalog.types {
+            for output in type.outputs { if let label = output.itemLabel { labels[name + "." + output.name] = label } }
+        }
+        return labels
+    }
+
     /// Explores breadth first until every state within the depth is expanded, or a limit is met.
     public func run() throws -> ExploreReport {
         let began = Clock.now()
         var report = ExploreReport(script: runtime.scriptFiles.first ?? "", limits: options)
+        report.itemLabels = itemLabels
         var frontier = [report.addState(try start(), path: [])]
         var next = 0, atDepth = 0
         while next < frontier.count, !report.cutByStates {

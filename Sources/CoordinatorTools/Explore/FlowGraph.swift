@@ -78,7 +78,7 @@ public struct FlowGraph {
         for state in report.states { _ = node(state) }
         start = report.states.first.map(node)
         // Each drawn action with its payload; labels are made once all are known.
-        var taken: [(from: String, to: String, name: String, payload: FlowValue?, kind: Kind)] = []
+        var taken: [(from: String, to: String, name: String, payload: FlowValue?, kind: Kind, label: String?)] = []
         for transition in report.transitions {
             let (name, payload, kind): (String, FlowValue?, Kind) = switch transition.action {
             case .tap(let output, let payload): (output, payload, .output)
@@ -88,7 +88,8 @@ public struct FlowGraph {
             case .open(let url): (url, nil, .output)
             }
             if kind == .tab { continue }
-            taken.append((node(report.states[transition.from]), node(report.states[transition.to]), name, payload, kind))
+            let from = report.states[transition.from]
+            taken.append((node(from), node(report.states[transition.to]), name, payload, kind, report.itemLabels[from.screen + "." + name]))
         }
         // An output that leads one node to several places: its edges say which payload goes where (of a
         // record, the fields whose values differ).
@@ -103,7 +104,12 @@ public struct FlowGraph {
             let key = edge.from + "\u{0}" + edge.name
             var label = edge.name
             if (targets[key]?.count ?? 0) > 1, let payload = edge.payload {
-                label += " " + Self.distinguishing(payload, among: payloads[key] ?? [])
+                // An item read by a field (`label = "subject"`) is named by it.
+                if let field = edge.label, let text = payload[field]?.luaDisplayText {
+                    label += " " + (text.count <= 40 ? text : String(text.prefix(39)) + "…")
+                } else {
+                    label += " " + Self.distinguishing(payload, among: payloads[key] ?? [])
+                }
             }
             let drawn = Edge(from: edge.from, to: edge.to, label: label, kind: edge.kind)
             if seen.insert(drawn).inserted { edges.append(drawn) }
