@@ -20,14 +20,17 @@ import Testing
     struct Snippet {
         enum Context: Equatable { case app, coordinator, declarations, notCompiled(String) }
         let file: String
+        /// Where its block starts in the file (for messages), and which block of the file it is (from 1).
         let line: Int
+        let ordinal: Int
         let context: Context
         let lines: [String]
 
-        /// `readme_md_111`: the function the snippet becomes.
+        /// `readme_md_2`: the function the snippet becomes (named by its place among the file's blocks, so
+        /// that editing the prose around it changes nothing).
         var function: String {
             let name = file.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }
-            return String(name) + "_\(line)"
+            return String(name) + "_\(ordinal)"
         }
     }
 
@@ -37,7 +40,7 @@ import Testing
         var result: [Snippet] = []
         for file in ["README.md"] + docs.map({ "docs/" + $0 }) {
             let lines = try String(contentsOfFile: root + "/" + file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            var i = 0
+            var i = 0, ordinal = 0
             while i < lines.count {
                 guard lines[i].trimmingCharacters(in: .whitespaces) == "```swift" else { i += 1; continue }
                 let marker = i > 0 ? lines[i - 1].trimmingCharacters(in: .whitespaces) : ""
@@ -50,7 +53,8 @@ import Testing
                 var body: [String] = []
                 var j = i + 1
                 while j < lines.count, lines[j].trimmingCharacters(in: .whitespaces) != "```" { body.append(lines[j]); j += 1 }
-                result.append(Snippet(file: file, line: i + 1, context: context, lines: body))
+                ordinal += 1
+                result.append(Snippet(file: file, line: i + 1, ordinal: ordinal, context: context, lines: body))
                 i = j + 1
             }
         }
@@ -71,7 +75,7 @@ import Testing
 
             """
         for snippet in snippets {
-            let place = "\(snippet.file):\(snippet.line)"
+            let place = "\(snippet.file), snippet \(snippet.ordinal)"
             let owner: String
             switch snippet.context {
             case .notCompiled(let reason):

@@ -7,11 +7,11 @@ import CoordinatorLua
 import CoordinatorScript
 import CoordinatorTools
 
-// README.md:88: not compiled: a manifest fragment (examples/SwiftHost's Package.swift is built in the suite)
+// README.md, snippet 1: not compiled: a manifest fragment (examples/SwiftHost's Package.swift is built in the suite)
 
-// README.md:116
+// README.md, snippet 2
 extension DocSnippets {
-    @MainActor func readme_md_116() async throws {
+    @MainActor func readme_md_2() async throws {
 
         let session = try ScriptSession(timeLimit: 1)      // each call may run Lua for at most 1 s
         try await session.load(script: URL(fileURLWithPath: "flows/app.lua"))
@@ -21,9 +21,9 @@ extension DocSnippets {
     }
 }
 
-// README.md:154
+// README.md, snippet 3
 extension DocSnippets {
-    @MainActor func readme_md_154() async throws {
+    @MainActor func readme_md_3() async throws {
 
         let lua = try LuaState()
         try lua.globals.set("greeting", "hello")
@@ -32,9 +32,9 @@ extension DocSnippets {
     }
 }
 
-// docs/CoordinatorLua.md:9
+// docs/CoordinatorLua.md, snippet 1
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_9() async throws {
+    @MainActor func docs_coordinatorlua_md_1() async throws {
 
         let lua = try LuaState()                 // all standard libraries
         let sandbox = try LuaState(libraries: .safe)  // no io, os, package, debug; load() takes text chunks only
@@ -46,9 +46,9 @@ extension DocSnippets {
     }
 }
 
-// docs/CoordinatorLua.md:39
+// docs/CoordinatorLua.md, snippet 2
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_39() async throws {
+    @MainActor func docs_coordinatorlua_md_2() async throws {
         try lua.globals.set("regions", ["Ulyanovsk Oblast": ["Ulyanovsk", "Dimitrovgrad"]])
         let count: Int = try lua.evaluate("return #regions['Ulyanovsk Oblast']")             // 2
         let big: Int = try lua.evaluate("return (1 << 53) + 1")                             // 9007199254740993
@@ -57,9 +57,9 @@ extension DocSnippets {
     }
 }
 
-// docs/CoordinatorLua.md:57
+// docs/CoordinatorLua.md, snippet 3
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_57() async throws {
+    @MainActor func docs_coordinatorlua_md_3() async throws {
         // Typed closures: arguments are checked, results pushed.
         try lua.globals.set("double", lua.function(name: "double") { (x: Int) in x * 2 })
 
@@ -73,9 +73,9 @@ extension DocSnippets {
     }
 }
 
-// docs/CoordinatorLua.md:80
+// docs/CoordinatorLua.md, snippet 4
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_80() async throws {
+    @MainActor func docs_coordinatorlua_md_4() async throws {
         let add = try lua.evaluate("return function(a, b) return a + b end", as: LuaFunction.self)
         let sum: Int = try add.call(2, 3, as: Int.self)            // the first result, converted
         let all = try add.callValues(2, 3)                          // every result, as [LuaValue]
@@ -86,9 +86,9 @@ extension DocSnippets {
     }
 }
 
-// docs/CoordinatorLua.md:100
+// docs/CoordinatorLua.md, snippet 5
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_100() async throws {
+    @MainActor func docs_coordinatorlua_md_5() async throws {
         let onTap = try LuaCallback(lua.evaluate("return function(x) print('tapped', x) end", as: LuaFunction.self))
         try onTap.call(42)                                      // tapped 42
         try onTap.replace(with: newVersion)                     // same object, new code
@@ -96,9 +96,9 @@ extension DocSnippets {
     }
 }
 
-// docs/CoordinatorLua.md:120
+// docs/CoordinatorLua.md, snippet 6
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_120() async throws {
+    @MainActor func docs_coordinatorlua_md_6() async throws {
         struct City: LuaPushable, LuaReadable {
             var name: String
             func push(to stack: borrowing LuaStack) throws { try stack.push(["name": name]) }
@@ -109,9 +109,9 @@ extension DocSnippets {
     }
 }
 
-// docs/CoordinatorLua.md:151
+// docs/CoordinatorLua.md, snippet 7
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_151() async throws {
+    @MainActor func docs_coordinatorlua_md_7() async throws {
         final class Counter { var value = 0 }
 
         try lua.register(Counter.self, name: "Counter") { c in
@@ -129,9 +129,9 @@ extension DocSnippets {
     }
 }
 
-// docs/CoordinatorLua.md:180
+// docs/CoordinatorLua.md, snippet 8
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_180() async throws {
+    @MainActor func docs_coordinatorlua_md_8() async throws {
         do {
             try lua.run("local user = nil\nreturn user.name", name: "profile.lua")
         } catch let error as LuaError {
@@ -143,9 +143,9 @@ extension DocSnippets {
     }
 }
 
-// docs/CoordinatorLua.md:196
+// docs/CoordinatorLua.md, snippet 9
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_196() async throws {
+    @MainActor func docs_coordinatorlua_md_9() async throws {
         do { try lua.run("error({ code = 404, reason = 'no such city' })") } catch let error as LuaError {
             error.value?["code"]     // .integer(404)
             error.value?["reason"]   // .string("no such city")
@@ -153,9 +153,9 @@ extension DocSnippets {
     }
 }
 
-// docs/CoordinatorLua.md:207
+// docs/CoordinatorLua.md, snippet 10
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_207() async throws {
+    @MainActor func docs_coordinatorlua_md_10() async throws {
         do { try lua.run("greet('a', {})") } catch let error as LuaError {
             if case .badArgument(let argument)? = error.detail {
                 argument.position   // 2
@@ -168,9 +168,9 @@ extension DocSnippets {
     }
 }
 
-// docs/CoordinatorLua.md:227
+// docs/CoordinatorLua.md, snippet 11
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_227() async throws {
+    @MainActor func docs_coordinatorlua_md_11() async throws {
         lua.memoryLimit = 64 << 20      // bytes Lua code may allocate; beyond it: LuaError(.memory, "not enough memory")
         lua.instructionBudget = 10_000_000  // per call from Swift; beyond it: LuaError(.budgetExhausted, ...)
         lua.interrupt()                 // from a callback: stop the running code with "interrupted"
@@ -180,16 +180,16 @@ extension DocSnippets {
     }
 }
 
-// docs/CoordinatorLua.md:242
+// docs/CoordinatorLua.md, snippet 12
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_242() async throws {
+    @MainActor func docs_coordinatorlua_md_12() async throws {
         lua.onWarning { message in log.warning("\(message)") }
     }
 }
 
-// docs/CoordinatorLua.md:261
+// docs/CoordinatorLua.md, snippet 13
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_261() async throws {
+    @MainActor func docs_coordinatorlua_md_13() async throws {
         actor FlowHost {
             let lua: LuaState
             init() throws { lua = try LuaState() }
@@ -198,9 +198,9 @@ extension DocSnippets {
     }
 }
 
-// docs/CoordinatorLua.md:280
+// docs/CoordinatorLua.md, snippet 14
 extension DocSnippets {
-    @MainActor func docs_coordinatorlua_md_280() async throws {
+    @MainActor func docs_coordinatorlua_md_14() async throws {
         let prelude = try String(contentsOfFile: "flows/prelude.lua", encoding: .utf8)
         for _ in 0..<1000 {
             let lua = try LuaState()
@@ -211,16 +211,16 @@ extension DocSnippets {
     }
 }
 
-// docs/Core.md:79
+// docs/Core.md, snippet 1
 extension DocSnippets {
-    @MainActor func docs_core_md_79() async throws {
+    @MainActor func docs_core_md_1() async throws {
         try coordinator.perform(.sequence([.popToRoot, .push(details), .present(alert)]))   // all, or nothing
     }
 }
 
-// docs/Core.md:126
+// docs/Core.md, snippet 2
 extension DocCoordinator {
-    @MainActor func docs_core_md_126() async throws {
+    @MainActor func docs_core_md_2() async throws {
         var user: FlowRecord = ["name": "Ann", "city": ["name": "Moscow"]]
         user["city"]?["name"]?.stringValue     // "Moscow"
         user["age"] = 30                       // nil removes a field
@@ -229,9 +229,9 @@ extension DocCoordinator {
     }
 }
 
-// docs/Core.md:137
+// docs/Core.md, snippet 3
 extension DocCoordinator {
-    @MainActor func docs_core_md_137() async throws {
+    @MainActor func docs_core_md_3() async throws {
         let app = Application(state: .authorization)
         app.catalog.register(ScreenType("Regions", inputs: ["federal", "regions"], outputs: [
             OutputSpec("citySelected", payload: .choice(from: "federal")),
@@ -261,9 +261,9 @@ extension DocCoordinator {
     }
 }
 
-// docs/Core.md:168
+// docs/Core.md, snippet 4
 extension DocSnippets {
-    @MainActor func docs_core_md_168() async throws {
+    @MainActor func docs_core_md_4() async throws {
         try app.tap("regionSelected", payload: regions[0])   // the visible screen emits an output
         try app.back()                                       // Back button / edge swipe / swipe-down on a modal
         app.window.visibleScreen?.name                       // what the user sees
@@ -272,9 +272,9 @@ extension DocSnippets {
     }
 }
 
-// docs/Core.md:220
+// docs/Core.md, snippet 5
 extension DocSnippets {
-    @MainActor func docs_core_md_220() async throws {
+    @MainActor func docs_core_md_5() async throws {
         storage.onSignal("noteCreated") { signal in
             try save(signal.payload)
             signal.reply("saved")
@@ -284,9 +284,9 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md:16
+// docs/Embedding.md, snippet 1
 extension DocSnippets {
-    @MainActor func docs_embedding_md_16() async throws {
+    @MainActor func docs_embedding_md_1() async throws {
 
         let runtime = try ScriptRuntime()
         try runtime.load(script: "scripts/app.lua")
@@ -296,7 +296,7 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md:48
+// docs/Embedding.md, snippet 2
 
 /// Logs every transition a coordinator asks for, then lets the router it wraps (usually the headless one,
 /// which keeps the window model right) perform it.
@@ -322,16 +322,16 @@ final class LoggingRouter: Router {
     }
 }
 
-// docs/Embedding.md:76
+// docs/Embedding.md, snippet 3
 extension DocSnippets {
-    @MainActor func docs_embedding_md_76() async throws {
+    @MainActor func docs_embedding_md_3() async throws {
         try runtime.start { app in LoggingRouter(wrapping: app.headlessRouter()) }
     }
 }
 
-// docs/Embedding.md:98
+// docs/Embedding.md, snippet 4
 extension DocSnippets {
-    @MainActor func docs_embedding_md_98() async throws {
+    @MainActor func docs_embedding_md_4() async throws {
         let session = try ScriptSession(timeLimit: 1) { runtime in     // @Sendable: it runs in the session's domain
             runtime.app.catalog.register(profileScreenType())          // Swift screens and services first
             runtime.registerCoordinator("ProfileStore") { ProfileStore(name: "ProfileStore") }
@@ -343,25 +343,25 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md:127
+// docs/Embedding.md, snippet 5
 extension DocSnippets {
-    @MainActor func docs_embedding_md_127() async throws {
+    @MainActor func docs_embedding_md_5() async throws {
         runtime.app.catalog.register(ScreenType("Editor", inputs: ["status"], outputs: [OutputSpec("save", payload: .value)]))
         runtime.registerCoordinator("Storage") { StorageCoordinator(name: "Storage") }   // Lua: self:run(flow.coordinator "Storage")
     }
 }
 
-// docs/Embedding.md:138
+// docs/Embedding.md, snippet 6
 extension DocSnippets {
-    @MainActor func docs_embedding_md_138() async throws {
+    @MainActor func docs_embedding_md_6() async throws {
         let runtime = try ScriptRuntime(driverFunctions: true)   // or later: try runtime.installDriverFunctions()
         try runtime.run("tap('selectCity')")
     }
 }
 
-// docs/Embedding.md:152
+// docs/Embedding.md, snippet 7
 extension DocSnippets {
-    @MainActor func docs_embedding_md_152() async throws {
+    @MainActor func docs_embedding_md_7() async throws {
         var transcript = ""
         let repl = try REPL(runtime: runtime, mode: .repl) { transcript += $0 }   // installs the driver functions
         repl.handle("=stack()")                      // transcript: { "Login" }
@@ -371,9 +371,9 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md:170
+// docs/Embedding.md, snippet 8
 extension DocSnippets {
-    @MainActor func docs_embedding_md_170() async throws {
+    @MainActor func docs_embedding_md_8() async throws {
         repl.makeFreshRuntime = { sources in
             let fresh = try ScriptRuntime(driverFunctions: true)
             fresh.lua.sourceOverrides = sources
@@ -384,9 +384,9 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md:192
+// docs/Embedding.md, snippet 9
 extension DocSnippets {
-    @MainActor func docs_embedding_md_192() async throws {
+    @MainActor func docs_embedding_md_9() async throws {
         actor Flows {
             let lua: LuaState
             init() throws { lua = try LuaState() }
@@ -398,17 +398,17 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md:210
+// docs/Embedding.md, snippet 10
 extension DocSnippets {
-    @MainActor func docs_embedding_md_210() async throws {
+    @MainActor func docs_embedding_md_10() async throws {
         let events = app.navigationEvents()
         Task { @MainActor in for await event in events { log(event) } }
     }
 }
 
-// docs/Links.md:252
+// docs/Links.md, snippet 1
 extension DocSnippets {
-    @MainActor func docs_links_md_252() async throws {
+    @MainActor func docs_links_md_1() async throws {
         let runtime = try ScriptRuntime()
         try runtime.load(script: "examples/shop.lua")
         try runtime.open("shop://catalog/shoes/42")          // or start(), then open(...) anywhere
@@ -421,9 +421,9 @@ extension DocSnippets {
     }
 }
 
-// docs/Lua.md:385
+// docs/Lua.md, snippet 1
 extension DocSnippets {
-    @MainActor func docs_lua_md_385() async throws {
+    @MainActor func docs_lua_md_1() async throws {
 
         let runtime = try ScriptRuntime(state: .authorization)
         // Screens and services written in Swift, used by name from Lua:
