@@ -12,6 +12,8 @@ import PackageDescription
 //                         lifecycle oracle, exploration and the flow graph, the route check
 //   coordrun            - the command line over the tools: lua.c's options and run mode, the terminal (line
 //                         editing through CEditLine, libedit; signals; colours), the subcommands
+//   coordrun-serve      - `coordrun serve`, the live web preview (FlyingFox), a program of its own: coordrun
+//                         does not link Foundation
 //   coordbench          - the benchmarks (bridge vs raw C API, journeys vs native Swift and plain Lua, memory, leaks)
 // Every module a client links is prefixed with the project's name, so that this package links beside others
 // that have their own `CLua`, `Lua` or `LuaKit` (tomsci/LuaSwift, lua4swift, ...); the C glue's symbols are
@@ -38,9 +40,14 @@ let package = Package(
         .library(name: "CoordinatorLua", targets: ["CoordinatorLua"]),
         // The command-line runner, REPL and test runner.
         .executable(name: "coordrun", targets: ["coordrun"]),
+        // The web preview `coordrun serve` runs.
+        .executable(name: "coordrun-serve", targets: ["coordrun-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The web preview's HTTP and WebSocket server (`coordrun serve`, its own executable: it links Foundation,
+        // which coordrun itself does not, to start as fast as lua).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // `swift package generate-documentation` (DocC) for the libraries.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
@@ -61,11 +68,26 @@ let package = Package(
         .target(name: "CoordinatorCore"),
         .target(name: "CoordinatorScript", dependencies: ["CoordinatorLua", "CoordinatorCore"]),
         .target(name: "CoordinatorTools", dependencies: ["CoordinatorScript"]),
+        .target(
+            // The options coordrun's commands share (limits, seconds), for coordrun and coordrun-serve.
+            name: "CoordinatorOptions",
+            dependencies: ["CoordinatorTools", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "coordrun",
             dependencies: [
-                "CoordinatorTools", "CEditLine",
+                "CoordinatorTools", "CoordinatorOptions", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            // `coordrun serve`: the web preview (coordrun runs it).
+            name: "coordrun-serve",
+            dependencies: [
+                "CoordinatorTools", "CoordinatorOptions",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
         ),
         .executableTarget(

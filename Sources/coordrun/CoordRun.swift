@@ -18,6 +18,8 @@ enum CoordRun {
             // A subcommand parses its own command line: through the tree, coordrun's own options (--timeout,
             // --state, --open, --restore) would take the subcommand's options of the same names.
             let arguments = Array(argv.dropFirst())
+            // The preview is its own program, which reads its own command line (help included).
+            if arguments.first == "serve" { Platform.runSibling("coordrun-serve", Array(arguments.dropFirst())) }
             if let name = arguments.first, let command = CoordRunCommand.subcommand(named: name) {
                 runSubcommand(command, named: name, Array(arguments.dropFirst()))
             } else {

@@ -26,14 +26,14 @@ struct CoordRunCommand: ParsableCommand {
             declares no app runs as plain Lua, as with lua.
             """,
         version: "coordrun \(CoordRun.version)\n\(LuaState.copyright)",
-        subcommands: [TestCommand.self, RoutesCommand.self, ExploreCommand.self]
+        subcommands: [TestCommand.self, RoutesCommand.self, ExploreCommand.self, ServeCommand.self]
     )
 
     /// coordrun's own options, listed in the help (lua's command line reads them: ``Invocation``).
     @OptionGroup var options: CoordRunOptions
 
     /// The first arguments that belong to the tree rather than to lua's command line.
-    static let treeArguments: Set<String> = ["test", "routes", "explore", "help", "--help", "-h", "--experimental-dump-help"]
+    static let treeArguments: Set<String> = ["test", "routes", "explore", "serve", "help", "--help", "-h", "--experimental-dump-help"]
 
     /// Whether the command line (without the program's name) is the tree's.
     static func takes(_ arguments: [String]) -> Bool {
@@ -53,10 +53,17 @@ struct CoordRunCommand: ParsableCommand {
     }
 }
 
-/// A number of seconds an option takes (`--timeout`, `--time-limit`): finite and not negative (0: no limit).
-/// NaN or infinity would silently turn a limit off.
-func validateSeconds(_ value: Double, _ option: String) throws {
-    guard value.isFinite, value >= 0 else {
-        throw ValidationError("\(option) takes a number of seconds, 0 or more (0: no limit), not \(value)")
-    }
+/// `coordrun serve SCRIPT`: the web preview, which is its own program (`coordrun-serve`, beside coordrun: its
+/// HTTP server links Foundation, which coordrun does not, so that coordrun starts as fast as lua). coordrun
+/// runs it with the same arguments; `coordrun serve --help` lists its options (docs/Preview.md).
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a live web preview of the app: screens to click, the tree, events, time travel, links (coordrun serve --help).",
+        usage: "coordrun serve [<options>] <script>")
+
+    @Argument(parsing: .captureForPassthrough, help: "The app's script and the preview's options (coordrun serve --help lists them).")
+    var arguments: [String] = []
+
+    func run() throws { Platform.runSibling("coordrun-serve", arguments) }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoordinatorOptions
 import CoordinatorTools
 
 /// `coordrun explore SCRIPT`: every state the app can reach, breadth first, the faults found with their

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoordinatorOptions
 import CoordinatorTools
 
 /// coordrun's own options, written before the script like `lua`'s (`coordrun --watch -i app.lua`).

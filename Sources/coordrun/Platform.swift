@@ -76,6 +76,20 @@ enum Platform {
         writeAll(2, text)
     }
 
+    /// Replaces this process with the program `name` that sits beside coordrun's own binary, given
+    /// `arguments`; when it is not there (or cannot start), says how to build it and exits 1.
+    static func runSibling(_ name: String, _ arguments: [String]) -> Never {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let own = length > 0 ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : (CommandLine.arguments.first ?? "")
+        let folder = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let program = (folder.isEmpty ? "." : folder) + "/" + name
+        var argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil] // SAFETY[c-buffer]
+        execv(program, &argv)
+        writeError("coordrun: cannot run \(program) (\(String(cString: strerror(errno)))): build it with swift build -c release --product \(name); scripts/coordrun serve builds it\n")
+        exit(1)
+    }
+
     /// Ends the process with `status`, after what waits for standard output.
     static func exit(_ status: Int32) -> Never {
         cedit_flush_stdout()

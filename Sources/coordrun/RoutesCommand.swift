@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoordinatorOptions
 import CoordinatorTools
 
 /// `coordrun routes SCRIPT`: lists the routes the script declares and opens each with its example

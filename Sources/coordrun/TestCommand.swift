@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoordinatorOptions
 import CoordinatorTools
 import Dispatch
 import Synchronization

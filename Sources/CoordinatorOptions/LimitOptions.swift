@@ -2,30 +2,40 @@ import ArgumentParser
 import CoordinatorTools
 
 /// `--sandbox`, `--memory-limit` and `--instruction-limit`, one definition for coordrun's own command line
-/// (the runtime it runs) and for `coordrun test`, `explore` and `routes` (every runtime they make):
-/// docs/Security.md.
-struct LimitOptions: ParsableArguments {
+/// (the runtime it runs), for `coordrun test`, `explore` and `routes` (every runtime they make) and for
+/// `coordrun serve`: docs/Security.md.
+package struct LimitOptions: ParsableArguments {
     @Flag(help: "Run the scripts as untrusted: no files, processes, debug library or binary chunks; require only from the app's folder (docs/Security.md).")
-    var sandbox = false
+    package var sandbox = false
 
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("The most bytes the scripts may hold (Lua's heap, data converted for it included).", valueName: "bytes"))
-    var memoryLimit: Int?
+    package var memoryLimit: Int?
 
     @Option(name: .customLong("instruction-limit"), help: ArgumentHelp("The most Lua instructions one call may run (a line, a handler call, a test's steps, a step, a link).", valueName: "n"))
-    var instructionLimit: Int?
+    package var instructionLimit: Int?
 
-    mutating func validate() throws {
+    package init() {}
+
+    package mutating func validate() throws {
         for (option, value) in [("--memory-limit", memoryLimit), ("--instruction-limit", instructionLimit)] {
             if let value, value <= 0 { throw ValidationError("\(option) takes a positive number, not \(value)") }
         }
     }
 
     /// The limits as the tools take them.
-    var limits: RuntimeLimits { RuntimeLimits(sandbox: sandbox, memory: memoryLimit, instructions: instructionLimit) }
+    package var limits: RuntimeLimits { RuntimeLimits(sandbox: sandbox, memory: memoryLimit, instructions: instructionLimit) }
 
     /// The options again, for a worker process's command line.
-    var arguments: [String] {
+    package var arguments: [String] {
         (sandbox ? ["--sandbox"] : []) + (memoryLimit.map { ["--memory-limit", String($0)] } ?? [])
             + (instructionLimit.map { ["--instruction-limit", String($0)] } ?? [])
+    }
+}
+
+/// A number of seconds an option takes (`--timeout`, `--time-limit`): finite and not negative (0: no limit).
+/// NaN or infinity would silently turn a limit off.
+package func validateSeconds(_ value: Double, _ option: String) throws {
+    guard value.isFinite, value >= 0 else {
+        throw ValidationError("\(option) takes a number of seconds, 0 or more (0: no limit), not \(value)")
     }
 }

@@ -1,0 +1,195 @@
+/// The preview's page: one self-contained document (no CDN, nothing from the internet). It draws the state
+/// `GET /state` and the WebSocket `/live` give, and sends each click as an action (`POST /action`). Every
+/// text it shows is set as text (`textContent`), never as markup: screen titles, inputs and messages are
+/// data.
+enum Page {
+    static let html = #"""
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>coordrun serve</title>
+    <style>
+      :root { --ink: #1c1c1e; --dim: #6e6e73; --line: #d1d1d6; --accent: #0a66d9; --bad: #c62828; --paper: #f2f2f7; }
+      * { box-sizing: border-box; }
+      body { margin: 0; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--paper); }
+      header { padding: 10px 16px; background: #fff; border-bottom: 1px solid var(--line); display: flex; gap: 8px; align-items: center; }
+      header h1 { font-size: 15px; margin: 0 12px 0 0; }
+      header input { flex: 1; padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
+      main { display: flex; gap: 20px; padding: 16px; align-items: flex-start; flex-wrap: wrap; }
+      #device { width: 360px; height: min(700px, calc(100vh - 90px)); min-height: 480px; border: 10px solid #111; border-radius: 36px; background: #fff; position: relative; overflow: hidden; display: flex; flex-direction: column; }
+      #navbar { display: flex; align-items: center; height: 44px; border-bottom: 1px solid var(--line); padding: 0 8px; }
+      #navbar h2 { flex: 1; text-align: center; font-size: 16px; margin: 0; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
+      #back { border: none; background: none; color: var(--accent); font: inherit; cursor: pointer; min-width: 60px; text-align: left; }
+      #back:disabled { visibility: hidden; }
+      #content { flex: 1; overflow: auto; padding: 12px; }
+      #screen-text { white-space: pre-wrap; margin: 0 0 12px; }
+      #inputs { font-size: 12px; color: var(--dim); margin-bottom: 12px; }
+      #inputs dt { font-weight: 600; } #inputs dd { margin: 0 0 4px 10px; word-break: break-all; }
+      .action { display: block; width: 100%; text-align: left; padding: 10px 12px; margin: 0 0 6px; border: 1px solid var(--line); border-radius: 10px; background: #fff; font: inherit; cursor: pointer; }
+      .action.item { border-radius: 0; border-width: 0 0 1px; }
+      .action:hover { background: #eef4ff; }
+      .value { border: 1px solid var(--line); border-radius: 10px; padding: 8px; margin-bottom: 6px; }
+      .value input { width: 100%; font: 12px ui-monospace, monospace; padding: 5px; margin: 4px 0; }
+      .value .examples button, .value .send { font: 12px inherit; margin: 2px; }
+      #tabbar { display: flex; border-top: 1px solid var(--line); height: 52px; }
+      #tabbar button { flex: 1; border: none; background: #fafafa; font: 12px inherit; cursor: pointer; position: relative; }
+      #tabbar button.selected { color: var(--accent); font-weight: 600; }
+      .badge { background: var(--bad); color: #fff; border-radius: 9px; padding: 0 6px; font-size: 11px; margin-left: 4px; }
+      #sheet-grip { display: none; text-align: center; padding: 6px; }
+      #device.modal #sheet-grip { display: block; }
+      #device.modal #navbar { border-top: 1px solid var(--line); }
+      #device.modal { box-shadow: inset 0 24px 0 #8e8e93; }
+      #sheet-close { border: none; background: var(--line); border-radius: 3px; width: 60px; height: 6px; cursor: pointer; }
+      #alert { position: absolute; inset: 0; background: rgba(0,0,0,.35); display: none; align-items: center; justify-content: center; }
+      #alert.shown { display: flex; }
+      #alert .box { background: #fff; border-radius: 14px; width: 270px; text-align: center; overflow: hidden; }
+      #alert h3 { margin: 16px 12px 4px; font-size: 16px; } #alert p { margin: 0 12px 14px; }
+      #alert button { display: block; width: 100%; border: none; border-top: 1px solid var(--line); background: #fff; padding: 11px; color: var(--accent); font: inherit; cursor: pointer; }
+      #side { flex: 1; min-width: 340px; display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
+      section { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; overflow: auto; max-height: 330px; }
+      section h4 { margin: 0 0 6px; font-size: 12px; text-transform: uppercase; color: var(--dim); letter-spacing: .04em; }
+      pre { margin: 0; font: 12px/1.35 ui-monospace, monospace; white-space: pre-wrap; }
+      #history li.current { font-weight: 600; } #history li.undone { color: var(--dim); text-decoration: line-through; }
+      #history li button { font: 11px inherit; margin-left: 6px; }
+      ol, ul { margin: 0; padding-left: 20px; font: 12px ui-monospace, monospace; }
+      #error { color: var(--bad); white-space: pre-wrap; font: 12px ui-monospace, monospace; }
+      #report { color: var(--dim); white-space: pre-wrap; font: 12px ui-monospace, monospace; }
+      #messages { grid-column: 1 / -1; }
+    </style>
+    </head>
+    <body data-revision="-1">
+    <header>
+      <h1>coordrun serve</h1>
+      <input id="link" placeholder="a link the app declares: shop://catalog/shoes/42" aria-label="link">
+      <button id="open-link">Open</button>
+      <button id="undo" title=":undo">Undo</button>
+      <button id="redo" title=":redo">Redo</button>
+      <button id="reload" title=":reload">Reload</button>
+      <a id="snapshot" href="/snapshot" download="snapshot.json">Snapshot</a>
+      <label>Restore <input id="restore" type="file" accept="application/json,.json"></label>
+    </header>
+    <main>
+      <div id="device">
+        <div id="sheet-grip"><button id="sheet-close" title="swipe down: dismiss()" aria-label="dismiss"></button></div>
+        <div id="navbar"><button id="back">‹ Back</button><h2 id="screen-title"></h2><span style="min-width:60px"></span></div>
+        <div id="content">
+          <p id="screen-text"></p>
+          <dl id="inputs"></dl>
+          <div id="actions"></div>
+        </div>
+        <div id="tabbar"></div>
+        <div id="alert"><div class="box"><h3 id="alert-title"></h3><p id="alert-message"></p><div id="alert-actions"></div></div></div>
+      </div>
+      <div id="side">
+        <section id="messages"><div id="error"></div><div id="report"></div></section>
+        <section><h4>Stack</h4><pre id="stack"></pre><h4 style="margin-top:10px">Hierarchy</h4><pre id="hierarchy"></pre></section>
+        <section><h4>Coordinators</h4><pre id="tree"></pre></section>
+        <section><h4>History</h4><ol id="history"></ol></section>
+        <section><h4>Events</h4><ul id="events" style="list-style:none;padding:0"></ul></section>
+        <section style="grid-column: 1 / -1"><h4>Lua</h4><input id="lua" style="width:100%;font:12px ui-monospace,monospace;padding:5px" placeholder="a Lua line, as at the REPL: tap('login', { name = 'Ann', password = 'secret' })"><pre id="output"></pre></section>
+      </div>
+    </main>
+    <script>
+    "use strict";
+    let shown = -1;
+    const $ = (id) => document.getElementById(id);
+    function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
+
+    async function act(action) {
+      try {
+        const response = await fetch("/action", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(action) });
+        const body = await response.json();
+        if (!response.ok) { $("error").textContent = body.error; $("messages").style.display = ""; return; }
+        render(body);
+      } catch (e) { $("error").textContent = "the preview is not reachable: " + e; }
+    }
+
+    function render(state) {
+      if (state.revision < shown) return;
+      shown = state.revision;
+      const screen = state.screen;
+      const alert = screen && screen.alert;
+      $("device").classList.toggle("modal", !!(screen && screen.modal && !alert));
+      $("screen-title").textContent = screen ? (alert ? "" : screen.title) : "(no screen is showing)";
+      $("screen-text").textContent = screen && !alert ? screen.text : "";
+      $("back").disabled = (state.stack || []).length < 2 || !!alert;
+      const inputs = $("inputs"); inputs.replaceChildren();
+      if (screen && !alert) for (const [name, value] of Object.entries(screen.inputs || {})) { inputs.append(el("dt", name), el("dd", value)); }
+      const actions = $("actions"); actions.replaceChildren();
+      const alertActions = $("alert-actions"); alertActions.replaceChildren();
+      for (const action of state.actions || []) {
+        if (alert) {
+          const b = el("button", action.label); b.dataset.number = action.number;
+          b.onclick = () => act({ action: "choose", number: action.number }); alertActions.append(b); continue;
+        }
+        if (action.kind === "value") {
+          const box = el("div", undefined, "value"); box.dataset.output = action.output;
+          box.append(el("div", action.output));
+          const field = el("input"); field.value = (action.examples || [])[0] || ""; field.placeholder = "a Lua value: { name = 'Ann' }";
+          const send = el("button", "Tap " + action.output, "send");
+          send.onclick = () => act({ action: "tap", output: action.output, payload: field.value });
+          const examples = el("div", undefined, "examples");
+          for (const example of action.examples || []) { const b = el("button", example); b.onclick = () => { field.value = example; }; examples.append(b); }
+          box.append(field, examples, send); actions.append(box); continue;
+        }
+        const b = el("button", action.label, "action" + (action.kind === "item" ? " item" : ""));
+        b.dataset.number = action.number; b.dataset.output = action.output;
+        b.onclick = () => act({ action: "choose", number: action.number });
+        actions.append(b);
+      }
+      $("alert").classList.toggle("shown", !!alert);
+      $("alert-title").textContent = alert ? screen.title : "";
+      $("alert-message").textContent = alert ? (screen.message || "") : "";
+      const tabbar = $("tabbar"); tabbar.replaceChildren();
+      (state.tabs || []).forEach((tab, i) => {
+        const b = el("button", tab.title, tab.selected ? "selected" : ""); b.dataset.title = tab.title;
+        if (tab.badge) b.append(el("span", tab.badge, "badge"));
+        b.onclick = () => act({ action: "tab", number: i + 1 }); tabbar.append(b);
+      });
+      tabbar.style.display = (state.tabs || []).length ? "flex" : "none";
+      $("stack").textContent = (state.stack || []).join(" › ");
+      $("hierarchy").textContent = state.hierarchy;
+      $("tree").textContent = state.tree;
+      const history = $("history"); history.replaceChildren();
+      for (const entry of state.history || []) {
+        const li = el("li", entry.text, (entry.current ? "current " : "") + (entry.undone ? "undone" : ""));
+        li.value = entry.line;
+        const go = el("button", "go"); go.title = ":goto " + entry.line; go.onclick = () => act({ action: "goto", line: entry.line });
+        li.append(go); history.append(li);
+      }
+      const events = $("events"); events.replaceChildren();
+      for (const event of state.events || []) events.append(el("li", event));
+      $("error").textContent = state.error || "";
+      $("report").textContent = state.reload || "";
+      $("messages").style.display = state.error || state.reload ? "" : "none";
+      $("output").textContent = state.output || "";
+      document.body.dataset.revision = state.revision;
+    }
+
+    $("back").onclick = () => act({ action: "back" });
+    $("sheet-close").onclick = () => act({ action: "dismiss" });
+    $("undo").onclick = () => act({ action: "undo" });
+    $("redo").onclick = () => act({ action: "redo" });
+    $("reload").onclick = () => act({ action: "reload" });
+    $("open-link").onclick = () => act({ action: "open", url: $("link").value });
+    $("link").onkeydown = (e) => { if (e.key === "Enter") $("open-link").click(); };
+    $("lua").onkeydown = (e) => { if (e.key === "Enter") { act({ action: "lua", code: $("lua").value }); } };
+    $("restore").onchange = async (e) => {
+      const file = e.target.files[0]; if (!file) return;
+      act({ action: "restore", snapshot: await file.text() }); e.target.value = "";
+    };
+
+    function connect() {
+      const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live");
+      socket.onmessage = (message) => render(JSON.parse(message.data));
+      socket.onclose = () => setTimeout(connect, 300);
+    }
+    fetch("/state").then((r) => r.json()).then(render);
+    connect();
+    </script>
+    </body>
+    </html>
+    """#
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import CoordinatorOptions
+import CoordinatorTools
+import FlyingFox
+import FlyingSocks
+import Foundation
+
+/// `coordrun serve SCRIPT`: the app as a live web page (docs/Preview.md). coordrun runs this program for
+/// its `serve` subcommand.
+@main
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coordrun serve",
+        abstract: "Serve a live web preview of the app: the visible screen as a card to click, the tree, the events, time travel and links.",
+        usage: "coordrun serve [<options>] <script>",
+        discussion: "Every action a page takes is a line of the session's REPL (its history, :record). Exit status: 1 when the app does not load or the port cannot be opened.")
+
+    @Argument(help: "The app's main script.")
+    var script: String
+
+    @Option(help: ArgumentHelp("The port to listen on (0: any free port; the address is printed).", valueName: "port"))
+    var port: UInt16 = 8080
+
+    @Option(help: ArgumentHelp("The address to listen on: loopback unless told otherwise (any page that reaches the preview runs Lua in it).", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Flag(help: "Reload the app's scripts whenever one of them is saved; every open page shows the result.")
+    var watch = false
+
+    @Option(help: ArgumentHelp("Start the app at this link (given again, each next link is opened in turn).", valueName: "url"))
+    var open: [String] = []
+
+    @Option(help: ArgumentHelp("Start the app where this snapshot was taken.", valueName: "file"))
+    var restore: String?
+
+    @Option(help: ArgumentHelp("The most seconds one action may run (0: no limit).", valueName: "seconds"))
+    var timeout: Double = 5
+
+    @OptionGroup var limitOptions: LimitOptions
+
+    mutating func validate() throws {
+        try validateSeconds(timeout, "--timeout")
+    }
+
+    func run() async throws {
+        let preview: Preview
+        do {
+            preview = try Preview(script: script, limits: limitOptions.limits, timeLimit: timeout > 0 ? timeout : nil,
+                                        restore: restore, links: open)
+        } catch {
+            FileHandle.standardError.write(Data("coordrun serve: \(REPL.message(for: error))\n".utf8))
+            throw ExitCode.failure
+        }
+        if !["127.0.0.1", "::1", "localhost"].contains(host) {
+            FileHandle.standardError.write(Data("coordrun serve: warning: listening on \(host): any page that reaches it runs Lua in this process\n".utf8))
+        }
+        let server: HTTPServer
+        do {
+            let address: any SocketAddress = host.contains(":") ? try sockaddr_in6.inet6(ip6: host, port: port)
+                : try sockaddr_in.inet(ip4: host == "localhost" ? "127.0.0.1" : host, port: port)
+            server = HTTPServer(address: address, timeout: 30, logger: .disabled, handler: PreviewHandler(preview: preview))
+        } catch {
+            FileHandle.standardError.write(Data("coordrun serve: cannot listen on \(host): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        let serving = Task { try await server.run() }
+        do { try await server.waitUntilListening(timeout: 10) } catch {
+            FileHandle.standardError.write(Data("coordrun serve: cannot listen on \(host):\(port): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        let listening: String = switch await server.listeningAddress {
+        case .ip4(let ip, let port)?: "\(ip):\(port)"
+        case .ip6(let ip, let port)?: "[\(ip)]:\(port)"
+        default: "\(host):\(port)"
+        }
+        FileHandle.standardOutput.write(Data("coordrun serve: http://\(listening)/ (Ctrl-C stops)\n".utf8))
+        if watch {
+            Task {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .milliseconds(50))
+                    await preview.reloadIfSaved()
+                }
+            }
+        }
+        try await serving.value
+    }
+}

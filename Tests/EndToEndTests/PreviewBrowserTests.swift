@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `coordrun serve` in a real headless Chromium driven by Selenium (Tests/Browser/preview_test.py): the
+/// login → profile → city pick journey clicked through, an alert, a modal sheet, tabs and badges, undo and
+/// redo, a link, a snapshot restored, a saved script reloaded into every page, bad requests refused, and a
+/// click's latency with 50 more pages connected. Screenshots go to a folder this test prints.
+@Suite(.serialized) struct PreviewBrowserTests {
+    /// A `coordrun serve` of this build, until the test ends.
+    final class Server {
+        let process = Process()
+        let url: String
+
+        init(_ arguments: [String], folder: String = repositoryRoot) throws {
+            process.executableURL = URL(fileURLWithPath: Programs.coordrun)
+            process.arguments = ["serve", "--port", "0"] + arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: folder)
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            var text = ""
+            while !text.contains("\n") {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            guard let range = text.range(of: "http://"), let end = text[range.lowerBound...].firstIndex(of: " ") else {
+                throw ServerFailure(output: text)
+            }
+            url = String(text[range.lowerBound..<end])
+        }
+
+        struct ServerFailure: Error { let output: String }
+
+        // SIGKILL: a process started from a test inherits the test thread's blocked signals (SIGTERM too).
+        deinit { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    }
+
+    @Test func thePreviewClicksThroughInARealBrowser() throws {
+        let venv = ProcessInfo.processInfo.environment["COORDINATOR_BROWSER_VENV"] ?? NSHomeDirectory() + "/.cache/coordinator/browser-venv"
+        let python = venv + "/bin/python"
+        try #require(FileManager.default.isExecutableFile(atPath: python), "no Selenium at \(venv): scripts/ensure-deps --test installs it")
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "no chromium: scripts/ensure-deps --test installs it")
+        let folder = try TemporaryDirectory()
+        let app = try folder.write("app.lua", try #require(readFile(repositoryRoot + "/scripts/app.lua")))
+        _ = try folder.write("cities.lua", try #require(readFile(repositoryRoot + "/scripts/cities.lua")))
+        let appServer = try Server(["--watch", app])
+        let shopServer = try Server(["examples/shop.lua"])
+        let shots = NSTemporaryDirectory() + "coordrun-preview-screenshots"
+        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_test.py", appServer.url, app, shopServer.url, shots],
+                                       input: "", within: 300)
+        print(outcome.out.split(separator: "\n").filter { $0.hasPrefix("measure:") || $0.hasPrefix("screenshots:") }.joined(separator: "\n"))
+        #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")
+        #expect(outcome.out.contains("ok: a click updates the page within 50 ms at the 95th percentile"), "\(outcome.out)")
+    }
+}
