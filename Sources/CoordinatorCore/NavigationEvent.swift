@@ -59,10 +59,14 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     /// The gateway changed state (sign-in, sign-out).
     case gatewayChanged(from: AppState, to: AppState)
 
-    public var description: String {
+    public var description: String { description(notation: \.description) }
+
+    /// The event as ``description`` says it, with a finished coordinator's result in `notation` (a scripting
+    /// bridge gives its language's: `finish Login#3 (finished) -> {name = "Ann"}`).
+    package func description(notation: (FlowValue) -> String) -> String {
         switch self {
         case let .started(c, parent): "start \(c)" + (parent.map { " under \($0)" } ?? "")
-        case let .finished(c, reason, result): "finish \(c) (\(reason.rawValue))" + (result.map { " -> \($0)" } ?? "")
+        case let .finished(c, reason, result): "finish \(c) (\(reason.rawValue))" + (result.map { " -> " + notation($0) } ?? "")
         case let .pushed(s, animated): "push \(s)" + (animated ? "" : " (not animated)")
         case let .popped(screens, _, bySystem): (bySystem ? "system back: pop " : "pop ") + screens.map(\.description).joined(separator: ", ")
         case let .rootSet(s, hideBar, _): "set root \(s)" + (hideBar ? " (bar hidden)" : "")

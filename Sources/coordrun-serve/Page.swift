@@ -57,6 +57,8 @@ enum Page {
       #error { color: var(--bad); white-space: pre-wrap; font: 12px ui-monospace, monospace; }
       #report { color: var(--dim); white-space: pre-wrap; font: 12px ui-monospace, monospace; }
       #messages { grid-column: 1 / -1; }
+      #graph svg { max-width: 100%; height: auto; }
+      #graph g.current polygon, #graph g.current path { fill: #ffe08a; stroke: #c62828; stroke-width: 2; }
     </style>
     </head>
     <body data-revision="-1">
@@ -88,12 +90,14 @@ enum Page {
         <section><h4>Coordinators</h4><pre id="tree"></pre></section>
         <section><h4>History</h4><ol id="history"></ol></section>
         <section><h4>Events</h4><ul id="events" style="list-style:none;padding:0"></ul></section>
+        <section style="grid-column: 1 / -1; max-height: none"><h4>Flow graph <button id="draw-graph" title="explores the app (coordrun explore) and draws it; the node shown now is marked">Draw</button></h4><div id="graph"></div></section>
         <section style="grid-column: 1 / -1"><h4>Lua</h4><input id="lua" style="width:100%;font:12px ui-monospace,monospace;padding:5px" placeholder="a Lua line, as at the REPL: tap('login', { name = 'Ann', password = 'secret' })"><pre id="output"></pre></section>
       </div>
     </main>
     <script>
     "use strict";
     let shown = -1;
+    let latest = null;
     const $ = (id) => document.getElementById(id);
     function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
 
@@ -109,6 +113,7 @@ enum Page {
     function render(state) {
       if (state.revision < shown) return;
       shown = state.revision;
+      latest = state;
       const screen = state.screen;
       const alert = screen && screen.alert;
       $("device").classList.toggle("modal", !!(screen && screen.modal && !alert));
@@ -165,8 +170,25 @@ enum Page {
       $("report").textContent = state.reload || "";
       $("messages").style.display = state.error || state.reload ? "" : "none";
       $("output").textContent = state.output || "";
+      markGraph();
       document.body.dataset.revision = state.revision;
     }
+
+    function markGraph() {
+      for (const node of document.querySelectorAll("#graph g.node")) {
+        const title = node.querySelector("title");
+        node.classList.toggle("current", !!(latest && title && title.textContent === latest.graphNode));
+      }
+    }
+
+    $("draw-graph").onclick = async () => {
+      const response = await fetch("/graph.svg");
+      const text = await response.text();
+      if (!response.ok) { $("error").textContent = JSON.parse(text).error; $("messages").style.display = ""; return; }
+      const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+      $("graph").replaceChildren(document.importNode(svg, true));
+      markGraph();
+    };
 
     $("back").onclick = () => act({ action: "back" });
     $("sheet-close").onclick = () => act({ action: "dismiss" });

@@ -12,6 +12,10 @@ actor Preview {
     private var nextListener = 0
     /// The scripts' modification stamps when last loaded (``reloadIfSaved()``).
     private var stamps: [String: String] = [:]
+    /// The flow graph drawn last, with the scripts' texts it was explored from.
+    private var graph: (sources: [String: String], svg: String)?
+    private let script: String
+    private let limits: RuntimeLimits
 
     /// Loads `script` under `limits` and starts its app (where `restore` was taken, at the first of
     /// `links`, or at its start; then the other links), with a REPL whose lines run under `timeLimit`.
@@ -45,6 +49,8 @@ actor Preview {
             }
             return fresh
         }
+        self.script = script
+        self.limits = limits
         session = PreviewSession(repl: repl)
         sink.session = session
         stamps = Self.stamps(of: runtime.scriptFiles)
@@ -69,6 +75,50 @@ actor Preview {
 
     /// The app as a snapshot.
     func snapshot() throws -> String { try session.snapshot() }
+
+    /// The app's flow graph as SVG (Graphviz's `dot`), explored on first request and again after the scripts
+    /// changed: each node a state's screen, each edge an action (docs/Explore.md); the state's `graphNode`
+    /// says which node the app shows.
+    func graphSVG() throws -> String {
+        let sources = session.repl.runtime.sources
+        if let graph, graph.sources == sources { return graph.svg }
+        var options = Explorer.Options()
+        (options.depth, options.maxStates, options.timeLimit) = (12, 1_000, 10)
+        let script = script, limits = limits
+        let explorer = try Explorer(options: options) {
+            let runtime = try limits.runtime(timed: true)
+            try Explorer.prepare(runtime)
+            runtime.lua.sourceOverrides = sources
+            try runtime.load(script: script)
+            return runtime
+        }
+        let flow = FlowGraph(try explorer.run())
+        let svg = try Self.dot(flow.dot)
+        graph = (sources, svg)
+        session.flowGraph = flow
+        broadcast(session.state)
+        return svg
+    }
+
+    /// `dot -Tsvg` of `text`.
+    private static func dot(_ text: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["dot", "-Tsvg"]
+        let (input, output) = (Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let svg = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw PreviewSession.BadAction(message: "Graphviz's dot could not draw the flow graph (status \(process.terminationStatus); Debian's graphviz package has it)")
+        }
+        return String(decoding: svg, as: UTF8.self)
+    }
 
     /// A stream of the states to come, starting with the current one, for a page that listens; the
     /// number ends it (``unsubscribe(_:)``).
@@ -141,12 +191,19 @@ struct PreviewHandler: HTTPHandler {
             } catch {
                 return Self.error(.conflict, REPL.message(for: error))
             }
+        case (.GET, "/graph.svg"):
+            do {
+                return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
+                                    body: Data(try await preview.graphSVG().utf8))
+            } catch {
+                return Self.error(.serviceUnavailable, (error as? PreviewSession.BadAction)?.message ?? REPL.message(for: error))
+            }
         case (.GET, "/live"):
             return try await WebSocketHTTPHandler.webSocket(LiveUpdates(preview: preview)).handleRequest(request)
-        case (_, "/"), (_, "/state"), (_, "/action"), (_, "/snapshot"), (_, "/live"):
+        case (_, "/"), (_, "/state"), (_, "/action"), (_, "/snapshot"), (_, "/graph.svg"), (_, "/live"):
             return Self.error(.methodNotAllowed, "\(request.method.rawValue) \(request.path) is not a request the preview takes")
         default:
-            return Self.error(.notFound, "the preview has no page \(request.path) (/, /state, /action, /snapshot, /live)")
+            return Self.error(.notFound, "the preview has no page \(request.path) (/, /state, /action, /snapshot, /graph.svg, /live)")
         }
     }
 

@@ -100,6 +100,13 @@ check("CityPicker" not in text("tree"), "the picker finished")
 check(any("tap(\"citySelected\"" in li.text for li in driver.find_elements(By.CSS_SELECTOR, "#history li")), "each click is a line of the history")
 driver.save_screenshot(os.path.join(shots, "profile.png"))
 
+# --- the flow graph, the node shown now marked -----------------------------------------------------------
+driver.find_element(By.ID, "draw-graph").click()
+until(lambda: driver.find_elements(By.CSS_SELECTOR, "#graph svg g.node"), "the flow graph is drawn")
+marked = driver.find_elements(By.CSS_SELECTOR, "#graph g.node.current")
+check(len(marked) == 1 and "UserEdit" in marked[0].text, "the node of the profile is marked")
+driver.save_screenshot(os.path.join(shots, "graph.png"))
+
 # --- undo -------------------------------------------------------------------------------------------
 driver.find_element(By.ID, "undo").click()
 until(lambda: "Cities of Ulyanovsk Oblast" in text("screen-text"), "undo takes the last line back")
@@ -133,6 +140,11 @@ for path in ("../../etc/passwd", "state/../../x", "nope"):
         check(error.code == 404, "a path outside the preview is refused: " + path)
 after = json.loads(urllib.request.urlopen(app_url + "state").read())
 check(after["revision"] == before["revision"] and after["stack"] == before["stack"], "and none of them changed the app")
+started = time.monotonic()
+status, answer = post(app_url, b'{"action": "lua", "code": "while true do end"}')
+check(status == 200 and "timed out" in (answer.get("error") or ""), "a runaway line is stopped by the time limit")
+check(time.monotonic() - started < 10, "within the time limit, not the page's patience")
+check(json.loads(urllib.request.urlopen(app_url + "state").read())["stack"] == before["stack"], "and the server goes on, the app as before")
 status, answer = post(app_url, b'{"action": "tap", "output": "nope"}')
 check(status == 200 and "no output 'nope'" in (answer.get("error") or ""), "a failing line is reported with its message")
 until(lambda: "no output 'nope'" in text("error"), "the page shows the error")

@@ -85,6 +85,13 @@ import TestSupport
             """, "\(history)")
     }
 
+    @Test func eventsWriteDataAsLua() throws {
+        let session = try REPLTranscript(mode: .run)
+        session.line("login { name = 'Ann', password = 'secret' }")
+        let events = session.line(":events")
+        #expect(events.contains("(finished) -> {name = \"Ann\"}\n"), "\(events)")
+    }
+
     @Test func insideTapsQuotesTheOutputsComplete() throws {
         let session = try REPLTranscript(mode: .repl)
         let repl = session.repl

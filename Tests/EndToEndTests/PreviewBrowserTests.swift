@@ -46,7 +46,7 @@ import TestSupport
         let folder = try TemporaryDirectory()
         let app = try folder.write("app.lua", try #require(readFile(repositoryRoot + "/scripts/app.lua")))
         _ = try folder.write("cities.lua", try #require(readFile(repositoryRoot + "/scripts/cities.lua")))
-        let appServer = try Server(["--watch", app])
+        let appServer = try Server(["--watch", "--timeout", "1", app])
         let shopServer = try Server(["examples/shop.lua"])
         let shots = NSTemporaryDirectory() + "coordrun-preview-screenshots"
         let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_test.py", appServer.url, app, shopServer.url, shots],

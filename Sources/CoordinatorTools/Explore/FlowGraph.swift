@@ -64,9 +64,8 @@ public struct FlowGraph {
     public init(_ report: ExploreReport, tested: Set<String>? = nil) {
         var ids: [String: String] = [:]
         func node(_ state: ExploreReport.State) -> String {
+            let (key, screen) = Self.key(screen: state.screen, title: state.title, owner: state.owner, inModal: state.inModal, gateway: state.gateway)
             let alert = state.screen == "Alert"
-            let screen = state.screen.isEmpty ? "(nothing)" : alert ? "Alert" + (state.title.map { ": " + $0 } ?? "") : state.screen
-            let key = [state.gateway, state.owner, screen, state.inModal ? "modal" : ""].joined(separator: "/")
             if let id = ids[key] { return id }
             let id = "n\(nodes.count + 1)"
             ids[key] = id
@@ -114,6 +113,22 @@ public struct FlowGraph {
             let drawn = Edge(from: edge.from, to: edge.to, label: label, kind: edge.kind)
             if seen.insert(drawn).inserted { edges.append(drawn) }
         }
+    }
+
+    /// A state's node key (gateway, coordinator, screen, modal) and the screen as the node names it (an
+    /// alert by its title): one rule for the states found and the app shown now (``node(showing:)``).
+    static func key(screen: String, title: String?, owner: String, inModal: Bool, gateway: String) -> (key: String, screen: String) {
+        let shown = screen.isEmpty ? "(nothing)" : screen == "Alert" ? "Alert" + (title.map { ": " + $0 } ?? "") : screen
+        return ([gateway, owner, shown, inModal ? "modal" : ""].joined(separator: "/"), shown)
+    }
+
+    /// The node of the state `app` shows now (its screen, the coordinator showing it, a modal up, the
+    /// gateway), or nil when the exploration found no such state.
+    public func node(showing app: Application) -> Node? {
+        let screen = app.window.visibleScreen
+        let key = Self.key(screen: screen?.name ?? "", title: screen?["title"]?.stringValue, owner: screen?.owner?.name ?? "",
+                           inModal: !app.window.modals.isEmpty, gateway: app.gateway.state.rawValue).key
+        return nodes.first { Self.key(screen: $0.screen, title: nil, owner: $0.coordinator, inModal: $0.inModal, gateway: $0.gateway).key == key }
     }
 
     /// What tells `payload` apart from `others`: of a record, the fields whose values differ among them

@@ -19,6 +19,9 @@ public final class PreviewSession {
     private var lastText = ""
     private var lastError: String?
     private var lastReload: String?
+    /// The app's flow graph, when one was drawn (the page asks for it): the state names the node the app
+    /// shows now (`graphNode`).
+    public var flowGraph: FlowGraph?
     /// The most bytes an action's text may hold (a payload, a link, a snapshot to restore): 8 MiB.
     public static let maximumActionBytes = 8 << 20
 
@@ -115,7 +118,8 @@ public final class PreviewSession {
     /// The whole app as a page shows it, as JSON: `revision`; `screen` (`name`, `title`, `text`, `inputs` as
     /// Lua, `modal`, `alert` with its own `title` and `message`) or null; `actions` (`number`, `label`, `output`, `kind`:
     /// `tap`, `item` or `value`, `examples` as Lua); `tabs` (`title`, `badge`, `selected`); `stack`; `tree` and
-    /// `hierarchy` as text; `events`; `history` (`line`, `text`, `current`, `undone`); and what the last
+    /// `hierarchy` as text; `events`; `history` (`line`, `text`, `current`, `undone`); `graphNode`, the node of
+    /// ``flowGraph`` shown now; and what the last
     /// action printed (`output`), reported (`error`, with its place) and reloaded (`reload`).
     public var state: String {
         let app = repl.runtime.app
@@ -151,6 +155,7 @@ public final class PreviewSession {
                 return .record(tab)
             })
         }
+        document["graphNode"] = flowGraph?.node(showing: app).map { .string($0.id) }
         document["stack"] = .list(app.window.visibleStack.map { .string($0.name) })
         document["tree"] = .string(app.root.map { Inspection(app: app, style: .plain).tree($0) } ?? "")
         document["hierarchy"] = .string(app.window.hierarchyDescription)

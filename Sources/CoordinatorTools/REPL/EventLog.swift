@@ -9,7 +9,7 @@ package final class EventLog {
     let capacity = 200
 
     package init(app: Application) {
-        _ = app.observe { [weak self] event in self?.append("\(event)") }
+        _ = app.observe { [weak self] event in self?.append(event.description(notation: \.luaLiteral)) }
     }
 
     func append(_ text: String) {
