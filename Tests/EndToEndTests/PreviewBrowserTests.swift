@@ -4,8 +4,9 @@ import TestSupport
 
 /// `coordrun serve` in a real headless Chromium driven by Selenium (Tests/Browser/preview_test.py): the
 /// login → profile → city pick journey clicked through, an alert, a modal sheet, tabs and badges, undo and
-/// redo, a link, a snapshot restored, a saved script reloaded into every page, bad requests refused, and a
-/// click's latency with 50 more pages connected. Screenshots go to a folder this test prints.
+/// redo, a link, a snapshot restored, a saved script reloaded into every page, bad requests refused; and it
+/// prints a click's latency with 50 more pages connected (docs/Performance.md: measured, not asserted).
+/// Screenshots go to a folder this test prints.
 @Suite(.serialized) struct PreviewBrowserTests {
     /// A `coordrun serve` of this build, until the test ends.
     final class Server {
@@ -53,6 +54,6 @@ import TestSupport
                                        input: "", within: 300)
         print(outcome.out.split(separator: "\n").filter { $0.hasPrefix("measure:") || $0.hasPrefix("screenshots:") }.joined(separator: "\n"))
         #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")
-        #expect(outcome.out.contains("ok: a click updates the page within 50 ms at the 95th percentile"), "\(outcome.out)")
+        #expect(outcome.out.contains("ok: every click updated the page"), "\(outcome.out)")
     }
 }
