@@ -111,7 +111,7 @@ enum Page {
     }
 
     function render(state) {
-      if (state.revision < shown) return;
+      if (state.revision <= shown) return; // each state once: a click's answer and its broadcast are one
       shown = state.revision;
       latest = state;
       const screen = state.screen;

@@ -17,6 +17,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -28,7 +29,8 @@ options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
     options.add_argument(flag)
 driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
-wait = WebDriverWait(driver, 10)
+# A page redraws by replacing its elements: one found just before a redraw is stale, and looked up again.
+wait = WebDriverWait(driver, 10, ignored_exceptions=[StaleElementReferenceException])
 
 
 def check(condition, what):
@@ -56,6 +58,17 @@ def until(condition, what):
     check(True, what)
 
 
+def click(find):
+    """Clicks what `find` finds, looking it up again if a redraw replaced it in between."""
+    for _ in range(20):
+        try:
+            find().click()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    check(False, "an element could be clicked")
+
+
 def action(label):
     return driver.find_element(By.XPATH, "//button[contains(@class,'action') and starts-with(normalize-space(.), %s)]" % json.dumps(label))
 
@@ -75,25 +88,25 @@ until(lambda: revision() >= 0 and text("screen-title") == "Sign in", "the page s
 login = driver.find_element(By.CSS_SELECTOR, ".value[data-output=login] input")
 login.clear()
 login.send_keys('{ name = "<b>Ann</b>", password = "wrong" }')
-driver.find_element(By.CSS_SELECTOR, ".value[data-output=login] .send").click()
+click(lambda: driver.find_element(By.CSS_SELECTOR, ".value[data-output=login] .send"))
 until(lambda: "shown" in driver.find_element(By.ID, "alert").get_attribute("class"), "a wrong password shows the alert as a dialog")
 check(text("alert-title") == "Login failed" and text("alert-message") == "Wrong password", "the dialog has the alert's title and message")
 driver.save_screenshot(os.path.join(shots, "alert.png"))
-driver.find_element(By.CSS_SELECTOR, "#alert-actions button").click()
+click(lambda: driver.find_element(By.CSS_SELECTOR, "#alert-actions button"))
 until(lambda: "shown" not in driver.find_element(By.ID, "alert").get_attribute("class"), "its action closes the dialog")
 login = driver.find_element(By.CSS_SELECTOR, ".value[data-output=login] input")
 login.clear()
 login.send_keys('{ name = "<b>Ann</b>", password = "secret" }')
-driver.find_element(By.CSS_SELECTOR, ".value[data-output=login] .send").click()
+click(lambda: driver.find_element(By.CSS_SELECTOR, ".value[data-output=login] .send"))
 until(lambda: text("screen-title") == "Profile", "logging in shows the profile")
 check("User: <b>Ann</b>" in text("screen-text"), "a name with markup is shown as text")
 check(not driver.find_elements(By.CSS_SELECTOR, "#screen-text b"), "and never becomes markup")
-action("selectCity").click()
+click(lambda: action("selectCity"))
 until(lambda: text("screen-title") == "Choose a city", "selectCity opens the city picker")
 check(not driver.find_element(By.ID, "back").get_attribute("disabled"), "Back is offered on a pushed screen")
-action("Ulyanovsk Oblast").click()
+click(lambda: action("Ulyanovsk Oblast"))
 until(lambda: "Cities of Ulyanovsk Oblast" in text("screen-text"), "a region opens its cities")
-action("Dimitrovgrad").click()
+click(lambda: action("Dimitrovgrad"))
 until(lambda: text("screen-title") == "Profile" and "City: Dimitrovgrad" in text("screen-text"), "a city goes back to the profile with it")
 check(text("stack") == "UserEdit", "the stack is the profile alone")
 check("CityPicker" not in text("tree"), "the picker finished")
@@ -101,16 +114,16 @@ check(any("tap(\"citySelected\"" in li.text for li in driver.find_elements(By.CS
 driver.save_screenshot(os.path.join(shots, "profile.png"))
 
 # --- the flow graph, the node shown now marked -----------------------------------------------------------
-driver.find_element(By.ID, "draw-graph").click()
+click(lambda: driver.find_element(By.ID, "draw-graph"))
 until(lambda: driver.find_elements(By.CSS_SELECTOR, "#graph svg g.node"), "the flow graph is drawn")
 marked = driver.find_elements(By.CSS_SELECTOR, "#graph g.node.current")
 check(len(marked) == 1 and "UserEdit" in marked[0].text, "the node of the profile is marked")
 driver.save_screenshot(os.path.join(shots, "graph.png"))
 
 # --- undo -------------------------------------------------------------------------------------------
-driver.find_element(By.ID, "undo").click()
+click(lambda: driver.find_element(By.ID, "undo"))
 until(lambda: "Cities of Ulyanovsk Oblast" in text("screen-text"), "undo takes the last line back")
-driver.find_element(By.ID, "redo").click()
+click(lambda: driver.find_element(By.ID, "redo"))
 until(lambda: "City: Dimitrovgrad" in text("screen-text"), "redo takes it again")
 
 # --- bad requests change nothing ----------------------------------------------------------------------
@@ -155,7 +168,7 @@ with open(app_script) as f:
 started = time.monotonic()
 with open(app_script, "w") as f:
     f.write(source.replace('("User: %s\\nCity: %s")', '("Name: %s\\nCity: %s")'))
-WebDriverWait(driver, 10, poll_frequency=0.002).until(lambda _: "Name: <b>Ann</b>" in text("screen-text"))
+WebDriverWait(driver, 10, poll_frequency=0.002, ignored_exceptions=[StaleElementReferenceException]).until(lambda _: "Name: <b>Ann</b>" in text("screen-text"))
 reload_ms = (time.monotonic() - started) * 1000
 check(True, "saving the script redraws the page (state kept)")
 check("reloaded" in text("report") and "render" in text("report"), "the reload's report is shown")
@@ -172,21 +185,21 @@ driver.switch_to.window(driver.window_handles[0])
 driver.get(shop_url)
 until(lambda: text("screen-title") == "Catalog", "the shop starts on its catalog")
 driver.find_element(By.ID, "link").send_keys("shop://catalog/shoes/42")
-driver.find_element(By.ID, "open-link").click()
+click(lambda: driver.find_element(By.ID, "open-link"))
 until(lambda: text("stack") == "Categories › Products › Product", "a link opens three deep")
-action("add").click()
+click(lambda: action("add"))
 until(lambda: driver.find_element(By.CSS_SELECTOR, "#tabbar button[data-title=Cart] .badge").get_attribute("textContent") == "1", "the cart's tab shows its badge")
 snapshot = urllib.request.urlopen(shop_url + "snapshot").read()
 snapshot_file = os.path.join(shots, "shop-snapshot.json")
 with open(snapshot_file, "wb") as f:
     f.write(snapshot)
 driver.save_screenshot(os.path.join(shots, "shop.png"))
-action("buy").click()
+click(lambda: action("buy"))
 until(lambda: "modal" in driver.find_element(By.ID, "device").get_attribute("class"), "buying presents the checkout as a sheet")
 driver.save_screenshot(os.path.join(shots, "sheet.png"))
-driver.find_element(By.ID, "sheet-close").click()
+click(lambda: driver.find_element(By.ID, "sheet-close"))
 until(lambda: "modal" not in driver.find_element(By.ID, "device").get_attribute("class"), "its close control swipes it down")
-driver.find_element(By.CSS_SELECTOR, "#tabbar button[data-title=Profile]").click()
+click(lambda: driver.find_element(By.CSS_SELECTOR, "#tabbar button[data-title=Profile]"))
 until(lambda: text("stack") == "Profile", "a tab is selected by its button")
 driver.find_element(By.ID, "restore").send_keys(snapshot_file)
 until(lambda: text("stack") == "Categories › Products › Product", "restoring the snapshot brings the product back")

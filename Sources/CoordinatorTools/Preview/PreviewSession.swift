@@ -21,7 +21,7 @@ public final class PreviewSession {
     private var lastReload: String?
     /// The app's flow graph, when one was drawn (the page asks for it): the state names the node the app
     /// shows now (`graphNode`).
-    public var flowGraph: FlowGraph?
+    public var flowGraph: FlowGraph? { didSet { revision += 1 } }
     /// The most bytes an action's text may hold (a payload, a link, a snapshot to restore): 8 MiB.
     public static let maximumActionBytes = 8 << 20
 
