@@ -170,6 +170,6 @@ public final class PreviewSession {
         return FlowValue.record(document).json
     }
 
-    /// The app as a snapshot (``ScriptRuntime/snapshot()``), to download.
+    /// The app as a snapshot (`ScriptRuntime.snapshot()`), to download.
     public func snapshot() throws -> String { try repl.runtime.snapshot() }
 }
