@@ -15,7 +15,7 @@ flow.screen "CityMap" { title = "Cities (map)", inputs = { "cities" },
 
 -- The one place that knows about the experiment: a global set before the app loads, or the environment.
 flow.factory("CityPicker", function()
-  local variant = CITY_PICKER or (os and os.getenv("CITY_PICKER")) -- no os in the sandbox
+  local variant = CITY_PICKER or (os and os.getenv("CITY_PICKER")) -- luacheck: read globals CITY_PICKER (no os in the sandbox)
   return variant == "map" and "CityMap" or "CityList"
 end)
 

@@ -99,7 +99,7 @@ function Shop:start()
   local tabs = self:setTabs { { "Catalog", Catalog }, { "Cart", Cart }, { "Profile", Profile } }
   local cart = tabs[2]
   local function checkout(items)
-    self:run(Checkout, items, { modal = true, onFinish = function(total, reason)
+    self:run(Checkout, items, { modal = true, onFinish = function(total)
       if total then
         cart:empty()
         self:update("inCart", false) -- every product page shown, in any tab

@@ -27,6 +27,8 @@ public final class ScreenCatalog {
 
     /// Every screen type name, sorted.
     public var names: [String] { types.keys.sorted() }
+    /// The factories' names, sorted (each builds one of its variants' types).
+    package var factoryNames: [String] { factories.keys.sorted() }
 
     /// Adds a screen type; a type of the same name is redefined in place (its live screens follow). Inside an
     /// operation that fails, both are undone.

@@ -248,6 +248,9 @@ public final class ScriptRuntime {
     /// Whether the scripts declared an application (`flow.app`), which ``start(router:)`` starts.
     public var declaresApplication: Bool { scriptModule.declaration.declaresApplication }
 
+    /// The methods every coordinator instance has in Lua (`push`, `run`, `finish`, ...).
+    package var coordinatorMethodNames: [String] { CoordinatorMethods.all.map(\.name) }
+
     /// The coordinator classes the scripts declared (`flow.coordinator "Name"`), sorted.
     package var coordinatorClassNames: [String] { scriptModule.classNames }
 

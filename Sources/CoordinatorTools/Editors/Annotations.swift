@@ -1,0 +1,352 @@
+import CoordinatorScript
+
+/// Annotations for Lua editors (LuaLS, EmmyLua's analyzer: `---@meta` files) of the coordinator API and of an
+/// app's own declarations (`coordrun annotations [SCRIPT] -o DIR`, docs/Editors.md).
+///
+/// The names come from the runtime itself — the `coordinator` module's fields, the methods every coordinator
+/// and every screen has, the driver functions, `expect`'s checks — and each has its signature here (a drift
+/// test keeps the two the same: every name exposed is annotated, every name annotated exists). With
+/// an app, each screen type becomes a class with its inputs as fields and its outputs' handlers
+/// (`onSelectCity`), each coordinator class a class over `coordinator.Coordinator`, and the screen names a
+/// type that `push`, `present` and `setRoot` take, so `self:push("Regoins")` and `s.onSelectCty` are
+/// flagged and `self:push("` completes.
+public enum Annotations {
+    /// A file of annotations: its name in the output folder and its text.
+    public struct File: Sendable, Equatable {
+        /// The file's name (`coordinator.lua`).
+        public let name: String
+        /// Its text.
+        public let text: String
+    }
+
+    /// The files for `runtime` (made with the driver functions, its app loaded when `app` is true): the
+    /// library (`coordinator.lua`), the driver functions and the tests' globals (`driver.lua`), and with an
+    /// app, its declarations (`app.lua`).
+    public static func files(for runtime: ScriptRuntime, app: Bool) throws -> [File] {
+        var files = [File(name: "coordinator.lua", text: library), File(name: "driver.lua", text: driver)]
+        if app { files.append(File(name: "app.lua", text: declarations(of: runtime))) }
+        return files
+    }
+
+    // MARK: The API's signatures, by the names the runtime exposes
+
+    /// The `coordinator` module's fields.
+    static let module: [(name: String, annotation: String)] = [
+        ("coordinator", """
+            ---Defines (or, on reload, redefines in place) a coordinator class: `local App = flow.coordinator "App"`.
+            ---@generic T: coordinator.Coordinator
+            ---@param name `T`
+            ---@return T
+            function flow.coordinator(name) end
+            """),
+        ("screen", """
+            ---Defines a screen type: `flow.screen "Name" { inputs = {...}, outputs = {...}, render = fn }`, or
+            ---`flow.screen(name, spec)`. A statement.
+            ---@param name string
+            ---@param spec? coordinator.ScreenSpec
+            ---@return fun(spec: coordinator.ScreenSpec)?
+            function flow.screen(name, spec) end
+            """),
+        ("app", """
+            ---Declares the app: its root coordinator class, or one class per gateway state.
+            ---@param flows coordinator.Coordinator|table<string, coordinator.Coordinator>
+            function flow.app(flows) end
+            """),
+        ("view", """
+            ---Declares what exploration compares of two states.
+            ---@param view fun(state: table): any
+            function flow.view(view) end
+            """),
+        ("route", """
+            ---Declares a deep link: `flow.route("shop://catalog/:category", { example = {...}, ... })`.
+            ---@param pattern string
+            ---@param spec table
+            function flow.route(pattern, spec) end
+            """),
+        ("factory", """
+            ---A factory: `push(name)` builds the screen type `choose(inputs)` returns.
+            ---@param name string
+            ---@param choose fun(inputs: table): string
+            function flow.factory(name, choose) end
+            """),
+        ("update", """
+            ---Sets inputs on every shown screen that declares them: `flow.update("user", value)` or `flow.update { user = value }`.
+            ---@param name string|table
+            ---@param value? any
+            function flow.update(name, value) end
+            """),
+        ("gateway", """
+            ---The app's authorization state: `flow.gateway.state = "main"`.
+            ---@type { state: string }
+            flow.gateway = nil
+            """),
+        ("classes", """
+            ---The coordinator classes the scripts defined, by name.
+            ---@type table<string, coordinator.Coordinator>
+            flow.classes = nil
+            """),
+        ("freeze", """
+            ---A read-only copy of plain data that screens share without copying it.
+            ---@generic T
+            ---@param data T
+            ---@return T
+            function flow.freeze(data) end
+            """),
+        ("copy", """
+            ---A plain table you can change, with the data of `value` (frozen or not).
+            ---@generic T
+            ---@param value T
+            ---@return T
+            function flow.copy(value) end
+            """),
+    ]
+
+    /// The methods every coordinator instance has (`self:push(...)`).
+    static let coordinatorMethods: [(name: String, annotation: String)] = [
+        ("push", """
+            ---Pushes a new screen of type `name`; returns it.
+            ---@param name coordinator.ScreenName
+            ---@param inputs? table
+            ---@param options? { animated: boolean }
+            ---@return coordinator.Screen
+            function Coordinator:push(name, inputs, options) end
+            """),
+        ("present", """
+            ---Presents a new screen modally; returns it.
+            ---@param name coordinator.ScreenName
+            ---@param inputs? table
+            ---@param options? { animated: boolean }
+            ---@return coordinator.Screen
+            function Coordinator:present(name, inputs, options) end
+            """),
+        ("setRoot", """
+            ---Replaces the stack with a new screen; returns it.
+            ---@param name coordinator.ScreenName
+            ---@param inputs? table
+            ---@param options? { hideBar: boolean, animated: boolean }
+            ---@return coordinator.Screen
+            function Coordinator:setRoot(name, inputs, options) end
+            """),
+        ("pop", "---Pops the top screen.\nfunction Coordinator:pop() end"),
+        ("popToRoot", "---Pops to the stack's first screen.\nfunction Coordinator:popToRoot() end"),
+        ("dismiss", "---Dismisses what this coordinator presented.\nfunction Coordinator:dismiss() end"),
+        ("selectTab", """
+            ---Selects a tab by number (from 1) or title.
+            ---@param tab integer|string
+            function Coordinator:selectTab(tab) end
+            """),
+        ("alert", """
+            ---Shows an alert: `self:alert { title = ..., message = ..., actions = { "OK" } }`.
+            ---@param spec { title: string, message?: string, actions?: (string|table)[] }
+            ---@return coordinator.Screen
+            function Coordinator:alert(spec) end
+            """),
+        ("run", """
+            ---Runs a child flow; returns it (set its `onFinish`).
+            ---@generic T: coordinator.Coordinator
+            ---@param class T
+            ---@param args? any
+            ---@param options? { modal: boolean, onFinish: fun(result: any, reason: coordinator.FinishReason) }
+            ---@return T
+            function Coordinator:run(class, args, options) end
+            """),
+        ("setTabs", """
+            ---Shows a tab bar, each tab with its flow: `self:setTabs { { "Feed", Feed }, { "Profile", Profile } }`; returns the flows.
+            ---@param tabs table
+            ---@return coordinator.Coordinator[]
+            function Coordinator:setTabs(tabs) end
+            """),
+        ("finish", """
+            ---Finishes this flow with a result (its parent's `onFinish` hears it).
+            ---@param result? any
+            function Coordinator:finish(result) end
+            """),
+        ("update", """
+            ---Sets inputs on every shown screen that declares them: `self:update("user", value)` or `self:update { user = value }`.
+            ---@param name string|table
+            ---@param value? any
+            function Coordinator:update(name, value) end
+            """),
+        ("send", """
+            ---Sends a signal up the tree; returns the replies.
+            ---@param name string
+            ---@param payload? any
+            ---@return any[]
+            function Coordinator:send(name, payload) end
+            """),
+        ("onSignal", """
+            ---Handles a signal that reaches this coordinator (a second handler of the same name replaces the first).
+            ---@param name string
+            ---@param handler fun(payload: any, name: string): any
+            function Coordinator:onSignal(name, handler) end
+            """),
+        ("screens", "---The screens this coordinator shows.\n---@return coordinator.Screen[]\nfunction Coordinator:screens() end"),
+        ("children", "---Its running child flows.\n---@return coordinator.Coordinator[]\nfunction Coordinator:children() end"),
+        ("setBadge", """
+            ---Sets a tab's badge (nil: none).
+            ---@param tab integer|string
+            ---@param badge? integer|string
+            function Coordinator:setBadge(tab, badge) end
+            """),
+    ]
+
+    /// The fields and methods every screen has (`screen:title()`, `screen.name`).
+    static let screenMembers: [(name: String, annotation: String)] = [
+        ("name", "---The screen type's name.\n---@type string\nScreen.name = nil"),
+        ("id", "---The screen's number in the app.\n---@type integer\nScreen.id = nil"),
+        ("title", "---The title shown above it.\n---@return string\nfunction Screen:title() end"),
+        ("isShown", "---Whether it is in the window.\n---@return boolean\nfunction Screen:isShown() end"),
+        ("render", "---Its text.\n---@return string\nfunction Screen:render() end"),
+        ("input", "---An input's value (also one named like a method).\n---@param name string\n---@return any\nfunction Screen:input(name) end"),
+        ("inputs", "---Every input that has a value.\n---@return table\nfunction Screen:inputs() end"),
+        ("outputs", "---The names of its outputs.\n---@return string[]\nfunction Screen:outputs() end"),
+        ("on", "---Sets a handler by the output's name (nil removes it).\n---@param output string\n---@param handler? fun(payload: any)\nfunction Screen:on(output, handler) end"),
+        ("emit", "---Reports an output, as if the user acted.\n---@param output string\n---@param payload? any\nfunction Screen:emit(output, payload) end"),
+        ("send", "---Sends a signal up from the screen; returns the replies.\n---@param name string\n---@param payload? any\n---@return any[]\nfunction Screen:send(name, payload) end"),
+        ("onSignal", "---Handles a signal sent to the screen.\n---@param name string\n---@param handler fun(payload: any, name: string): any\nfunction Screen:onSignal(name, handler) end"),
+    ]
+
+    /// The driver functions (a REPL, a test, a script that walks its app).
+    static let driverFunctions: [(name: String, annotation: String)] = [
+        ("tap", "---The visible screen emits an output, as if the user tapped it.\n---@param output string\n---@param payload? any\nfunction tap(output, payload) end"),
+        ("back", "---The system's Back.\nfunction back() end"),
+        ("dismiss", "---The swipe-down of the whole top modal.\nfunction dismiss() end"),
+        ("open", "---Opens a deep link the app declares.\n---@param url string\nfunction open(url) end"),
+        ("tab", "---Selects a tab by number (from 1) or title.\n---@param tab integer|string\nfunction tab(tab) end"),
+        ("top", "---The visible screen.\n---@return coordinator.Screen?\nfunction top() end"),
+        ("stack", "---The visible stack's screen names, bottom first.\n---@return string[]\nfunction stack() end"),
+        ("tree", "---The coordinator tree.\n---@return { name: string, children: table[] }?\nfunction tree() end"),
+        ("snapshot", "---The whole app as JSON.\n---@return string\nfunction snapshot() end"),
+        ("restore", "---Rebuilds the app a snapshot describes; returns a warning when it was of other scripts.\n---@param json string\n---@param secrets? table|fun(name: string, step: integer): any\n---@return string?\nfunction restore(json, secrets) end"),
+        ("reload", "---Runs the app's scripts again; the named file-level locals take their new value.\n---@param ... string|string[]\n---@return string\nfunction reload(...) end"),
+    ]
+
+    /// A test file's globals besides the driver functions.
+    static let testGlobals: [(name: String, annotation: String)] = [
+        ("app", "---Loads and starts the app the tests drive.\n---@param script string\n---@param options? { state: string }\nfunction app(script, options) end"),
+        ("test", "---Declares a test.\n---@param name string\n---@param body fun()\nfunction test(name, body) end"),
+        ("skip", "---Declares a test that is listed, not run.\n---@param name string\n---@param body fun()\nfunction skip(name, body) end"),
+    ]
+
+    /// `expect`'s checks.
+    static let expectations: [(name: String, annotation: String)] = [
+        ("equal", "---Any two values (tables by content).\n---@param actual any\n---@param expected any\n---@param what? string\nfunction expect.equal(actual, expected, what) end"),
+        ("screen", "---The visible screen, and the inputs named.\n---@param name string\n---@param inputs? table\nfunction expect.screen(name, inputs) end"),
+        ("stack", "---The visible hierarchy from bottom to top.\n---@param names string[]\nfunction expect.stack(names) end"),
+        ("alert", "---An alert is showing, with this title (and message).\n---@param spec { title: string, message?: string }\nfunction expect.alert(spec) end"),
+        ("tabs", "---The tab bar's titles, in order (and the selected one).\n---@param spec { [integer]: string, selected?: string }\nfunction expect.tabs(spec) end"),
+        ("badge", "---A tab's badge (nil: none).\n---@param title string\n---@param badge? integer|string\nfunction expect.badge(title, badge) end"),
+        ("tree", "---The running coordinators, depth first, two spaces a level.\n---@param lines string[]\nfunction expect.tree(lines) end"),
+        ("finished", "---A coordinator of that name finished during the test.\n---@param name string\n---@param spec? { result?: any, reason?: coordinator.FinishReason }\nfunction expect.finished(name, spec) end"),
+        ("events", "---Running `step` caused these events, in order.\n---@param step fun()\n---@param events string[]\nfunction expect.events(step, events) end"),
+        ("fails", "---Running `step` fails with a message containing the text, and the app is as before.\n---@param step fun()\n---@param part? string\nfunction expect.fails(step, part) end"),
+        ("show", "---A value as the failure messages write it.\n---@param value any\n---@return string\nfunction expect.show(value) end"),
+    ]
+
+    // MARK: The files
+
+    /// `coordinator.lua`: the module, coordinators and screens.
+    static var library: String {
+        var text = """
+            ---@meta coordinator
+            -- Generated by `coordrun annotations` from the runtime: do not edit (docs/Editors.md).
+
+            ---@alias coordinator.FinishReason "finished"|"systemBack"|"parentFinished"|"screensRemoved"
+
+            ---@class coordinator.ScreenSpec
+            ---@field title? string
+            ---@field inputs? string[]
+            ---@field required? string[]
+            ---@field outputs? table
+            ---@field render? fun(screen: coordinator.Screen): string
+            ---@field examples? table<string, any[]>
+
+            ---A coordinator: a Lua class over the Swift coordinator (instance -> class -> these methods).
+            ---@class coordinator.Coordinator
+            ---@field router coordinator.Coordinator
+            ---@field onFinish? fun(result: any, reason: coordinator.FinishReason)
+            local Coordinator = {}
+
+
+            """
+        for method in coordinatorMethods { text += method.annotation + "\n\n" }
+        text += "---A screen: its inputs read and set as fields, its handlers as `on` fields.\n---@class coordinator.Screen\nlocal Screen = {}\n\n"
+        for member in screenMembers { text += member.annotation + "\n\n" }
+        text += "---The `coordinator` module: `local flow = require \"coordinator\"`.\n---@class coordinator\nlocal flow = {}\n\n"
+        for field in module { text += field.annotation + "\n\n" }
+        return text + "return flow\n"
+    }
+
+    /// `driver.lua`: the driver functions and a test file's globals.
+    static var driver: String {
+        var text = "---@meta\n-- Generated by `coordrun annotations` from the runtime: do not edit (docs/Editors.md).\n\n"
+        for function in driverFunctions + testGlobals { text += function.annotation + "\n\n" }
+        text += "---A test's checks: each fails the test at its own line, with what was expected and what the app shows.\nexpect = {}\n\n"
+        for check in expectations { text += check.annotation + "\n\n" }
+        return text
+    }
+
+    /// `app.lua`: the app's screen types and coordinator classes, and the names `push` takes.
+    static func declarations(of runtime: ScriptRuntime) -> String {
+        let types = runtime.app.catalog.types.sorted { $0.key < $1.key }
+        let script = runtime.scriptFiles.first?.split(separator: "/").last.map(String.init) ?? "the app"
+        var text = "---@meta\n-- Generated by `coordrun annotations` from \(script): do not edit (docs/Editors.md).\n\n"
+        let names = types.map(\.key).filter { $0 != "Alert" } + runtime.app.catalog.factoryNames
+        text += "---@alias coordinator.ScreenName " + (names.isEmpty ? "string" : names.map { LuaSyntax.quoted($0) }.joined(separator: "|")) + "\n\n"
+        for (name, type) in types where name != "Alert" {
+            text += "---@class \(name): coordinator.Screen\n"
+            for input in type.inputs { text += "---@field \(input.name)\(input.required ? "" : "?") any\n" }
+            for output in type.outputs {
+                let payload: String = switch output.payload {
+                case .nothing: "fun()"
+                case .value, .choice: "fun(payload: any)"
+                }
+                text += "---@field \(output.handlerName)? \(payload)\n"
+            }
+            text += "\n"
+        }
+        for name in runtime.coordinatorClassNames {
+            text += "---@class \(name): coordinator.Coordinator\n\n"
+        }
+        return text
+    }
+
+    /// `.luacheckrc` for a project of flows: Lua 5.4, and in test files (`*_test.lua`) the driver functions,
+    /// `app`, `test`, `skip` and `expect` with its checks (luacheck then flags `expect.stak`).
+    public static var luacheckConfig: String {
+        let globals = (driverFunctions + testGlobals).map { LuaSyntax.quoted($0.name) }.joined(separator: ", ")
+        let checks = expectations.map { LuaSyntax.quoted($0.name) }.joined(separator: ", ")
+        return """
+            -- Generated by `coordrun annotations`: luacheck's view of a project of coordinator flows (docs/Editors.md).
+            std = "lua54"
+            max_line_length = false
+            exclude_files = { "annotations/**", "**/.build/**" }
+            files["**/*_test.lua"] = {
+              read_globals = { \(globals),
+                expect = { fields = { \(checks) } } },
+            }
+
+            """
+    }
+
+    // MARK: Drift
+
+    /// The names the runtime exposes, by kind (`module`, `coordinator`, `screen`, `driver`, `expect`).
+    package static func exposed(by runtime: ScriptRuntime) throws -> [String: Set<String>] {
+        let module = try runtime.lua.evaluate("local f = require 'coordinator' local t = {} for k in pairs(f) do t[#t + 1] = k end return t", as: [String].self)
+        let expect = try runtime.lua.load(Expectations.source, name: "=expect").call(try runtime.lua.newTable(), as: LuaTable.self)
+        return [
+            "module": Set(module),
+            "coordinator": Set(runtime.coordinatorMethodNames),
+            "screen": runtime.screenFields,
+            "driver": Set(DriverFunctions.names),
+            "expect": Set(try expect.pairs().compactMap(\.key.stringValue)),
+        ]
+    }
+
+    /// The names annotated here, by kind (as ``exposed(by:)``).
+    package static var annotated: [String: Set<String>] {
+        ["module": Set(module.map(\.name)), "coordinator": Set(coordinatorMethods.map(\.name)), "screen": Set(screenMembers.map(\.name)),
+         "driver": Set(driverFunctions.map(\.name)), "expect": Set(expectations.map(\.name))]
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import CoordinatorOptions
+import CoordinatorTools
+
+/// `coordrun annotations [SCRIPT] [-o DIR]`: LuaLS/EmmyLua annotations of the coordinator API, and of an app's
+/// own screens and coordinators, for editors; and luacheck's configuration (docs/Editors.md).
+struct AnnotationsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "annotations",
+        abstract: "Write editor annotations (LuaLS, EmmyLua) of the coordinator API and, with a script, of its app's screens and coordinators.",
+        usage: "coordrun annotations [<options>] [<script>]",
+        discussion: "Writes coordinator.lua, driver.lua and (with a script) app.lua to the folder, and .luacheckrc beside it with --luacheckrc. Point .luarc.json's workspace.library at the folder. Exit status: 1 when the script does not load or a file cannot be written.")
+
+    @Argument(help: "The app's main script: its screens and coordinator classes are annotated too (it is loaded, not started).")
+    var script: String?
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The folder to write the annotations to.", valueName: "dir"))
+    var output = "annotations"
+
+    @Option(help: ArgumentHelp("Also write luacheck's configuration for a project of flows to this file.", valueName: "file"))
+    var luacheckrc: String?
+
+    @OptionGroup var limitOptions: LimitOptions
+
+    func run() throws {
+        let streams = CoordRun.Streams()
+        let files: [Annotations.File]
+        do { files = try Self.annotations(of: script, limits: limitOptions.limits) } catch {
+            streams.message(REPL.message(for: error))
+            throw ExitCode.failure
+        }
+        guard Platform.makeFolders(output) else {
+            streams.message("cannot make the folder \(output)")
+            throw ExitCode.failure
+        }
+        for file in files where !Platform.writeFile(output + "/" + file.name, file.text) {
+            streams.message("cannot write \(output)/\(file.name)")
+            throw ExitCode.failure
+        }
+        if let luacheckrc, !Platform.writeFile(luacheckrc, Annotations.luacheckConfig) {
+            streams.message("cannot write \(luacheckrc)")
+            throw ExitCode.failure
+        }
+        Platform.writeOut("wrote \(files.map(\.name).joined(separator: ", ")) to \(output)\(luacheckrc.map { " and \($0)" } ?? "")\n")
+    }
+
+    /// The annotations of the API, and of the app `script` declares (loaded, not started) when given.
+    static func annotations(of script: String?, limits: RuntimeLimits) throws -> [Annotations.File] {
+        let runtime = try limits.runtime(driverFunctions: true, timed: false)
+        defer { runtime.lua.close() }
+        if let script { try runtime.load(script: script) }
+        return try Annotations.files(for: runtime, app: script != nil)
+    }
+}
