@@ -15,6 +15,7 @@ flow.screen "CityMap" { title = "Cities (map)", inputs = { "cities" },
 
 -- The one place that knows about the experiment: a global set before the app loads, or the environment.
 flow.factory("CityPicker", function()
+  ---@diagnostic disable-next-line: undefined-global
   local variant = CITY_PICKER or (os and os.getenv("CITY_PICKER")) -- luacheck: read globals CITY_PICKER (no os in the sandbox)
   return variant == "map" and "CityMap" or "CityList"
 end)

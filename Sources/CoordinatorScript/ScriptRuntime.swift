@@ -248,6 +248,43 @@ public final class ScriptRuntime {
     /// Whether the scripts declared an application (`flow.app`), which ``start(router:)`` starts.
     public var declaresApplication: Bool { scriptModule.declaration.declaresApplication }
 
+    /// What a coordinator class the scripts defined has of its own: its methods (the functions in its class
+    /// table) and the fields its methods set on `self` (`self.user = ...`, read from the scripts' text), for
+    /// editor annotations.
+    package func members(ofCoordinatorClass name: String) -> (methods: [String], fields: [String]) {
+        var methods: [String] = []
+        if let classes = try? module?.get("classes", as: LuaTable?.self), let table = try? classes.get(name, as: LuaTable?.self) {
+            for (key, value) in (try? table.pairs()) ?? [] {
+                if let method = key.stringValue, value.functionValue != nil { methods.append(method) }
+            }
+        }
+        var fields: Set<String> = []
+        for file in files.files {
+            guard let text = file.text else { continue }
+            let source = LuaSource(text)
+            for (index, function) in source.functions.enumerated() where function.name?.hasPrefix(name + ":") == true {
+                let body = Array(source.source(of: index).utf8)
+                var i = 0
+                while i + 5 < body.count {
+                    // `self.NAME =`, not `self.NAME ==`
+                    guard body[i..<(i + 5)].elementsEqual("self.".utf8), i == 0 || !(body[i - 1] == UInt8(ascii: "_") || body[i - 1] == UInt8(ascii: ".")
+                        || (body[i - 1] | 0x20 >= UInt8(ascii: "a") && body[i - 1] | 0x20 <= UInt8(ascii: "z"))) else { i += 1; continue }
+                    var j = i + 5
+                    while j < body.count, body[j] == UInt8(ascii: "_") || (body[j] | 0x20 >= UInt8(ascii: "a") && body[j] | 0x20 <= UInt8(ascii: "z"))
+                        || (body[j] >= UInt8(ascii: "0") && body[j] <= UInt8(ascii: "9")) { j += 1 }
+                    let field = String(decoding: body[(i + 5)..<j], as: UTF8.self)
+                    var k = j
+                    while k < body.count, body[k] == UInt8(ascii: " ") || body[k] == UInt8(ascii: "\t") { k += 1 }
+                    if !field.isEmpty, k < body.count, body[k] == UInt8(ascii: "="), k + 1 >= body.count || body[k + 1] != UInt8(ascii: "=") {
+                        fields.insert(field)
+                    }
+                    i = j
+                }
+            }
+        }
+        return (methods.sorted(), fields.subtracting(methods).sorted())
+    }
+
     /// The methods every coordinator instance has in Lua (`push`, `run`, `finish`, ...).
     package var coordinatorMethodNames: [String] { CoordinatorMethods.all.map(\.name) }
 

@@ -53,3 +53,63 @@ import TestSupport
         #expect(!typos.out.contains(":5:"), "\(typos.out)")
     }
 }
+
+/// EmmyLua's analyzer (emmylua_ls, from PyPI), reading the annotations `coordrun annotations` writes through
+/// the `.luarc.json` `coordrun init` writes: planted typos are flagged, and the repository's scripts and
+/// every example app get no warning at all.
+@Suite struct AnalyzerTests {
+    static let venv = ProcessInfo.processInfo.environment["COORDINATOR_TOOLS_VENV"] ?? NSHomeDirectory() + "/.cache/coordinator/tools-venv"
+
+    /// A workspace holding `files` (paths in the repository) and the annotations of `app`, with the editor
+    /// settings of a new project.
+    func workspace(_ files: [String], folders: [String] = [], app: String) throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory()
+        for file in files {
+            _ = try folder.write(file.split(separator: "/").last.map(String.init) ?? file, try #require(readFile(repositoryRoot + "/" + file)))
+        }
+        for path in folders {
+            try FileManager.default.copyItem(atPath: repositoryRoot + "/" + path, toPath: folder.path + "/" + (path.split(separator: "/").last.map(String.init) ?? path))
+        }
+        let annotated = try Programs.run(Programs.coordrun, ["annotations", app, "-o", "annotations"], input: "", folder: folder.path)
+        #expect(annotated.status == 0, "\(annotated.out)\(annotated.err)")
+        let scaffold = try TemporaryDirectory()
+        _ = try Programs.run(Programs.coordrun, ["init", "p"], input: "", folder: scaffold.path)
+        _ = try folder.write(".luarc.json", try #require(readFile(scaffold.path + "/p/.luarc.json")))
+        return folder
+    }
+
+    func analyze(_ folder: TemporaryDirectory, _ files: [String]) throws -> Programs.Outcome {
+        try Programs.run(Self.venv + "/bin/python", [repositoryRoot + "/Tests/Editors/analyzer_check.py", folder.path] + files,
+                         input: "", folder: folder.path, within: 120)
+    }
+
+    @Test func plantedTyposAreFlaggedAndTheRepositorysScriptsAreClean() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.venv + "/bin/python"), "no analyzer: scripts/ensure-deps --test installs it")
+        let folder = try workspace(["scripts/app.lua", "scripts/cities.lua", "scripts/app_test.lua",
+                                    "Tests/Editors/Typos/typos.lua", "Tests/Editors/Typos/typos_test.lua"], app: "app.lua")
+        let clean = try analyze(folder, ["app.lua", "cities.lua", "app_test.lua"])
+        #expect(clean.status == 0 && clean.out.isEmpty, "\(clean.out)\(clean.err)")
+        let typos = try analyze(folder, ["typos.lua", "typos_test.lua"])
+        #expect(typos.status == 0, "\(typos.err)")
+        for expected in ["typos.lua:5: undefined-field: Undefined field `pussh`",                 // a method
+                         "typos.lua:7: inject-field: Fields cannot be injected into the reference of `UserEdit` for `onSelectCty`", // a handler
+                         "typos.lua:8: undefined-field: Undefined field `usr`",                   // a field the app set on self
+                         "typos.lua:9: generic-constraint-mismatch",                               // a screen's name
+                         "typos.lua:10: undefined-field: Undefined field `scren`",                // the module
+                         "typos_test.lua:4: undefined-field: Undefined field `stak`",             // an expectation
+                         "typos_test.lua:5: undefined-global: undefined global variable: tapp"] { // a driver function
+            #expect(typos.out.contains(expected), "\(expected) in:\n\(typos.out)")
+        }
+        #expect(typos.out.split(separator: "\n").count == 7, "\(typos.out)")
+    }
+
+    @Test(arguments: ["ab-picker", "catalog", "launch", "multi-select", "notes", "shop", "tabs"])
+    func everyExampleAppIsClean(_ name: String) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.venv + "/bin/python"), "no analyzer: scripts/ensure-deps --test installs it")
+        let modules = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/examples")
+            .filter { $0.hasSuffix(".lua") && !$0.hasSuffix("_test.lua") }.map { "examples/" + $0 }
+        let folder = try workspace(modules + ["examples/\(name)_test.lua"], folders: ["examples/data"], app: name + ".lua")
+        let outcome = try analyze(folder, [name + ".lua", name + "_test.lua"])
+        #expect(outcome.status == 0 && outcome.out.isEmpty, "\(outcome.out)\(outcome.err)")
+    }
+}

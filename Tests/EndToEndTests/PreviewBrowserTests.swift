@@ -40,7 +40,7 @@ import TestSupport
     }
 
     @Test func thePreviewClicksThroughInARealBrowser() throws {
-        let venv = ProcessInfo.processInfo.environment["COORDINATOR_BROWSER_VENV"] ?? NSHomeDirectory() + "/.cache/coordinator/browser-venv"
+        let venv = ProcessInfo.processInfo.environment["COORDINATOR_TOOLS_VENV"] ?? NSHomeDirectory() + "/.cache/coordinator/tools-venv"
         let python = venv + "/bin/python"
         try #require(FileManager.default.isExecutableFile(atPath: python), "no Selenium at \(venv): scripts/ensure-deps --test installs it")
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "no chromium: scripts/ensure-deps --test installs it")

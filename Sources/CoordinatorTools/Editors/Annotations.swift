@@ -7,9 +7,9 @@ import CoordinatorScript
 /// and every screen has, the driver functions, `expect`'s checks — and each has its signature here (a drift
 /// test keeps the two the same: every name exposed is annotated, every name annotated exists). With
 /// an app, each screen type becomes a class with its inputs as fields and its outputs' handlers
-/// (`onSelectCity`), each coordinator class a class over `coordinator.Coordinator`, and the screen names a
-/// type that `push`, `present` and `setRoot` take, so `self:push("Regoins")` and `s.onSelectCty` are
-/// flagged and `self:push("` completes.
+/// (`onSelectCity`), each coordinator class a class over `coordinator.Coordinator` with its methods and the
+/// fields its methods set on `self`; `push`, `present` and `setRoot` take a screen type's name and give that
+/// type, so `self:push("Regoins")`, `s.onSelectCty` and `self:pussh` are flagged.
 public enum Annotations {
     /// A file of annotations: its name in the output folder and its text.
     public struct File: Sendable, Equatable {
@@ -42,9 +42,9 @@ public enum Annotations {
         ("screen", """
             ---Defines a screen type: `flow.screen "Name" { inputs = {...}, outputs = {...}, render = fn }`, or
             ---`flow.screen(name, spec)`. A statement.
+            ---@overload fun(name: string): fun(spec: coordinator.ScreenSpec)
             ---@param name string
-            ---@param spec? coordinator.ScreenSpec
-            ---@return fun(spec: coordinator.ScreenSpec)?
+            ---@param spec coordinator.ScreenSpec
             function flow.screen(name, spec) end
             """),
         ("app", """
@@ -105,26 +105,29 @@ public enum Annotations {
     static let coordinatorMethods: [(name: String, annotation: String)] = [
         ("push", """
             ---Pushes a new screen of type `name`; returns it.
-            ---@param name coordinator.ScreenName
+            ---@generic S: coordinator.Screen
+            ---@param name `S`
             ---@param inputs? table
-            ---@param options? { animated: boolean }
-            ---@return coordinator.Screen
+            ---@param options? { animated?: boolean }
+            ---@return S
             function Coordinator:push(name, inputs, options) end
             """),
         ("present", """
             ---Presents a new screen modally; returns it.
-            ---@param name coordinator.ScreenName
+            ---@generic S: coordinator.Screen
+            ---@param name `S`
             ---@param inputs? table
-            ---@param options? { animated: boolean }
-            ---@return coordinator.Screen
+            ---@param options? { animated?: boolean }
+            ---@return S
             function Coordinator:present(name, inputs, options) end
             """),
         ("setRoot", """
             ---Replaces the stack with a new screen; returns it.
-            ---@param name coordinator.ScreenName
+            ---@generic S: coordinator.Screen
+            ---@param name `S`
             ---@param inputs? table
-            ---@param options? { hideBar: boolean, animated: boolean }
-            ---@return coordinator.Screen
+            ---@param options? { hideBar?: boolean, animated?: boolean }
+            ---@return S
             function Coordinator:setRoot(name, inputs, options) end
             """),
         ("pop", "---Pops the top screen.\nfunction Coordinator:pop() end"),
@@ -146,14 +149,14 @@ public enum Annotations {
             ---@generic T: coordinator.Coordinator
             ---@param class T
             ---@param args? any
-            ---@param options? { modal: boolean, onFinish: fun(result: any, reason: coordinator.FinishReason) }
+            ---@param options? { modal?: boolean, onFinish?: fun(result: any, reason: coordinator.FinishReason) }
             ---@return T
             function Coordinator:run(class, args, options) end
             """),
         ("setTabs", """
             ---Shows a tab bar, each tab with its flow: `self:setTabs { { "Feed", Feed }, { "Profile", Profile } }`; returns the flows.
             ---@param tabs table
-            ---@return coordinator.Coordinator[]
+            ---@return any[]
             function Coordinator:setTabs(tabs) end
             """),
         ("finish", """
@@ -177,7 +180,7 @@ public enum Annotations {
         ("onSignal", """
             ---Handles a signal that reaches this coordinator (a second handler of the same name replaces the first).
             ---@param name string
-            ---@param handler fun(payload: any, name: string): any
+            ---@param handler fun(payload: any, name: string): any, any
             function Coordinator:onSignal(name, handler) end
             """),
         ("screens", "---The screens this coordinator shows.\n---@return coordinator.Screen[]\nfunction Coordinator:screens() end"),
@@ -203,7 +206,7 @@ public enum Annotations {
         ("on", "---Sets a handler by the output's name (nil removes it).\n---@param output string\n---@param handler? fun(payload: any)\nfunction Screen:on(output, handler) end"),
         ("emit", "---Reports an output, as if the user acted.\n---@param output string\n---@param payload? any\nfunction Screen:emit(output, payload) end"),
         ("send", "---Sends a signal up from the screen; returns the replies.\n---@param name string\n---@param payload? any\n---@return any[]\nfunction Screen:send(name, payload) end"),
-        ("onSignal", "---Handles a signal sent to the screen.\n---@param name string\n---@param handler fun(payload: any, name: string): any\nfunction Screen:onSignal(name, handler) end"),
+        ("onSignal", "---Handles a signal sent to the screen.\n---@param name string\n---@param handler fun(payload: any, name: string): any, any\nfunction Screen:onSignal(name, handler) end"),
     ]
 
     /// The driver functions (a REPL, a test, a script that walks its app).
@@ -213,7 +216,7 @@ public enum Annotations {
         ("dismiss", "---The swipe-down of the whole top modal.\nfunction dismiss() end"),
         ("open", "---Opens a deep link the app declares.\n---@param url string\nfunction open(url) end"),
         ("tab", "---Selects a tab by number (from 1) or title.\n---@param tab integer|string\nfunction tab(tab) end"),
-        ("top", "---The visible screen.\n---@return coordinator.Screen?\nfunction top() end"),
+        ("top", "---The visible screen.\n---@return coordinator.AnyScreen\nfunction top() end"),
         ("stack", "---The visible stack's screen names, bottom first.\n---@return string[]\nfunction stack() end"),
         ("tree", "---The coordinator tree.\n---@return { name: string, children: table[] }?\nfunction tree() end"),
         ("snapshot", "---The whole app as JSON.\n---@return string\nfunction snapshot() end"),
@@ -258,19 +261,21 @@ public enum Annotations {
             ---@field inputs? string[]
             ---@field required? string[]
             ---@field outputs? table
-            ---@field render? fun(screen: coordinator.Screen): string
+            ---@field render? fun(screen: any): string
             ---@field examples? table<string, any[]>
 
             ---A coordinator: a Lua class over the Swift coordinator (instance -> class -> these methods).
             ---@class coordinator.Coordinator
             ---@field router coordinator.Coordinator
             ---@field onFinish? fun(result: any, reason: coordinator.FinishReason)
+            ---@field ui? boolean false on a class: a service that shows no screen
             local Coordinator = {}
 
 
             """
         for method in coordinatorMethods { text += method.annotation + "\n\n" }
         text += "---A screen: its inputs read and set as fields, its handlers as `on` fields.\n---@class coordinator.Screen\nlocal Screen = {}\n\n"
+        text += "---A screen of any type (what `top()` gives): any field reads.\n---@class coordinator.AnyScreen: coordinator.Screen\n---@field [string] any\n\n"
         for member in screenMembers { text += member.annotation + "\n\n" }
         text += "---The `coordinator` module: `local flow = require \"coordinator\"`.\n---@class coordinator\nlocal flow = {}\n\n"
         for field in module { text += field.annotation + "\n\n" }
@@ -281,18 +286,17 @@ public enum Annotations {
     static var driver: String {
         var text = "---@meta\n-- Generated by `coordrun annotations` from the runtime: do not edit (docs/Editors.md).\n\n"
         for function in driverFunctions + testGlobals { text += function.annotation + "\n\n" }
-        text += "---A test's checks: each fails the test at its own line, with what was expected and what the app shows.\nexpect = {}\n\n"
+        text += "---A test's checks: each fails the test at its own line, with what was expected and what the app shows.\n---@class coordinator.Expect\nexpect = {}\n\n"
         for check in expectations { text += check.annotation + "\n\n" }
         return text
     }
 
-    /// `app.lua`: the app's screen types and coordinator classes, and the names `push` takes.
+    /// `app.lua`: the app's screen types (and factories) and coordinator classes.
     static func declarations(of runtime: ScriptRuntime) -> String {
         let types = runtime.app.catalog.types.sorted { $0.key < $1.key }
         let script = runtime.scriptFiles.first?.split(separator: "/").last.map(String.init) ?? "the app"
         var text = "---@meta\n-- Generated by `coordrun annotations` from \(script): do not edit (docs/Editors.md).\n\n"
-        let names = types.map(\.key).filter { $0 != "Alert" } + runtime.app.catalog.factoryNames
-        text += "---@alias coordinator.ScreenName " + (names.isEmpty ? "string" : names.map { LuaSyntax.quoted($0) }.joined(separator: "|")) + "\n\n"
+        for name in runtime.app.catalog.factoryNames { text += "---A factory: one of its variants' screens.\n---@class \(name): coordinator.AnyScreen\n\n" }
         for (name, type) in types where name != "Alert" {
             text += "---@class \(name): coordinator.Screen\n"
             for input in type.inputs { text += "---@field \(input.name)\(input.required ? "" : "?") any\n" }
@@ -306,7 +310,11 @@ public enum Annotations {
             text += "\n"
         }
         for name in runtime.coordinatorClassNames {
-            text += "---@class \(name): coordinator.Coordinator\n\n"
+            let members = runtime.members(ofCoordinatorClass: name)
+            text += "---@class \(name): coordinator.Coordinator\n"
+            for method in members.methods { text += "---@field \(method) fun(self: \(name), ...: any): any\n" }
+            for field in members.fields { text += "---@field \(field) any\n" }
+            text += "\n"
         }
         return text
     }
