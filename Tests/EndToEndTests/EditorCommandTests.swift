@@ -22,6 +22,10 @@ import TestSupport
         #expect(tests.status == 0 && tests.out == "2 passed, 0 failed\n", "\(tests.out)\(tests.err)")
         #expect(try Programs.run(Programs.coordrun, ["routes", "app.lua"], input: "", folder: project).status == 0)
         #expect(readFile(project + "/annotations/app.lua")?.contains("---@class Notes: coordinator.Screen") == true)
+        // luacheck reads the project's .luacheckrc and finds nothing in its Lua files.
+        try #require(FileManager.default.isExecutableFile(atPath: Self.luacheck), "no luacheck: scripts/ensure-deps --test installs lua-check")
+        let checked = try Programs.run(Self.luacheck, ["--no-color", "."], input: "", folder: project)
+        #expect(checked.status == 0 && checked.out.contains("0 warnings / 0 errors in 2 files"), "\(checked.out)")
         // Again into the same folder: refused, nothing overwritten.
         let again = try Programs.run(Programs.coordrun, ["init", "demo"], input: "", folder: folder.path)
         #expect(again.status == 1 && again.err.contains("demo exists and is not empty"), "\(again.err)")
