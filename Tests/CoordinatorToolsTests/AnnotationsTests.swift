@@ -25,11 +25,13 @@ import CoordinatorTools
         let files = try Annotations.files(for: runtime, app: true)
         #expect(files.map(\.name) == ["coordinator.lua", "driver.lua", "app.lua"])
         let app = try #require(files.last?.text)
-        #expect(app.contains(#"---@alias coordinator.ScreenName "Cities"|"Login"|"Regions"|"UserEdit""#), "\(app)")
         #expect(app.contains("---@class Regions: coordinator.Screen\n---@field federal? any\n---@field regions? any\n---@field onCitySelected? fun(payload: any)\n---@field onRegionSelected? fun(payload: any)\n"), "\(app)")
-        #expect(app.contains("---@class CityPicker: coordinator.Coordinator\n"))
+        // A coordinator class: its methods, and the fields its methods set on self (so reading `self.usr` is a typo).
+        #expect(app.contains("---@class CityPicker: coordinator.Coordinator\n---@field start fun(self: CityPicker, ...: any): any\n"), "\(app)")
+        #expect(app.contains("---@class Main: coordinator.Coordinator\n---@field start fun(self: Main, ...: any): any\n---@field user any\n"), "\(app)")
         let library = try #require(files.first?.text)
         #expect(library.hasPrefix("---@meta coordinator\n") && library.contains("function Coordinator:push(name, inputs, options) end"))
-        #expect(library.contains("---@param name coordinator.ScreenName"))
+        // push gives the screen type it names (a template generic: an unknown name is flagged).
+        #expect(library.contains("---@generic S: coordinator.Screen\n---@param name `S`"), "\(library)")
     }
 }
