@@ -36,6 +36,12 @@ struct TestCommand: ParsableCommand {
     @Flag(help: "Run the tests again whenever a Lua file under the paths, or of the apps they test, is saved (Ctrl-C stops).")
     var watch = false
 
+    @Option(help: ArgumentHelp("Run only shard K of N of the suite (1 ≤ K ≤ N): every test in exactly one shard, the same split on every machine. Also read from COORDRUN_SHARD=K/N, or from JOB_COMPLETION_INDEX (0-based, a Kubernetes Indexed Job's) with COORDRUN_SHARDS=N.", valueName: "K/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("Balance --shard by the tests' durations in this earlier --json report (without it, tests are dealt in turn).", valueName: "file"))
+    var timings: String?
+
     @Option(help: ArgumentHelp("Write the results as JUnit XML to this file (the format Jenkins and Surefire read).", valueName: "file"))
     var junit: String?
 
@@ -59,6 +65,45 @@ struct TestCommand: ParsableCommand {
     mutating func validate() throws {
         try validateSeconds(timeout, "--timeout")
         if jobs < 1 { throw ValidationError("--jobs must be at least 1 (it was \(jobs))") }
+        if let shard, TestShards.parse(shard) == nil { throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N (it was \(shard))") }
+        if timings != nil, shardSetting == nil { throw ValidationError("--timings balances --shard: give a shard too") }
+    }
+
+    /// The shard to run: `--shard`, else `COORDRUN_SHARD`, else a Kubernetes Indexed Job's
+    /// `JOB_COMPLETION_INDEX` (from 0) with `COORDRUN_SHARDS`; nil: the whole suite.
+    var shardSetting: (index: Int, count: Int)? {
+        if let shard { return TestShards.parse(shard) }
+        if let shard = Platform.environment("COORDRUN_SHARD") { return TestShards.parse(shard) }
+        if let index = Platform.environment("JOB_COMPLETION_INDEX").flatMap({ Int($0) }),
+           let count = Platform.environment("COORDRUN_SHARDS").flatMap({ Int($0) }) {
+            return TestShards.parse("\(index + 1)/\(count)")
+        }
+        return nil
+    }
+
+    /// The files and tests of this machine's shard: every test listed, split (``TestShards``), this shard's
+    /// kept. A file that cannot be listed goes whole to the shard its place gives, which reports it.
+    func shardedFiles(_ files: [String], _ shard: (index: Int, count: Int), _ streams: CoordRun.Streams) throws -> (files: [String], tests: Set<String>) {
+        var tests: [FlowTest] = []
+        var unlisted: [String] = []
+        for file in files {
+            do { tests += try FlowTests.list(file) } catch { unlisted.append(file) }
+        }
+        var seconds: [String: Double] = [:]
+        if let timings {
+            guard let json = Platform.readFile(timings, limit: 64 << 20) else {
+                streams.message("--timings: cannot read \(timings)")
+                throw ExitCode(2)
+            }
+            do { seconds = try TestShards.durations(fromJSON: json) } catch {
+                streams.message("--timings: \(timings) is not a coordrun test --json report: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        let mine = TestShards.assign(tests, into: shard.count, seconds: seconds)[shard.index - 1]
+        let keys = Set(mine.map { $0.file + "\u{0}" + String($0.line) + "\u{0}" + $0.name })
+        let chosen = Set(mine.map(\.file)).union(unlisted.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element))
+        return (files.filter { chosen.contains($0) }, keys)
     }
 
     func run() throws {
@@ -107,8 +152,11 @@ struct TestCommand: ParsableCommand {
         let strictLifecycle: Bool
         let timeLimit: Double?
         let limits: RuntimeLimits
+        /// This machine's shard's tests (file, line, name), or nil for every test.
+        var shard: Set<String>? = nil
 
         func includes(_ test: FlowTest) -> Bool {
+            if let shard, !shard.contains(test.file + "\u{0}" + String(test.line) + "\u{0}" + test.name) { return false }
             guard let filter else { return true }
             return test.name.contains(filter) || test.file.contains(filter)
         }
@@ -117,9 +165,14 @@ struct TestCommand: ParsableCommand {
     /// Runs the suite once: prints each file's failures (and what its tests printed) in the files' order,
     /// writes the reports, prints the summary; the exit status. `apps` hears each app a test drove.
     func runSuite(_ streams: CoordRun.Streams, apps: (String) -> Void = { _ in }) -> Int32 {
-        let files = Platform.testFiles(in: paths.isEmpty ? ["."] : paths)
+        var files = Platform.testFiles(in: paths.isEmpty ? ["."] : paths)
+        var shardTests: Set<String>?
+        if let shard = shardSetting {
+            guard let split = try? shardedFiles(files, shard, streams) else { return 2 }
+            (files, shardTests) = (split.files, split.tests)
+        }
         let settings = Settings(filter: filter, failFast: failFast, strictLifecycle: strictLifecycle,
-                                timeLimit: timeout > 0 ? timeout : nil, limits: limitOptions.limits)
+                                timeLimit: timeout > 0 ? timeout : nil, limits: limitOptions.limits, shard: shardTests)
         if list {
             var listed = 0
             for file in files {
@@ -160,6 +213,10 @@ struct TestCommand: ParsableCommand {
         }
         let summary = FlowTestReport.Summary(results, loadFailures: loadFailures.count)
         Platform.writeOut(summary.text + "\n")
+        if results.isEmpty && loadFailures.isEmpty && shardTests?.isEmpty == true {
+            streams.message("shard \(shardSetting.map { "\($0.index)/\($0.count)" } ?? "") has no test: there are fewer tests than shards")
+            return 0
+        }
         if results.isEmpty && loadFailures.isEmpty {
             streams.message("no test ran: " + (files.isEmpty ? "no *_test.lua file under \(paths.isEmpty ? "." : paths.joined(separator: ", "))"
                                                              : "--filter \(filter ?? "") matched no test of \(files.count) file\(files.count == 1 ? "" : "s")"))

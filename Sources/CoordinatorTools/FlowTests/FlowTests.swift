@@ -20,6 +20,11 @@ public struct FlowTest: Sendable, Equatable {
     public let line: Int
     /// Declared with `skip(...)` instead of `test(...)`: listed, not run.
     public let isSkipped: Bool
+
+    /// A test named `name` that `file` declares at `line` (skipped when `isSkipped`).
+    public init(name: String, file: String, line: Int, isSkipped: Bool) {
+        (self.name, self.file, self.line, self.isSkipped) = (name, file, line, isSkipped)
+    }
 }
 
 /// What running a test gave.
