@@ -10,18 +10,7 @@ extension REPL {
 
     /// The name path at the end of `text`: names joined by `.` or `:`, with `()` after a name (`top():ren`).
     /// A line editor completes this expression, then replaces its own word with the candidate's tail.
-    public static func trailingExpression(_ text: String) -> String {
-        var chars = Array(text)
-        var end = chars.count
-        while end > 0 {
-            let c = chars[end - 1]
-            if c == "_" || c.isLetter || c.isNumber || c == "." || c == ":" { end -= 1 }
-            else if c == ")", end >= 2, chars[end - 2] == "(" { end -= 2 }
-            else { break }
-        }
-        chars.removeFirst(end)
-        return String(chars)
-    }
+    public static func trailingExpression(_ text: String) -> String { Completer.trailingExpression(text) }
 }
 
 /// Tab completion: `:commands`, globals and Lua keywords, fields of tables (following `__index` tables,
@@ -39,6 +28,20 @@ struct Completer {
         runtime.lua.instructionBudget = min(budget ?? Self.completionBudget, Self.completionBudget)
         defer { runtime.lua.instructionBudget = budget }
         return candidates(for: word, lineBefore: lineBefore)
+    }
+
+    /// The name path at the end of `text` (``REPL/trailingExpression(_:)``).
+    static func trailingExpression(_ text: String) -> String {
+        var chars = Array(text)
+        var end = chars.count
+        while end > 0 {
+            let c = chars[end - 1]
+            if c == "_" || c.isLetter || c.isNumber || c == "." || c == ":" { end -= 1 }
+            else if c == ")", end >= 2, chars[end - 2] == "(" { end -= 2 }
+            else { break }
+        }
+        chars.removeFirst(end)
+        return String(chars)
     }
 
     /// The most instructions completing one word may run.

@@ -60,15 +60,7 @@ extension REPL {
 
     /// What run mode says before the first screen: each output named like a driver function (`open`),
     /// which hides it at the prompt while its screen is visible.
-    package var hiddenDriverFunctions: String {
-        var notes: [String] = []
-        for (name, type) in app.catalog.types.sorted(by: { $0.key < $1.key }) {
-            for output in type.outputs where DriverFunctions.names.contains(output.name) {
-                notes.append("note: screen \(name)'s output '\(output.name)' hides the driver function \(output.name)(...) while \(name) is visible: type _G.\(output.name)(...) for the function")
-            }
-        }
-        return notes.map { $0 + "\n" }.joined()
-    }
+    package var hiddenDriverFunctions: String { ScreenAction.notes(onDriverFunctionsHiddenIn: app.catalog) }
 
     /// `OUTPUT` or `OUTPUT payload` when the first word names an output of the visible screen.
     func outputCommand(_ line: String) -> (String, String)? {

@@ -253,22 +253,9 @@ public final class REPL {
     /// What the user sees: changes when the screen, its inputs or the hierarchy change. Costs the number
     /// of containers, whatever the stacks hold (the hierarchy as its persistent name lists: a push then a
     /// pop gives back the same list).
-    var signature: Signature {
+    var signature: VisibleSignature {
         let screen = app.window.visibleScreen
-        return Signature(screen: screen?.id ?? 0, renders: screen?.renderCount ?? 0, stacks: app.window.visibleNames)
-    }
-
-    /// The visible screen, how often it rendered, and each visible stack's names (equal when they are the
-    /// same list, which a push then a pop gives back, or hold the same screens).
-    struct Signature: Equatable {
-        let screen: Int
-        let renders: Int
-        let stacks: [ScreenNames?]
-
-        static func == (a: Signature, b: Signature) -> Bool {
-            a.screen == b.screen && a.renders == b.renders && a.stacks.count == b.stacks.count
-                && zip(a.stacks, b.stacks).allSatisfy { ScreenNames.same($0, $1) }
-        }
+        return VisibleSignature(screen: screen?.id ?? 0, renders: screen?.renderCount ?? 0, stacks: app.window.visibleNames)
     }
 
     /// A line: an open chunk continues, `:` starts a command, run mode's shortcuts, else Lua.
@@ -309,6 +296,37 @@ public final class REPL {
     /// session line N, the traceback included) becomes `stdin:(N+L-1):`; an error of the line itself (a
     /// command, a navigation mistake) gets `stdin:N:` (``sourceName``).
     func located(_ message: String, _ error: any Error) -> String {
+        SessionPlace(source: sourceName, line: lineNumber).located(message, error)
+    }
+
+    /// The text a REPL shows for an error: a Lua error's message with its traceback, or `error: ` and the
+    /// error's description.
+    public static func message(for error: any Error) -> String {
+        if let lua = error as? LuaError { return lua.fullDescription }
+        return "error: \(error)"
+    }
+}
+
+/// The visible screen, how often it rendered, and each visible stack's names (equal when they are the
+/// same list, which a push then a pop gives back, or hold the same screens).
+struct VisibleSignature: Equatable {
+    let screen: Int
+    let renders: Int
+    let stacks: [ScreenNames?]
+
+    static func == (a: VisibleSignature, b: VisibleSignature) -> Bool {
+        a.screen == b.screen && a.renders == b.renders && a.stacks.count == b.stacks.count
+            && zip(a.stacks, b.stacks).allSatisfy { ScreenNames.same($0, $1) }
+    }
+}
+
+/// Where a REPL's messages put an error: on the session's lines (`stdin:14:`), `source` being what the
+/// session's lines are called and `line` the line being handled.
+struct SessionPlace {
+    let source: String
+    let line: Int
+
+    func located(_ message: String, _ error: any Error) -> String {
         guard message.hasPrefix("error: ") || (error as? LuaError)?.location == nil else {
             var result = ""
             var rest = Substring(message)
@@ -320,7 +338,7 @@ public final class REPL {
                 let line = afterStart.dropFirst().prefix { $0.isASCII && $0.isNumber }
                 if let first = Int(start), let offset = Int(line), afterStart.first == ":",
                    afterStart.dropFirst(1 + line.count).first == ":" {
-                    result += "\(sourceName):\(first + offset - 1)"
+                    result += "\(source):\(first + offset - 1)"
                     rest = afterStart.dropFirst(1 + line.count)
                 } else {
                     result += "input#"
@@ -329,13 +347,6 @@ public final class REPL {
             return result + rest
         }
         let text = message.hasPrefix("error: ") ? String(message.dropFirst("error: ".count)) : message
-        return "\(sourceName):\(lineNumber): " + text
-    }
-
-    /// The text a REPL shows for an error: a Lua error's message with its traceback, or `error: ` and the
-    /// error's description.
-    public static func message(for error: any Error) -> String {
-        if let lua = error as? LuaError { return lua.fullDescription }
-        return "error: \(error)"
+        return "\(source):\(line): " + text
     }
 }

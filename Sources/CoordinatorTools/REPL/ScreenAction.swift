@@ -25,4 +25,16 @@ struct ScreenAction {
             }
         }
     }
+
+    /// A note for each output of `catalog`'s screen types named like a driver function (`open`), which
+    /// hides that function at run mode's prompt while its screen is visible.
+    static func notes(onDriverFunctionsHiddenIn catalog: ScreenCatalog) -> String {
+        var notes: [String] = []
+        for (name, type) in catalog.types.sorted(by: { $0.key < $1.key }) {
+            for output in type.outputs where DriverFunctions.names.contains(output.name) {
+                notes.append("note: screen \(name)'s output '\(output.name)' hides the driver function \(output.name)(...) while \(name) is visible: type _G.\(output.name)(...) for the function")
+            }
+        }
+        return notes.map { $0 + "\n" }.joined()
+    }
 }
