@@ -101,7 +101,7 @@ struct TestCommand: ParsableCommand {
             }
         }
         let mine = TestShards.assign(tests, into: shard.count, seconds: seconds)[shard.index - 1]
-        let keys = Set(mine.map { $0.file + "\u{0}" + String($0.line) + "\u{0}" + $0.name })
+        let keys = Set(mine.map { $0.file + "\u{0}" + String($0.index) })
         let chosen = Set(mine.map(\.file)).union(unlisted.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element))
         return (files.filter { chosen.contains($0) }, keys)
     }
@@ -152,11 +152,11 @@ struct TestCommand: ParsableCommand {
         let strictLifecycle: Bool
         let timeLimit: Double?
         let limits: RuntimeLimits
-        /// This machine's shard's tests (file, line, name), or nil for every test.
+        /// This machine's shard's tests (file and place in it), or nil for every test.
         var shard: Set<String>? = nil
 
         func includes(_ test: FlowTest) -> Bool {
-            if let shard, !shard.contains(test.file + "\u{0}" + String(test.line) + "\u{0}" + test.name) { return false }
+            if let shard, !shard.contains(test.file + "\u{0}" + String(test.index)) { return false }
             guard let filter else { return true }
             return test.name.contains(filter) || test.file.contains(filter)
         }

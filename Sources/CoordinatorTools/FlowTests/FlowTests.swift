@@ -20,10 +20,13 @@ public struct FlowTest: Sendable, Equatable {
     public let line: Int
     /// Declared with `skip(...)` instead of `test(...)`: listed, not run.
     public let isSkipped: Bool
+    /// Its place among the file's tests, from 0: tests of one name declared on one line (in a loop) are
+    /// told apart by it.
+    public let index: Int
 
-    /// A test named `name` that `file` declares at `line` (skipped when `isSkipped`).
-    public init(name: String, file: String, line: Int, isSkipped: Bool) {
-        (self.name, self.file, self.line, self.isSkipped) = (name, file, line, isSkipped)
+    /// The `index`-th test of `file`, named `name`, declared at `line` (skipped when `isSkipped`).
+    public init(name: String, file: String, line: Int, isSkipped: Bool, index: Int = 0) {
+        (self.name, self.file, self.line, self.isSkipped, self.index) = (name, file, line, isSkipped, index)
     }
 }
 
@@ -81,7 +84,9 @@ public enum FlowTests {
     public static func list(_ file: String) throws -> [FlowTest] { try list(file, prepare: nil) }
 
     static func list(_ file: String, prepare: ((ScriptRuntime) throws -> Void)?) throws -> [FlowTest] {
-        try TestHarness(file: file, prepare: prepare).declared.map { FlowTest(name: $0.name, file: file, line: $0.line, isSkipped: $0.skipped) }
+        try TestHarness(file: file, prepare: prepare).declared.enumerated().map { i, test in
+            FlowTest(name: test.name, file: file, line: test.line, isSkipped: test.skipped, index: i)
+        }
     }
 
     /// Runs the tests of `file` that `include` selects, in the order written, each as in a fresh runtime
@@ -115,7 +120,9 @@ public enum FlowTests {
         // the next ones too while each test leaves no trace in its state (else a new harness loads the file).
         let listed = Clock.now()
         let listing = try TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, limits: limits, prepare: prepare)
-        let tests = listing.declared.map { FlowTest(name: $0.name, file: file, line: $0.line, isSkipped: $0.skipped) }
+        let tests = listing.declared.enumerated().map { i, test in
+            FlowTest(name: test.name, file: file, line: test.line, isSkipped: test.skipped, index: i)
+        }
         let harnesses = FreshHosts(make: {
             try TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, limits: limits, prepare: prepare)
         }, runtime: { $0.runtime }, identity: { try $0.identity() }, reset: { try $0.restart() })

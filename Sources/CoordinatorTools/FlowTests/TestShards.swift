@@ -2,7 +2,7 @@ import CoordinatorScript
 
 /// A suite split across machines (`coordrun test --shard K/N`): every test in exactly one shard, the same
 /// split on every machine that asks. Without durations the tests are dealt in turn, in the order of their
-/// files and lines; with the durations of an earlier run (``durations(fromJSON:)``), the longest test goes
+/// files and of their declarations; with the durations of an earlier run (``durations(fromJSON:)``), the longest test goes
 /// first to the shard with the least time so far, so the shards end together.
 public enum TestShards {
     /// The key a test's duration is found by: its file and name.
@@ -11,7 +11,7 @@ public enum TestShards {
     /// `tests` split into `count` shards (each in the tests' own order); `seconds` by ``key(_:)``.
     public static func assign(_ tests: [FlowTest], into count: Int, seconds: [String: Double] = [:]) -> [[FlowTest]] {
         guard count > 0 else { return [] }
-        let ordered = tests.enumerated().sorted { ($0.element.file, $0.element.line, $0.offset) < ($1.element.file, $1.element.line, $1.offset) }
+        let ordered = tests.enumerated().sorted { ($0.element.file, $0.element.index, $0.offset) < ($1.element.file, $1.element.index, $1.offset) }
         var shardOf = [Int](repeating: 0, count: tests.count)
         let known = ordered.compactMap { seconds[key($0.element)] }.sorted()
         if known.isEmpty {
