@@ -34,16 +34,7 @@ extension LuaState {
     /// starts stops it before it runs.
     public func withCancellation<R>(_ cancellation: LuaCancellation, _ body: () throws -> R) throws -> R {
         if cancellation.isCancelled { throw LuaError(.interrupted, "cancelled") }
-        guard let L = try? core.thread() else { return try body() }
-        let runtime = core.runtime
-        let previous = runtime.pointee.cancel
-        runtime.pointee.cancel = cancellation.flag
-        coordlua_watch(runtime, L)
-        defer {
-            runtime.pointee.cancel = previous
-            coordlua_watch(runtime, L)
-        }
-        return try body()
+        return try limits.withCancellation(cancellation, body)
     }
 
     /// Runs `body` so that cancelling the task that runs it stops its Lua code (``withCancellation(_:_:)``):

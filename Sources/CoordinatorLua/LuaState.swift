@@ -153,16 +153,16 @@ public final class LuaState {
     /// `.memory` in Swift), after a full collection has been tried; the state stays usable. The limit
     /// applies while Lua code runs; values pushed by Swift code are always allocated.
     public var memoryLimit: Int? {
-        get { core.runtime.pointee.limit == 0 ? nil : Int(core.runtime.pointee.limit) }
-        set { core.runtime.pointee.limit = newValue.map { max($0, 1) } ?? 0 }
+        get { limits.memory }
+        set { limits.memory = newValue }
     }
 
     /// For tests of running out of memory: the bytes the system gives this state (what it holds, its
     /// reserve included), or `nil` for whatever the system gives. Beyond it every allocation fails as
     /// `malloc` would, whoever makes it, Lua code or Swift code.
     package var systemMemory: Int? {
-        get { core.runtime.pointee.systemLimit == 0 ? nil : Int(core.runtime.pointee.systemLimit) }
-        set { core.runtime.pointee.systemLimit = newValue.map { max($0, 1) } ?? 0 }
+        get { limits.systemMemory }
+        set { limits.systemMemory = newValue }
     }
 
     /// How many allocations failed while Swift code ran with the reserve already spent: each raised Lua's
@@ -173,8 +173,8 @@ public final class LuaState {
     /// `nil` for no limit. Running out is a ``LuaError`` of kind `.budgetExhausted`; Lua code cannot catch
     /// it for good, since every later instruction of the same call fails again.
     public var instructionBudget: Int? {
-        get { core.instructionBudget }
-        set { core.instructionBudget = newValue.map { max($0, 1) } }
+        get { limits.instructionBudget }
+        set { limits.instructionBudget = newValue }
     }
 
     /// Runs `body` so that the Lua code it runs on this state stops with a "timed out" error (kind
@@ -188,26 +188,16 @@ public final class LuaState {
     /// try lua.withTimeLimit(0.5) { try lua.run("while true do end") }   // LuaError: "…: timed out"
     /// ```
     public func withTimeLimit<R>(_ seconds: Double?, _ body: () throws -> R) rethrows -> R {
-        guard let seconds, let L = try? core.thread() else { return try body() }
-        let runtime = core.runtime
-        let previous = runtime.pointee.deadline
-        let nanoseconds = seconds.isFinite ? Int64(min(max(seconds, 0), 1e9) * 1e9) : Int64.max / 4
-        let deadline = coordlua_monotonic_ns() &+ max(nanoseconds, 1)
-        runtime.pointee.deadline = previous == 0 ? deadline : min(previous, deadline)
-        coordlua_watch(runtime, L)
-        defer {
-            runtime.pointee.deadline = previous
-            coordlua_watch(runtime, L)
-        }
-        return try body()
+        guard let seconds else { return try body() }
+        return try limits.withDeadline(seconds, body)
     }
 
     /// Stops the Lua code that is running now with an `interrupted` error (kind `.interrupted`) at its next
     /// instruction. Call it from a Swift callback or a hook on the thread that runs Lua.
-    public func interrupt() {
-        guard let L = try? core.thread() else { return }
-        coordlua_interrupt(L)
-    }
+    public func interrupt() { limits.interrupt() }
+
+    /// What bounds the code this state runs (``LuaLimits``).
+    var limits: LuaLimits { LuaLimits(core: core) }
 
     /// Whether errors carry a traceback (on by default; taking one costs about 2 µs per error).
     public var tracebacks: Bool {
