@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "CoordinatorScript", dependencies: ["CoordinatorLua", "CoordinatorCore"]),
         .target(name: "CoordinatorTools", dependencies: ["CoordinatorScript"]),
         .target(
-            // The options coordrun's commands share (limits, seconds), for coordrun and coordrun-serve.
+            // What coordrun and coordrun-serve share: the limit options, seconds, the file watcher of --watch.
             name: "CoordinatorOptions",
             dependencies: ["CoordinatorTools", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),

@@ -1,3 +1,4 @@
+import CoordinatorOptions
 import CoordinatorTools
 import FlyingFox
 import Foundation
@@ -10,8 +11,8 @@ actor Preview {
     /// The pages listening for changes, by number.
     private var listeners: [Int: AsyncStream<WSMessage>.Continuation] = [:]
     private var nextListener = 0
-    /// The scripts' modification stamps when last loaded (``reloadIfSaved()``).
-    private var stamps: [String: String] = [:]
+    /// Watches the scripts (``reloadIfSaved()``).
+    private let watcher: FileWatcher
     /// The flow graph drawn last, with the scripts' texts it was explored from.
     private var graph: (sources: [String: String], svg: String)?
     private let script: String
@@ -53,7 +54,7 @@ actor Preview {
         self.limits = limits
         session = PreviewSession(repl: repl)
         sink.session = session
-        stamps = Self.stamps(of: runtime.scriptFiles)
+        watcher = FileWatcher(paths: runtime.scriptFiles)
     }
 
     /// The app as the page shows it (``PreviewSession/state``).
@@ -137,24 +138,13 @@ actor Preview {
     /// Reloads the scripts when one was saved since the last look (`--watch`), and shows every page the
     /// result and the reload's report.
     func reloadIfSaved() {
-        let now = Self.stamps(of: session.repl.runtime.scriptFiles)
-        guard now != stamps else { return }
-        stamps = now
+        guard watcher.changed() else { return }
         broadcast(session.reload())
-        stamps = Self.stamps(of: session.repl.runtime.scriptFiles)
+        watcher.paths = session.repl.runtime.scriptFiles // a reload may require other modules
     }
 
     private func broadcast(_ state: String) {
         for continuation in listeners.values { continuation.yield(.text(state)) }
-    }
-
-    private static func stamps(of files: [String]) -> [String: String] {
-        var stamps: [String: String] = [:]
-        for file in files {
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file)
-            stamps[file] = "\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0):\((attributes?[.size] as? Int) ?? -1)"
-        }
-        return stamps
     }
 }
 

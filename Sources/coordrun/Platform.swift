@@ -321,19 +321,6 @@ enum Platform {
         "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
-    /// A string that changes whenever the file is written: its modification time and size; nil when the
-    /// file cannot be read.
-    static func modificationStamp(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-        let time = info.st_mtimespec
-        #else
-        let time = info.st_mtim
-        #endif
-        return "\(time.tv_sec).\(time.tv_nsec):\(info.st_size)"
-    }
-
     /// `_POSIX_VDISABLE`: a terminal control character that no key matches.
     #if canImport(Darwin)
     private static let disabledCharacter: UInt8 = 0xff

@@ -1,3 +1,4 @@
+import CoordinatorOptions
 import CoordinatorTools
 
 /// The session after the script: lua.c's `doREPL`, over the REPL engine, for the terminal (libedit) and

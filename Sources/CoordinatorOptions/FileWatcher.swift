@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Watches files by modification time and size (looked at when the caller is idle), for `--watch`: the REPL's
+/// and run mode's, `coordrun test`'s and the web preview's.
+package final class FileWatcher {
+    package var paths: [String] { didSet { stamps = Self.stamps(paths) } }
+    private var stamps: [String: String]
+
+    package init(paths: [String]) {
+        self.paths = paths
+        self.stamps = Self.stamps(paths)
+    }
+
+    /// True once for each round of saves.
+    package func changed() -> Bool {
+        let now = Self.stamps(paths)
+        guard now != stamps else { return false }
+        stamps = now
+        return true
+    }
+
+    static func stamps(_ paths: [String]) -> [String: String] {
+        var result: [String: String] = [:]
+        for path in paths { result[path] = modificationStamp(path) }
+        return result
+    }
+
+    /// A string that changes whenever the file is written: its modification time and size; nil when the
+    /// file cannot be read.
+    static func modificationStamp(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        return "\(time.tv_sec).\(time.tv_nsec):\(info.st_size)"
+    }
+}
