@@ -263,22 +263,12 @@ public final class ScriptRuntime {
             guard let text = file.text else { continue }
             let source = LuaSource(text)
             for (index, function) in source.functions.enumerated() where function.name?.hasPrefix(name + ":") == true {
-                let body = Array(source.source(of: index).utf8)
-                var i = 0
-                while i + 5 < body.count {
-                    // `self.NAME =`, not `self.NAME ==`
-                    guard body[i..<(i + 5)].elementsEqual("self.".utf8), i == 0 || !(body[i - 1] == UInt8(ascii: "_") || body[i - 1] == UInt8(ascii: ".")
-                        || (body[i - 1] | 0x20 >= UInt8(ascii: "a") && body[i - 1] | 0x20 <= UInt8(ascii: "z"))) else { i += 1; continue }
-                    var j = i + 5
-                    while j < body.count, body[j] == UInt8(ascii: "_") || (body[j] | 0x20 >= UInt8(ascii: "a") && body[j] | 0x20 <= UInt8(ascii: "z"))
-                        || (body[j] >= UInt8(ascii: "0") && body[j] <= UInt8(ascii: "9")) { j += 1 }
-                    let field = String(decoding: body[(i + 5)..<j], as: UTF8.self)
-                    var k = j
-                    while k < body.count, body[k] == UInt8(ascii: " ") || body[k] == UInt8(ascii: "\t") { k += 1 }
-                    if !field.isEmpty, k < body.count, body[k] == UInt8(ascii: "="), k + 1 >= body.count || body[k + 1] != UInt8(ascii: "=") {
-                        fields.insert(field)
-                    }
-                    i = j
+                // `self . NAME =` (not `==`), over the function's tokens: strings and comments are not code.
+                let tokens = LuaScanner.tokens(of: Array(source.source(of: index).utf8)).map(\.token)
+                for i in tokens.indices.dropLast(3) {
+                    guard tokens[i] == .name("self"), tokens[i + 1] == .symbol(UInt8(ascii: ".")), case .name(let field) = tokens[i + 2],
+                          tokens[i + 3] == .symbol(UInt8(ascii: "=")), tokens[safe: i + 4] != .symbol(UInt8(ascii: "=")) else { continue }
+                    fields.insert(field)
                 }
             }
         }
