@@ -109,7 +109,7 @@ struct ExploreCommand: ParsableCommand {
             fail(streams, REPL.message(for: error))
         }
         if expand != nil {
-            do { try ExploreWorkers.expand(explorer: explorer) } catch { fail(streams, "worker: \(error)") }
+            do { try ExploreWorkers.serve(explorer: explorer) } catch { fail(streams, "worker: \(error)") }
             return
         }
         let progress = Platform.isTerminal(2)
@@ -128,8 +128,8 @@ struct ExploreCommand: ParsableCommand {
                 arguments += limitOptions.arguments
                 if let open { arguments += ["--open", open] }
                 if let restore { arguments += ["--restore", restore] }
-                report = try ExploreWorkers.run(explorer: explorer, script: explorer.runtime.scriptFiles.first ?? script, workers: workers,
-                                                arguments: arguments, catalog: explorer.runtime.app.catalog.names)
+                var levels = ExploreLevels(explorer: explorer)
+                report = try levels.run(workforce: ExploreWorkers(count: workers, arguments: arguments), workers: workers)
             } else {
                 report = try explorer.run()
             }
@@ -273,7 +273,7 @@ struct ExploreCommand: ParsableCommand {
             "unreachedScreenTypes": .list(report.unreachedTypes.map(FlowValue.string)),
             "errors": findings(report.errors), "lifecycleViolations": findings(report.violations),
             "unhandledOutputs": findings(report.unhandled), "deadEnds": findings(report.deadEnds),
-            "explorerFaults": findings(report.unreproduced),
+            "explorerFaults": findings(report.unreproduced), "fingerprint": .string(report.fingerprint),
         ]
         if let verification {
             fields["verify"] = ["checked": .int(verification.checked),

@@ -1,106 +1,95 @@
 import CoordinatorTools
 
-/// `coordrun explore --workers N`: the breadth-first search level by level, each level's states shared
-/// among N worker processes (the same `coordrun`, in `--expand FILE` mode), which each expand theirs in a
-/// runtime of their own and send the outcomes back as JSON lines; this process merges them in order, so
-/// the report is the one a single process would give.
-enum ExploreWorkers {
-    /// Explores with `workers` processes; `arguments` are the options a worker needs besides its file (the
-    /// script, `--state`, `--open` or `--restore`).
-    static func run(explorer: Explorer, script: String, workers: Int, arguments: [String], catalog: [String]) throws -> ExploreReport {
-        var children: [Platform.Child] = []
-        defer { for child in children { _ = Platform.finish(child) } }
-        for _ in 0..<workers {
-            guard let child = Platform.spawn([CommandLine.arguments[0], "explore", "--expand", "-"] + arguments) else {
-                throw WorkerFailure(message: "cannot start a worker process")
-            }
-            children.append(child)
-        }
-        var files = Set<String>()
-        defer { for file in files { Platform.remove(file) } }
-        var report = ExploreReport(script: script, base: try explorer.start(), limits: explorer.options, itemLabels: explorer.itemLabels)
-        var level = [0]
-        while !level.isEmpty, !report.cutByStates {
-            let expandable = level.filter { report.states[$0].path.count < explorer.options.depth }
-            if expandable.count < level.count { report.cutByDepth = true }
-            report.unexpanded += level.count - expandable.count
-            // Each worker gets its share of the level in a file (a path a line: a pipe of its own could fill
-            // while the worker's answers fill the other way) and answers a line for each path.
-            let shares = split(expandable, into: workers)
-            for (i, (child, share)) in zip(children, shares).enumerated() where !share.isEmpty {
-                let file = "/tmp/coordrun-explore-\(Platform.processID())-\(i).jsonl"
-                files.insert(file)
-                let lines = share.map { FlowValue.record(["path": Explorer.value(of: report.states[$0].path), "key": .string(report.states[$0].key)]).json + "\n" }.joined()
-                guard Platform.writeFile(file, lines), Platform.send(file + "\n", to: child) else {
-                    throw WorkerFailure(message: "a worker stopped")
-                }
-            }
-            // Merged in the level's order, so that the report is the one one process gives.
-            var next: [Int] = []
-            for (child, share) in zip(children, shares) {
-                for index in share {
-                    guard let line = Platform.readLine(from: child) else { throw WorkerFailure(message: "a worker stopped") }
-                    let value = try FlowValue(json: line)
-                    if let message = value["failed"]?.stringValue { throw WorkerFailure(message: message) }
-                    let outcomes = try (value["outcomes"]?.listValue ?? []).map { try Explorer.Outcome(value: $0) }
-                    if !report.cutByStates {
-                        next += report.record(outcomes, actionCount: value["actions"]?.intValue ?? 0, from: index, maxStates: explorer.options.maxStates)
-                    }
-                }
-            }
-            level = next
-        }
-        if report.cutByStates { report.unexpanded += level.count }
-        // The end: each worker's final look for what stayed alive.
-        for child in children {
-            guard Platform.send("\n", to: child), let line = Platform.readLine(from: child) else { continue }
-            for violation in (try? FlowValue(json: line))?["violations"]?.listValue?.compactMap(\.stringValue) ?? [] {
-                report.addViolation(violation, path: [])
-            }
-        }
-        report.finish(catalog: catalog)
-        return report
+/// `coordrun explore --workers N`: worker processes of this program (`coordrun explore --expand -`), each
+/// with a runtime of its own, on pipes. A worker is handed a batch of requests (a line each, then an empty
+/// line) while idle and answers a line for each (``Explorer/answer(_:)``); whichever answers first gets the
+/// next batch. A worker that stops before it answered its whole batch (killed, out of memory) is replaced,
+/// and the batch goes to another: a batch that stopped ``attempts`` workers ends the exploration instead.
+final class ExploreWorkers: ExploreWorkforce {
+    /// How many workers may stop on one batch before the exploration gives up on it.
+    static let attempts = 3
+
+    private let command: [String]
+    private var slots: [Platform.Child?]
+
+    /// `count` workers (started when first needed), each `coordrun explore --expand -` with `arguments`
+    /// (the script, and the options that make a runtime the same as this process's).
+    init(count: Int, arguments: [String]) {
+        command = [CommandLine.arguments[0], "explore", "--expand", "-"] + arguments
+        slots = Array(repeating: nil, count: max(count, 1))
     }
 
-    /// A worker: reads from standard input the name of a file of paths (a path a line) and writes a line of
-    /// outcomes for each; an empty line asks for the lifecycle oracle's final findings, the last line it
-    /// writes.
-    static func expand(explorer: Explorer) throws {
+    deinit { for case let child? in slots { _ = Platform.finish(child) } }
+
+    func expand(_ batches: [[ExploreRequest]], take: (Int, [Explorer.Expansion]) throws -> Bool) throws {
+        var queue = Array(batches.indices.reversed()) // the next batch last
+        var stopped = Array(repeating: 0, count: batches.count)
+        var busy: [Int: Int] = [:] // slot: batch
+        var answered = 0
+        // Stopping early (a limit met) leaves busy workers answering: they are stopped, not misread later.
+        defer { for slot in busy.keys { if let child = slots[slot] { Platform.stop(child) }; slots[slot] = nil } }
+        while answered < batches.count {
+            for slot in slots.indices where busy[slot] == nil {
+                guard let batch = queue.popLast() else { break }
+                guard let child = try worker(slot) else { queue.append(batch); break }
+                let lines = batches[batch].map { $0.line + "\n" }.joined() + "\n"
+                busy[slot] = batch
+                if !Platform.send(lines, to: child) { try lost(slot, batch, &queue, &stopped, batches); busy[slot] = nil }
+            }
+            if busy.isEmpty { continue } // every batch handed out went back to the queue
+            let waiting = busy.keys.sorted()
+            guard let ready = Platform.firstReadable(waiting.compactMap { slots[$0] }) else {
+                throw Explorer.WorkerFailure(message: "cannot wait for the worker processes")
+            }
+            let slot = waiting[ready]
+            guard let child = slots[slot], let batch = busy.removeValue(forKey: slot) else { continue }
+            var expansions: [Explorer.Expansion] = []
+            for _ in batches[batch] {
+                guard let line = Platform.readLine(from: child) else { break }
+                expansions.append(try Explorer.Expansion(answer: line))
+            }
+            guard expansions.count == batches[batch].count else {
+                try lost(slot, batch, &queue, &stopped, batches)
+                continue
+            }
+            answered += 1
+            guard try take(batch, expansions) else { return }
+        }
+    }
+
+    /// The worker in `slot`, started if it is not running.
+    private func worker(_ slot: Int) throws -> Platform.Child? {
+        if let child = slots[slot] { return child }
+        guard let child = Platform.spawn(command) else { throw Explorer.WorkerFailure(message: "cannot start a worker process") }
+        slots[slot] = child
+        return child
+    }
+
+    /// The worker in `slot` stopped before answering `batch`: it is gone, and the batch goes back to the
+    /// front of the queue, unless it has stopped too many.
+    private func lost(_ slot: Int, _ batch: Int, _ queue: inout [Int], _ stopped: inout [Int], _ batches: [[ExploreRequest]]) throws {
+        if let child = slots[slot] { Platform.stop(child) }
+        slots[slot] = nil
+        stopped[batch] += 1
+        let first = batches[batch].first?.index ?? 0, count = batches[batch].count
+        let states = count == 1 ? "state \(first)" : "states \(first)–\(first + count - 1)"
+        guard stopped[batch] < Self.attempts else {
+            throw Explorer.WorkerFailure(message: "\(Self.attempts) workers stopped while expanding \(states) (a state there ends the process that expands it)")
+        }
+        Platform.writeError("explore: a worker stopped while expanding \(states); another expands them\n")
+        queue.append(batch)
+    }
+
+    /// A worker: reads batches of requests (a line each, an empty line after each batch) from standard
+    /// input until its end, and answers each batch, a line for each request, flushed once the batch is done.
+    static func serve(explorer: Explorer) throws {
         _ = try explorer.start()
-        while let request = readLine() {
-            if request.isEmpty {
-                let final: FlowValue = ["violations": .list(explorer.finalViolations().map(FlowValue.string))]
-                Platform.writeOut(final.json + "\n")
-                Platform.flushOut()
-                continue // the parent closes the pipe next
-            }
-            let lines = Platform.readFile(request)?.split(separator: "\n") ?? []
-            for line in lines {
-                let value: FlowValue
-                do {
-                    let request = try FlowValue(json: String(line))
-                    let path = try Explorer.path(from: request["path"] ?? [])
-                    let (count, outcomes) = try explorer.expand(path, expecting: request["key"]?.stringValue)
-                    value = ["actions": .int(count), "outcomes": .list(outcomes.map(\.value))]
-                } catch {
-                    value = ["failed": .string("\(error)")]
-                }
-                Platform.writeOut(value.json + "\n")
-            }
+        var batch: [String] = []
+        while let line = readLine() {
+            guard line.isEmpty else { batch.append(line); continue }
+            for request in batch { Platform.writeOut(explorer.answer(request) + "\n") }
             Platform.flushOut()
+            batch.removeAll(keepingCapacity: true)
         }
-    }
-
-    /// `items` in `count` parts of nearly equal size, in order.
-    static func split(_ items: [Int], into count: Int) -> [[Int]] {
-        let parts = max(1, min(count, items.count))
-        var result: [[Int]] = Array(repeating: [], count: parts)
-        for (i, item) in items.enumerated() { result[i * parts / max(items.count, 1)].append(item) }
-        return result
-    }
-
-    struct WorkerFailure: Error, CustomStringConvertible {
-        let message: String
-        var description: String { message }
     }
 }

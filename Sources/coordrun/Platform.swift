@@ -301,6 +301,24 @@ enum Platform {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Waits until one of `children` has something to read (or has ended); its index in `children`, or nil
+    /// when none is left to wait for.
+    static func firstReadable(_ children: [Child]) -> Int? {
+        var fds = children.map { pollfd(fd: fileno($0.output), events: Int16(POLLIN), revents: 0) }
+        while !fds.isEmpty {
+            let ready = poll(&fds, nfds_t(fds.count), -1)
+            if ready < 0 { if errno == EINTR { continue }; return nil }
+            return fds.firstIndex { $0.revents != 0 }
+        }
+        return nil
+    }
+
+    /// Stops a child at once (SIGKILL) and waits for it.
+    static func stop(_ child: Child) {
+        _ = kill(child.pid, SIGKILL)
+        _ = finish(child)
+    }
+
     /// Closes the child's input and waits for it; its exit status.
     static func finish(_ child: Child) -> Int32 {
         fclose(child.input)

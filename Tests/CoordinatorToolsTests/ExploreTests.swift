@@ -277,6 +277,24 @@ import TestSupport
         #expect(messages[3].contains("there is nothing to go back to"), "\(messages)")
     }
 
+    /// A screen that a step took away and that something still holds is found at the end of the state's
+    /// expansion, with the step that left it as its path, also when the app keeps data a restart does not
+    /// reset (the explorer then replays in fresh runtimes, and what the old runtime left alive is looked
+    /// for before it goes); its test fails the same way in a fresh runtime.
+    @Test func aScreenLeftAliveIsFoundWithTheStepThatLeftIt() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("faults.lua", explorationFaultsApp)
+        let report = try Self.explore(script) { $0.depth = 5 }
+        let leak = report.violations.first { $0.message.contains("screen About left at tap(\"close\") but is still alive") }
+        #expect(leak?.path == [.tap("about", payload: nil), .tap("close", payload: nil)], "\(report.text)")
+        #expect(report.freshRuntimes > 0)
+        // Findings name objects by type: an id counts the objects a runtime made, whatever it did before.
+        #expect(!report.text.contains("#"), "\(report.text)")
+        let tests = try folder.write("faults_explore_test.lua", report.testFile(app: script))
+        let reproductions = try report.reproduce(testFile: tests, timeLimit: 5)
+        #expect(reproductions.count == 5 && reproductions.allSatisfy(\.reproduced), "\(reproductions.map(\.outcome))")
+    }
+
     /// A handler that never returns is an error of its step ("timed out"), not a hung exploration; a link
     /// that never opens fails `coordrun routes` the same way.
     @Test func aStepThatRunsForeverTimesOut() throws {

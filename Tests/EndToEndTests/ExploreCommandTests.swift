@@ -31,6 +31,38 @@ import CoordinatorTools
         #expect(bad.status == 2 && bad.err.contains("must end in .mmd, .dot, .json, .svg or .png"))
     }
 
+    /// The report as a user reads it, without the lines about cost (speed, fresh runtimes) and where the
+    /// reproductions went.
+    static func findings(_ out: String) -> [Substring] {
+        out.split(separator: "\n").filter { !$0.hasSuffix("ms)") && !$0.hasPrefix("fresh runtimes:") && !$0.hasPrefix("reproductions:") }
+    }
+
+    /// Worker processes: one killed while it expands a batch loses nothing (the batch goes to another), and
+    /// the report is the one process's, word for word and by fingerprint (the same states, numbered the
+    /// same, with the same paths, transitions and findings).
+    @Test func aKilledWorkersBatchGoesToAnother() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("faults.lua", explorationFaultsApp)
+        let alone = try Programs.run(Programs.coordrun, ["explore", script, "--depth", "5", "--json", folder.path + "/alone.json",
+                                                         "--tests", folder.path + "/alone_test.lua"], input: "")
+        let marker = folder.path + "/killed"
+        let shared = try Programs.run(Programs.coordrun, ["explore", script, "--depth", "5", "--workers", "3", "--json", folder.path + "/shared.json",
+                                                          "--tests", folder.path + "/shared_test.lua"],
+                                      input: "", environment: ["EXPLORE_KILL": "once:" + marker])
+        #expect(FileManager.default.fileExists(atPath: marker)) // a worker was killed
+        #expect(shared.err.contains("explore: a worker stopped while expanding state"), "\(shared.err)")
+        #expect(alone.status == 1 && shared.status == 1, "\(alone.err)\(shared.err)")
+        #expect(alone.out.contains("screen About left at tap(\"close\") but is still alive"), "\(alone.out)")
+        #expect(Self.findings(alone.out) == Self.findings(shared.out), "\(alone.out)\n---\n\(shared.out)")
+        let fingerprints = try ["alone", "shared"].map { try FlowValue(json: String(contentsOfFile: folder.path + "/\($0).json", encoding: .utf8))["fingerprint"] }
+        #expect(fingerprints[0] != nil && fingerprints[0] == fingerprints[1])
+        // A state that ends every process that expands it ends the exploration, after three tries.
+        let doomed = try Programs.run(Programs.coordrun, ["explore", script, "--depth", "5", "--workers", "2"], input: "",
+                                      environment: ["EXPLORE_KILL": "always"])
+        #expect(doomed.status == 2 && doomed.err.contains("3 workers stopped while expanding state 0 (a state there ends the process that expands it)"),
+                "\(doomed.err)")
+    }
+
     /// A variant chosen by a global is explored with `--set` or `-e`; the findings' tests set it too, so
     /// they reproduce. Exit status: 0 nothing found, 1 a finding, 2 the tool could not explore.
     @Test func variantsExitStatusesAndSARIF() throws {

@@ -13,3 +13,45 @@ public func snapshotState(_ json: String) throws -> FlowValue {
     let document = try FlowValue(json: json)
     return .record(FlowRecord((document.recordValue?.fields ?? []).filter { $0.key != "steps" }.map { ($0.key, $0.value) }))
 }
+
+/// An app with a finding of every kind for exploration: an error (South), a flow left running without a
+/// screen (Ghost), a screen left alive (About, kept in a global after close), an output nobody handles
+/// (Cities' share), a dead end (Help). And a way to end the process that expands a state: picking East
+/// runs `kill -9` on it when `EXPLORE_KILL` is `always`, or when it is `once:FILE` and FILE is not there
+/// yet (it is made first), to test what becomes of a worker's batch when the worker dies.
+public let explorationFaultsApp = """
+    local flow = require "coordinator"
+    flow.screen "Regions" { inputs = { "regions" }, outputs = { pick = { from = "regions" }, "help", "about" } }
+    flow.screen "Cities" { inputs = { "region" }, outputs = { "done", "share" } }
+    flow.screen "Help" { render = function() return "no way out" end }
+    flow.screen "About" { outputs = { "close" } }
+    local Ghost = flow.coordinator "Ghost"
+    function Ghost:start() end
+    local Help = flow.coordinator "Help"
+    function Help:start() self:setRoot("Help") end
+    kept = {}
+    local function killedHere()
+      local kill = os.getenv("EXPLORE_KILL")
+      if kill == "always" then return true end
+      local marker = kill and kill:match("^once:(.+)$")
+      if not marker or io.open(marker) then return false end
+      io.open(marker, "w"):close()
+      return true
+    end
+    local App = flow.coordinator "App"
+    function App:start()
+      local regions = self:push("Regions", { regions = { "North", "South", "East", "West", "Up", "Down" } })
+      regions.onPick = function(region)
+        if region == "South" then error("no cities for " .. region) end
+        if region == "East" and killedHere() then os.execute("kill -9 $PPID") end
+        local cities = self:push("Cities", { region = region })
+        cities.onDone = function() self:run(Ghost) end
+      end
+      regions.onHelp = function() self:run(Help) end
+      regions.onAbout = function()
+        local about = self:push("About")
+        about.onClose = function() kept[#kept + 1] = about; self:pop() end
+      end
+    end
+    flow.app(App)
+    """

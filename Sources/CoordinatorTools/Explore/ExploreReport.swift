@@ -117,12 +117,13 @@ public struct ExploreReport {
 
     /// Takes in what expanding state `index` gave: its transitions, the states it found (their indices are
     /// returned, to expand next) and its findings. Stops adding states at `maxStates`.
-    public mutating func record(_ outcomes: [Explorer.Outcome], actionCount: Int, from index: Int, maxStates: Int) -> [Int] {
-        states[index].actionCount = actionCount
+    @discardableResult
+    public mutating func record(_ expansion: Explorer.Expansion, from index: Int, maxStates: Int) -> [Int] {
+        states[index].actionCount = expansion.actionCount
         expanded.insert(index)
         let path = states[index].path
         var found: [Int] = []
-        for outcome in outcomes {
+        for outcome in expansion.outcomes {
             steps += 1
             let taken = path + [outcome.action]
             for violation in outcome.violations { addViolation(violation, path: taken) }
@@ -141,6 +142,7 @@ public struct ExploreReport {
                 transitions.append(Transition(from: index, to: target, action: outcome.action))
             }
         }
+        for violation in expansion.leftAlive { addViolation(violation, path: path) }
         return found
     }
 
@@ -153,6 +155,7 @@ public struct ExploreReport {
     /// A step that failed; the same fault met again from another state (its message, ids aside) is kept
     /// once, with the first (shortest) path.
     mutating func addError(_ message: String, path: [UserStep]) {
+        let message = message.withoutObjectIDs()
         let first = message.firstLine
         guard errorsSeen.insert(first.replacingDigits()).inserted else { return }
         errors.append(Finding(path: path, message: message))
@@ -163,9 +166,10 @@ public struct ExploreReport {
         unhandled.append(Finding(path: path, message: "nothing handles \(output) on \(screen)"))
     }
 
-    /// A lifecycle violation found after `path` (each object once).
+    /// A lifecycle violation found after `path` (the same fault met again, ids aside, is kept once, with the
+    /// first path).
     public mutating func addViolation(_ message: String, path: [UserStep]) {
-        // The same object is reported at every later collection: once, with the first path.
+        let message = message.withoutObjectIDs()
         let key = message.replacingDigits()
         guard violationsSeen.insert(key).inserted else { return }
         violations.append(Finding(path: path, message: "lifecycle: " + message))
@@ -208,6 +212,22 @@ public struct ExploreReport {
         return lines.joined(separator: "\n")
     }
 
+    /// A digest of everything the search found: each state (its identity and shortest path) in the order
+    /// found, each transition, each finding with its path, how far the search went. Two explorations with
+    /// the same fingerprint found the same; the `--json` report carries it, to compare runs split among
+    /// other workers or machines.
+    public var fingerprint: String {
+        var text = reach + "\n"
+        for state in states { text += state.key + " " + state.path.map(\.luaSource).joined(separator: " ") + "\n" }
+        for t in transitions { text += "\(t.from) \(t.to) \(t.action.luaSource)\n" }
+        let findings = reproducible.map { ($0.kind.rawValue, $0.finding) } + unreproduced.map { ("explorer fault", $0) }
+        for (kind, finding) in findings {
+            text += kind + ": " + finding.message + " after " + finding.path.map(\.luaSource).joined(separator: " ") + "\n"
+        }
+        text += unreachedTypes.joined(separator: " ")
+        return "sha256:" + SHA256.hex(SHA256.digest(Array(text.utf8)))
+    }
+
     /// `count` and `noun`, plural when count is not 1.
     static func count(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
@@ -224,6 +244,27 @@ public struct ExploreReport {
 }
 
 extension String {
+    /// The text with the ids of coordinators and screens left out (`Ghost#36` as `Ghost`). An id is the
+    /// runtime's count of the objects it made, which depends on what the runtime did before (every branch
+    /// an explorer took, in whichever worker took it): a finding names the object by its type, so that
+    /// every exploration of an app reports the same words.
+    func withoutObjectIDs() -> String {
+        guard contains("#") else { return self }
+        var out = "", rest = Substring(self)
+        while let hash = rest.firstIndex(of: "#") {
+            let before = rest[..<hash], after = rest[rest.index(after: hash)...]
+            let digits = after.prefix { $0.isASCII && $0.isNumber }
+            out += before
+            if !digits.isEmpty, let last = before.last, last.isLetter || last.isNumber || last == "_" {
+                rest = after.dropFirst(digits.count)
+            } else {
+                out.append("#")
+                rest = after
+            }
+        }
+        return out + rest
+    }
+
     /// The text with every run of digits as `#` (ids differ between two reports of one object).
     func replacingDigits() -> String {
         var out = "", inDigits = false

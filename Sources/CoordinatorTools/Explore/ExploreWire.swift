@@ -1,7 +1,68 @@
 import CoordinatorScript
 
-/// What worker processes of `coordrun explore --workers N` send back: each expanded state's outcomes as
-/// one line of JSON, and the paths they are given, as values that read back unchanged.
+/// The wire between an exploration and its workers (`coordrun explore --workers N`, `--queue`): a request
+/// is a state to expand (its path and identity) as one line of JSON, the answer what expanding it gave as
+/// one line of JSON; both read back unchanged, whatever carries them (a pipe, a database row).
+extension ExploreRequest {
+    /// The request as a line of JSON (no newline).
+    public var line: String {
+        FlowValue.record(["index": .int(index), "path": Explorer.value(of: path), "key": .string(key)]).json
+    }
+
+    /// The request a ``line`` wrote.
+    public init(line: String) throws {
+        let value = try FlowValue(json: line)
+        guard let index = value["index"]?.intValue, let key = value["key"]?.stringValue else {
+            throw NavigationError(.badSnapshot, "explore: a request without its state's index and key")
+        }
+        self.init(index: index, path: try Explorer.path(from: value["path"] ?? []), key: key)
+    }
+}
+
+extension Explorer {
+    /// A worker's answer to a request line: what expanding the state gave, or why it could not be expanded
+    /// (``Expansion/init(answer:)`` throws with that reason), as one line of JSON.
+    public func answer(_ request: String) -> String {
+        do {
+            let request = try ExploreRequest(line: request)
+            return try expand(request.path, expecting: request.key).value.json
+        } catch {
+            return FlowValue.record(["failed": .string("\(error)")]).json
+        }
+    }
+}
+
+extension Explorer.Expansion {
+    /// The expansion as a JSON value.
+    public var value: FlowValue {
+        var fields: FlowRecord = ["actions": .int(actionCount), "outcomes": .list(outcomes.map(\.value))]
+        if !leftAlive.isEmpty { fields["leftAlive"] = .list(leftAlive.map(FlowValue.string)) }
+        if freshRuntimes > 0 { fields["fresh"] = .int(freshRuntimes) }
+        return .record(fields)
+    }
+
+    /// The expansion an answer line (``Explorer/answer(_:)``) gives; throws the worker's reason when it
+    /// could not expand the state.
+    public init(answer line: String) throws {
+        let value = try FlowValue(json: line)
+        if let message = value["failed"]?.stringValue { throw Explorer.WorkerFailure(message: message) }
+        guard let count = value["actions"]?.intValue else { throw NavigationError(.badSnapshot, "explore: an answer without its action count") }
+        self.init(actionCount: count, outcomes: try (value["outcomes"]?.listValue ?? []).map { try Explorer.Outcome(value: $0) },
+                  leftAlive: value["leftAlive"]?.listValue?.compactMap(\.stringValue) ?? [], freshRuntimes: value["fresh"]?.intValue ?? 0)
+    }
+}
+
+extension Explorer {
+    /// Why a worker could not go on: a state it could not expand, or the worker itself stopping.
+    public struct WorkerFailure: Error, CustomStringConvertible {
+        /// What went wrong, for the user.
+        public let message: String
+        /// A failure saying `message`.
+        public init(message: String) { self.message = message }
+        public var description: String { message }
+    }
+}
+
 extension Explorer.Outcome {
     /// The outcome as a JSON value.
     public var value: FlowValue {
@@ -66,9 +127,9 @@ extension Explorer {
 }
 
 extension ExploreReport {
-    /// An empty report for `script` whose first state is the exploration's base: for a host that expands
-    /// states elsewhere (worker processes) and takes the outcomes in with ``record(_:actionCount:from:maxStates:)``.
-    public init(script: String, base: Explorer.StateSeen, limits: Explorer.Options, itemLabels: [String: String] = [:]) {
+    /// An empty report for `script` whose first state is the exploration's base, to take expansions in with
+    /// ``record(_:from:maxStates:)`` (``ExploreLevels``).
+    init(script: String, base: Explorer.StateSeen, limits: Explorer.Options, itemLabels: [String: String] = [:]) {
         self.init(script: script, limits: limits)
         self.itemLabels = itemLabels
         addState(base, path: [])

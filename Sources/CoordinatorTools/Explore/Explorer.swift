@@ -34,9 +34,6 @@ public final class Explorer {
         public var stepTimeLimit: Double? = 5
         /// Every how many expanded states ``Explorer/progress`` hears how far the search has come.
         public var progressEvery = 500
-        /// Every how many steps the lifecycle oracle collects garbage and looks for flows and screens left
-        /// alive (its cheap rule, running flows that show nothing, is checked after every step).
-        public var collectEvery = 256
 
         /// Where exploration starts.
         public enum Base {
@@ -142,13 +139,33 @@ public final class Explorer {
         public let result: Result
         /// The output no handler heard, when the action was a tap nobody handles.
         public let unhandled: (screen: String, output: String)?
-        /// What the lifecycle oracle found after the step.
-        public let violations: [String]
+        /// What the lifecycle oracle found after the step: what it left running without a screen, and what
+        /// it left alive (found when the state's expansion ends, ``Expansion``).
+        public internal(set) var violations: [String]
+    }
+
+    /// What expanding one state gave: every action the user has there and where each led.
+    ///
+    /// The lifecycle oracle collects garbage once at the end of each state's expansion, and gives what it
+    /// finds left alive to the action that left it (the oracle names the step that finished the flow or took
+    /// the screen away); what no action of the state left goes to the state itself. So what is found, and
+    /// the path it is reported with, depend only on the state, not on which runtime expanded which states
+    /// before it: a search split among worker processes reports what one process does.
+    public struct Expansion {
+        /// How many actions the user has at the state.
+        public let actionCount: Int
+        /// What each action gave, in the order they were taken.
+        public internal(set) var outcomes: [Outcome]
+        /// What the oracle found alive at the end that no action of the state left: the state's own finding.
+        public internal(set) var leftAlive: [String]
+        /// How many fresh runtimes the expansion needed (``Explorer``).
+        public internal(set) var freshRuntimes = 0
     }
 
     /// Listens for finishes only while an action runs: a path replayed to reach a state builds no events.
     private var oracle: LifecycleOracle
-    private var stepsTaken = 0
+    /// What runtimes replaced during the expansion under way left alive.
+    private var leftInReplacedRuntimes: [String] = []
 
     /// The field each chosen item is read by, by `Screen.output`, for the outputs that declare one
     /// (``ExploreReport/itemLabels``).
@@ -162,28 +179,20 @@ public final class Explorer {
 
     /// Explores breadth first until every state within the depth is expanded, or a limit is met.
     public func run() throws -> ExploreReport {
-        let began = Clock.now()
-        var report = ExploreReport(script: runtime.scriptFiles.first ?? "", limits: options)
-        report.itemLabels = itemLabels
-        var frontier = [report.addState(try start(), path: [])]
-        var next = 0, atDepth = 0
-        while next < frontier.count, !report.cutByStates {
-            if let limit = options.timeLimit, Clock.now() - began > limit { report.cutByTime = true; break }
-            let index = frontier[next]
-            next += 1
-            let state = report.states[index]
-            guard state.path.count < options.depth else { report.cutByDepth = true; atDepth += 1; continue }
-            let (count, outcomes) = try expand(state.path, expecting: state.key)
-            frontier += report.record(outcomes, actionCount: count, from: index, maxStates: options.maxStates)
-            if next % max(options.progressEvery, 1) == 0, let progress {
-                progress(Progress(states: report.states.count, transitions: report.steps, frontier: frontier.count - next, seconds: Clock.now() - began))
+        var levels = ExploreLevels(explorer: self)
+        return try levels.run(workforce: InProcess(explorer: self), workers: nil)
+    }
+
+    /// This process as the only worker: each batch expanded here, in order.
+    struct InProcess: ExploreWorkforce {
+        let explorer: Explorer
+
+        func expand(_ batches: [[ExploreRequest]], take: (Int, [Expansion]) throws -> Bool) throws {
+            for (i, batch) in batches.enumerated() {
+                let expansions = try batch.map { try explorer.expand($0.path, expecting: $0.key) }
+                guard try take(i, expansions) else { return }
             }
         }
-        report.unexpanded = atDepth + frontier.count - next
-        report.freshRuntimes = freshRuntimes
-        for violation in finalViolations() { report.addViolation(violation, path: []) }
-        report.finish(catalog: app.catalog.names)
-        return report
     }
 
     /// The app at the exploration's base, as the report's first state.
@@ -196,7 +205,8 @@ public final class Explorer {
     /// each gave. `key`, the state's identity when known, is checked: a runtime that reaches another state
     /// there is replaced by a fresh one (``Explorer``). Used by ``run()``, and by worker processes that each
     /// expand part of a level (`coordrun explore --workers N`).
-    public func expand(_ path: [UserStep], expecting key: String? = nil) throws -> (actionCount: Int, outcomes: [Outcome]) {
+    public func expand(_ path: [UserStep], expecting key: String? = nil) throws -> Expansion {
+        let freshBefore = freshRuntimes
         let origin = try goTo(path, expecting: key)
         let actions = Self.actions(in: app)
         var outcomes: [Outcome] = []
@@ -204,7 +214,6 @@ public final class Explorer {
         for action in actions {
             if !atState { _ = try goTo(path, expecting: origin) }
             atState = false
-            stepsTaken += 1
             oracle.beforeStep(action.luaSource)
             oracle.listen()
             defer { oracle.stopListening() }
@@ -220,19 +229,24 @@ public final class Explorer {
                 continue
             }
             oracle.afterStep()
-            var violations = oracle.cheapViolations()
-            if stepsTaken % max(options.collectEvery, 1) == 0 { violations += oracle.violations(collecting: runtime.lua) }
             var unhandled: (String, String)?
             if app.unheard.count != unheard, let last = app.unheard.last { unhandled = (last.screen.name, last.output) }
             let state = try seen()
             if state.key == origin { atState = true }
-            outcomes.append(Outcome(action: action, result: .state(state), unhandled: unhandled, violations: violations))
+            outcomes.append(Outcome(action: action, result: .state(state), unhandled: unhandled, violations: oracle.cheapViolations()))
         }
-        return (actions.count, outcomes)
+        var expansion = Expansion(actionCount: actions.count, outcomes: outcomes, leftAlive: [])
+        defer { leftInReplacedRuntimes = [] }
+        for violation in leftInReplacedRuntimes + oracle.newlyLeftAlive(collecting: runtime.lua) {
+            if let i = outcomes.firstIndex(where: { violation.contains(" at \($0.action.luaSource) but ") }) {
+                expansion.outcomes[i].violations.append(violation)
+            } else {
+                expansion.leftAlive.append(violation)
+            }
+        }
+        expansion.freshRuntimes = freshRuntimes - freshBefore
+        return expansion
     }
-
-    /// What the oracle finds once everything unreachable is collected (at the end of an exploration).
-    public func finalViolations() -> [String] { oracle.violations(collecting: runtime.lua) }
 
     /// The state's identity, its views run under the step's time limit.
     private func identity() throws -> StateIdentity {
@@ -281,6 +295,8 @@ public final class Explorer {
         // A runtime that kept data of an earlier branch may reach another state, or fail on the way.
         if (try? replay(path)) != nil, try identity().key == key { return key }
         freshRuntimes += 1
+        // What the old runtime left alive is found before it goes (its oracle alone knows which step left it).
+        leftInReplacedRuntimes += oracle.newlyLeftAlive(collecting: runtime.lua)
         runtime = try make()
         oracle = LifecycleOracle(app: runtime.app, listening: false)
         guard (try? runtime.lua.withTimeLimit(options.stepTimeLimit, { try replay(path) })) != nil, try identity().key == key else {

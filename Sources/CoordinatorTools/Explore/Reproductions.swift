@@ -73,7 +73,7 @@ extension ExploreReport {
                 return Reproduction(kind: kind, finding: finding, reproduced: false, outcome: "its test passed")
             }
             let expected = Self.tail(of: finding.message).replacingDigits()
-            let same = kind == .deadEnd || message.replacingDigits().contains(expected)
+            let same = kind == .deadEnd || Self.withoutStepPlaces(message.withoutObjectIDs()).replacingDigits().contains(expected)
             return Reproduction(kind: kind, finding: finding, reproduced: same,
                                 outcome: "its test failed with " + message.firstLine)
         }
@@ -90,8 +90,29 @@ extension ExploreReport {
             case .unhandled: unhandled.removeAll { $0.message == message }
             case .deadEnd: deadEnds.removeAll { $0.message == message }
             }
-            unreproduced.append(Finding(path: failure.finding.path, message: "\(failure.kind.rawValue): \(message.firstLine) — \(failure.outcome)"))
+            let named = message.hasPrefix(failure.kind.rawValue + ": ") ? message.firstLine : "\(failure.kind.rawValue): \(message.firstLine)"
+            unreproduced.append(Finding(path: failure.finding.path, message: "\(named) — \(failure.outcome)"))
         }
+    }
+
+    /// A test's message without the places of its steps: the oracle names a step of a test with its line
+    /// (`tap("close") at app_test.lua:11`), a step of an exploration without one (`tap("close")`).
+    static func withoutStepPlaces(_ message: String) -> String {
+        let marker = " at "
+        var out = "", rest = Substring(message)
+        while let start = rest.indices.first(where: { rest[$0...].hasPrefix(marker) }) {
+            out += rest[..<start]
+            let after = rest[rest.index(start, offsetBy: marker.count)...]
+            let word = after.prefix { $0 != " " && $0 != "\n" }
+            let line = word.lastIndex(of: ":").map { word[word.index(after: $0)...] } ?? ""
+            if !line.isEmpty, line.allSatisfy({ $0.isASCII && $0.isNumber }), !word.contains("(") {
+                rest = after.dropFirst(word.count)
+            } else {
+                out += marker
+                rest = after
+            }
+        }
+        return out + rest
     }
 
     /// A message's first line without the `file:line: ` in front of it (a test names the file by another

@@ -30,8 +30,10 @@ final class LifecycleOracle {
 
     deinit { stopListening() }
 
-    /// Hears of coordinators finishing, to name the step that finished each.
+    /// Hears of coordinators finishing, to name the step that finished each; the screens shown now are the
+    /// ones the next step may leave (a path replayed unheard may have shown others since the last step).
     func listen() {
+        shown = Set(app.window.allScreens.map(\.id))
         guard observer == nil else { return }
         observer = app.observe { [weak self] event in
             guard let self else { return }
@@ -58,25 +60,37 @@ final class LifecycleOracle {
     /// What breaks the rules now, after collecting garbage (Lua's, which releases what only Lua held). A
     /// second collection runs only when the first leaves something that breaks them: finalizers release
     /// Swift objects, and what those held goes in the second cycle (no collection can make a violation).
-    func violations(collecting lua: LuaState) -> [String] {
+    func violations(collecting lua: LuaState) -> [String] { leftAlive(collecting: lua).map(\.message) + cheapViolations() }
+
+    /// The finished flows and left screens still alive after collecting garbage (``violations(collecting:)``
+    /// without the cheap rule).
+    private func leftAlive(collecting lua: LuaState) -> [(object: Int, message: String)] {
         lua.collectGarbage()
-        let found = collectedViolations()
-        if found.isEmpty { return cheapViolations() }
+        guard !collectedViolations().isEmpty else { return [] }
         lua.collectGarbage()
-        return collectedViolations() + cheapViolations()
+        return collectedViolations()
     }
 
+    /// What ``leftAlive(collecting:)`` finds that no earlier call of this one reported: each object once, at
+    /// the first collection that finds it alive, whatever ran in the runtime since (exploration).
+    func newlyLeftAlive(collecting lua: LuaState) -> [String] {
+        leftAlive(collecting: lua).filter { reported.insert($0.object).inserted }.map(\.message)
+    }
+
+    /// The objects ``newlyLeftAlive(collecting:)`` reported, by id.
+    private var reported: Set<Int> = []
+
     /// The finished coordinators and left screens still alive, as the tracker holds them now.
-    private func collectedViolations() -> [String] {
+    private func collectedViolations() -> [(object: Int, message: String)] {
         tracker.compact()
-        var found: [String] = []
+        var found: [(object: Int, message: String)] = []
         for entry in tracker.coordinators {
             guard let c = entry.object, c.status == .finished || c.status == .finishing else { continue }
-            found.append("coordinator \(c.info) finished" + (leftAt[c.id].map { " at \($0)" } ?? "") + " but is still alive (something still holds it)")
+            found.append((c.id, "coordinator \(c.info) finished" + (leftAt[c.id].map { " at \($0)" } ?? "") + " but is still alive (something still holds it)"))
         }
         for entry in tracker.screens {
             guard let s = entry.object, !s.isShown, let step = leftAt[s.id] else { continue }
-            found.append("screen \(s.info) left at \(step) but is still alive (something still holds it)")
+            found.append((s.id, "screen \(s.info) left at \(step) but is still alive (something still holds it)"))
         }
         return found
     }
