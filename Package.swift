@@ -12,6 +12,8 @@ import PackageDescription
 //                         lifecycle oracle, exploration and the flow graph, the route check
 //   coordrun            - the command line over the tools: lua.c's options and run mode, the terminal (line
 //                         editing through CEditLine, libedit; signals; colours), the subcommands
+//   CCoordinatorPostgres - libpq, PostgreSQL's client library, loaded when `coordrun explore --queue` first
+//                         needs it (dlopen): linked, it would add its libraries to every start of coordrun
 //   coordrun-serve      - `coordrun serve`, the live web preview (FlyingFox), a program of its own: coordrun
 //                         does not link Foundation
 //   coordbench          - the benchmarks (bridge vs raw C API, journeys vs native Swift and plain Lua, memory, leaks)
@@ -64,6 +66,7 @@ let package = Package(
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
         ),
         .target(name: "CCoordinatorLuaGlue", dependencies: ["CCoordinatorLua"]),
+        .target(name: "CCoordinatorPostgres", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "CoordinatorLua", dependencies: ["CCoordinatorLua", "CCoordinatorLuaGlue"]),
         .target(name: "CoordinatorCore"),
         .target(name: "CoordinatorScript", dependencies: ["CoordinatorLua", "CoordinatorCore"]),
@@ -76,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "coordrun",
             dependencies: [
-                "CoordinatorTools", "CoordinatorOptions", "CEditLine",
+                "CoordinatorTools", "CoordinatorOptions", "CEditLine", "CCoordinatorPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

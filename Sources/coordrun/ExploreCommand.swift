@@ -9,7 +9,7 @@ struct ExploreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explore",
         abstract: "Explore every state the app can reach, and draw its flow.",
-        usage: "coordrun explore [<options>] <script>",
+        usage: "coordrun explore [<options>] <script>\n  coordrun explore --worker <postgres://...> [--run <id>] [<script>]",
         discussion: """
             Tries every action of every state, breadth first: each output (each item of a list, each example \
             payload a screen type declares), Back, the swipe-down of a modal, every other tab. States are told \
@@ -22,8 +22,8 @@ struct ExploreCommand: ParsableCommand {
             not reproduce, --verify found a mismatch).
             """)
 
-    @Argument(help: "The app's main script.")
-    var script: String
+    @Argument(help: "The app's main script (for --worker: where the exploration's script is here, when not where the exploration named it).")
+    var script: String?
 
     @Option(help: "The most steps from the start.")
     var depth = 12
@@ -75,8 +75,20 @@ struct ExploreCommand: ParsableCommand {
     @Option(name: .customLong("verify-sample"), help: ArgumentHelp("How many transitions --verify re-runs.", valueName: "count"))
     var verifySample = 200
 
-    @Option(help: "Worker processes that share each level of the search (default: 1, this process alone).")
+    @Option(help: "Worker processes on this machine that share each level of the search (default: 1, this process alone; with --queue, the workers started here, 0 for none).")
     var workers = 1
+
+    @Option(help: ArgumentHelp("Coordinate the search through this PostgreSQL database: workers on any machine join with --worker (docs/Explore.md).", valueName: "postgres://..."))
+    var queue: String?
+
+    @Option(help: ArgumentHelp("Work for an exploration coordinated through this PostgreSQL database: expand the batches it hands out until it ends.", valueName: "postgres://..."))
+    var worker: String?
+
+    @Option(name: .customLong("run"), help: ArgumentHelp("With --worker: the exploration to work for (default: the newest).", valueName: "id"))
+    var runID: Int?
+
+    @Option(help: ArgumentHelp("With --queue: how long a worker holds a batch before another may claim it (renewed while it works).", valueName: "seconds"))
+    var lease: Double = 30
 
     @Option(help: .hidden)
     var expand: String?
@@ -84,30 +96,30 @@ struct ExploreCommand: ParsableCommand {
     mutating func validate() throws {
         try validateSeconds(timeout, "--timeout")
         try validateSeconds(timeLimit, "--time-limit")
+        try validateSeconds(lease, "--lease")
+        if worker == nil, script == nil { throw ValidationError("Missing expected argument '<script>'") }
+        if worker != nil, queue != nil { throw ValidationError("--worker and --queue: a worker works for a queue's exploration, give one of them") }
+        if runID != nil, worker == nil { throw ValidationError("--run names the exploration a --worker works for") }
+        if workers < (queue == nil ? 1 : 0) { throw ValidationError("--workers must be at least \(queue == nil ? 1 : 0)") }
+        if lease <= 0 { throw ValidationError("--lease must be more than 0 seconds") }
     }
 
     func run() throws {
         let streams = CoordRun.Streams()
-        let globals = parsedSets(streams)
-        var options = Explorer.Options()
-        options.depth = max(depth, 0)
-        options.maxStates = max(maxStates, 1)
-        options.stepTimeLimit = timeout > 0 ? timeout : nil
-        options.timeLimit = timeLimit > 0 ? timeLimit : nil
-        if let open {
-            options.base = .link(open)
-        } else if let restore {
+        if let worker {
+            work(for: worker, streams)
+            return
+        }
+        let script = self.script ?? ""
+        var snapshot: String?
+        if let restore {
             guard let text = Platform.readFile(restore, limit: ScriptRuntime.maximumSnapshotBytes) else {
                 fail(streams, "cannot read the snapshot \(restore) (missing, unreadable, or over \(ScriptRuntime.maximumSnapshotBytes >> 20) MiB)")
             }
-            options.base = .snapshot(text)
+            snapshot = text
         }
-        let explorer: Explorer
-        do {
-            explorer = try Explorer(options: options, runtime: maker(globals, stepTimeLimit: options.stepTimeLimit))
-        } catch {
-            fail(streams, REPL.message(for: error))
-        }
+        let explorer = makeExplorer(snapshot: snapshot, streams)
+        let options = explorer.options
         if expand != nil {
             do { try ExploreWorkers.serve(explorer: explorer) } catch { fail(streams, "worker: \(error)") }
             return
@@ -121,21 +133,21 @@ struct ExploreCommand: ParsableCommand {
         let began = Platform.nanoseconds()
         var report: ExploreReport
         do {
-            if workers > 1 {
-                var arguments = [script, "--state", state, "--timeout", String(timeout)]
-                for set in sets { arguments += ["--set", set] }
-                for chunk in chunks { arguments += ["-e", chunk] }
-                arguments += limitOptions.arguments
-                if let open { arguments += ["--open", open] }
-                if let restore { arguments += ["--restore", restore] }
-                var levels = ExploreLevels(explorer: explorer)
+            var levels = ExploreLevels(explorer: explorer)
+            if let queue {
+                let workforce = try ExploreQueue(url: queue, digest: explorer.runtime.scriptsDigest, arguments: workerArguments,
+                                                 snapshot: snapshot, lease: lease, localWorkers: workers)
+                Platform.writeError("explore: exploration \(workforce.run) on the queue (more workers: \(Platform.commandName()) explore --worker QUEUE --run \(workforce.run))\n")
+                report = try levels.run(workforce: workforce, workers: max(workers, 1))
+            } else if workers > 1 {
+                let arguments = workerArguments + (restore.map { ["--restore", $0] } ?? [])
                 report = try levels.run(workforce: ExploreWorkers(count: workers, arguments: arguments), workers: workers)
             } else {
                 report = try explorer.run()
             }
         } catch {
             if progress { Platform.writeError("\r\u{1B}[K") }
-            fail(streams, REPL.message(for: error))
+            fail(streams, Self.message(for: error))
         }
         if progress { Platform.writeError("\r\u{1B}[K") }
         let seconds = Double(Platform.nanoseconds() - began) / 1e9
@@ -189,6 +201,52 @@ struct ExploreCommand: ParsableCommand {
         if report.failed { throw ExitCode.failure }
     }
 
+    /// What makes a worker's runtime the same as this process's: the script, then the options (`--restore`
+    /// aside: a worker of a queue gets the snapshot itself).
+    private var workerArguments: [String] {
+        var arguments = [script ?? "", "--state", state, "--timeout", String(timeout)]
+        for set in sets { arguments += ["--set", set] }
+        for chunk in chunks { arguments += ["-e", chunk] }
+        arguments += limitOptions.arguments
+        if let open { arguments += ["--open", open] }
+        return arguments
+    }
+
+    /// The explorer these options make, from the app's start, the link, or `snapshot`.
+    private func makeExplorer(snapshot: String?, _ streams: CoordRun.Streams) -> Explorer {
+        var options = Explorer.Options()
+        options.depth = max(depth, 0)
+        options.maxStates = max(maxStates, 1)
+        options.stepTimeLimit = timeout > 0 ? timeout : nil
+        options.timeLimit = timeLimit > 0 ? timeLimit : nil
+        if let open { options.base = .link(open) } else if let snapshot { options.base = .snapshot(snapshot) }
+        do {
+            return try Explorer(options: options, runtime: maker(parsedSets(streams), stepTimeLimit: options.stepTimeLimit))
+        } catch {
+            fail(streams, REPL.message(for: error))
+        }
+    }
+
+    /// `--worker URL`: joins an exploration on the queue, explores as its coordinator does (its options,
+    /// its snapshot; this script when given), and answers batches until it ends.
+    private func work(for url: String, _ streams: CoordRun.Streams) {
+        do {
+            let database = try PostgresConnection(url)
+            let run = try ExploreQueueWorker.join(database, id: runID.map(String.init))
+            var command = try ExploreCommand.parse(run.arguments)
+            if let script { command.script = script }
+            let worker = try ExploreQueueWorker(database: database, run: run, explorer: command.makeExplorer(snapshot: run.snapshot, streams))
+            try worker.serve()
+        } catch {
+            fail(streams, "worker: " + Self.message(for: error))
+        }
+    }
+
+    /// An error as the user reads it: a worker's or the database's in their own words.
+    static func message(for error: Error) -> String {
+        (error as? Explorer.WorkerFailure)?.message ?? (error as? PostgresConnection.Failure)?.message ?? REPL.message(for: error)
+    }
+
     /// The `--set` options as globals, or a failure for one that is not `name=value` with a Lua name.
     private func parsedSets(_ streams: CoordRun.Streams) -> [(name: String, value: FlowValue)] {
         sets.map { set in
@@ -212,7 +270,7 @@ struct ExploreCommand: ParsableCommand {
 
     /// How the explorer makes a runtime: prepared (``Explorer/prepare(_:)``), the variant set, the app loaded.
     private func maker(_ globals: [(name: String, value: FlowValue)], stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
-        { [script, state, chunks, limits = limitOptions.limits] in
+        { [script = script ?? "", state, chunks, limits = limitOptions.limits] in
             let runtime = try limits.runtime(stateNamed: state, timed: stepTimeLimit != nil)
             try Explorer.prepare(runtime)
             try runtime.lua.withTimeLimit(stepTimeLimit) {
@@ -226,6 +284,7 @@ struct ExploreCommand: ParsableCommand {
 
     private func write(_ report: ExploreReport, testsTo path: String, base: Explorer.Options.Base, _ streams: CoordRun.Streams) {
         let folder = path.split(separator: "/").dropLast().joined(separator: "/")
+        let script = self.script ?? ""
         let app = script.hasPrefix("/") ? script : Platform.currentFolder() + "/" + script
         guard folder.isEmpty || Platform.makeFolders((path.hasPrefix("/") ? "/" : "") + folder),
               Platform.writeFile(path, report.testFile(app: app, base: base, preamble: preamble(parsedSets(streams)))) else {

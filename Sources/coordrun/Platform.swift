@@ -313,6 +313,25 @@ enum Platform {
         return nil
     }
 
+    /// Whether a child has ended (reaped: ``finish(_:)`` must not wait for it then, only close its pipes).
+    static func hasEnded(_ child: Child) -> Bool {
+        var status: Int32 = 0
+        return waitpid(child.pid, &status, WNOHANG) == child.pid
+    }
+
+    /// Closes the pipes of a child that has ended (``hasEnded(_:)``).
+    static func release(_ child: Child) {
+        fclose(child.input)
+        fclose(child.output)
+    }
+
+    /// This machine's name ("" when it cannot be read).
+    static func hostName() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Stops a child at once (SIGKILL) and waits for it.
     static func stop(_ child: Child) {
         _ = kill(child.pid, SIGKILL)

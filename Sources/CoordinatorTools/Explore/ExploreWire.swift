@@ -23,12 +23,12 @@ extension Explorer {
     /// A worker's answer to a request line: what expanding the state gave, or why it could not be expanded
     /// (``Expansion/init(answer:)`` throws with that reason), as one line of JSON.
     public func answer(_ request: String) -> String {
-        do {
-            let request = try ExploreRequest(line: request)
-            return try expand(request.path, expecting: request.key).value.json
-        } catch {
-            return FlowValue.record(["failed": .string("\(error)")]).json
-        }
+        do { return answer(try ExploreRequest(line: request)) } catch { return FlowValue.record(["failed": .string("\(error)")]).json }
+    }
+
+    /// A worker's answer to a request (``answer(_:)-(String)``).
+    public func answer(_ request: ExploreRequest) -> String {
+        do { return try expand(request.path, expecting: request.key).value.json } catch { return FlowValue.record(["failed": .string("\(error)")]).json }
     }
 }
 

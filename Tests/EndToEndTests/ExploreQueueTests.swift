@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TestSupport
+import CoordinatorTools
+
+/// `coordrun explore --queue postgres://…`: the search coordinated through a real PostgreSQL server (a
+/// throwaway one on 127.0.0.1), its workers claiming batches with leases.
+@Suite(.serialized) struct ExploreQueueTests {
+    /// The fingerprint of a `--json` report.
+    static func fingerprint(_ path: String) throws -> FlowValue? {
+        try FlowValue(json: String(contentsOfFile: path, encoding: .utf8))["fingerprint"]
+    }
+
+    /// Three workers, one killed while it holds a batch: the batch is claimed again when its lease runs
+    /// out, and the report is the one process's, word for word and by fingerprint.
+    @Test func aKilledWorkersBatchIsClaimedAgainAndTheReportIsOneProcesss() throws {
+        let server = try PostgresServer()
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("faults.lua", explorationFaultsApp)
+        let alone = try Programs.run(Programs.coordrun, ["explore", script, "--depth", "5", "--json", folder.path + "/alone.json",
+                                                         "--tests", folder.path + "/alone_test.lua"], input: "")
+        let marker = folder.path + "/killed"
+        let queued = try Programs.run(Programs.coordrun, ["explore", script, "--depth", "5", "--queue", server.url, "--workers", "3", "--lease", "1",
+                                                          "--json", folder.path + "/queued.json", "--tests", folder.path + "/queued_test.lua"],
+                                      input: "", environment: ["EXPLORE_KILL": "once:" + marker])
+        #expect(FileManager.default.fileExists(atPath: marker)) // a worker was killed holding a batch
+        #expect(queued.err.contains("explore: a worker stopped; what it held is claimed again when its lease ends"), "\(queued.err)")
+        #expect(!queued.err.contains("NOTICE"), "\(queued.err)")
+        #expect(alone.status == 1 && queued.status == 1, "\(alone.err)\(queued.err)")
+        #expect(ExploreCommandTests.findings(alone.out) == ExploreCommandTests.findings(queued.out), "\(alone.out)\n---\n\(queued.out)")
+        let expected = try Self.fingerprint(folder.path + "/alone.json")
+        let found = try Self.fingerprint(folder.path + "/queued.json")
+        #expect(expected != nil && expected == found)
+
+        // A state that ends every process that expands it ends the exploration after three claims.
+        let doomed = try Programs.run(Programs.coordrun, ["explore", script, "--depth", "5", "--queue", server.url, "--workers", "2", "--lease", "0.3"],
+                                      input: "", environment: ["EXPLORE_KILL": "always"])
+        #expect(doomed.status == 2 && doomed.err.contains("3 workers stopped while expanding state 0 (a state there ends the process that expands it)"),
+                "\(doomed.err)")
+    }
+
+    /// Workers started on their own (as on other machines) join the newest exploration; one whose scripts
+    /// differ is refused, and the run goes on with the others to the one process's report.
+    @Test func workersJoinAndOnesWithOtherScriptsAreRefused() throws {
+        let server = try PostgresServer()
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("faults.lua", explorationFaultsApp)
+        let other = try folder.write("other.lua", explorationFaultsApp.replacingOccurrences(of: "\"Down\"", with: "\"Down\", \"Left\""))
+        _ = try Programs.run(Programs.coordrun, ["explore", script, "--depth", "4", "--json", folder.path + "/alone.json",
+                                                "--tests", folder.path + "/alone_test.lua"], input: "")
+        // The exploration, with no worker of its own.
+        let coordinator = Process()
+        coordinator.executableURL = URL(fileURLWithPath: Programs.coordrun)
+        coordinator.arguments = ["explore", script, "--depth", "4", "--queue", server.url, "--workers", "0",
+                                 "--json", folder.path + "/queued.json", "--tests", folder.path + "/queued_test.lua"]
+        let (out, err) = (Pipe(), Pipe())
+        (coordinator.standardOutput, coordinator.standardError) = (out, err)
+        try coordinator.run()
+        // Workers wait for an exploration to join: this one's scripts are not the exploration's.
+        let refused = try Programs.run(Programs.coordrun, ["explore", "--worker", server.url, other], input: "", within: 60)
+        #expect(refused.status == 2 && refused.err.contains("this worker's scripts are not the ones exploration"), "\(refused.err)")
+        #expect(refused.err.contains("run the worker where the same scripts are checked out"))
+        let worker = try Programs.run(Programs.coordrun, ["explore", "--worker", server.url], input: "", within: 60)
+        #expect(worker.status == 0, "\(worker.err)")
+        let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        _ = err.fileHandleForReading.readDataToEndOfFile()
+        coordinator.waitUntilExit()
+        #expect(coordinator.terminationStatus == 1 && report.contains("lifecycle violations: 2"), "\(report)")
+        let expected = try Self.fingerprint(folder.path + "/alone.json")
+        let found = try Self.fingerprint(folder.path + "/queued.json")
+        #expect(expected != nil && expected == found)
+        // The run's rows went with it: a worker for it finds none.
+        let late = try Programs.run(Programs.coordrun, ["explore", "--worker", server.url, "--run", "1"], input: "")
+        #expect(late.status == 2 && late.err.contains("there is no exploration 1 on the queue (finished, or never started)"), "\(late.err)")
+    }
+
+    /// A queue that is not there is a clear error, not a hang.
+    @Test func aQueueThatIsNotThereIsAClearError() throws {
+        let outcome = try Programs.run(["explore", "scripts/app.lua", "--queue", "postgres://coordrun@127.0.0.1:1/none"], input: "", within: 60)
+        #expect(outcome.status == 2 && outcome.err.contains("cannot connect to PostgreSQL"), "\(outcome.err)")
+    }
+}
