@@ -17,9 +17,12 @@ struct ExploreCommand: ParsableCommand {
             Prints the states and transitions found and how far the search went, the screen types never \
             reached, outputs never handled, dead ends, errors and lifecycle violations, each with the shortest \
             path to it, and writes those paths as a test file; each finding's test is run in a fresh runtime \
-            before the finding is reported. Exit status: 0 nothing found, 1 an error or a lifecycle violation \
-            found, 2 the exploration itself failed (the script does not load, a worker stopped, a finding did \
-            not reproduce, --verify found a mismatch).
+            before the finding is reported. With --workers N, worker processes share the search; with --queue, \
+            workers on any machine share it through a PostgreSQL database (coordrun explore --worker URL); \
+            the report is the one process's either way. Exit status: 0 nothing found, 1 an error or a \
+            lifecycle violation found, 2 the exploration itself failed (the script does not load, a state \
+            ends every worker that expands it, the queue cannot be reached, a finding did not reproduce, \
+            --verify found a mismatch).
             """)
 
     @Argument(help: "The app's main script (for --worker: where the exploration's script is here, when not where the exploration named it).")

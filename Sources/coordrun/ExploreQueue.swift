@@ -234,8 +234,7 @@ struct ExploreQueueWorker {
               let claims = row[2].flatMap({ Int($0) }) else { return false }
         let answers: String
         if claims > ExploreWorkers.attempts {
-            let states = count == 1 ? "state \(first)" : "states \(first)–\(first + count - 1)"
-            answers = FlowValue.record(["failed": .string("\(ExploreWorkers.attempts) workers stopped while expanding \(states) (a state there ends the process that expands it)")]).json
+            answers = FlowValue.record(["failed": .string(ExploreWorkers.givingUp(first: first, count: count))]).json
         } else {
             let states = try database.query("""
                 SELECT number, key, path FROM coordrun_explore_states

@@ -72,12 +72,17 @@ final class ExploreWorkers: ExploreWorkforce {
         slots[slot] = nil
         stopped[batch] += 1
         let first = batches[batch].first?.index ?? 0, count = batches[batch].count
-        let states = count == 1 ? "state \(first)" : "states \(first)–\(first + count - 1)"
-        guard stopped[batch] < Self.attempts else {
-            throw Explorer.WorkerFailure(message: "\(Self.attempts) workers stopped while expanding \(states) (a state there ends the process that expands it)")
-        }
-        Platform.writeError("explore: a worker stopped while expanding \(states); another expands them\n")
+        guard stopped[batch] < Self.attempts else { throw Explorer.WorkerFailure(message: Self.givingUp(first: first, count: count)) }
+        Platform.writeError("explore: a worker stopped while expanding \(Self.states(first: first, count: count)); another expands them\n")
         queue.append(batch)
+    }
+
+    /// A batch's states as a message names them: `state 4`, `states 120–135`.
+    static func states(first: Int, count: Int) -> String { count == 1 ? "state \(first)" : "states \(first)–\(first + count - 1)" }
+
+    /// Why the exploration ends when a batch stopped ``attempts`` workers.
+    static func givingUp(first: Int, count: Int) -> String {
+        "\(attempts) workers stopped while expanding \(states(first: first, count: count)) (a state there ends the process that expands it)"
     }
 
     /// A worker: reads batches of requests (a line each, an empty line after each batch) from standard

@@ -26,7 +26,7 @@ extension Explorer {
         do { return answer(try ExploreRequest(line: request)) } catch { return FlowValue.record(["failed": .string("\(error)")]).json }
     }
 
-    /// A worker's answer to a request (``answer(_:)-(String)``).
+    /// A worker's answer to a request: what expanding its state gave, or why it could not be expanded, as one line of JSON.
     public func answer(_ request: ExploreRequest) -> String {
         do { return try expand(request.path, expecting: request.key).value.json } catch { return FlowValue.record(["failed": .string("\(error)")]).json }
     }
@@ -41,7 +41,7 @@ extension Explorer.Expansion {
         return .record(fields)
     }
 
-    /// The expansion an answer line (``Explorer/answer(_:)``) gives; throws the worker's reason when it
+    /// The expansion an answer line (a worker's answer to a request) gives; throws the worker's reason when it
     /// could not expand the state.
     public init(answer line: String) throws {
         let value = try FlowValue(json: line)

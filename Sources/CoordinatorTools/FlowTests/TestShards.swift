@@ -8,7 +8,7 @@ public enum TestShards {
     /// The key a test's duration is found by: its file and name.
     static func key(_ test: FlowTest) -> String { test.file + "\u{0}" + test.name }
 
-    /// `tests` split into `count` shards (each in the tests' own order); `seconds` by ``key(_:)``.
+    /// `tests` split into `count` shards (each in the tests' own order); `seconds` by each test's file and name.
     public static func assign(_ tests: [FlowTest], into count: Int, seconds: [String: Double] = [:]) -> [[FlowTest]] {
         guard count > 0 else { return [] }
         let ordered = tests.enumerated().sorted { ($0.element.file, $0.element.index, $0.offset) < ($1.element.file, $1.element.index, $1.offset) }
@@ -32,7 +32,7 @@ public enum TestShards {
         return shards
     }
 
-    /// The tests' durations in a `coordrun test --json` report, by ``key(_:)``.
+    /// The tests' durations in a `coordrun test --json` report, by each test's file and name.
     public static func durations(fromJSON json: String) throws -> [String: Double] {
         var result: [String: Double] = [:]
         for test in try FlowValue(json: json)["tests"]?.listValue ?? [] {
