@@ -134,16 +134,17 @@ final class ExploreQueue: ExploreWorkforce {
     }
 
     /// Says the run is alive (a worker gives up on a run whose coordinator is gone), and starts a new local
-    /// worker for one that stopped (its batch is claimed again when its lease runs out).
+    /// worker for one that was stopped (its batch is claimed again when its lease runs out).
     private func keepWorkersGoing() throws {
         if Double(Platform.nanoseconds() - lastBeat) / 1e9 > lease / 3 {
             try database.query("UPDATE coordrun_explore_runs SET alive_until = now() + make_interval(secs => 3 * lease) WHERE id = $1::bigint", [run])
             lastBeat = Platform.nanoseconds()
         }
         for slot in localWorkers.indices {
-            guard let child = localWorkers[slot], Platform.hasEnded(child) else { continue }
-            Platform.release(child)
+            guard let child = localWorkers[slot], let ending = Platform.ending(child) else { continue }
             localWorkers[slot] = nil
+            // One that failed on its own would fail again: it said why.
+            if case .exited(let status) = ending { throw Explorer.WorkerFailure(message: ExploreWorkers.failed(status)) }
             Platform.writeError("explore: a worker stopped; what it held is claimed again when its lease ends (\(lease) s)\n")
             try startWorker(slot)
         }

@@ -68,8 +68,9 @@ final class ExploreWorkers: ExploreWorkforce {
     /// The worker in `slot` stopped before answering `batch`: it is gone, and the batch goes back to the
     /// front of the queue, unless it has stopped too many.
     private func lost(_ slot: Int, _ batch: Int, _ queue: inout [Int], _ stopped: inout [Int], _ batches: [[ExploreRequest]]) throws {
-        if let child = slots[slot] { Platform.stop(child) }
+        let ending = slots[slot].flatMap(Platform.stop)
         slots[slot] = nil
+        if case .exited(let status)? = ending, status != 0 { throw Explorer.WorkerFailure(message: Self.failed(status)) }
         stopped[batch] += 1
         let first = batches[batch].first?.index ?? 0, count = batches[batch].count
         guard stopped[batch] < Self.attempts else { throw Explorer.WorkerFailure(message: Self.givingUp(first: first, count: count)) }
@@ -79,6 +80,11 @@ final class ExploreWorkers: ExploreWorkforce {
 
     /// A batch's states as a message names them: `state 4`, `states 120–135`.
     static func states(first: Int, count: Int) -> String { count == 1 ? "state \(first)" : "states \(first)–\(first + count - 1)" }
+
+    /// Why the exploration ends when a worker ended with an error of its own (it wrote why).
+    static func failed(_ status: Int32) -> String {
+        "a worker could not go on (exit status \(status); it says why above)"
+    }
 
     /// Why the exploration ends when a batch stopped ``attempts`` workers.
     static func givingUp(first: Int, count: Int) -> String {

@@ -313,16 +313,25 @@ enum Platform {
         return nil
     }
 
-    /// Whether a child has ended (reaped: ``finish(_:)`` must not wait for it then, only close its pipes).
-    static func hasEnded(_ child: Child) -> Bool {
-        var status: Int32 = 0
-        return waitpid(child.pid, &status, WNOHANG) == child.pid
+    /// How a child process ended.
+    enum Ending: Equatable {
+        /// It exited with this status.
+        case exited(Int32)
+        /// A signal ended it.
+        case signaled(Int32)
     }
 
-    /// Closes the pipes of a child that has ended (``hasEnded(_:)``).
-    static func release(_ child: Child) {
+    /// How a child ended, reaped and its pipes closed; nil while it runs (nothing is done to it then).
+    static func ending(_ child: Child) -> Ending? {
+        var status: Int32 = 0
+        guard waitpid(child.pid, &status, WNOHANG) == child.pid else { return nil }
         fclose(child.input)
         fclose(child.output)
+        return Self.ending(status)
+    }
+
+    private static func ending(_ status: Int32) -> Ending {
+        status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
     }
 
     /// This machine's name ("" when it cannot be read).
@@ -332,10 +341,16 @@ enum Platform {
         return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Stops a child at once (SIGKILL) and waits for it.
-    static func stop(_ child: Child) {
+    /// Stops a child at once (SIGKILL), waits for it and closes its pipes; how it ended (`.exited` when it had
+    /// exited already).
+    @discardableResult
+    static func stop(_ child: Child) -> Ending? {
         _ = kill(child.pid, SIGKILL)
-        _ = finish(child)
+        fclose(child.input)
+        fclose(child.output)
+        var status: Int32 = 0
+        guard waitpid(child.pid, &status, 0) == child.pid else { return nil }
+        return ending(status)
     }
 
     /// Closes the child's input and waits for it; its exit status.

@@ -61,6 +61,13 @@ import CoordinatorTools
                                       environment: ["EXPLORE_KILL": "always"])
         #expect(doomed.status == 2 && doomed.err.contains("3 workers stopped while expanding state 0 (a state there ends the process that expands it)"),
                 "\(doomed.err)")
+
+        // A worker that fails on its own (here: it cannot load the app) ends the exploration with its reason.
+        let loadsOnce = try folder.write("once.lua", firstLoadOnlyApp)
+        let failing = try Programs.run(Programs.coordrun, ["explore", loadsOnce, "--workers", "2"], input: "",
+                                       environment: ["EXPLORE_LOADED": folder.path + "/loaded"])
+        #expect(failing.status == 2 && failing.err.contains("only the first process loads this app")
+                && failing.err.contains("a worker could not go on (exit status 2; it says why above)"), "\(failing.err)")
     }
 
     /// A variant chosen by a global is explored with `--set` or `-e`; the findings' tests set it too, so

@@ -37,6 +37,12 @@ import CoordinatorTools
                                       input: "", environment: ["EXPLORE_KILL": "always"])
         #expect(doomed.status == 2 && doomed.err.contains("3 workers stopped while expanding state 0 (a state there ends the process that expands it)"),
                 "\(doomed.err)")
+        // A worker that fails on its own is not started again and again: the exploration ends with its reason.
+        let loadsOnce = try folder.write("once.lua", firstLoadOnlyApp)
+        let failing = try Programs.run(Programs.coordrun, ["explore", loadsOnce, "--queue", server.url, "--workers", "2", "--lease", "0.3"],
+                                       input: "", environment: ["EXPLORE_LOADED": folder.path + "/loaded"], within: 60)
+        #expect(failing.status == 2 && failing.err.contains("only the first process loads this app")
+                && failing.err.contains("a worker could not go on (exit status 2; it says why above)"), "\(failing.err)")
     }
 
     /// Workers started on their own (as on other machines) join the newest exploration; one whose scripts

@@ -55,3 +55,20 @@ public let explorationFaultsApp = """
     end
     flow.app(App)
     """
+
+/// An app that only the first process to load it can load, when `EXPLORE_LOADED` names a file (made by
+/// the first load): every later load fails, as a worker does whose machine lacks something the app needs.
+public let firstLoadOnlyApp = """
+    local flow = require "coordinator"
+    local marker = os.getenv("EXPLORE_LOADED")
+    if marker then
+      local seen = io.open(marker)
+      if seen then seen:close(); error("only the first process loads this app") end
+      io.open(marker, "w"):close()
+    end
+    flow.screen "Home" { outputs = { "next" } }
+    flow.screen "Next" {}
+    local Main = flow.coordinator "Main"
+    function Main:start() self:push("Home").onNext = function() self:push("Next") end end
+    flow.app(Main)
+    """
