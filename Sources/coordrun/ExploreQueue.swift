@@ -112,6 +112,7 @@ final class ExploreQueue: ExploreWorkforce {
         try database.query("SELECT pg_notify($1, '')", [Self.batchesChannel(run)])
         var answered = 0
         while answered < batches.count {
+            try keepWorkersGoing()
             let rows = try database.query(
                 "DELETE FROM coordrun_explore_batches WHERE run = $1::bigint AND answers IS NOT NULL RETURNING first, answers", [run])
             for row in rows {
@@ -126,10 +127,7 @@ final class ExploreQueue: ExploreWorkforce {
                     return
                 }
             }
-            if rows.isEmpty {
-                try keepWorkersGoing()
-                _ = try database.waitForNotification(milliseconds: Int(lease * 1000 / 3))
-            }
+            if rows.isEmpty { _ = try database.waitForNotification(milliseconds: Int(lease * 1000 / 3)) }
         }
     }
 

@@ -82,6 +82,9 @@ public struct ExploreReport {
     public internal(set) var viewed = false
     /// How many fresh runtimes branches needed (the runtime kept data of an earlier branch).
     public var freshRuntimes = 0
+    /// The app's screen types and coordinator classes: a finding names an object of one of them by the type
+    /// alone (``Swift/String/withoutObjectIDs(of:)``).
+    var objectTypes: Set<String> = []
     /// The limits the search ran with (for the report's wording).
     public var depthLimit = 0, stateLimit = 0, timeLimit: Double?
     var reachedTypes: Set<String> = []
@@ -155,7 +158,7 @@ public struct ExploreReport {
     /// A step that failed; the same fault met again from another state (its message, ids aside) is kept
     /// once, with the first (shortest) path.
     mutating func addError(_ message: String, path: [UserStep]) {
-        let message = message.withoutObjectIDs()
+        let message = message.withoutObjectIDs(of: objectTypes)
         let first = message.firstLine
         guard errorsSeen.insert(first.replacingDigits()).inserted else { return }
         errors.append(Finding(path: path, message: message))
@@ -169,7 +172,7 @@ public struct ExploreReport {
     /// A lifecycle violation found after `path` (the same fault met again, ids aside, is kept once, with the
     /// first path).
     public mutating func addViolation(_ message: String, path: [UserStep]) {
-        let message = message.withoutObjectIDs()
+        let message = message.withoutObjectIDs(of: objectTypes)
         let key = message.replacingDigits()
         guard violationsSeen.insert(key).inserted else { return }
         violations.append(Finding(path: path, message: "lifecycle: " + message))
@@ -244,18 +247,19 @@ public struct ExploreReport {
 }
 
 extension String {
-    /// The text with the ids of coordinators and screens left out (`Ghost#36` as `Ghost`). An id is the
-    /// runtime's count of the objects it made, which depends on what the runtime did before (every branch
-    /// an explorer took, in whichever worker took it): a finding names the object by its type, so that
-    /// every exploration of an app reports the same words.
-    func withoutObjectIDs() -> String {
-        guard contains("#") else { return self }
+    /// The text with the ids of coordinators and screens of the `types` left out (`Ghost#36` as `Ghost`).
+    /// An id is the runtime's count of the objects it made, which depends on what the runtime did before
+    /// (every branch an explorer took, in whichever worker took it): a finding names the object by its type,
+    /// so that every exploration of an app reports the same words. Other text is left as it is.
+    func withoutObjectIDs(of types: Set<String>) -> String {
+        guard !types.isEmpty, contains("#") else { return self }
         var out = "", rest = Substring(self)
         while let hash = rest.firstIndex(of: "#") {
             let before = rest[..<hash], after = rest[rest.index(after: hash)...]
             let digits = after.prefix { $0.isASCII && $0.isNumber }
+            let name = before.reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }
             out += before
-            if !digits.isEmpty, let last = before.last, last.isLetter || last.isNumber || last == "_" {
+            if !digits.isEmpty, types.contains(String(name.reversed())) {
                 rest = after.dropFirst(digits.count)
             } else {
                 out.append("#")

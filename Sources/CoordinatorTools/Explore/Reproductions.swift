@@ -73,7 +73,7 @@ extension ExploreReport {
                 return Reproduction(kind: kind, finding: finding, reproduced: false, outcome: "its test passed")
             }
             let expected = Self.tail(of: finding.message).replacingDigits()
-            let same = kind == .deadEnd || Self.withoutStepPlaces(message.withoutObjectIDs()).replacingDigits().contains(expected)
+            let same = kind == .deadEnd || Self.withoutStepPlaces(message.withoutObjectIDs(of: objectTypes)).replacingDigits().contains(expected)
             return Reproduction(kind: kind, finding: finding, reproduced: same,
                                 outcome: "its test failed with " + message.firstLine)
         }
