@@ -200,14 +200,22 @@ struct ExploreQueueWorker {
     /// Claims and answers batches until the run ends; throws when its coordinator is gone.
     func serve() throws {
         _ = try explorer.start()
+        Platform.writeError("explore: working for exploration \(run.id) (\(run.script)) as \(name)\n")
+        var (batches, states) = (0, 0)
         while true {
-            if try claimAndAnswer() { continue }
+            if let answered = try claimAndAnswer() {
+                (batches, states) = (batches + 1, states + answered)
+                continue
+            }
             let rows = try database.query("""
                 SELECT alive_until > now(),
                        (SELECT extract(epoch FROM min(lease_until) - now()) FROM coordrun_explore_batches WHERE run = $1::bigint AND answers IS NULL)
                 FROM coordrun_explore_runs WHERE id = $1::bigint
                 """, [run.id])
-            guard let row = rows.first, row.count == 2 else { return } // the run is over
+            guard let row = rows.first, row.count == 2 else { // the run is over
+                Platform.writeError("explore: exploration \(run.id) ended; this worker expanded \(states) state\(states == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es")\n")
+                return
+            }
             guard row[0] == "t" else {
                 throw Explorer.WorkerFailure(message: "the coordinator of exploration \(run.id) stopped saying it is alive")
             }
@@ -217,8 +225,8 @@ struct ExploreQueueWorker {
         }
     }
 
-    /// Claims the first batch nobody holds and answers it; whether there was one.
-    private func claimAndAnswer() throws -> Bool {
+    /// Claims the first batch nobody holds and answers it; how many states it had, nil when there was none.
+    private func claimAndAnswer() throws -> Int? {
         let claimed = try database.query("""
             UPDATE coordrun_explore_batches b
             SET claims = b.claims + 1, worker = $2, lease_until = now() + make_interval(secs => r.lease)
@@ -230,7 +238,7 @@ struct ExploreQueueWorker {
             RETURNING b.first, b.count, b.claims
             """, [run.id, name])
         guard let row = claimed.first, row.count == 3, let first = row[0].flatMap({ Int($0) }), let count = row[1].flatMap({ Int($0) }),
-              let claims = row[2].flatMap({ Int($0) }) else { return false }
+              let claims = row[2].flatMap({ Int($0) }) else { return nil }
         let answers: String
         if claims > ExploreWorkers.attempts {
             answers = FlowValue.record(["failed": .string(ExploreWorkers.givingUp(first: first, count: count))]).json
@@ -261,6 +269,6 @@ struct ExploreQueueWorker {
               WHERE run = $1::bigint AND first = $2::int AND answers IS NULL RETURNING 1)
             SELECT pg_notify($4, '') FROM answered
             """, [run.id, String(first), answers, ExploreQueue.answersChannel(run.id)])
-        return true
+        return count
     }
 }

@@ -68,6 +68,7 @@ import CoordinatorTools
         #expect(refused.err.contains("run the worker where the same scripts are checked out"))
         let worker = try Programs.run(Programs.coordrun, ["explore", "--worker", server.url], input: "", within: 60)
         #expect(worker.status == 0, "\(worker.err)")
+        #expect(worker.err.contains("explore: working for exploration") && worker.err.contains("ended; this worker expanded"), "\(worker.err)")
         let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         _ = err.fileHandleForReading.readDataToEndOfFile()
         coordinator.waitUntilExit()
