@@ -81,6 +81,37 @@ import CoordinatorTools
         #expect(late.status == 2 && late.err.contains("there is no exploration 1 on the queue (finished, or never started)"), "\(late.err)")
     }
 
+    /// A worker elsewhere needs the scripts only: the snapshot explored from travels in the run (here the
+    /// worker runs in another folder, where the snapshot's file is not, and names the script itself).
+    @Test func theSnapshotExploredFromTravelsInTheRun() throws {
+        let server = try PostgresServer()
+        let folder = try TemporaryDirectory()
+        let shop = repositoryRoot + "/examples/shop.lua"
+        _ = try Programs.run(Programs.coordrun, ["-i", shop], input: """
+            tap("addToCart", 1)
+            io.open("snapshot.json", "w"):write(snapshot()):close()
+            """, folder: folder.path)
+        let options = ["explore", shop, "--restore", "snapshot.json", "--depth", "3"]
+        let alone = try Programs.run(Programs.coordrun, options + ["--json", "alone.json"], input: "", folder: folder.path)
+        #expect(alone.status == 0 && alone.out.contains("41 states"), "\(alone.out)\(alone.err)")
+        let coordinator = Process()
+        coordinator.executableURL = URL(fileURLWithPath: Programs.coordrun)
+        coordinator.arguments = options + ["--queue", server.url, "--workers", "0", "--json", "queued.json"]
+        coordinator.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        let (out, err) = (Pipe(), Pipe())
+        (coordinator.standardOutput, coordinator.standardError) = (out, err)
+        try coordinator.run()
+        let elsewhere = try TemporaryDirectory()
+        let worker = try Programs.run(Programs.coordrun, ["explore", "--worker", server.url, shop], input: "", folder: elsewhere.path, within: 60)
+        #expect(worker.status == 0, "\(worker.err)")
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+        _ = err.fileHandleForReading.readDataToEndOfFile()
+        coordinator.waitUntilExit()
+        let expected = try Self.fingerprint(folder.path + "/alone.json")
+        let found = try Self.fingerprint(folder.path + "/queued.json")
+        #expect(coordinator.terminationStatus == 0 && expected != nil && expected == found)
+    }
+
     /// A queue that is not there is a clear error, not a hang.
     @Test func aQueueThatIsNotThereIsAClearError() throws {
         let outcome = try Programs.run(["explore", "scripts/app.lua", "--queue", "postgres://coordrun@127.0.0.1:1/none"], input: "", within: 60)
