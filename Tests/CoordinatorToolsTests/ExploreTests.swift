@@ -277,6 +277,37 @@ import TestSupport
         #expect(messages[3].contains("there is nothing to go back to"), "\(messages)")
     }
 
+    /// A workforce that answers a level's batches last first, as when the first batch's worker is the
+    /// slowest, and sends every request and answer through the wire's lines.
+    struct Backwards: ExploreWorkforce {
+        let explorer: Explorer
+        func expand(_ batches: [[ExploreRequest]], take: (Int, [Explorer.Expansion]) throws -> Bool) throws {
+            let answers = try batches.map { batch in
+                try batch.map { try Explorer.Expansion(answer: explorer.answer(try ExploreRequest(line: $0.line))) }
+            }
+            for i in answers.indices.reversed() { guard try take(i, answers[i]) else { return } }
+        }
+    }
+
+    /// The order of the merge is the whole rule: batches answered in any order, through the wire, give the
+    /// one process's report — the same states with the same paths, transitions and findings, and the same
+    /// cut at the state limit.
+    @Test func batchesAnsweredInAnyOrderGiveTheOneProcesssReport() throws {
+        let folder = try TemporaryDirectory()
+        let faults = try folder.write("faults.lua", explorationFaultsApp)
+        for (script, depth, maxStates) in [(repositoryRoot + "/scripts/app.lua", 12, 10_000), (faults, 5, 10_000),
+                                           (repositoryRoot + "/examples/shop.lua", 6, 10_000), (repositoryRoot + "/examples/shop.lua", 6, 30)] {
+            let configure: (inout Explorer.Options) -> Void = { $0.depth = depth; $0.maxStates = maxStates }
+            let one = try Self.explore(script, configure)
+            let explorer = try Self.explorer(script, configure)
+            var levels = ExploreLevels(explorer: explorer)
+            let shared = try levels.run(workforce: Backwards(explorer: explorer), workers: 3)
+            #expect(shared.text == one.text, "\(shared.text)\n---\n\(one.text)")
+            #expect(shared.fingerprint == one.fingerprint && shared.unexpanded == one.unexpanded, "\(script)")
+            #expect(shared.states.map(\.path) == one.states.map(\.path))
+        }
+    }
+
     /// A screen that a step took away and that something still holds is found at the end of the state's
     /// expansion, with the step that left it as its path, also when the app keeps data a restart does not
     /// reset (the explorer then replays in fresh runtimes, and what the old runtime left alive is looked
