@@ -136,7 +136,7 @@ struct ExploreCommand: ParsableCommand {
         let began = Platform.nanoseconds()
         var report: ExploreReport
         do {
-            var levels = ExploreLevels(explorer: explorer)
+            let levels = ExploreLevels(explorer: explorer)
             if let queue {
                 let workforce = try ExploreQueue(url: queue, digest: explorer.runtime.scriptsDigest, arguments: workerArguments,
                                                  snapshot: snapshot, lease: lease, localWorkers: workers)

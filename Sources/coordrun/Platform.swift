@@ -334,6 +334,15 @@ enum Platform {
         status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
     }
 
+    /// Closes the child's pipes and waits for it to end; how it ended (nil: it could not be waited for).
+    private static func reap(_ child: Child) -> Ending? {
+        fclose(child.input)
+        fclose(child.output)
+        var status: Int32 = 0
+        guard waitpid(child.pid, &status, 0) == child.pid else { return nil }
+        return ending(status)
+    }
+
     /// This machine's name ("" when it cannot be read).
     static func hostName() -> String {
         var name = [CChar](repeating: 0, count: 256)
@@ -346,20 +355,14 @@ enum Platform {
     @discardableResult
     static func stop(_ child: Child) -> Ending? {
         _ = kill(child.pid, SIGKILL)
-        fclose(child.input)
-        fclose(child.output)
-        var status: Int32 = 0
-        guard waitpid(child.pid, &status, 0) == child.pid else { return nil }
-        return ending(status)
+        return reap(child)
     }
 
-    /// Closes the child's input and waits for it; its exit status.
+    /// Closes the child's input and waits for it; its exit status (-1 when a signal ended it or it could not
+    /// be waited for).
     static func finish(_ child: Child) -> Int32 {
-        fclose(child.input)
-        fclose(child.output)
-        var status: Int32 = 0
-        guard waitpid(child.pid, &status, 0) == child.pid else { return -1 }
-        return (status >> 8) & 0xFF
+        if case .exited(let status)? = reap(child) { return status }
+        return -1
     }
 
     /// Removes a file (nothing when it is not there).

@@ -300,7 +300,7 @@ import TestSupport
             let configure: (inout Explorer.Options) -> Void = { $0.depth = depth; $0.maxStates = maxStates }
             let one = try Self.explore(script, configure)
             let explorer = try Self.explorer(script, configure)
-            var levels = ExploreLevels(explorer: explorer)
+            let levels = ExploreLevels(explorer: explorer)
             let shared = try levels.run(workforce: Backwards(explorer: explorer), workers: 3)
             #expect(shared.text == one.text, "\(shared.text)\n---\n\(one.text)")
             #expect(shared.fingerprint == one.fingerprint && shared.unexpanded == one.unexpanded, "\(script)")

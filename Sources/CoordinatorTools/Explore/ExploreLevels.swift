@@ -47,7 +47,7 @@ public struct ExploreLevels {
 
     /// Searches until every state within the depth is expanded or a limit is met, each level cut into
     /// batches for `workers` workers (``batchSize(level:workers:)``; nil: a state a batch).
-    public mutating func run(workforce: some ExploreWorkforce, workers: Int?) throws -> ExploreReport {
+    public func run(workforce: some ExploreWorkforce, workers: Int?) throws -> ExploreReport {
         let options = explorer.options
         let began = Clock.now()
         var report = ExploreReport(script: explorer.runtime.scriptFiles.first ?? "", base: try explorer.start(), limits: options,

@@ -23,12 +23,17 @@ extension Explorer {
     /// A worker's answer to a request line: what expanding the state gave, or why it could not be expanded
     /// (``Expansion/init(answer:)`` throws with that reason), as one line of JSON.
     public func answer(_ request: String) -> String {
-        do { return answer(try ExploreRequest(line: request)) } catch { return FlowValue.record(["failed": .string("\(error)")]).json }
+        Self.answering { try expand(ExploreRequest(line: request)) }
     }
 
     /// A worker's answer to a request: what expanding its state gave, or why it could not be expanded, as one line of JSON.
-    public func answer(_ request: ExploreRequest) -> String {
-        do { return try expand(request.path, expecting: request.key).value.json } catch { return FlowValue.record(["failed": .string("\(error)")]).json }
+    public func answer(_ request: ExploreRequest) -> String { Self.answering { try expand(request) } }
+
+    private func expand(_ request: ExploreRequest) throws -> Expansion { try expand(request.path, expecting: request.key) }
+
+    /// The answer line of an expansion, or of the reason it failed.
+    private static func answering(_ expansion: () throws -> Expansion) -> String {
+        do { return try expansion().value.json } catch { return FlowValue.record(["failed": .string("\(error)")]).json }
     }
 }
 

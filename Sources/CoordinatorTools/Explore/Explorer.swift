@@ -165,7 +165,7 @@ public final class Explorer {
     /// Listens for finishes only while an action runs: a path replayed to reach a state builds no events.
     private var oracle: LifecycleOracle
     /// What runtimes replaced during the expansion under way left alive.
-    private var leftInReplacedRuntimes: [String] = []
+    private var leftInReplacedRuntimes: [LifecycleOracle.LeftAlive] = []
 
     /// The field each chosen item is read by, by `Screen.output`, for the outputs that declare one
     /// (``ExploreReport/itemLabels``).
@@ -179,7 +179,7 @@ public final class Explorer {
 
     /// Explores breadth first until every state within the depth is expanded, or a limit is met.
     public func run() throws -> ExploreReport {
-        var levels = ExploreLevels(explorer: self)
+        let levels = ExploreLevels(explorer: self)
         return try levels.run(workforce: InProcess(explorer: self), workers: nil)
     }
 
@@ -237,11 +237,11 @@ public final class Explorer {
         }
         var expansion = Expansion(actionCount: actions.count, outcomes: outcomes, leftAlive: [])
         defer { leftInReplacedRuntimes = [] }
-        for violation in leftInReplacedRuntimes + oracle.newlyLeftAlive(collecting: runtime.lua) {
-            if let i = outcomes.firstIndex(where: { violation.contains(" at \($0.action.luaSource) but ") }) {
-                expansion.outcomes[i].violations.append(violation)
+        for left in leftInReplacedRuntimes + oracle.newlyLeftAlive(collecting: runtime.lua) {
+            if let step = left.step, let i = outcomes.firstIndex(where: { $0.action.luaSource == step }) {
+                expansion.outcomes[i].violations.append(left.violation)
             } else {
-                expansion.leftAlive.append(violation)
+                expansion.leftAlive.append(left.violation)
             }
         }
         expansion.freshRuntimes = freshRuntimes - freshBefore

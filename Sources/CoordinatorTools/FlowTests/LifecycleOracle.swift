@@ -60,11 +60,11 @@ final class LifecycleOracle {
     /// What breaks the rules now, after collecting garbage (Lua's, which releases what only Lua held). A
     /// second collection runs only when the first leaves something that breaks them: finalizers release
     /// Swift objects, and what those held goes in the second cycle (no collection can make a violation).
-    func violations(collecting lua: LuaState) -> [String] { leftAlive(collecting: lua).map(\.message) + cheapViolations() }
+    func violations(collecting lua: LuaState) -> [String] { leftAlive(collecting: lua).map(\.violation) + cheapViolations() }
 
     /// The finished flows and left screens still alive after collecting garbage (``violations(collecting:)``
     /// without the cheap rule).
-    private func leftAlive(collecting lua: LuaState) -> [(object: Int, message: String)] {
+    private func leftAlive(collecting lua: LuaState) -> [LeftAlive] {
         lua.collectGarbage()
         guard !collectedViolations().isEmpty else { return [] }
         lua.collectGarbage()
@@ -72,25 +72,35 @@ final class LifecycleOracle {
     }
 
     /// What ``leftAlive(collecting:)`` finds that no earlier call of this one reported: each object once, at
-    /// the first collection that finds it alive, whatever ran in the runtime since (exploration).
-    func newlyLeftAlive(collecting lua: LuaState) -> [String] {
-        leftAlive(collecting: lua).filter { reported.insert($0.object).inserted }.map(\.message)
+    /// the first collection that finds it alive, whatever ran in the runtime since (exploration); each with
+    /// the step that left it, when a step did.
+    func newlyLeftAlive(collecting lua: LuaState) -> [LeftAlive] {
+        leftAlive(collecting: lua).filter { reported.insert($0.object).inserted }
+    }
+
+    /// A finished flow or a left screen still alive: the object's id, the step that left it, the violation.
+    struct LeftAlive {
+        let object: Int
+        let step: String?
+        let violation: String
     }
 
     /// The objects ``newlyLeftAlive(collecting:)`` reported, by id.
     private var reported: Set<Int> = []
 
     /// The finished coordinators and left screens still alive, as the tracker holds them now.
-    private func collectedViolations() -> [(object: Int, message: String)] {
+    private func collectedViolations() -> [LeftAlive] {
         tracker.compact()
-        var found: [(object: Int, message: String)] = []
+        var found: [LeftAlive] = []
         for entry in tracker.coordinators {
             guard let c = entry.object, c.status == .finished || c.status == .finishing else { continue }
-            found.append((c.id, "coordinator \(c.info) finished" + (leftAt[c.id].map { " at \($0)" } ?? "") + " but is still alive (something still holds it)"))
+            let step = leftAt[c.id]
+            found.append(LeftAlive(object: c.id, step: step,
+                                   violation: "coordinator \(c.info) finished" + (step.map { " at \($0)" } ?? "") + " but is still alive (something still holds it)"))
         }
         for entry in tracker.screens {
             guard let s = entry.object, !s.isShown, let step = leftAt[s.id] else { continue }
-            found.append((s.id, "screen \(s.info) left at \(step) but is still alive (something still holds it)"))
+            found.append(LeftAlive(object: s.id, step: step, violation: "screen \(s.info) left at \(step) but is still alive (something still holds it)"))
         }
         return found
     }
