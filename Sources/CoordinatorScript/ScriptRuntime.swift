@@ -61,6 +61,10 @@ public final class ScriptRuntime {
         var routerMaker: ((Application) -> any Router)?
     }
 
+    /// Whether the scripts run in the sandbox (no files, no processes): the tools over the runtime then
+    /// write nothing on the scripts' behalf either.
+    package var isSandboxed: Bool { configuration.sandbox }
+
     /// Creates a runtime whose gateway starts in `state`, with the Lua standard libraries `libraries`.
     /// With `driverFunctions`, Lua code can also act as the user (`tap`, `back`, `top`, ...: see
     /// ``installDriverFunctions()``), as in a REPL or a test.

@@ -3,6 +3,12 @@
 /// text it shows is set as text (`textContent`), never as markup: screen titles, inputs and messages are
 /// data.
 enum Page {
+    /// The page, carrying `token` (hex) for its requests when the server has one.
+    static func html(token: String?) -> String {
+        guard let token else { return html }
+        return html.replacingOccurrences(of: #"data-token="""#, with: #"data-token=""# + token + #"""#)
+    }
+
     static let html = #"""
     <!doctype html>
     <html lang="en">
@@ -61,7 +67,7 @@ enum Page {
       #graph g.current polygon, #graph g.current path { fill: #ffe08a; stroke: #c62828; stroke-width: 2; }
     </style>
     </head>
-    <body data-revision="-1">
+    <body data-revision="-1" data-token="">
     <header>
       <h1>coordrun serve</h1>
       <input id="link" placeholder="a link the app declares: shop://catalog/shoes/42" aria-label="link">
@@ -98,12 +104,16 @@ enum Page {
     "use strict";
     let shown = -1;
     let latest = null;
+    // The server's token (listening beyond loopback): every request carries it.
+    const token = document.body.dataset.token || "";
+    const tokenQuery = token ? "?token=" + encodeURIComponent(token) : "";
+    const tokenHeaders = token ? { "X-Coordrun-Token": token } : {};
     const $ = (id) => document.getElementById(id);
     function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
 
     async function act(action) {
       try {
-        const response = await fetch("/action", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(action) });
+        const response = await fetch("/action", { method: "POST", headers: { "Content-Type": "application/json", ...tokenHeaders }, body: JSON.stringify(action) });
         const body = await response.json();
         if (!response.ok) { $("error").textContent = body.error; $("messages").style.display = ""; return; }
         render(body);
@@ -182,7 +192,7 @@ enum Page {
     }
 
     $("draw-graph").onclick = async () => {
-      const response = await fetch("/graph.svg");
+      const response = await fetch("/graph.svg", { headers: tokenHeaders });
       const text = await response.text();
       if (!response.ok) { $("error").textContent = JSON.parse(text).error; $("messages").style.display = ""; return; }
       const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
@@ -204,11 +214,12 @@ enum Page {
     };
 
     function connect() {
-      const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live");
+      const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live" + tokenQuery);
       socket.onmessage = (message) => render(JSON.parse(message.data));
       socket.onclose = () => setTimeout(connect, 300);
     }
-    fetch("/state").then((r) => r.json()).then(render);
+    $("snapshot").href = "/snapshot" + tokenQuery;
+    fetch("/state", { headers: tokenHeaders }).then((r) => r.json()).then(render);
     connect();
     </script>
     </body>

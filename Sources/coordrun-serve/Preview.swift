@@ -32,6 +32,7 @@ actor Preview {
             }
         }
         let runtime = try limits.runtime(driverFunctions: true, timed: timeLimit != nil)
+        try ExitGuard.install(in: runtime, message: ExitGuard.serverMessage)
         try runtime.load(script: script)
         let events = EventLog(app: runtime.app) // before the start: the page lists what the start did
         try startUp(runtime)
@@ -41,9 +42,13 @@ actor Preview {
                             output: REPL.Output(write: { sink.session?.capture(text: $0) }, error: { sink.session?.capture(error: $0) }),
                             events: events)
         repl.timeLimit = timeLimit
+        // The project is the main script's folder: the pages' `:record` writes test files there and nowhere
+        // else (nothing at all in the sandbox).
+        repl.fileWrites = .testsInside(folder: LuaState.directory(of: script))
         repl.makeFreshRuntime = { sources in
             let fresh = try limits.runtime(driverFunctions: true, timed: timeLimit != nil)
             fresh.lua.sourceOverrides = sources
+            try ExitGuard.install(in: fresh, message: ExitGuard.serverMessage)
             try fresh.silencingPrint {
                 try fresh.load(script: script)
                 try startUp(fresh)
@@ -153,11 +158,31 @@ actor Preview {
 /// Anything else is a clear error; a refused action changes nothing.
 struct PreviewHandler: HTTPHandler {
     let preview: Preview
+    /// Who may reach it: every request passes here first.
+    let gate: Gate
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var response: HTTPResponse
+        if let refusal = gate.refusal(method: request.method.rawValue, path: request.path,
+                                      header: { request.headers[HTTPHeader($0)] },
+                                      query: { name in request.query.first { $0.name == name }?.value }) {
+            response = Self.error(HTTPStatusCode(refusal.status, phrase: refusal.status == 415 ? "Unsupported Media Type" : "Forbidden"), refusal.message)
+        } else {
+            response = try await answer(request)
+        }
+        // Never inside another site's frame (clickjacking), never read as another type than it says.
+        response.headers[HTTPHeader("X-Frame-Options")] = "DENY"
+        response.headers[HTTPHeader("Content-Security-Policy")] = "frame-ancestors 'none'"
+        response.headers[HTTPHeader("X-Content-Type-Options")] = "nosniff"
+        response.headers[HTTPHeader("Referrer-Policy")] = "no-referrer"
+        return response
+    }
+
+    /// The answer to a request the gate let through.
+    private func answer(_ request: HTTPRequest) async throws -> HTTPResponse {
         switch (request.method, request.path) {
         case (.GET, "/"), (.GET, "/index.html"):
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"], body: Data(Page.html.utf8))
+            return HTTPResponse(statusCode: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"], body: Data(Page.html(token: gate.token).utf8))
         case (.GET, "/state"):
             return Self.json(.ok, await preview.state())
         case (.POST, "/action"):

@@ -51,14 +51,15 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("coordrun serve: \(REPL.message(for: error))\n".utf8))
             throw ExitCode.failure
         }
-        if !["127.0.0.1", "::1", "localhost"].contains(host) {
-            FileHandle.standardError.write(Data("coordrun serve: warning: listening on \(host): any page that reaches it runs Lua in this process\n".utf8))
+        let gate = Gate(listeningOn: host)
+        if gate.token != nil {
+            FileHandle.standardError.write(Data("coordrun serve: warning: listening on \(host): whoever has the URL with its token runs Lua in this process\n".utf8))
         }
         let server: HTTPServer
         do {
             let address: any SocketAddress = host.contains(":") ? try sockaddr_in6.inet6(ip6: host, port: port)
                 : try sockaddr_in.inet(ip4: host == "localhost" ? "127.0.0.1" : host, port: port)
-            server = HTTPServer(address: address, timeout: 30, logger: .disabled, handler: PreviewHandler(preview: preview))
+            server = HTTPServer(address: address, timeout: 30, logger: .disabled, handler: PreviewHandler(preview: preview, gate: gate))
         } catch {
             FileHandle.standardError.write(Data("coordrun serve: cannot listen on \(host): \(error)\n".utf8))
             throw ExitCode.failure
@@ -73,7 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
         case .ip6(let ip, let port)?: "[\(ip)]:\(port)"
         default: "\(host):\(port)"
         }
-        FileHandle.standardOutput.write(Data("coordrun serve: http://\(listening)/ (Ctrl-C stops)\n".utf8))
+        let query = gate.token.map { "?token=" + $0 } ?? ""
+        FileHandle.standardOutput.write(Data("coordrun serve: http://\(listening)/\(query) (Ctrl-C stops)\n".utf8))
         if watch {
             Task {
                 while !Task.isCancelled {

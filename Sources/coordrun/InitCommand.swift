@@ -8,15 +8,22 @@ struct InitCommand: ParsableCommand {
         commandName: "init",
         abstract: "Make a new project: an app with two screens and a coordinator, its flow test, editor and luacheck settings, a README and a CI workflow.",
         usage: "coordrun init <name>",
-        discussion: "The folder must not exist yet (or be empty). Then: cd NAME && coordrun test. Exit status: 1 when the folder cannot be made or is not empty.")
+        discussion: "The folder must not exist yet (or be an empty folder); nothing is written otherwise. Then: cd NAME && coordrun test. Exit status: 2 without a name; 1 when the name is taken by a file or a folder that is not empty, or the folder cannot be made.")
 
     @Argument(help: "The project's folder (made here).")
     var name: String
 
     func run() throws {
         let streams = CoordRun.Streams()
-        if Platform.exists(name), !Platform.files(in: [name], matching: { _ in true }).filter({ $0 != name }).isEmpty {
-            streams.message("\(name) exists and is not empty: init makes a new project in a new folder")
+        // `coordrun init "$NAME"` with NAME unset must not make the project in the current folder or in /.
+        guard !name.allSatisfy(\.isWhitespace) else {
+            Platform.writeError(streams.err.error(CoordRun.program + " init: a project name is required") + "\n")
+            throw ExitCode(2)
+        }
+        switch Platform.target(name) {
+        case .missing, .emptyFolder: break
+        case .taken:
+            streams.message("\(name) exists and is not an empty folder: init makes a new project in a new folder, and writes nothing here")
             throw ExitCode.failure
         }
         let title = name.split(separator: "/").last.map(String.init) ?? name

@@ -164,6 +164,29 @@ enum Platform {
         return stat(path, &info) == 0
     }
 
+    /// What is at `path`, for a command that makes a folder there: nothing, an empty folder, or something
+    /// else (a file, a link, a folder with any entry, hidden ones included).
+    enum Target { case missing, emptyFolder, taken }
+
+    static func target(_ path: String) -> Target {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return errno == ENOENT ? .missing : .taken }
+        guard (info.st_mode & S_IFMT) == S_IFDIR, let names = entries(of: path), names.isEmpty else { return .taken }
+        return .emptyFolder
+    }
+
+    /// The names in `folder` (without `.` and `..`), or nil when it cannot be read.
+    static func entries(of folder: String) -> [String]? {
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } // SAFETY[c-buffer]
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// The test files (`*_test.lua`) among `paths` and under the folders among them, sorted; folders whose
     /// names start with `.` (`.build`, `.git`) are skipped, and links to folders are not followed. A path
     /// that is a file is taken as it is.
@@ -180,10 +203,7 @@ enum Platform {
             if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(path) } else { found.append(path) }
         }
         while let folder = folders.popLast() {
-            guard let directory = opendir(folder) else { continue }
-            defer { closedir(directory) }
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } // SAFETY[c-buffer]
+            for name in entries(of: folder) ?? [] {
                 if name.hasPrefix(".") { continue }
                 let path = folder == "." ? name : folder + "/" + name
                 var info = stat()

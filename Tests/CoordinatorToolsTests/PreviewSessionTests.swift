@@ -42,6 +42,56 @@ import CoordinatorTools
         #expect(state["stack"] as? [String] == ["Login"])
     }
 
+    /// A page's Lua line takes REPL commands: `:record` there writes only test files inside the project's
+    /// folder, never over a file the session did not write, and nothing in the sandbox (a recorded line
+    /// would run unsandboxed in the next `coordrun test`).
+    @Test func recordingFromAPageWritesOnlyTestsItMadeInTheProjectsFolder() throws {
+        let folder = try TemporaryDirectory()
+        let project = folder.path + "/project"
+        try FileManager.default.createDirectory(atPath: project + "/tests", withIntermediateDirectories: true)
+        let app = project + "/app.lua"
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/scripts/app.lua", toPath: app)
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/scripts/cities.lua", toPath: project + "/cities.lua")
+        _ = try folder.write("project/mine_test.lua", "-- mine\n")
+        try FileManager.default.createSymbolicLink(atPath: project + "/link_test.lua", withDestinationPath: folder.path + "/outside_test.lua")
+        func session(sandbox: Bool) throws -> PreviewSession {
+            let runtime = try ScriptRuntime(sandbox: sandbox)
+            try runtime.load(script: app)
+            try runtime.start()
+            final class Sink { var session: PreviewSession? }
+            let sink = Sink()
+            let repl = try REPL(runtime: runtime, output: REPL.Output(write: { sink.session?.capture(text: $0) }, error: { sink.session?.capture(error: $0) }))
+            repl.fileWrites = .testsInside(folder: project)
+            let session = PreviewSession(repl: repl)
+            sink.session = session
+            return session
+        }
+        func record(_ preview: PreviewSession, _ argument: String) throws -> String? {
+            let json = FlowValue.record(["action": "lua", "code": .string(":record " + argument)]).json
+            return try state(try preview.perform(json: json))["error"] as? String
+        }
+        let preview = try session(sandbox: false)
+        for (target, reason) in [("../evil_test.lua", "only inside the project's folder"), (folder.path + "/evil_test.lua", "only inside the project's folder"),
+                                 ("app.lua", "only test files"), ("evil.lua", "only test files"), ("mine_test.lua", "this session did not write it"),
+                                 ("link_test.lua", "symbolic link"), ("missing/x_test.lua", "does not exist")] {
+            let error = try record(preview, target)
+            #expect(error?.contains(reason) == true, "\(target): \(error ?? "recorded")")
+        }
+        #expect(readFile(app) == readFile(repositoryRoot + "/scripts/app.lua"))
+        #expect(readFile(project + "/mine_test.lua") == "-- mine\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/evil_test.lua") && !FileManager.default.fileExists(atPath: folder.path + "/outside_test.lua"))
+        // Inside, a test file it makes, and again over the one it made.
+        for _ in 1...2 {
+            #expect(try record(preview, "tests/login_test.lua") == nil)
+            #expect(try record(preview, "stop") == nil)
+        }
+        #expect(readFile(project + "/tests/login_test.lua")?.contains("test(\"recorded session\"") == true)
+        // In the sandbox: nothing.
+        let sandboxed = try session(sandbox: true)
+        #expect(try record(sandboxed, "sandboxed_test.lua")?.contains("writes no file in the sandbox") == true)
+        #expect(!FileManager.default.fileExists(atPath: project + "/sandboxed_test.lua"))
+    }
+
     @Test func aRequestThatIsNoActionIsRefusedAndChangesNothing() throws {
         let preview = try session()
         let before = preview.state

@@ -20,6 +20,23 @@ import TestSupport
         #expect(runtime.app.window.visibleScreen?.name == "S")
     }
 
+    /// At a terminal `:record` writes anywhere the user names, but never over a file this session did not
+    /// write (`:record app.lua` once overwrote the app); a file it wrote it may write again.
+    @Test func recordingNeverWritesOverAFileTheSessionDidNotWrite() throws {
+        let folder = try TemporaryDirectory()
+        let theirs = try folder.write("theirs_test.lua", "-- theirs\n")
+        let session = try REPLTranscript()
+        session.line(":record \(theirs)")
+        #expect(session.errors.joined().contains("this session did not write it"), "\(session.errors)")
+        #expect(readFile(theirs) == "-- theirs\n")
+        let mine = folder.path + "/mine.lua"
+        for _ in 1...2 {
+            #expect(session.line(":record \(mine)").contains("recording to \(mine)"))
+            #expect(session.line(":record stop").contains("recorded \(mine)"))
+        }
+        #expect(readFile(mine)?.hasSuffix("end)\n") == true)
+    }
+
     @Test func aTapThatNoHandlerHearsIsNamedInTheREPLToo() throws {
         let session = try REPLTranscript()
         #expect(session.line("top().onLogin = nil") == "")

@@ -28,7 +28,32 @@ import TestSupport
         #expect(checked.status == 0 && checked.out.contains("0 warnings / 0 errors in 2 files"), "\(checked.out)")
         // Again into the same folder: refused, nothing overwritten.
         let again = try Programs.run(Programs.coordrun, ["init", "demo"], input: "", folder: folder.path)
-        #expect(again.status == 1 && again.err.contains("demo exists and is not empty"), "\(again.err)")
+        #expect(again.status == 1 && again.err.contains("demo exists and is not an empty folder"), "\(again.err)")
+    }
+
+    /// `coordrun init "$NAME"` with NAME unset, a name taken by a file, a folder holding only a hidden
+    /// file: each refused before anything is written (an empty name once made the project in `/`).
+    @Test func initRefusesAnEmptyNameAndATakenTargetWritingNothing() throws {
+        let folder = try TemporaryDirectory()
+        for name in ["", "  "] {
+            let refused = try Programs.run(Programs.coordrun, ["init", name], input: "", folder: folder.path)
+            #expect(refused.status == 2 && refused.err == "coordrun init: a project name is required\n", "\(refused.err)")
+        }
+        _ = try folder.write("taken", "a file\n")
+        try FileManager.default.createDirectory(atPath: folder.path + "/hidden", withIntermediateDirectories: false)
+        _ = try folder.write("hidden/.git", "gitdir: elsewhere\n")
+        for name in ["taken", "hidden", "."] {
+            let refused = try Programs.run(Programs.coordrun, ["init", name], input: "", folder: folder.path)
+            #expect(refused.status == 1 && refused.err.contains("exists and is not an empty folder"), "\(name): \(refused.err)")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == ["hidden", "taken"], "\(left)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/hidden") == [".git"])
+        #expect(readFile(folder.path + "/taken") == "a file\n")
+        // An empty folder is a new project's home.
+        try FileManager.default.createDirectory(atPath: folder.path + "/empty", withIntermediateDirectories: false)
+        #expect(try Programs.run(Programs.coordrun, ["init", "empty"], input: "", folder: folder.path).status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/empty/app.lua"))
     }
 
     func check(_ arguments: [String], folder: String) throws -> Programs.Outcome {

@@ -39,8 +39,9 @@ extension REPL {
                 output.write(style.dim("recorded \(recorder.path ?? ""): \(commandName) test \(recorder.path ?? "") replays it") + "\n")
             } else {
                 guard !argument.isEmpty else { throw Recorder.RecordingError(message: ":record FILE starts recording, :record stop ends it") }
-                try recorder.start(argument, app: runtime.scriptFiles.first, command: commandName)
-                output.write(style.dim("recording to \(argument) (\(recorder.steps.count) steps so far)") + "\n")
+                try recorder.start(argument, app: runtime.scriptFiles.first, command: commandName,
+                                   writes: runtime.isSandboxed ? .nothing : fileWrites)
+                output.write(style.dim("recording to \(recorder.path ?? argument) (\(recorder.steps.count) steps so far)") + "\n")
             }
         case "tree", "t":
             guard let root = app.root else { return output.write("(no app is running)\n") }

@@ -86,6 +86,9 @@ public final class REPL {
     var shown: (screen: Int, text: String)?
     /// The session's driving steps, and the test file they are written to (`:record`).
     let recorder = Recorder()
+    /// Where the session's commands may write files (`:record`): anywhere but over a file the session did
+    /// not write, by default. In a sandboxed runtime they write nothing.
+    public var fileWrites = FileWrites.anywhere
     /// The current line as a step of a recorded test (set by whatever ran it), or nil.
     var step: String?
     /// What messages call the session's lines: `stdin:12:` is its 12th line, as `lua` names what it reads.

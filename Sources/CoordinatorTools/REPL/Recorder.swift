@@ -25,6 +25,9 @@ final class Recorder {
     private(set) var path: String?
     /// The first write that failed while recording (told at ``stop()``).
     private var failure: String?
+    /// The files this session's recordings wrote (device and inode): the only existing files a recording
+    /// may write over.
+    private var written: Set<REPL.FileWrites.FileID> = []
 
     var isRecording: Bool { file != nil }
 
@@ -42,18 +45,17 @@ final class Recorder {
         base = (line, snapshot)
     }
 
-    /// Starts writing to `path`: the header, the app, the steps so far.
-    func start(_ path: String, app script: String?, command: String) throws {
+    /// Starts writing to `path` where `writes` lets it: the header, the app, the steps so far.
+    func start(_ path: String, app script: String?, command: String, writes: REPL.FileWrites) throws {
+        if let base, base.snapshot == nil {
+            throw RecordingError(message: "cannot record from the session's start: its steps up to line \(base.line) are no longer kept, and the app could not be saved there")
+        }
         if isRecording { try stop() }
-        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard file >= 0 else { throw RecordingError(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+        let (file, path) = try writes.open(path, written: &written)
         var header = "-- Recorded by coordrun's :record: \(command) test \(path) replays it.\n"
         if let script { header += "app \(Recorder.quoted(Recorder.relative(script, to: path)))\n" }
         header += "\ntest(\"recorded session\", function()\n"
-        if let base {
-            guard let snapshot = base.snapshot else {
-                throw RecordingError(message: "cannot record from the session's start: its steps up to line \(base.line) are no longer kept, and the app could not be saved there")
-            }
+        if let base, let snapshot = base.snapshot {
             header += "  -- The session's steps up to its line \(base.line) are no longer kept: the app as they left it.\n"
             header += "  restore(" + Recorder.quoted(snapshot) + ")\n"
         }
