@@ -39,11 +39,33 @@ import TestSupport
         deinit { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
     }
 
-    @Test func thePreviewClicksThroughInARealBrowser() throws {
+    /// The Python with Selenium the browser tests run in.
+    static func python() throws -> String {
         let venv = ProcessInfo.processInfo.environment["COORDINATOR_TOOLS_VENV"] ?? NSHomeDirectory() + "/.cache/coordinator/tools-venv"
         let python = venv + "/bin/python"
         try #require(FileManager.default.isExecutableFile(atPath: python), "no Selenium at \(venv): scripts/ensure-deps --test installs it")
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "no chromium: scripts/ensure-deps --test installs it")
+        return python
+    }
+
+    /// A page on another origin, in headless Chromium, tries to run Lua in the preview (a no-cors POST, a
+    /// text/plain form), to read the session (fetch, the /live WebSocket, DNS rebinding) and to make it
+    /// explore (an image of /graph.svg): nothing runs, nothing is read, the history is as before.
+    @Test func aPageOnAnotherOriginGetsNothing() throws {
+        let python = try Self.python()
+        let folder = try TemporaryDirectory()
+        let app = try folder.write("app.lua", try #require(readFile(repositoryRoot + "/scripts/app.lua")))
+        _ = try folder.write("cities.lua", try #require(readFile(repositoryRoot + "/scripts/cities.lua")))
+        let server = try Server([app])
+        let marker = folder.path + "/ran"
+        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/cross_origin_test.py", server.url, marker], input: "", within: 300)
+        #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")
+        #expect(outcome.out.contains("ok: the preview took nothing from another origin"), "\(outcome.out)")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    @Test func thePreviewClicksThroughInARealBrowser() throws {
+        let python = try Self.python()
         let folder = try TemporaryDirectory()
         let app = try folder.write("app.lua", try #require(readFile(repositoryRoot + "/scripts/app.lua")))
         _ = try folder.write("cities.lua", try #require(readFile(repositoryRoot + "/scripts/cities.lua")))
