@@ -14,7 +14,7 @@ import PackageDescription
 //                         editing through CEditLine, libedit; signals; colours), the subcommands
 //   CCoordinatorPostgres - libpq, PostgreSQL's client library, loaded when `coordrun explore --queue` first
 //                         needs it (dlopen): linked, it would add its libraries to every start of coordrun
-//   coordrun-serve      - `coordrun serve`, the live web preview (FlyingFox), a program of its own: coordrun
+//   coordrun-serve      - `coordrun serve`, the live web preview (over FlyingSocks), a program of its own: coordrun
 //                         does not link Foundation
 //   coordbench          - the benchmarks (bridge vs raw C API, journeys vs native Swift and plain Lua, memory, leaks)
 // Every module a client links is prefixed with the project's name, so that this package links beside others
@@ -47,8 +47,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // The web preview's HTTP and WebSocket server (`coordrun serve`, its own executable: it links Foundation,
-        // which coordrun itself does not, to start as fast as lua).
+        // The web preview's sockets (`coordrun serve`, its own executable: it links Foundation, which coordrun
+        // itself does not, to start as fast as lua): FlyingSocks, under the preview's own bounded HTTP/1.1 and
+        // WebSocket server.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // `swift package generate-documentation` (DocC) for the libraries.
@@ -89,7 +90,6 @@ let package = Package(
             dependencies: [
                 "CoordinatorTools", "CoordinatorOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
         ),

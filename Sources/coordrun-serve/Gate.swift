@@ -74,6 +74,11 @@ struct Gate: Sendable {
         return nil
     }
 
+    /// Why `request` may not reach the preview, or nil when it may.
+    func refusal(_ request: Request) -> Refusal? {
+        refusal(method: request.method, path: request.path, header: request.header, query: { request.query[$0] })
+    }
+
     /// The name of a Host header's value, lowercased, without its port (`[::1]:8080` → `[::1]`), or nil when
     /// it is malformed.
     static func name(ofHost host: String) -> String? {

@@ -1,6 +1,5 @@
 import CoordinatorOptions
 import CoordinatorTools
-import FlyingFox
 import Foundation
 
 /// The one session every page shows and drives: its runtime, REPL and ``PreviewSession`` live on this
@@ -9,7 +8,7 @@ import Foundation
 actor Preview {
     private let session: PreviewSession
     /// The pages listening for changes, by number.
-    private var listeners: [Int: AsyncStream<WSMessage>.Continuation] = [:]
+    private var listeners: [Int: AsyncStream<String>.Continuation] = [:]
     private var nextListener = 0
     /// Watches the scripts (``reloadIfSaved()``).
     private let watcher: FileWatcher
@@ -128,11 +127,11 @@ actor Preview {
 
     /// A stream of the states to come, starting with the current one, for a page that listens; the
     /// number ends it (``unsubscribe(_:)``).
-    func subscribe() -> (AsyncStream<WSMessage>, Int) {
-        let (stream, continuation) = AsyncStream<WSMessage>.makeStream(bufferingPolicy: .bufferingNewest(4))
+    func subscribe() -> (AsyncStream<String>, Int) {
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(4))
         nextListener += 1
         listeners[nextListener] = continuation
-        continuation.yield(.text(session.state))
+        continuation.yield(session.state)
         return (stream, nextListener)
     }
 
@@ -149,98 +148,71 @@ actor Preview {
     }
 
     private func broadcast(_ state: String) {
-        for continuation in listeners.values { continuation.yield(.text(state)) }
+        for continuation in listeners.values { continuation.yield(state) }
     }
 }
 
 /// The preview's pages and requests: `GET /` the page, `GET /state` the app as JSON, `POST /action` an
-/// action, `GET /snapshot` the app as a snapshot to download, `GET /live` a WebSocket of every change.
-/// Anything else is a clear error; a refused action changes nothing.
-struct PreviewHandler: HTTPHandler {
+/// action, `GET /snapshot` the app as a snapshot to download, `GET /graph.svg` the flow graph, `GET /live` a
+/// WebSocket of every change (``PreviewServer`` upgrades it). Every request passes the ``Gate`` first;
+/// anything else is a clear error; a refused action changes nothing.
+struct PreviewHandler: Sendable {
     let preview: Preview
     /// Who may reach it: every request passes here first.
     let gate: Gate
+    /// The most bytes a request's body may hold (an action: ``PreviewSession/maximumActionBytes``).
+    var bodyLimit: Int { PreviewSession.maximumActionBytes }
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var response: HTTPResponse
-        if let refusal = gate.refusal(method: request.method.rawValue, path: request.path,
-                                      header: { request.headers[HTTPHeader($0)] },
-                                      query: { name in request.query.first { $0.name == name }?.value }) {
-            response = Self.error(HTTPStatusCode(refusal.status, phrase: refusal.status == 415 ? "Unsupported Media Type" : "Forbidden"), refusal.message)
-        } else {
-            response = try await answer(request)
-        }
-        // Never inside another site's frame (clickjacking), never read as another type than it says.
-        response.headers[HTTPHeader("X-Frame-Options")] = "DENY"
-        response.headers[HTTPHeader("Content-Security-Policy")] = "frame-ancestors 'none'"
-        response.headers[HTTPHeader("X-Content-Type-Options")] = "nosniff"
-        response.headers[HTTPHeader("Referrer-Policy")] = "no-referrer"
+    /// The answer to `request`: refused by the gate, or what the preview gives.
+    func answer(_ request: Request) async -> Response {
+        if let refusal = gate.refusal(request) { return finish(.error(refusal.status, refusal.message)) }
+        return finish(await page(request))
+    }
+
+    /// `response` with the headers every answer carries: never inside another site's frame (clickjacking),
+    /// never read as another type than it says, no referrer.
+    func finish(_ response: Response) -> Response {
+        var response = response
+        response.headers += [("X-Frame-Options", "DENY"), ("Content-Security-Policy", "frame-ancestors 'none'"),
+                             ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer")]
         return response
     }
 
     /// The answer to a request the gate let through.
-    private func answer(_ request: HTTPRequest) async throws -> HTTPResponse {
+    private func page(_ request: Request) async -> Response {
         switch (request.method, request.path) {
-        case (.GET, "/"), (.GET, "/index.html"):
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"], body: Data(Page.html(token: gate.token).utf8))
-        case (.GET, "/state"):
-            return Self.json(.ok, await preview.state())
-        case (.POST, "/action"):
-            guard let length = request.headers[.contentLength].flatMap({ Int($0) }) else {
-                return Self.error(.lengthRequired, "an action needs a Content-Length")
-            }
-            guard length <= PreviewSession.maximumActionBytes else {
-                return Self.error(.payloadTooLarge, "the action is \(length) bytes, over the \(PreviewSession.maximumActionBytes >> 20) MiB an action may hold")
-            }
-            guard let text = String(data: try await request.bodyData, encoding: .utf8) else {
-                return Self.error(.badRequest, "the action is not UTF-8 text")
-            }
+        case ("GET", "/"), ("GET", "/index.html"):
+            return Response(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
+                            body: Array(Page.html(token: gate.token).utf8))
+        case ("GET", "/state"):
+            return .json(200, await preview.state())
+        case ("POST", "/action"):
+            guard request.header("content-length") != nil else { return .error(411, "an action needs a Content-Length") }
+            guard let text = String(validating: request.body, as: UTF8.self) else { return .error(400, "the action is not UTF-8 text") }
             switch await preview.perform(text) {
-            case .success(let state): return Self.json(.ok, state)
-            case .failure(let bad): return Self.error(.badRequest, bad.message)
+            case .success(let state): return .json(200, state)
+            case .failure(let bad): return .error(400, bad.message)
             }
-        case (.GET, "/snapshot"):
+        case ("GET", "/snapshot"):
             do {
-                return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json", .contentDisposition: "attachment; filename=\"snapshot.json\""],
-                                    body: Data(try await preview.snapshot().utf8))
+                return Response(status: 200, headers: [("Content-Type", "application/json"), ("Content-Disposition", "attachment; filename=\"snapshot.json\"")],
+                                body: Array(try await preview.snapshot().utf8))
             } catch {
-                return Self.error(.conflict, REPL.message(for: error))
+                return .error(409, REPL.message(for: error))
             }
-        case (.GET, "/graph.svg"):
+        case ("GET", "/graph.svg"):
             do {
-                return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
-                                    body: Data(try await preview.graphSVG().utf8))
+                return Response(status: 200, headers: [("Content-Type", "image/svg+xml"), ("Cache-Control", "no-store")],
+                                body: Array(try await preview.graphSVG().utf8))
             } catch {
-                return Self.error(.serviceUnavailable, (error as? PreviewSession.BadAction)?.message ?? REPL.message(for: error))
+                return .error(503, (error as? PreviewSession.BadAction)?.message ?? REPL.message(for: error))
             }
-        case (.GET, "/live"):
-            return try await WebSocketHTTPHandler.webSocket(LiveUpdates(preview: preview)).handleRequest(request)
+        case ("GET", "/live"):
+            return .error(426, "/live is a WebSocket: connect with Upgrade: websocket")
         case (_, "/"), (_, "/state"), (_, "/action"), (_, "/snapshot"), (_, "/graph.svg"), (_, "/live"):
-            return Self.error(.methodNotAllowed, "\(request.method.rawValue) \(request.path) is not a request the preview takes")
+            return .error(405, "\(request.method) \(request.path) is not a request the preview takes")
         default:
-            return Self.error(.notFound, "the preview has no page \(request.path) (/, /state, /action, /snapshot, /graph.svg, /live)")
+            return .error(404, "the preview has no page \(request.path) (/, /state, /action, /snapshot, /graph.svg, /live)")
         }
-    }
-
-    static func json(_ status: HTTPStatusCode, _ text: String) -> HTTPResponse {
-        HTTPResponse(statusCode: status, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: Data(text.utf8))
-    }
-
-    static func error(_ status: HTTPStatusCode, _ message: String) -> HTTPResponse {
-        json(status, FlowValue.record(["error": .string(message)]).json)
-    }
-}
-
-/// A page's WebSocket: every state of the app from now on, starting with the current one.
-struct LiveUpdates: WSMessageHandler {
-    let preview: Preview
-
-    func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
-        let (states, number) = await preview.subscribe()
-        Task { [preview] in
-            for await _ in client {} // what a page sends is not read: actions are requests
-            await preview.unsubscribe(number)
-        }
-        return states
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CoordinatorOptions
 import CoordinatorTools
-import FlyingFox
 import FlyingSocks
 import Foundation
 
@@ -55,21 +54,17 @@ struct ServeCommand: AsyncParsableCommand {
         if gate.token != nil {
             FileHandle.standardError.write(Data("coordrun serve: warning: listening on \(host): whoever has the URL with its token runs Lua in this process\n".utf8))
         }
-        let server: HTTPServer
+        let server: PreviewServer
         do {
             let address: any SocketAddress = host.contains(":") ? try sockaddr_in6.inet6(ip6: host, port: port)
                 : try sockaddr_in.inet(ip4: host == "localhost" ? "127.0.0.1" : host, port: port)
-            server = HTTPServer(address: address, timeout: 30, logger: .disabled, handler: PreviewHandler(preview: preview, gate: gate))
+            server = try PreviewServer(address: address, handler: PreviewHandler(preview: preview, gate: gate))
         } catch {
-            FileHandle.standardError.write(Data("coordrun serve: cannot listen on \(host): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("coordrun serve: cannot listen on \(host):\(port): \(error.localizedDescription)\n".utf8))
             throw ExitCode.failure
         }
         let serving = Task { try await server.run() }
-        do { try await server.waitUntilListening(timeout: 10) } catch {
-            FileHandle.standardError.write(Data("coordrun serve: cannot listen on \(host):\(port): \(error)\n".utf8))
-            throw ExitCode.failure
-        }
-        let listening: String = switch await server.listeningAddress {
+        let listening: String = switch server.address {
         case .ip4(let ip, let port)?: "\(ip):\(port)"
         case .ip6(let ip, let port)?: "[\(ip)]:\(port)"
         default: "\(host):\(port)"

@@ -1,0 +1,187 @@
+import FlyingSocks
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The preview's HTTP/1.1 and WebSocket server, over FlyingSocks' sockets: bounded so that no peer stops
+/// it for the others (docs/Preview.md, "Limits"):
+///
+/// - a request line or header line over 8 KiB, or headers over 64 KiB, are answered 431 as soon as they are
+///   seen, each byte scanned once (``ByteReader``);
+/// - at most ``capacity`` connections: min(1,000, the descriptor limit − 64). A connection past it takes the
+///   place of the one idle longest (waiting for a request: never a request being answered or a page's
+///   WebSocket), or is closed at once when none is idle; running out of descriptors closes the newcomer
+///   and the server goes on;
+/// - a WebSocket message over 1 MiB closes that socket with 1009 before it is read.
+actor PreviewServer {
+    /// What a connection is doing: only idle ones may be closed to make room.
+    private enum Phase { case idle, busy, live }
+
+    private struct Connection {
+        let task: Task<Void, Never>
+        var phase: Phase
+        var idleSince: ContinuousClock.Instant
+    }
+
+    private let listener: AsyncSocket
+    private let pool: any AsyncSocketPool
+    private let handler: PreviewHandler
+    /// The most connections open at once.
+    let capacity: Int
+    private var connections: [Int: Connection] = [:]
+    private var nextNumber = 0
+    /// A descriptor held in reserve: closed to accept (and close) a connection when the process has none
+    /// left, so that the peer is told and the listening socket does not stay ready forever.
+    private var spare: Int32
+
+    /// A server of `handler` on `address` (listening when this returns).
+    init(address: some SocketAddress, handler: PreviewHandler) throws {
+        let socket = try Socket(domain: Int32(type(of: address).family))
+        try socket.setValue(true, for: .localAddressReuse)
+        try socket.bind(to: address)
+        try socket.listen()
+        pool = SocketPool.make()
+        listener = try AsyncSocket(socket: socket, pool: pool)
+        self.handler = handler
+        var limit = rlimit()
+        let descriptors = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int(clamping: limit.rlim_cur) : 1_024
+        capacity = max(1, min(1_000, descriptors - 64))
+        spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    /// The address it listens on.
+    nonisolated var address: Socket.Address? { try? listener.socket.sockname() }
+
+    /// Serves until the task is cancelled or the listening socket fails.
+    func run() async throws {
+        try await pool.prepare()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [pool] in try await pool.run() }
+            group.addTask { try await self.acceptConnections() }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func acceptConnections() async throws {
+        while !Task.isCancelled {
+            do {
+                admit(try await listener.accept())
+            } catch SocketError.failed(_, let code, _) where code == EMFILE || code == ENFILE {
+                shed()
+            } catch SocketError.failed(_, let code, _) where code == ECONNABORTED || code == EINTR || code == EPROTO {
+                continue
+            }
+        }
+    }
+
+    /// Out of descriptors: the oldest idle connection makes room, and the waiting one is accepted and
+    /// closed through the spare descriptor.
+    private func shed() {
+        evictIdlest()
+        if spare >= 0 { close(spare) }
+        let waiting = accept(listener.socket.file.rawValue, nil, nil)
+        if waiting >= 0 { close(waiting) }
+        spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    private func admit(_ socket: AsyncSocket) {
+        if connections.count >= capacity && !evictIdlest() {
+            try? socket.close()
+            return
+        }
+        nextNumber += 1
+        let number = nextNumber
+        let task = Task { [handler] in
+            await Self.serve(socket, number: number, handler: handler, server: self)
+            self.remove(number)
+        }
+        connections[number] = Connection(task: task, phase: .idle, idleSince: .now)
+    }
+
+    /// Closes the connection idle longest; false when none is idle.
+    @discardableResult
+    private func evictIdlest() -> Bool {
+        guard let (number, _) = connections.filter({ $0.value.phase == .idle }).min(by: { $0.value.idleSince < $1.value.idleSince }) else {
+            return false
+        }
+        connections.removeValue(forKey: number)?.task.cancel()
+        return true
+    }
+
+    private func remove(_ number: Int) { connections.removeValue(forKey: number) }
+
+    /// Notes what connection `number` does now; false when it was closed to make room meanwhile.
+    private func enter(_ phase: Phase, _ number: Int) -> Bool {
+        guard connections[number] != nil, !(connections[number]?.task.isCancelled ?? true) else { return false }
+        connections[number]?.phase = phase
+        if phase == .idle { connections[number]?.idleSince = .now }
+        return true
+    }
+
+    /// One connection: requests and their answers, until it closes, breaks a limit or becomes a WebSocket.
+    private static func serve(_ socket: AsyncSocket, number: Int, handler: PreviewHandler, server: PreviewServer) async {
+        defer { try? socket.close() }
+        var reader = ByteReader(socket)
+        while true {
+            let request: Request
+            do {
+                guard let next = try await Request.read(from: &reader, bodyLimit: handler.bodyLimit) else { return }
+                request = next
+            } catch let refused as Request.Refused {
+                try? await socket.write(handler.finish(Response.error(refused.status, refused.message)).bytes(keepAlive: false))
+                return
+            } catch {
+                return
+            }
+            guard await server.enter(.busy, number) else { return }
+            if request.path == "/live", request.method == "GET", handler.gate.refusal(request) == nil {
+                switch WebSocket.accept(request) {
+                case .success(let handshake):
+                    guard (try? await socket.write(handshake.bytes(keepAlive: true))) != nil, await server.enter(.live, number) else { return }
+                    await live(socket, reader: reader, preview: handler.preview)
+                    return
+                case .failure(let refused):
+                    try? await socket.write(handler.finish(Response.error(refused.status, refused.message)).bytes(keepAlive: false))
+                    return
+                }
+            }
+            let response = await handler.answer(request)
+            guard (try? await socket.write(response.bytes(keepAlive: request.keepAlive))) != nil, request.keepAlive,
+                  await server.enter(.idle, number) else { return }
+        }
+    }
+
+    /// A page's WebSocket: every state from now on, until the page goes or breaks a rule. One task writes
+    /// every frame (states, answers to pings, the close), whole, in turn; at most 16 wait, the newest kept.
+    private static func live(_ socket: AsyncSocket, reader: ByteReader, preview: Preview) async {
+        let (states, listener) = await preview.subscribe()
+        let (outgoing, send) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        enum Part { case states, reader, writer }
+        await withTaskGroup(of: Part.self) { group in
+            group.addTask {
+                for await state in states { send.yield(WebSocket.frame(opcode: 0x1, Array(state.utf8))) }
+                return .states
+            }
+            group.addTask {
+                var reader = reader
+                let ending = await WebSocket.readFrames(&reader) { send.yield($0) }
+                if case .violated(let code) = ending { send.yield(WebSocket.close(code)) } else { send.yield(WebSocket.close(1000)) }
+                send.finish()
+                return .reader
+            }
+            group.addTask {
+                for await frame in outgoing { guard (try? await socket.write(frame)) != nil else { break } }
+                return .writer
+            }
+            // The writer ends last: after the close frame, or when the page is gone.
+            while let part = await group.next() {
+                if part == .writer { break }
+            }
+            send.finish()
+            group.cancelAll()
+        }
+        await preview.unsubscribe(listener)
+    }
+}
