@@ -13,9 +13,15 @@ import TestSupport
         let process = Process()
         let url: String
 
-        init(_ arguments: [String], folder: String = repositoryRoot) throws {
-            process.executableURL = URL(fileURLWithPath: Programs.coordrun)
-            process.arguments = ["serve", "--port", "0"] + arguments
+        /// `coordrun serve --port 0 ARGUMENTS`, with at most `descriptors` open files when given.
+        init(_ arguments: [String], folder: String = repositoryRoot, descriptors: Int? = nil) throws {
+            if let descriptors {
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = ["-c", "ulimit -n \(descriptors) && exec \"$0\" \"$@\"", Programs.coordrun, "serve", "--port", "0"] + arguments
+            } else {
+                process.executableURL = URL(fileURLWithPath: Programs.coordrun)
+                process.arguments = ["serve", "--port", "0"] + arguments
+            }
             process.currentDirectoryURL = URL(fileURLWithPath: folder)
             let output = Pipe()
             process.standardOutput = output
@@ -62,6 +68,19 @@ import TestSupport
         #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")
         #expect(outcome.out.contains("ok: the preview took nothing from another origin"), "\(outcome.out)")
         #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    /// Loads that once stopped the preview, each bounded (Tests/Browser/server_limits_test.py): two
+    /// connections sending 256 KiB lines, headers over 64 KiB, more idle connections than the server may
+    /// hold (its descriptor limit set to 256), a WebSocket frame of 1 GiB. GET /state is answered during and
+    /// after each; the lines get 431, the frame 1009, and the server's memory does not take the frame.
+    @Test func theServerStaysUpUnderLoadsThatOnceStoppedIt() throws {
+        let server = try Server(["scripts/app.lua"], descriptors: 256)
+        let outcome = try Programs.run("/usr/bin/python3", [repositoryRoot + "/Tests/Browser/server_limits_test.py", server.url,
+                                                           "\(server.process.processIdentifier)", "300"], input: "", within: 300)
+        print(outcome.out.split(separator: "\n").filter { $0.hasPrefix("measure:") }.joined(separator: "\n"))
+        #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")
+        #expect(outcome.out.contains("ok: every load left the preview answering"), "\(outcome.out)")
     }
 
     @Test func thePreviewClicksThroughInARealBrowser() throws {
