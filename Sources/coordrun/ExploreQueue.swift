@@ -64,7 +64,11 @@ final class ExploreQueue: ExploreWorkforce {
     /// explores with (the script first), the `snapshot` explored from; `localWorkers` workers started here.
     init(url: String, digest: String, arguments: [String], snapshot: String?, lease: Double, localWorkers count: Int) throws {
         database = try PostgresConnection(url)
-        self.url = url
+        // The workers started here connect without the password on their command lines: libpq reads it
+        // from PGPASSWORD, which they inherit.
+        let (workerURL, password) = PostgresURL.splittingPassword(url)
+        if let password, count > 0 { Platform.setEnvironment("PGPASSWORD", password) }
+        self.url = password != nil && count > 0 ? workerURL : url
         self.lease = lease
         try database.script(Self.schema)
         // Runs whose coordinator has been gone an hour are left-overs.

@@ -37,6 +37,9 @@ enum Platform {
         }
     }
 
+    /// Sets the environment variable `name` for this process and the ones it starts.
+    static func setEnvironment(_ name: String, _ value: String) { setenv(name, value, 1) }
+
     /// An environment variable's value.
     static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 

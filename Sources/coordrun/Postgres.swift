@@ -64,3 +64,50 @@ final class PostgresConnection {
         String(message.reversed().drop { $0 == "\n" || $0 == " " }.reversed())
     }
 }
+
+/// A `postgres://` URL's password, apart: a password on a command line is read by anyone on the machine
+/// (`ps`), one in the environment only by the process and its owner.
+enum PostgresURL {
+    /// `url` without its password (`postgres://user:secret@host/db` → `postgres://user@host/db`; a
+    /// `password=` query item too), and the password (percent-decoded), or nil when it holds none. Other
+    /// forms (a libpq connection string) are given back as they are.
+    static func splittingPassword(_ url: String) -> (url: String, password: String?) {
+        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"), let colon = url.firstIndex(of: ":") else { return (url, nil) }
+        let start = url.index(colon, offsetBy: 3)
+        let rest = url[start...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        var password: String?
+        var kept = String(url[..<start])
+        if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+            password = decoded(authority[authority.index(after: colon)..<at])
+            kept += authority[..<colon] + authority[at...]
+        } else {
+            kept += authority
+        }
+        var tail = String(rest[authorityEnd...])
+        if let question = tail.firstIndex(of: "?") {
+            var items: [Substring] = []
+            for item in tail[tail.index(after: question)...].split(separator: "&") {
+                if item.hasPrefix("password=") { password = decoded(item.dropFirst("password=".count)) } else { items.append(item) }
+            }
+            tail = String(tail[..<question]) + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
+        }
+        return (kept + tail, password)
+    }
+
+    /// `%XX` escapes decoded (a malformed one kept as written).
+    private static func decoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -45,6 +45,34 @@ import CoordinatorTools
                 && failing.err.contains("a worker could not go on (exit status 2; it says why above)"), "\(failing.err)")
     }
 
+    /// The workers started here get the database's password through the environment, never on their
+    /// command lines (which anyone on the machine reads with `ps`): each worker's app writes down its own
+    /// command line and what PGPASSWORD it has.
+    @Test func localWorkersGetThePasswordOutsideTheirCommandLines() throws {
+        let server = try PostgresServer()
+        let folder = try TemporaryDirectory()
+        let seen = folder.path + "/seen"
+        let script = try folder.write("spy.lua", """
+            local flow = require "coordinator"
+            local out = io.open(os.getenv("SPY_FILE"), "a")
+            local cmdline = io.open("/proc/self/cmdline", "rb"):read("a"):gsub("%z", " ")
+            out:write(cmdline, "| PGPASSWORD=", tostring(os.getenv("PGPASSWORD")), "\\n")
+            out:close()
+            flow.screen "Home" { outputs = { "stay" } }
+            local Main = flow.coordinator "Main"
+            function Main:start() self:push("Home").onStay = function() end end
+            flow.app { authorization = Main }
+            """)
+        let url = server.url.replacingOccurrences(of: "postgres://coordrun@", with: "postgres://coordrun:hunter%232@")
+        let queued = try Programs.run(Programs.coordrun, ["explore", script, "--depth", "2", "--queue", url, "--workers", "2"],
+                                      input: "", environment: ["SPY_FILE": seen])
+        #expect(queued.status == 0, "\(queued.err)")
+        let lines = try String(contentsOfFile: seen, encoding: .utf8).split(separator: "\n")
+        let workers = lines.filter { $0.contains("explore --worker ") }
+        #expect(workers.count >= 2, "\(lines)")
+        #expect(workers.allSatisfy { !$0.contains("hunter") && $0.hasSuffix("| PGPASSWORD=hunter#2") }, "\(workers)")
+    }
+
     /// Workers started on their own (as on other machines) join the newest exploration; one whose scripts
     /// differ is refused, and the run goes on with the others to the one process's report.
     @Test func workersJoinAndOnesWithOtherScriptsAreRefused() throws {
