@@ -70,7 +70,10 @@ import CoordinatorTools
         let lines = try String(contentsOfFile: seen, encoding: .utf8).split(separator: "\n")
         let workers = lines.filter { $0.contains("explore --worker ") }
         #expect(workers.count >= 2, "\(lines)")
-        #expect(workers.allSatisfy { !$0.contains("hunter") && $0.hasSuffix("| PGPASSWORD=hunter#2") }, "\(workers)")
+        #expect(workers.allSatisfy { line in
+            let commandLine = line.split(separator: "|").first ?? ""
+            return !commandLine.contains("hunter") && line.hasSuffix("| PGPASSWORD=hunter#2")
+        }, "\(workers)")
     }
 
     /// Workers started on their own (as on other machines) join the newest exploration; one whose scripts
