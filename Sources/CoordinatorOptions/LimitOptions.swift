@@ -25,6 +25,17 @@ package struct LimitOptions: ParsableArguments {
     /// The limits as the tools take them.
     package var limits: RuntimeLimits { RuntimeLimits(sandbox: sandbox, memory: memoryLimit, instructions: instructionLimit) }
 
+    /// For each limit the stricter of these and `other`'s (the sandbox if either has it): what a worker
+    /// runs under when its own options and its exploration's both say.
+    package func stricter(_ other: LimitOptions) -> LimitOptions {
+        func least(_ a: Int?, _ b: Int?) -> Int? { [a, b].compactMap { $0 }.min() }
+        var merged = LimitOptions()
+        merged.sandbox = sandbox || other.sandbox
+        merged.memoryLimit = least(memoryLimit, other.memoryLimit)
+        merged.instructionLimit = least(instructionLimit, other.instructionLimit)
+        return merged
+    }
+
     /// The options again, for a worker process's command line.
     package var arguments: [String] {
         (sandbox ? ["--sandbox"] : []) + (memoryLimit.map { ["--memory-limit", String($0)] } ?? [])

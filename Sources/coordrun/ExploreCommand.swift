@@ -238,6 +238,8 @@ struct ExploreCommand: ParsableCommand {
             let run = try ExploreQueueWorker.join(database, id: runID.map(String.init))
             var command = try ExploreCommand.parse(run.arguments)
             if let script { command.script = script }
+            // The worker's own --sandbox and limits hold on top of the run's: for each, the stricter.
+            command.limitOptions = command.limitOptions.stricter(limitOptions)
             let worker = try ExploreQueueWorker(database: database, run: run, explorer: command.makeExplorer(snapshot: run.snapshot, streams))
             try worker.serve()
         } catch {

@@ -76,6 +76,28 @@ import CoordinatorTools
         }, "\(workers)")
     }
 
+    /// A worker's own `--sandbox` holds on top of the run's options: the run's `-e` chunk, which writes down
+    /// the command line of the process that runs it, runs in the coordinator and fails in the sandboxed
+    /// worker (it once ran there unsandboxed).
+    @Test func aWorkersSandboxHoldsOnTopOfTheRunsOptions() throws {
+        let server = try PostgresServer()
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("app.lua", try #require(readFile(repositoryRoot + "/scripts/app.lua")))
+        _ = try folder.write("cities.lua", try #require(readFile(repositoryRoot + "/scripts/cities.lua")))
+        let seen = folder.path + "/seen"
+        let chunk = "local f = io.open('\(seen)', 'a') f:write(io.open('/proc/self/cmdline', 'rb'):read('a'):gsub('%z', ' '), '\\n') f:close()"
+        let coordinator = Process()
+        coordinator.executableURL = URL(fileURLWithPath: Programs.coordrun)
+        coordinator.arguments = ["explore", script, "--depth", "2", "--queue", server.url, "--workers", "0", "-e", chunk]
+        (coordinator.standardOutput, coordinator.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
+        try coordinator.run()
+        defer { kill(coordinator.processIdentifier, SIGKILL); coordinator.waitUntilExit() }
+        let worker = try Programs.run(Programs.coordrun, ["explore", "--worker", server.url, "--sandbox", "--memory-limit", "100000000"], input: "", within: 60)
+        #expect(worker.status == 2 && worker.err.contains("(command line):1:"), "\(worker.status) \(worker.err)")
+        let lines = (try? String(contentsOfFile: seen, encoding: .utf8))?.split(separator: "\n") ?? []
+        #expect(!lines.isEmpty && lines.allSatisfy { !$0.contains("explore --worker ") }, "\(lines)")
+    }
+
     /// Workers started on their own (as on other machines) join the newest exploration; one whose scripts
     /// differ is refused, and the run goes on with the others to the one process's report.
     @Test func workersJoinAndOnesWithOtherScriptsAreRefused() throws {
