@@ -72,7 +72,7 @@ import CoordinatorTools
         }
         let preview = try session(sandbox: false)
         for (target, reason) in [("../evil_test.lua", "only inside the project's folder"), (folder.path + "/evil_test.lua", "only inside the project's folder"),
-                                 ("app.lua", "only test files"), ("evil.lua", "only test files"), ("mine_test.lua", "this session did not write it"),
+                                 ("app.lua", "only test files"), ("evil.lua", "only test files"), ("mine_test.lua", "was not recorded by the running session"),
                                  ("link_test.lua", "symbolic link"), ("missing/x_test.lua", "does not exist")] {
             let error = try record(preview, target)
             #expect(error?.contains(reason) == true, "\(target): \(error ?? "recorded")")

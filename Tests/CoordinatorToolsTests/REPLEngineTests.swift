@@ -20,14 +20,14 @@ import TestSupport
         #expect(runtime.app.window.visibleScreen?.name == "S")
     }
 
-    /// At a terminal `:record` writes anywhere the user names, but never over a file this session did not
+    /// At a terminal `:record` writes anywhere the user names, but never over a file the session did not
     /// write (`:record app.lua` once overwrote the app); a file it wrote it may write again.
     @Test func recordingNeverWritesOverAFileTheSessionDidNotWrite() throws {
         let folder = try TemporaryDirectory()
         let theirs = try folder.write("theirs_test.lua", "-- theirs\n")
         let session = try REPLTranscript()
         session.line(":record \(theirs)")
-        #expect(session.errors.joined().contains("this session did not write it"), "\(session.errors)")
+        #expect(session.errors.joined().contains("was not recorded by the running session"), "\(session.errors)")
         #expect(readFile(theirs) == "-- theirs\n")
         let mine = folder.path + "/mine.lua"
         for _ in 1...2 {

@@ -9,10 +9,10 @@ extension REPL {
     /// time travel), so a command never writes over a file the session did not write itself, and where the
     /// lines are less trusted it writes only test files in the project's folder, or nothing.
     public enum FileWrites: Sendable, Equatable {
-        /// Any path, but never over an existing file this session did not write (the REPL at a terminal).
+        /// Any path, but never over an existing file the session did not write (the REPL at a terminal).
         case anywhere
         /// Only test files (`NAME_test.lua`) inside `folder` and its subfolders (the project: the main
-        /// script's folder), a relative path taken from `folder`; never over one this session did not write
+        /// script's folder), a relative path taken from `folder`; never over one the session did not write
         /// (the web preview).
         case testsInside(folder: String)
         /// No file at all (a sandboxed runtime: its scripts are not trusted with the disk).
@@ -54,7 +54,7 @@ extension REPL {
             guard directory >= 0 else { throw refuse("cannot write \(path): \(String(cString: strerror(errno)))") }
             defer { close(directory) }
             // A new file is made afresh (O_EXCL: never through a link); an existing one is opened without
-            // following a link and written over only when this session wrote it.
+            // following a link and written over only when the session wrote it.
             var file = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             var existed = false
             if file < 0, errno == EEXIST {
@@ -74,7 +74,7 @@ extension REPL {
             if existed {
                 guard written.contains(id) else {
                     close(file)
-                    throw refuse("\(path) exists and this session did not write it: :record does not write over it (remove it, or choose another name)")
+                    throw refuse("\(path) exists and was not recorded by the running session: :record does not write over it (remove it, or choose another name)")
                 }
                 guard ftruncate(file, 0) == 0 else {
                     let reason = String(cString: strerror(errno))

@@ -25,7 +25,7 @@ final class Recorder {
     private(set) var path: String?
     /// The first write that failed while recording (told at ``stop()``).
     private var failure: String?
-    /// The files this session's recordings wrote (device and inode): the only existing files a recording
+    /// The files the session's recordings wrote (device and inode): the only existing files a recording
     /// may write over.
     private var written: Set<REPL.FileWrites.FileID> = []
 
