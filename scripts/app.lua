@@ -7,7 +7,8 @@ local cities = flow.freeze(require "cities") -- static data: screens share it in
 
 flow.screen "Login" {
   title = "Sign in",
-  outputs = { login = "value" },          -- payload: { name = ..., password = ... }
+  -- payload: { name = ..., password = ... }; the password is secret: never recorded, shown or saved
+  outputs = { login = { secret = { "password" } } },
   -- What `coordrun explore` tries for it: a right and a wrong password.
   examples = { login = { { name = "Ann", password = "secret" }, { name = "Ann", password = "wrong" } } },
   render = function() return "Enter your name and password." end,

@@ -40,6 +40,16 @@ static inline void cedit_setup(const char *name, cedit_getc getc, cedit_complete
 /* Completion offers only what the completion function found (no fallback to file names). */
 static inline void cedit_completion_over(void) { rl_attempted_completion_over = 1; }
 
+/* Forgets the last `count` lines of the history (lines that typed a secret), then adds `replacement` (may be
+   NULL) in their place. */
+static inline void cedit_replace_last_history(int count, const char *replacement) {
+    for (int i = 0; i < count && history_length > 0; i++) {
+        HIST_ENTRY *entry = remove_history(history_length - 1);
+        if (entry) free_history_entry(entry);
+    }
+    if (replacement) add_history(replacement);
+}
+
 /* The whole line being edited (for completion). */
 static inline const char *cedit_line_buffer(void) { return rl_line_buffer; }
 

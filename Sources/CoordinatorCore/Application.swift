@@ -92,6 +92,9 @@ public final class Application {
     /// How many taps ``perform(_:)`` was asked for (those that failed too): a REPL says when one changed
     /// nothing visible.
     package private(set) var tapsTaken = 0
+    /// How many taps carried a payload their output declares secret (``OutputSpec/secret``): what shows a
+    /// line typed one, so that its text is never shown or written again.
+    package private(set) var secretsTaken = 0
 
     /// How the app's messages write data that has no name (an item an output did not accept): Swift literal
     /// syntax unless a scripting bridge gives its language's (Lua's table constructors).
@@ -166,6 +169,7 @@ public final class Application {
                 guard let screen = window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
                 try screen.emit(output, payload: payload)
                 if let spec = screen.type.output(named: output), spec.secret != .nothing {
+                    secretsTaken &+= 1
                     stepLog.note(.tap(output, payload: spec.recorded(payload))) // never the secret itself
                 } else {
                     stepLog.note(step)

@@ -19,6 +19,13 @@ extension ScriptRuntime {
         try restore(contentsOf: Self.path(of: url))
     }
 
+    /// Restores the snapshot in a file, asking `secrets` for the secrets its steps need (see
+    /// ``restore(contentsOf:secrets:)-(String,_)``).
+    @discardableResult
+    public func restore(contentsOf url: URL, secrets: (SnapshotSecret) throws -> FlowValue) throws -> RestoreWarning? {
+        try restore(contentsOf: Self.path(of: url), secrets: secrets)
+    }
+
     /// Writes ``snapshot()`` to a file, replacing it.
     public func writeSnapshot(to url: URL) throws {
         try Data(snapshot().utf8).write(to: url, options: .atomic)

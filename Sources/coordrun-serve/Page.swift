@@ -143,10 +143,13 @@ enum Page {
           const box = el("div", undefined, "value"); box.dataset.output = action.output;
           box.append(el("div", action.output));
           const field = el("input"); field.value = (action.examples || [])[0] || ""; field.placeholder = "a Lua value: { name = 'Ann' }";
+          if (action.secret) { field.type = "password"; field.autocomplete = "off"; }
           const send = el("button", "Tap " + action.output, "send");
           send.onclick = () => act({ action: "tap", output: action.output, payload: field.value });
           const examples = el("div", undefined, "examples");
-          for (const example of action.examples || []) { const b = el("button", example); b.onclick = () => { field.value = example; }; examples.append(b); }
+          (action.examples || []).forEach((example, i) => {
+            const b = el("button", action.secret ? "example " + (i + 1) : example); b.onclick = () => { field.value = example; }; examples.append(b);
+          });
           box.append(field, examples, send); actions.append(box); continue;
         }
         const b = el("button", action.label, "action" + (action.kind === "item" ? " item" : ""));

@@ -32,6 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Start the app where this snapshot was taken.", valueName: "file"))
     var restore: String?
 
+    @Option(name: .customLong("snapshot-key"), help: ArgumentHelp("Sign the snapshots the page downloads with this key, and restore only those it signed (a page cannot restore a forged one).", valueName: "file"))
+    var snapshotKey: String?
+
     @Option(help: ArgumentHelp("The most seconds one action may run (0: no limit).", valueName: "seconds"))
     var timeout: Double = 5
 
@@ -44,8 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let preview: Preview
         do {
+            let key = try snapshotKey.map { try SnapshotKey(contentsOf: $0) }
             preview = try Preview(script: script, limits: limitOptions.limits, timeLimit: timeout > 0 ? timeout : nil,
-                                        restore: restore, links: open)
+                                  restore: restore, links: open, snapshotKey: key)
         } catch {
             FileHandle.standardError.write(Data("coordrun serve: \(REPL.message(for: error))\n".utf8))
             throw ExitCode.failure

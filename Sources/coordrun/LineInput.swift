@@ -29,6 +29,10 @@ class LineInput {
     }
 
     func redisplay() {}
+
+    /// The line just handled is done with: `typedSecret` says whether its lines typed a secret (their
+    /// number, and the text to keep instead), which the history never keeps.
+    func handled(typedSecret: (lines: Int, masked: String)?) {}
 }
 
 /// Lines from a pipe or file: no prompt, no editing.
@@ -92,9 +96,20 @@ final class EditLineInput: LineInput {
         let line = String(cString: raw)
         if line.contains(where: { $0 != " " && $0 != "\t" }) {
             _ = add_history(raw)
-            if let historyFile { _ = write_history(historyFile) }
+            added += 1
         }
         return .line(line)
+    }
+
+    /// Lines added to the history since the last one handled (a chunk's lines), and not yet saved.
+    private var added = 0
+
+    override func handled(typedSecret: (lines: Int, masked: String)?) {
+        // A line that typed a secret (a password) is kept as the steps it took, the secret masked: it is
+        // never saved to the history file, nor offered again by the arrow keys.
+        if let typedSecret { cedit_replace_last_history(Int32(min(typedSecret.lines, added)), typedSecret.masked) }
+        added = 0
+        if let historyFile { _ = write_history(historyFile) }
     }
 
     override func redisplay() {

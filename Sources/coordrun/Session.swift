@@ -64,6 +64,7 @@ extension CoordRun {
                 output.write("\n")
             case .line(let line):
                 if !repl.handle(line) { failed = true }
+                if !repl.isContinuing { input.handled(typedSecret: repl.typedSecret) }
             }
         }
     }

@@ -123,7 +123,7 @@ import CoordinatorLua
         #expect(log.made == 1 && !log.transitions.isEmpty)
         let snapshot = try host.runtime.snapshot()
         try await host.tap("selectCity")
-        try host.runtime.restore(snapshot) // starts the app anew: through a new router of the host's
+        try host.runtime.restore(snapshot) { _ in "secret" } // the password asked again; starts the app anew, through a new router of the host's
         #expect(log.made == 2)
         #expect(host.runtime.app.window.visibleStack.map(\.name) == ["UserEdit"])
         let count = log.transitions.count

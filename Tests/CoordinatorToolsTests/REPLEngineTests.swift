@@ -95,8 +95,10 @@ import TestSupport
         session.line("login { name = 'Ann', password = 'secret' }")
         session.line("1")
         let history = session.line(":history")
+        // The login's password is secret: the line is shown as the step it took, the password masked, and
+        // never as typed.
         #expect(history == """
-              1    tap("login", {name = "Ann", password = "secret"})  (typed: login { name = 'Ann', password = 'secret' })
+              1    tap("login", {name = "Ann", password = "•••"})
             * 2    tap("selectCity")  (typed: 1)
 
             """, "\(history)")

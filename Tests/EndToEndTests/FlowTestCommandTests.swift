@@ -172,17 +172,22 @@ import TestSupport
         session.line(":record stop")
         let text = try #require(readFile(recorded))
         #expect(text.contains("app \"app.lua\"\n"))
-        // A step's payload is written as the data it was (here typed as an expression).
-        #expect(text.contains("  tap(\"login\", {name = \"Ann\", password = \"secret\"})\n  expect.stack { \"UserEdit\" }\n"), "\(text)")
+        // A step's payload is written as the data it was (here typed as an expression); its secret (the
+        // password) never: the test reads it from the environment where it runs.
+        #expect(text.contains(#"  tap("login", {name = "Ann", password = (os.getenv("COORDRUN_SECRET_password") or error("set COORDRUN_SECRET_password to the secret 'password' this test types"))})"#
+                              + "\n  expect.stack { \"UserEdit\" }\n"), "\(text)")
+        #expect(!text.contains("\"secret\""), "\(text)")
         #expect(text.contains("  tap(\"regionSelected\", {cities = "))
         #expect(text.hasSuffix("  expect.stack { \"UserEdit\" }\nend)\n"))
-        let replay = try Programs.run(["test", recorded], input: "")
+        let unset = try Programs.run(Programs.coordrun, ["test", recorded], input: "", environment: ["COORDRUN_SECRET_password": nil])
+        #expect(unset.status == 1 && unset.err.contains("set COORDRUN_SECRET_password to the secret 'password' this test types"), "\(unset.err)")
+        let replay = try Programs.run(Programs.coordrun, ["test", recorded], input: "", environment: ["COORDRUN_SECRET_password": "secret"])
         #expect(replay.out == "1 passed, 0 failed\n", "\(replay.err)")
         // After a change that alters the flow, the replay fails at the step, saying what differs.
         let app = try #require(readFile(folder.path + "/app.lua"))
         _ = try folder.write("app.lua", app.replacingOccurrences(of: "list.onCitySelected = function(city) self:finish(city) end",
                                                                     with: "list.onCitySelected = function(city) end"))
-        let changed = try Programs.run(["test", recorded], input: "")
+        let changed = try Programs.run(Programs.coordrun, ["test", recorded], input: "", environment: ["COORDRUN_SECRET_password": "secret"])
         #expect(changed.out == "0 passed, 1 failed\n")
         #expect(changed.err.contains("session_test.lua:") && changed.err.contains(#"stack: expected { "UserEdit" }, got { "UserEdit", "Regions", "Cities" }"#), "\(changed.err)")
     }

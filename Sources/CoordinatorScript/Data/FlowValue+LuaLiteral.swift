@@ -6,15 +6,21 @@ extension FlowValue {
     /// syntax with keys in the record's order (sorted), `{city = {name = "Moscow"}, name = "Ann"}`; a key
     /// that is not a name as `["end"]`. What `flow.describe` gives, the REPL shows, and recorded tests and
     /// exploration's reproductions write.
-    package var luaLiteral: String {
+    package var luaLiteral: String { luaLiteral(secret: nil) }
+
+    /// ``luaLiteral``, with each place a recorded payload holds a secret (`{"$secret": name}`, see
+    /// `OutputSpec.recorded(_:)`) written as `secret(name)` gives it: a mask to show, or an expression that
+    /// reads the secret where a test runs.
+    package func luaLiteral(secret: ((String) -> String)?) -> String {
         switch self {
         case .bool(let b): return b ? "true" : "false"
         case .int(let i): return LuaSyntax.literal(i)
         case .double(let d): return LuaSyntax.literal(d)
         case .string(let s): return LuaSyntax.quoted(s)
-        case .list(let items): return "{" + items.map(\.luaLiteral).joined(separator: ", ") + "}"
+        case .list(let items): return "{" + items.map { $0.luaLiteral(secret: secret) }.joined(separator: ", ") + "}"
         case .record(let fields):
-            return "{" + fields.map { key, value in LuaSyntax.key(key) + " = " + value.luaLiteral }.joined(separator: ", ") + "}"
+            if let secret, fields.count == 1, let name = self[OutputSpec.secretKey]?.stringValue { return secret(name) }
+            return "{" + fields.map { key, value in LuaSyntax.key(key) + " = " + value.luaLiteral(secret: secret) }.joined(separator: ", ") + "}"
         }
     }
 
@@ -26,9 +32,13 @@ extension UserStep {
     /// The step as the driver call that takes it again, in Lua: `tap("open", {id = "42"})`, `back()`,
     /// `dismiss()`, `tab(2)`, `open("shop://cart")`. What recorded tests and exploration's reproductions
     /// write, and what messages name a step by.
-    public var luaSource: String {
+    public var luaSource: String { luaSource(secret: nil) }
+
+    /// ``luaSource`` with the secrets of a recorded payload written as `secret(name)` gives them
+    /// (``FlowValue/luaLiteral(secret:)``).
+    package func luaSource(secret: ((String) -> String)?) -> String {
         switch self {
-        case let .tap(output, payload): "tap(" + LuaSyntax.quoted(output) + (payload.map { ", " + $0.luaLiteral } ?? "") + ")"
+        case let .tap(output, payload): "tap(" + LuaSyntax.quoted(output) + (payload.map { ", " + $0.luaLiteral(secret: secret) } ?? "") + ")"
         case .back: "back()"
         case .dismiss: "dismiss()"
         case .selectTab(let index): "tab(" + LuaSyntax.literal(index &+ 1) + ")" // tab(n) took n - 1, wrapping

@@ -53,6 +53,7 @@ public struct ExploreLevels {
         var report = ExploreReport(script: explorer.runtime.scriptFiles.first ?? "", base: try explorer.start(), limits: options,
                                    itemLabels: explorer.itemLabels)
         report.objectTypes = Set(explorer.runtime.app.catalog.names + explorer.runtime.coordinatorClassNames)
+        report.secretOutputs = explorer.secretOutputs
         var level = 0..<1
         var expandedCount = 0
         func outOfTime() -> Bool { options.timeLimit.map { Clock.now() - began > $0 } ?? false }

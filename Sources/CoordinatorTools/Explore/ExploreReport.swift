@@ -66,6 +66,9 @@ public struct ExploreReport {
     /// For outputs that choose an item and read it by a field (`label = "subject"`): that field, by
     /// `Screen.output` (`Inbox.open`). The flow graph names a chosen item by it.
     public internal(set) var itemLabels: [String: String] = [:]
+    /// The outputs whose payloads hold a secret, by `Screen.output`: the flow graph shows their payloads
+    /// with each secret masked.
+    public internal(set) var secretOutputs: [String: OutputSpec] = [:]
     /// Actions taken (each one after the steps that bring the app to its state).
     public internal(set) var steps = 0
     /// Whether states were left unexpanded for the depth limit.

@@ -34,6 +34,9 @@ public final class Explorer {
         public var stepTimeLimit: Double? = 5
         /// Every how many expanded states ``Explorer/progress`` hears how far the search has come.
         public var progressEvery = 500
+        /// The secrets a snapshot's restore needs (``Base/snapshot(_:)``: a snapshot never holds them), by
+        /// name; one not here is read from `COORDRUN_SECRET_NAME` in the environment.
+        public var secrets: [String: FlowValue] = [:]
 
         /// Where exploration starts.
         public enum Base {
@@ -177,6 +180,15 @@ public final class Explorer {
         return labels
     }
 
+    /// The outputs whose payloads hold a secret, by `Screen.output` (``ExploreReport/secretOutputs``).
+    public var secretOutputs: [String: OutputSpec] {
+        var secrets: [String: OutputSpec] = [:]
+        for (name, type) in runtime.app.catalog.types {
+            for output in type.outputs where output.secret != .nothing { secrets[name + "." + output.name] = output }
+        }
+        return secrets
+    }
+
     /// Explores breadth first until every state within the depth is expanded, or a limit is met.
     public func run() throws -> ExploreReport {
         let levels = ExploreLevels(explorer: self)
@@ -268,10 +280,11 @@ public final class Explorer {
 
     /// The app at its base: started, or at the link, or restored from the snapshot; the gateway in the
     /// state exploration began in (a step that signed in does not carry over to the next branch).
-    private func goToBase() throws { try Self.base(options.base, state: baseState, in: runtime) }
+    private func goToBase() throws { try Self.base(options.base, state: baseState, in: runtime, secrets: options.secrets) }
 
-    /// Brings `runtime`'s app to `base` with the gateway in `state`.
-    private static func base(_ base: Options.Base, state: AppState, in runtime: ScriptRuntime) throws {
+    /// Brings `runtime`'s app to `base` with the gateway in `state` (a snapshot's secrets from `secrets`, or
+    /// the environment).
+    private static func base(_ base: Options.Base, state: AppState, in runtime: ScriptRuntime, secrets: [String: FlowValue]) throws {
         let app = runtime.app
         switch base {
         case .start:
@@ -281,7 +294,8 @@ public final class Explorer {
                 app.gateway.state = state
                 try runtime.open(url)
             }
-        case .snapshot(let json): try runtime.restore(json)
+        case .snapshot(let json):
+            try runtime.restore(json) { secret in try secrets[secret.name] ?? SecretText.fromEnvironment(secret) }
         }
     }
 
@@ -335,7 +349,7 @@ public final class Explorer {
             let reached: String
             do {
                 reached = try fresh.lua.withTimeLimit(options.stepTimeLimit) {
-                    try Self.base(options.base, state: baseState, in: fresh)
+                    try Self.base(options.base, state: baseState, in: fresh, secrets: options.secrets)
                     try fresh.app.atomically { for step in path.dropLast() { try fresh.app.perform(step) } }
                     try fresh.app.atomicallyRendering { try fresh.app.perform(transition.action) }
                     return try fresh.stateIdentity().key

@@ -79,15 +79,16 @@ public struct FlowGraph {
         // Each drawn action with its payload; labels are made once all are known.
         var taken: [(from: String, to: String, name: String, payload: FlowValue?, kind: Kind, label: String?)] = []
         for transition in report.transitions {
+            let from = report.states[transition.from]
             let (name, payload, kind): (String, FlowValue?, Kind) = switch transition.action {
-            case .tap(let output, let payload): (output, payload, .output)
+            // A secret in a payload (a password) is drawn masked.
+            case .tap(let output, let payload): (output, SecretText.shown(payload, of: report.secretOutputs[from.screen + "." + output]), .output)
             case .back: ("back", nil, .back)
             case .dismiss: ("swipe down", nil, .dismiss)
             case .selectTab(let index): ("tab \(index &+ 1)", nil, .tab)
             case .open(let url): (url, nil, .output)
             }
             if kind == .tab { continue }
-            let from = report.states[transition.from]
             taken.append((node(from), node(report.states[transition.to]), name, payload, kind, report.itemLabels[from.screen + "." + name]))
         }
         // An output that leads one node to several places: its edges say which payload goes where (of a

@@ -28,7 +28,7 @@ extension ExploreReport {
         let start: [String] = switch base {
         case .start: []
         case .link(let url): [UserStep.open(url).luaSource]
-        case .snapshot(let json): ["restore(" + LuaSyntax.quoted(json) + ")"]
+        case .snapshot(let json): ["restore(" + LuaSyntax.quoted(json) + ", " + SecretText.readFunction + ")"]
         }
         var lines = ["-- Found by `coordrun explore` (docs/Explore.md): each test takes the shortest path to what it names."]
         lines += preamble

@@ -117,7 +117,7 @@ public final class PreviewSession {
 
     /// The whole app as a page shows it, as JSON: `revision`; `screen` (`name`, `title`, `text`, `inputs` as
     /// Lua, `modal`, `alert` with its own `title` and `message`) or null; `actions` (`number`, `label`, `output`, `kind`:
-    /// `tap`, `item` or `value`, `examples` as Lua); `tabs` (`title`, `badge`, `selected`); `stack`; `tree` and
+    /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one); `tabs` (`title`, `badge`, `selected`); `stack`; `tree` and
     /// `hierarchy` as text; `events`; `history` (`line`, `text`, `current`, `undone`); `graphNode`, the node of
     /// ``flowGraph`` shown now; and what the last
     /// action printed (`output`), reported (`error`, with its place) and reloaded (`reload`).
@@ -144,6 +144,8 @@ public final class PreviewSession {
                 entry["kind"] = action.needsPayload ? "value" : action.payload == nil ? "tap" : "item"
                 if action.needsPayload {
                     entry["examples"] = .list((screen.type.examples[action.output] ?? []).map { .string($0.luaLiteral) })
+                    // A payload with a secret (a password) is typed into a field that does not show it.
+                    if let spec = screen.type.output(named: action.output), spec.secret != .nothing { entry["secret"] = true }
                 }
                 return .record(entry)
             })

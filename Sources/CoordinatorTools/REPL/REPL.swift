@@ -89,6 +89,10 @@ public final class REPL {
     /// Where the session's commands may write files (`:record`): anywhere but over a file the session did
     /// not write, by default. In a sandboxed runtime they write nothing.
     public var fileWrites = FileWrites.anywhere
+    /// Whether the last line handled typed a secret (a payload an output declares secret): how many lines
+    /// its chunk had, and what to show in their place (the steps it took, the secrets masked). A line
+    /// editor keeps that in its history instead.
+    public private(set) var typedSecret: (lines: Int, masked: String)?
     /// The current line as a step of a recorded test (set by whatever ran it), or nil.
     var step: String?
     /// What messages call the session's lines: `stdin:12:` is its 12th line, as `lua` names what it reads.
@@ -142,11 +146,21 @@ public final class REPL {
         let changesBefore = app.changeCount, sourcesBefore = runtime.sources, reloadsBefore = runtime.reloadCount
         let lines = pending + [line], number = chunkStart
         replayable = nil
+        let secretsBefore = app.secretsTaken, stepsBefore = app.steps.count
+        var masked: String?
+        defer { typedSecret = masked.map { (lines.count, $0) } }
         let ok = runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
             let declarations = runtime.appDeclarations
             let unheard = app.unheard.count, taps = app.tapsTaken
             step = nil
             var ok = dispatch(line)
+            if ok, app.secretsTaken != secretsBefore {
+                // The line typed a secret: it is shown and recorded as the steps it took, each secret masked
+                // or read from the environment where the recorded test runs, never as typed.
+                let taken = app.steps.count > stepsBefore ? Array(app.steps[stepsBefore...]) : []
+                masked = taken.isEmpty ? "(a line that typed a secret)" : taken.map { $0.luaSource(secret: SecretText.mask) }.joined(separator: "\n  ")
+                step = taken.isEmpty ? nil : taken.map { $0.luaSource(secret: SecretText.read) }.joined(separator: "\n  ")
+            }
             if ok, let step, signature != before { recorder.note(step, line: number, stack: app.window.visibleNames) }
             if ok, app.unheard.count != unheard, let last = app.unheard.last {
                 // A tap is never a silent no-op: `tap('reset')` on a screen whose handler is missing says so.
@@ -165,8 +179,9 @@ public final class REPL {
             return ok
         } }
         if ok, replayable != nil {
-            let did = step.flatMap { $0 == lines.joined(separator: "\n  ") ? nil : $0 }
-            history.append(LineHistory.Entry(number: number, lines: lines, did: did, changedState: app.changeCount != changesBefore, sources: sourcesBefore))
+            let did = masked ?? step.flatMap { $0 == lines.joined(separator: "\n  ") ? nil : $0 }
+            history.append(LineHistory.Entry(number: number, lines: lines, did: did, secret: masked != nil,
+                                             changedState: app.changeCount != changesBefore, sources: sourcesBefore))
             if history.wantsCheckpoint {
                 history.checkpoint(try? runtime.snapshot(), sources: runtime.sources)
                 if let base = history.base { recorder.keep(after: base.line, base: base.snapshot) }

@@ -25,6 +25,9 @@ struct LineHistory {
         let lines: [String]
         /// What it did when that is not what was typed (`tap("compose")` for `1`), or nil.
         var did: String? = nil
+        /// Whether its lines typed a secret: they run again when time travels, but are never shown (``did``
+        /// shows the steps they took, the secrets masked).
+        var secret = false
         /// Whether it changed the app's state (navigation, inputs, tree, gateway): the lines `:history` lists
         /// and `:undo` takes back.
         let changedState: Bool
@@ -117,7 +120,7 @@ struct LineHistory {
             let current = i + 1 == cursor || (i < cursor && !entries[(i + 1)..<cursor].contains(where: \.changedState))
             let first = entry.did ?? entry.lines.first ?? ""
             let shown = first.count > 60 ? String(first.prefix(57)) + "..." : first
-            let typed = entry.did == nil ? "" : style.dim("  (typed: " + (entry.lines.first ?? "") + ")")
+            let typed = entry.did == nil || entry.secret ? "" : style.dim("  (typed: " + (entry.lines.first ?? "") + ")")
             text += (current ? "* " : "  ") + String(entry.number).padding(to: 5) + shown + (entry.lines.count > 1 && entry.did == nil ? " ..." : "")
                 + typed + (i >= cursor ? style.dim("  (undone)") : "") + "\n"
         }
