@@ -75,8 +75,8 @@ struct ExploreCommand: ParsableCommand {
     @Flag(help: "Re-run a sample of the transitions, each in a fresh runtime, and check that each reaches the state the search recorded.")
     var verify = false
 
-    @Option(name: .customLong("verify-sample"), help: ArgumentHelp("How many transitions --verify re-runs.", valueName: "count"))
-    var verifySample = 200
+    @Option(name: .customLong("verify-sample"), help: ArgumentHelp("With --queue: the share of the workers' answers this process expands again, from 0 to 1 (every answer with a finding is, too); a mismatch ends the exploration naming the worker. With --verify, a number above 1 is how many transitions it re-runs (default 200).", valueName: "share"))
+    var verifySample = 0.05
 
     @Option(help: "Worker processes on this machine that share each level of the search (default: 1, this process alone; with --queue, the workers started here, 0 for none).")
     var workers = 1
@@ -98,6 +98,7 @@ struct ExploreCommand: ParsableCommand {
 
     mutating func validate() throws {
         try validateSeconds(timeout, "--timeout")
+        guard verifySample.isFinite, verifySample >= 0 else { throw ValidationError("--verify-sample takes a share from 0 to 1 (or, with --verify, a count), not \(verifySample)") }
         try validateSeconds(timeLimit, "--time-limit")
         try validateSeconds(lease, "--lease")
         if worker == nil, script == nil { throw ValidationError("Missing expected argument '<script>'") }
@@ -139,7 +140,8 @@ struct ExploreCommand: ParsableCommand {
             let levels = ExploreLevels(explorer: explorer)
             if let queue {
                 let workforce = try ExploreQueue(url: queue, digest: explorer.runtime.scriptsDigest, arguments: workerArguments,
-                                                 snapshot: snapshot, lease: lease, localWorkers: workers)
+                                                 snapshot: snapshot, lease: lease, localWorkers: workers,
+                                                 check: AnswerCheck(explorer: explorer, sample: verifySample))
                 Platform.writeError("explore: exploration \(workforce.run) on the queue (more workers: \(Platform.commandName()) explore --worker QUEUE --run \(workforce.run))\n")
                 report = try levels.run(workforce: workforce, workers: max(workers, 1))
             } else if workers > 1 {
@@ -173,7 +175,8 @@ struct ExploreCommand: ParsableCommand {
         }
         var verification: Explorer.Verification?
         if verify {
-            do { verification = try explorer.verify(report, sample: max(verifySample, 1)) } catch { fail(streams, "--verify: \(REPL.message(for: error))") }
+            let count = verifySample > 1 ? Int(verifySample.rounded()) : 200
+            do { verification = try explorer.verify(report, sample: count) } catch { fail(streams, "--verify: \(REPL.message(for: error))") }
         }
 
         Platform.writeOut(report.text + "\n")

@@ -76,6 +76,38 @@ import CoordinatorTools
         }, "\(workers)")
     }
 
+    /// A rogue writer of the database answers every batch as if its states had no action (a crashing step
+    /// made harmless, a whole app explored away): with every answer checked (`--verify-sample 1`) the
+    /// exploration ends with status 2 naming the worker, and reports nothing of what it was told.
+    @Test func aRewrittenAnswerEndsTheExplorationNamingItsWorker() throws {
+        let server = try PostgresServer()
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("faults.lua", explorationFaultsApp)
+        let coordinator = Process()
+        coordinator.executableURL = URL(fileURLWithPath: Programs.coordrun)
+        coordinator.arguments = ["explore", script, "--depth", "3", "--queue", server.url, "--workers", "0", "--lease", "1", "--verify-sample", "1"]
+        let (out, err) = (Pipe(), Pipe())
+        (coordinator.standardOutput, coordinator.standardError) = (out, err)
+        try coordinator.run()
+        // The rogue claims what is there, as long as the exploration runs (bounded: each round is a statement).
+        var rounds = 0
+        while coordinator.isRunning && rounds < 3_000 {
+            rounds += 1
+            _ = try? server.sql("""
+                UPDATE coordrun_explore_batches SET worker = 'rogue.example:666',
+                  answers = (SELECT string_agg('{"actions":0,"outcomes":[]}', E'\\n') FROM generate_series(1, count))
+                WHERE answers IS NULL
+                """)
+        }
+        if coordinator.isRunning { kill(coordinator.processIdentifier, SIGKILL) } // the check never came: a failure below
+        let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let messages = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        coordinator.waitUntilExit()
+        #expect(coordinator.terminationStatus == 2, "\(report)\(messages)")
+        #expect(messages.contains("worker rogue.example:666 answered state 0 otherwise than this process expands it"), "\(messages)")
+        #expect(!report.contains("every reachable state"), "\(report)")
+    }
+
     /// A worker's own `--sandbox` holds on top of the run's options: the run's `-e` chunk, which writes down
     /// the command line of the process that runs it, runs in the coordinator and fails in the sandboxed
     /// worker (it once ran there unsandboxed).

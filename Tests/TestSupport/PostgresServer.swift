@@ -29,6 +29,14 @@ public final class PostgresServer {
         url = "postgres://coordrun@127.0.0.1:\(port)/postgres"
     }
 
+    /// Runs `statement` through psql as the user `coordrun`; its rows, unaligned, one a line.
+    @discardableResult
+    public func sql(_ statement: String) throws -> String {
+        let outcome = try Programs.run(bin + "/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", statement], input: "", within: 60)
+        guard outcome.status == 0 else { throw Failure(description: "psql: \(outcome.err)") }
+        return outcome.out
+    }
+
     deinit {
         try? Self.run("pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"], bin: bin, folder: folder, asPostgres: asPostgres)
         try? FileManager.default.removeItem(atPath: folder)

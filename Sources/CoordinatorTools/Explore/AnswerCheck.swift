@@ -1,0 +1,64 @@
+/// A workforce's answers checked against this process's own expansion: a worker elsewhere (a queue's,
+/// docs/Explore.md) is not believed. A random share of its answers (``sample``) and every answer that
+/// reports a finding are expanded again here, and an answer that differs ends the exploration naming the
+/// worker that gave it (``Mismatch``), so a rewritten answer (a crashing step made harmless, a finding
+/// invented) never reaches the report.
+public struct AnswerCheck {
+    /// The explorer that expands the states again (the coordinator's own).
+    public let explorer: Explorer
+    /// The share of answers expanded again, from 0 to 1.
+    public let sample: Double
+
+    /// A check of answers by `explorer`, re-running `sample` of them (0–1) and every one with a finding.
+    public init(explorer: Explorer, sample: Double) {
+        self.explorer = explorer
+        self.sample = min(max(sample, 0), 1)
+        types = Set(explorer.runtime.app.catalog.names + explorer.runtime.coordinatorClassNames)
+    }
+
+    /// The app's screen types and coordinator classes, whose objects' ids count each runtime's history.
+    private let types: Set<String>
+
+    /// An answer that differs from this process's expansion of the same state.
+    public struct Mismatch: Error, CustomStringConvertible {
+        /// The state's number.
+        public let state: Int
+        /// The worker that answered (its name on the queue: host and process).
+        public let worker: String
+        /// What it answered, and what this process found (as the wire writes them, shortened).
+        public let answered: String, found: String
+        public var description: String {
+            func short(_ text: String) -> String { text.count <= 300 ? text : String(text.prefix(299)) + "…" }
+            return "worker \(worker) answered state \(state) otherwise than this process expands it (it answered \(short(answered)); "
+                + "this process found \(short(found))): its answers are not believed, and the exploration ends"
+        }
+    }
+
+    /// Checks `expansions`, the answers `worker` gave to `requests` (in order); throws ``Mismatch`` at the
+    /// first that differs. How many it expanded again.
+    @discardableResult
+    public func check(_ requests: [ExploreRequest], _ expansions: [Explorer.Expansion], from worker: String) throws -> Int {
+        var generator = SystemRandomNumberGenerator()
+        var checked = 0
+        for (request, answer) in zip(requests, expansions) {
+            let findings = !answer.leftAlive.isEmpty || answer.outcomes.contains { outcome in
+                if case .failed = outcome.result { return true }
+                return outcome.unhandled != nil || !outcome.violations.isEmpty
+            }
+            guard findings || Double.random(in: 0..<1, using: &generator) < sample else { continue }
+            checked += 1
+            let own = try explorer.expand(request.path, expecting: request.key)
+            let (found, answered) = (comparable(own), comparable(answer))
+            guard found == answered else { throw Mismatch(state: request.index, worker: worker, answered: answered, found: found) }
+        }
+        return checked
+    }
+
+    /// What an expansion says of the app: not how many fresh runtimes it took, nor the ids of the app's
+    /// objects (both count the runtime's own history, as the report's findings leave them out).
+    private func comparable(_ expansion: Explorer.Expansion) -> String {
+        var expansion = expansion
+        expansion.freshRuntimes = 0
+        return expansion.value.json.withoutObjectIDs(of: types)
+    }
+}
