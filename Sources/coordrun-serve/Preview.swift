@@ -14,6 +14,8 @@ actor Preview {
     private let watcher: FileWatcher
     /// The flow graph drawn last, with the scripts' texts it was explored from.
     private var graph: (sources: [String: String], svg: String)?
+    /// The flow graph being explored, with the scripts' texts it explores.
+    private var drawingGraph: (sources: [String: String], task: Task<(FlowGraph, String), any Error>)?
     private let script: String
     private let limits: RuntimeLimits
 
@@ -85,22 +87,34 @@ actor Preview {
 
     /// The app's flow graph as SVG (Graphviz's `dot`), explored on first request and again after the scripts
     /// changed: each node a state's screen, each edge an action (docs/Explore.md); the state's `graphNode`
-    /// says which node the app shows.
-    func graphSVG() throws -> String {
+    /// says which node the app shows. The exploration runs off this actor (in runtimes of its own, within 10
+    /// seconds and 1,000 states), so the pages' actions go on meanwhile; pages that ask while it runs wait
+    /// for the same one.
+    func graphSVG() async throws -> String {
         let sources = session.repl.runtime.sources
         if let graph, graph.sources == sources { return graph.svg }
-        var options = Explorer.Options()
-        (options.depth, options.maxStates, options.timeLimit) = (12, 1_000, 10)
-        let script = script, limits = limits
-        let explorer = try Explorer(options: options) {
-            let runtime = try limits.runtime(timed: true)
-            try Explorer.prepare(runtime)
-            runtime.lua.sourceOverrides = sources
-            try runtime.load(script: script)
-            return runtime
+        let drawing: Task<(FlowGraph, String), any Error>
+        if let running = drawingGraph, running.sources == sources {
+            drawing = running.task
+        } else {
+            let script = script, limits = limits
+            drawing = Task.detached {
+                var options = Explorer.Options()
+                (options.depth, options.maxStates, options.timeLimit) = (12, 1_000, 10)
+                let explorer = try Explorer(options: options) {
+                    let runtime = try limits.runtime(timed: true)
+                    try Explorer.prepare(runtime)
+                    runtime.lua.sourceOverrides = sources
+                    try runtime.load(script: script)
+                    return runtime
+                }
+                let flow = FlowGraph(try explorer.run())
+                return (flow, try Self.dot(flow.dot))
+            }
+            drawingGraph = (sources, drawing)
         }
-        let flow = FlowGraph(try explorer.run())
-        let svg = try Self.dot(flow.dot)
+        defer { if drawingGraph?.sources == sources { drawingGraph = nil } }
+        let (flow, svg) = try await drawing.value
         graph = (sources, svg)
         session.flowGraph = flow
         broadcast(session.state)
@@ -108,7 +122,7 @@ actor Preview {
     }
 
     /// `dot -Tsvg` of `text`.
-    private static func dot(_ text: String) throws -> String {
+    private nonisolated static func dot(_ text: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["dot", "-Tsvg"]

@@ -111,6 +111,54 @@ import TestSupport
         #expect(outcome.status == 0 && outcome.out.contains("ok: only a signed snapshot restores"), "\(outcome.out)\(outcome.err)")
     }
 
+    /// Drawing the flow graph explores the app off the session: while an exploration waits in a handler,
+    /// GET /state and an action are answered (the graph once blocked every page for as long as it took).
+    @Test func drawingTheGraphBlocksNoOtherRequest() throws {
+        let folder = try TemporaryDirectory()
+        let started = folder.path + "/started", go = folder.path + "/go"
+        let app = try folder.write("slow.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "wait" } }
+            flow.screen "Done" {}
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              -- Only the graph's exploration taps it: it waits there until the test was answered.
+              self:push("Home").onWait = function()
+                io.open("\(started)", "w"):close()
+                while not io.open("\(go)") do end
+                self:push("Done")
+              end
+            end
+            flow.app { authorization = Main }
+            """)
+        let server = try Server([app])
+        let script = """
+            import json, os, sys, threading, urllib.request
+            url, started, go = sys.argv[1:4]
+            graph = {}
+            def draw():
+                with urllib.request.urlopen(url + "graph.svg", timeout=120) as response:
+                    graph["status"] = response.status
+            thread = threading.Thread(target=draw)
+            thread.start()
+            while not os.path.exists(started):
+                thread.join(0.01)  # the exploration's handler says it runs
+                assert thread.is_alive(), "the graph was drawn without exploring"
+            with urllib.request.urlopen(url + "state", timeout=120) as response:
+                assert response.status == 200
+            request = urllib.request.Request(url + "action", data=json.dumps({"action": "lua", "code": "x = 1"}).encode(), headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=120) as response:
+                assert json.loads(response.read()).get("error") is None
+            assert thread.is_alive(), "the graph was not still exploring"
+            open(go, "w").close()
+            thread.join()
+            assert graph.get("status") == 200, graph
+            print("ok: the session answered while the graph explored")
+            """
+        let outcome = try Programs.run("/usr/bin/python3", ["-c", script, server.url, started, go], input: "", within: 120)
+        #expect(outcome.status == 0 && outcome.out.contains("ok: the session answered while the graph explored"), "\(outcome.out)\(outcome.err)")
+    }
+
     @Test func thePreviewClicksThroughInARealBrowser() throws {
         let python = try Self.python()
         let folder = try TemporaryDirectory()

@@ -8,9 +8,9 @@ import CoordinatorScript
 /// modal drawn as such; a start node before the first screen. Switching tabs leads from every screen to
 /// every tab, so it is not drawn: each tab is its group.
 /// Written as Mermaid, Graphviz DOT or JSON; `coordrun` renders DOT as SVG or PNG with Graphviz's `dot`.
-public struct FlowGraph {
+public struct FlowGraph: Sendable {
     /// A screen type shown by a coordinator class.
-    public struct Node: Hashable {
+    public struct Node: Hashable, Sendable {
         /// Its id in the graph's text (`n3`).
         public let id: String
         /// The screen type (an alert's with its title: `Alert: Wrong password`).
@@ -28,7 +28,7 @@ public struct FlowGraph {
     }
 
     /// How an edge was taken.
-    public enum Kind: String {
+    public enum Kind: String, Sendable {
         /// An output of the screen.
         case output
         /// The system's Back.
@@ -40,7 +40,7 @@ public struct FlowGraph {
     }
 
     /// One way from a node to another (or to itself: an output that changes only data).
-    public struct Edge: Hashable {
+    public struct Edge: Hashable, Sendable {
         /// The node it leaves.
         public let from: String
         /// The node it reaches.
