@@ -171,6 +171,8 @@ enum Page {
       $("hierarchy").textContent = state.hierarchy;
       $("tree").textContent = state.tree;
       const history = $("history"); history.replaceChildren();
+      const earlier = (state.historyTotal || 0) - (state.history || []).length;
+      if (earlier > 0) history.append(el("li", earlier + " earlier lines (:history lists them all)", "undone"));
       for (const entry of state.history || []) {
         const li = el("li", entry.text, (entry.current ? "current " : "") + (entry.undone ? "undone" : ""));
         li.value = entry.line;
@@ -216,9 +218,30 @@ enum Page {
       act({ action: "restore", snapshot: await file.text() }); e.target.value = "";
     };
 
+    // After its first message the socket sends what changed: applied to the state this page has, or, when
+    // the page has another revision than the patch's base, the whole state asked for again.
+    function applyPatch(patch) {
+      if (!latest || latest.revision !== patch.base) {
+        if (!latest || patch.revision > latest.revision) fetch("/state", { headers: tokenHeaders }).then((r) => r.json()).then(render);
+        return;
+      }
+      const next = Object.assign({}, latest, patch.set);
+      for (const key of patch.unset || []) delete next[key];
+      if (patch.history) {
+        const byLine = new Map((latest.history || []).map((entry) => [entry.line, entry]));
+        for (const entry of patch.history.entries) byLine.set(entry.line, entry);
+        next.history = patch.history.lines.map((line) => byLine.get(line)).filter(Boolean);
+      }
+      next.revision = patch.revision;
+      render(next);
+    }
+
     function connect() {
       const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live" + tokenQuery);
-      socket.onmessage = (message) => render(JSON.parse(message.data));
+      socket.onmessage = (message) => {
+        const data = JSON.parse(message.data);
+        if (data.patch) applyPatch(data.patch); else render(data);
+      };
       socket.onclose = () => setTimeout(connect, 300);
     }
     $("snapshot").href = "/snapshot" + tokenQuery;

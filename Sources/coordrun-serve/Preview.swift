@@ -10,6 +10,8 @@ actor Preview {
     /// The pages listening for changes, by number.
     private var listeners: [Int: AsyncStream<String>.Continuation] = [:]
     private var nextListener = 0
+    /// The state the pages were sent last, which the next message is a patch of.
+    private var sent: FlowRecord?
     /// Watches the scripts (``reloadIfSaved()``).
     private let watcher: FileWatcher
     /// The flow graph drawn last, with the scripts' texts it was explored from.
@@ -72,9 +74,8 @@ actor Preview {
     /// refused (nothing ran).
     func perform(_ json: String) -> Result<String, PreviewSession.BadAction> {
         do {
-            let state = try session.perform(json: json)
-            broadcast(state)
-            return .success(state)
+            try session.run(json: json)
+            return .success(broadcast())
         } catch let bad as PreviewSession.BadAction {
             return .failure(bad)
         } catch {
@@ -117,7 +118,7 @@ actor Preview {
         let (flow, svg) = try await drawing.value
         graph = (sources, svg)
         session.flowGraph = flow
-        broadcast(session.state)
+        broadcast()
         return svg
     }
 
@@ -147,7 +148,9 @@ actor Preview {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(4))
         nextListener += 1
         listeners[nextListener] = continuation
-        continuation.yield(session.state)
+        let document = session.document
+        continuation.yield(FlowValue.record(document).json)
+        if sent == nil { sent = document }
         return (stream, nextListener)
     }
 
@@ -159,12 +162,22 @@ actor Preview {
     /// result and the reload's report.
     func reloadIfSaved() {
         guard watcher.changed() else { return }
-        broadcast(session.reload())
+        session.reload()
+        broadcast()
         watcher.paths = session.repl.runtime.scriptFiles // a reload may require other modules
     }
 
-    private func broadcast(_ state: String) {
-        for continuation in listeners.values { continuation.yield(state) }
+    /// The state now, as JSON; every listening page is sent what changed since the state sent last
+    /// (``PreviewSession/patch(from:to:)``), however long the session.
+    @discardableResult
+    private func broadcast() -> String {
+        let document = session.document
+        if !listeners.isEmpty {
+            let message = sent.map { PreviewSession.patch(from: $0, to: document) } ?? FlowValue.record(document).json
+            for continuation in listeners.values { continuation.yield(message) }
+        }
+        sent = document
+        return FlowValue.record(document).json
     }
 }
 

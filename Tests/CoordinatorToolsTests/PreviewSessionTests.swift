@@ -95,6 +95,31 @@ import CoordinatorTools
         #expect(!FileManager.default.fileExists(atPath: project + "/sandboxed_test.lua"))
     }
 
+    /// However long the session, a state holds the newest 500 lines of the history and their total, and a
+    /// page that has the last state is sent what changed: the new line and the one no longer current, not
+    /// the whole history (4,800 actions once made 437 KB messages, each action slower than the last).
+    @Test func aStateAndItsPatchCostTheSameOnTheThousandthAction() throws {
+        let preview = try session()
+        _ = try preview.perform(json: #"{"action": "tap", "output": "login", "payload": "{ name = 'Ann', password = 'secret' }"}"#)
+        for _ in 0..<300 {
+            _ = try preview.perform(json: #"{"action": "choose", "number": 1}"#) // selectCity
+            _ = try preview.perform(json: #"{"action": "back"}"#)
+        }
+        let before = preview.document
+        _ = try preview.perform(json: #"{"action": "choose", "number": 1}"#)
+        let after = preview.document
+        let history = try #require(after["history"]?.listValue)
+        #expect(history.count == PreviewSession.historyShown && after["historyTotal"] == .int(602))
+        #expect(history.last?["text"] == .string(#"tap("selectCity")"#) && history.last?["current"] == .bool(true))
+        let patch = try #require(try FlowValue(json: PreviewSession.patch(from: before, to: after))["patch"])
+        #expect(patch["base"] == before["revision"] && patch["revision"] == after["revision"])
+        let entries = try #require(patch["history"]?["entries"]?.listValue)
+        #expect(entries.count == 2, "\(entries)") // the new line, and the one that was current
+        #expect(patch["history"]?["lines"]?.listValue?.count == PreviewSession.historyShown)
+        #expect(patch["set"]?["stack"] != nil && patch["set"]?["history"] == nil && patch["set"]?["historyTotal"] == .int(602))
+        #expect(PreviewSession.patch(from: before, to: after).utf8.count < 16 << 10)
+    }
+
     @Test func aRequestThatIsNoActionIsRefusedAndChangesNothing() throws {
         let preview = try session()
         let before = preview.state

@@ -24,6 +24,9 @@ public final class PreviewSession {
     public var flowGraph: FlowGraph? { didSet { revision += 1 } }
     /// The most bytes an action's text may hold (a payload, a link, a snapshot to restore): 8 MiB.
     public static let maximumActionBytes = 8 << 20
+    /// The most lines of the history a state holds (the newest; `historyTotal` says how many there are):
+    /// a state costs the same on the thousandth action as on the first.
+    public static let historyShown = 500
 
     /// A preview over `repl` (made over the running app; its output must go to ``capture(text:)`` and
     /// ``capture(error:)``).
@@ -52,6 +55,12 @@ public final class PreviewSession {
     /// `"reload"`, `{"action": "lua", "code": ...}`. Returns the state after it (``state``), which says
     /// whether the line failed; throws ``BadAction`` for a request that is not one of these (nothing runs).
     public func perform(json: String) throws -> String {
+        try run(json: json)
+        return state
+    }
+
+    /// Runs the action a page sent (``perform(json:)``) without making the state after it.
+    public func run(json: String) throws {
         guard json.utf8.count <= Self.maximumActionBytes else {
             throw BadAction(message: "the action is \(json.utf8.count) bytes, over the \(Self.maximumActionBytes >> 20) MiB an action may hold")
         }
@@ -62,7 +71,6 @@ public final class PreviewSession {
         repl.handle(line)
         if line == ":reload" { lastReload = lastText }
         revision += 1
-        return state
     }
 
     /// The REPL line an action is.
@@ -106,22 +114,26 @@ public final class PreviewSession {
         }
     }
 
-    /// The scripts were saved: reloads them as `:reload` does (the app's state kept) and gives the report.
-    public func reload() -> String {
+    /// The scripts were saved: reloads them as `:reload` does (the app's state kept); the state says the
+    /// report.
+    public func reload() {
         (lastText, lastError, lastReload) = ("", nil, nil)
         repl.handle(":reload")
         lastReload = lastText
         revision += 1
-        return state
     }
 
     /// The whole app as a page shows it, as JSON: `revision`; `screen` (`name`, `title`, `text`, `inputs` as
     /// Lua, `modal`, `alert` with its own `title` and `message`) or null; `actions` (`number`, `label`, `output`, `kind`:
     /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one); `tabs` (`title`, `badge`, `selected`); `stack`; `tree` and
-    /// `hierarchy` as text; `events`; `history` (`line`, `text`, `current`, `undone`); `graphNode`, the node of
+    /// `hierarchy` as text; `events`; `history` (`line`, `text`, `current`, `undone`: the newest
+    /// ``historyShown`` lines that changed the app) and `historyTotal`; `graphNode`, the node of
     /// ``flowGraph`` shown now; and what the last
     /// action printed (`output`), reported (`error`, with its place) and reloaded (`reload`).
-    public var state: String {
+    public var state: String { FlowValue.record(document).json }
+
+    /// ``state`` as a record, its fields by name (what ``patch(from:to:)`` compares).
+    public var document: FlowRecord {
         let app = repl.runtime.app
         var document: FlowRecord = ["revision": .int(revision), "output": .string(lastText)]
         document["error"] = lastError.map(FlowValue.string)
@@ -162,14 +174,39 @@ public final class PreviewSession {
         document["tree"] = .string(app.root.map { Inspection(app: app, style: .plain).tree($0) } ?? "")
         document["hierarchy"] = .string(app.window.hierarchyDescription)
         document["events"] = .list(repl.events.recent(30).map(FlowValue.string))
+        // The newest lines that changed the app, at most `historyShown` of them, oldest first; the one the
+        // app is at is the last such line before the cursor.
         let history = repl.history
-        document["history"] = .list(history.entries.enumerated().compactMap { i, entry in
-            guard entry.changedState else { return nil }
-            let current = i + 1 == history.cursor || (i < history.cursor && !history.entries[(i + 1)..<history.cursor].contains(where: \.changedState))
-            return ["line": .int(entry.number), "text": .string(entry.did ?? entry.lines.joined(separator: "\n")),
-                    "current": .bool(current), "undone": .bool(i >= history.cursor)]
-        })
-        return FlowValue.record(document).json
+        let current = history.entries[..<history.cursor].lastIndex(where: \.changedState)
+        var shown: [FlowValue] = [], total = 0
+        for (i, entry) in history.entries.enumerated().reversed() where entry.changedState {
+            total += 1
+            guard shown.count < Self.historyShown else { continue }
+            shown.append(["line": .int(entry.number), "text": .string(entry.did ?? entry.lines.joined(separator: "\n")),
+                          "current": .bool(i == current), "undone": .bool(i >= history.cursor)])
+        }
+        document["history"] = .list(shown.reversed())
+        document["historyTotal"] = .int(total)
+        return document
+    }
+
+    /// What a page that has the state `old` needs to have `new`, as JSON: `{"patch": {"base": R, "revision":
+    /// R2, "set": {field: value}, "unset": [field], "history": {"lines": [N...], "entries": [entry...]}}}`:
+    /// the fields whose value changed, those gone, and of the history the lines it holds now (in order) with
+    /// the entries that are new or changed. A page whose state is not revision `base` asks for the whole
+    /// state (`GET /state`). docs/Preview.md, "Requests".
+    public static func patch(from old: FlowRecord, to new: FlowRecord) -> String {
+        var set: FlowRecord = [:], unset: [FlowValue] = []
+        for field in new.fields where field.key != "history" && old[field.key] != field.value { set[field.key] = field.value }
+        for field in old.fields where new[field.key] == nil { unset.append(.string(field.key)) }
+        var patch: FlowRecord = ["base": old["revision"] ?? .int(-1), "revision": new["revision"] ?? .int(0), "set": .record(set), "unset": .list(unset)]
+        let before = Dictionary((old["history"]?.listValue ?? []).compactMap { entry in entry["line"]?.intValue.map { ($0, entry) } }) { a, _ in a }
+        let after = new["history"]?.listValue ?? []
+        let changed = after.filter { entry in entry["line"]?.intValue.flatMap { before[$0] } != entry }
+        if !changed.isEmpty || after.count != before.count {
+            patch["history"] = ["lines": .list(after.compactMap { $0["line"] }), "entries": .list(changed)]
+        }
+        return FlowValue.record(["patch": .record(patch)]).json
     }
 
     /// The app as a snapshot (`ScriptRuntime.snapshot()`), to download.
