@@ -56,6 +56,14 @@ public enum LuaSyntax {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `text` as it may stand in a line comment (`-- ...`, an editor annotation): the control characters,
+    /// which would end the comment and start code, written as a string literal writes them (`\n`, `\27`);
+    /// other text as it is.
+    public static func commentText(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 32 || $0 == 127 }) else { return text }
+        return String(quoted(text).dropFirst().dropLast())
+    }
+
     /// An integer literal that reads back as the same integer (the smallest one has no literal of its own:
     /// `-9223372036854775808` reads as a float).
     public static func literal(_ value: Int) -> String {

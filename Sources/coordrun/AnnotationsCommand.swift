@@ -20,12 +20,19 @@ struct AnnotationsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write luacheck's configuration for a project of flows to this file.", valueName: "file"))
     var luacheckrc: String?
 
+    @Option(help: ArgumentHelp("The most seconds loading the script may take (0: no limit).", valueName: "seconds"))
+    var timeout: Double = 10
+
     @OptionGroup var limitOptions: LimitOptions
+
+    mutating func validate() throws {
+        try validateSeconds(timeout, "--timeout")
+    }
 
     func run() throws {
         let streams = CoordRun.Streams()
         let files: [Annotations.File]
-        do { files = try Self.annotations(of: script, limits: limitOptions.limits) } catch {
+        do { files = try Self.annotations(of: script, limits: limitOptions.limits, timeLimit: timeout > 0 ? timeout : nil) } catch {
             streams.message(REPL.message(for: error))
             throw ExitCode.failure
         }
@@ -45,10 +52,10 @@ struct AnnotationsCommand: ParsableCommand {
     }
 
     /// The annotations of the API, and of the app `script` declares (loaded, not started) when given.
-    static func annotations(of script: String?, limits: RuntimeLimits) throws -> [Annotations.File] {
-        let runtime = try limits.runtime(driverFunctions: true, timed: false)
+    static func annotations(of script: String?, limits: RuntimeLimits, timeLimit: Double? = nil) throws -> [Annotations.File] {
+        let runtime = try limits.runtime(driverFunctions: true, timed: timeLimit != nil)
         defer { runtime.lua.close() }
-        if let script { try runtime.load(script: script) }
+        if let script { try runtime.lua.withTimeLimit(timeLimit) { try runtime.load(script: script) } }
         return try Annotations.files(for: runtime, app: script != nil)
     }
 }

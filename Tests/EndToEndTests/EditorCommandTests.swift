@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import CoordinatorLua
 
 /// `coordrun init` makes a project that runs and passes its tests at once; `coordrun annotations` writes
 /// the editor annotations and luacheck's configuration, under which the repository's and the scaffold's Lua
@@ -54,6 +55,34 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: folder.path + "/empty", withIntermediateDirectories: false)
         #expect(try Programs.run(Programs.coordrun, ["init", "empty"], input: "", folder: folder.path).status == 0)
         #expect(FileManager.default.fileExists(atPath: folder.path + "/empty/app.lua"))
+    }
+
+    /// Names are the app's, and the annotations are Lua an editor loads: a screen, an input, an output, a
+    /// coordinator class and the script's own file name holding a line end stay inside their comment lines
+    /// (one once became a statement of annotations/app.lua); and a script that never finishes loading ends
+    /// at --timeout, in the sandbox too.
+    @Test func annotationsKeepHostileNamesInsideTheirCommentsAndLoadingIsBounded() throws {
+        let folder = try TemporaryDirectory()
+        let marker = folder.path + "/ran"
+        let payload = "\nos.execute('touch \(marker)')\n--"
+        let script = try folder.write("app\nos.execute('touch \(marker)')\n--.lua", """
+            local flow = require "coordinator"
+            flow.screen(\(LuaSyntax.quoted("A" + payload)), { inputs = { \(LuaSyntax.quoted("i" + payload)) }, outputs = { \(LuaSyntax.quoted("o" + payload)) } })
+            local C = flow.coordinator(\(LuaSyntax.quoted("C" + payload)))
+            function C:start() end
+            flow.app(C)
+            """)
+        let written = try Programs.run(["annotations", script, "-o", folder.path + "/annotations"], input: "")
+        #expect(written.status == 0, "\(written.err)")
+        let text = try #require(readFile(folder.path + "/annotations/app.lua"))
+        // Loaded as Lua (as an editor's analyzer would run it), the file runs nothing.
+        let loaded = try Programs.run(["-e", "dofile(...)", folder.path + "/annotations/app.lua"], input: "")
+        #expect(loaded.status == 0 && !FileManager.default.fileExists(atPath: marker), "\(text)\n\(loaded.err)")
+        #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix("--") }, "\(text)")
+        #expect(text.contains("---@class A\\nos.execute("), "\(text)")
+        let loop = try folder.write("loop.lua", "local flow = require 'coordinator'\nwhile true do end\n")
+        let bounded = try Programs.run(["annotations", "--sandbox", "--timeout", "1", loop, "-o", folder.path + "/loop"], input: "", within: 30)
+        #expect(bounded.status == 1 && bounded.err.contains("loop.lua:2: timed out"), "\(bounded.err)")
     }
 
     func check(_ arguments: [String], folder: String) throws -> Programs.Outcome {
