@@ -33,19 +33,19 @@ struct AnnotationsCommand: ParsableCommand {
         let streams = CoordRun.Streams()
         let files: [Annotations.File]
         do { files = try Self.annotations(of: script, limits: limitOptions.limits, timeLimit: timeout > 0 ? timeout : nil) } catch {
-            streams.message(REPL.message(for: error))
+            streams.notice(REPL.message(for: error))
             throw ExitCode.failure
         }
         guard Platform.makeFolders(output) else {
-            streams.message("cannot make the folder \(output)")
+            streams.notice("cannot make the folder \(output)")
             throw ExitCode.failure
         }
         for file in files where !Platform.writeFile(output + "/" + file.name, file.text) {
-            streams.message("cannot write \(output)/\(file.name)")
+            streams.notice("cannot write \(output)/\(file.name)")
             throw ExitCode.failure
         }
         if let luacheckrc, !Platform.writeFile(luacheckrc, Annotations.luacheckConfig) {
-            streams.message("cannot write \(luacheckrc)")
+            streams.notice("cannot write \(luacheckrc)")
             throw ExitCode.failure
         }
         Platform.writeOut("wrote \(files.map(\.name).joined(separator: ", ")) to \(output)\(luacheckrc.map { " and \($0)" } ?? "")\n")

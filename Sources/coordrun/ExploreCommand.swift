@@ -179,7 +179,7 @@ struct ExploreCommand: ParsableCommand {
             do { verification = try explorer.verify(report, sample: count) } catch { fail(streams, "--verify: \(REPL.message(for: error))") }
         }
 
-        Platform.writeOut(report.text + "\n")
+        Platform.writeOut(TextStyle.inert(report.text) + "\n")
         if report.freshRuntimes > 0 {
             Platform.writeOut("fresh runtimes: \(report.freshRuntimes) (the app keeps data a restart does not reset, such as a file-level local: those branches replayed in a fresh runtime)\n")
         }
@@ -189,7 +189,7 @@ struct ExploreCommand: ParsableCommand {
             } else {
                 Platform.writeOut("verify: \(verification.mismatches.count) of \(verification.checked) transitions re-run in fresh runtimes did not reach the state recorded\n")
                 for mismatch in verification.mismatches.prefix(10) {
-                    Platform.writeOut("  " + mismatch.path.map(\.luaSource).joined(separator: " ") + ": " + mismatch.message + "\n")
+                    Platform.writeOut("  " + TextStyle.inert(mismatch.path.map(\.luaSource).joined(separator: " ") + ": " + mismatch.message) + "\n")
                 }
             }
         }
@@ -350,7 +350,7 @@ struct ExploreCommand: ParsableCommand {
     }
 
     private func fail(_ streams: CoordRun.Streams, _ message: String) -> Never {
-        streams.message(message)
+        streams.notice(message)
         Platform.exit(2)
     }
 }

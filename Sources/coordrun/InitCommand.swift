@@ -23,7 +23,7 @@ struct InitCommand: ParsableCommand {
         switch Platform.target(name) {
         case .missing, .emptyFolder: break
         case .taken:
-            streams.message("\(name) exists and is not an empty folder: init makes a new project in a new folder, and writes nothing here")
+            streams.notice("\(name) exists and is not an empty folder: init makes a new project in a new folder, and writes nothing here")
             throw ExitCode.failure
         }
         let title = name.split(separator: "/").last.map(String.init) ?? name
@@ -33,13 +33,13 @@ struct InitCommand: ParsableCommand {
                 files.append(("annotations/" + file.name, file.text))
             }
         } catch {
-            streams.message(REPL.message(for: error))
+            streams.notice(REPL.message(for: error))
             throw ExitCode.failure
         }
         for (path, text) in files {
             let full = name + "/" + path
             guard Platform.makeFolders(LuaState.directory(of: full)), Platform.writeFile(full, text) else {
-                streams.message("cannot write \(full)")
+                streams.notice("cannot write \(full)")
                 throw ExitCode.failure
             }
         }
@@ -49,7 +49,7 @@ struct InitCommand: ParsableCommand {
                 guard Platform.writeFile(name + "/annotations/app.lua", file.text) else { throw ExitCode.failure }
             }
         } catch {
-            streams.message("cannot annotate \(name)/app.lua: \(REPL.message(for: error))")
+            streams.notice("cannot annotate \(name)/app.lua: \(REPL.message(for: error))")
             throw ExitCode.failure
         }
         Platform.writeOut("made \(name): cd \(name) && \(Platform.commandName()) test\n")

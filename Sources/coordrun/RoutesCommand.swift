@@ -32,16 +32,16 @@ struct RoutesCommand: ParsableCommand {
         do {
             results = try RouteCheck.run(script: script, state: state, timeLimit: timeout > 0 ? timeout : nil, limits: limitOptions.limits)
         } catch {
-            streams.message(REPL.message(for: error))
+            streams.notice(REPL.message(for: error))
             throw ExitCode(2)
         }
         if results.isEmpty { Platform.writeOut("\(script) declares no routes\n") }
         for result in results {
             let link = result.url.map { " (" + $0 + ")" } ?? ""
             if let failure = result.failure {
-                Platform.writeError(streams.err.error("✘ \(result.route.pattern)\(link), \(result.route.location): \(failure)") + "\n")
+                Platform.writeError(streams.err.error(TextStyle.inert("✘ \(result.route.pattern)\(link), \(result.route.location): \(failure)")) + "\n")
             } else {
-                Platform.writeOut("✔ \(result.route.pattern)\(link) → \(result.stack.joined(separator: " > "))\n")
+                Platform.writeOut(TextStyle.inert("✔ \(result.route.pattern)\(link) → \(result.stack.joined(separator: " > "))") + "\n")
             }
         }
         let failed = results.filter { $0.failure != nil }.count

@@ -9,7 +9,15 @@ extension CoordRun {
     /// `events`: the log made before the app started, so that `:events` has the start's.
     static func session(runtime: ScriptRuntime, events: EventLog, mode: REPL.Mode, options: RunSettings, streams: Streams, tty: Bool,
                         fresh: @escaping (_ sources: [String: String]) throws -> ScriptRuntime) -> Int32 {
-        let output = REPL.Output(write: { Platform.writeOut($0) }, error: { Platform.writeError(streams.err.error($0) + "\n") })
+        // coordrun's own text (screens, reports, messages about an app) is made inert for the terminal; what
+        // the script writes and the values the REPL prints stay as lua writes them, and so do the errors of
+        // plain Lua (no app declared), as `lua -i` reports them.
+        let output = REPL.Output(write: { Platform.writeOut(TextStyle.inert($0)) },
+                                 error: { message in
+                                     let text = runtime.declaresApplication ? TextStyle.inert(message) : message
+                                     Platform.writeError(streams.err.error(text) + "\n")
+                                 },
+                                 values: { Platform.writeOut($0) })
         let repl: REPL
         do {
             repl = try REPL(runtime: runtime, mode: mode, style: streams.out, output: output, events: events)
@@ -51,7 +59,7 @@ extension CoordRun {
             let prompt = repl.prompt
             let read = input.read(prompt: tty ? streams.out.prompt(prompt) : nil)
             if prompts && !tty {
-                if case .line(let line) = read { Platform.writeOut(prompt + line + "\n") } else { Platform.writeOut(prompt) }
+                if case .line(let line) = read { Platform.writeOut(prompt + TextStyle.inert(line) + "\n") } else { Platform.writeOut(prompt) }
             }
             switch read {
             case .end:

@@ -14,7 +14,11 @@ extension CoordRun {
             err = TextStyle(colour: colourful(2))
         }
 
-        /// lua.c's `l_message`: `coordrun: message` on standard error.
+        /// lua.c's `l_message`: `coordrun: message` on standard error, as lua writes it (the script form).
         func message(_ text: String) { Platform.writeError(err.error(program + ": " + text) + "\n") }
+
+        /// A subcommand's message (`coordrun: message`), made inert for the terminal (``TextStyle/inert(_:)``):
+        /// it names the app's screens and repeats its errors.
+        func notice(_ text: String) { message(TextStyle.inert(text)) }
     }
 }

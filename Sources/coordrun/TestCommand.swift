@@ -92,11 +92,11 @@ struct TestCommand: ParsableCommand {
         var seconds: [String: Double] = [:]
         if let timings {
             guard let json = Platform.readFile(timings, limit: 64 << 20) else {
-                streams.message("--timings: cannot read \(timings)")
+                streams.notice("--timings: cannot read \(timings)")
                 throw ExitCode(2)
             }
             do { seconds = try TestShards.durations(fromJSON: json) } catch {
-                streams.message("--timings: \(timings) is not a coordrun test --json report: \(error)")
+                streams.notice("--timings: \(timings) is not a coordrun test --json report: \(error)")
                 throw ExitCode(2)
             }
         }
@@ -109,7 +109,7 @@ struct TestCommand: ParsableCommand {
     func run() throws {
         let streams = CoordRun.Streams()
         for path in paths where !Platform.exists(path) {
-            streams.message("no such file or folder: \(path)")
+            streams.notice("no such file or folder: \(path)")
             throw ExitCode(2)
         }
         let roots = paths.isEmpty ? ["."] : paths
@@ -179,10 +179,10 @@ struct TestCommand: ParsableCommand {
                 do {
                     for test in try FlowTests.list(file) where settings.includes(test) {
                         listed += 1
-                        Platform.writeOut("\(test.file):\(test.line): \(test.name)\(test.isSkipped ? " (skipped)" : "")\n")
+                        Platform.writeOut(TextStyle.inert("\(test.file):\(test.line): \(test.name)\(test.isSkipped ? " (skipped)" : "")") + "\n")
                     }
                 } catch {
-                    Platform.writeError(streams.err.error("\(file): cannot list its tests: \(REPL.message(for: error))") + "\n")
+                    Platform.writeError(streams.err.error(TextStyle.inert("\(file): cannot list its tests: \(REPL.message(for: error))")) + "\n")
                 }
             }
             return listed == 0 ? 5 : 0
@@ -198,27 +198,27 @@ struct TestCommand: ParsableCommand {
             guard let covered = result.coverage else { continue }
             if let i = coverages.firstIndex(where: { $0.app == covered.app }) { coverages[i].merge(covered) } else { coverages.append(covered) }
         }
-        if coverage { for c in coverages { Platform.writeOut(c.text + "\n") } }
+        if coverage { for c in coverages { Platform.writeOut(TextStyle.inert(c.text) + "\n") } }
         if let coverageJSON, !Platform.writeFile(coverageJSON, "[\n" + coverages.map { "  " + $0.json }.joined(separator: ",\n") + "\n]\n") {
-            streams.message("--coverage-json: cannot write \(coverageJSON)")
+            streams.notice("--coverage-json: cannot write \(coverageJSON)")
             return 2
         }
         if let junit, !Platform.writeFile(junit, JUnitReport.xml(results, loadFailures: loadFailures)) {
-            streams.message("--junit: cannot write \(junit)")
+            streams.notice("--junit: cannot write \(junit)")
             return 2
         }
         if let json, !Platform.writeFile(json, FlowTestReport.json(results, loadFailures: loadFailures)) {
-            streams.message("--json: cannot write \(json)")
+            streams.notice("--json: cannot write \(json)")
             return 2
         }
         let summary = FlowTestReport.Summary(results, loadFailures: loadFailures.count)
         Platform.writeOut(summary.text + "\n")
         if results.isEmpty && loadFailures.isEmpty && shardTests?.isEmpty == true {
-            streams.message("shard \(shardSetting.map { "\($0.index)/\($0.count)" } ?? "") has no test: there are fewer tests than shards")
+            streams.notice("shard \(shardSetting.map { "\($0.index)/\($0.count)" } ?? "") has no test: there are fewer tests than shards")
             return 0
         }
         if results.isEmpty && loadFailures.isEmpty {
-            streams.message("no test ran: " + (files.isEmpty ? "no *_test.lua file under \(paths.isEmpty ? "." : paths.joined(separator: ", "))"
+            streams.notice("no test ran: " + (files.isEmpty ? "no *_test.lua file under \(paths.isEmpty ? "." : paths.joined(separator: ", "))"
                                                              : "--filter \(filter ?? "") matched no test of \(files.count) file\(files.count == 1 ? "" : "s")"))
             return 5
         }
@@ -230,14 +230,14 @@ struct TestCommand: ParsableCommand {
     static func print(_ run: FileRun, of file: String, _ streams: CoordRun.Streams) {
         for result in run.results { print(result, streams) }
         if let message = run.loadFailure {
-            Platform.writeError(streams.err.error("\(file): cannot run its tests: \(message)") + "\n")
+            Platform.writeError(streams.err.error(TextStyle.inert("\(file): cannot run its tests: \(message)")) + "\n")
         }
     }
 
     static func print(_ result: FlowTestResult, _ streams: CoordRun.Streams) {
         if !result.output.isEmpty { Platform.writeOut(result.output) }
         if let (message, location) = result.outcome.failure {
-            Platform.writeError(streams.err.error("\(location ?? result.test.file): \(result.test.name): \(message)") + "\n")
+            Platform.writeError(streams.err.error(TextStyle.inert("\(location ?? result.test.file): \(result.test.name): \(message)")) + "\n")
         }
     }
 

@@ -70,6 +70,40 @@ import TestSupport
         #expect(try Programs.run(["test", recorded, again], input: "").status == 0)
     }
 
+    /// What coordrun itself writes to a terminal (a screen's title, name and rendering, an action, an
+    /// error about the app, an echoed line, exploration's report, a test's failure) carries no control
+    /// character but the line end and the tab: an app's names cannot set the window's title or write the
+    /// clipboard (OSC 52). What a script writes stays as lua writes it.
+    @Test func coordrunsOwnTextIsInertAndTheScriptsIsLuas() throws {
+        let folder = try TemporaryDirectory()
+        let app = try folder.write("app.lua", """
+            local flow = require "coordinator"
+            local osc = "\\27]52;c;ZXZpbA==\\7"
+            flow.screen("Home" .. osc) { title = "T\\rTitle" .. osc, outputs = { "go" .. osc, "fail" },
+                                         render = function() return "text" .. osc end }
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              local home = self:push("Home" .. osc)
+              home["onGo" .. osc] = function() end
+              home.onFail = function() error("bad" .. osc) end
+            end
+            flow.app { authorization = Main }
+            """)
+        let walked = try Programs.run([app], input: "fail\nprint('\\27[31mred')\n")
+        let own = walked.out.replacingOccurrences(of: "\u{1B}[31mred", with: "")
+        #expect(!own.contains("\u{1B}") && !own.contains("\r") && !walked.err.contains("\u{1B}") && !walked.err.contains("\u{07}"), "\(walked.out.debugDescription)\n\(walked.err.debugDescription)")
+        #expect(walked.out.contains("text^[]52;c;ZXZpbA==^G") && walked.err.contains("bad^[]52"), "\(walked.out)\(walked.err)")
+        #expect(walked.out.contains("\u{1B}[31mred\n"), "\(walked.out.debugDescription)") // print is the script's
+        let explored = try Programs.run(["explore", app, "--depth", "2"], input: "")
+        #expect(!explored.out.contains("\u{1B}") && !explored.err.contains("\u{1B}") && explored.out.contains("bad^[]52"), "\(explored.out.debugDescription)")
+        _ = try folder.write("app_test.lua", "app 'app.lua'\ntest('fails' .. '\\27]52;c;x\\7', function() tap('fail') end)\n")
+        let tested = try Programs.run(["test", folder.path + "/app_test.lua"], input: "")
+        #expect(tested.status == 1 && !tested.err.contains("\u{1B}") && tested.err.contains("fails^[]52;c;x^G"), "\(tested.err.debugDescription)")
+        // The script form is lua's: an error message and print are written as they are.
+        let script = try Programs.run(["-e", "io.write('\\27[1mbold') error('x\\27[0m')"], input: "")
+        #expect(script.out == "\u{1B}[1mbold" && script.err.contains("x\u{1B}[0m"), "\(script.out.debugDescription) \(script.err.debugDescription)")
+    }
+
     @Test func helpListsEverySubcommandAndLuasOptions() throws {
         let help = try Programs.run(["--help"], input: "")
         #expect(help.status == 0)

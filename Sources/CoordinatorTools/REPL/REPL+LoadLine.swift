@@ -54,6 +54,6 @@ extension REPL {
             }
             return
         }
-        output.write(values.map { ValuePrinter.format($0) }.joined(separator: "\t") + "\n")
+        (output.values ?? output.write)(values.map { ValuePrinter.format($0) }.joined(separator: "\t") + "\n")
     }
 }

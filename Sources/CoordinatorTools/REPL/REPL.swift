@@ -33,11 +33,16 @@ public final class REPL {
         /// Writes an error message (one message, without a trailing newline, unstyled: the host styles it
         /// for its stream).
         public var error: (String) -> Void
+        /// Writes the values of an expression the line gave (`l_print`'s text, as `lua` prints them): the
+        /// script's own text, which a host leaves as it is while it makes its own inert
+        /// (``TextStyle/inert(_:)``). Nil: through ``write``.
+        public var values: ((String) -> Void)?
 
-        /// An output from its two writers.
-        public init(write: @escaping (String) -> Void, error: @escaping (String) -> Void) {
+        /// An output from its writers.
+        public init(write: @escaping (String) -> Void, error: @escaping (String) -> Void, values: ((String) -> Void)? = nil) {
             self.write = write
             self.error = error
+            self.values = values
         }
     }
 
