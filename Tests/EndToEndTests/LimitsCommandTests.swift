@@ -51,6 +51,25 @@ import TestSupport
         #expect(nan.status == 1 && nan.err.contains("--timeout takes a number of seconds"), "\(nan.err)")
     }
 
+    /// The first screen's rendering is the app's code too: `--timeout` ends one that never returns (it once
+    /// ran forever, with only `--instruction-limit` to stop it), in run mode and in the preview.
+    @Test func theFirstRenderingIsBoundedByTheTimeout() throws {
+        let folder = try TemporaryDirectory()
+        let app = try folder.write("loopy.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { render = function() while true do end end }
+            local Main = flow.coordinator "Main"
+            function Main:start() self:push("Home") end
+            flow.app { authorization = Main }
+            """)
+        let walked = try Programs.run(["--sandbox", "--timeout", "1", app], input: "", within: 30)
+        #expect(walked.out.contains("(rendering Home failed: ") && walked.out.contains("loopy.lua:2: timed out)"), "\(walked.out)\(walked.err)")
+        let server = try PreviewBrowserTests.Server(["--sandbox", "--timeout", "1", app])
+        let state = try Programs.run("/usr/bin/python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1] + 'state', timeout=60).read().decode())", server.url],
+                                     input: "", within: 90)
+        #expect(state.status == 0 && state.out.contains("loopy.lua:2: timed out"), "\(state.out)\(state.err)")
+    }
+
     /// A line that ends by a limit in its error's `__tostring` leaves no deadline behind: the next line runs.
     @Test func theNextLineRunsAfterALimitedOne() throws {
         let outcome = try Programs.run(["--timeout", "1", "scripts/app.lua"],

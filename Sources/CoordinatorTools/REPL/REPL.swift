@@ -218,6 +218,12 @@ public final class REPL {
         do { return try screen.render() } catch { return "(rendering \(screen.name) failed: \(error))" }
     }
 
+    /// ``show()`` under the limits a line runs under (``timeLimit``, Ctrl-C): the first screen's rendering
+    /// is the app's code as much as any line's, and a rendering that never ends is stopped.
+    public func showUnderLimits() {
+        runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) { show() } }
+    }
+
     /// Shows the visible screen: its title, rendering and numbered actions, and the stack below it.
     public func show() {
         guard let screen = app.window.visibleScreen else {
