@@ -212,13 +212,19 @@ public final class LuaState {
     /// Finalizers can free more: a collected userdata releases its Swift object, whose references to Lua
     /// values are released in turn, and those values are only garbage at the next collection. So this
     /// collects again while that chain frees something (a few rounds at most).
-    public func collectGarbage() {
+    public func collectGarbage() { collectGarbage(compacting: true) }
+
+    /// ``collectGarbage()``; without `compacting`, the bridge's tables keep their capacity and the heap is
+    /// collected as few times as what is alive needs: for a check of what is still reachable (the
+    /// lifecycle oracle, after every test), whose cost then does not double.
+    package func collectGarbage(compacting: Bool) {
         guard let L = try? core.thread() else { return }
         for _ in 0..<8 {
             core.drainUnrefs()
             _ = coordlua_gc_collect(L)
             if core.pendingUnrefs.isEmpty { break }
         }
+        guard compacting else { return }
         core.compactObjectCache(L)
         _ = coordlua_gc_collect(L)
     }

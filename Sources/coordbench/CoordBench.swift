@@ -115,7 +115,10 @@ struct CoordBench: ParsableCommand {
         if wanted("leak") { results += try leakCase(cycles: count(100_000)) }
         if wanted("reload") { results += try reloadCase(lines: quick ? 200 : 2_000, rounds: rounds, root: root) }
         if wanted("scaling") { results += try scalingCases(quick: quick, rounds: rounds) }
-        if wanted("tests") { results += try flowTestsCase(tests: quick ? 10 : 100, rounds: rounds, root: root) }
+        if wanted("tests") {
+            results += try flowTestsCase(tests: quick ? 10 : 100, rounds: rounds, root: root)
+            results.append(try emptyTestsCurve(sizes: quick ? [50, 200] : [2_500, 20_000], root: root))
+        }
         if wanted("links") { results += try linkCases(rounds: rounds, repeats: quick ? 2 : 200, root: root) }
         if wanted("explore") { results += try exploreCases(rounds: quick ? 1 : 3, root: root, quick: quick) }
         if wanted("cancel") { results += try cancelCase(rounds: quick ? 2 : 50) }

@@ -298,6 +298,31 @@ func writeFile(_ path: String, _ text: String) -> Bool {
 
 /// A flow test file of 100 tests, each walking login -> profile -> city pick from a fresh app, run as
 /// `coordrun test` runs it (target: the whole file in at most 1 s).
+/// `coordrun test` on files of empty tests, `sizes` of them: the cost of a test as its file grows (each test
+/// runs in a fresh app, found again after every test by a collection of the whole heap, which holds the
+/// tests still to run).
+func emptyTestsCurve(sizes: [Int], root: String) throws -> BenchResult {
+    let folder = "/tmp/coordbench-empty-\(getpid())"
+    mkdir(folder, 0o755)
+    let file = folder + "/empty_test.lua"
+    defer { unlink(file); rmdir(folder) }
+    var costs: [Double] = []
+    for size in sizes {
+        var text = "app \"\(root)/scripts/app.lua\"\n"
+        for i in 0..<size { text += "test(\"t\(i)\", function() end)\n" }
+        guard writeFile(file, text) else { throw BenchError("cannot write \(file)") }
+        let seconds = try best(rounds: 1, operations: 1) {
+            let results = try FlowTests.run(file)
+            guard results.count == size, results.allSatisfy({ $0.outcome == .passed }) else { throw BenchError("the empty tests did not all pass") }
+        } / 1e9
+        costs.append(seconds * 1e6 / Double(size))
+    }
+    let points = zip(sizes, costs).map { "\($0): \(BenchResult.format($1))" }.joined(separator: ", ")
+    return BenchResult(name: "coordrun test: a file of \(sizes.map(String.init).joined(separator: "/")) empty tests (growth per test)",
+                       value: (costs.last ?? .nan) / (costs.first ?? .nan), unit: "x", target: 1.5, targetIsRatio: false,
+                       note: "µs a test at " + points)
+}
+
 func flowTestsCase(tests: Int, rounds: Int, root: String) throws -> [BenchResult] {
     let folder = "/tmp/coordbench-tests-\(getpid())"
     mkdir(folder, 0o755)

@@ -65,9 +65,9 @@ final class LifecycleOracle {
     /// The finished flows and left screens still alive after collecting garbage (``violations(collecting:)``
     /// without the cheap rule).
     private func leftAlive(collecting lua: LuaState) -> [LeftAlive] {
-        lua.collectGarbage()
+        lua.collectGarbage(compacting: false)
         guard !collectedViolations().isEmpty else { return [] }
-        lua.collectGarbage()
+        lua.collectGarbage(compacting: false)
         return collectedViolations()
     }
 
