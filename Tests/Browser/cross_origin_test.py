@@ -95,7 +95,7 @@ def history():
 
 before = history()
 driver.get(attacker_url)
-WebDriverWait(driver, 30).until(lambda d: d.title == "fetch,form,image,read,socket")
+WebDriverWait(driver, 60).until(lambda d: d.title == "fetch,form,image,read,socket")
 check(True, "the attacker's page finished every attempt")
 check(not os.path.exists(marker), "a no-cors POST and a text/plain form ran no Lua")
 check(driver.find_element("id", "stolen").text == "", "the page on another origin read nothing of the session (no state, no WebSocket message)")
@@ -110,13 +110,13 @@ check("answers only to its own address" in driver.page_source, "and so is the pa
 
 # The preview's own page works as before: same origin, its actions go through.
 driver.get(preview_url)
-WebDriverWait(driver, 30).until(lambda d: d.find_element("id", "screen-title").text == "Sign in")
+WebDriverWait(driver, 60).until(lambda d: d.find_element("id", "screen-title").text == "Sign in")
 driver.execute_script("""
   const done = arguments[0];
   fetch("/action", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action: "lua", code: "x = 1" }) })
     .then((r) => r.json()).then((s) => { document.title = "answered " + (s.error || "ok"); });
 """, None)
-WebDriverWait(driver, 30).until(lambda d: d.title.startswith("answered"))
+WebDriverWait(driver, 60).until(lambda d: d.title.startswith("answered"))
 check(driver.title == "answered ok", "the preview's own page still acts on it")
 driver.quit()
 server.shutdown()
