@@ -28,7 +28,7 @@ import TestSupport
             process.standardError = output
             try process.run()
             var text = ""
-            while !text.contains("\n") {
+            while !text.contains("(Ctrl-C stops)\n") { // a warning may come first
                 let data = output.fileHandleForReading.availableData
                 if data.isEmpty { break }
                 text += String(decoding: data, as: UTF8.self)
@@ -81,6 +81,39 @@ import TestSupport
         print(outcome.out.split(separator: "\n").filter { $0.hasPrefix("measure:") }.joined(separator: "\n"))
         #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")
         #expect(outcome.out.contains("ok: every load left the preview answering"), "\(outcome.out)")
+    }
+
+    /// Listening beyond loopback (`--host 0.0.0.0`, reached here on 127.0.0.1 only), every request must carry
+    /// the token the printed URL holds: without it 403, with it (as the header, or the query on the page
+    /// itself) the preview answers, and the page it serves carries it for its own requests.
+    @Test func beyondLoopbackEveryRequestCarriesTheToken() throws {
+        let server = try Server(["--host", "0.0.0.0", "examples/shop.lua"])
+        let script = """
+            import json, sys, urllib.error, urllib.parse, urllib.request
+            printed = urllib.parse.urlparse(sys.argv[1])
+            token = urllib.parse.parse_qs(printed.query)["token"][0]
+            assert len(token) == 32, token
+            url = "http://127.0.0.1:%d/" % printed.port
+            def status(path, headers={}, data=None):
+                request = urllib.request.Request(url + path, data=data, headers=headers)
+                try:
+                    with urllib.request.urlopen(request, timeout=60) as response:
+                        return response.status, response.read().decode()
+                except urllib.error.HTTPError as error:
+                    return error.code, error.read().decode()
+            for path in ("", "state", "snapshot", "graph.svg", "live"):
+                code, body = status(path)
+                assert code == 403 and "token" in body, (path, code, body)
+            assert status("state", {"X-Coordrun-Token": "0" * 32})[0] == 403
+            assert status("state", {"X-Coordrun-Token": token})[0] == 200
+            code, page = status("?token=" + token)
+            assert code == 200 and ('data-token="%s"' % token) in page, code
+            code, body = status("action", {"X-Coordrun-Token": token, "Content-Type": "application/json"}, b'{"action": "lua", "code": "x = 1"}')
+            assert code == 200 and json.loads(body).get("error") is None, body
+            print("ok: only requests with the token are answered")
+            """
+        let outcome = try Programs.run("/usr/bin/python3", ["-c", script, server.url], input: "", within: 120)
+        #expect(outcome.status == 0 && outcome.out.contains("ok: only requests with the token are answered"), "\(outcome.out)\(outcome.err)")
     }
 
     /// `coordrun serve --snapshot-key`: the page's snapshot comes signed, and a restore of one the key did
