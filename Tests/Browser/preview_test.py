@@ -86,6 +86,7 @@ def post(url, body, content_type="application/json"):
 driver.get(app_url)
 until(lambda: revision() >= 0 and text("screen-title") == "Sign in", "the page shows the login screen")
 login = driver.find_element(By.CSS_SELECTOR, ".value[data-output=login] input")
+check(login.get_attribute("type") == "password", "the login's payload, which holds a secret, is typed into a field that hides it")
 login.clear()
 login.send_keys('{ name = "<b>Ann</b>", password = "wrong" }')
 click(lambda: driver.find_element(By.CSS_SELECTOR, ".value[data-output=login] .send"))
@@ -99,6 +100,9 @@ login.clear()
 login.send_keys('{ name = "<b>Ann</b>", password = "secret" }')
 click(lambda: driver.find_element(By.CSS_SELECTOR, ".value[data-output=login] .send"))
 until(lambda: text("screen-title") == "Profile", "logging in shows the profile")
+history_texts = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#history li")]
+check(any('password = "•••"' in t for t in history_texts) and not any("secret" in t or "wrong" in t for t in history_texts),
+      "the typed password is masked in the history")
 check("User: <b>Ann</b>" in text("screen-text"), "a name with markup is shown as text")
 check(not driver.find_elements(By.CSS_SELECTOR, "#screen-text b"), "and never becomes markup")
 click(lambda: action("selectCity"))

@@ -94,6 +94,9 @@ import TestSupport
         #expect(!own.contains("\u{1B}") && !own.contains("\r") && !walked.err.contains("\u{1B}") && !walked.err.contains("\u{07}"), "\(walked.out.debugDescription)\n\(walked.err.debugDescription)")
         #expect(walked.out.contains("text^[]52;c;ZXZpbA==^G") && walked.err.contains("bad^[]52"), "\(walked.out)\(walked.err)")
         #expect(walked.out.contains("\u{1B}[31mred\n"), "\(walked.out.debugDescription)") // print is the script's
+        // The REPL echoes a piped line after its prompt, inert; the value it prints is the script's.
+        let echoed = try Programs.run(["-i", app], input: "x = '\u{1B}]52;c;x\u{07}' return x\n")
+        #expect(echoed.out.contains("> x = '^[]52;c;x^G' return x\n") && echoed.out.contains("\u{1B}]52;c;x\u{07}\n"), "\(echoed.out.debugDescription)")
         let explored = try Programs.run(["explore", app, "--depth", "2"], input: "")
         #expect(!explored.out.contains("\u{1B}") && !explored.err.contains("\u{1B}") && explored.out.contains("bad^[]52"), "\(explored.out.debugDescription)")
         _ = try folder.write("app_test.lua", "app 'app.lua'\ntest('fails' .. '\\27]52;c;x\\7', function() tap('fail') end)\n")

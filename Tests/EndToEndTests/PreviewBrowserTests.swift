@@ -116,6 +116,48 @@ import TestSupport
         #expect(outcome.status == 0 && outcome.out.contains("ok: only requests with the token are answered"), "\(outcome.out)\(outcome.err)")
     }
 
+    /// A page's Lua line, through the real server: `:record` writes no file under `--sandbox` and, without
+    /// it, only test files inside the project (never `../`, never the app); `os.exit` is the action's error
+    /// and the server goes on; every answer forbids framing and sniffing.
+    @Test func aPagesLuaLineCannotWriteOutsideTheProjectOrEndTheServer() throws {
+        let folder = try TemporaryDirectory()
+        let project = folder.path + "/project"
+        try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+        let app = project + "/app.lua"
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/scripts/app.lua", toPath: app)
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/scripts/cities.lua", toPath: project + "/cities.lua")
+        let script = """
+            import json, os, sys, urllib.request
+            url, project, sandboxed = sys.argv[1], sys.argv[2], sys.argv[3] == "yes"
+            def lua(code):
+                request = urllib.request.Request(url + "action", data=json.dumps({"action": "lua", "code": code}).encode(), headers={"Content-Type": "application/json"})
+                with urllib.request.urlopen(request, timeout=60) as response:
+                    for name, value in (("X-Frame-Options", "DENY"), ("Content-Security-Policy", "frame-ancestors 'none'"), ("X-Content-Type-Options", "nosniff")):
+                        assert response.headers.get(name) == value, (name, response.headers.get(name))
+                    return json.loads(response.read()).get("error") or ""
+            if sandboxed:
+                assert "writes no file in the sandbox" in lua(":record x_test.lua")
+                assert not os.path.exists(os.path.join(project, "x_test.lua"))
+            else:
+                assert "only inside the project" in lua(":record ../evil_test.lua")
+                assert "only test files" in lua(":record app.lua")
+                assert not os.path.exists(os.path.join(project, "..", "evil_test.lua"))
+                assert lua(":record login_test.lua") == "" and lua(":record stop") == ""
+                assert os.path.exists(os.path.join(project, "login_test.lua"))
+            ended = lua("os.exit(0)")  # the sandbox has no os.exit at all
+            assert "os.exit is refused here" in ended or (sandboxed and ended), ended
+            with urllib.request.urlopen(url + "state", timeout=60) as response:
+                assert response.status == 200
+            print("ok: the page's line stayed inside")
+            """
+        for sandboxed in [true, false] {
+            let server = try Server((sandboxed ? ["--sandbox"] : []) + [app])
+            let outcome = try Programs.run("/usr/bin/python3", ["-c", script, server.url, project, sandboxed ? "yes" : "no"], input: "", within: 120)
+            #expect(outcome.status == 0 && outcome.out.contains("ok: the page's line stayed inside"), "\(sandboxed): \(outcome.out)\(outcome.err)")
+        }
+        #expect(try String(contentsOfFile: app, encoding: .utf8) == String(contentsOfFile: repositoryRoot + "/scripts/app.lua", encoding: .utf8))
+    }
+
     /// `coordrun serve --snapshot-key`: the page's snapshot comes signed, and a restore of one the key did
     /// not sign (a forged document) is refused, the app as before; a signed one restores.
     @Test func aPreviewWithASnapshotKeyRestoresOnlyWhatItSigned() throws {
