@@ -51,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
             preview = try Preview(script: script, limits: limitOptions.limits, timeLimit: timeout > 0 ? timeout : nil,
                                   restore: restore, links: open, snapshotKey: key)
         } catch {
-            FileHandle.standardError.write(Data("coordrun serve: \(REPL.message(for: error))\n".utf8))
+            FileHandle.standardError.write(Data(TextStyle.inert("coordrun serve: \(REPL.message(for: error))\n").utf8))
             throw ExitCode.failure
         }
         let gate = Gate(listeningOn: host)
