@@ -37,6 +37,19 @@ import TestSupport
         #expect(readFile(mine)?.hasSuffix("end)\n") == true)
     }
 
+    /// A line that typed a secret is never kept as typed, also when it failed: a line editor's history keeps
+    /// the steps it took with the secret masked, or a placeholder when it took none.
+    @Test func aLineThatTypedASecretIsKeptMaskedEvenWhenItFailed() throws {
+        let session = try REPLTranscript()
+        session.line("tap('login', { name = 'Ann', password = 'hunter2' })")
+        #expect(session.repl.typedSecret?.masked == #"tap("login", {name = "Ann", password = "•••"})"#)
+        session.line(":1") // the alert's OK
+        session.line("tap('login', { name = 'Ann', password = 'hunter3' }) error('then it fails')")
+        #expect(session.repl.typedSecret?.masked == "(a line that typed a secret)" && !session.errors.isEmpty)
+        session.line("x = 1")
+        #expect(session.repl.typedSecret == nil)
+    }
+
     @Test func aTapThatNoHandlerHearsIsNamedInTheREPLToo() throws {
         let session = try REPLTranscript()
         #expect(session.line("top().onLogin = nil") == "")

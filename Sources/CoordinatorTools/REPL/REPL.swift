@@ -159,10 +159,11 @@ public final class REPL {
             let unheard = app.unheard.count, taps = app.tapsTaken
             step = nil
             var ok = dispatch(line)
-            if ok, app.secretsTaken != secretsBefore {
+            if app.secretsTaken != secretsBefore {
                 // The line typed a secret: it is shown and recorded as the steps it took, each secret masked
-                // or read from the environment where the recorded test runs, never as typed.
-                let taken = app.steps.count > stepsBefore ? Array(app.steps[stepsBefore...]) : []
+                // or read from the environment where the recorded test runs, never as typed (a line that
+                // failed took none: the app is as before it, and it is kept as a placeholder).
+                let taken = ok && app.steps.count > stepsBefore ? Array(app.steps[stepsBefore...]) : []
                 masked = taken.isEmpty ? "(a line that typed a secret)" : taken.map { $0.luaSource(secret: SecretText.mask) }.joined(separator: "\n  ")
                 step = taken.isEmpty ? nil : taken.map { $0.luaSource(secret: SecretText.read) }.joined(separator: "\n  ")
             }
