@@ -192,6 +192,13 @@ import TestSupport
         #expect(changed.err.contains("session_test.lua:") && changed.err.contains(#"stack: expected { "UserEdit" }, got { "UserEdit", "Regions", "Cities" }"#), "\(changed.err)")
     }
 
+    /// `coordrun test` at the repository's root, as a user (or the workflow `coordrun init` writes) runs it:
+    /// every test file it finds passes (fixtures that fail by design are not named `*_test.lua`).
+    @Test func theRepositorysOwnTestsPassAtItsRoot() throws {
+        let outcome = try Programs.run(["test"], input: "")
+        #expect(outcome.status == 0 && outcome.out.hasSuffix(" passed, 0 failed\n"), "\(outcome.out)\(outcome.err)")
+    }
+
     @Test func aFileThatDeclaresOtherTestsEachTimeFailsClearly() throws {
         let folder = try appFolder()
         _ = try folder.write("random_test.lua", """
