@@ -11,14 +11,15 @@ import Glibc
 ///   seen, each byte scanned once (``ByteReader``);
 /// - at most ``capacity`` connections: min(1,000, the descriptor limit − 64). A connection past it takes the
 ///   place of the one idle longest (waiting for a request: never a request being answered or a page's
-///   WebSocket), or is closed at once when none is idle; running out of descriptors closes the newcomer
-///   and the server goes on;
+///   WebSocket), which is shut at once, or is closed at once when none is idle; running out of descriptors
+///   all the same, the newcomer is taken in through a descriptor held in reserve, and the server goes on;
 /// - a WebSocket message over 1 MiB closes that socket with 1009 before it is read.
 actor PreviewServer {
     /// What a connection is doing: only idle ones may be closed to make room.
     private enum Phase { case idle, busy, live }
 
     private struct Connection {
+        let socket: AsyncSocket
         let task: Task<Void, Never>
         var phase: Phase
         var idleSince: ContinuousClock.Instant
@@ -69,21 +70,36 @@ actor PreviewServer {
             do {
                 admit(try await listener.accept())
             } catch SocketError.failed(_, let code, _) where code == EMFILE || code == ENFILE {
-                shed()
+                // Out of descriptors: room is made, or the newcomer told; while neither can be done, the
+                // loop waits a moment rather than spin on a listening socket that stays ready.
+                if !shed() { try await Task.sleep(for: .milliseconds(10)) }
             } catch SocketError.failed(_, let code, _) where code == ECONNABORTED || code == EINTR || code == EPROTO {
                 continue
             }
         }
     }
 
-    /// Out of descriptors: the oldest idle connection makes room, and the waiting one is accepted and
-    /// closed through the spare descriptor.
-    private func shed() {
-        evictIdlest()
-        if spare >= 0 { close(spare) }
+    /// Out of descriptors: the connection idle longest is shut (its descriptor goes as its task ends), and
+    /// the waiting one is accepted through the spare descriptor: served in its place, or closed at once when
+    /// no connection was idle. False when there was no spare descriptor to do it with.
+    private func shed() -> Bool {
+        let evicted = evictIdlest()
+        guard spare >= 0 else {
+            spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            return false
+        }
+        close(spare)
+        spare = -1
         let waiting = accept(listener.socket.file.rawValue, nil, nil)
-        if waiting >= 0 { close(waiting) }
+        if waiting >= 0 {
+            if evicted, let socket = try? AsyncSocket(socket: Socket(file: Socket.FileDescriptor(rawValue: waiting)), pool: pool) {
+                admit(socket)
+            } else {
+                close(waiting)
+            }
+        }
         spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        return true
     }
 
     private func admit(_ socket: AsyncSocket) {
@@ -97,16 +113,20 @@ actor PreviewServer {
             await Self.serve(socket, number: number, handler: handler, server: self)
             self.remove(number)
         }
-        connections[number] = Connection(task: task, phase: .idle, idleSince: .now)
+        connections[number] = Connection(socket: socket, task: task, phase: .idle, idleSince: .now)
     }
 
-    /// Closes the connection idle longest; false when none is idle.
+    /// Closes the connection idle longest: shut down at once (its task, waiting to read, sees the end and
+    /// closes the descriptor; it is never closed under the task, whose number could be given to another),
+    /// and its task cancelled. False when none is idle.
     @discardableResult
     private func evictIdlest() -> Bool {
-        guard let (number, _) = connections.filter({ $0.value.phase == .idle }).min(by: { $0.value.idleSince < $1.value.idleSince }) else {
+        guard let (number, _) = connections.filter({ $0.value.phase == .idle }).min(by: { $0.value.idleSince < $1.value.idleSince }),
+              let connection = connections.removeValue(forKey: number) else {
             return false
         }
-        connections.removeValue(forKey: number)?.task.cancel()
+        _ = Glibc.shutdown(connection.socket.socket.file.rawValue, Int32(SHUT_RDWR))
+        connection.task.cancel()
         return true
     }
 
