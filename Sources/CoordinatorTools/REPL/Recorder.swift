@@ -27,7 +27,7 @@ final class Recorder {
     private var failure: String?
     /// The files the session's recordings wrote (device and inode): the only existing files a recording
     /// may write over.
-    private var written: Set<REPL.FileWrites.FileID> = []
+    private var written: Set<FileWrites.FileID> = []
 
     var isRecording: Bool { file != nil }
 
@@ -46,7 +46,7 @@ final class Recorder {
     }
 
     /// Starts writing to `path` where `writes` lets it: the header, the app, the steps so far.
-    func start(_ path: String, app script: String?, command: String, writes: REPL.FileWrites) throws {
+    func start(_ path: String, app script: String?, command: String, writes: FileWrites) throws {
         if let base, base.snapshot == nil {
             throw RecordingError(message: "cannot record from the session's start: its steps up to line \(base.line) are no longer kept, and the app could not be saved there")
         }
