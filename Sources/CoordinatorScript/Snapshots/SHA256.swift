@@ -16,18 +16,10 @@ package enum SHA256 {
     /// The 32-byte digest of `message`.
     package static func digest<Bytes: Collection<UInt8>>(_ message: Bytes) -> [UInt8] {
         var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        // The message, a 1 bit, zeros to 56 bytes mod 64, the length in bits as 64 bits big-endian.
-        var padded = Array(message)
-        let bits = UInt64(truncatingIfNeeded: padded.count) &* 8
-        padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        let padded = padded(message)
         var w = [UInt32](repeating: 0, count: 64)
         for block in stride(from: 0, to: padded.count, by: 64) {
-            for t in 0..<16 {
-                let i = block + t * 4
-                w[t] = UInt32(padded[i]) << 24 | UInt32(padded[i + 1]) << 16 | UInt32(padded[i + 2]) << 8 | UInt32(padded[i + 3])
-            }
+            for t in 0..<16 { w[t] = word(padded, at: block + t * 4) }
             for t in 16..<64 {
                 let s0 = rotate(w[t - 15], 7) ^ rotate(w[t - 15], 18) ^ (w[t - 15] >> 3)
                 let s1 = rotate(w[t - 2], 17) ^ rotate(w[t - 2], 19) ^ (w[t - 2] >> 10)
@@ -42,6 +34,22 @@ package enum SHA256 {
             for (i, value) in [a, b, c, d, e, f, g, h].enumerated() { state[i] = state[i] &+ value }
         }
         return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
+    }
+
+    /// `message` padded as SHA-1 and SHA-2 pad it (FIPS 180-4 §5.1.1): a 1 bit, zeros to 56 bytes mod 64,
+    /// the length in bits as 64 bits big-endian; blocks of 64 bytes.
+    package static func padded<Bytes: Collection<UInt8>>(_ message: Bytes) -> [UInt8] {
+        var padded = Array(message)
+        let bits = UInt64(truncatingIfNeeded: padded.count) &* 8
+        padded.append(0x80)
+        while padded.count % 64 != 56 { padded.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        return padded
+    }
+
+    /// The big-endian 32-bit word at `i`.
+    package static func word(_ bytes: [UInt8], at i: Int) -> UInt32 {
+        UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
     }
 
     /// HMAC-SHA256 of `message` under `key`.

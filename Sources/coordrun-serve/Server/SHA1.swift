@@ -1,3 +1,5 @@
+import CoordinatorScript
+
 /// SHA-1 (FIPS 180-4) over bytes: what a WebSocket handshake's `Sec-WebSocket-Accept` needs (RFC 6455 §4.2.2),
 /// and nothing else (it is no protection against an adversary, and the handshake asks none of it). Checked
 /// against the standard's test vectors and RFC 6455's example key.
@@ -5,18 +7,10 @@ enum SHA1 {
     /// The 20-byte digest of `message`.
     static func digest(_ message: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]
-        // The message, a 1 bit, zeros to 56 bytes mod 64, the length in bits as 64 bits big-endian.
-        var padded = message
-        let bits = UInt64(truncatingIfNeeded: padded.count) &* 8
-        padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        let padded = SHA256.padded(message) // the padding the two share
         var w = [UInt32](repeating: 0, count: 80)
         for block in stride(from: 0, to: padded.count, by: 64) {
-            for t in 0..<16 {
-                let i = block + t * 4
-                w[t] = UInt32(padded[i]) << 24 | UInt32(padded[i + 1]) << 16 | UInt32(padded[i + 2]) << 8 | UInt32(padded[i + 3])
-            }
+            for t in 0..<16 { w[t] = SHA256.word(padded, at: block + t * 4) }
             for t in 16..<80 { w[t] = rotate(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1) }
             var (a, b, c, d, e) = (state[0], state[1], state[2], state[3], state[4])
             for t in 0..<80 {
