@@ -151,7 +151,7 @@ public final class REPL {
         let changesBefore = app.changeCount, sourcesBefore = runtime.sources, reloadsBefore = runtime.reloadCount
         let lines = pending + [line], number = chunkStart
         replayable = nil
-        let secretsBefore = app.secretsTaken, stepsBefore = app.steps.count
+        let secrets = SecretLine.Watch(app: app)
         var masked: String?
         defer { typedSecret = masked.map { (lines.count, $0) } }
         let ok = runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
@@ -159,14 +159,7 @@ public final class REPL {
             let unheard = app.unheard.count, taps = app.tapsTaken
             step = nil
             var ok = dispatch(line)
-            if app.secretsTaken != secretsBefore {
-                // The line typed a secret: it is shown and recorded as the steps it took, each secret masked
-                // or read from the environment where the recorded test runs, never as typed (a line that
-                // failed took none: the app is as before it, and it is kept as a placeholder).
-                let taken = ok && app.steps.count > stepsBefore ? Array(app.steps[stepsBefore...]) : []
-                masked = taken.isEmpty ? "(a line that typed a secret)" : taken.map { $0.luaSource(secret: SecretText.mask) }.joined(separator: "\n  ")
-                step = taken.isEmpty ? nil : taken.map { $0.luaSource(secret: SecretText.read) }.joined(separator: "\n  ")
-            }
+            if let typed = secrets.line(succeeded: ok) { (masked, step) = (typed.shown, typed.recorded) }
             if ok, let step, signature != before { recorder.note(step, line: number, stack: app.window.visibleNames) }
             if ok, app.unheard.count != unheard, let last = app.unheard.last {
                 // A tap is never a silent no-op: `tap('reset')` on a screen whose handler is missing says so.
