@@ -240,7 +240,7 @@ int coordlua_load_text(lua_State *L) { return coordlua_call_with_text_mode(L, 3)
 
 int coordlua_loadfile_text(lua_State *L) { return coordlua_call_with_text_mode(L, 2); }
 
-/* lbaselib's dofilecont: what the file returned (also after it yielded). */
+/* What the file returned: every value above the name (also when the chunk yielded and was resumed). */
 static int coordlua_dofile_finish(lua_State *L, int status, lua_KContext extra) {
     (void)status; (void)extra;
     return lua_gettop(L) - 1;
@@ -304,7 +304,7 @@ int coordlua_searcher_sandboxed(lua_State *L) {
     return coordlua_load_found(L, name);
 }
 
-/* lbaselib's finishpcall's sibling for a plain call: the results, also after the chunk yielded. */
+/* The program's results: the whole stack (also when the chunk yielded and was resumed). */
 static int coordlua_program_finish(lua_State *L, int status, lua_KContext extra) {
     (void)status; (void)extra;
     return lua_gettop(L);

@@ -1,94 +1,97 @@
-/* CCoordinatorLuaGlue: coroutine.resume and coroutine.wrap (see coordlua_hooks.h).
+/* CCoordinatorLuaGlue: coroutine.resume and coroutine.wrap that follow the running coroutine (see
+   coordlua_hooks.h).
 
-   Lua 5.4.4's lcorolib.c (auxresume, luaB_coresume, luaB_auxwrap, luaB_cowrap), with one addition: while a
-   coroutine runs it is the runtime record's running thread, and it gets the hooks the running call needs,
+   Both call the coroutine library's own functions (`resume`, `create`) through a thin wrapper: while the
+   coroutine runs it is the runtime record's running thread and it has the hooks the running call needs,
    so that Ctrl-C, a time limit or a cancellation reaches code inside it and an instruction budget counts
-   it. Everything else is the library's, at the library's cost.
+   it.
 
-   Copyright (C) 1994-2022 Lua.org, PUC-Rio.
-
-   Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
-   associated documentation files (the "Software"), to deal in the Software without restriction, including
-   without limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
-   copies of the Software, and to permit persons to whom the Software is furnished to do so, subject to the
-   following conditions:
-
-   The above copyright notice and this permission notice shall be included in all copies or substantial
-   portions of the Software.
-
-   THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT NOT
-   LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO
-   EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER
-   IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR
-   THE USE OR OTHER DEALINGS IN THE SOFTWARE. */
+   The library's resume is called directly, in the wrapper's own frame (no protected call, which would
+   cost a third of a resume), so the record must be put back on every way out, and resume has no way out
+   but its return: the coroutine's own errors come back as results; arguments are checked before the
+   record changes; and what else could raise, an allocation, never happens, because the only strings
+   resume makes (its five messages below, all short and so interned by Lua) are kept alive in the registry
+   ("coordlua.resumeMessages"), where making one again finds the existing string. */
 #include "CCoordinatorLuaGlue.h"
 
-/* Resumes `co` with `narg` values from L: the number of results, or -1 with the error on top of L. */
-static int auxresume(lua_State *L, lua_State *co, int narg) {
-    int status, nres;
-    if (!lua_checkstack(co, narg)) {
-        lua_pushliteral(L, "too many arguments to resume");
-        return -1;
-    }
+/* The messages the library's resume may make: kept alive, so that making them allocates nothing. */
+static const char *const resumeMessages[] = {
+    "cannot resume non-suspended coroutine", "cannot resume dead coroutine", "C stack overflow",
+    "too many arguments to resume", "too many results to resume",
+};
+
+/* Calls the library's resume on the values on the stack, the coroutine `co` first, with `co` the running
+   thread meanwhile: resume's results. */
+static int resume_following(lua_State *L, lua_State *co) {
     coordlua_Runtime *rt = coordlua_runtime(L);
-    lua_State *saved = rt->current;
+    lua_State *outer = rt->current;
     rt->current = co;
     coordlua_install_hook(co, rt);
-    lua_xmove(L, co, narg);
-    status = lua_resume(co, L, narg, &nres);
-    rt->current = saved;
-    if (rt->interruptRequested || rt->budgeted || rt->deadline || rt->cancel) coordlua_install_hook(L, rt); /* what was asked meanwhile holds here too */
-    if (status == LUA_OK || status == LUA_YIELD) {
-        if (!lua_checkstack(L, nres + 1)) {
-            lua_pop(co, nres);
-            lua_pushliteral(L, "too many results to resume");
-            return -1;
-        }
-        lua_xmove(co, L, nres);
-        return nres;
-    }
-    lua_xmove(co, L, 1);
-    return -1;
+    int results = rt->coroutineResume(L);
+    rt->current = outer;
+    /* A stop asked for while the coroutine ran holds here too. */
+    if (rt->interruptRequested || rt->budgeted || rt->deadline || rt->cancel) coordlua_install_hook(L, rt);
+    return results;
 }
 
-int coordlua_coresume(lua_State *L) {
+/* coroutine.resume. */
+static int resume(lua_State *L) {
     lua_State *co = lua_tothread(L, 1);
-    luaL_argexpected(L, co, 1, "thread");
-    int r = auxresume(L, co, lua_gettop(L) - 1);
-    if (r < 0) {
-        lua_pushboolean(L, 0);
-        lua_insert(L, -2);
-        return 2;
-    }
-    lua_pushboolean(L, 1);
-    lua_insert(L, -(r + 1));
-    return r + 1;
+    if (co == NULL) return coordlua_runtime(L)->coroutineResume(L);  /* its own argument error, from this frame */
+    return resume_following(L, co);
 }
 
-static int auxwrap(lua_State *L) {
+/* A function coroutine.wrap made: upvalue 1 is its coroutine. An error ends the call as coroutine.wrap's
+   do: a coroutine that died of it is closed first (its to-be-closed variables run, their error replacing
+   it), and a string gets the caller's position. */
+static int wrapped(lua_State *L) {
     lua_State *co = lua_tothread(L, lua_upvalueindex(1));
-    int r = auxresume(L, co, lua_gettop(L));
-    if (r < 0) {
-        int stat = lua_status(co);
-        if (stat != LUA_OK && stat != LUA_YIELD) {  /* an error in the coroutine: close its tbc variables */
-            stat = lua_resetthread(co);
-            lua_xmove(co, L, 1);
-        }
-        if (stat != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
-            luaL_where(L, 1);
-            lua_insert(L, -2);
-            lua_concat(L, 2);
-        }
-        return lua_error(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_rotate(L, 1, 1);
+    int results = resume_following(L, co);
+    if (lua_toboolean(L, -results)) return results - 1;  /* the values after resume's true */
+    int status = lua_status(co);
+    if (status != LUA_OK && status != LUA_YIELD) {
+        status = lua_resetthread(co);
+        lua_xmove(co, L, 1);
     }
-    return r;
+    if (status == LUA_ERRMEM || lua_type(L, -1) != LUA_TSTRING) return lua_error(L);
+    return coordlua_where_error(L);
 }
 
-int coordlua_cowrap(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TFUNCTION);
-    lua_State *NL = lua_newthread(L);
-    lua_pushvalue(L, 1);
-    lua_xmove(L, NL, 1);
-    lua_pushcclosure(L, auxwrap, 1);
+/* coroutine.wrap: upvalue 1 is the library's create. */
+static int wrap(lua_State *L) {
+    lua_tocfunction(L, lua_upvalueindex(1))(L);  /* the new coroutine on top (or create's own argument error) */
+    lua_pushcclosure(L, wrapped, 1);
     return 1;
+}
+
+void coordlua_follow_coroutines(lua_State *L) {
+    if (lua_getglobal(L, "coroutine") != LUA_TTABLE) {
+        lua_settop(L, -2);
+        return;
+    }
+    lua_getfield(L, -1, "resume");
+    lua_getfield(L, -2, "create");
+    lua_CFunction libraryResume = lua_tocfunction(L, -2);
+    lua_CFunction libraryCreate = lua_tocfunction(L, -1);
+    lua_settop(L, -3);
+    if (libraryResume == NULL || libraryCreate == NULL) {
+        lua_settop(L, -2);
+        return;
+    }
+    coordlua_runtime(L)->coroutineResume = libraryResume;
+    int count = (int)(sizeof resumeMessages / sizeof resumeMessages[0]);
+    lua_createtable(L, count, 0);
+    for (int i = 0; i < count; i++) {
+        lua_pushstring(L, resumeMessages[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, LUA_REGISTRYINDEX, "coordlua.resumeMessages");
+    lua_pushcfunction(L, resume);
+    lua_setfield(L, -2, "resume");
+    lua_pushcfunction(L, libraryCreate);
+    lua_pushcclosure(L, wrap, 1);
+    lua_setfield(L, -2, "wrap");
+    lua_settop(L, -2);
 }

@@ -20,7 +20,7 @@ void coordlua_take_traceback(lua_State *L) {
 
 int coordlua_where_error(lua_State *L) {
     luaL_where(L, 1);
-    lua_insert(L, -2);
+    lua_rotate(L, -2, 1);  /* the position before the message */
     lua_concat(L, 2);
     return lua_error(L);
 }

@@ -367,18 +367,7 @@ int coordlua_stopping(lua_State *L) {
     return 1;
 }
 
-/* lbaselib.c's finishpcall. */
-static int coordlua_finish_xpcall(lua_State *L, int status, lua_KContext extra) {
-    if (status != LUA_OK && status != LUA_YIELD) {
-        lua_pushboolean(L, 0);
-        lua_pushvalue(L, -2);
-        return 2;
-    }
-    return lua_gettop(L) - (int)extra;
-}
-
 int coordlua_xpcall(lua_State *L) {
-    int n = lua_gettop(L);
     luaL_checktype(L, 2, LUA_TFUNCTION);
     if (!lua_iscfunction(L, 2)) {
         lua_pushvalue(L, lua_upvalueindex(1));
@@ -386,28 +375,28 @@ int coordlua_xpcall(lua_State *L) {
         lua_call(L, 1, 1);
         lua_replace(L, 2);
     }
-    lua_pushboolean(L, 1);
-    lua_pushvalue(L, 1);
-    lua_rotate(L, 3, 2);
-    int status = lua_pcallk(L, n - 2, LUA_MULTRET, 2, 2, coordlua_finish_xpcall);
-    return coordlua_finish_xpcall(L, status, 2);
+    return lua_tocfunction(L, lua_upvalueindex(2))(L);
 }
 
-/* lbaselib.c's setmetatable, refusing a metatable with `__gc`. */
-int coordlua_setmetatable_without_finalizers(lua_State *L) {
-    int t = lua_type(L, 2);
-    luaL_checktype(L, 1, LUA_TTABLE);
-    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
-    if (t == LUA_TTABLE) {
+/* setmetatable that refuses `__gc`: upvalue 1 is the library's. */
+static int coordlua_setmetatable_without_finalizers(lua_State *L) {
+    if (lua_type(L, 1) == LUA_TTABLE && lua_type(L, 2) == LUA_TTABLE) {
         lua_pushliteral(L, "__gc");
         int finalizer = lua_rawget(L, 2) != LUA_TNIL;
-        lua_pop(L, 1);
+        lua_settop(L, -2);
         if (finalizer) return luaL_error(L, "__gc metamethods are not run here (they could not be stopped)");
     }
-    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
-        return luaL_error(L, "cannot change a protected metatable");
-    lua_settop(L, 2);
-    lua_setmetatable(L, 1);
+    return lua_tocfunction(L, lua_upvalueindex(1))(L);
+}
+
+int coordlua_refuse_finalizers(lua_State *L) {
+    lua_getglobal(L, "setmetatable");
+    lua_CFunction library = lua_tocfunction(L, -1);
+    lua_settop(L, -2);
+    if (library == NULL) return 0;
+    lua_pushcfunction(L, library);
+    lua_pushcclosure(L, coordlua_setmetatable_without_finalizers, 1);
+    lua_setglobal(L, "setmetatable");
     return 1;
 }
 

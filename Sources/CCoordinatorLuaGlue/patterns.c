@@ -1,691 +1,755 @@
-/* CCoordinatorLuaGlue: Lua 5.4's pattern matching (string.find, string.match, string.gmatch, string.gsub),
-   whose steps count toward the limits (see coordlua_patterns.h).
+/* CCoordinatorLuaGlue: string.find, string.match, string.gmatch and string.gsub, whose work counts toward
+   the limits (see coordlua_patterns.h).
 
-   The matcher below is lstrlib.c's from Lua 5.4.4, unchanged but for the calls of coordlua_step (one step
-   for each pattern item tried, and one for each character a scan reads: a repetition's longest run, a
-   balance, a back-reference, a plain search's comparisons) and for reprepstate, which also restores the
-   recursion depth a stopped match left. Lua 5.4.4: Copyright (C) 1994-2022 Lua.org, PUC-Rio, under the
-   MIT licence (https://www.lua.org/license.html):
-
-   Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
-   associated documentation files (the "Software"), to deal in the Software without restriction, including
-   without limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
-   copies of the Software, and to permit persons to whom the Software is furnished to do so, subject to the
-   following conditions: The above copyright notice and this permission notice shall be included in all
-   copies or substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF
-   ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR
-   A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE
-   FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
-   FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE. */
+   A pattern is read once into a program: one Item per pattern item of the manual's §6.4.1, with runs of
+   plain characters joined into one Text item. Reading never fails: a malformed pattern's program ends in
+   a Malformed item, which raises Lua's message when the matcher reaches it, so a malformed tail that no
+   attempt reaches is no error, as in Lua. The matcher walks the program from a subject position and
+   backtracks by recursion at each choice (opening and closing a capture, '?', '*', '+', '-'), with at most
+   PATTERN_CHOICES choices open at once ("pattern too complex", at the depth Lua's own matcher says it). */
+#define _GNU_SOURCE
 #include "CCoordinatorLuaGlue.h"
 #include <ctype.h>
 
-#if !defined(LUA_MAXCAPTURES)
-#define LUA_MAXCAPTURES		32
+#ifndef LUA_MAXCAPTURES
+#define LUA_MAXCAPTURES 32
 #endif
 
-#define uchar(c)	((unsigned char)(c))
+/* How many choices may be open at once: the depth at which Lua's matcher stops with "pattern too complex". */
+#define PATTERN_CHOICES 200
 
-#if !defined(l_unlikely)
-#define l_unlikely(x)	(x)
+/* How many items a program may have on the C stack; a longer one lives in a userdata. */
+#define PROGRAM_ON_STACK 32
+
+typedef enum ItemKind {
+    ITEM_TEXT,          /* plain characters, compared as they are */
+    ITEM_ANY,           /* '.' */
+    ITEM_BYTE,          /* one character: a single plain one, or an escaped one (%., %%) */
+    ITEM_CLASS,         /* %a, %d, ... (upper case: the complement) */
+    ITEM_SET,           /* [...] or [^...] */
+    ITEM_OPEN,          /* '(' */
+    ITEM_POSITION,      /* '()' */
+    ITEM_CLOSE,         /* ')' */
+    ITEM_BALANCE,       /* %bxy */
+    ITEM_FRONTIER,      /* %f[...] */
+    ITEM_BACKREFERENCE, /* %1 ... %9 (and %0, an error when reached) */
+    ITEM_END,           /* a '$' that ends the pattern */
+    ITEM_MALFORMED      /* raises when reached */
+} ItemKind;
+
+/* How often a single-character item (ANY, BYTE, CLASS, SET) repeats. */
+typedef enum Repeat { REPEAT_ONCE, REPEAT_OPTIONAL, REPEAT_LONGEST, REPEAT_AT_LEAST_ONCE, REPEAT_SHORTEST } Repeat;
+
+typedef enum Malformation { ENDS_WITH_ESCAPE, SET_UNCLOSED, BALANCE_INCOMPLETE, FRONTIER_WITHOUT_SET } Malformation;
+
+static const char *const malformationMessages[] = {
+    "malformed pattern (ends with '%')",
+    "malformed pattern (missing ']')",
+    "malformed pattern (missing arguments to '%b')",
+    "missing '[' after '%f' in pattern",
+};
+
+typedef struct Item {
+    unsigned char kind;       /* ItemKind */
+    unsigned char repeat;     /* Repeat, for the single-character kinds */
+    unsigned char first;      /* BYTE: the character; CLASS: its letter in lower case; BALANCE: the opener;
+                                 BACKREFERENCE: the digit; MALFORMED: the Malformation */
+    unsigned char second;     /* BALANCE: the closer; CLASS, SET, FRONTIER: 1 for a complement */
+    unsigned short key;       /* CLASS: its key (class_key) */
+    size_t from;              /* TEXT: the characters; SET, FRONTIER: the members (after '[' and '^'), as
+                                 offsets into the pattern */
+    size_t length;
+} Item;
+
+/* ---- classes ---- */
+
+/* A class is tested by a key read from its letter: with glibc the mask of its character table that
+   isalpha() &c. read (one lookup per character instead of a call), elsewhere the lower-case letter. Both
+   follow the current locale, as Lua's classes do. */
+#if defined(__GLIBC__)
+static unsigned short class_key(unsigned char letter) {
+    switch (letter) {
+    case 'a': return _ISalpha;
+    case 'c': return _IScntrl;
+    case 'd': return _ISdigit;
+    case 'g': return _ISgraph;
+    case 'l': return _ISlower;
+    case 'p': return _ISpunct;
+    case 's': return _ISspace;
+    case 'u': return _ISupper;
+    case 'w': return _ISalnum;
+    case 'x': return _ISxdigit;
+    default: return 0;  /* 'z': only '\0' */
+    }
+}
+
+static inline int in_class(unsigned short key, int c) {
+    return key == 0 ? c == 0 : ((*__ctype_b_loc())[c] & key) != 0;
+}
+#else
+static unsigned short class_key(unsigned char letter) { return letter; }
+
+static inline int in_class(unsigned short key, int c) {
+    switch (key) {
+    case 'a': return isalpha(c) != 0;
+    case 'c': return iscntrl(c) != 0;
+    case 'd': return isdigit(c) != 0;
+    case 'g': return isgraph(c) != 0;
+    case 'l': return islower(c) != 0;
+    case 'p': return ispunct(c) != 0;
+    case 's': return isspace(c) != 0;
+    case 'u': return isupper(c) != 0;
+    case 'w': return isalnum(c) != 0;
+    case 'x': return isxdigit(c) != 0;
+    default: return c == 0;  /* 'z' */
+    }
+}
 #endif
 
-/* A relative initial string position (negative means back from the end), clipped to [1, inf). */
-static size_t posrelatI (lua_Integer pos, size_t len) {
-  if (pos > 0)
-    return (size_t)pos;
-  else if (pos == 0)
-    return 1;
-  else if (pos < -(lua_Integer)len)  /* inverted comparison */
-    return 1;  /* clip to 1 */
-  else return len + (size_t)pos + 1;
-}
+/* ---- reading a pattern ---- */
 
+static int is_repeat_mark(char c) { return c == '?' || c == '*' || c == '+' || c == '-'; }
 
-#define CAP_UNFINISHED	(-1)
-#define CAP_POSITION	(-2)
-
-
-typedef struct MatchState {
-  const char *src_init;  /* init of source string */
-  const char *src_end;  /* end ('\0') of source string */
-  const char *p_end;  /* end ('\0') of pattern */
-  lua_State *L;
-  int matchdepth;  /* control for recursive depth (to avoid C stack overflow) */
-  unsigned char level;  /* total number of captures (finished or unfinished) */
-  struct {
-    const char *init;
-    ptrdiff_t len;
-  } capture[LUA_MAXCAPTURES];
-} MatchState;
-
-
-/* recursive function */
-static const char *match (MatchState *ms, const char *s, const char *p);
-
-
-/* maximum recursion depth for 'match' */
-#if !defined(MAXCCALLS)
-#define MAXCCALLS	200
-#endif
-
-
-#define L_ESC		'%'
-#define SPECIALS	"^$*+?.([%-"
-
-
-static int check_capture (MatchState *ms, int l) {
-  l -= '1';
-  if (l_unlikely(l < 0 || l >= ms->level ||
-                 ms->capture[l].len == CAP_UNFINISHED))
-    return luaL_error(ms->L, "invalid capture index %%%d", l + 1);
-  return l;
-}
-
-
-static int capture_to_close (MatchState *ms) {
-  int level = ms->level;
-  for (level--; level>=0; level--)
-    if (ms->capture[level].len == CAP_UNFINISHED) return level;
-  return luaL_error(ms->L, "invalid pattern capture");
-}
-
-
-static const char *classend (MatchState *ms, const char *p) {
-  switch (*p++) {
-    case L_ESC: {
-      if (l_unlikely(p == ms->p_end))
-        luaL_error(ms->L, "malformed pattern (ends with '%%')");
-      return p+1;
+static Repeat repeat_of(char mark) {
+    switch (mark) {
+    case '?': return REPEAT_OPTIONAL;
+    case '*': return REPEAT_LONGEST;
+    case '+': return REPEAT_AT_LEAST_ONCE;
+    default: return REPEAT_SHORTEST;
     }
-    case '[': {
-      if (*p == '^') p++;
-      do {  /* look for a ']' */
-        if (l_unlikely(p == ms->p_end))
-          luaL_error(ms->L, "malformed pattern (missing ']')");
-        if (*(p++) == L_ESC && p < ms->p_end)
-          p++;  /* skip escapes (e.g. '%]') */
-      } while (*p != ']');
-      return p+1;
-    }
-    default: {
-      return p;
-    }
-  }
 }
 
-
-static int match_class (int c, int cl) {
-  int res;
-  switch (tolower(cl)) {
-    case 'a' : res = isalpha(c); break;
-    case 'c' : res = iscntrl(c); break;
-    case 'd' : res = isdigit(c); break;
-    case 'g' : res = isgraph(c); break;
-    case 'l' : res = islower(c); break;
-    case 'p' : res = ispunct(c); break;
-    case 's' : res = isspace(c); break;
-    case 'u' : res = isupper(c); break;
-    case 'w' : res = isalnum(c); break;
-    case 'x' : res = isxdigit(c); break;
-    case 'z' : res = (c == 0); break;  /* deprecated option */
-    default: return (cl == c);
-  }
-  return (islower(cl) ? res : !res);
+/* Where the set whose '[' is at `at` closes: the offset of its ']', or `length` when it never does. Its
+   first member is taken whatever it is (so "[]]" is the set of ']'), an escape with the character after it. */
+static size_t set_close(const char *pattern, size_t length, size_t at, size_t *members, int *complement) {
+    size_t next = at + 1;
+    *complement = next < length && pattern[next] == '^';
+    if (*complement) next++;
+    *members = next;
+    while (next < length) {
+        next += (pattern[next] == '%' && next + 1 < length) ? 2 : 1;
+        if (next < length && pattern[next] == ']') return next;
+    }
+    return length;
 }
 
-
-static int matchbracketclass (int c, const char *p, const char *ec) {
-  int sig = 1;
-  if (*(p+1) == '^') {
-    sig = 0;
-    p++;  /* skip the '^' */
-  }
-  while (++p < ec) {
-    if (*p == L_ESC) {
-      p++;
-      if (match_class(c, uchar(*p)))
-        return sig;
-    }
-    else if ((*(p+1) == '-') && (p+2 < ec)) {
-      p+=2;
-      if (uchar(*(p-2)) <= c && c <= uchar(*p))
-        return sig;
-    }
-    else if (uchar(*p) == c) return sig;
-  }
-  return !sig;
+/* Appends one item (only counts it when `program` is NULL). */
+static size_t append(Item *program, size_t count, Item item) {
+    if (program != NULL) program[count] = item;
+    return count + 1;
 }
 
+/* Reads `pattern` into `program` (or only counts its items, when `program` is NULL): the item count, at
+   most length + 1. */
+static size_t read_pattern(const char *pattern, size_t length, Item *program) {
+    size_t count = 0, at = 0;
+    size_t textEnd = SIZE_MAX;  /* where the last item ends when it is a Text item */
+    while (at < length) {
+        Item item = { 0 };
+        char c = pattern[at];
+        size_t next = at + 1;   /* past a single-character item, where its repeat mark would be */
+        if (c == '(') {
+            int position = at + 1 < length && pattern[at + 1] == ')';
+            item.kind = position ? ITEM_POSITION : ITEM_OPEN;
+            count = append(program, count, item);
+            at += position ? 2 : 1;
+            continue;
+        }
+        if (c == ')' || (c == '$' && at + 1 == length)) {
+            item.kind = c == ')' ? ITEM_CLOSE : ITEM_END;
+            count = append(program, count, item);
+            at++;
+            continue;
+        }
+        if (c == '%') {
+            if (at + 1 == length) {
+                item.kind = ITEM_MALFORMED; item.first = ENDS_WITH_ESCAPE;
+                return append(program, count, item);
+            }
+            unsigned char escaped = (unsigned char)pattern[at + 1];
+            if (escaped == 'b') {
+                if (at + 3 >= length) {
+                    item.kind = ITEM_MALFORMED; item.first = BALANCE_INCOMPLETE;
+                    return append(program, count, item);
+                }
+                item.kind = ITEM_BALANCE;
+                item.first = (unsigned char)pattern[at + 2];
+                item.second = (unsigned char)pattern[at + 3];
+                count = append(program, count, item);
+                at += 4;
+                continue;
+            }
+            if (escaped == 'f') {
+                if (at + 2 >= length || pattern[at + 2] != '[') {
+                    item.kind = ITEM_MALFORMED; item.first = FRONTIER_WITHOUT_SET;
+                    return append(program, count, item);
+                }
+                int complement;
+                size_t close = set_close(pattern, length, at + 2, &item.from, &complement);
+                if (close == length) {
+                    item.kind = ITEM_MALFORMED; item.first = SET_UNCLOSED;
+                    return append(program, count, item);
+                }
+                item.kind = ITEM_FRONTIER;
+                item.second = (unsigned char)complement;
+                item.length = close - item.from;
+                count = append(program, count, item);
+                at = close + 1;
+                continue;
+            }
+            if (escaped >= '0' && escaped <= '9') {
+                item.kind = ITEM_BACKREFERENCE;
+                item.first = escaped;
+                count = append(program, count, item);
+                at += 2;
+                continue;
+            }
+            unsigned char letter = (escaped >= 'A' && escaped <= 'Z') ? (unsigned char)(escaped + 32) : escaped;
+            switch (letter) {
+            case 'a': case 'c': case 'd': case 'g': case 'l': case 'p':
+            case 's': case 'u': case 'w': case 'x': case 'z':
+                item.kind = ITEM_CLASS;
+                item.first = letter;
+                item.key = class_key(letter);
+                item.second = letter != escaped;
+                break;
+            default:
+                item.kind = ITEM_BYTE;
+                item.first = escaped;
+            }
+            next = at + 2;
+        } else if (c == '[') {
+            int complement;
+            size_t close = set_close(pattern, length, at, &item.from, &complement);
+            if (close == length) {
+                item.kind = ITEM_MALFORMED; item.first = SET_UNCLOSED;
+                return append(program, count, item);
+            }
+            item.kind = ITEM_SET;
+            item.second = (unsigned char)complement;
+            item.length = close - item.from;
+            next = close + 1;
+        } else if (c == '.') {
+            item.kind = ITEM_ANY;
+        } else if (next < length && is_repeat_mark(pattern[next])) {
+            item.kind = ITEM_BYTE;
+            item.first = (unsigned char)c;
+        } else {
+            /* A plain character without a repeat mark: part of a Text item. */
+            if (textEnd == at) {
+                if (program != NULL) program[count - 1].length++;
+            } else {
+                item.kind = ITEM_TEXT;
+                item.from = at;
+                item.length = 1;
+                count = append(program, count, item);
+            }
+            textEnd = ++at;
+            continue;
+        }
+        if (next < length && is_repeat_mark(pattern[next])) {
+            item.repeat = (unsigned char)repeat_of(pattern[next]);
+            next++;
+        }
+        count = append(program, count, item);
+        at = next;
+    }
+    return count;
+}
 
-static int singlematch (MatchState *ms, const char *s, const char *p,
-                        const char *ep) {
-  if (s >= ms->src_end)
+/* ---- one character against an item ---- */
+
+/* Whether `c` matches the escape %`escaped` inside a set: a class (upper case: its complement) or the
+   character itself. */
+static int matches_escape(unsigned char escaped, int c) {
+    unsigned char letter = (escaped >= 'A' && escaped <= 'Z') ? (unsigned char)(escaped + 32) : escaped;
+    switch (letter) {
+    case 'a': case 'c': case 'd': case 'g': case 'l': case 'p':
+    case 's': case 'u': case 'w': case 'x': case 'z':
+        return in_class(class_key(letter), c) != (letter != escaped);
+    default:
+        return c == escaped;
+    }
+}
+
+/* Whether `c` is one of a set's members: escapes, ranges x-y (the '-' neither first nor last) and characters. */
+static int set_has(const char *members, size_t length, int c) {
+    size_t at = 0;
+    while (at < length) {
+        unsigned char member = (unsigned char)members[at];
+        if (member == '%') {
+            if (matches_escape((unsigned char)members[at + 1], c)) return 1;
+            at += 2;
+        } else if (at + 2 < length && members[at + 1] == '-') {
+            if (member <= c && c <= (unsigned char)members[at + 2]) return 1;
+            at += 3;
+        } else {
+            if (member == c) return 1;
+            at += 1;
+        }
+    }
     return 0;
-  else {
-    int c = uchar(*s);
-    switch (*p) {
-      case '.': return 1;  /* matches any char */
-      case L_ESC: return match_class(c, uchar(*(p+1)));
-      case '[': return matchbracketclass(c, p, ep-1);
-      default:  return (uchar(*p) == c);
+}
+
+/* ---- the matcher ---- */
+
+#define CAPTURE_OPEN (-1)
+#define CAPTURE_POSITION (-2)
+
+typedef struct Matcher {
+    lua_State *L;
+    const char *subject, *subjectEnd;
+    const char *pattern;
+    const Item *program;
+    size_t count;
+    int choicesLeft;
+    int captureCount;
+    struct { const char *start; ptrdiff_t length; } captures[LUA_MAXCAPTURES];  /* length, or CAPTURE_* */
+} Matcher;
+
+/* Whether the item (one of the single-character kinds) takes the character at `s`. */
+static inline int takes(const Matcher *m, const Item *item, const char *s) {
+    if (s >= m->subjectEnd) return 0;
+    int c = (unsigned char)*s;
+    switch (item->kind) {
+    case ITEM_ANY: return 1;
+    case ITEM_BYTE: return c == item->first;
+    case ITEM_CLASS: return in_class(item->key, c) != item->second;
+    default: return set_has(m->pattern + item->from, item->length, c) != item->second;
     }
-  }
 }
 
+static const char *walk(Matcher *m, const char *s, size_t at);
 
-static const char *matchbalance (MatchState *ms, const char *s,
-                                   const char *p) {
-  if (l_unlikely(p >= ms->p_end - 1))
-    luaL_error(ms->L, "malformed pattern (missing arguments to '%%b')");
-  if (*s != *p) return NULL;
-  else {
-    int b = *p;
-    int e = *(p+1);
-    int cont = 1;
-    const char *from = s;
-    while (++s < ms->src_end) {
-      if (*s == e) {
-        if (--cont == 0) { coordlua_step(ms->L, s - from); return s+1; }
-      }
-      else if (*s == b) cont++;
-    }
-    coordlua_step(ms->L, s - from);
-  }
-  return NULL;  /* string ends out of balance */
+/* Opens a choice: where the program from item `at` matches the subject from `s`, or NULL. */
+static const char *attempt(Matcher *m, const char *s, size_t at) {
+    if (m->choicesLeft == 0) luaL_error(m->L, "pattern too complex");
+    m->choicesLeft--;
+    const char *end = walk(m, s, at);
+    m->choicesLeft++;
+    return end;
 }
 
-
-static const char *max_expand (MatchState *ms, const char *s,
-                                 const char *p, const char *ep) {
-  ptrdiff_t i = 0;  /* counts maximum expand for item */
-  while (singlematch(ms, s + i, p, ep))
-    i++;
-  coordlua_step(ms->L, i);
-  /* keeps trying to match with the maximum repetitions */
-  while (i>=0) {
-    const char *res = match(ms, (s+i), ep+1);
-    if (res) return res;
-    i--;  /* else didn't match; reduce 1 repetition to try again */
-  }
-  return NULL;
+static const char *open_capture(Matcher *m, const char *s, size_t next, ptrdiff_t kind) {
+    if (m->captureCount >= LUA_MAXCAPTURES) luaL_error(m->L, "too many captures");
+    int index = m->captureCount++;
+    m->captures[index].start = s;
+    m->captures[index].length = kind;
+    const char *end = attempt(m, s, next);
+    if (end == NULL) m->captureCount--;
+    return end;
 }
 
-
-static const char *min_expand (MatchState *ms, const char *s,
-                                 const char *p, const char *ep) {
-  for (;;) {
-    const char *res = match(ms, s, ep+1);
-    if (res != NULL)
-      return res;
-    else if (singlematch(ms, s, p, ep))
-      s++;  /* try with one more repetition */
-    else return NULL;
-  }
+static const char *close_capture(Matcher *m, const char *s, size_t next) {
+    int index = m->captureCount - 1;
+    while (index >= 0 && m->captures[index].length != CAPTURE_OPEN) index--;
+    if (index < 0) luaL_error(m->L, "invalid pattern capture");
+    m->captures[index].length = s - m->captures[index].start;
+    const char *end = attempt(m, s, next);
+    if (end == NULL) m->captures[index].length = CAPTURE_OPEN;
+    return end;
 }
 
-
-static const char *start_capture (MatchState *ms, const char *s,
-                                    const char *p, int what) {
-  const char *res;
-  int level = ms->level;
-  if (level >= LUA_MAXCAPTURES) luaL_error(ms->L, "too many captures");
-  ms->capture[level].init = s;
-  ms->capture[level].len = what;
-  ms->level = level+1;
-  if ((res=match(ms, s, p)) == NULL)  /* match failed? */
-    ms->level--;  /* undo capture */
-  return res;
-}
-
-
-static const char *end_capture (MatchState *ms, const char *s,
-                                  const char *p) {
-  int l = capture_to_close(ms);
-  const char *res;
-  ms->capture[l].len = s - ms->capture[l].init;  /* close capture */
-  if ((res = match(ms, s, p)) == NULL)  /* match failed? */
-    ms->capture[l].len = CAP_UNFINISHED;  /* undo capture */
-  return res;
-}
-
-
-static const char *match_capture (MatchState *ms, const char *s, int l) {
-  size_t len;
-  l = check_capture(ms, l);
-  len = ms->capture[l].len;
-  coordlua_step(ms->L, (long long)len);
-  if ((size_t)(ms->src_end-s) >= len &&
-      memcmp(ms->capture[l].init, s, len) == 0)
-    return s+len;
-  else return NULL;
-}
-
-
-static const char *match (MatchState *ms, const char *s, const char *p) {
-  if (l_unlikely(ms->matchdepth-- == 0))
-    luaL_error(ms->L, "pattern too complex");
-  init: /* using goto's to optimize tail recursion */
-  coordlua_step(ms->L, 1);
-  if (p != ms->p_end) {  /* end of pattern? */
-    switch (*p) {
-      case '(': {  /* start capture */
-        if (*(p + 1) == ')')  /* position capture? */
-          s = start_capture(ms, s, p + 2, CAP_POSITION);
-        else
-          s = start_capture(ms, s, p + 1, CAP_UNFINISHED);
-        break;
-      }
-      case ')': {  /* end capture */
-        s = end_capture(ms, s, p + 1);
-        break;
-      }
-      case '$': {
-        if ((p + 1) != ms->p_end)  /* is the '$' the last char in pattern? */
-          goto dflt;  /* no; go to default */
-        s = (s == ms->src_end) ? s : NULL;  /* check end of string */
-        break;
-      }
-      case L_ESC: {  /* escaped sequences not in the format class[*+?-]? */
-        switch (*(p + 1)) {
-          case 'b': {  /* balanced string? */
-            s = matchbalance(ms, s, p + 2);
-            if (s != NULL) {
-              p += 4; goto init;  /* return match(ms, s, p + 4); */
-            }  /* else fail (s == NULL) */
-            break;
-          }
-          case 'f': {  /* frontier? */
-            const char *ep; char previous;
-            p += 2;
-            if (l_unlikely(*p != '['))
-              luaL_error(ms->L, "missing '[' after '%%f' in pattern");
-            ep = classend(ms, p);  /* points to what is next */
-            previous = (s == ms->src_init) ? '\0' : *(s - 1);
-            if (!matchbracketclass(uchar(previous), p, ep - 1) &&
-               matchbracketclass(uchar(*s), p, ep - 1)) {
-              p = ep; goto init;  /* return match(ms, s, ep); */
-            }
-            s = NULL;  /* match failed */
-            break;
-          }
-          case '0': case '1': case '2': case '3':
-          case '4': case '5': case '6': case '7':
-          case '8': case '9': {  /* capture results (%0-%9)? */
-            s = match_capture(ms, s, uchar(*(p + 1)));
-            if (s != NULL) {
-              p += 2; goto init;  /* return match(ms, s, p + 2) */
-            }
-            break;
-          }
-          default: goto dflt;
+/* %bxy from `s`: past the x...y that balances, or NULL. */
+static const char *balanced(Matcher *m, const char *s, const Item *item) {
+    if (s >= m->subjectEnd || (unsigned char)*s != item->first) return NULL;
+    size_t open = 1;
+    for (const char *q = s + 1; q < m->subjectEnd; q++) {
+        unsigned char c = (unsigned char)*q;
+        if (c == item->second) {
+            if (--open == 0) { coordlua_step(m->L, q - s); return q + 1; }
+        } else if (c == item->first) {
+            open++;
         }
+    }
+    coordlua_step(m->L, m->subjectEnd - s);
+    return NULL;
+}
+
+/* %f[set] at `s`: the character before (none: '\0') is not in the set and the one at `s` (none: '\0') is. */
+static int at_frontier(const Matcher *m, const char *s, const Item *item) {
+    int before = s > m->subject ? (unsigned char)s[-1] : 0;
+    int here = s < m->subjectEnd ? (unsigned char)*s : 0;
+    const char *members = m->pattern + item->from;
+    int beforeIn = set_has(members, item->length, before) != item->second;
+    int hereIn = set_has(members, item->length, here) != item->second;
+    return !beforeIn && hereIn;
+}
+
+/* %1 ... %9 at `s`: past a copy of that closed capture, or NULL (a position capture is never there). */
+static const char *backreference(Matcher *m, const char *s, unsigned char digit) {
+    int index = digit - '1';
+    if (index < 0 || index >= m->captureCount || m->captures[index].length == CAPTURE_OPEN)
+        luaL_error(m->L, "invalid capture index %%%d", index + 1);
+    ptrdiff_t length = m->captures[index].length;
+    if (length == CAPTURE_POSITION || m->subjectEnd - s < length) return NULL;
+    coordlua_step(m->L, length);
+    return memcmp(m->captures[index].start, s, (size_t)length) == 0 ? s + length : NULL;
+}
+
+/* The item at `at` as many times as it takes from `s` on, then one fewer each time the rest fails. */
+static const char *longest(Matcher *m, const char *s, size_t at) {
+    const Item *item = &m->program[at];
+    size_t run = 0;
+    size_t left = (size_t)(m->subjectEnd - s);
+    switch (item->kind) {
+    case ITEM_ANY:
+        run = left;
         break;
-      }
-      default: dflt: {  /* pattern class plus optional suffix */
-        const char *ep = classend(ms, p);  /* points to optional suffix */
-        /* does not match at least once? */
-        if (!singlematch(ms, s, p, ep)) {
-          if (*ep == '*' || *ep == '?' || *ep == '-') {  /* accept empty? */
-            p = ep + 1; goto init;  /* return match(ms, s, ep + 1); */
-          }
-          else  /* '+' or no suffix */
-            s = NULL;  /* fail */
-        }
-        else {  /* matched once */
-          switch (*ep) {  /* handle optional suffix */
-            case '?': {  /* optional */
-              const char *res;
-              if ((res = match(ms, s + 1, ep + 1)) != NULL)
-                s = res;
-              else {
-                p = ep + 1; goto init;  /* else return match(ms, s, ep + 1); */
-              }
-              break;
+    case ITEM_BYTE:
+        while (run < left && (unsigned char)s[run] == item->first) run++;
+        break;
+    case ITEM_CLASS:
+        while (run < left && in_class(item->key, (unsigned char)s[run]) != item->second) run++;
+        break;
+    default:
+        while (takes(m, item, s + run)) run++;
+    }
+    coordlua_step(m->L, (long long)run);
+    for (;;) {
+        const char *end = attempt(m, s + run, at + 1);
+        if (end != NULL) return end;
+        if (run == 0) return NULL;
+        run--;
+    }
+}
+
+/* The rest from `s`, then again one character further each time it fails while the item at `at` takes it. */
+static const char *shortest(Matcher *m, const char *s, size_t at) {
+    const Item *item = &m->program[at];
+    for (;;) {
+        const char *end = attempt(m, s, at + 1);
+        if (end != NULL) return end;
+        if (!takes(m, item, s)) return NULL;
+        coordlua_step(m->L, 1);
+        s++;
+    }
+}
+
+static const char *walk(Matcher *m, const char *s, size_t at) {
+    while (at < m->count) {
+        const Item *item = &m->program[at];
+        coordlua_step(m->L, 1);
+        switch (item->kind) {
+        case ITEM_TEXT:
+            if ((size_t)(m->subjectEnd - s) < item->length || memcmp(s, m->pattern + item->from, item->length) != 0) return NULL;
+            coordlua_step(m->L, (long long)item->length);
+            s += item->length;
+            break;
+        case ITEM_OPEN: return open_capture(m, s, at + 1, CAPTURE_OPEN);
+        case ITEM_POSITION: return open_capture(m, s, at + 1, CAPTURE_POSITION);
+        case ITEM_CLOSE: return close_capture(m, s, at + 1);
+        case ITEM_END: return s == m->subjectEnd ? s : NULL;
+        case ITEM_BALANCE:
+            if ((s = balanced(m, s, item)) == NULL) return NULL;
+            break;
+        case ITEM_FRONTIER:
+            if (!at_frontier(m, s, item)) return NULL;
+            break;
+        case ITEM_BACKREFERENCE:
+            if ((s = backreference(m, s, item->first)) == NULL) return NULL;
+            break;
+        case ITEM_MALFORMED:
+            luaL_error(m->L, "%s", malformationMessages[item->first]);
+            return NULL;
+        default: {
+            int taken = takes(m, item, s);
+            switch ((Repeat)item->repeat) {
+            case REPEAT_ONCE:
+                if (!taken) return NULL;
+                s++;
+                break;
+            case REPEAT_OPTIONAL:
+                if (taken) {
+                    const char *end = attempt(m, s + 1, at + 1);
+                    if (end != NULL) return end;
+                }
+                break;
+            case REPEAT_LONGEST:
+                if (taken) return longest(m, s, at);
+                break;
+            case REPEAT_AT_LEAST_ONCE:
+                return taken ? longest(m, s + 1, at) : NULL;
+            case REPEAT_SHORTEST:
+                if (taken) return shortest(m, s, at);
+                break;
             }
-            case '+':  /* 1 or more repetitions */
-              s++;  /* 1 match already done */
-              /* FALLTHROUGH */
-            case '*':  /* 0 or more repetitions */
-              s = max_expand(ms, s, p, ep);
-              break;
-            case '-':  /* 0 or more repetitions (minimum) */
-              s = min_expand(ms, s, p, ep);
-              break;
-            default:  /* no suffix */
-              s++; p = ep; goto init;  /* return match(ms, s + 1, ep); */
-          }
         }
-        break;
-      }
+        }
+        at++;
     }
-  }
-  ms->matchdepth++;
-  return s;
+    return s;
 }
 
+/* Where the program matches the subject from `s` (a fresh attempt: no captures, every choice free), or NULL. */
+static const char *match_at(Matcher *m, const char *s) {
+    m->captureCount = 0;
+    m->choicesLeft = PATTERN_CHOICES;
+    return attempt(m, s, 0);
+}
 
+/* ---- results ---- */
 
-static const char *lmemfind (lua_State *L, const char *s1, size_t l1,
-                               const char *s2, size_t l2) {
-  if (l2 == 0) return s1;  /* empty strings are everywhere */
-  else if (l2 > l1) return NULL;  /* avoids a negative 'l1' */
-  else {
-    const char *init;  /* to search for a '*s2' inside 's1' */
-    l2--;  /* 1st char will be checked by 'memchr' */
-    l1 = l1-l2;  /* 's2' cannot be found after that */
-    while (l1 > 0 && (init = (const char *)memchr(s1, *s2, l1)) != NULL) {
-      init++;   /* 1st char is already checked */
-      coordlua_step(L, (long long)(init - s1) + (long long)l2);
-      if (memcmp(init, s2+1, l2) == 0)
-        return init-1;
-      else {  /* correct 'l1' and 's1' to try again */
-        l1 -= init-s1;
-        s1 = init;
-      }
+/* Pushes capture `index` of a match from `s` to `e`; index 0 of a pattern without captures is the whole match. */
+static void push_capture(const Matcher *m, int index, const char *s, const char *e) {
+    if (index >= m->captureCount) {
+        if (index != 0) luaL_error(m->L, "invalid capture index %%%d", index + 1);
+        lua_pushlstring(m->L, s, (size_t)(e - s));
+        return;
     }
-    return NULL;  /* not found */
-  }
+    ptrdiff_t length = m->captures[index].length;
+    if (length == CAPTURE_OPEN) luaL_error(m->L, "unfinished capture");
+    if (length == CAPTURE_POSITION) lua_pushinteger(m->L, (lua_Integer)(m->captures[index].start - m->subject) + 1);
+    else lua_pushlstring(m->L, m->captures[index].start, (size_t)length);
 }
 
-
-/*
-** get information about the i-th capture. If there are no captures
-** and 'i==0', return information about the whole match, which
-** is the range 's'..'e'. If the capture is a string, return
-** its length and put its address in '*cap'. If it is an integer
-** (a position), push it on the stack and return CAP_POSITION.
-*/
-static size_t get_onecapture (MatchState *ms, int i, const char *s,
-                              const char *e, const char **cap) {
-  if (i >= ms->level) {
-    if (l_unlikely(i != 0))
-      luaL_error(ms->L, "invalid capture index %%%d", i + 1);
-    *cap = s;
-    return e - s;
-  }
-  else {
-    ptrdiff_t capl = ms->capture[i].len;
-    *cap = ms->capture[i].init;
-    if (l_unlikely(capl == CAP_UNFINISHED))
-      luaL_error(ms->L, "unfinished capture");
-    else if (capl == CAP_POSITION)
-      lua_pushinteger(ms->L, (ms->capture[i].init - ms->src_init) + 1);
-    return capl;
-  }
+/* Pushes every capture (the whole match when there are none and `s` is given): how many. */
+static int push_captures(const Matcher *m, const char *s, const char *e) {
+    int count = (m->captureCount == 0 && s != NULL) ? 1 : m->captureCount;
+    luaL_checkstack(m->L, count, "too many captures");
+    for (int index = 0; index < count; index++) push_capture(m, index, s, e);
+    return count;
 }
 
-
-/*
-** Push the i-th capture on the stack.
-*/
-static void push_onecapture (MatchState *ms, int i, const char *s,
-                                                    const char *e) {
-  const char *cap;
-  ptrdiff_t l = get_onecapture(ms, i, s, e, &cap);
-  if (l != CAP_POSITION)
-    lua_pushlstring(ms->L, cap, l);
-  /* else position was already pushed */
+/* A program for `pattern`: in `local` when it fits, else in a userdata pushed on the stack. */
+static const Item *program_for(lua_State *L, const char *pattern, size_t length, Item *local, size_t *count) {
+    if (length < PROGRAM_ON_STACK) {
+        *count = read_pattern(pattern, length, local);
+        return local;
+    }
+    size_t items = read_pattern(pattern, length, NULL);
+    if (items > SIZE_MAX / sizeof(Item)) luaL_error(L, "not enough memory");
+    Item *program = (Item *)lua_newuserdatauv(L, items * sizeof(Item), 0);
+    *count = read_pattern(pattern, length, program);
+    return program;
 }
 
-
-static int push_captures (MatchState *ms, const char *s, const char *e) {
-  int i;
-  int nlevels = (ms->level == 0 && s) ? 1 : ms->level;
-  luaL_checkstack(ms->L, nlevels, "too many captures");
-  for (i = 0; i < nlevels; i++)
-    push_onecapture(ms, i, s, e);
-  return nlevels;  /* number of strings pushed */
+static void matcher_init(Matcher *m, lua_State *L, const char *s, size_t ls, const char *p, const Item *program, size_t count) {
+    m->L = L;
+    m->subject = s;
+    m->subjectEnd = s + ls;
+    m->pattern = p;
+    m->program = program;
+    m->count = count;
+    m->captureCount = 0;
+    m->choicesLeft = PATTERN_CHOICES;
 }
 
-
-/* check whether pattern has no special characters */
-static int nospecials (const char *p, size_t l) {
-  size_t upto = 0;
-  do {
-    if (strpbrk(p + upto, SPECIALS))
-      return 0;  /* pattern has a special character */
-    upto += strlen(p + upto) + 1;  /* may have more after \0 */
-  } while (upto <= l);
-  return 1;  /* no special chars found */
+/* The 0-based offset where a search starts, from Lua's 1-based `init` (negative: from the end; 0 and
+   before the start: the start). Past the end when init is. */
+static size_t start_offset(lua_Integer init, size_t length) {
+    if (init > 0) return (size_t)init - 1;
+    if (init == 0 || init < -(lua_Integer)length) return 0;
+    return length - (size_t)(-init);
 }
 
-
-static void prepstate (MatchState *ms, lua_State *L,
-                       const char *s, size_t ls, const char *p, size_t lp) {
-  ms->L = L;
-  ms->matchdepth = MAXCCALLS;
-  ms->src_init = s;
-  ms->src_end = s + ls;
-  ms->p_end = p + lp;
-}
-
-
-static void reprepstate (MatchState *ms) {
-  ms->level = 0;
-  ms->matchdepth = MAXCCALLS;  /* also after a limit stopped a match of this state (a 'gmatch' iterator's) */
-}
-
-
-static int str_find_aux (lua_State *L, int find) {
-  size_t ls, lp;
-  const char *s = luaL_checklstring(L, 1, &ls);
-  const char *p = luaL_checklstring(L, 2, &lp);
-  size_t init = posrelatI(luaL_optinteger(L, 3, 1), ls) - 1;
-  if (init > ls) {  /* start after string's end? */
-    luaL_pushfail(L);  /* cannot find anything */
+/* Whether the pattern has none of the characters that make it more than plain text. */
+static int is_plain(const char *pattern, size_t length) {
+    for (size_t at = 0; at < length; at++) {
+        switch (pattern[at]) {
+        case '^': case '$': case '*': case '+': case '?': case '.': case '(': case '[': case '%': case '-':
+            return 0;
+        default:
+            break;
+        }
+    }
     return 1;
-  }
-  /* explicit request or no special characters? */
-  if (find && (lua_toboolean(L, 4) || nospecials(p, lp))) {
-    /* do a plain search */
-    const char *s2 = lmemfind(L, s + init, ls - init, p, lp);
-    if (s2) {
-      lua_pushinteger(L, (s2 - s) + 1);
-      lua_pushinteger(L, (s2 - s) + lp);
-      return 2;
+}
+
+/* string.find (`positions`) and string.match. */
+static int search(lua_State *L, int positions) {
+    size_t subjectLength, patternLength;
+    const char *s = luaL_checklstring(L, 1, &subjectLength);
+    const char *p = luaL_checklstring(L, 2, &patternLength);
+    size_t from = start_offset(luaL_optinteger(L, 3, 1), subjectLength);
+    if (from > subjectLength) {
+        luaL_pushfail(L);
+        return 1;
     }
-  }
-  else {
-    MatchState ms;
-    const char *s1 = s + init;
-    int anchor = (*p == '^');
-    if (anchor) {
-      p++; lp--;  /* skip anchor character */
-    }
-    prepstate(&ms, L, s, ls, p, lp);
-    do {
-      const char *res;
-      reprepstate(&ms);
-      if ((res=match(&ms, s1, p)) != NULL) {
-        if (find) {
-          lua_pushinteger(L, (s1 - s) + 1);  /* start */
-          lua_pushinteger(L, res - s);   /* end */
-          return push_captures(&ms, NULL, 0) + 2;
+    if (positions && (lua_toboolean(L, 4) || is_plain(p, patternLength))) {
+        const char *found = memmem(s + from, subjectLength - from, p, patternLength);
+        coordlua_step(L, (long long)(found != NULL ? (size_t)(found - (s + from)) + patternLength : subjectLength - from));
+        if (found == NULL) {
+            luaL_pushfail(L);
+            return 1;
         }
-        else
-          return push_captures(&ms, s1, res);
-      }
-    } while (s1++ < ms.src_end && !anchor);
-  }
-  luaL_pushfail(L);  /* not found */
-  return 1;
-}
-
-
-int coordlua_str_find (lua_State *L) {
-  return str_find_aux(L, 1);
-}
-
-
-int coordlua_str_match (lua_State *L) {
-  return str_find_aux(L, 0);
-}
-
-
-/* state for 'gmatch' */
-typedef struct GMatchState {
-  const char *src;  /* current position */
-  const char *p;  /* pattern */
-  const char *lastmatch;  /* end of last match */
-  MatchState ms;  /* match state */
-} GMatchState;
-
-
-static int gmatch_aux (lua_State *L) {
-  GMatchState *gm = (GMatchState *)lua_touserdata(L, lua_upvalueindex(3));
-  const char *src;
-  gm->ms.L = L;
-  for (src = gm->src; src <= gm->ms.src_end; src++) {
-    const char *e;
-    reprepstate(&gm->ms);
-    if ((e = match(&gm->ms, src, gm->p)) != NULL && e != gm->lastmatch) {
-      gm->src = gm->lastmatch = e;
-      return push_captures(&gm->ms, src, e);
+        lua_pushinteger(L, (lua_Integer)(found - s) + 1);
+        lua_pushinteger(L, (lua_Integer)(found - s) + (lua_Integer)patternLength);
+        return 2;
     }
-  }
-  return 0;  /* not found */
+    int anchored = patternLength > 0 && p[0] == '^';
+    if (anchored) { p++; patternLength--; }
+    Item local[PROGRAM_ON_STACK];
+    size_t count;
+    const Item *program = program_for(L, p, patternLength, local, &count);
+    Matcher m;
+    matcher_init(&m, L, s, subjectLength, p, program, count);
+    for (const char *start = s + from;; start++) {
+        const char *end = match_at(&m, start);
+        if (end != NULL) {
+            if (!positions) return push_captures(&m, start, end);
+            lua_pushinteger(L, (lua_Integer)(start - s) + 1);
+            lua_pushinteger(L, (lua_Integer)(end - s));
+            return push_captures(&m, NULL, NULL) + 2;
+        }
+        if (anchored || start == m.subjectEnd) break;
+    }
+    luaL_pushfail(L);
+    return 1;
 }
 
+int coordlua_str_find(lua_State *L) { return search(L, 1); }
 
-int coordlua_str_gmatch (lua_State *L) {
-  size_t ls, lp;
-  const char *s = luaL_checklstring(L, 1, &ls);
-  const char *p = luaL_checklstring(L, 2, &lp);
-  size_t init = posrelatI(luaL_optinteger(L, 3, 1), ls) - 1;
-  GMatchState *gm;
-  lua_settop(L, 2);  /* keep strings on closure to avoid being collected */
-  gm = (GMatchState *)lua_newuserdatauv(L, sizeof(GMatchState), 0);
-  if (init > ls)  /* start after string's end? */
-    init = ls + 1;  /* avoid overflows in 's + init' */
-  prepstate(&gm->ms, L, s, ls, p, lp);
-  gm->src = s + init; gm->p = p; gm->lastmatch = NULL;
-  lua_pushcclosure(L, gmatch_aux, 3);
-  return 1;
+int coordlua_str_match(lua_State *L) { return search(L, 0); }
+
+/* A gmatch iterator's state (upvalue 3; the subject and the pattern are upvalues 1 and 2). */
+typedef struct Iteration {
+    size_t next;        /* where the next search starts; past the subject's end when it is over */
+    size_t lastEnd;     /* where the last match ended (SIZE_MAX before the first): an empty match there is skipped */
+    size_t count;
+    Item program[];
+} Iteration;
+
+static int gmatch_next(lua_State *L) {
+    size_t subjectLength, patternLength;
+    const char *s = lua_tolstring(L, lua_upvalueindex(1), &subjectLength);
+    const char *p = lua_tolstring(L, lua_upvalueindex(2), &patternLength);
+    Iteration *iteration = (Iteration *)lua_touserdata(L, lua_upvalueindex(3));
+    Matcher m;
+    matcher_init(&m, L, s, subjectLength, p, iteration->program, iteration->count);
+    for (size_t from = iteration->next; from <= subjectLength; from++) {
+        const char *end = match_at(&m, s + from);
+        if (end != NULL && (size_t)(end - s) != iteration->lastEnd) {
+            iteration->next = iteration->lastEnd = (size_t)(end - s);
+            return push_captures(&m, s + from, end);
+        }
+    }
+    iteration->next = subjectLength + 1;
+    return 0;
 }
 
-
-static void add_s (MatchState *ms, luaL_Buffer *b, const char *s,
-                                                   const char *e) {
-  size_t l;
-  lua_State *L = ms->L;
-  const char *news = lua_tolstring(L, 3, &l);
-  const char *p;
-  while ((p = (char *)memchr(news, L_ESC, l)) != NULL) {
-    luaL_addlstring(b, news, p - news);
-    p++;  /* skip ESC */
-    if (*p == L_ESC)  /* '%%' */
-      luaL_addchar(b, *p);
-    else if (*p == '0')  /* '%0' */
-        luaL_addlstring(b, s, e - s);
-    else if (isdigit(uchar(*p))) {  /* '%n' */
-      const char *cap;
-      ptrdiff_t resl = get_onecapture(ms, *p - '1', s, e, &cap);
-      if (resl == CAP_POSITION)
-        luaL_addvalue(b);  /* add position to accumulated result */
-      else
-        luaL_addlstring(b, cap, resl);
-    }
-    else
-      luaL_error(L, "invalid use of '%c' in replacement string", L_ESC);
-    l -= p + 1 - news;
-    news = p + 1;
-  }
-  luaL_addlstring(b, news, l);
+int coordlua_str_gmatch(lua_State *L) {
+    size_t subjectLength, patternLength;
+    luaL_checklstring(L, 1, &subjectLength);
+    const char *p = luaL_checklstring(L, 2, &patternLength);
+    size_t from = start_offset(luaL_optinteger(L, 3, 1), subjectLength);
+    lua_settop(L, 2);
+    size_t count = read_pattern(p, patternLength, NULL);
+    if (count > (SIZE_MAX - sizeof(Iteration)) / sizeof(Item)) return luaL_error(L, "not enough memory");
+    Iteration *iteration = (Iteration *)lua_newuserdatauv(L, sizeof(Iteration) + count * sizeof(Item), 0);
+    iteration->next = from > subjectLength ? subjectLength + 1 : from;
+    iteration->lastEnd = SIZE_MAX;
+    iteration->count = read_pattern(p, patternLength, iteration->program);
+    lua_pushcclosure(L, gmatch_next, 3);
+    return 1;
 }
 
-
-/*
-** Add the replacement value to the string buffer 'b'.
-** Return true if the original string was changed. (Function calls and
-** table indexing resulting in nil or false do not change the subject.)
-*/
-static int add_value (MatchState *ms, luaL_Buffer *b, const char *s,
-                                      const char *e, int tr) {
-  lua_State *L = ms->L;
-  switch (tr) {
-    case LUA_TFUNCTION: {  /* call the function */
-      int n;
-      lua_pushvalue(L, 3);  /* push the function */
-      n = push_captures(ms, s, e);  /* all captures as arguments */
-      lua_call(L, n, 1);  /* call it */
-      break;
+/* Appends the replacement string (argument 3) for a match from `s` to `e`: %0 the match, %1-%9 a capture,
+   %% a '%'. */
+static void append_template(const Matcher *m, luaL_Buffer *b, const char *s, const char *e) {
+    size_t length;
+    const char *text = lua_tolstring(m->L, 3, &length);
+    const char *end = text + length;
+    for (;;) {
+        const char *escape = memchr(text, '%', (size_t)(end - text));
+        if (escape == NULL) break;
+        luaL_addlstring(b, text, (size_t)(escape - text));
+        unsigned char code = (unsigned char)escape[1];  /* the string's terminating '\0' after a final '%' */
+        if (code == '%') {
+            luaL_addchar(b, '%');
+        } else if (code == '0') {
+            luaL_addlstring(b, s, (size_t)(e - s));
+        } else if (code >= '1' && code <= '9') {
+            push_capture(m, code - '1', s, e);
+            luaL_addvalue(b);
+        } else {
+            luaL_error(m->L, "invalid use of '%c' in replacement string", '%');
+        }
+        text = escape + 2;
     }
-    case LUA_TTABLE: {  /* index the table */
-      push_onecapture(ms, 0, s, e);  /* first capture is the index */
-      lua_gettable(L, 3);
-      break;
-    }
-    default: {  /* LUA_TNUMBER or LUA_TSTRING */
-      add_s(ms, b, s, e);  /* add value to the buffer */
-      return 1;  /* something changed */
-    }
-  }
-  if (!lua_toboolean(L, -1)) {  /* nil or false? */
-    lua_pop(L, 1);  /* remove value */
-    luaL_addlstring(b, s, e - s);  /* keep original text */
-    return 0;  /* no changes */
-  }
-  else if (l_unlikely(!lua_isstring(L, -1)))
-    return luaL_error(L, "invalid replacement value (a %s)",
-                         luaL_typename(L, -1));
-  else {
-    luaL_addvalue(b);  /* add result to accumulator */
-    return 1;  /* something changed */
-  }
+    luaL_addlstring(b, text, (size_t)(end - text));
 }
 
-
-int coordlua_str_gsub (lua_State *L) {
-  size_t srcl, lp;
-  const char *src = luaL_checklstring(L, 1, &srcl);  /* subject */
-  const char *p = luaL_checklstring(L, 2, &lp);  /* pattern */
-  const char *lastmatch = NULL;  /* end of last match */
-  int tr = lua_type(L, 3);  /* replacement type */
-  lua_Integer max_s = luaL_optinteger(L, 4, srcl + 1);  /* max replacements */
-  int anchor = (*p == '^');
-  lua_Integer n = 0;  /* replacement count */
-  int changed = 0;  /* change flag */
-  MatchState ms;
-  luaL_Buffer b;
-  luaL_argexpected(L, tr == LUA_TNUMBER || tr == LUA_TSTRING ||
-                   tr == LUA_TFUNCTION || tr == LUA_TTABLE, 3,
-                      "string/function/table");
-  luaL_buffinit(L, &b);
-  if (anchor) {
-    p++; lp--;  /* skip anchor character */
-  }
-  prepstate(&ms, L, src, srcl, p, lp);
-  while (n < max_s) {
-    const char *e;
-    reprepstate(&ms);  /* (re)prepare state for new match */
-    if ((e = match(&ms, src, p)) != NULL && e != lastmatch) {  /* match? */
-      n++;
-      changed = add_value(&ms, &b, src, e, tr) | changed;
-      src = lastmatch = e;
+/* Appends what replaces a match from `s` to `e`, as argument 3 (of type `kind`) says: whether it changed
+   the subject (a function or table answering nil or false keeps the match). */
+static int append_replacement(const Matcher *m, luaL_Buffer *b, const char *s, const char *e, int kind) {
+    lua_State *L = m->L;
+    if (kind == LUA_TSTRING || kind == LUA_TNUMBER) {
+        append_template(m, b, s, e);
+        return 1;
     }
-    else if (src < ms.src_end)  /* otherwise, skip one character */
-      luaL_addchar(&b, *src++);
-    else break;  /* end of subject */
-    if (anchor) break;
-  }
-  if (!changed)  /* no changes? */
-    lua_pushvalue(L, 1);  /* return original string */
-  else {  /* something changed */
-    luaL_addlstring(&b, src, ms.src_end-src);
-    luaL_pushresult(&b);  /* create and return new string */
-  }
-  lua_pushinteger(L, n);  /* number of substitutions */
-  return 2;
+    if (kind == LUA_TFUNCTION) {
+        lua_pushvalue(L, 3);
+        int arguments = push_captures(m, s, e);
+        lua_call(L, arguments, 1);
+    } else {
+        push_capture(m, 0, s, e);
+        lua_gettable(L, 3);
+    }
+    if (!lua_toboolean(L, -1)) {
+        lua_settop(L, -2);
+        luaL_addlstring(b, s, (size_t)(e - s));
+        return 0;
+    }
+    if (!lua_isstring(L, -1)) return luaL_error(L, "invalid replacement value (a %s)", luaL_typename(L, -1));
+    luaL_addvalue(b);
+    return 1;
 }
 
+int coordlua_str_gsub(lua_State *L) {
+    size_t subjectLength, patternLength;
+    const char *s = luaL_checklstring(L, 1, &subjectLength);
+    const char *p = luaL_checklstring(L, 2, &patternLength);
+    int kind = lua_type(L, 3);
+    lua_Integer most = luaL_optinteger(L, 4, (lua_Integer)subjectLength + 1);
+    luaL_argexpected(L, kind == LUA_TSTRING || kind == LUA_TNUMBER || kind == LUA_TFUNCTION || kind == LUA_TTABLE,
+                     3, "string/function/table");
+    int anchored = patternLength > 0 && p[0] == '^';
+    if (anchored) { p++; patternLength--; }
+    Item local[PROGRAM_ON_STACK];
+    size_t count;
+    const Item *program = program_for(L, p, patternLength, local, &count);
+    Matcher m;
+    matcher_init(&m, L, s, subjectLength, p, program, count);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    const char *at = s, *lastEnd = NULL;
+    lua_Integer replaced = 0;
+    int changed = 0;
+    while (replaced < most) {
+        const char *end = match_at(&m, at);
+        if (end != NULL && end != lastEnd) {
+            replaced++;
+            changed |= append_replacement(&m, &b, at, end, kind);
+            at = lastEnd = end;
+        } else if (at < m.subjectEnd) {
+            luaL_addchar(&b, *at);
+            at++;
+        } else {
+            break;
+        }
+        if (anchored) break;
+    }
+    if (changed) {
+        luaL_addlstring(&b, at, (size_t)(m.subjectEnd - at));
+        luaL_pushresult(&b);
+    } else {
+        lua_pushvalue(L, 1);
+    }
+    lua_pushinteger(L, replaced);
+    return 2;
+}
 
 void coordlua_install_patterns(lua_State *L) {
     if (lua_getglobal(L, "string") == LUA_TTABLE) {
-        lua_pushcfunction(L, coordlua_str_find); lua_setfield(L, -2, "find");
-        lua_pushcfunction(L, coordlua_str_match); lua_setfield(L, -2, "match");
-        lua_pushcfunction(L, coordlua_str_gmatch); lua_setfield(L, -2, "gmatch");
-        lua_pushcfunction(L, coordlua_str_gsub); lua_setfield(L, -2, "gsub");
+        lua_pushcfunction(L, coordlua_str_find);
+        lua_setfield(L, -2, "find");
+        lua_pushcfunction(L, coordlua_str_match);
+        lua_setfield(L, -2, "match");
+        lua_pushcfunction(L, coordlua_str_gmatch);
+        lua_setfield(L, -2, "gmatch");
+        lua_pushcfunction(L, coordlua_str_gsub);
+        lua_setfield(L, -2, "gsub");
     }
-    lua_pop(L, 1);
+    lua_settop(L, -2);
 }

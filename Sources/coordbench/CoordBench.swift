@@ -27,8 +27,8 @@ struct CoordBench: ParsableCommand {
     var quick = false
 
     @Option(help: """
-        Run only these groups (comma-separated): bridge (or one of closure, method, output), journey, signal, links, explore, cancel, runtime, \
-        memory, leak, reload, scaling, tests.
+        Run only these groups (comma-separated): bridge (or one of closure, method, output), patterns, journey, signal, links, explore, \
+        cancel, runtime, memory, leak, reload, scaling, tests.
         """)
     var only: String?
 
@@ -43,7 +43,7 @@ struct CoordBench: ParsableCommand {
 
     /// The groups in the order they run, with the cases each one answers to in `--only`.
     static let groups: [(name: String, cases: [String])] = [
-        ("bridge", ["bridge", "closure", "method", "output"]), ("journey", ["journey"]), ("signal", ["signal"]),
+        ("bridge", ["bridge", "closure", "method", "output"]), ("patterns", ["patterns"]), ("journey", ["journey"]), ("signal", ["signal"]),
         ("memory", ["memory"]), ("leak", ["leak"]), ("reload", ["reload"]), ("scaling", ["scaling"]),
         ("tests", ["tests"]), ("links", ["links"]), ("explore", ["explore"]), ("cancel", ["cancel"]), ("runtime", ["runtime"]),
     ]
@@ -107,6 +107,7 @@ struct CoordBench: ParsableCommand {
         if wanted("bridge") || bridge.contains(where: wanted) {
             results += try bridgeCases(calls: count(5_000_000), rounds: rounds) { wanted("bridge") || wanted($0) }
         }
+        if wanted("patterns") { results += try patternCase(iterations: count(100_000), rounds: rounds) }
         if wanted("journey") { results += try journeyCases(journeys: count(50_000), rounds: rounds, root: root) }
         // A round of the signal case is under a millisecond: ten times the rounds, so that one stall of the
         // machine (a preemption, a slower clock) cannot cover them all.

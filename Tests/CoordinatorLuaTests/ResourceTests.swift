@@ -90,6 +90,32 @@ import CoordinatorLua
         #expect(try lua.run("return coroutine.wrap(function(a) coroutine.yield(a + 1) end)(1)") == [2])
     }
 
+    /// `coroutine.resume` calls the library's resume with the coroutine noted as the running thread and puts
+    /// the record back when resume returns: so resume must have no other way out. At the memory limit,
+    /// where any allocation fails, a dead coroutine's resume still answers with its message (the messages
+    /// are kept made) instead of raising past the wrapper; a wrapped coroutine raises only after resume
+    /// returned.
+    @Test func aResumeAtTheMemoryLimitAnswersAndRaisesNothing() throws {
+        let lua = try makeState()
+        try lua.globals.set("tighten", lua.function(name: "tighten") { [unowned lua] _ in lua.memoryLimit = lua.memoryUsed })
+        let results = try lua.run("""
+            local dead = coroutine.create(function() end)
+            coroutine.resume(dead)
+            local wrapped = coroutine.wrap(function() end)
+            wrapped()
+            collectgarbage() collectgarbage()
+            -- Call frames and stack for what follows, made before the limit (a collection frees spare ones).
+            local function deep(n) if n > 0 then return deep(n - 1) + 0 end return 0 end
+            deep(50)
+            tighten()
+            local ok, resumed, message = pcall(coroutine.resume, dead)
+            local wrappedOk = pcall(wrapped)
+            return ok, resumed, message, wrappedOk
+            """)
+        lua.memoryLimit = nil
+        #expect(results == [true, false, "cannot resume dead coroutine", false])
+    }
+
     @Test func budgetCannotBeSwallowedByPcall() throws {
         lua.instructionBudget = 50_000
         let code = """

@@ -67,7 +67,7 @@ void *coordlua_metafield_object(lua_State *L, int idx, const char *name, const v
    Each takes the library's function as upvalue 1 and calls it with the mode forced to "t". */
 int coordlua_load_text(lua_State *L);
 int coordlua_loadfile_text(lua_State *L);
-/* dofile over luaL_loadfilex(L, name, "t"), yieldable as lbaselib's. */
+/* dofile of text only (luaL_loadfilex with mode "t"), which may yield as the library's may. */
 int coordlua_dofile_text(lua_State *L);
 /* The file searcher of package.searchers through the process's compiled chunks (text; binary where the state
    takes binary chunks); upvalue 1: the package table. */

@@ -11,7 +11,8 @@ int coordlua_msgh(lua_State *L);
 /* Pushes and clears the traceback the handler recorded (nil if none). */
 void coordlua_take_traceback(lua_State *L);
 
-/* Raises the error object on top of the stack. Only ever called from C frames. */
+/* Raises the string on top of the stack with the position of the Lua code that called the running C
+   function before it ("chunk:line: ", as luaL_error puts it). */
 int coordlua_where_error(lua_State *L);
 
 /* Pushes "chunk:line: " of the Lua code that called the running C function (from `level` up), or "" when

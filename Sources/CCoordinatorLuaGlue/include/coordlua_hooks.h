@@ -82,27 +82,30 @@ void coordlua_sigint_disarm(lua_State *previous);
 /* How many times Ctrl-C was pressed since the last call. */
 int coordlua_sigint_take(void);
 
-/* coroutine.resume and coroutine.wrap (coroutines.c): the library's own, with the coroutine the running thread
-   while it runs and given the running call's hooks (budget, interrupt, time limit, cancellation). */
-int coordlua_coresume(lua_State *L);
+/* Puts in the global `coroutine` table (when there is one) a resume and a wrap that call the library's own
+   with the coroutine the running thread while it runs, given the running call's hooks (budget, interrupt,
+   time limit, cancellation); coroutines.c. */
+void coordlua_follow_coroutines(lua_State *L);
+
 /* The message of a limit's stop reason (runtime record's interruptRequested): "interrupted", "interrupted!" (Ctrl-C), "timed out",
    "cancelled". */
 const char *coordlua_stop_message(int reason);
-int coordlua_cowrap(lua_State *L);
 
 /* Whether a limit stops the running code now: an interrupt, a timeout or a cancel raised, an instruction
    budget spent, a deadline passed. (A lua_CFunction: returns the answer as a boolean.) */
 int coordlua_stopping(lua_State *L);
 
-/* `xpcall`, as Lua's base library's, but a Lua message handler runs only while no limit stops the code: an
-   error a limit raises inside a hook reaches the handler with hooks off (Lua calls it from the hook), where
-   a handler that loops would loop for ever. Upvalue 1 makes the guard around a handler (a Lua function that
-   tail-calls it, so that the handler's stack levels are as without it); a C handler is called as it is. */
+/* `xpcall`: the base library's (upvalue 2), with a Lua message handler that runs only while no limit stops
+   the code: an error a limit raises inside a hook reaches the handler with hooks off (Lua calls it from the
+   hook), where a handler that loops would loop for ever. Upvalue 1 makes the guard around a handler (a Lua
+   function that tail-calls it, so that the handler's stack levels are as without it); a C handler is
+   passed on as it is. */
 int coordlua_xpcall(lua_State *L);
 
-/* `setmetatable`, as Lua's base library's, but a metatable with `__gc` is refused ("__gc metamethods are
-   not run here"): Lua runs finalizers with hooks off, where no limit could stop one that loops. */
-int coordlua_setmetatable_without_finalizers(lua_State *L);
+/* Makes the global `setmetatable` (the base library's, a C function) refuse a metatable with `__gc` ("__gc
+   metamethods are not run here"): Lua runs finalizers with hooks off, where no limit could stop one that
+   loops. 0 when the global is not a C function (nothing changed). */
+int coordlua_refuse_finalizers(lua_State *L);
 /* The sandbox's collectgarbage: the library's (upvalue 1) for no option, "collect", "count", "step" and "isrunning"; any other
    option an error at the caller's line (a script cannot stop the collector or tune it to grow without bound). */
 int coordlua_collectgarbage_sandboxed(lua_State *L);

@@ -18,6 +18,7 @@ typedef struct coordlua_Runtime {
     coordlua_Warn warn;
     void *owner;                 /* unretained pointer to the Swift core; valid while the state is open */
     lua_State *current;          /* the thread that is running now (main thread, or a callback's thread) */
+    lua_CFunction coroutineResume; /* the coroutine library's resume, which coroutines.c's wrappers call */
     size_t used;                 /* bytes currently allocated by this state */
     size_t peak;                 /* high-water mark of `used` */
     size_t limit;                /* 0: no limit */

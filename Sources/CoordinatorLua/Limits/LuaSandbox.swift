@@ -69,8 +69,7 @@ extension LuaState {
     public func refuseFinalizers() throws {
         guard !core.refusesFinalizers else { return }
         let L = try core.thread()
-        lua_pushcclosure(L, coordlua_setmetatable_without_finalizers, 0)
-        lua_setglobal(L, "setmetatable")
+        guard coordlua_refuse_finalizers(L) != 0 else { throw LuaError(.misuse, "setmetatable is not the base library's") }
         core.refusesFinalizers = true
     }
 

@@ -71,7 +71,11 @@ enum StandardLibraries {
         try LuaStack(L, lua.core).push(guardFactory)
         lua_pushcclosure(L, coordlua_stopping, 0)
         guard lua_pcallk(L, 1, 1, 0, 0, nil) == LUA_OK else { throw LuaError(.misuse, "the message handlers' guard did not load") }
-        lua_pushcclosure(L, coordlua_xpcall, 1)
+        lua_getglobal(L, "xpcall")
+        guard let library = lua_tocfunction(L, -1) else { throw LuaError(.misuse, "xpcall is not the base library's") }
+        lua_settop(L, -2)
+        lua_pushcclosure(L, library, 0)
+        lua_pushcclosure(L, coordlua_xpcall, 2)
         lua_setglobal(L, "xpcall")
     }
 
@@ -102,12 +106,6 @@ enum StandardLibraries {
     /// the library's own functions in C with that one addition.
     private static func followCoroutines(in lua: LuaState) throws {
         let L = try lua.core.thread()
-        lua_getglobal(L, "coroutine")
-        defer { lua_settop(L, -2) }
-        guard lua_type(L, -1) == LUA_TTABLE else { return }
-        lua_pushcclosure(L, coordlua_coresume, 0)
-        lua_setfield(L, -2, "resume")
-        lua_pushcclosure(L, coordlua_cowrap, 0)
-        lua_setfield(L, -2, "wrap")
+        coordlua_follow_coroutines(L)
     }
 }

@@ -75,7 +75,7 @@ public final class LuaState {
         try openLibraries(libraries)
     }
 
-    /// The Lua release and its copyright, as `lua -v` prints them: `Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio`.
+    /// The Lua release and its copyright line (liblua's `LUA_COPYRIGHT`), as `lua -v` prints them.
     public static var copyright: String { String(cString: coordlua_copyright()) }
 
     /// Whether `warn` messages are printed (to standard error, or to ``onWarning(_:)``'s handler). On by
