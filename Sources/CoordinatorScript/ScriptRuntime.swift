@@ -386,7 +386,7 @@ public final class ScriptRuntime {
     /// The text of the snapshot file at `path`, read up to ``maximumSnapshotBytes``.
     private func snapshotText(at path: String) throws -> String {
         guard let json = readTextFile(path, limit: Self.maximumSnapshotBytes) else {
-            throw NavigationError(.badSnapshot, "cannot read the snapshot \(path) (missing, unreadable, or over \(Self.maximumSnapshotBytes >> 20) MiB)")
+            throw SnapshotError(.unreadable, "cannot read the snapshot \(path) (missing, unreadable, or over \(Self.maximumSnapshotBytes >> 20) MiB)")
         }
         return json
     }

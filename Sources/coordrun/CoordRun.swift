@@ -217,7 +217,7 @@ enum CoordRun {
                 warning = try runtime.restore(contentsOf: file)
             } else {
                 warning = try runtime.restore(contentsOf: file) { secret in
-                    guard let value = secrets[secret.name] else { throw NavigationError(.badSnapshot, "no answer for \(secret)") }
+                    guard let value = secrets[secret.name] else { throw SnapshotError(.needsSecret, "no answer for \(secret)") }
                     return value
                 }
             }

@@ -67,7 +67,8 @@ import TestSupport
             #expect(runtime.app.window.visibleScreen?.name == top, "\(url)")
         }
         for url in ["m://item", "m://item/new/more", "x://item/new", "m://new/3/view"] {
-            #expect(throws: NavigationError.self, "\(url)") { try runtime.open(url) }
+            let error = #expect(throws: RouteError.self, "\(url)") { try runtime.open(url) }
+            #expect(error?.code == .noMatch, "\(url): \(error?.message ?? "")")
         }
     }
 
@@ -85,7 +86,7 @@ import TestSupport
             // A link of megabytes is cut in the message, its length said.
             ("shop://" + String(repeating: "a/", count: 1_500_000), "no route matches shop://" + String(repeating: "a/", count: 96) + "a… (3000007 bytes) ("),
         ] {
-            let error = #expect(throws: NavigationError.self) { try runtime.open(url) }
+            let error = #expect(throws: RouteError.self) { try runtime.open(url) }
             #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
             #expect(error?.message.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 7 } == false)
             #expect(runtime.app.stateDescription == before)

@@ -73,7 +73,7 @@ import TestSupport
         let checking = try runtime(key: key)
         let before = checking.app.stateDescription
         func refused(_ text: String, by runtime: ScriptRuntime, _ message: String) {
-            let error = #expect(throws: NavigationError.self) { try runtime.restore(text) }
+            let error = #expect(throws: SnapshotError.self) { try runtime.restore(text) }
             #expect(error?.message == message)
         }
         let mismatch = "the snapshot's signature does not match its content: it was altered, or signed with another key"
@@ -88,14 +88,14 @@ import TestSupport
         try runtime(key: nil).restore(json)
 
         // Keys: at least 16 bytes; from a file, one line end at its end is not part of the key.
-        #expect(throws: NavigationError.self) { try SnapshotKey(Array("short".utf8)) }
+        #expect(throws: SnapshotError.self) { try SnapshotKey(Array("short".utf8)) }
         let file = try folder.write("key", String(decoding: key, as: UTF8.self) + "\n")
         let fromFile = try ScriptRuntime(driverFunctions: true)
         fromFile.snapshotKey = try SnapshotKey(contentsOf: file)
         try fromFile.load(script: script)
         try fromFile.restore(json)
         #expect(fromFile.app.window.visibleStack.map(\.name) == ["List", "Item"])
-        let missing = #expect(throws: NavigationError.self) { try SnapshotKey(contentsOf: folder.path + "/none") }
+        let missing = #expect(throws: SnapshotError.self) { try SnapshotKey(contentsOf: folder.path + "/none") }
         #expect(missing?.message.contains("cannot read the snapshot key") == true)
     }
 }

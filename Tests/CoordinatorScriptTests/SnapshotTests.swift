@@ -68,7 +68,7 @@ import TestSupport
         try runtime.app.tap("buy")
         let before = runtime.app.stateDescription
         func refused(_ text: String, _ message: String) {
-            let error = #expect(throws: NavigationError.self) { try runtime.restore(text) }
+            let error = #expect(throws: SnapshotError.self) { try runtime.restore(text) }
             #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
             #expect(runtime.app.stateDescription == before)
         }
@@ -119,7 +119,7 @@ import TestSupport
         _ = try folder.write("shop.lua", text.replacingOccurrences(of: "flow.route(\"shop://catalog/:category/:product\"", with: "flow.route(\"shop://store/:category/:product\""))
         let broken = try ScriptRuntime(driverFunctions: true)
         try broken.load(script: script)
-        let error = #expect(throws: NavigationError.self) { try broken.restore(json) }
+        let error = #expect(throws: SnapshotError.self) { try broken.restore(json) }
         #expect(error?.message.hasPrefix("the snapshot was taken of other scripts (shop.lua, lua-fnv1a64:") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains(", and it does not restore into these: restoring: step 1, open(\"shop://catalog/shoes/42\"), fails now") == true, "\(error?.message ?? "")")
         // A snapshot written with the digest of bytes restores into the same bytes, and no others.
@@ -160,7 +160,7 @@ import TestSupport
         #expect(json.contains(odd))
         let before = runtime.app.stateDescription
         func refused(_ text: String, _ message: String) {
-            let error = #expect(throws: NavigationError.self) { try runtime.restore(text) }
+            let error = #expect(throws: SnapshotError.self) { try runtime.restore(text) }
             #expect(error?.message == message)
             #expect(runtime.app.stateDescription == before)
         }
@@ -195,7 +195,7 @@ import TestSupport
         let written = "\"inputs\": {\n            \"text\": \"hi\"\n          }"
         #expect(json.contains(written))
         func refused(_ inputs: String, _ message: String) {
-            let error = #expect(throws: NavigationError.self) { try runtime.restore(json.replacingOccurrences(of: written, with: inputs)) }
+            let error = #expect(throws: SnapshotError.self) { try runtime.restore(json.replacingOccurrences(of: written, with: inputs)) }
             #expect(error?.message == message)
             #expect(runtime.app.stateDescription == before)
         }
@@ -252,8 +252,9 @@ import TestSupport
 
         // Without its secrets the snapshot is refused, naming the first one, and the app is unchanged.
         let before = runtime.app.stateDescription
-        let refused = #expect(throws: NavigationError.self) { try runtime.restore(json) }
+        let refused = #expect(throws: SnapshotError.self) { try runtime.restore(json) }
         #expect(refused?.message.hasPrefix("restoring: step 1 needs the secret 'password' of Login's output submit, which a snapshot never holds") == true)
+        #expect(refused?.code == .needsSecret)
         #expect(runtime.app.stateDescription == before)
 
         // With them it restores; each is asked with its step.
@@ -268,12 +269,13 @@ import TestSupport
         #expect(try fresh.snapshot() == json)
 
         // A wrong secret fails the step; the message shows the step as recorded, never the secret given.
-        let wrong = #expect(throws: NavigationError.self) { try fresh.restore(json) { _ in "guess-1" } }
+        let wrong = #expect(throws: SnapshotError.self) { try fresh.restore(json) { _ in "guess-1" } }
         #expect(wrong?.message.contains("step 1, tap(\"submit\", {password = {[\"$secret\"] = \"password\"}, user = \"ann\"}), fails now") == true, "\(wrong?.message ?? "")")
         #expect(wrong?.message.contains("guess-1") == false)
+        #expect(wrong?.code == .notRebuilt)
         // What the secrets function throws ends the restore, naming the secret.
         struct NoKeychain: Error {}
-        let thrown = #expect(throws: NavigationError.self) { try fresh.restore(json) { _ in throw NoKeychain() } }
+        let thrown = #expect(throws: SnapshotError.self) { try fresh.restore(json) { _ in throw NoKeychain() } }
         #expect(thrown?.message.hasPrefix("restoring: step 1 needs the secret 'password' of Login's output submit: NoKeychain") == true)
         #expect(fresh.app.window.visibleStack.map(\.name) == ["Login", "Home", "Vault"])
     }

@@ -346,7 +346,8 @@ import TestSupport
         let routes = try RouteCheck.run(script: script, timeLimit: 0.05)
         #expect(routes.first?.failure?.hasSuffix("loop.lua:5: timed out") == true)
         // A base that never arrives times out too; a report from a link starts its tests by opening it.
-        let stuck = #expect(throws: NavigationError.self) { _ = try Self.explore(script) { $0.base = .link("loop://spin"); $0.stepTimeLimit = 0.05 } }
+        let stuck = #expect(throws: RouteError.self) { _ = try Self.explore(script) { $0.base = .link("loop://spin"); $0.stepTimeLimit = 0.05 } }
+        #expect(stuck?.code == .stepFailed)
         #expect(stuck?.message.hasSuffix("loop.lua:5: timed out") == true, "\(stuck?.message ?? "no error")")
         #expect(report.testFile(app: script, base: .link("loop://x")).contains("test(\"error 1: \(script):5: timed out\", function()\n  open(\"loop://x\")\n  tap(\"spin\")"))
     }

@@ -200,7 +200,7 @@ public final class Application {
             }
         case .open(let link):
             guard let linkOpener else {
-                throw NavigationError(.unknownRoute, "this app opens no links (\(link)): a scripting layer routes them")
+                throw NavigationError(.noRouter, "this app opens no links (\(link)): a scripting layer routes them")
             }
             try linkOpener(link) // it records the link itself
         }

@@ -1,5 +1,5 @@
 /// A navigation or coordination mistake. Every operation that throws one leaves the app exactly as it was.
-public struct NavigationError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct NavigationError: CoordinatorError, Equatable {
     /// What went wrong, for code that reacts to particular mistakes.
     public enum Code: String, Sendable {
         /// Popping the root screen of a stack.
@@ -40,13 +40,8 @@ public struct NavigationError: Error, Equatable, Sendable, CustomStringConvertib
         case badTab
         /// A gateway state the application has no flow for.
         case unknownState
-        /// A signal stopped before it reached anyone who answers.
-        case stopped
-        /// A link that matches no route, or a route whose steps cannot be taken from where the app is.
-        case unknownRoute
-        /// A snapshot that cannot be restored (another format, other scripts, or an app its steps do not
-        /// rebuild).
-        case badSnapshot
+        /// A link opened in an app that has nothing to route it (the scripting layer's routes do).
+        case noRouter
     }
 
     /// What went wrong.
@@ -59,7 +54,4 @@ public struct NavigationError: Error, Equatable, Sendable, CustomStringConvertib
         self.code = code
         self.message = message
     }
-
-    /// The message.
-    public var description: String { message }
 }

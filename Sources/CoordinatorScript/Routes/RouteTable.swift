@@ -109,7 +109,7 @@ final class RouteTable {
         guard let (scheme, parts) = Route.split(url), let i = index.first(scheme: scheme, parts[...]),
               let parameters = routes[i].match(parts, query: Route.query(of: url)) else {
             let known = routes.isEmpty ? "the app declares no routes" : "routes: " + routes.map(\.pattern).joined(separator: ", ")
-            throw NavigationError(.unknownRoute, "no route matches \(Route.shown(url)) (\(known))")
+            throw RouteError(.noMatch, "no route matches \(Route.shown(url)) (\(known))")
         }
         let route = routes[i]
         try app.atomically {
@@ -122,7 +122,7 @@ final class RouteTable {
                     do {
                         try take(step, parameters: parameters, in: app)
                     } catch {
-                        throw NavigationError(.unknownRoute, "\(Route.shown(url)), step \(i + 1) of route '\(route.pattern)' (\(route.location)): \(error)")
+                        throw RouteError(.stepFailed, "\(Route.shown(url)), step \(i + 1) of route '\(route.pattern)' (\(route.location)): \(error)")
                     }
                 }
             }
@@ -133,10 +133,10 @@ final class RouteTable {
     private func take(_ step: RouteStep, parameters: [String: String], in app: Application) throws {
         let screen = app.window.visibleScreen
         if let on = step.on, screen?.name != on {
-            throw NavigationError(.unknownRoute, "expected \(on) to be showing, but " + (screen.map { "\($0.name) is" } ?? "no screen is"))
+            throw RouteError(.notShowing, "expected \(on) to be showing, but " + (screen.map { "\($0.name) is" } ?? "no screen is"))
         }
         if let flow = step.flow, screen?.owner?.name != flow {
-            throw NavigationError(.unknownRoute, "expected a screen of flow \(flow), but " + (screen.map { "\($0.name) belongs to \($0.owner?.name ?? "nobody")" } ?? "no screen is showing"))
+            throw RouteError(.notShowing, "expected a screen of flow \(flow), but " + (screen.map { "\($0.name) belongs to \($0.owner?.name ?? "nobody")" } ?? "no screen is showing"))
         }
         let user: UserStep
         switch step.action {

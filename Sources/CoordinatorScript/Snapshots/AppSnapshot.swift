@@ -83,7 +83,7 @@ public enum AppSnapshot {
 
     /// The step a document's entry describes.
     package static func step(from value: FlowValue, number: Int) throws -> UserStep {
-        func bad() -> NavigationError { NavigationError(.badSnapshot, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, open)") }
+        func bad() -> SnapshotError { SnapshotError(.malformed, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, open)") }
         guard case .record(let fields) = value else { throw bad() }
         if let output = fields["tap"]?.stringValue { return .tap(output, payload: fields["payload"]) }
         if fields["back"] == true { return .back }

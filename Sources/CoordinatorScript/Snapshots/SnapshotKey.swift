@@ -23,7 +23,7 @@ public struct SnapshotKey: Sendable {
     /// A key of these bytes (at least ``minimumBytes``: a random 32 are best, `head -c 32 /dev/urandom`).
     public init(_ bytes: [UInt8]) throws {
         guard bytes.count >= Self.minimumBytes else {
-            throw NavigationError(.badSnapshot, "a snapshot key has at least \(Self.minimumBytes) bytes (this one has \(bytes.count)): make one with `head -c 32 /dev/urandom > FILE`")
+            throw SnapshotError(.badKey, "a snapshot key has at least \(Self.minimumBytes) bytes (this one has \(bytes.count)): make one with `head -c 32 /dev/urandom > FILE`")
         }
         self.bytes = bytes
     }
@@ -32,7 +32,7 @@ public struct SnapshotKey: Sendable {
     /// `echo` works as the same key without it).
     public init(contentsOf path: String) throws {
         guard let text = readFileBytes(path, limit: 1 << 16) else {
-            throw NavigationError(.badSnapshot, "cannot read the snapshot key \(path) (missing, unreadable, or over 64 KiB)")
+            throw SnapshotError(.unreadable, "cannot read the snapshot key \(path) (missing, unreadable, or over 64 KiB)")
         }
         var bytes = text
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
@@ -53,14 +53,14 @@ public struct SnapshotKey: Sendable {
     /// Checks a snapshot's signature: it must have one, and it must be the signature of its content.
     func check(_ document: FlowRecord) throws {
         guard let given = document[Self.field]?.stringValue else {
-            throw NavigationError(.badSnapshot, "the snapshot is not signed, and this runtime restores only snapshots signed with its key")
+            throw SnapshotError(.unsigned, "the snapshot is not signed, and this runtime restores only snapshots signed with its key")
         }
         let expected = signature(of: document)
         // Compared in time that does not depend on where they differ.
         var difference = given.utf8.count ^ expected.utf8.count
         for (a, b) in zip(given.utf8, expected.utf8) { difference |= Int(a ^ b) }
         guard difference == 0 else {
-            throw NavigationError(.badSnapshot, "the snapshot's signature does not match its content: it was altered, or signed with another key")
+            throw SnapshotError(.badSignature, "the snapshot's signature does not match its content: it was altered, or signed with another key")
         }
     }
 }

@@ -25,7 +25,7 @@ package final class Snapshots {
     func take(of runtime: ScriptRuntime) throws -> String {
         let app = runtime.app
         guard !app.stepsOverflowed else {
-            throw NavigationError(.badSnapshot, "the app took more than \(app.maximumSteps) steps since it started, so its steps no longer lead to where it is: no snapshot (Application.maximumSteps raises the limit)")
+            throw SnapshotError(.tooManySteps, "the app took more than \(app.maximumSteps) steps since it started, so its steps no longer lead to where it is: no snapshot (Application.maximumSteps raises the limit)")
         }
         let state = try capture(of: runtime)
         let script = runtime.files.mains.first.map { String($0.path.split(separator: "/").last ?? "") } ?? ""
@@ -145,12 +145,12 @@ package final class Snapshots {
     /// so; else the error says both.
     func restore(_ json: String, into runtime: ScriptRuntime, secrets: ((SnapshotSecret) throws -> FlowValue)? = nil) throws -> RestoreWarning? {
         let document: FlowValue
-        do { document = try FlowValue(json: json) } catch { throw NavigationError(.badSnapshot, "snapshot: \(error.message)") }
-        guard case .record(let fields) = document else { throw NavigationError(.badSnapshot, "snapshot: not a JSON object") }
+        do { document = try FlowValue(json: json) } catch { throw SnapshotError(.malformed, "snapshot: \(error.message)") }
+        guard case .record(let fields) = document else { throw SnapshotError(.malformed, "snapshot: not a JSON object") }
         try key?.check(fields) // before anything it says is believed
-        guard let format = fields["format"]?.intValue else { throw NavigationError(.badSnapshot, "snapshot: it has no format (is it a snapshot?)") }
+        guard let format = fields["format"]?.intValue else { throw SnapshotError(.malformed, "snapshot: it has no format (is it a snapshot?)") }
         guard format == AppSnapshot.format else {
-            throw NavigationError(.badSnapshot, "snapshot format \(format) is not one this runtime reads (it reads format \(AppSnapshot.format))")
+            throw SnapshotError(.otherFormat, "snapshot format \(format) is not one this runtime reads (it reads format \(AppSnapshot.format))")
         }
         let digest = fields["app"]?["digest"]?.stringValue ?? "none"
         let otherScripts = runtime.files.areNamed(by: digest) ? nil
@@ -158,8 +158,8 @@ package final class Snapshots {
         do {
             try replay(fields, into: runtime, secrets: secrets)
         } catch where otherScripts != nil {
-            let message = (error as? NavigationError)?.message ?? (error as? LuaError)?.message ?? "\(error)"
-            throw NavigationError(.badSnapshot, (otherScripts ?? "") + ", and it does not restore into these: " + message)
+            let message = (error as? any CoordinatorError)?.message ?? (error as? LuaError)?.message ?? "\(error)"
+            throw SnapshotError(.otherScripts, (otherScripts ?? "") + ", and it does not restore into these: " + message)
         }
         return otherScripts.map { RestoreWarning(message: $0 + "; its steps build the same app in these, so it was restored: check that it is the app you meant") }
     }
@@ -170,7 +170,7 @@ package final class Snapshots {
         let app = runtime.app
         var expected = FlowRecord.Builder()
         for key in ["gateway", "window", "coordinators"] {
-            guard let value = fields[key] else { throw NavigationError(.badSnapshot, "snapshot: it has no \(key)") }
+            guard let value = fields[key] else { throw SnapshotError(.malformed, "snapshot: it has no \(key)") }
             expected.add(key, value)
         }
         let wanted = FlowValue.record(expected.finish())
@@ -186,17 +186,17 @@ package final class Snapshots {
                     try app.perform(step)
                 } catch {
                     // The step as recorded: a secret put back is not shown.
-                    throw NavigationError(.badSnapshot, "restoring: step \(i + 1), \(recorded.luaSource), fails now: \(error)")
+                    throw SnapshotError(.notRebuilt, "restoring: step \(i + 1), \(recorded.luaSource), fails now: \(error)")
                 }
             }
             let replayed = try capture(of: runtime)
             if AppSnapshot.difference(wanted, .record(replayed.document)) == nil { return } // the steps made it all
             if let difference = AppSnapshot.difference(Self.structure(wanted), Self.structure(.record(replayed.document))) {
-                throw NavigationError(.badSnapshot, "restoring: the snapshot's steps build another app now (\(difference))")
+                throw SnapshotError(.notRebuilt, "restoring: the snapshot's steps build another app now (\(difference))")
             }
             try reconcile(wanted, with: replayed, in: runtime)
             if let difference = AppSnapshot.difference(wanted, .record(try capture(of: runtime).document)) {
-                throw NavigationError(.badSnapshot, "restoring: \(difference)")
+                throw SnapshotError(.notRebuilt, "restoring: \(difference)")
             }
         }
     }
@@ -209,10 +209,10 @@ package final class Snapshots {
         return .tap(output, payload: try spec.restoring(payload) { name in
             let secret = SnapshotSecret(step: number, screen: screen.name, output: output, name: name)
             guard let secrets else {
-                throw NavigationError(.badSnapshot, "restoring: step \(number) needs \(secret), which a snapshot never holds: restore it with its secrets (coordrun asks at a terminal; restore(json, { \(LuaSyntax.key(name)) = ... }) in Lua; restore(_:secrets:) in Swift)")
+                throw SnapshotError(.needsSecret, "restoring: step \(number) needs \(secret), which a snapshot never holds: restore it with its secrets (coordrun asks at a terminal; restore(json, { \(LuaSyntax.key(name)) = ... }) in Lua; restore(_:secrets:) in Swift)")
             }
-            do { return try secrets(secret) } catch let error as NavigationError { throw error } catch {
-                throw NavigationError(.badSnapshot, "restoring: step \(number) needs \(secret): \(error)")
+            do { return try secrets(secret) } catch let error as SnapshotError { throw error } catch {
+                throw SnapshotError(.needsSecret, "restoring: step \(number) needs \(secret): \(error)")
             }
         })
     }
@@ -274,13 +274,13 @@ package final class Snapshots {
         for ((path, entry), screen) in zip(screens, replayed.screens) {
             let inputs = entry["inputs"]?.recordValue ?? [:]
             guard inputs != screen.inputs else { continue }
-            do { try screen.type.check(inputs: inputs) } catch { throw NavigationError(.badSnapshot, "restoring: \(path).inputs: \(error)") }
+            do { try screen.type.check(inputs: inputs) } catch { throw SnapshotError(.notRebuilt, "restoring: \(path).inputs: \(error)") }
             for field in inputs.fields where screen[field.key] != field.value { try screen.set(field.key, to: field.value) }
             for field in screen.inputs.fields where inputs[field.key] == nil { try screen.set(field.key, to: nil) }
             reset.append((path, screen))
         }
         for (path, screen) in reset {
-            do { _ = try screen.checkedRendering() } catch { throw NavigationError(.badSnapshot, "restoring: \(path).inputs: \(error)") }
+            do { _ = try screen.checkedRendering() } catch { throw SnapshotError(.notRebuilt, "restoring: \(path).inputs: \(error)") }
         }
         for (entry, container) in zip(tabs, replayed.tabs) {
             for (i, tab) in (entry["tabs"]?.listValue ?? []).enumerated() where container.badges.indices.contains(i) && container.badges[i] != tab["badge"] {
@@ -326,7 +326,7 @@ package final class Snapshots {
         do {
             try codecFunctions(lua, module: runtime.scriptModule.table).apply.call(instances(of: replayed.coordinators, in: lua), encoded, fields)
         } catch let error as LuaError where error.message.hasPrefix("snapshot: ") {
-            throw NavigationError(.badSnapshot, error.message) // a mistake in the document, at its JSON path: no traceback of the codec
+            throw SnapshotError(.malformed, error.message) // a mistake in the document, at its JSON path: no traceback of the codec
         }
     }
 

@@ -1,4 +1,14 @@
+import CoordinatorCore
 import CoordinatorScript
+
+/// A line on the wire that is not a request, answer or outcome of an exploration (a worker of another
+/// version, a damaged row).
+package struct ExploreWireError: CoordinatorError, Equatable {
+    /// What is wrong with the line.
+    package var message: String
+
+    init(_ message: String) { self.message = message }
+}
 
 /// The wire between an exploration and its workers (`coordrun explore --workers N`, `--queue`): a request
 /// is a state to expand (its path and identity) as one line of JSON, the answer what expanding it gave as
@@ -13,7 +23,7 @@ extension ExploreRequest {
     public init(line: String) throws {
         let value = try FlowValue(json: line)
         guard let index = value["index"]?.intValue, let key = value["key"]?.stringValue else {
-            throw NavigationError(.badSnapshot, "explore: a request without its state's index and key")
+            throw ExploreWireError("explore: a request without its state's index and key")
         }
         self.init(index: index, path: try Explorer.path(from: value["path"] ?? []), key: key)
     }
@@ -51,7 +61,7 @@ extension Explorer.Expansion {
     public init(answer line: String) throws {
         let value = try FlowValue(json: line)
         if let message = value["failed"]?.stringValue { throw Explorer.WorkerFailure(message: message) }
-        guard let count = value["actions"]?.intValue else { throw NavigationError(.badSnapshot, "explore: an answer without its action count") }
+        guard let count = value["actions"]?.intValue else { throw ExploreWireError("explore: an answer without its action count") }
         self.init(actionCount: count, outcomes: try (value["outcomes"]?.listValue ?? []).map { try Explorer.Outcome(value: $0) },
                   leftAlive: value["leftAlive"]?.listValue?.compactMap(\.stringValue) ?? [], freshRuntimes: value["fresh"]?.intValue ?? 0)
     }
@@ -83,14 +93,14 @@ extension Explorer.Outcome {
 
     /// The outcome `value` describes (what ``value`` wrote).
     public init(value: FlowValue) throws {
-        guard let action = value["action"] else { throw NavigationError(.badSnapshot, "explore: an outcome without its action") }
+        guard let action = value["action"] else { throw ExploreWireError("explore: an outcome without its action") }
         self.action = try AppSnapshot.step(from: action, number: 1)
         if let message = value["error"]?.stringValue {
             result = .failed(message)
         } else if let state = value["state"] {
             result = .state(try Explorer.StateSeen(value: state))
         } else {
-            throw NavigationError(.badSnapshot, "explore: an outcome with neither a state nor an error")
+            throw ExploreWireError("explore: an outcome with neither a state nor an error")
         }
         if let pair = value["unhandled"]?.listValue, pair.count == 2, let screen = pair[0].stringValue, let output = pair[1].stringValue {
             unhandled = (screen, output)
@@ -114,7 +124,7 @@ extension Explorer.StateSeen {
 
     /// The state `value` describes.
     public init(value: FlowValue) throws {
-        guard let key = value["key"]?.stringValue else { throw NavigationError(.badSnapshot, "explore: a state without its key") }
+        guard let key = value["key"]?.stringValue else { throw ExploreWireError("explore: a state without its key") }
         self.init(key: key, viewed: value["viewed"]?.boolValue ?? false, screen: value["screen"]?.stringValue ?? "",
                   title: value["title"]?.stringValue, owner: value["owner"]?.stringValue ?? "",
                   inModal: value["modal"]?.boolValue ?? false, tab: value["tab"]?.stringValue,
