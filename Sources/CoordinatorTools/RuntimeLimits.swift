@@ -20,7 +20,7 @@ public struct RuntimeLimits: Sendable {
 
     /// A runtime under these limits, in gateway state `state`, with the driver functions (`tap`, `back`, ...)
     /// if asked; `timed` says that a time limit bounds its calls too (``apply(to:timed:)``).
-    public func runtime(stateNamed state: String = "authorization", driverFunctions: Bool = false, timed: Bool) throws -> ScriptRuntime {
+    package func runtime(stateNamed state: String = "authorization", driverFunctions: Bool = false, timed: Bool) throws -> ScriptRuntime {
         let runtime = try ScriptRuntime(stateNamed: state, driverFunctions: driverFunctions, sandbox: sandbox)
         try apply(to: runtime, timed: timed)
         return runtime
@@ -30,7 +30,7 @@ public struct RuntimeLimits: Sendable {
     /// `timed` says that a time limit bounds its calls too. Under any limit the runtime's scripts cannot
     /// set `__gc` metamethods: Lua runs finalizers with hooks off, at a collection or when the runtime
     /// closes, where no limit could stop one that loops.
-    public func apply(to runtime: ScriptRuntime, timed: Bool) throws {
+    package func apply(to runtime: ScriptRuntime, timed: Bool) throws {
         if memory != nil || instructions != nil {
             try runtime.limit(memory: memory.map { max($0, 1) }, instructions: instructions.map { max($0, 1) })
         }

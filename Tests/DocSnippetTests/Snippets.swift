@@ -406,6 +406,33 @@ extension DocSnippets {
     }
 }
 
+// docs/Explore.md, snippet 1
+extension DocSnippets {
+    @MainActor func docs_explore_md_1() async throws {
+        /// Each request goes as a line to a worker and its answer comes back as a line, as a queue carries them
+        /// (here the worker is in the same process).
+        struct LineWorkforce: ExploreWorkforce {
+            let worker: Explorer
+            func expand(_ batches: [[ExploreRequest]], take: (_ batch: Int, _ expansions: [Explorer.Expansion]) throws -> Bool) throws {
+                for (number, batch) in batches.enumerated() {
+                    let answers = batch.map { worker.answer($0.line) }
+                    guard try take(number, answers.map(Explorer.Expansion.init(answer:))) else { return }
+                }
+            }
+        }
+        func app() throws -> ScriptRuntime {
+            let runtime = try ScriptRuntime(driverFunctions: true)
+            try runtime.load(script: "scripts/app.lua")
+            return runtime
+        }
+        var options = Explorer.Options()
+        options.depth = 8
+        let search = ExploreLevels(explorer: try Explorer(options: options, runtime: app))
+        let report = try search.run(workforce: LineWorkforce(worker: try Explorer(options: options, runtime: app)), workers: 2)
+        print(report.text)
+    }
+}
+
 // docs/Links.md, snippet 1
 extension DocSnippets {
     @MainActor func docs_links_md_1() async throws {
@@ -437,5 +464,15 @@ extension DocSnippets {
         try runtime.start()
         try runtime.app.tap("save", payload: "milk")        // the visible screen emits an output
         try runtime.run("print(hostVersion())")             // any Lua chunk, atomically
+    }
+}
+
+// docs/Testing.md, snippet 1
+extension DocSnippets {
+    @MainActor func docs_testing_md_1() async throws {
+        let results = try FlowTests.run("scripts/app_test.lua", timeLimit: 10) { result in
+            print(result.test.name, result.outcome.failure?.message ?? "ok")
+        }
+        try JUnitReport.xml(results).write(toFile: "junit.xml", atomically: true, encoding: .utf8)
     }
 }

@@ -10,19 +10,19 @@ import CoordinatorScript
 /// (`onSelectCity`), each coordinator class a class over `coordinator.Coordinator` with its methods and the
 /// fields its methods set on `self`; `push`, `present` and `setRoot` take a screen type's name and give that
 /// type, so `self:push("Regoins")`, `s.onSelectCty` and `self:pussh` are flagged.
-public enum Annotations {
+package enum Annotations {
     /// A file of annotations: its name in the output folder and its text.
-    public struct File: Sendable, Equatable {
+    package struct File: Sendable, Equatable {
         /// The file's name (`coordinator.lua`).
-        public let name: String
+        package let name: String
         /// Its text.
-        public let text: String
+        package let text: String
     }
 
     /// The files for `runtime` (made with the driver functions, its app loaded when `app` is true): the
     /// library (`coordinator.lua`), the driver functions and the tests' globals (`driver.lua`), and with an
     /// app, its declarations (`app.lua`).
-    public static func files(for runtime: ScriptRuntime, app: Bool) throws -> [File] {
+    package static func files(for runtime: ScriptRuntime, app: Bool) throws -> [File] {
         var files = [File(name: "coordinator.lua", text: library), File(name: "driver.lua", text: driver)]
         if app { files.append(File(name: "app.lua", text: declarations(of: runtime))) }
         return files
@@ -324,7 +324,7 @@ public enum Annotations {
 
     /// `.luacheckrc` for a project of flows: Lua 5.4, and in test files (`*_test.lua`) the driver functions,
     /// `app`, `test`, `skip` and `expect` with its checks (luacheck then flags `expect.stak`).
-    public static var luacheckConfig: String {
+    package static var luacheckConfig: String {
         let globals = (driverFunctions + testGlobals).map { LuaSyntax.quoted($0.name) }.joined(separator: ", ")
         let checks = expectations.map { LuaSyntax.quoted($0.name) }.joined(separator: ", ")
         return """

@@ -3,14 +3,14 @@
 /// reports a finding are expanded again here, and an answer that differs ends the exploration naming the
 /// worker that gave it (``Mismatch``), so a rewritten answer (a crashing step made harmless, a finding
 /// invented) never reaches the report.
-public struct AnswerCheck {
+package struct AnswerCheck {
     /// The explorer that expands the states again (the coordinator's own).
-    public let explorer: Explorer
+    package let explorer: Explorer
     /// The share of answers expanded again, from 0 to 1.
-    public let sample: Double
+    package let sample: Double
 
     /// A check of answers by `explorer`, re-running `sample` of them (0–1) and every one with a finding.
-    public init(explorer: Explorer, sample: Double) {
+    package init(explorer: Explorer, sample: Double) {
         self.explorer = explorer
         self.sample = min(max(sample, 0), 1)
         types = Set(explorer.runtime.app.catalog.names + explorer.runtime.coordinatorClassNames)
@@ -20,14 +20,14 @@ public struct AnswerCheck {
     private let types: Set<String>
 
     /// An answer that differs from this process's expansion of the same state.
-    public struct Mismatch: Error, CustomStringConvertible {
+    package struct Mismatch: Error, CustomStringConvertible {
         /// The state's number.
-        public let state: Int
+        package let state: Int
         /// The worker that answered (its name on the queue: host and process).
-        public let worker: String
+        package let worker: String
         /// What it answered, and what this process found (as the wire writes them, shortened).
-        public let answered: String, found: String
-        public var description: String {
+        package let answered: String, found: String
+        package var description: String {
             func short(_ text: String) -> String { text.count <= 300 ? text : String(text.prefix(299)) + "…" }
             return "worker \(worker) answered state \(state) otherwise than this process expands it (it answered \(short(answered)); "
                 + "this process found \(short(found))): its answers are not believed, and the exploration ends"
@@ -37,7 +37,7 @@ public struct AnswerCheck {
     /// Checks `expansions`, the answers `worker` gave to `requests` (in order); throws ``Mismatch`` at the
     /// first that differs. How many it expanded again.
     @discardableResult
-    public func check(_ requests: [ExploreRequest], _ expansions: [Explorer.Expansion], from worker: String) throws -> Int {
+    package func check(_ requests: [ExploreRequest], _ expansions: [Explorer.Expansion], from worker: String) throws -> Int {
         var generator = SystemRandomNumberGenerator()
         var checked = 0
         for (request, answer) in zip(requests, expansions) {

@@ -11,7 +11,7 @@ public struct ExploreRequest: Sendable {
     public let key: String
 
     /// A request for the state at `index` reached by `path`, whose identity is `key`.
-    public init(index: Int, path: [UserStep], key: String) {
+    package init(index: Int, path: [UserStep], key: String) {
         (self.index, self.path, self.key) = (index, path, key)
     }
 }
@@ -32,7 +32,7 @@ public protocol ExploreWorkforce {
 public struct ExploreLevels {
     /// The explorer whose base and limits the search has (its runtime expands nothing when the
     /// workforce is elsewhere).
-    public let explorer: Explorer
+    package let explorer: Explorer
 
     /// A search with `explorer`'s base and limits.
     public init(explorer: Explorer) { self.explorer = explorer }
@@ -40,7 +40,7 @@ public struct ExploreLevels {
     /// How many states a batch of a level of `count` states holds when `workers` share it: about four
     /// batches a worker (so that one slow batch does not hold the level up, and a worker that stops loses
     /// little), and at most 64 states (for a queue, whose workers come and go).
-    public static func batchSize(level count: Int, workers: Int) -> Int {
+    package static func batchSize(level count: Int, workers: Int) -> Int {
         let parts = 4 * max(workers, 1)
         return max(1, min(64, (count + parts - 1) / parts))
     }

@@ -4,92 +4,92 @@ import CoordinatorScript
 /// shortest path from the start that reproduces it.
 public struct ExploreReport {
     /// A state: the shortest path to it and the screen visible there.
-    public struct State {
+    package struct State {
         /// The steps from the start, shortest first found (breadth first).
-        public let path: [UserStep]
+        package let path: [UserStep]
         /// The screen type visible there ("" when none is).
-        public let screen: String
+        package let screen: String
         /// The visible screen's title, when it has one (an alert's).
-        public let title: String?
+        package let title: String?
         /// The class of the coordinator that shows it ("" when none).
-        public let owner: String
+        package let owner: String
         /// Whether the visible screen is in a modal.
-        public let inModal: Bool
+        package let inModal: Bool
         /// The selected tab's title, when a tab bar shows.
-        public let tab: String?
+        package let tab: String?
         /// The gateway's state.
-        public let gateway: String
+        package let gateway: String
         /// How many actions the user has there.
-        public internal(set) var actionCount = 0
+        package internal(set) var actionCount = 0
         /// Its identity (``Explorer``).
-        public let key: String
+        package let key: String
     }
 
     /// An action taken at a state, and the state it led to (itself when nothing changed).
-    public struct Transition {
+    package struct Transition {
         /// The state it was taken at (an index into ``ExploreReport/states``).
-        public let from: Int
+        package let from: Int
         /// The state it led to.
-        public let to: Int
+        package let to: Int
         /// What the user did.
-        public let action: UserStep
+        package let action: UserStep
     }
 
     /// A fault and the shortest path that reproduces it (its last step shows it).
-    public struct Finding {
+    package struct Finding {
         /// The steps from the start; the last one shows the fault.
-        public let path: [UserStep]
+        package let path: [UserStep]
         /// What was found.
-        public let message: String
+        package let message: String
     }
 
     /// The app's main script.
-    public let script: String
+    package let script: String
     /// Every state found, the start first, in the order found (breadth first).
-    public internal(set) var states: [State] = []
+    package internal(set) var states: [State] = []
     /// Every action taken and where it led.
-    public internal(set) var transitions: [Transition] = []
+    package internal(set) var transitions: [Transition] = []
     /// Steps that failed: a Lua error in a handler, a navigation error, a screen that does not render.
-    public internal(set) var errors: [Finding] = []
+    package internal(set) var errors: [Finding] = []
     /// Taps that did nothing: no handler heard the output (one per screen type and output).
-    public internal(set) var unhandled: [Finding] = []
+    package internal(set) var unhandled: [Finding] = []
     /// States with no way forward and no way back: no action leads anywhere else.
-    public internal(set) var deadEnds: [Finding] = []
+    package internal(set) var deadEnds: [Finding] = []
     /// What the lifecycle oracle found: a flow left running without a screen, or a finished flow or a
     /// screen that left still alive (each once).
-    public internal(set) var violations: [Finding] = []
+    package internal(set) var violations: [Finding] = []
     /// Findings whose tests did not reproduce them in a fresh runtime (``withdraw(_:)``): the explorer's
     /// fault, never reported as the app's.
-    public internal(set) var unreproduced: [Finding] = []
+    package internal(set) var unreproduced: [Finding] = []
     /// Screen types that never showed, anywhere in the window, in any state.
-    public internal(set) var unreachedTypes: [String] = []
+    package internal(set) var unreachedTypes: [String] = []
     /// For outputs that choose an item and read it by a field (`label = "subject"`): that field, by
     /// `Screen.output` (`Inbox.open`). The flow graph names a chosen item by it.
-    public internal(set) var itemLabels: [String: String] = [:]
+    package internal(set) var itemLabels: [String: String] = [:]
     /// The outputs whose payloads hold a secret, by `Screen.output`: the flow graph shows their payloads
     /// with each secret masked.
-    public internal(set) var secretOutputs: [String: OutputSpec] = [:]
+    package internal(set) var secretOutputs: [String: OutputSpec] = [:]
     /// Actions taken (each one after the steps that bring the app to its state).
-    public internal(set) var steps = 0
+    package internal(set) var steps = 0
     /// Whether states were left unexpanded for the depth limit.
-    public var cutByDepth = false
+    package var cutByDepth = false
     /// Whether exploration stopped at the state limit.
-    public internal(set) var cutByStates = false
+    package internal(set) var cutByStates = false
     /// Whether exploration stopped at its time limit.
-    public var cutByTime = false
+    package var cutByTime = false
     /// States found and never expanded (at the depth limit, or left when the state or time limit stopped
     /// the search).
-    public var unexpanded = 0
+    package var unexpanded = 0
     /// Whether the app's view (`flow.view`, a class's `__view`) stood for some of its data: states the view
     /// calls equal were explored once.
-    public internal(set) var viewed = false
+    package internal(set) var viewed = false
     /// How many fresh runtimes branches needed (the runtime kept data of an earlier branch).
-    public var freshRuntimes = 0
+    package var freshRuntimes = 0
     /// The app's screen types and coordinator classes: a finding names an object of one of them by the type
     /// alone (``Swift/String/withoutObjectIDs(of:)``).
     var objectTypes: Set<String> = []
     /// The limits the search ran with (for the report's wording).
-    public var depthLimit = 0, stateLimit = 0, timeLimit: Double?
+    package var depthLimit = 0, stateLimit = 0, timeLimit: Double?
     var reachedTypes: Set<String> = []
     private var unhandledSeen: Set<String> = []
     private var violationsSeen: Set<String> = []
@@ -124,7 +124,7 @@ public struct ExploreReport {
     /// Takes in what expanding state `index` gave: its transitions, the states it found (their indices are
     /// returned, to expand next) and its findings. Stops adding states at `maxStates`.
     @discardableResult
-    public mutating func record(_ expansion: Explorer.Expansion, from index: Int, maxStates: Int) -> [Int] {
+    package mutating func record(_ expansion: Explorer.Expansion, from index: Int, maxStates: Int) -> [Int] {
         states[index].actionCount = expansion.actionCount
         expanded.insert(index)
         let path = states[index].path
@@ -153,7 +153,7 @@ public struct ExploreReport {
     }
 
     /// The last findings: screen types never shown (of the app's `catalog`), dead ends.
-    public mutating func finish(catalog: [String]) {
+    package mutating func finish(catalog: [String]) {
         unreachedTypes = catalog.filter { !reachedTypes.contains($0) && $0 != "Alert" }
         findDeadEnds()
     }
@@ -174,7 +174,7 @@ public struct ExploreReport {
 
     /// A lifecycle violation found after `path` (the same fault met again, ids aside, is kept once, with the
     /// first path).
-    public mutating func addViolation(_ message: String, path: [UserStep]) {
+    package mutating func addViolation(_ message: String, path: [UserStep]) {
         let message = message.withoutObjectIDs(of: objectTypes)
         let key = message.replacingDigits()
         guard violationsSeen.insert(key).inserted else { return }
@@ -239,7 +239,7 @@ public struct ExploreReport {
 
     /// How far the search went, as the report's first line says it: "every reachable state" only for a
     /// complete search; otherwise the limit that cut it and the states it left, or the view it used.
-    public var reach: String {
+    package var reach: String {
         let left = Self.count(unexpanded, "state") + " found and not expanded"
         if cutByTime { return "stopped at the time limit (\(timeLimit.map { "\($0)" } ?? "?") s): \(left)" }
         if cutByStates { return "stopped at the state limit (\(stateLimit)): \(left)" }

@@ -3,7 +3,7 @@ import CoordinatorScript
 /// An exploration's findings as SARIF 2.1.0 (`coordrun explore --sarif FILE`), the format code-scanning
 /// views read: one result per finding, at the `file:line` its message or traceback names in the app's
 /// scripts (else the app's main script), with the path that reproduces it in the message.
-public enum ExploreSARIF {
+package enum ExploreSARIF {
     /// The rules: one per kind of finding, with its level.
     static let rules: [(id: String, kind: ExploreReport.Kind, level: String, text: String)] = [
         ("explore/error", .error, "error", "A step fails: a Lua error in a handler, a navigation error, a screen that does not render, a step that times out."),
@@ -14,7 +14,7 @@ public enum ExploreSARIF {
 
     /// The SARIF document for `report`; `script` is the app's main script as given, `folder` the folder
     /// paths are made relative to (the repository a code-scanning view shows).
-    public static func document(_ report: ExploreReport, script: String, folder: String) -> FlowValue {
+    package static func document(_ report: ExploreReport, script: String, folder: String) -> FlowValue {
         let results: [FlowValue] = report.reproducible.map { kind, finding in
             let rule = rules.first { $0.kind == kind } ?? rules[0]
             let place = location(in: finding.message) ?? (file: script, line: 1)

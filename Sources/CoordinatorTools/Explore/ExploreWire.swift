@@ -49,7 +49,7 @@ extension Explorer {
 
 extension Explorer.Expansion {
     /// The expansion as a JSON value.
-    public var value: FlowValue {
+    package var value: FlowValue {
         var fields: FlowRecord = ["actions": .int(actionCount), "outcomes": .list(outcomes.map(\.value))]
         if !leftAlive.isEmpty { fields["leftAlive"] = .list(leftAlive.map(FlowValue.string)) }
         if freshRuntimes > 0 { fields["fresh"] = .int(freshRuntimes) }
@@ -69,18 +69,18 @@ extension Explorer.Expansion {
 
 extension Explorer {
     /// Why a worker could not go on: a state it could not expand, or the worker itself stopping.
-    public struct WorkerFailure: Error, CustomStringConvertible {
+    package struct WorkerFailure: Error, CustomStringConvertible {
         /// What went wrong, for the user.
-        public let message: String
+        package let message: String
         /// A failure saying `message`.
-        public init(message: String) { self.message = message }
-        public var description: String { message }
+        package init(message: String) { self.message = message }
+        package var description: String { message }
     }
 }
 
 extension Explorer.Outcome {
     /// The outcome as a JSON value.
-    public var value: FlowValue {
+    package var value: FlowValue {
         var fields: FlowRecord = ["action": AppSnapshot.value(of: action)]
         switch result {
         case .failed(let message): fields["error"] = .string(message)
@@ -92,7 +92,7 @@ extension Explorer.Outcome {
     }
 
     /// The outcome `value` describes (what ``value`` wrote).
-    public init(value: FlowValue) throws {
+    package init(value: FlowValue) throws {
         guard let action = value["action"] else { throw ExploreWireError("explore: an outcome without its action") }
         self.action = try AppSnapshot.step(from: action, number: 1)
         if let message = value["error"]?.stringValue {
@@ -113,7 +113,7 @@ extension Explorer.Outcome {
 
 extension Explorer.StateSeen {
     /// The state as a JSON value.
-    public var value: FlowValue {
+    package var value: FlowValue {
         var fields: FlowRecord = ["key": .string(key), "screen": .string(screen), "owner": .string(owner), "modal": .bool(inModal),
                                   "gateway": .string(gateway), "shown": .list(shownTypes.map(FlowValue.string))]
         if let tab { fields["tab"] = .string(tab) }
@@ -123,7 +123,7 @@ extension Explorer.StateSeen {
     }
 
     /// The state `value` describes.
-    public init(value: FlowValue) throws {
+    package init(value: FlowValue) throws {
         guard let key = value["key"]?.stringValue else { throw ExploreWireError("explore: a state without its key") }
         self.init(key: key, viewed: value["viewed"]?.boolValue ?? false, screen: value["screen"]?.stringValue ?? "",
                   title: value["title"]?.stringValue, owner: value["owner"]?.stringValue ?? "",
@@ -134,9 +134,9 @@ extension Explorer.StateSeen {
 
 extension Explorer {
     /// A path as a JSON value (its steps as a snapshot writes them).
-    public static func value(of path: [UserStep]) -> FlowValue { .list(path.map(AppSnapshot.value(of:))) }
+    package static func value(of path: [UserStep]) -> FlowValue { .list(path.map(AppSnapshot.value(of:))) }
     /// The path a JSON value of ``value(of:)`` describes.
-    public static func path(from value: FlowValue) throws -> [UserStep] {
+    package static func path(from value: FlowValue) throws -> [UserStep] {
         try (value.listValue ?? []).enumerated().map { try AppSnapshot.step(from: $1, number: $0 + 1) }
     }
 }

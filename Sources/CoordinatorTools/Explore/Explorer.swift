@@ -33,7 +33,7 @@ public final class Explorer {
         /// longer stops with "timed out", is undone, and is reported as an error. nil: no limit.
         public var stepTimeLimit: Double? = 5
         /// Every how many expanded states ``Explorer/progress`` hears how far the search has come.
-        public var progressEvery = 500
+        package var progressEvery = 500
         /// The secrets a snapshot's restore needs (``Base/snapshot(_:)``: a snapshot never holds them), by
         /// name; one not here is read from `COORDRUN_SECRET_NAME` in the environment.
         public var secrets: [String: FlowValue] = [:]
@@ -53,15 +53,15 @@ public final class Explorer {
     }
 
     /// How far a search has come, for a progress line.
-    public struct Progress {
+    package struct Progress {
         /// States found.
-        public let states: Int
+        package let states: Int
         /// Actions taken.
-        public let transitions: Int
+        package let transitions: Int
         /// States found and not expanded yet.
-        public let frontier: Int
+        package let frontier: Int
         /// Seconds since the search began.
-        public let seconds: Double
+        package let seconds: Double
     }
 
     /// Makes a runtime with the app's scripts loaded, not started: the explorer's first, and a fresh one
@@ -73,7 +73,7 @@ public final class Explorer {
     /// ``randomSeed`` (Lua seeds it differently in every state, and its state is part of the app's),
     /// `print` silent (what handlers print while every state is tried would drown the report), warnings off,
     /// `os.exit` an error (it would end the exploration without its report).
-    public static func prepare(_ runtime: ScriptRuntime) throws {
+    package static func prepare(_ runtime: ScriptRuntime) throws {
         runtime.lua.warningsEnabled = false
         try runtime.lua.globals.set("print", runtime.lua.function(name: "print") { _ in })
         _ = try runtime.lua.run(randomSeeding, name: "=(explore)")
@@ -81,17 +81,17 @@ public final class Explorer {
     }
 
     /// The seed of `math.random` in explored runtimes.
-    public static let randomSeed = 0
+    package static let randomSeed = 0
     /// The Lua that seeds `math.random` as exploration does (the findings' test file starts with it).
-    public static let randomSeeding = "if math then math.randomseed(\(randomSeed)) end"
+    package static let randomSeeding = "if math then math.randomseed(\(randomSeed)) end"
 
     private let make: RuntimeMaker
     /// The runtime the search runs in now.
-    public private(set) var runtime: ScriptRuntime
+    package private(set) var runtime: ScriptRuntime
     /// How far and how wide it goes, and where it starts.
-    public let options: Options
+    package let options: Options
     /// Heard every ``Options/progressEvery`` expanded states (a progress line).
-    public var progress: ((Progress) -> Void)?
+    package var progress: ((Progress) -> Void)?
     /// How many fresh runtimes branches needed (the runtime kept data of an earlier branch).
     public private(set) var freshRuntimes = 0
     private var app: Application { runtime.app }
@@ -106,45 +106,45 @@ public final class Explorer {
     }
 
     /// What an app looks like at a state, as the report keeps it.
-    public struct StateSeen {
+    package struct StateSeen {
         /// The state's identity (``Explorer``): 32 hexadecimal digits.
-        public let key: String
+        package let key: String
         /// Whether the app's view stood for some of its data.
-        public let viewed: Bool
+        package let viewed: Bool
         /// The visible screen's type ("" when none).
-        public let screen: String
+        package let screen: String
         /// The visible screen's title, when it has one (an alert's).
-        public let title: String?
+        package let title: String?
         /// The class of the coordinator that shows it ("" when none).
-        public let owner: String
+        package let owner: String
         /// Whether a modal is up.
-        public let inModal: Bool
+        package let inModal: Bool
         /// The selected tab's title, when a tab bar shows.
-        public let tab: String?
+        package let tab: String?
         /// The gateway's state.
-        public let gateway: String
+        package let gateway: String
         /// Every screen type shown anywhere in the window.
-        public let shownTypes: [String]
+        package let shownTypes: [String]
     }
 
     /// What one action taken at a state gave.
-    public struct Outcome {
+    package struct Outcome {
         /// Where it led, or why it failed (the step was undone).
-        public enum Result {
+        package enum Result {
             /// The state it led to.
             case state(StateSeen)
             /// Why it failed (the error's message, with its place).
             case failed(String)
         }
         /// What the user did.
-        public let action: UserStep
+        package let action: UserStep
         /// Where it led, or why it failed.
-        public let result: Result
+        package let result: Result
         /// The output no handler heard, when the action was a tap nobody handles.
-        public let unhandled: (screen: String, output: String)?
+        package let unhandled: (screen: String, output: String)?
         /// What the lifecycle oracle found after the step: what it left running without a screen, and what
         /// it left alive (found when the state's expansion ends, ``Expansion``).
-        public internal(set) var violations: [String]
+        package internal(set) var violations: [String]
     }
 
     /// What expanding one state gave: every action the user has there and where each led.
@@ -156,13 +156,13 @@ public final class Explorer {
     /// before it: a search split among worker processes reports what one process does.
     public struct Expansion {
         /// How many actions the user has at the state.
-        public let actionCount: Int
+        package let actionCount: Int
         /// What each action gave, in the order they were taken.
-        public internal(set) var outcomes: [Outcome]
+        package internal(set) var outcomes: [Outcome]
         /// What the oracle found alive at the end that no action of the state left: the state's own finding.
-        public internal(set) var leftAlive: [String]
+        package internal(set) var leftAlive: [String]
         /// How many fresh runtimes the expansion needed (``Explorer``).
-        public internal(set) var freshRuntimes = 0
+        package internal(set) var freshRuntimes = 0
     }
 
     /// Listens for finishes only while an action runs: a path replayed to reach a state builds no events.
@@ -172,7 +172,7 @@ public final class Explorer {
 
     /// The field each chosen item is read by, by `Screen.output`, for the outputs that declare one
     /// (``ExploreReport/itemLabels``).
-    public var itemLabels: [String: String] {
+    package var itemLabels: [String: String] {
         var labels: [String: String] = [:]
         for (name, type) in runtime.app.catalog.types {
             for output in type.outputs { if let label = output.itemLabel { labels[name + "." + output.name] = label } }
@@ -181,7 +181,7 @@ public final class Explorer {
     }
 
     /// The outputs whose payloads hold a secret, by `Screen.output` (``ExploreReport/secretOutputs``).
-    public var secretOutputs: [String: OutputSpec] {
+    package var secretOutputs: [String: OutputSpec] {
         var secrets: [String: OutputSpec] = [:]
         for (name, type) in runtime.app.catalog.types {
             for output in type.outputs where output.secret != .nothing { secrets[name + "." + output.name] = output }
@@ -208,7 +208,7 @@ public final class Explorer {
     }
 
     /// The app at the exploration's base, as the report's first state.
-    public func start() throws -> StateSeen {
+    package func start() throws -> StateSeen {
         try runtime.lua.withTimeLimit(options.stepTimeLimit) { try goToBase() }
         return try seen()
     }
@@ -217,7 +217,7 @@ public final class Explorer {
     /// each gave. `key`, the state's identity when known, is checked: a runtime that reaches another state
     /// there is replaced by a fresh one (``Explorer``). Used by ``run()``, and by worker processes that each
     /// expand part of a level (`coordrun explore --workers N`).
-    public func expand(_ path: [UserStep], expecting key: String? = nil) throws -> Expansion {
+    package func expand(_ path: [UserStep], expecting key: String? = nil) throws -> Expansion {
         let freshBefore = freshRuntimes
         let origin = try goTo(path, expecting: key)
         let actions = Self.actions(in: app)
@@ -320,18 +320,18 @@ public final class Explorer {
     }
 
     /// What re-running transitions in fresh runtimes found (``verify(_:sample:)``).
-    public struct Verification {
+    package struct Verification {
         /// Transitions re-run.
-        public let checked: Int
+        package let checked: Int
         /// Those that reached another state than the search recorded: each its path and what happened.
-        public let mismatches: [(path: [UserStep], message: String)]
+        package let mismatches: [(path: [UserStep], message: String)]
     }
 
     /// Re-runs up to `sample` of `report`'s transitions (spread evenly over them, the first and last
     /// included), each in a fresh runtime that replays the path from the base, and compares the state
     /// reached with the one the search recorded: the check that branches were isolated and that states
     /// are told apart the same way in every runtime (`coordrun explore --verify`).
-    public func verify(_ report: ExploreReport, sample: Int) throws -> Verification {
+    package func verify(_ report: ExploreReport, sample: Int) throws -> Verification {
         let transitions = report.transitions
         guard !transitions.isEmpty, sample > 0 else { return Verification(checked: 0, mismatches: []) }
         let count = min(sample, transitions.count)
@@ -422,11 +422,11 @@ public final class Explorer {
 }
 
 /// Why an exploration could not go on: the app did not behave as a function of its steps.
-public enum ExploreFailure: Error, CustomStringConvertible {
+package enum ExploreFailure: Error, CustomStringConvertible {
     /// Replaying a path in a fresh runtime reached another state than the search recorded there.
     case notReproducible([UserStep])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notReproducible(let path):
             "replaying " + (path.isEmpty ? "the start" : path.map(\.luaSource).joined(separator: " "))

@@ -8,27 +8,27 @@ import CoordinatorScript
 /// modal drawn as such; a start node before the first screen. Switching tabs leads from every screen to
 /// every tab, so it is not drawn: each tab is its group.
 /// Written as Mermaid, Graphviz DOT or JSON; `coordrun` renders DOT as SVG or PNG with Graphviz's `dot`.
-public struct FlowGraph: Sendable {
+package struct FlowGraph: Sendable {
     /// A screen type shown by a coordinator class.
-    public struct Node: Hashable, Sendable {
+    package struct Node: Hashable, Sendable {
         /// Its id in the graph's text (`n3`).
-        public let id: String
+        package let id: String
         /// The screen type (an alert's with its title: `Alert: Wrong password`).
-        public let screen: String
+        package let screen: String
         /// The class of the coordinator that shows it.
-        public let coordinator: String
+        package let coordinator: String
         /// Whether it shows in a modal.
-        public let inModal: Bool
+        package let inModal: Bool
         /// The title of the tab it shows in, when it is in one (and not in a modal).
-        public let tab: String?
+        package let tab: String?
         /// The gateway's state it shows in.
-        public let gateway: String
+        package let gateway: String
         /// Whether flow tests reached it (nil: no coverage given).
-        public var tested: Bool?
+        package var tested: Bool?
     }
 
     /// How an edge was taken.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// An output of the screen.
         case output
         /// The system's Back.
@@ -40,28 +40,28 @@ public struct FlowGraph: Sendable {
     }
 
     /// One way from a node to another (or to itself: an output that changes only data).
-    public struct Edge: Hashable, Sendable {
+    package struct Edge: Hashable, Sendable {
         /// The node it leaves.
-        public let from: String
+        package let from: String
         /// The node it reaches.
-        public let to: String
+        package let to: String
         /// The output's name (`back`, `swipe down` for the system's), with the payload where the same output
         /// leaves this node for several places.
-        public let label: String
+        package let label: String
         /// How it was taken.
-        public let kind: Kind
+        package let kind: Kind
     }
 
     /// Its nodes, in the order the states were found.
-    public private(set) var nodes: [Node] = []
+    package private(set) var nodes: [Node] = []
     /// Its edges, each once.
-    public private(set) var edges: [Edge] = []
+    package private(set) var edges: [Edge] = []
     /// The node of the exploration's first state.
-    public private(set) var start: String?
+    package private(set) var start: String?
 
     /// The graph of what `report` found. `tested` (screen types flow tests reached, from `coordrun test
     /// --coverage-json`; an alert as `Alert: title`, or `Alert` for all) colours the nodes when given.
-    public init(_ report: ExploreReport, tested: Set<String>? = nil) {
+    package init(_ report: ExploreReport, tested: Set<String>? = nil) {
         var ids: [String: String] = [:]
         func node(_ state: ExploreReport.State) -> String {
             let (key, screen) = Self.key(screen: state.screen, title: state.title, owner: state.owner, inModal: state.inModal, gateway: state.gateway)
@@ -125,7 +125,7 @@ public struct FlowGraph: Sendable {
 
     /// The node of the state `app` shows now (its screen, the coordinator showing it, a modal up, the
     /// gateway), or nil when the exploration found no such state.
-    public func node(showing app: Application) -> Node? {
+    package func node(showing app: Application) -> Node? {
         let screen = app.window.visibleScreen
         let key = Self.key(screen: screen?.name ?? "", title: screen?["title"]?.stringValue, owner: screen?.owner?.name ?? "",
                            inModal: !app.window.modals.isEmpty, gateway: app.gateway.state.rawValue).key
@@ -169,7 +169,7 @@ public struct FlowGraph: Sendable {
     }
 
     /// Mermaid (`flowchart LR`): subgraphs per gateway state and coordinator, modal screens as rounded stadiums.
-    public var mermaid: String {
+    package var mermaid: String {
         var lines = ["flowchart LR"]
         let byGateway = gateways.count > 1
         var group = 0
@@ -204,7 +204,7 @@ public struct FlowGraph: Sendable {
 
     /// Graphviz DOT: clusters per gateway state and coordinator, modal screens rounded and doubled, Back
     /// dashed, a point for the start.
-    public var dot: String {
+    package var dot: String {
         var lines = ["digraph flow {", "  rankdir=LR;", "  graph [fontname=\"Helvetica\"];", "  node [shape=box, fontname=\"Helvetica\"];", "  edge [fontname=\"Helvetica\", fontsize=10];"]
         let byGateway = gateways.count > 1
         var group = 0
@@ -258,7 +258,7 @@ public struct FlowGraph: Sendable {
 
     /// JSON: `{"start", "nodes": [{"id", "screen", "coordinator", "gateway", "modal", "tab"?, "tested"?}],
     /// "edges": [{"from", "to", "label", "kind"}]}`.
-    public var json: String {
+    package var json: String {
         let nodeValues: [FlowValue] = nodes.map { node in
             var fields: FlowRecord = ["id": .string(node.id), "screen": .string(node.screen), "coordinator": .string(node.coordinator),
                                       "gateway": .string(node.gateway), "modal": .bool(node.inModal)]

@@ -2,7 +2,7 @@ import CoordinatorScript
 
 extension ExploreReport {
     /// A finding's kind, as its test's title names it.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// A step that failed.
         case error
         /// What the lifecycle oracle found.
@@ -14,7 +14,7 @@ extension ExploreReport {
     }
 
     /// The findings a test file reproduces, in the order ``testFile(app:base:preamble:)`` writes them.
-    public var reproducible: [(kind: Kind, finding: Finding)] {
+    package var reproducible: [(kind: Kind, finding: Finding)] {
         errors.map { (.error, $0) } + violations.map { (.lifecycle, $0) } + unhandled.map { (.unhandled, $0) } + deadEnds.map { (.deadEnd, $0) }
     }
 
@@ -24,7 +24,7 @@ extension ExploreReport {
     /// `back()` that fails. `app` is the script as the test file names it; `base` where the exploration
     /// began (a link or a snapshot: each test opens or restores it first); `preamble` the Lua that ran
     /// before the app loaded (the variant explored: `--set`, `-e`).
-    public func testFile(app: String, base: Explorer.Options.Base = .start, preamble: [String] = []) -> String {
+    package func testFile(app: String, base: Explorer.Options.Base = .start, preamble: [String] = []) -> String {
         let start: [String] = switch base {
         case .start: []
         case .link(let url): [UserStep.open(url).luaSource]
@@ -45,18 +45,18 @@ extension ExploreReport {
     }
 
     /// Whether there is anything to reproduce.
-    public var hasFindings: Bool { !errors.isEmpty || !violations.isEmpty || !unhandled.isEmpty || !deadEnds.isEmpty }
+    package var hasFindings: Bool { !errors.isEmpty || !violations.isEmpty || !unhandled.isEmpty || !deadEnds.isEmpty }
 
     /// A finding's test, run in a fresh runtime.
-    public struct Reproduction {
+    package struct Reproduction {
         /// What the finding is.
-        public let kind: Kind
+        package let kind: Kind
         /// The finding.
-        public let finding: Finding
+        package let finding: Finding
         /// Whether its test failed the way the exploration did.
-        public let reproduced: Bool
+        package let reproduced: Bool
         /// How its test ended ("passed", or its failure's message).
-        public let outcome: String
+        package let outcome: String
     }
 
     /// Runs `file` (what ``testFile(app:base:preamble:)`` wrote for this report) with the lifecycle oracle
@@ -64,7 +64,7 @@ extension ExploreReport {
     /// its message (the place aside), an unhandled output's and a lifecycle violation's with theirs, a
     /// dead end's at all. Each test runs under `limits`, as the exploration did. Throws when the file cannot
     /// be loaded.
-    public func reproduce(testFile file: String, timeLimit: Double?, limits: RuntimeLimits = RuntimeLimits()) throws -> [Reproduction] {
+    package func reproduce(testFile file: String, timeLimit: Double?, limits: RuntimeLimits = RuntimeLimits()) throws -> [Reproduction] {
         // Each runtime readied as the exploration's were (silent: what handlers print is not the report's).
         let results = try FlowTests.run(file, strictLifecycle: true, timeLimit: timeLimit, limits: limits, prepare: Explorer.prepare)
         return reproducible.enumerated().map { i, pair in
@@ -81,7 +81,7 @@ extension ExploreReport {
 
     /// The findings whose tests did not reproduce them move out of the app's findings into
     /// ``unreproduced``: they are the explorer's fault, not the app's.
-    public mutating func withdraw(_ failures: [Reproduction]) {
+    package mutating func withdraw(_ failures: [Reproduction]) {
         for failure in failures where !failure.reproduced {
             let message = failure.finding.message
             switch failure.kind {

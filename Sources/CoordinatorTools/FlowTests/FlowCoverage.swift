@@ -2,28 +2,28 @@ import CoordinatorScript
 
 /// What flow tests reached of an app: its screen types, their outputs and its coordinator classes, each
 /// reached or not (`coordrun test --coverage`, `--coverage-json FILE`).
-public struct FlowCoverage: Sendable, Equatable {
+package struct FlowCoverage: Sendable, Equatable {
     /// The app's main script.
-    public var app: String
+    package var app: String
     /// Every screen type the app declares, and whether a test showed one.
-    public var screens: [String: Bool] = [:]
+    package var screens: [String: Bool] = [:]
     /// Every output, as `Screen.output`, and whether a test emitted it.
-    public var outputs: [String: Bool] = [:]
+    package var outputs: [String: Bool] = [:]
     /// Every coordinator class, and whether a test started one.
-    public var coordinators: [String: Bool] = [:]
+    package var coordinators: [String: Bool] = [:]
 
     /// Coverage of `app` with nothing reached.
-    public init(app: String) { self.app = app }
+    package init(app: String) { self.app = app }
 
     /// Adds what `other` (another test of the same app) reached.
-    public mutating func merge(_ other: FlowCoverage) {
+    package mutating func merge(_ other: FlowCoverage) {
         for (k, v) in other.screens { screens[k] = (screens[k] ?? false) || v }
         for (k, v) in other.outputs { outputs[k] = (outputs[k] ?? false) || v }
         for (k, v) in other.coordinators { coordinators[k] = (coordinators[k] ?? false) || v }
     }
 
     /// The report `--coverage` prints: per kind, how many were reached, and the names never reached.
-    public var text: String {
+    package var text: String {
         var lines = ["coverage of \(app):"]
         for (kind, items) in [("screen types", screens), ("outputs", outputs), ("coordinator classes", coordinators)] {
             let missed = items.filter { !$0.value }.keys.sorted()
@@ -33,7 +33,7 @@ public struct FlowCoverage: Sendable, Equatable {
     }
 
     /// The same as JSON: `{"app": ..., "coordinators": {"missed": [...], "reached": [...]}, "outputs": ..., "screens": ...}`.
-    public var json: String {
+    package var json: String {
         func part(_ items: [String: Bool]) -> FlowValue {
             ["reached": .list(items.filter(\.value).keys.sorted().map(FlowValue.string)),
              "missed": .list(items.filter { !$0.value }.keys.sorted().map(FlowValue.string))]

@@ -2,20 +2,20 @@ import CoordinatorScript
 
 /// Flow test results as a summary line and as JSON (`coordrun test --json FILE`), for tools that read
 /// neither text nor JUnit.
-public enum FlowTestReport {
+package enum FlowTestReport {
     /// The counts of a run: what `coordrun test` prints last (`3 passed, 1 failed, 1 skipped`).
-    public struct Summary: Sendable, Equatable {
+    package struct Summary: Sendable, Equatable {
         /// Tests whose every step and expectation held.
-        public var passed = 0
+        package var passed = 0
         /// Tests that did not pass: failed expectations, errors and files that did not load.
-        public var failed = 0
+        package var failed = 0
         /// Of ``failed``, those that stopped on an error (and files that did not load).
-        public var errors = 0
+        package var errors = 0
         /// Tests declared with `skip(...)`.
-        public var skipped = 0
+        package var skipped = 0
 
         /// The counts of `results`, with `loadFailures` files that did not load.
-        public init(_ results: [FlowTestResult], loadFailures: Int = 0) {
+        package init(_ results: [FlowTestResult], loadFailures: Int = 0) {
             for result in results {
                 switch result.outcome {
                 case .passed: passed += 1
@@ -29,13 +29,13 @@ public enum FlowTestReport {
         }
 
         /// `N passed, N failed` (with `, N skipped` when some were).
-        public var text: String { "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "") }
+        package var text: String { "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "") }
     }
 
     /// The results as a JSON document: `{"summary": {...}, "tests": [{"file", "line", "name", "outcome"
     /// ("passed", "failed", "error" or "skipped"), "message", "location", "seconds", "output"}, ...],
     /// "loadFailures": [{"file", "message"}, ...]}`.
-    public static func json(_ results: [FlowTestResult], loadFailures: [(file: String, message: String)] = []) -> String {
+    package static func json(_ results: [FlowTestResult], loadFailures: [(file: String, message: String)] = []) -> String {
         let summary = Summary(results, loadFailures: loadFailures.count)
         let tests: [FlowValue] = results.map { result in
             var test: FlowRecord = [

@@ -22,10 +22,10 @@ public struct FlowTest: Sendable, Equatable {
     public let isSkipped: Bool
     /// Its place among the file's tests, from 0: tests of one name declared on one line (in a loop) are
     /// told apart by it.
-    public let index: Int
+    package let index: Int
 
     /// The `index`-th test of `file`, named `name`, declared at `line` (skipped when `isSkipped`).
-    public init(name: String, file: String, line: Int, isSkipped: Bool, index: Int = 0) {
+    package init(name: String, file: String, line: Int, isSkipped: Bool, index: Int = 0) {
         (self.name, self.file, self.line, self.isSkipped, self.index) = (name, file, line, isSkipped, index)
     }
 }
@@ -62,7 +62,7 @@ public struct FlowTestResult: Sendable {
     /// How long it ran, in seconds (its app's load and start included).
     public let seconds: Double
     /// What it reached of its app (nil when it did not run, or its app did not load).
-    public var coverage: FlowCoverage? = nil
+    package var coverage: FlowCoverage? = nil
     /// What it printed with `print` (its app's handlers included), at most ``FlowTests/maximumOutput``
     /// bytes.
     public var output: String = ""
@@ -157,7 +157,7 @@ public enum FlowTests {
     }
 
     /// The most a test's ``FlowTestResult/output`` keeps (1 MiB); past it, the rest is cut and it says so.
-    public static let maximumOutput = 1 << 20
+    package static let maximumOutput = 1 << 20
 
     /// How a test that threw ended: a failed expectation or a lifecycle violation is a failure, shown as
     /// its one line (`app_test.lua:12: visible screen: expected "Regions", got "Login"`); anything else

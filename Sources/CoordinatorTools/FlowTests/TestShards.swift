@@ -4,12 +4,12 @@ import CoordinatorScript
 /// split on every machine that asks. Without durations the tests are dealt in turn, in the order of their
 /// files and of their declarations; with the durations of an earlier run (``durations(fromJSON:)``), the longest test goes
 /// first to the shard with the least time so far, so the shards end together.
-public enum TestShards {
+package enum TestShards {
     /// The key a test's duration is found by: its file and name.
     static func key(_ test: FlowTest) -> String { test.file + "\u{0}" + test.name }
 
     /// `tests` split into `count` shards (each in the tests' own order); `seconds` by each test's file and name.
-    public static func assign(_ tests: [FlowTest], into count: Int, seconds: [String: Double] = [:]) -> [[FlowTest]] {
+    package static func assign(_ tests: [FlowTest], into count: Int, seconds: [String: Double] = [:]) -> [[FlowTest]] {
         guard count > 0 else { return [] }
         let ordered = tests.enumerated().sorted { ($0.element.file, $0.element.index, $0.offset) < ($1.element.file, $1.element.index, $1.offset) }
         var shardOf = [Int](repeating: 0, count: tests.count)
@@ -33,7 +33,7 @@ public enum TestShards {
     }
 
     /// The tests' durations in a `coordrun test --json` report, by each test's file and name.
-    public static func durations(fromJSON json: String) throws -> [String: Double] {
+    package static func durations(fromJSON json: String) throws -> [String: Double] {
         var result: [String: Double] = [:]
         for test in try FlowValue(json: json)["tests"]?.listValue ?? [] {
             guard let file = test["file"]?.stringValue, let name = test["name"]?.stringValue else { continue }
@@ -43,7 +43,7 @@ public enum TestShards {
     }
 
     /// `K/N` (1 ≤ K ≤ N) as (K, N), or nil.
-    public static func parse(_ text: String) -> (index: Int, count: Int)? {
+    package static func parse(_ text: String) -> (index: Int, count: Int)? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 10_000, index >= 1, index <= count else { return nil }
         return (index, count)

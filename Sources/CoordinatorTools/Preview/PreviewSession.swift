@@ -11,41 +11,41 @@ import CoordinatorScript
 ///
 /// Not thread-safe: one isolation domain owns it (the server's actor), which serializes the actions of every
 /// page on the same session.
-public final class PreviewSession {
+package final class PreviewSession {
     /// The session's REPL, whose lines the actions are.
-    public let repl: REPL
+    package let repl: REPL
     /// Counts the states shown: each action and reload makes the next.
-    public private(set) var revision = 0
+    package private(set) var revision = 0
     private var lastText = ""
     private var lastError: String?
     private var lastReload: String?
     /// The app's flow graph, when one was drawn (the page asks for it): the state names the node the app
     /// shows now (`graphNode`).
-    public var flowGraph: FlowGraph? { didSet { revision += 1 } }
+    package var flowGraph: FlowGraph? { didSet { revision += 1 } }
     /// The most bytes an action's text may hold (a payload, a link, a snapshot to restore): 8 MiB.
-    public static let maximumActionBytes = 8 << 20
+    package static let maximumActionBytes = 8 << 20
     /// The most lines of the history a state holds (the newest; `historyTotal` says how many there are):
     /// a state costs the same on the thousandth action as on the first.
-    public static let historyShown = 500
+    package static let historyShown = 500
 
     /// A preview over `repl` (made over the running app; its output must go to ``capture(text:)`` and
     /// ``capture(error:)``).
-    public init(repl: REPL) {
+    package init(repl: REPL) {
         self.repl = repl
     }
 
     /// Takes the text a line printed (the REPL's `Output.write`).
-    public func capture(text: String) { lastText += text }
+    package func capture(text: String) { lastText += text }
     /// Takes an error a line reported (the REPL's `Output.error`).
-    public func capture(error: String) { lastError = (lastError.map { $0 + "\n" } ?? "") + error }
+    package func capture(error: String) { lastError = (lastError.map { $0 + "\n" } ?? "") + error }
 
     /// What a page asked for that is not an action: the message says what is wrong, and nothing changed.
-    public struct BadAction: Error, CustomStringConvertible, Sendable {
+    package struct BadAction: Error, CustomStringConvertible, Sendable {
         /// What is wrong with the request.
-        public let message: String
+        package let message: String
         /// A refusal saying `message`.
-        public init(message: String) { self.message = message }
-        public var description: String { message }
+        package init(message: String) { self.message = message }
+        package var description: String { message }
     }
 
     /// Runs the action a page sent, as JSON: `{"action": "choose", "number": 3}` (action N of the visible
@@ -54,13 +54,13 @@ public final class PreviewSession {
     /// `"undo"`, `"redo"`, `{"action": "goto", "line": 4}`, `{"action": "restore", "snapshot": JSON}`,
     /// `"reload"`, `{"action": "lua", "code": ...}`. Returns the state after it (``state``), which says
     /// whether the line failed; throws ``BadAction`` for a request that is not one of these (nothing runs).
-    public func perform(json: String) throws -> String {
+    package func perform(json: String) throws -> String {
         try run(json: json)
         return state
     }
 
     /// Runs the action a page sent (``perform(json:)``) without making the state after it.
-    public func run(json: String) throws {
+    package func run(json: String) throws {
         guard json.utf8.count <= Self.maximumActionBytes else {
             throw BadAction(message: "the action is \(json.utf8.count) bytes, over the \(Self.maximumActionBytes >> 20) MiB an action may hold")
         }
@@ -116,7 +116,7 @@ public final class PreviewSession {
 
     /// The scripts were saved: reloads them as `:reload` does (the app's state kept); the state says the
     /// report.
-    public func reload() {
+    package func reload() {
         (lastText, lastError, lastReload) = ("", nil, nil)
         repl.handle(":reload")
         lastReload = lastText
@@ -130,10 +130,10 @@ public final class PreviewSession {
     /// ``historyShown`` lines that changed the app) and `historyTotal`; `graphNode`, the node of
     /// ``flowGraph`` shown now; and what the last
     /// action printed (`output`), reported (`error`, with its place) and reloaded (`reload`).
-    public var state: String { FlowValue.record(document).json }
+    package var state: String { FlowValue.record(document).json }
 
     /// ``state`` as a record, its fields by name (what ``patch(from:to:)`` compares).
-    public var document: FlowRecord {
+    package var document: FlowRecord {
         let app = repl.runtime.app
         var document: FlowRecord = ["revision": .int(revision), "output": .string(lastText)]
         document["error"] = lastError.map(FlowValue.string)
@@ -196,7 +196,7 @@ public final class PreviewSession {
     /// the fields whose value changed, those gone, and of the history the lines it holds now (in order) with
     /// the entries that are new or changed. A page whose state is not revision `base` asks for the whole
     /// state (`GET /state`). docs/Preview.md, "Requests".
-    public static func patch(from old: FlowRecord, to new: FlowRecord) -> String {
+    package static func patch(from old: FlowRecord, to new: FlowRecord) -> String {
         var set: FlowRecord = [:], unset: [FlowValue] = []
         for field in new.fields where field.key != "history" && old[field.key] != field.value { set[field.key] = field.value }
         for field in old.fields where new[field.key] == nil { unset.append(.string(field.key)) }
@@ -211,5 +211,5 @@ public final class PreviewSession {
     }
 
     /// The app as a snapshot (`ScriptRuntime.snapshot()`), to download.
-    public func snapshot() throws -> String { try repl.runtime.snapshot() }
+    package func snapshot() throws -> String { try repl.runtime.snapshot() }
 }

@@ -10,7 +10,7 @@ extension REPL {
 
     /// The name path at the end of `text`: names joined by `.` or `:`, with `()` after a name (`top():ren`).
     /// A line editor completes this expression, then replaces its own word with the candidate's tail.
-    public static func trailingExpression(_ text: String) -> String { Completer.trailingExpression(text) }
+    package static func trailingExpression(_ text: String) -> String { Completer.trailingExpression(text) }
 }
 
 /// Tab completion: `:commands`, globals and Lua keywords, fields of tables (following `__index` tables,

@@ -19,7 +19,7 @@ public enum CtrlC {
     /// Runs `body` (a script, an `-e` chunk) so that Ctrl-C stops the runtime's Lua code with an
     /// "interrupted!" error; a second Ctrl-C before any Lua code ran again (a long C call) ends the process,
     /// as with `lua`.
-    public static func interrupts<R>(_ runtime: ScriptRuntime, during body: () throws -> R) rethrows -> R {
+    package static func interrupts<R>(_ runtime: ScriptRuntime, during body: () throws -> R) rethrows -> R {
         try runtime.lua.interruptible(body)
     }
 }

@@ -3,7 +3,7 @@ import CoordinatorScript
 /// The `:commands` of run mode and the REPL: inspection and reload.
 extension REPL {
     /// The commands, with their usage and help, as `:help` lists them.
-    public static let commands: [(name: String, usage: String, help: String)] = [
+    package static let commands: [(name: String, usage: String, help: String)] = [
         ("help", ":help", "this list"),
         ("reload", ":reload [LOCAL...]", "run the app's script files again, keeping the live app; the named file-level locals take their new value (also reload())"),
         ("record", ":record FILE | stop", "write the session's steps as a flow test (with the steps so far), until :record stop"),

@@ -76,7 +76,7 @@ public final class REPL {
     /// The most lines time travel keeps (10,000 by default): past it, the oldest are dropped, up to a point
     /// where the app was saved, and `:history` says where travel starts. Memory stays flat however long
     /// the session.
-    public var historyLimit: Int {
+    package var historyLimit: Int {
         get { history.limit }
         set { history.limit = max(newValue, 1) }
     }
@@ -97,7 +97,7 @@ public final class REPL {
     /// Whether the last line handled typed a secret (a payload an output declares secret): how many lines
     /// its chunk had, and what to show in their place (the steps it took, the secrets masked). A line
     /// editor keeps that in its history instead.
-    public private(set) var typedSecret: (lines: Int, masked: String)?
+    package private(set) var typedSecret: (lines: Int, masked: String)?
     /// The current line as a step of a recorded test (set by whatever ran it), or nil.
     var step: String?
     /// What messages call the session's lines: `stdin:12:` is its 12th line, as `lua` names what it reads.
@@ -214,7 +214,7 @@ public final class REPL {
 
     /// ``show()`` under the limits a line runs under (``timeLimit``, Ctrl-C): the first screen's rendering
     /// is the app's code as much as any line's, and a rendering that never ends is stopped.
-    public func showUnderLimits() {
+    package func showUnderLimits() {
         runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) { show() } }
     }
 
@@ -324,7 +324,7 @@ public final class REPL {
 
     /// The text a REPL shows for an error: a Lua error's message with its traceback, or `error: ` and the
     /// error's description.
-    public static func message(for error: any Error) -> String {
+    package static func message(for error: any Error) -> String {
         if let lua = error as? LuaError { return lua.fullDescription }
         return "error: \(error)"
     }

@@ -12,13 +12,13 @@ public struct TextStyle: Sendable {
     public static let plain = TextStyle(colour: false)
 
     /// Headings: the screen's title, names in the tree.
-    public func bold(_ s: String) -> String { colour ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
+    package func bold(_ s: String) -> String { colour ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
     /// Action numbers.
-    public func accent(_ s: String) -> String { colour ? "\u{1B}[36m\(s)\u{1B}[0m" : s }
+    package func accent(_ s: String) -> String { colour ? "\u{1B}[36m\(s)\u{1B}[0m" : s }
     /// Secondary text: the stack line, reload reports.
-    public func dim(_ s: String) -> String { colour ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
+    package func dim(_ s: String) -> String { colour ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
     /// Error messages.
-    public func error(_ s: String) -> String { colour ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
+    package func error(_ s: String) -> String { colour ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
     /// Text coordrun writes to a terminal made inert: a screen's name, title or rendering, a report's line,
     /// a message or an echoed line cannot move the cursor, set the window's title, write the clipboard
     /// (OSC 52) or hide what came before. Control characters but the line end and the tab are shown in caret
@@ -26,7 +26,7 @@ public struct TextStyle: Sendable {
     /// makes (`ESC[0m`, `[1m`, `[2m`, `[31m`, `[36m`) are kept. The one rule for all of coordrun's own text;
     /// what a script writes (`print`, `io.write`, the values the REPL prints) is not coordrun's, and stays
     /// as `lua` writes it.
-    public static func inert(_ text: String) -> String {
+    package static func inert(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
         let colours: Set<String> = ["[0m", "[1m", "[2m", "[31m", "[36m"]
         var out = String.UnicodeScalarView()
@@ -56,5 +56,5 @@ public struct TextStyle: Sendable {
 
     /// A prompt for a line editor: the colour codes are marked (`\u{1}` ... `\u{2}`, as readline and libedit
     /// read them) as taking no room on the line.
-    public func prompt(_ s: String) -> String { colour ? "\u{1}\u{1B}[36m\u{2}\(s)\u{1}\u{1B}[0m\u{2}" : s }
+    package func prompt(_ s: String) -> String { colour ? "\u{1}\u{1B}[36m\u{2}\(s)\u{1}\u{1B}[0m\u{2}" : s }
 }

@@ -130,12 +130,12 @@ struct LineHistory {
 
 extension REPL {
     /// Why time travel cannot make a fresh runtime of the REPL's app.
-    public struct TimeTravelUnavailable: Error, CustomStringConvertible {
+    package struct TimeTravelUnavailable: Error, CustomStringConvertible {
         /// What is missing.
-        public let message: String
+        package let message: String
         /// A time-travel error with its message.
-        public init(message: String) { self.message = message }
-        public var description: String { message }
+        package init(message: String) { self.message = message }
+        package var description: String { message }
     }
 
     /// `:undo`: the app as it was before the last line that changed it.

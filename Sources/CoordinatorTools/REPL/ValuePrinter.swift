@@ -5,13 +5,13 @@ import CoordinatorScript
 /// tables, which are pretty-printed as Lua that reads back (array items first, then fields by name, keys
 /// that are not names as `["end"]`; nested tables indented when they do not fit on one line; a depth limit
 /// and cycle marks), and screens, shown by name and id.
-public enum ValuePrinter {
+package enum ValuePrinter {
     static let maxDepth = 4
     static let maxItems = 40
     static let lineWidth = 72
 
     /// `value` as the REPL prints it.
-    public static func format(_ value: LuaValue) -> String {
+    package static func format(_ value: LuaValue) -> String {
         if case .string(let s) = value { return s.string }
         var seen: Set<LuaValue> = []
         return render(value, depth: 0, indent: "", seen: &seen)
