@@ -44,6 +44,21 @@ struct ServeCommand: AsyncParsableCommand {
         try validateSeconds(timeout, "--timeout")
     }
 
+    /// Parses and runs the command as ArgumentParser's `main` does, a usage mistake ending with status 2
+    /// (``CommandEnding``).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if let serve = command as? ServeCommand { try await serve.run() } else { try command.run() }
+        } catch {
+            let ending = CommandEnding(Self.self, error: error)
+            if !ending.message.isEmpty {
+                (ending.isOutput ? FileHandle.standardOutput : FileHandle.standardError).write(Data((ending.message + "\n").utf8))
+            }
+            Foundation.exit(ending.status)
+        }
+    }
+
     func run() async throws {
         let preview: Preview
         do {

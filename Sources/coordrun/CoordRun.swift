@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoordinatorOptions
 import CoordinatorTools
 
 /// `coordrun`: a drop-in for the stand-alone `lua` (its options, `arg`, `LUA_INIT`, the REPL) that also
@@ -21,29 +22,28 @@ enum CoordRun {
             // The preview is its own program, which reads its own command line (help included).
             if arguments.first == "serve" { Platform.runSibling("coordrun-serve", Array(arguments.dropFirst())) }
             if let name = arguments.first, let command = CoordRunCommand.subcommand(named: name) {
-                runSubcommand(command, named: name, Array(arguments.dropFirst()))
+                runCommand(command, typedAs: "coordrun \(name)", Array(arguments.dropFirst()))
             } else {
-                CoordRunCommand.main(arguments)
+                runCommand(CoordRunCommand.self, typedAs: "coordrun", arguments)
             }
             Platform.exit(0)
         }
         Platform.exit(run(argv))
     }
 
-    /// Runs subcommand `command` on its own command line, as ArgumentParser's `main` does, but naming it as
-    /// users type it (`See 'coordrun explore --help'`, not `'explore --help'`).
-    static func runSubcommand(_ command: ParsableCommand.Type, named name: String, _ arguments: [String]) -> Never {
+    /// Runs `command` on its own command line, as ArgumentParser's `main` does, but naming it as users type
+    /// it (`See 'coordrun explore --help'`, not `'explore --help'`) and ending a usage mistake with status 2.
+    static func runCommand(_ command: ParsableCommand.Type, typedAs name: String, _ arguments: [String]) -> Never {
         do {
             var parsed = try command.parseAsRoot(arguments)
             try parsed.run()
             Platform.exit(0)
         } catch {
-            let code = command.exitCode(for: error)
-            let message = command.fullMessage(for: error).replacing("See '\(name) --help'", with: "See 'coordrun \(name) --help'")
-            if !message.isEmpty {
-                if code == .success { Platform.writeOut(message + "\n") } else { Platform.writeError(message + "\n") }
+            let ending = CommandEnding(command, error: error, typedAs: name)
+            if !ending.message.isEmpty {
+                if ending.isOutput { Platform.writeOut(ending.message + "\n") } else { Platform.writeError(ending.message + "\n") }
             }
-            Platform.exit(code.rawValue)
+            Platform.exit(ending.status)
         }
     }
 

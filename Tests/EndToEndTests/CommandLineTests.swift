@@ -45,6 +45,22 @@ import TestSupport
     }
 
     /// Hints name coordrun as it was typed: through scripts/coordrun, that; found on the PATH, its name.
+    /// A subcommand's command line it does not understand ends with status 2, as every other mistake in a
+    /// coordrun command, saying what and pointing at its help as typed; help itself is status 0 on
+    /// standard output. The script form keeps lua's status 1.
+    @Test func aCommandLineASubcommandDoesNotUnderstandEndsWithStatusTwo() throws {
+        for arguments in [["test", "--bogus"], ["explore"], ["routes", "--nope", "x"], ["serve", "--bogus"], ["explore", "--depth", "x", "a.lua"],
+                          ["--generate-completion-script", "nope"]] {
+            let outcome = try Programs.run(arguments, input: "")
+            #expect(outcome.status == 2 && outcome.out.isEmpty, "\(arguments): \(outcome.status) \(outcome.err)")
+            let command = arguments[0].hasPrefix("-") ? "coordrun" : "coordrun " + arguments[0]
+            #expect(outcome.err.contains("See '\(command) --help'"), "\(arguments): \(outcome.err)")
+        }
+        let help = try Programs.run(["explore", "--help"], input: "")
+        #expect(help.status == 0 && help.out.contains("USAGE: coordrun explore") && help.err.isEmpty, "\(help.err)")
+        #expect(try Programs.run(["--bogus"], input: "").status == 1)
+    }
+
     @Test func hintsNameCoordrunAsItWasTyped() throws {
         let folder = try TemporaryDirectory()
         let recorded = folder.path + "/tests/session_test.lua"
