@@ -21,20 +21,14 @@ actor Preview {
     private let script: String
     private let limits: RuntimeLimits
 
-    /// Loads `script` under `limits` and starts its app (where `restore` was taken, at the first of
-    /// `links`, or at its start; then the other links), with a REPL whose lines run under `timeLimit`.
-    init(script: String, limits: RuntimeLimits, timeLimit: Double?, restore: String?, links: [String], snapshotKey: SnapshotKey? = nil) throws {
+    /// Loads `script` under `limits` and starts its app where `start` says (a snapshot's secrets from the
+    /// environment), with a REPL whose lines run under `timeLimit`.
+    init(script: String, limits: RuntimeLimits, timeLimit: Double?, start: AppStart, snapshotKey: SnapshotKey? = nil) throws {
         /// The app's start, also for the fresh runtimes time travel makes.
         let startUp = { @Sendable (runtime: ScriptRuntime) throws in
-            try runtime.lua.withTimeLimit(timeLimit) {
-                var rest = links[...]
-                if let restore { try runtime.restore(contentsOf: restore, secrets: SecretText.fromEnvironment) }
-                else if let first = rest.popFirst() { try runtime.open(first) }
-                else { try runtime.start() }
-                for link in rest { try runtime.open(link) }
-            }
+            try runtime.lua.withTimeLimit(timeLimit) { _ = try start.start(runtime, secrets: SecretText.fromEnvironment) }
         }
-        let runtime = try limits.runtime(driverFunctions: true, timed: timeLimit != nil)
+        let runtime = try limits.runtime(stateNamed: start.state, driverFunctions: true, timed: timeLimit != nil)
         runtime.snapshotKey = snapshotKey
         try ExitGuard.install(in: runtime, message: ExitGuard.serverMessage)
         try runtime.load(script: script)
@@ -50,7 +44,7 @@ actor Preview {
         // else (nothing at all in the sandbox).
         repl.fileWrites = .testsInside(folder: LuaState.directory(of: script))
         repl.makeFreshRuntime = { sources in
-            let fresh = try limits.runtime(driverFunctions: true, timed: timeLimit != nil)
+            let fresh = try limits.runtime(stateNamed: start.state, driverFunctions: true, timed: timeLimit != nil)
             fresh.snapshotKey = snapshotKey
             fresh.lua.sourceOverrides = sources
             try ExitGuard.install(in: fresh, message: ExitGuard.serverMessage)

@@ -26,11 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Reload the app's scripts whenever one of them is saved; every open page shows the result.")
     var watch = false
 
-    @Option(help: ArgumentHelp("Start the app at this link (given again, each next link is opened in turn).", valueName: "url"))
-    var open: [String] = []
-
-    @Option(help: ArgumentHelp("Start the app where this snapshot was taken.", valueName: "file"))
-    var restore: String?
+    /// `--state`, `--open`, `--restore`: where the app starts, as in coordrun.
+    @OptionGroup var start: StartOptions
 
     @Option(name: .customLong("snapshot-key"), help: ArgumentHelp("Sign the snapshots the page downloads with this key, and restore only those it signed (a page cannot restore a forged one).", valueName: "file"))
     var snapshotKey: String?
@@ -64,7 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             let key = try snapshotKey.map { try SnapshotKey(contentsOf: $0) }
             preview = try Preview(script: script, limits: limitOptions.limits, timeLimit: timeout > 0 ? timeout : nil,
-                                  restore: restore, links: open, snapshotKey: key)
+                                  start: start.appStart, snapshotKey: key)
         } catch {
             FileHandle.standardError.write(Data(TextStyle.inert("coordrun serve: \(REPL.message(for: error))\n").utf8))
             throw ExitCode.failure

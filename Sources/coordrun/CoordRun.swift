@@ -85,7 +85,7 @@ enum CoordRun {
         CtrlC.install()
         // The secrets a snapshot's steps need are asked once, before the time limit starts (time travel
         // restores again with the same answers).
-        let secrets = options.restore.map(askSecrets(of:)) ?? [:]
+        let secrets = options.start.restore.map(askSecrets(of:)) ?? [:]
         do {
             let warning = try CtrlC.interrupts(runtime) { try runtime.lua.withTimeLimit(options.timeLimit) { try startUp(runtime, invocation, options, secrets: secrets) } }
             if let warning { streams.message("warning: \(warning)") }
@@ -172,7 +172,7 @@ enum CoordRun {
         let limits = options.limits
         // The driver functions (tap, back, top, ...) are globals where an app is declared or a REPL is
         // open; a plain script's globals are lua's.
-        let runtime = try ScriptRuntime(stateNamed: options.state, driverFunctions: invocation.interactive, sandbox: limits.sandbox,
+        let runtime = try ScriptRuntime(stateNamed: options.start.state, driverFunctions: invocation.interactive, sandbox: limits.sandbox,
                                         ignoringEnvironment: invocation.ignoreEnvironment)
         runtime.installDriverFunctionsWhenAppDeclared()
         try limits.apply(to: runtime, timed: options.timeLimit != nil)
@@ -210,23 +210,10 @@ enum CoordRun {
                 try runtime.run(code, name: "=stdin", arguments: arguments)
             }
         }
-        var links = options.open[...]
-        var warning: RestoreWarning?
-        if let file = options.restore {
-            if secrets.isEmpty {
-                warning = try runtime.restore(contentsOf: file)
-            } else {
-                warning = try runtime.restore(contentsOf: file) { secret in
-                    guard let value = secrets[secret.name] else { throw SnapshotError(.needsSecret, "no answer for \(secret)") }
-                    return value
-                }
-            }
-        } else if let url = links.popFirst() {
-            try runtime.open(url)
-        } else if runtime.declaresApplication {
-            try runtime.start()
+        guard !secrets.isEmpty else { return try options.start.start(runtime) }
+        return try options.start.start(runtime) { secret in
+            guard let value = secrets[secret.name] else { throw SnapshotError(.needsSecret, "no answer for \(secret)") }
+            return value
         }
-        for url in links { try runtime.open(url) }
-        return warning
     }
 }

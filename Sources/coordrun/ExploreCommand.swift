@@ -37,20 +37,11 @@ struct ExploreCommand: ParsableCommand {
     @Option(name: .customLong("time-limit"), help: ArgumentHelp("The most seconds the whole search may take (0: no limit).", valueName: "seconds"))
     var timeLimit: Double = 0
 
-    @Option(help: "The gateway state to start in.")
-    var state = "authorization"
+    /// `--state`, `--open`, `--restore`: where the exploration starts (its base), as where coordrun starts an app.
+    @OptionGroup var start: StartOptions
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Set a global before the app loads (a variant: --set VARIANT=b). true, false and numbers are read as such, anything else as a string.", valueName: "name=value"))
-    var sets: [String] = []
-
-    @Option(name: .customShort("e"), help: ArgumentHelp("Run this Lua chunk before the app loads (after --set).", valueName: "chunk"))
-    var chunks: [String] = []
-
-    @Option(help: ArgumentHelp("Explore from this link instead of the app's start.", valueName: "url"))
-    var open: String?
-
-    @Option(help: ArgumentHelp("Explore from this snapshot instead of the app's start.", valueName: "file"))
-    var restore: String?
+    /// `--set`, `-e`: the variant explored.
+    @OptionGroup var variant: VariantOptions
 
     @Option(help: ArgumentHelp("Write the report as JSON to this file.", valueName: "file"))
     var json: String?
@@ -106,7 +97,15 @@ struct ExploreCommand: ParsableCommand {
         if runID != nil, worker == nil { throw ValidationError("--run names the exploration a --worker works for") }
         if workers < (queue == nil ? 1 : 0) { throw ValidationError("--workers must be at least \(queue == nil ? 1 : 0)") }
         if lease <= 0 { throw ValidationError("--lease must be more than 0 seconds") }
+        if start.open.count > 1 { throw ValidationError("--open given \(start.open.count) times: an exploration starts from one link") }
+        if !start.open.isEmpty, start.restore != nil { throw ValidationError("--open and --restore: an exploration starts from one of them") }
     }
+
+    var state: String { start.gateway.state }
+    var open: String? { start.open.first }
+    var restore: String? { start.restore }
+    var sets: [String] { variant.sets }
+    var chunks: [String] { variant.chunks }
 
     func run() throws {
         let streams = CoordRun.Streams()

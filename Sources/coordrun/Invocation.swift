@@ -21,14 +21,8 @@ struct CoordRunOptions: ParsableArguments {
     /// `--timeout` as a time limit (nil: none).
     var timeLimit: Double? { timeout.map { max($0, 0.001) } }
 
-    @Option(help: "The gateway state to start in (authorization, main, or any state the app declares).")
-    var state: String = "authorization"
-
-    @Option(help: ArgumentHelp("Start the app at this link (a route the app declares: docs/Links.md); given again, each next link is opened in turn.", valueName: "url"))
-    var open: [String] = []
-
-    @Option(help: ArgumentHelp("Start the app where this snapshot was taken (a file written from snapshot()).", valueName: "file"))
-    var restore: String?
+    /// `--state`, `--open`, `--restore`: where the app starts, as in `coordrun explore` and `coordrun serve`.
+    @OptionGroup var start: StartOptions
 
     @Option(help: ArgumentHelp("The most session lines time travel keeps (default 10000); past it the oldest go, and :history says where travel starts.", valueName: "lines"))
     var history: Int?
@@ -36,10 +30,17 @@ struct CoordRunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Sign the snapshots taken with the key in this file, and restore only snapshots it signed (docs/Links.md).", valueName: "file"))
     var snapshotKey: String?
 
-    /// The long options that take a value (the next argument, or `--name=value`).
-    static let takingValues: Set<String> = ["--memory-limit", "--instruction-limit", "--timeout", "--state", "--open", "--restore", "--snapshot-key", "--history"]
-    /// Every long option.
-    static let names: Set<String> = takingValues.union(["--watch", "--sandbox"])
+    /// Each long option (`--timeout`) and whether it takes a value (the next argument, or `--name=value`),
+    /// as ArgumentParser shows them in the help: read when a command line has a long option.
+    static let longOptions: [String: Bool] = {
+        var options: [String: Bool] = [:]
+        for line in helpMessage(columns: 100_000).split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard let name = words.first, name.hasPrefix("--") else { continue }
+            options[String(name)] = words.count > 1 && words[1].hasPrefix("<")
+        }
+        return options
+    }()
 }
 
 /// coordrun's own options as a run uses them: ArgumentParser reads them (``CoordRunOptions``) only when
@@ -50,10 +51,8 @@ struct RunSettings {
     var limits = RuntimeLimits()
     /// `--timeout` as a time limit (nil: none).
     var timeLimit: Double?
-    var state = "authorization"
-    /// The links `--open` gives, in order.
-    var open: [String] = []
-    var restore: String?
+    /// Where the app starts (`--state`, `--open`, `--restore`).
+    var start = AppStart()
     var snapshotKey: String?
     var history: Int?
 
@@ -65,9 +64,7 @@ struct RunSettings {
         watch = options.watch
         limits = options.limits.limits
         timeLimit = options.timeLimit
-        state = options.state
-        open = options.open
-        restore = options.restore
+        start = options.start.appStart
         snapshotKey = options.snapshotKey
         history = options.history
     }
@@ -81,7 +78,7 @@ struct RunSettings {
         var seen: Set<Substring> = []
         for option in longOptions where option.hasPrefix("--") {
             let name = option.prefix { $0 != "=" }
-            guard CoordRunOptions.takingValues.contains(String(name)), name != "--open" else { continue }
+            guard CoordRunOptions.longOptions[String(name)] == true, name != "--open" else { continue }
             if !seen.insert(name).inserted { throw ValidationError("\(name) was given more than once: give it once") }
         }
         return RunSettings(try CoordRunOptions.parse(longOptions))
@@ -147,9 +144,9 @@ struct Invocation {
                 let name = String(argument.prefix { $0 != "=" })
                 if name == "--help" { help = true; i += 1; continue }
                 if name == "--version" { printsCoordrunVersion = true; showVersion = true; i += 1; continue }
-                guard CoordRunOptions.names.contains(name) else { throw Failure(description: "unrecognized option '\(argument)'") }
+                guard let takesValue = CoordRunOptions.longOptions[name] else { throw Failure(description: "unrecognized option '\(argument)'") }
                 longOptions.append(argument)
-                if CoordRunOptions.takingValues.contains(name), !argument.contains("=") {
+                if takesValue, !argument.contains("=") {
                     guard i + 1 < argv.count else { throw Failure(description: "'\(name)' needs argument") }
                     longOptions.append(argv[i + 1])
                     i += 1
@@ -197,7 +194,8 @@ struct Invocation {
         scriptArguments = first < argv.count ? Array(argv[(first + 1)...]) : []
     }
 
-    /// lua.c's usage text, with coordrun's options and run mode after it.
+    /// lua.c's usage text, as `lua` prints it after a command line it does not understand (coordrun's own
+    /// options and subcommands are in `coordrun --help`).
     static func usage(program: String) -> String {
         """
         usage: \(program) [options] [script [args]]
@@ -211,24 +209,6 @@ struct Invocation {
           -W        turn warnings on
           --        stop handling options
           -         stop handling options and execute stdin
-        coordrun's options (before the script):
-          --watch                      reload the app's scripts whenever one of them is saved
-          --sandbox                    run the scripts as untrusted (docs/Security.md)
-          --memory-limit BYTES         the most bytes the scripts may hold
-          --instruction-limit N        the most Lua instructions one line (or handler call) may run
-          --timeout SECONDS            the most seconds one line may run (and the start as a whole)
-          --state STATE                the gateway state to start in (default: authorization)
-          --open URL                   start the app at this link (a route it declares)
-          --restore FILE               start the app where this snapshot was taken
-          --snapshot-key FILE          sign snapshots with this key; restore only those it signed
-          --history LINES              the most session lines time travel keeps (default 10000)
-          --help, --version
-        coordrun test [PATH...] runs flow tests (*_test.lua; coordrun test --help).
-        coordrun routes SCRIPT opens every route the app declares with its examples (coordrun routes --help).
-        A script that declares an app (flow.app) is walked: coordrun shows the visible screen, then reads
-        lines: NUMBER triggers that action, `back` goes back, OUTPUT [PAYLOAD] emits an output, :COMMAND
-        (:help lists them), anything else is Lua. With -i, a Lua REPL over the app instead. A script that
-        declares no app runs as plain Lua, as with lua.
         """
     }
 }

@@ -14,8 +14,8 @@ struct RoutesCommand: ParsableCommand {
     @Argument(help: "The app's main script.")
     var script: String
 
-    @Option(help: "The gateway state to start in (authorization, main, or any state the app declares).")
-    var state: String = "authorization"
+    /// `--state`, as every command that starts an app has it.
+    @OptionGroup var gateway: StateOption
 
     @Option(help: ArgumentHelp("The most seconds one link may take to open (0: no limit).", valueName: "seconds"))
     var timeout: Double = 5
@@ -30,7 +30,7 @@ struct RoutesCommand: ParsableCommand {
         let streams = CoordRun.Streams()
         let results: [RouteCheck.Result]
         do {
-            results = try RouteCheck.run(script: script, state: state, timeLimit: timeout > 0 ? timeout : nil, limits: limitOptions.limits)
+            results = try RouteCheck.run(script: script, state: gateway.state, timeLimit: timeout > 0 ? timeout : nil, limits: limitOptions.limits)
         } catch {
             streams.notice(REPL.message(for: error))
             throw ExitCode(2)

@@ -50,7 +50,8 @@ import TestSupport
     /// standard output. The script form keeps lua's status 1.
     @Test func aCommandLineASubcommandDoesNotUnderstandEndsWithStatusTwo() throws {
         for arguments in [["test", "--bogus"], ["explore"], ["routes", "--nope", "x"], ["serve", "--bogus"], ["explore", "--depth", "x", "a.lua"],
-                          ["--generate-completion-script", "nope"]] {
+                          ["--generate-completion-script", "nope"], ["explore", "--open", "a://x", "--open", "b://y", "a.lua"],
+                          ["routes", "--open", "a://x", "a.lua"]] {
             let outcome = try Programs.run(arguments, input: "")
             #expect(outcome.status == 2 && outcome.out.isEmpty, "\(arguments): \(outcome.status) \(outcome.err)")
             let command = arguments[0].hasPrefix("-") ? "coordrun" : "coordrun " + arguments[0]

@@ -1,0 +1,71 @@
+import ArgumentParser
+import CoordinatorTools
+
+/// `--state`: the gateway state an app starts in, one declaration for every command that starts an app
+/// (``StartOptions`` holds it, `coordrun routes` has it alone).
+package struct StateOption: ParsableArguments {
+    @Option(help: "The gateway state to start in (authorization, main, or any state the app declares).")
+    package var state: String = "authorization"
+
+    package init() {}
+}
+
+/// Where an app starts, one declaration for coordrun, `coordrun explore` and `coordrun serve`: `--state`,
+/// `--open` (each link in turn), `--restore`.
+package struct StartOptions: ParsableArguments {
+    @OptionGroup package var gateway: StateOption
+
+    @Option(help: ArgumentHelp("Start the app at this link (a route the app declares: docs/Links.md); given again, each next link is opened in turn.", valueName: "url"))
+    package var open: [String] = []
+
+    @Option(help: ArgumentHelp("Start the app where this snapshot was taken (a file written from snapshot()).", valueName: "file"))
+    package var restore: String?
+
+    package init() {}
+
+    /// Where they say the app starts.
+    package var appStart: AppStart { AppStart(state: gateway.state, open: open, restore: restore) }
+}
+
+/// Where an app starts (``StartOptions`` as a run uses them), and the one rule that starts it there.
+package struct AppStart: Sendable {
+    /// The gateway state to start in.
+    package var state = "authorization"
+    /// The links to open, in turn.
+    package var open: [String] = []
+    /// The snapshot to restore.
+    package var restore: String?
+
+    package init(state: String = "authorization", open: [String] = [], restore: String? = nil) {
+        (self.state, self.open, self.restore) = (state, open, restore)
+    }
+
+    /// Starts the app of `runtime` (its scripts loaded) here: where the snapshot was taken (its secrets
+    /// asked of `secrets`, when given), else at the first link, else at its start when its scripts declare
+    /// an app; then opens the other links in turn. What the restore warns about.
+    @discardableResult
+    package func start(_ runtime: ScriptRuntime, secrets: ((SnapshotSecret) throws -> FlowValue)? = nil) throws -> RestoreWarning? {
+        var links = open[...]
+        var warning: RestoreWarning?
+        if let restore {
+            warning = try secrets.map { try runtime.restore(contentsOf: restore, secrets: $0) } ?? runtime.restore(contentsOf: restore)
+        } else if let first = links.popFirst() {
+            try runtime.open(first)
+        } else if runtime.declaresApplication {
+            try runtime.start()
+        }
+        for link in links { try runtime.open(link) }
+        return warning
+    }
+}
+
+/// `--set NAME=VALUE` and `-e CHUNK`: the variant of an app a command runs, set before the app loads.
+package struct VariantOptions: ParsableArguments {
+    @Option(name: .customLong("set"), help: ArgumentHelp("Set a global before the app loads (a variant: --set VARIANT=b). true, false and numbers are read as such, anything else as a string.", valueName: "name=value"))
+    package var sets: [String] = []
+
+    @Option(name: .customShort("e"), help: ArgumentHelp("Run this Lua chunk before the app loads (after --set).", valueName: "chunk"))
+    package var chunks: [String] = []
+
+    package init() {}
+}
