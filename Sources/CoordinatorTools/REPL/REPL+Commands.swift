@@ -19,12 +19,13 @@ extension REPL {
         ("N", ":N", "trigger the visible screen's action N"),
     ]
 
-    /// Runs `:text` (without its colon).
-    func command(_ text: String) throws {
+    /// Runs `:text` (without its colon): `:N` is an action of the app, time travel puts another app in
+    /// place, any other command only shows or writes.
+    func command(_ text: String) throws -> LineOutcome {
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard let name = words.first else { return try command("help") }
         let argument = words.dropFirst().joined(separator: " ")
-        if let number = Int(name) { return try tapAction(number) }
+        if let number = Int(name) { return LineOutcome(replayable: true, step: try tapAction(number)) }
         switch name {
         case "help", "h", "?":
             let width = Self.commands.map(\.usage.count).max() ?? 0
@@ -44,7 +45,7 @@ extension REPL {
                 output.write(style.dim("recording to \(recorder.path ?? argument) (\(recorder.steps.count) steps so far)") + "\n")
             }
         case "tree", "t":
-            guard let root = app.root else { return output.write("(no app is running)\n") }
+            guard let root = app.root else { output.write("(no app is running)\n"); break }
             output.write(Inspection(app: app, style: style).tree(root))
         case "hierarchy":
             output.write(app.window.hierarchyDescription + "\n")
@@ -56,12 +57,19 @@ extension REPL {
             output.write(recent.isEmpty ? "(no navigation events yet)\n" : recent.joined(separator: "\n") + "\n")
         case "show":
             show()
-        case "undo": try undo()
-        case "redo": try redo()
+        case "undo":
+            try undo()
+            return LineOutcome(redraw: true)
+        case "redo":
+            try redo()
+            return LineOutcome(redraw: true)
         case "history": output.write(history.text(style: style))
-        case "goto": try goTo(argument)
+        case "goto":
+            try goTo(argument)
+            return LineOutcome(redraw: true)
         default:
             throw LuaError(.misuse, "unknown command ':\(name)' (:help lists them)")
         }
+        return LineOutcome()
     }
 }

@@ -3,17 +3,16 @@ import CoordinatorScript
 /// Lua lines, as the stand-alone `lua` reads them (lua.c's `loadline`, `docall` and `l_print`).
 extension REPL {
     /// Loads and runs the chunk `lines` make: an expression's values are printed, a statement is run, and a
-    /// chunk that is not complete yet waits for more lines. True when it ran or waits.
-    func doString(_ lines: [String]) throws -> Bool {
+    /// chunk that is not complete yet waits for more lines.
+    func doString(_ lines: [String]) throws -> LineOutcome {
         guard let chunk = try loadLine(lines) else {
             pending = lines
-            return true
+            return LineOutcome()
         }
         pending = []
-        step = lines.joined(separator: "\n  ")
         let results = try doCall(chunk)
         printValues(results)
-        return true
+        return LineOutcome(replayable: true, step: lines.joined(separator: "\n  "))
     }
 
     /// lua.c's `loadline`: the chunk first as `return CHUNK` (`=EXPR` is short for it), so that an

@@ -4,19 +4,20 @@ import CoordinatorScript
 /// and a line whose first word is an output of the visible screen emits it, with the rest of the line as
 /// its payload (a Lua expression).
 extension REPL {
-    /// Runs `line` when it is one of run mode's shortcuts; false when it is not (it is Lua then).
-    func runModeLine(_ line: String) throws -> Bool {
+    /// Runs `line` when it is one of run mode's shortcuts; nil when it is not (it is Lua then).
+    func runModeLine(_ line: String) throws -> LineOutcome? {
+        let step: String
         if let number = Int(line) {
-            try operation { try tapAction(number) }
+            step = try operation { try tapAction(number) }
         } else if line == "back" {
-            try operation { try perform(.back) }
+            step = try operation { try perform(.back) }
         } else if let (output, rest) = outputCommand(line) {
             // One operation: a payload expression that navigates (`toggle back()`) is undone with the tap when
             // the tap then fails (the fuzzer found the pop kept).
             do {
-                try operation {
+                step = try operation {
                     let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: chunkName, as: FlowValue?.self)
-                    try perform(.tap(output, payload: payload))
+                    return try perform(.tap(output, payload: payload))
                 }
             } catch var error as NavigationError where DriverFunctions.names.contains(output) {
                 error.message += " (here '\(output)' is this screen's output, which hides the driver function: type _G.\(output)(...) for it)"
@@ -32,13 +33,14 @@ extension REPL {
                 + (screen == nil ? " (no screen is showing)" : " (outputs: \(unique.isEmpty ? "none" : unique.joined(separator: ", ")))")
                 + " nor a Lua variable")
         } else {
-            return false
+            return nil
         }
-        return true
+        return LineOutcome(replayable: true, step: step)
     }
 
-    /// Triggers the visible screen's action `number` (counted from 1).
-    func tapAction(_ number: Int) throws {
+    /// Triggers the visible screen's action `number` (counted from 1): the step it took.
+    @discardableResult
+    func tapAction(_ number: Int) throws -> String {
         guard let screen = app.window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
         let actions = ScreenAction.actions(of: screen)
         guard number >= 1, number <= actions.count else {
@@ -48,14 +50,15 @@ extension REPL {
         if action.needsPayload {
             throw NavigationError(.badPayload, "\(action.output) needs a payload: type `\(action.output) { ... }`")
         }
-        try perform(.tap(action.output, payload: action.payload))
+        return try perform(.tap(action.output, payload: action.payload))
     }
 
-    /// Takes a step of the user; a recorded test replays it as its Lua source (the payload as the data it
-    /// was, whatever expression gave it).
-    func perform(_ userStep: UserStep) throws {
+    /// Takes a step of the user: the step as a recorded test replays it, its Lua source (the payload as the
+    /// data it was, whatever expression gave it).
+    @discardableResult
+    func perform(_ userStep: UserStep) throws -> String {
         try app.perform(userStep)
-        step = userStep.luaSource
+        return userStep.luaSource
     }
 
     /// What run mode says before the first screen: each output named like a driver function (`open`),

@@ -56,11 +56,6 @@ public final class REPL {
     public var makeFreshRuntime: ((_ sources: [String: String]) throws -> ScriptRuntime)?
     /// The lines that ran, for time travel.
     var history = LineHistory()
-    /// The current line, when it is one time travel runs again (a Lua chunk that ran, a run-mode action).
-    var replayable: [String]?
-    /// Whether the visible screen is shown after the current line even if it looks unchanged (time travel
-    /// put another app in place).
-    var showAfterLine = false
     /// How lines are read.
     public let mode: Mode
     /// How text is styled (colour or plain).
@@ -98,8 +93,6 @@ public final class REPL {
     /// its chunk had, and what to show in their place (the steps it took, the secrets masked). A line
     /// editor keeps that in its history instead.
     package private(set) var typedSecret: (lines: Int, masked: String)?
-    /// The current line as a step of a recorded test (set by whatever ran it), or nil.
-    var step: String?
     /// What messages call the session's lines: `stdin:12:` is its 12th line, as `lua` names what it reads.
     public var sourceName = "stdin"
     /// How hints name the command that runs a recorded test (`coordrun test x_test.lua`): as the user
@@ -150,17 +143,16 @@ public final class REPL {
         let before = signature
         let changesBefore = app.changeCount, sourcesBefore = runtime.sources, reloadsBefore = runtime.reloadCount
         let lines = pending + [line], number = chunkStart
-        replayable = nil
         let secrets = SecretLine.Watch(app: app)
         var masked: String?
         defer { typedSecret = masked.map { (lines.count, $0) } }
-        let ok = runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
+        let outcome = runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
             let declarations = runtime.appDeclarations
             let unheard = app.unheard.count, taps = app.tapsTaken
-            step = nil
-            var ok = dispatch(line)
-            if let typed = secrets.line(succeeded: ok) { (masked, step) = (typed.shown, typed.recorded) }
-            if ok, let step, signature != before { recorder.note(step, line: number, stack: app.window.visibleNames) }
+            var outcome = dispatch(line)
+            var ok = outcome.ok
+            if let typed = secrets.line(succeeded: ok) { (masked, outcome.step) = (typed.shown, typed.recorded) }
+            if ok, let step = outcome.step, signature != before { recorder.note(step, line: number, stack: app.window.visibleNames) }
             if ok, app.unheard.count != unheard, let last = app.unheard.last {
                 // A tap is never a silent no-op: `tap('reset')` on a screen whose handler is missing says so.
                 let more = app.unheard.count &- unheard &- 1
@@ -172,13 +164,14 @@ public final class REPL {
                 // `flow.app(App)` typed at the prompt (or in a chunk the line ran) starts that app.
                 do { try runtime.start() } catch { report(error); ok = false }
             }
-            if signature != before || showAfterLine { show() } // rendering runs Lua too: Ctrl-C stops it as well
+            if signature != before || outcome.redraw { show() } // rendering runs Lua too: Ctrl-C stops it as well
             else if runtime.reloadCount != reloadsBefore { showIfRedrawn() }
-            showAfterLine = false
-            return ok
+            outcome.ok = ok
+            return outcome
         } }
-        if ok, replayable != nil {
-            let did = masked ?? step.flatMap { $0 == lines.joined(separator: "\n  ") ? nil : $0 }
+        let ok = outcome.ok
+        if ok, outcome.replayable {
+            let did = masked ?? outcome.step.flatMap { $0 == lines.joined(separator: "\n  ") ? nil : $0 }
             history.append(LineHistory.Entry(number: number, lines: lines, did: did, secret: masked != nil,
                                              changedState: app.changeCount != changesBefore, sources: sourcesBefore))
             if history.wantsCheckpoint {
@@ -281,32 +274,19 @@ public final class REPL {
         return VisibleSignature(screen: screen?.id ?? 0, renders: screen?.renderCount ?? 0, stacks: app.window.visibleNames)
     }
 
-    /// A line: an open chunk continues, `:` starts a command, run mode's shortcuts, else Lua.
-    func dispatch(_ rawLine: String) -> Bool {
+    /// A line: an open chunk continues, `:` starts a command, run mode's shortcuts, else Lua. What it did.
+    func dispatch(_ rawLine: String) -> LineOutcome {
         let line = rawLine.trimmed
         do {
-            if isContinuing {
-                let ok = try doString(pending + [rawLine])
-                if !isContinuing { replayable = [] }
-                return ok
-            }
-            guard !line.isEmpty else { return true }
-            if line.hasPrefix(":") {
-                let text = String(line.dropFirst())
-                try command(text)
-                if Int(text.trimmed) != nil { replayable = [] } // :N is an action; other commands are not lines
-            } else if mode == .run, try runModeLine(line) {
-                replayable = []
-            } else {
-                let ok = try doString([rawLine])
-                if !isContinuing { replayable = [] }
-                return ok
-            }
-            return true
+            if isContinuing { return try doString(pending + [rawLine]) }
+            guard !line.isEmpty else { return LineOutcome() }
+            if line.hasPrefix(":") { return try command(String(line.dropFirst())) }
+            if mode == .run, let outcome = try runModeLine(line) { return outcome }
+            return try doString([rawLine])
         } catch {
             pending = []
             report(error)
-            return false
+            return LineOutcome(ok: false)
         }
     }
 
@@ -328,6 +308,20 @@ public final class REPL {
         if let lua = error as? LuaError { return lua.fullDescription }
         return "error: \(error)"
     }
+}
+
+/// What a line did, as the turn that ran it reads it (each way a line runs returns one: ``REPL/dispatch(_:)``).
+struct LineOutcome {
+    /// False when the line failed: the app is as before it.
+    var ok = true
+    /// Whether time travel runs the line again: a Lua chunk that ran, a run-mode action, `:N` (other
+    /// commands and an incomplete chunk's lines are not lines of the app).
+    var replayable = false
+    /// The line as a step of a recorded test, when it drove the app.
+    var step: String?
+    /// Whether the visible screen is shown after the line even if it looks unchanged (time travel put
+    /// another app in place).
+    var redraw = false
 }
 
 /// The visible screen, how often it rendered, and each visible stack's names (equal when they are the

@@ -203,6 +203,5 @@ extension REPL {
         runtime = fresh
         events = EventLog(app: fresh.app)
         history.cursor = cursor
-        showAfterLine = true
     }
 }
