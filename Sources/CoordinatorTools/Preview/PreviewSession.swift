@@ -141,7 +141,7 @@ package final class PreviewSession {
         if let screen = app.window.visibleScreen {
             var shown: FlowRecord = ["name": .string(screen.name), "id": .int(screen.id), "title": .string(screen.title),
                                      // The rendering is the app's code: under the line's time limit.
-                                     "text": .string(repl.runtime.lua.withTimeLimit(repl.timeLimit) { REPL.text(of: screen) }),
+                                     "text": .string(repl.runtime.lua.withTimeLimit(repl.timeLimit) { ScreenDisplay.text(of: screen) }),
                                      "modal": .bool(app.window.modals.contains { $0.screens.contains { $0 === screen } })]
             var inputs: FlowRecord = [:]
             for input in screen.type.inputs { if let value = screen[input.name] { inputs[input.name] = .string(value.luaLiteral) } }

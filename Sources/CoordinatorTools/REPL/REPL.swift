@@ -80,10 +80,8 @@ public final class REPL {
     public internal(set) var lineNumber = 0
     /// The session line an incomplete chunk started on.
     var chunkStart = 1
-    /// The visible screen's text, rendered inside the line that changed it (see ``operation(_:)``).
-    var rendered: (screen: Int, text: String)?
-    /// The screen last shown, with its text.
-    var shown: (screen: Int, text: String)?
+    /// What it shows of the visible screen.
+    var display = ScreenDisplay()
     /// The session's driving steps, and the test file they are written to (`:record`).
     let recorder = Recorder()
     /// Where the session's commands may write files (`:record`): anywhere but over a file the session did
@@ -200,11 +198,6 @@ public final class REPL {
     /// Drops the incomplete chunk (Ctrl-C at a `>>` prompt).
     public func cancelPending() { pending = [] }
 
-    /// A screen's text, or what failed in its rendering (shown in its place).
-    static func text(of screen: Screen) -> String {
-        do { return try screen.render() } catch { return "(rendering \(screen.name) failed: \(error))" }
-    }
-
     /// ``show()`` under the limits a line runs under (``timeLimit``, Ctrl-C): the first screen's rendering
     /// is the app's code as much as any line's, and a rendering that never ends is stopped.
     package func showUnderLimits() {
@@ -212,32 +205,11 @@ public final class REPL {
     }
 
     /// Shows the visible screen: its title, rendering and numbered actions, and the stack below it.
-    public func show() {
-        guard let screen = app.window.visibleScreen else {
-            return output.write(style.bold("(no screen is showing)") + "\n")
-        }
-        var text = style.bold("== \(screen.title)" + (screen.title == screen.name ? "" : " (\(screen.name))") + " ==") + "\n"
-        let body = rendered.flatMap { $0.screen == screen.id ? $0.text : nil } ?? Self.text(of: screen)
-        rendered = nil
-        shown = (screen.id, body)
-        if !body.isEmpty { text += body + "\n" }
-        for (i, action) in ScreenAction.actions(of: screen).enumerated() {
-            text += "  " + style.accent("\(mode == .repl ? ":" : "")\(i + 1).") + " " + action.label + "\n"
-        }
-        if let tabs = app.visibleTabs {
-            let labels = tabs.titles.indices.map { i in i == tabs.selectedIndex ? "[" + tabs.label(ofTab: i) + "]" : tabs.label(ofTab: i) }
-            text += style.dim("tabs: " + labels.joined(separator: " | ")) + "\n"
-        }
-        text += style.dim("stack: " + app.window.visibleStack.map(\.name).joined(separator: " > ")) + "\n"
-        output.write(text)
-    }
+    public func show() { output.write(display.text(of: app, mode: mode, style: style)) }
 
     /// Shows the visible screen again when a reload changed its text (its rendering function, or a
     /// function that one calls).
-    func showIfRedrawn() {
-        guard let screen = app.window.visibleScreen else { return }
-        if shown?.screen != screen.id || shown?.text != Self.text(of: screen) { show() }
-    }
+    func showIfRedrawn() { if display.isRedrawn(app) { show() } }
 
     /// Runs the app's scripts again (`ScriptRuntime.reload(fresh:)`) and prints what changed, or the error;
     /// the visible screen is drawn again when that changed its text.
@@ -260,7 +232,7 @@ public final class REPL {
         return try app.atomically {
             let result = try body()
             if signature != before, let screen = app.window.visibleScreen {
-                rendered = (screen.id, try screen.checkedRendering())
+                display.rendered = (screen.id, try screen.checkedRendering())
             }
             return result
         }

@@ -126,6 +126,53 @@ struct LineHistory {
         }
         return text.isEmpty ? "(no line has changed the app yet)\n" : text
     }
+
+    /// A fresh runtime (`make`, given the script texts to stand for the files) with the first `cursor` kept
+    /// lines run again in it, from the saved base when there is one, the code changing under them as it
+    /// did; then the code as it is `now`. The replay is one line of the session: `timeLimit` holds for it
+    /// as a whole (making the runtime and every line), not for each line.
+    func replay(to cursor: Int, making make: (_ sources: [String: String]) throws -> ScriptRuntime, now: [String: String],
+                mode: REPL.Mode, sourceName: String, timeLimit: Double?) throws -> ScriptRuntime {
+        let began = Clock.now()
+        if let base, base.snapshot == nil {
+            throw LuaError(.misuse, "time travel cannot go back: the lines up to \(base.line) are no longer kept, and the app could not be saved there")
+        }
+        let fresh = try make(base?.sources ?? initialSources)
+        var code = base?.sources ?? initialSources
+        var failure: String?
+        let silent = REPL.Output(write: { _ in }, error: { failure = $0 })
+        let replay = try REPL(runtime: fresh, mode: mode, style: .plain, output: silent)
+        replay.sourceName = sourceName
+        let remaining = timeLimit.map { max($0 - (Clock.now() - began), 0.001) }
+        func outOfTime() -> Bool { timeLimit.map { Clock.now() - began >= $0 } ?? false }
+        try fresh.silencingPrint { try fresh.lua.withTimeLimit(remaining) {
+            if let snapshot = base?.snapshot {
+                do { try fresh.restore(snapshot) } catch {
+                    throw LuaError(.runtime, "time travel starts from the app as it was after line \(base?.line ?? 0), which does not restore now: \(error)")
+                }
+            }
+            for entry in entries[..<cursor] {
+                if entry.sources != code {
+                    code = entry.sources
+                    fresh.lua.sourceOverrides = code
+                    _ = try fresh.reload()
+                }
+                replay.lineNumber = entry.number - 1
+                for line in entry.lines where !replay.handle(line) {
+                    if outOfTime() {
+                        throw LuaError(.interrupted, "timed out replaying line \(entry.number): the time limit holds for the whole travel, so the app stays as it is")
+                    }
+                    throw LuaError(.runtime, "line \(entry.number) fails now, so the app stays as it is: \(failure ?? "?")")
+                }
+            }
+            if now != code {
+                fresh.lua.sourceOverrides = now
+                _ = try fresh.reload()
+            }
+            fresh.lua.sourceOverrides = [:] // from now on, files are read from disk again
+        } }
+        return fresh
+    }
 }
 
 extension REPL {
@@ -153,55 +200,13 @@ extension REPL {
     /// `:goto N`: the app after session line N (one of the lines that ran; 0: before any).
     func goTo(_ argument: String) throws { try travel(to: history.cursor(afterLine: argument)) }
 
-    /// Makes a fresh runtime, runs the first `cursor` kept lines in it, and puts it in place of this one. If
-    /// a line fails there (the code changed under it), nothing changes and the error says which line.
-    ///
-    /// The travel is one line of the session: ``timeLimit`` holds for it as a whole (making the runtime and
-    /// every line replayed), not for each replayed line.
+    /// Puts in place of the runtime a fresh one with the first `cursor` kept lines run again in it
+    /// (``LineHistory/replay(to:making:now:mode:sourceName:timeLimit:)``). If a line fails there (the code
+    /// changed under it), nothing changes and the error says which line.
     func travel(to cursor: Int) throws {
-        let began = Clock.now()
         let make = makeFreshRuntime ?? { [runtime] sources in try runtime.fresh(quiet: true, sources: sources) }
-        let base = history.base
-        if let base, base.snapshot == nil {
-            throw LuaError(.misuse, "time travel cannot go back: the lines up to \(base.line) are no longer kept, and the app could not be saved there")
-        }
-        let fresh = try make(base?.sources ?? history.initialSources)
-        var code = base?.sources ?? history.initialSources
-        var failure: String?
-        let silent = Output(write: { _ in }, error: { failure = $0 })
-        let replay = try REPL(runtime: fresh, mode: mode, style: .plain, output: silent)
-        replay.sourceName = sourceName
-        let remaining = timeLimit.map { max($0 - (Clock.now() - began), 0.001) }
-        func outOfTime() -> Bool { timeLimit.map { Clock.now() - began >= $0 } ?? false }
-        try fresh.silencingPrint { try fresh.lua.withTimeLimit(remaining) {
-            if let snapshot = base?.snapshot {
-                do { try fresh.restore(snapshot) } catch {
-                    throw LuaError(.runtime, "time travel starts from the app as it was after line \(base?.line ?? 0), which does not restore now: \(error)")
-                }
-            }
-            for entry in history.entries[..<cursor] {
-                if entry.sources != code {
-                    code = entry.sources
-                    fresh.lua.sourceOverrides = code
-                    _ = try fresh.reload()
-                }
-                replay.lineNumber = entry.number - 1
-                for line in entry.lines where !replay.handle(line) {
-                    if outOfTime() {
-                        throw LuaError(.interrupted, "timed out replaying line \(entry.number): the time limit holds for the whole travel, so the app stays as it is")
-                    }
-                    throw LuaError(.runtime, "line \(entry.number) fails now, so the app stays as it is: \(failure ?? "?")")
-                }
-            }
-            let now = runtime.sources
-            if now != code {
-                fresh.lua.sourceOverrides = now
-                _ = try fresh.reload()
-            }
-            fresh.lua.sourceOverrides = [:] // from now on, files are read from disk again
-        } }
-        runtime = fresh
-        events = EventLog(app: fresh.app)
+        runtime = try history.replay(to: cursor, making: make, now: runtime.sources, mode: mode, sourceName: sourceName, timeLimit: timeLimit)
+        events = EventLog(app: runtime.app)
         history.cursor = cursor
     }
 }
