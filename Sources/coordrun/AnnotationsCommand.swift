@@ -36,19 +36,19 @@ struct AnnotationsCommand: ParsableCommand {
             streams.notice(REPL.message(for: error))
             throw ExitCode.failure
         }
-        guard Platform.makeFolders(output) else {
+        guard Files.makeFolders(output) else {
             streams.notice("cannot make the folder \(output)")
             throw ExitCode.failure
         }
-        for file in files where !Platform.writeFile(output + "/" + file.name, file.text) {
+        for file in files where !Files.writeFile(output + "/" + file.name, file.text) {
             streams.notice("cannot write \(output)/\(file.name)")
             throw ExitCode.failure
         }
-        if let luacheckrc, !Platform.writeFile(luacheckrc, Annotations.luacheckConfig) {
+        if let luacheckrc, !Files.writeFile(luacheckrc, Annotations.luacheckConfig) {
             streams.notice("cannot write \(luacheckrc)")
             throw ExitCode.failure
         }
-        Platform.writeOut("wrote \(files.map(\.name).joined(separator: ", ")) to \(output)\(luacheckrc.map { " and \($0)" } ?? "")\n")
+        Terminal.writeOut("wrote \(files.map(\.name).joined(separator: ", ")) to \(output)\(luacheckrc.map { " and \($0)" } ?? "")\n")
     }
 
     /// The annotations of the API, and of the app `script` declares (loaded, not started) when given.

@@ -20,15 +20,15 @@ enum CoordRun {
             // --state, --open, --restore) would take the subcommand's options of the same names.
             let arguments = Array(argv.dropFirst())
             // The preview is its own program, which reads its own command line (help included).
-            if arguments.first == "serve" { Platform.runSibling("coordrun-serve", Array(arguments.dropFirst())) }
+            if arguments.first == "serve" { Processes.runSibling("coordrun-serve", Array(arguments.dropFirst())) }
             if let name = arguments.first, let command = CoordRunCommand.subcommand(named: name) {
                 runCommand(command, typedAs: "coordrun \(name)", Array(arguments.dropFirst()))
             } else {
                 runCommand(CoordRunCommand.self, typedAs: "coordrun", arguments)
             }
-            Platform.exit(0)
+            Processes.exit(0)
         }
-        Platform.exit(run(argv))
+        Processes.exit(run(argv))
     }
 
     /// Runs `command` on its own command line, as ArgumentParser's `main` does, but naming it as users type
@@ -37,13 +37,13 @@ enum CoordRun {
         do {
             var parsed = try command.parseAsRoot(arguments)
             try parsed.run()
-            Platform.exit(0)
+            Processes.exit(0)
         } catch {
             let ending = CommandEnding(command, error: error, typedAs: name)
             if !ending.message.isEmpty {
-                if ending.isOutput { Platform.writeOut(ending.message + "\n") } else { Platform.writeError(ending.message + "\n") }
+                if ending.isOutput { Terminal.writeOut(ending.message + "\n") } else { Terminal.writeError(ending.message + "\n") }
             }
-            Platform.exit(ending.status)
+            Processes.exit(ending.status)
         }
     }
 
@@ -55,11 +55,11 @@ enum CoordRun {
             invocation = try Invocation(argv)
         } catch {
             streams.message("\(error)")
-            Platform.writeError(Invocation.usage(program: program) + "\n")
+            Terminal.writeError(Invocation.usage(program: program) + "\n")
             return 1
         }
         if invocation.help {
-            Platform.writeOut(CoordRunCommand.helpMessage() + "\n")
+            Terminal.writeOut(CoordRunCommand.helpMessage() + "\n")
             return 0
         }
         let options: RunSettings
@@ -69,8 +69,8 @@ enum CoordRun {
             streams.message(CoordRunOptions.message(for: error))
             return 1
         }
-        if invocation.printsCoordrunVersion { Platform.writeOut("coordrun \(version)\n") }
-        if invocation.showVersion { Platform.writeOut(LuaState.copyright + "\n") }
+        if invocation.printsCoordrunVersion { Terminal.writeOut("coordrun \(version)\n") }
+        if invocation.showVersion { Terminal.writeOut(LuaState.copyright + "\n") }
 
         let runtime: ScriptRuntime
         do {
@@ -94,7 +94,7 @@ enum CoordRun {
             return 1
         }
 
-        let tty = Platform.isTerminal(0)
+        let tty = Terminal.isTerminal(0)
         let mode: REPL.Mode
         if invocation.interactive {
             mode = .repl
@@ -107,12 +107,12 @@ enum CoordRun {
             }
             return 0 // plain Lua, as with lua
         } else if tty {
-            if !invocation.showVersion { Platform.writeOut(LuaState.copyright + "\n") }
+            if !invocation.showVersion { Terminal.writeOut(LuaState.copyright + "\n") }
             mode = .repl
         } else {
             // lua with no script and standard input not a terminal: standard input is the script.
             do {
-                let code = String(decoding: Platform.readAllStandardInput(), as: UTF8.self)
+                let code = String(decoding: Terminal.readAllStandardInput(), as: UTF8.self)
                 try CtrlC.interrupts(runtime) {
                     try runtime.lua.withTimeLimit(options.timeLimit) {
                         try runtime.run(code, name: "=stdin")
@@ -157,10 +157,10 @@ enum CoordRun {
     /// password its steps typed, which snapshots never hold). Nothing when standard input is no
     /// terminal: the restore then says which secret it needs.
     static func askSecrets(of file: String) -> [String: FlowValue] {
-        guard Platform.isTerminal(0), let json = Platform.readFile(file, limit: ScriptRuntime.maximumSnapshotBytes) else { return [:] }
+        guard Terminal.isTerminal(0), let json = Files.readFile(file, limit: ScriptRuntime.maximumSnapshotBytes) else { return [:] }
         var answers: [String: FlowValue] = [:]
         for name in AppSnapshot.secretNames(in: json) {
-            guard let answer = Platform.readSecret(prompt: "\(file) needs the secret '\(name)' (not stored in snapshots): ") else { break }
+            guard let answer = Terminal.readSecret(prompt: "\(file) needs the secret '\(name)' (not stored in snapshots): ") else { break }
             answers[name] = .string(answer)
         }
         return answers
@@ -206,7 +206,7 @@ enum CoordRun {
             switch script {
             case .file(let path): try runtime.load(script: path, arguments: arguments)
             case .standardInput:
-                let code = String(decoding: Platform.readAllStandardInput(), as: UTF8.self)
+                let code = String(decoding: Terminal.readAllStandardInput(), as: UTF8.self)
                 try runtime.run(code, name: "=stdin", arguments: arguments)
             }
         }

@@ -49,7 +49,7 @@ struct CoordRunCommand: ParsableCommand {
 
     /// Reached only when the tree parsed lua's command line itself (it does not: see ``takes(_:)``).
     func run() throws {
-        Platform.exit(CoordRun.run([CoordRun.program] + CommandLine.arguments.dropFirst()))
+        Processes.exit(CoordRun.run([CoordRun.program] + CommandLine.arguments.dropFirst()))
     }
 }
 
@@ -65,5 +65,5 @@ struct ServeCommand: ParsableCommand {
     @Argument(parsing: .captureForPassthrough, help: "The app's script and the preview's options (coordrun serve --help lists them).")
     var arguments: [String] = []
 
-    func run() throws { Platform.runSibling("coordrun-serve", arguments) }
+    func run() throws { Processes.runSibling("coordrun-serve", arguments) }
 }

@@ -116,7 +116,7 @@ struct ExploreCommand: ParsableCommand {
         let script = self.script ?? ""
         var snapshot: String?
         if let restore {
-            guard let text = Platform.readFile(restore, limit: ScriptRuntime.maximumSnapshotBytes) else {
+            guard let text = Files.readFile(restore, limit: ScriptRuntime.maximumSnapshotBytes) else {
                 fail(streams, "cannot read the snapshot \(restore) (missing, unreadable, or over \(ScriptRuntime.maximumSnapshotBytes >> 20) MiB)")
             }
             snapshot = text
@@ -127,13 +127,13 @@ struct ExploreCommand: ParsableCommand {
             do { try ExploreWorkers.serve(explorer: explorer) } catch { fail(streams, "worker: \(error)") }
             return
         }
-        let progress = Platform.isTerminal(2)
+        let progress = Terminal.isTerminal(2)
         if progress {
             explorer.progress = { p in
-                Platform.writeError("\r\u{1B}[K\(p.states) states, \(p.transitions) transitions, \(p.frontier) to expand, \(Int(Double(p.transitions) / max(p.seconds, 1e-9))) transitions/s")
+                Terminal.writeError("\r\u{1B}[K\(p.states) states, \(p.transitions) transitions, \(p.frontier) to expand, \(Int(Double(p.transitions) / max(p.seconds, 1e-9))) transitions/s")
             }
         }
-        let began = Platform.nanoseconds()
+        let began = Processes.nanoseconds()
         var report: ExploreReport
         do {
             let levels = ExploreLevels(explorer: explorer)
@@ -141,7 +141,7 @@ struct ExploreCommand: ParsableCommand {
                 let workforce = try ExploreQueue(url: queue, digest: explorer.runtime.scriptsDigest, arguments: workerArguments,
                                                  snapshot: snapshot, lease: lease, localWorkers: workers,
                                                  check: AnswerCheck(explorer: explorer, sample: verifySample))
-                Platform.writeError("explore: exploration \(workforce.run) on the queue (more workers: \(Platform.commandName()) explore --worker QUEUE --run \(workforce.run))\n")
+                Terminal.writeError("explore: exploration \(workforce.run) on the queue (more workers: \(Processes.commandName()) explore --worker QUEUE --run \(workforce.run))\n")
                 report = try levels.run(workforce: workforce, workers: max(workers, 1))
             } else if workers > 1 {
                 let arguments = workerArguments + (restore.map { ["--restore", $0] } ?? [])
@@ -150,11 +150,11 @@ struct ExploreCommand: ParsableCommand {
                 report = try explorer.run()
             }
         } catch {
-            if progress { Platform.writeError("\r\u{1B}[K") }
+            if progress { Terminal.writeError("\r\u{1B}[K") }
             fail(streams, Self.message(for: error))
         }
-        if progress { Platform.writeError("\r\u{1B}[K") }
-        let seconds = Double(Platform.nanoseconds() - began) / 1e9
+        if progress { Terminal.writeError("\r\u{1B}[K") }
+        let seconds = Double(Processes.nanoseconds() - began) / 1e9
 
         // Each finding's test must fail the same way in a fresh runtime before the finding is the app's.
         var testPath: String?
@@ -165,7 +165,7 @@ struct ExploreCommand: ParsableCommand {
                 let reproductions = try report.reproduce(testFile: path, timeLimit: options.stepTimeLimit, limits: limitOptions.limits)
                 if reproductions.contains(where: { !$0.reproduced }) {
                     report.withdraw(reproductions)
-                    if report.hasFindings { write(report, testsTo: path, base: options.base, streams) } else { Platform.remove(path) }
+                    if report.hasFindings { write(report, testsTo: path, base: options.base, streams) } else { Files.remove(path) }
                 }
             } catch {
                 fail(streams, "the findings' test file \(path) does not load: \(REPL.message(for: error))")
@@ -178,27 +178,27 @@ struct ExploreCommand: ParsableCommand {
             do { verification = try explorer.verify(report, sample: count) } catch { fail(streams, "--verify: \(REPL.message(for: error))") }
         }
 
-        Platform.writeOut(TextStyle.inert(report.text) + "\n")
+        Terminal.writeOut(TextStyle.inert(report.text) + "\n")
         if report.freshRuntimes > 0 {
-            Platform.writeOut("fresh runtimes: \(report.freshRuntimes) (the app keeps data a restart does not reset, such as a file-level local: those branches replayed in a fresh runtime)\n")
+            Terminal.writeOut("fresh runtimes: \(report.freshRuntimes) (the app keeps data a restart does not reset, such as a file-level local: those branches replayed in a fresh runtime)\n")
         }
         if let verification {
             if verification.mismatches.isEmpty {
-                Platform.writeOut("verified: \(verification.checked) transitions re-run in fresh runtimes reached the states recorded\n")
+                Terminal.writeOut("verified: \(verification.checked) transitions re-run in fresh runtimes reached the states recorded\n")
             } else {
-                Platform.writeOut("verify: \(verification.mismatches.count) of \(verification.checked) transitions re-run in fresh runtimes did not reach the state recorded\n")
+                Terminal.writeOut("verify: \(verification.mismatches.count) of \(verification.checked) transitions re-run in fresh runtimes did not reach the state recorded\n")
                 for mismatch in verification.mismatches.prefix(10) {
-                    Platform.writeOut("  " + TextStyle.inert(mismatch.path.map(\.luaSource).joined(separator: " ") + ": " + mismatch.message) + "\n")
+                    Terminal.writeOut("  " + TextStyle.inert(mismatch.path.map(\.luaSource).joined(separator: " ") + ": " + mismatch.message) + "\n")
                 }
             }
         }
         let rate = Int(Double(report.steps) / max(seconds, 1e-9))
-        Platform.writeOut("\(rate) transitions/s (\(Int(seconds * 1000)) ms)\n")
-        if let testPath { Platform.writeOut("reproductions: \(testPath) (\(Platform.commandName()) test \(testPath))\n") }
-        if let json, !Platform.writeFile(json, document(report, seconds: seconds, verification: verification).prettyJSON + "\n") {
+        Terminal.writeOut("\(rate) transitions/s (\(Int(seconds * 1000)) ms)\n")
+        if let testPath { Terminal.writeOut("reproductions: \(testPath) (\(Processes.commandName()) test \(testPath))\n") }
+        if let json, !Files.writeFile(json, document(report, seconds: seconds, verification: verification).prettyJSON + "\n") {
             fail(streams, "--json: cannot write \(json)")
         }
-        if let sarif, !Platform.writeFile(sarif, ExploreSARIF.document(report, script: script, folder: Platform.currentFolder()).prettyJSON + "\n") {
+        if let sarif, !Files.writeFile(sarif, ExploreSARIF.document(report, script: script, folder: Files.currentFolder()).prettyJSON + "\n") {
             fail(streams, "--sarif: cannot write \(sarif)")
         }
         if let graph { writeGraph(report, to: graph, streams) }
@@ -292,9 +292,9 @@ struct ExploreCommand: ParsableCommand {
     private func write(_ report: ExploreReport, testsTo path: String, base: Explorer.Options.Base, _ streams: CoordRun.Streams) {
         let folder = path.split(separator: "/").dropLast().joined(separator: "/")
         let script = self.script ?? ""
-        let app = script.hasPrefix("/") ? script : Platform.currentFolder() + "/" + script
-        guard folder.isEmpty || Platform.makeFolders((path.hasPrefix("/") ? "/" : "") + folder),
-              Platform.writeFile(path, report.testFile(app: app, base: base, preamble: preamble(parsedSets(streams)))) else {
+        let app = script.hasPrefix("/") ? script : Files.currentFolder() + "/" + script
+        guard folder.isEmpty || Files.makeFolders((path.hasPrefix("/") ? "/" : "") + folder),
+              Files.writeFile(path, report.testFile(app: app, base: base, preamble: preamble(parsedSets(streams)))) else {
             fail(streams, "cannot write \(path)")
         }
     }
@@ -302,7 +302,7 @@ struct ExploreCommand: ParsableCommand {
     private func writeGraph(_ report: ExploreReport, to path: String, _ streams: CoordRun.Streams) {
         var tested: Set<String>?
         if let coverage {
-            guard let text = Platform.readFile(coverage), let value = try? FlowValue(json: text) else {
+            guard let text = Files.readFile(coverage), let value = try? FlowValue(json: text) else {
                 fail(streams, "--coverage: cannot read \(coverage) (a file from coordrun test --coverage-json)")
             }
             tested = Set((value.listValue ?? [value]).flatMap { $0["screens"]?["reached"]?.listValue?.compactMap(\.stringValue) ?? [] })
@@ -310,18 +310,18 @@ struct ExploreCommand: ParsableCommand {
         let graph = FlowGraph(report, tested: tested)
         let format = path.split(separator: ".").last.map { String($0).lowercased() } ?? ""
         switch format {
-        case "mmd", "mermaid": guard Platform.writeFile(path, graph.mermaid) else { fail(streams, "--graph: cannot write \(path)") }
-        case "dot", "gv": guard Platform.writeFile(path, graph.dot) else { fail(streams, "--graph: cannot write \(path)") }
-        case "json": guard Platform.writeFile(path, graph.json) else { fail(streams, "--graph: cannot write \(path)") }
+        case "mmd", "mermaid": guard Files.writeFile(path, graph.mermaid) else { fail(streams, "--graph: cannot write \(path)") }
+        case "dot", "gv": guard Files.writeFile(path, graph.dot) else { fail(streams, "--graph: cannot write \(path)") }
+        case "json": guard Files.writeFile(path, graph.json) else { fail(streams, "--graph: cannot write \(path)") }
         case "svg", "png":
-            let status = Platform.run("dot -T\(format) -o \(Platform.shellQuoted(path))", input: graph.dot)
+            let status = Processes.run("dot -T\(format) -o \(Processes.shellQuoted(path))", input: graph.dot)
             guard status == 0 else {
                 fail(streams, "--graph: Graphviz's dot could not write \(path)" + (status == 127 ? " (dot is not installed: Debian's graphviz package has it)" : ""))
             }
         default:
             fail(streams, "--graph: \(path) must end in .mmd, .dot, .json, .svg or .png")
         }
-        Platform.writeOut("graph: \(path) (\(graph.nodes.count) screens, \(graph.edges.count) edges)\n")
+        Terminal.writeOut("graph: \(path) (\(graph.nodes.count) screens, \(graph.edges.count) edges)\n")
     }
 
     /// The report for machines (`--json`); `format` says which fields it has (docs/Explore.md).
@@ -350,6 +350,6 @@ struct ExploreCommand: ParsableCommand {
 
     private func fail(_ streams: CoordRun.Streams, _ message: String) -> Never {
         streams.notice(message)
-        Platform.exit(2)
+        Processes.exit(2)
     }
 }

@@ -57,8 +57,8 @@ final class ExploreQueue: ExploreWorkforce {
     /// This run's id.
     let run: String
     private let lease: Double
-    private var localWorkers: [Platform.Child?]
-    private var lastBeat = Platform.nanoseconds()
+    private var localWorkers: [Processes.Child?]
+    private var lastBeat = Processes.nanoseconds()
     /// What checks the workers' answers (``AnswerCheck``), or nil to believe them.
     private let check: AnswerCheck?
 
@@ -70,7 +70,7 @@ final class ExploreQueue: ExploreWorkforce {
         // The workers started here connect without the password on their command lines: libpq reads it
         // from PGPASSWORD, which they inherit.
         let (workerURL, password) = PostgresURL.splittingPassword(url)
-        if let password, count > 0 { Platform.setEnvironment("PGPASSWORD", password) }
+        if let password, count > 0 { Processes.setEnvironment("PGPASSWORD", password) }
         self.url = password != nil && count > 0 ? workerURL : url
         self.lease = lease
         try database.script(Self.schema)
@@ -92,11 +92,11 @@ final class ExploreQueue: ExploreWorkforce {
     deinit {
         _ = try? database.query("DELETE FROM coordrun_explore_runs WHERE id = $1::bigint", [run])
         _ = try? database.query("SELECT pg_notify($1, '')", [Self.batchesChannel(run)])
-        for case let child? in localWorkers { _ = Platform.finish(child) }
+        for case let child? in localWorkers { _ = Processes.finish(child) }
     }
 
     private func startWorker(_ slot: Int) throws {
-        guard let child = Platform.spawn([CommandLine.arguments[0], "explore", "--worker", url, "--run", run]) else {
+        guard let child = Processes.spawn([CommandLine.arguments[0], "explore", "--worker", url, "--run", run]) else {
             throw Explorer.WorkerFailure(message: "cannot start a worker process")
         }
         localWorkers[slot] = child
@@ -143,16 +143,16 @@ final class ExploreQueue: ExploreWorkforce {
     /// Says the run is alive (a worker gives up on a run whose coordinator is gone), and starts a new local
     /// worker for one that was stopped (its batch is claimed again when its lease runs out).
     private func keepWorkersGoing() throws {
-        if Double(Platform.nanoseconds() - lastBeat) / 1e9 > lease / 3 {
+        if Double(Processes.nanoseconds() - lastBeat) / 1e9 > lease / 3 {
             try database.query("UPDATE coordrun_explore_runs SET alive_until = now() + make_interval(secs => 3 * lease) WHERE id = $1::bigint", [run])
-            lastBeat = Platform.nanoseconds()
+            lastBeat = Processes.nanoseconds()
         }
         for slot in localWorkers.indices {
-            guard let child = localWorkers[slot], let ending = Platform.ending(child) else { continue }
+            guard let child = localWorkers[slot], let ending = Processes.ending(child) else { continue }
             localWorkers[slot] = nil
             // One that failed on its own would fail again: it said why.
             if case .exited(let status) = ending { throw Explorer.WorkerFailure(message: ExploreWorkers.failed(status)) }
-            Platform.writeError("explore: a worker stopped; what it held is claimed again when its lease ends (\(lease) s)\n")
+            Terminal.writeError("explore: a worker stopped; what it held is claimed again when its lease ends (\(lease) s)\n")
             try startWorker(slot)
         }
     }
@@ -169,7 +169,7 @@ struct ExploreQueueWorker {
     let database: PostgresConnection
     let run: Run
     let explorer: Explorer
-    private let name = Platform.hostName() + ":" + String(Platform.processID())
+    private let name = Processes.hostName() + ":" + String(Processes.processID())
 
     /// The run `id` (nil: the newest one alive, waited for when there is none yet).
     static func join(_ database: PostgresConnection, id: String?) throws -> Run {
@@ -191,7 +191,7 @@ struct ExploreQueueWorker {
                 return Run(id: id, script: script, digest: digest, arguments: list, snapshot: row[4], lease: lease)
             }
             if let id { throw Explorer.WorkerFailure(message: "there is no exploration \(id) on the queue (finished, or never started)") }
-            if !waited { Platform.writeError("explore: waiting for an exploration on the queue\n"); waited = true }
+            if !waited { Terminal.writeError("explore: waiting for an exploration on the queue\n"); waited = true }
             _ = try database.waitForNotification(milliseconds: 1000)
         }
     }
@@ -209,7 +209,7 @@ struct ExploreQueueWorker {
     /// Claims and answers batches until the run ends; throws when its coordinator is gone.
     func serve() throws {
         _ = try explorer.start()
-        Platform.writeError("explore: working for exploration \(run.id) (\(run.script)) as \(name)\n")
+        Terminal.writeError("explore: working for exploration \(run.id) (\(run.script)) as \(name)\n")
         var (batches, states) = (0, 0)
         while true {
             if let answered = try claimAndAnswer() {
@@ -222,7 +222,7 @@ struct ExploreQueueWorker {
                 FROM coordrun_explore_runs WHERE id = $1::bigint
                 """, [run.id])
             guard let row = rows.first, row.count == 2 else { // the run is over
-                Platform.writeError("explore: exploration \(run.id) ended; this worker expanded \(states) state\(states == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es")\n")
+                Terminal.writeError("explore: exploration \(run.id) ended; this worker expanded \(states) state\(states == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es")\n")
                 return
             }
             guard row[0] == "t" else {
@@ -257,16 +257,16 @@ struct ExploreQueueWorker {
                 WHERE run = $1::bigint AND number >= $2::int AND number < $2::int + $3::int ORDER BY number
                 """, [run.id, String(first), String(count)])
             var lines: [String] = []
-            var renewed = Platform.nanoseconds()
+            var renewed = Processes.nanoseconds()
             for state in states {
                 guard state.count == 3, let number = state[0].flatMap({ Int($0) }), let key = state[1], let path = state[2] else { continue }
                 lines.append(explorer.answer(ExploreRequest(index: number, path: try Explorer.path(from: FlowValue(json: path)), key: key)))
-                if Double(Platform.nanoseconds() - renewed) / 1e9 > run.lease / 3 {
+                if Double(Processes.nanoseconds() - renewed) / 1e9 > run.lease / 3 {
                     try database.query("""
                         UPDATE coordrun_explore_batches SET lease_until = now() + make_interval(secs => $3::float8)
                         WHERE run = $1::bigint AND first = $2::int AND answers IS NULL
                         """, [run.id, String(first), String(run.lease)])
-                    renewed = Platform.nanoseconds()
+                    renewed = Processes.nanoseconds()
                 }
             }
             answers = lines.joined(separator: "\n")

@@ -10,7 +10,7 @@ final class ExploreWorkers: ExploreWorkforce {
     static let attempts = 3
 
     private let command: [String]
-    private var slots: [Platform.Child?]
+    private var slots: [Processes.Child?]
 
     /// `count` workers (started when first needed), each `coordrun explore --expand -` with `arguments`
     /// (the script, and the options that make a runtime the same as this process's).
@@ -19,7 +19,7 @@ final class ExploreWorkers: ExploreWorkforce {
         slots = Array(repeating: nil, count: max(count, 1))
     }
 
-    deinit { for case let child? in slots { _ = Platform.finish(child) } }
+    deinit { for case let child? in slots { _ = Processes.finish(child) } }
 
     func expand(_ batches: [[ExploreRequest]], take: (Int, [Explorer.Expansion]) throws -> Bool) throws {
         var queue = Array(batches.indices.reversed()) // the next batch last
@@ -27,25 +27,25 @@ final class ExploreWorkers: ExploreWorkforce {
         var busy: [Int: Int] = [:] // slot: batch
         var answered = 0
         // Stopping early (a limit met) leaves busy workers answering: they are stopped, not misread later.
-        defer { for slot in busy.keys { if let child = slots[slot] { Platform.stop(child) }; slots[slot] = nil } }
+        defer { for slot in busy.keys { if let child = slots[slot] { Processes.stop(child) }; slots[slot] = nil } }
         while answered < batches.count {
             for slot in slots.indices where busy[slot] == nil {
                 guard let batch = queue.popLast() else { break }
                 guard let child = try worker(slot) else { queue.append(batch); break }
                 let lines = batches[batch].map { $0.line + "\n" }.joined() + "\n"
                 busy[slot] = batch
-                if !Platform.send(lines, to: child) { try lost(slot, batch, &queue, &stopped, batches); busy[slot] = nil }
+                if !Processes.send(lines, to: child) { try lost(slot, batch, &queue, &stopped, batches); busy[slot] = nil }
             }
             if busy.isEmpty { continue } // every batch handed out went back to the queue
             let waiting = busy.keys.sorted()
-            guard let ready = Platform.firstReadable(waiting.compactMap { slots[$0] }) else {
+            guard let ready = Processes.firstReadable(waiting.compactMap { slots[$0] }) else {
                 throw Explorer.WorkerFailure(message: "cannot wait for the worker processes")
             }
             let slot = waiting[ready]
             guard let child = slots[slot], let batch = busy.removeValue(forKey: slot) else { continue }
             var expansions: [Explorer.Expansion] = []
             for _ in batches[batch] {
-                guard let line = Platform.readLine(from: child) else { break }
+                guard let line = Processes.readLine(from: child) else { break }
                 expansions.append(try Explorer.Expansion(answer: line))
             }
             guard expansions.count == batches[batch].count else {
@@ -58,9 +58,9 @@ final class ExploreWorkers: ExploreWorkforce {
     }
 
     /// The worker in `slot`, started if it is not running.
-    private func worker(_ slot: Int) throws -> Platform.Child? {
+    private func worker(_ slot: Int) throws -> Processes.Child? {
         if let child = slots[slot] { return child }
-        guard let child = Platform.spawn(command) else { throw Explorer.WorkerFailure(message: "cannot start a worker process") }
+        guard let child = Processes.spawn(command) else { throw Explorer.WorkerFailure(message: "cannot start a worker process") }
         slots[slot] = child
         return child
     }
@@ -68,13 +68,13 @@ final class ExploreWorkers: ExploreWorkforce {
     /// The worker in `slot` stopped before answering `batch`: it is gone, and the batch goes back to the
     /// front of the queue, unless it has stopped too many.
     private func lost(_ slot: Int, _ batch: Int, _ queue: inout [Int], _ stopped: inout [Int], _ batches: [[ExploreRequest]]) throws {
-        let ending = slots[slot].flatMap(Platform.stop)
+        let ending = slots[slot].flatMap(Processes.stop)
         slots[slot] = nil
         if case .exited(let status)? = ending, status != 0 { throw Explorer.WorkerFailure(message: Self.failed(status)) }
         stopped[batch] += 1
         let first = batches[batch].first?.index ?? 0, count = batches[batch].count
         guard stopped[batch] < Self.attempts else { throw Explorer.WorkerFailure(message: Self.givingUp(first: first, count: count)) }
-        Platform.writeError("explore: a worker stopped while expanding \(Self.states(first: first, count: count)); another expands them\n")
+        Terminal.writeError("explore: a worker stopped while expanding \(Self.states(first: first, count: count)); another expands them\n")
         queue.append(batch)
     }
 
@@ -98,8 +98,8 @@ final class ExploreWorkers: ExploreWorkforce {
         var batch: [String] = []
         while let line = readLine() {
             guard line.isEmpty else { batch.append(line); continue }
-            for request in batch { Platform.writeOut(explorer.answer(request) + "\n") }
-            Platform.flushOut()
+            for request in batch { Terminal.writeOut(explorer.answer(request) + "\n") }
+            Terminal.flushOut()
             batch.removeAll(keepingCapacity: true)
         }
     }

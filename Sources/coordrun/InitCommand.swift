@@ -17,10 +17,10 @@ struct InitCommand: ParsableCommand {
         let streams = CoordRun.Streams()
         // `coordrun init "$NAME"` with NAME unset must not make the project in the current folder or in /.
         guard !name.allSatisfy(\.isWhitespace) else {
-            Platform.writeError(streams.err.error(CoordRun.program + " init: a project name is required") + "\n")
+            Terminal.writeError(streams.err.error(CoordRun.program + " init: a project name is required") + "\n")
             throw ExitCode(2)
         }
-        switch Platform.target(name) {
+        switch Files.target(name) {
         case .missing, .emptyFolder: break
         case .taken:
             streams.notice("\(name) exists and is not an empty folder: init makes a new project in a new folder, and writes nothing here")
@@ -38,7 +38,7 @@ struct InitCommand: ParsableCommand {
         }
         for (path, text) in files {
             let full = name + "/" + path
-            guard Platform.makeFolders(LuaState.directory(of: full)), Platform.writeFile(full, text) else {
+            guard Files.makeFolders(LuaState.directory(of: full)), Files.writeFile(full, text) else {
                 streams.notice("cannot write \(full)")
                 throw ExitCode.failure
             }
@@ -46,13 +46,13 @@ struct InitCommand: ParsableCommand {
         // The app's own declarations, now that its script is there.
         do {
             for file in try AnnotationsCommand.annotations(of: name + "/app.lua", limits: RuntimeLimits()) where file.name == "app.lua" {
-                guard Platform.writeFile(name + "/annotations/app.lua", file.text) else { throw ExitCode.failure }
+                guard Files.writeFile(name + "/annotations/app.lua", file.text) else { throw ExitCode.failure }
             }
         } catch {
             streams.notice("cannot annotate \(name)/app.lua: \(REPL.message(for: error))")
             throw ExitCode.failure
         }
-        Platform.writeOut("made \(name): cd \(name) && \(Platform.commandName()) test\n")
+        Terminal.writeOut("made \(name): cd \(name) && \(Processes.commandName()) test\n")
     }
 }
 

@@ -20,7 +20,7 @@ class LineInput {
     /// Waits until standard input is readable, calling `idle` meanwhile. False when Ctrl-C was pressed.
     func waitForInput() -> Bool {
         while true {
-            switch Platform.waitForStandardInput(milliseconds: idle == nil ? -1 : 250, interrupted: CtrlC.takePending) {
+            switch Terminal.waitForStandardInput(milliseconds: idle == nil ? -1 : 250, interrupted: CtrlC.takePending) {
             case .readable: return true
             case .interrupted: return false
             case .timedOut: if let idle, idle() { redisplay() }
@@ -59,7 +59,7 @@ final class PlainInput: LineInput {
             }
             if !waitForInput() { return .interrupted }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let result = chunk.withUnsafeMutableBytes { Platform.readStandardInput(into: $0) } // SAFETY[c-buffer]
+            let result = chunk.withUnsafeMutableBytes { Terminal.readStandardInput(into: $0) } // SAFETY[c-buffer]
             switch result {
             case .bytes(let count): buffer += chunk[..<count]
             case .interrupted: continue
@@ -80,7 +80,7 @@ final class EditLineInput: LineInput {
         EditLineHooks.repl = repl
         cedit_setup("coordrun", { _ in EditLineHooks.nextCharacter() }, { text, start, end in EditLineHooks.complete(text, start, end) })
         cedit_set_word_breaks(" \t\n\"\\'`@$><=;|&{(,+-*/%^#~[]")
-        Platform.keepEndOfFileAKey()
+        Terminal.keepEndOfFileAKey()
         _ = rl_initialize()
         if let historyFile {
             stifle_history(1000)
@@ -131,12 +131,12 @@ enum EditLineHooks {
     static func nextCharacter() -> Int32 {
         if let input, !input.waitForInput() {
             interrupted = true
-            Platform.writeOut("^C")
+            Terminal.writeOut("^C")
             return 10
         }
         var byte: UInt8 = 0
         while true {
-            switch withUnsafeMutableBytes(of: &byte, { Platform.readStandardInput(into: $0) }) { // SAFETY[c-buffer]
+            switch withUnsafeMutableBytes(of: &byte, { Terminal.readStandardInput(into: $0) }) { // SAFETY[c-buffer]
             case .bytes: return Int32(byte)
             case .interrupted: if CtrlC.takePending() { interrupted = true; return 10 }
             case .end: return -1

@@ -15,8 +15,8 @@ extension CoordRun {
     /// a chunk.
     static func runInit(_ runtime: ScriptRuntime) throws {
         let (name, value): (String, String)
-        if let v = Platform.environment("LUA_INIT_5_4") { (name, value) = ("=LUA_INIT_5_4", v) }
-        else if let v = Platform.environment("LUA_INIT") { (name, value) = ("=LUA_INIT", v) }
+        if let v = Processes.environment("LUA_INIT_5_4") { (name, value) = ("=LUA_INIT_5_4", v) }
+        else if let v = Processes.environment("LUA_INIT") { (name, value) = ("=LUA_INIT", v) }
         else { return }
         if value.hasPrefix("@") {
             _ = try runtime.app.atomically { try runtime.lua.runFile(String(value.dropFirst())) }

@@ -35,17 +35,17 @@ struct RoutesCommand: ParsableCommand {
             streams.notice(REPL.message(for: error))
             throw ExitCode(2)
         }
-        if results.isEmpty { Platform.writeOut("\(script) declares no routes\n") }
+        if results.isEmpty { Terminal.writeOut("\(script) declares no routes\n") }
         for result in results {
             let link = result.url.map { " (" + $0 + ")" } ?? ""
             if let failure = result.failure {
-                Platform.writeError(streams.err.error(TextStyle.inert("✘ \(result.route.pattern)\(link), \(result.route.location): \(failure)")) + "\n")
+                Terminal.writeError(streams.err.error(TextStyle.inert("✘ \(result.route.pattern)\(link), \(result.route.location): \(failure)")) + "\n")
             } else {
-                Platform.writeOut(TextStyle.inert("✔ \(result.route.pattern)\(link) → \(result.stack.joined(separator: " > "))") + "\n")
+                Terminal.writeOut(TextStyle.inert("✔ \(result.route.pattern)\(link) → \(result.stack.joined(separator: " > "))") + "\n")
             }
         }
         let failed = results.filter { $0.failure != nil }.count
-        Platform.writeOut("\(results.count) routes, \(failed) failed\n")
+        Terminal.writeOut("\(results.count) routes, \(failed) failed\n")
         if failed > 0 { throw ExitCode.failure }
     }
 }

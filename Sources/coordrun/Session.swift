@@ -12,12 +12,12 @@ extension CoordRun {
         // coordrun's own text (screens, reports, messages about an app) is made inert for the terminal; what
         // the script writes and the values the REPL prints stay as lua writes them, and so do the errors of
         // plain Lua (no app declared), as `lua -i` reports them.
-        let output = REPL.Output(write: { Platform.writeOut(TextStyle.inert($0)) },
+        let output = REPL.Output(write: { Terminal.writeOut(TextStyle.inert($0)) },
                                  error: { message in
                                      let text = runtime.declaresApplication ? TextStyle.inert(message) : message
-                                     Platform.writeError(streams.err.error(text) + "\n")
+                                     Terminal.writeError(streams.err.error(text) + "\n")
                                  },
-                                 values: { Platform.writeOut($0) })
+                                 values: { Terminal.writeOut($0) })
         let repl: REPL
         do {
             repl = try REPL(runtime: runtime, mode: mode, style: streams.out, output: output, events: events)
@@ -26,7 +26,7 @@ extension CoordRun {
             return 1
         }
         repl.timeLimit = options.timeLimit
-        repl.commandName = Platform.commandName()
+        repl.commandName = Processes.commandName()
         if let history = options.history { repl.historyLimit = history }
         repl.makeFreshRuntime = fresh
         let input: LineInput = tty ? EditLineInput(historyFile: historyFile(), repl: repl) : PlainInput()
@@ -55,11 +55,11 @@ extension CoordRun {
         let prompts = tty || mode == .repl
         var failed = false
         while true {
-            Platform.flushOut()
+            Terminal.flushOut()
             let prompt = repl.prompt
             let read = input.read(prompt: tty ? streams.out.prompt(prompt) : nil)
             if prompts && !tty {
-                if case .line(let line) = read { Platform.writeOut(prompt + TextStyle.inert(line) + "\n") } else { Platform.writeOut(prompt) }
+                if case .line(let line) = read { Terminal.writeOut(prompt + TextStyle.inert(line) + "\n") } else { Terminal.writeOut(prompt) }
             }
             switch read {
             case .end:
@@ -78,7 +78,7 @@ extension CoordRun {
     }
 
     static func historyFile() -> String? {
-        if let path = Platform.environment("COORDRUN_HISTORY") { return path }
-        return Platform.environment("HOME").map { $0 + "/.coordrun_history" }
+        if let path = Processes.environment("COORDRUN_HISTORY") { return path }
+        return Processes.environment("HOME").map { $0 + "/.coordrun_history" }
     }
 }

@@ -8,14 +8,14 @@ extension CoordRun {
 
         init() {
             func colourful(_ fd: Int32) -> Bool {
-                Platform.isTerminal(fd) && Platform.environment("NO_COLOR") == nil && Platform.environment("TERM") != "dumb"
+                Terminal.isTerminal(fd) && Processes.environment("NO_COLOR") == nil && Processes.environment("TERM") != "dumb"
             }
             out = TextStyle(colour: colourful(1))
             err = TextStyle(colour: colourful(2))
         }
 
         /// lua.c's `l_message`: `coordrun: message` on standard error, as lua writes it (the script form).
-        func message(_ text: String) { Platform.writeError(err.error(program + ": " + text) + "\n") }
+        func message(_ text: String) { Terminal.writeError(err.error(program + ": " + text) + "\n") }
 
         /// A subcommand's message (`coordrun: message`), made inert for the terminal (``TextStyle/inert(_:)``):
         /// it names the app's screens and repeats its errors.

@@ -3,11 +3,6 @@ import CoordinatorOptions
 import CoordinatorTools
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `coordrun test [PATH...]`: runs the flow tests (`*_test.lua`) under the given files or folders
 /// (docs/Testing.md).
@@ -73,9 +68,9 @@ struct TestCommand: ParsableCommand {
     /// `JOB_COMPLETION_INDEX` (from 0) with `COORDRUN_SHARDS`; nil: the whole suite.
     var shardSetting: (index: Int, count: Int)? {
         if let shard { return TestShards.parse(shard) }
-        if let shard = Platform.environment("COORDRUN_SHARD") { return TestShards.parse(shard) }
-        if let index = Platform.environment("JOB_COMPLETION_INDEX").flatMap({ Int($0) }),
-           let count = Platform.environment("COORDRUN_SHARDS").flatMap({ Int($0) }) {
+        if let shard = Processes.environment("COORDRUN_SHARD") { return TestShards.parse(shard) }
+        if let index = Processes.environment("JOB_COMPLETION_INDEX").flatMap({ Int($0) }),
+           let count = Processes.environment("COORDRUN_SHARDS").flatMap({ Int($0) }) {
             return TestShards.parse("\(index + 1)/\(count)")
         }
         return nil
@@ -91,7 +86,7 @@ struct TestCommand: ParsableCommand {
         }
         var seconds: [String: Double] = [:]
         if let timings {
-            guard let json = Platform.readFile(timings, limit: 64 << 20) else {
+            guard let json = Files.readFile(timings, limit: 64 << 20) else {
                 streams.notice("--timings: cannot read \(timings)")
                 throw ExitCode(2)
             }
@@ -108,7 +103,7 @@ struct TestCommand: ParsableCommand {
 
     func run() throws {
         let streams = CoordRun.Streams()
-        for path in paths where !Platform.exists(path) {
+        for path in paths where !Files.exists(path) {
             streams.notice("no such file or folder: \(path)")
             throw ExitCode(2)
         }
@@ -122,19 +117,18 @@ struct TestCommand: ParsableCommand {
         while true {
             _ = runSuite(streams) { apps.insert($0) }
             let watched = Self.luaFiles(under: roots + apps.map(LuaState.directory(of:)))
-            Platform.writeOut(streams.out.dim("watching \(watched.count) Lua files; saving one runs the tests again (Ctrl-C stops)") + "\n")
-            Platform.flushOut()
+            Terminal.writeOut(streams.out.dim("watching \(watched.count) Lua files; saving one runs the tests again (Ctrl-C stops)") + "\n")
+            Terminal.flushOut()
             let watcher = FileWatcher(paths: watched)
-            var request = timespec(tv_sec: 0, tv_nsec: 100_000_000)
-            while !watcher.changed() { nanosleep(&request, nil) }
-            Platform.writeOut("\n")
+            while !watcher.changed() { Processes.pause(milliseconds: 100) }
+            Terminal.writeOut("\n")
         }
     }
 
     /// Every `.lua` file under `paths` (files or folders; hidden and build folders skipped): what `--watch`
     /// watches.
     static func luaFiles(under paths: [String]) -> [String] {
-        Array(Set(Platform.files(in: paths) { $0.hasSuffix(".lua") })).sorted()
+        Array(Set(Files.files(in: paths) { $0.hasSuffix(".lua") })).sorted()
     }
 
     /// What running one test file gave.
@@ -165,7 +159,7 @@ struct TestCommand: ParsableCommand {
     /// Runs the suite once: prints each file's failures (and what its tests printed) in the files' order,
     /// writes the reports, prints the summary; the exit status. `apps` hears each app a test drove.
     func runSuite(_ streams: CoordRun.Streams, apps: (String) -> Void = { _ in }) -> Int32 {
-        var files = Platform.testFiles(in: paths.isEmpty ? ["."] : paths)
+        var files = Files.testFiles(in: paths.isEmpty ? ["."] : paths)
         var shardTests: Set<String>?
         if let shard = shardSetting {
             guard let split = try? shardedFiles(files, shard, streams) else { return 2 }
@@ -179,10 +173,10 @@ struct TestCommand: ParsableCommand {
                 do {
                     for test in try FlowTests.list(file) where settings.includes(test) {
                         listed += 1
-                        Platform.writeOut(TextStyle.inert("\(test.file):\(test.line): \(test.name)\(test.isSkipped ? " (skipped)" : "")") + "\n")
+                        Terminal.writeOut(TextStyle.inert("\(test.file):\(test.line): \(test.name)\(test.isSkipped ? " (skipped)" : "")") + "\n")
                     }
                 } catch {
-                    Platform.writeError(streams.err.error(TextStyle.inert("\(file): cannot list its tests: \(REPL.message(for: error))")) + "\n")
+                    Terminal.writeError(streams.err.error(TextStyle.inert("\(file): cannot list its tests: \(REPL.message(for: error))")) + "\n")
                 }
             }
             return listed == 0 ? 5 : 0
@@ -198,21 +192,21 @@ struct TestCommand: ParsableCommand {
             guard let covered = result.coverage else { continue }
             if let i = coverages.firstIndex(where: { $0.app == covered.app }) { coverages[i].merge(covered) } else { coverages.append(covered) }
         }
-        if coverage { for c in coverages { Platform.writeOut(TextStyle.inert(c.text) + "\n") } }
-        if let coverageJSON, !Platform.writeFile(coverageJSON, "[\n" + coverages.map { "  " + $0.json }.joined(separator: ",\n") + "\n]\n") {
+        if coverage { for c in coverages { Terminal.writeOut(TextStyle.inert(c.text) + "\n") } }
+        if let coverageJSON, !Files.writeFile(coverageJSON, "[\n" + coverages.map { "  " + $0.json }.joined(separator: ",\n") + "\n]\n") {
             streams.notice("--coverage-json: cannot write \(coverageJSON)")
             return 2
         }
-        if let junit, !Platform.writeFile(junit, JUnitReport.xml(results, loadFailures: loadFailures)) {
+        if let junit, !Files.writeFile(junit, JUnitReport.xml(results, loadFailures: loadFailures)) {
             streams.notice("--junit: cannot write \(junit)")
             return 2
         }
-        if let json, !Platform.writeFile(json, FlowTestReport.json(results, loadFailures: loadFailures)) {
+        if let json, !Files.writeFile(json, FlowTestReport.json(results, loadFailures: loadFailures)) {
             streams.notice("--json: cannot write \(json)")
             return 2
         }
         let summary = FlowTestReport.Summary(results, loadFailures: loadFailures.count)
-        Platform.writeOut(summary.text + "\n")
+        Terminal.writeOut(summary.text + "\n")
         if results.isEmpty && loadFailures.isEmpty && shardTests?.isEmpty == true {
             streams.notice("shard \(shardSetting.map { "\($0.index)/\($0.count)" } ?? "") has no test: there are fewer tests than shards")
             return 0
@@ -230,14 +224,14 @@ struct TestCommand: ParsableCommand {
     static func print(_ run: FileRun, of file: String, _ streams: CoordRun.Streams) {
         for result in run.results { print(result, streams) }
         if let message = run.loadFailure {
-            Platform.writeError(streams.err.error(TextStyle.inert("\(file): cannot run its tests: \(message)")) + "\n")
+            Terminal.writeError(streams.err.error(TextStyle.inert("\(file): cannot run its tests: \(message)")) + "\n")
         }
     }
 
     static func print(_ result: FlowTestResult, _ streams: CoordRun.Streams) {
-        if !result.output.isEmpty { Platform.writeOut(result.output) }
+        if !result.output.isEmpty { Terminal.writeOut(result.output) }
         if let (message, location) = result.outcome.failure {
-            Platform.writeError(streams.err.error(TextStyle.inert("\(location ?? result.test.file): \(result.test.name): \(message)")) + "\n")
+            Terminal.writeError(streams.err.error(TextStyle.inert("\(location ?? result.test.file): \(result.test.name): \(message)")) + "\n")
         }
     }
 

@@ -49,4 +49,17 @@ import Testing
         }
         #expect(missing.isEmpty, "folders of Sources/ that docs/Architecture.md's layout does not list: \(missing)")
     }
+
+    /// coordrun calls the operating system in three files, each for what it is for: the terminal and the
+    /// standard streams, files, processes. No other file of coordrun imports Glibc or Darwin.
+    @Test func coordrunCallsTheSystemOnlyFromItsThreePlatformFiles() throws {
+        let folder = SafetyInventoryTests.root + "/Sources/coordrun"
+        let allowed: Set = ["Terminal.swift", "Files.swift", "Processes.swift"]
+        var importing: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+            if text.contains("import Glibc") || text.contains("import Darwin") { importing.append(name) }
+        }
+        #expect(Set(importing) == allowed, "\(importing.sorted())")
+    }
 }

@@ -7,13 +7,13 @@ import Testing
 @Suite struct InputWaitTests {
     @Test func aCtrlCThatCameBeforeTheWaitEndsItAtOnce() {
         var asked = 0
-        let wait = Platform.waitForStandardInput(milliseconds: -1) { asked += 1; return true }
+        let wait = Terminal.waitForStandardInput(milliseconds: -1) { asked += 1; return true }
         #expect(wait == .interrupted)
         #expect(asked == 1)
     }
 
     @Test func withoutACtrlCTheWaitEndsWithItsTime() {
-        let wait = Platform.waitForStandardInput(milliseconds: 0) { false }
+        let wait = Terminal.waitForStandardInput(milliseconds: 0) { false }
         #expect(wait != .interrupted)
     }
 }
