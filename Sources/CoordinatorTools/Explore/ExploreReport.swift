@@ -3,26 +3,18 @@ import CoordinatorScript
 /// What an exploration found (``Explorer``): the states and transitions, and the faults, each with the
 /// shortest path from the start that reproduces it.
 public struct ExploreReport {
-    /// A state: the shortest path to it and the screen visible there.
+    /// A state: the shortest path to it, and the app there as the explorer saw it (its screen, title,
+    /// owner, modal, tab, gateway state and identity, read through it: `state.screen`).
+    @dynamicMemberLookup
     package struct State {
         /// The steps from the start, shortest first found (breadth first).
         package let path: [UserStep]
-        /// The screen type visible there ("" when none is).
-        package let screen: String
-        /// The visible screen's title, when it has one (an alert's).
-        package let title: String?
-        /// The class of the coordinator that shows it ("" when none).
-        package let owner: String
-        /// Whether the visible screen is in a modal.
-        package let inModal: Bool
-        /// The selected tab's title, when a tab bar shows.
-        package let tab: String?
-        /// The gateway's state.
-        package let gateway: String
+        /// The app there.
+        package let seen: Explorer.StateSeen
         /// How many actions the user has there.
         package internal(set) var actionCount = 0
-        /// Its identity (``Explorer``).
-        package let key: String
+
+        package subscript<Value>(dynamicMember field: KeyPath<Explorer.StateSeen, Value>) -> Value { seen[keyPath: field] }
     }
 
     /// An action taken at a state, and the state it led to (itself when nothing changed).
@@ -115,8 +107,7 @@ public struct ExploreReport {
     mutating func addState(_ seen: Explorer.StateSeen, path: [UserStep]) -> Int {
         for type in seen.shownTypes { reachedTypes.insert(type) }
         if seen.viewed { viewed = true }
-        states.append(State(path: path, screen: seen.screen, title: seen.title, owner: seen.owner, inModal: seen.inModal, tab: seen.tab,
-                            gateway: seen.gateway, key: seen.key))
+        states.append(State(path: path, seen: seen))
         known[seen.key] = states.count - 1
         return states.count - 1
     }
