@@ -26,9 +26,10 @@ extension ScriptRuntime {
         try restore(contentsOf: Self.path(of: url), secrets: secrets)
     }
 
-    /// Writes ``snapshot()`` to a file, replacing it.
+    /// Writes ``snapshot()`` to a file, replacing it at once (a reader never sees half of it, and a write
+    /// that fails leaves the old file as it was).
     public func writeSnapshot(to url: URL) throws {
-        try Data(snapshot().utf8).write(to: url, options: .atomic)
+        try writeTextFile(snapshot(), to: Self.path(of: url))
     }
 
     package static func path(of url: URL) throws -> String {

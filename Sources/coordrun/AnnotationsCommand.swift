@@ -40,12 +40,13 @@ struct AnnotationsCommand: ParsableCommand {
             streams.notice("cannot make the folder \(output)")
             throw ExitCode.failure
         }
-        for file in files where !Files.writeFile(output + "/" + file.name, file.text) {
-            streams.notice("cannot write \(output)/\(file.name)")
+        for file in files {
+            guard let failure = Files.writing(file.text, to: output + "/" + file.name) else { continue }
+            streams.notice(failure)
             throw ExitCode.failure
         }
-        if let luacheckrc, !Files.writeFile(luacheckrc, Annotations.luacheckConfig) {
-            streams.notice("cannot write \(luacheckrc)")
+        if let luacheckrc, let failure = Files.writing(Annotations.luacheckConfig, to: luacheckrc) {
+            streams.notice(failure)
             throw ExitCode.failure
         }
         Terminal.writeOut("wrote \(files.map(\.name).joined(separator: ", ")) to \(output)\(luacheckrc.map { " and \($0)" } ?? "")\n")

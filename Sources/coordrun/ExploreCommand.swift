@@ -195,11 +195,11 @@ struct ExploreCommand: ParsableCommand {
         let rate = Int(Double(report.steps) / max(seconds, 1e-9))
         Terminal.writeOut("\(rate) transitions/s (\(Int(seconds * 1000)) ms)\n")
         if let testPath { Terminal.writeOut("reproductions: \(testPath) (\(Processes.commandName()) test \(testPath))\n") }
-        if let json, !Files.writeFile(json, document(report, seconds: seconds, verification: verification).prettyJSON + "\n") {
-            fail(streams, "--json: cannot write \(json)")
+        if let json, let failure = Files.writing(document(report, seconds: seconds, verification: verification).prettyJSON + "\n", to: json) {
+            fail(streams, "--json: \(failure)")
         }
-        if let sarif, !Files.writeFile(sarif, ExploreSARIF.document(report, script: script, folder: Files.currentFolder()).prettyJSON + "\n") {
-            fail(streams, "--sarif: cannot write \(sarif)")
+        if let sarif, let failure = Files.writing(ExploreSARIF.document(report, script: script, folder: Files.currentFolder()).prettyJSON + "\n", to: sarif) {
+            fail(streams, "--sarif: \(failure)")
         }
         if let graph { writeGraph(report, to: graph, streams) }
         if !report.unreproduced.isEmpty || verification.map({ !$0.mismatches.isEmpty }) == true { throw ExitCode(2) }
@@ -293,9 +293,11 @@ struct ExploreCommand: ParsableCommand {
         let folder = path.split(separator: "/").dropLast().joined(separator: "/")
         let script = self.script ?? ""
         let app = script.hasPrefix("/") ? script : Files.currentFolder() + "/" + script
-        guard folder.isEmpty || Files.makeFolders((path.hasPrefix("/") ? "/" : "") + folder),
-              Files.writeFile(path, report.testFile(app: app, base: base, preamble: preamble(parsedSets(streams)))) else {
-            fail(streams, "cannot write \(path)")
+        guard folder.isEmpty || Files.makeFolders((path.hasPrefix("/") ? "/" : "") + folder) else {
+            fail(streams, "cannot write \(path): cannot make its folder")
+        }
+        if let failure = Files.writing(report.testFile(app: app, base: base, preamble: preamble(parsedSets(streams))), to: path) {
+            fail(streams, failure)
         }
     }
 
@@ -310,9 +312,9 @@ struct ExploreCommand: ParsableCommand {
         let graph = FlowGraph(report, tested: tested)
         let format = path.split(separator: ".").last.map { String($0).lowercased() } ?? ""
         switch format {
-        case "mmd", "mermaid": guard Files.writeFile(path, graph.mermaid) else { fail(streams, "--graph: cannot write \(path)") }
-        case "dot", "gv": guard Files.writeFile(path, graph.dot) else { fail(streams, "--graph: cannot write \(path)") }
-        case "json": guard Files.writeFile(path, graph.json) else { fail(streams, "--graph: cannot write \(path)") }
+        case "mmd", "mermaid", "dot", "gv", "json":
+            let text = format == "json" ? graph.json : format == "dot" || format == "gv" ? graph.dot : graph.mermaid
+            if let failure = Files.writing(text, to: path) { fail(streams, "--graph: \(failure)") }
         case "svg", "png":
             let status = Processes.run("dot -T\(format) -o \(Processes.shellQuoted(path))", input: graph.dot)
             guard status == 0 else {

@@ -66,14 +66,14 @@ enum Files {
         return found.sorted()
     }
 
-    /// Writes `text` to the file at `path` (replacing it); false when it cannot, the write's end included
-    /// (a full disk shows only when the buffer is flushed and the file closed).
-    static func writeFile(_ path: String, _ text: String) -> Bool {
-        guard let file = fopen(path, "wb") else { return false }
-        var text = text
-        let written = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
-        let flushed = fflush(file) == 0
-        return fclose(file) == 0 && written && flushed
+    /// Writes `text` to the file at `path`, replacing it at once (``writeTextFile(_:to:)``, the one writer of
+    /// whole files); the error says what failed and why.
+    static func write(_ text: String, to path: String) throws(FileWriteError) { try writeTextFile(text, to: path) }
+
+    /// Writes `text` to `path` (``write(_:to:)``): nil, or what failed and why ("cannot write PATH: REASON").
+    static func writing(_ text: String, to path: String) -> String? {
+        do { try write(text, to: path) } catch { return error.description }
+        return nil
     }
 
     /// The whole file as text, or nil when it cannot be read or holds more than `limit` bytes (the

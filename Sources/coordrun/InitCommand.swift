@@ -38,15 +38,22 @@ struct InitCommand: ParsableCommand {
         }
         for (path, text) in files {
             let full = name + "/" + path
-            guard Files.makeFolders(LuaState.directory(of: full)), Files.writeFile(full, text) else {
-                streams.notice("cannot write \(full)")
+            guard Files.makeFolders(LuaState.directory(of: full)) else {
+                streams.notice("cannot write \(full): cannot make its folder")
+                throw ExitCode.failure
+            }
+            if let failure = Files.writing(text, to: full) {
+                streams.notice(failure)
                 throw ExitCode.failure
             }
         }
         // The app's own declarations, now that its script is there.
         do {
             for file in try AnnotationsCommand.annotations(of: name + "/app.lua", limits: RuntimeLimits()) where file.name == "app.lua" {
-                guard Files.writeFile(name + "/annotations/app.lua", file.text) else { throw ExitCode.failure }
+                if let failure = Files.writing(file.text, to: name + "/annotations/app.lua") {
+                    streams.notice(failure)
+                    throw ExitCode.failure
+                }
             }
         } catch {
             streams.notice("cannot annotate \(name)/app.lua: \(REPL.message(for: error))")

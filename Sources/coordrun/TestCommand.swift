@@ -193,16 +193,16 @@ struct TestCommand: ParsableCommand {
             if let i = coverages.firstIndex(where: { $0.app == covered.app }) { coverages[i].merge(covered) } else { coverages.append(covered) }
         }
         if coverage { for c in coverages { Terminal.writeOut(TextStyle.inert(c.text) + "\n") } }
-        if let coverageJSON, !Files.writeFile(coverageJSON, "[\n" + coverages.map { "  " + $0.json }.joined(separator: ",\n") + "\n]\n") {
-            streams.notice("--coverage-json: cannot write \(coverageJSON)")
+        if let coverageJSON, let failure = Files.writing("[\n" + coverages.map { "  " + $0.json }.joined(separator: ",\n") + "\n]\n", to: coverageJSON) {
+            streams.notice("--coverage-json: \(failure)")
             return 2
         }
-        if let junit, !Files.writeFile(junit, JUnitReport.xml(results, loadFailures: loadFailures)) {
-            streams.notice("--junit: cannot write \(junit)")
+        if let junit, let failure = Files.writing(JUnitReport.xml(results, loadFailures: loadFailures), to: junit) {
+            streams.notice("--junit: \(failure)")
             return 2
         }
-        if let json, !Files.writeFile(json, FlowTestReport.json(results, loadFailures: loadFailures)) {
-            streams.notice("--json: cannot write \(json)")
+        if let json, let failure = Files.writing(FlowTestReport.json(results, loadFailures: loadFailures), to: json) {
+            streams.notice("--json: \(failure)")
             return 2
         }
         let summary = FlowTestReport.Summary(results, loadFailures: loadFailures.count)

@@ -35,4 +35,27 @@ import CoordinatorLua
         let results = try FlowTests.run(URL(fileURLWithPath: repositoryRoot + "/scripts/app_test.lua")) { $0.line == tests[0].line }
         #expect(results.count == 1 && results[0].outcome == .passed)
     }
+
+    /// The one writer of whole files replaces a file at once, keeping its permissions; follows a link to
+    /// the file it names (the link stays); writes a device in place; and says why when it cannot, leaving
+    /// no half-written file behind.
+    @Test func aFileIsReplacedAtOnceAndAFailureSaysWhy() throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("report.json", "old")
+        #expect(chmod(file, 0o640) == 0)
+        try writeTextFile("new", to: file)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "new")
+        #expect((try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) == 0o640)
+        let link = folder.path + "/latest.json"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        try writeTextFile("newer", to: link)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "newer")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == file)
+        try writeTextFile("gone", to: "/dev/null")
+        let missing = #expect(throws: FileWriteError.self) { try writeTextFile("x", to: folder.path + "/no/such/folder/a.json") }
+        #expect(missing?.description == "cannot write \(folder.path)/no/such/folder/a.json: No such file or directory")
+        let full = #expect(throws: FileWriteError.self) { try writeTextFile(String(repeating: "x", count: 1 << 16), to: "/dev/full") }
+        #expect(full?.description == "cannot write /dev/full: No space left on device")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["latest.json", "report.json"])
+    }
 }

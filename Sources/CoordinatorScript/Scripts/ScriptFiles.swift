@@ -116,3 +116,65 @@ package func readFileBytes(_ path: String, limit: Int) -> [UInt8]? {
     bytes.removeSubrange(length...)
     return bytes
 }
+
+/// A file that could not be written: its path and the system's reason.
+package struct FileWriteError: Error, CustomStringConvertible {
+    /// The file.
+    package let path: String
+    /// Why (the system's words: "No space left on device").
+    package let reason: String
+
+    package var description: String { "cannot write \(path): \(reason)" }
+}
+
+/// Writes `text` to the file at `path`: the one writer of whole files (reports, graphs, annotations,
+/// snapshots, a new project's files). A regular file, or a new one, is replaced at once: the text goes to a
+/// file beside it that is then renamed over it, so that a reader never sees half of it and a write that
+/// fails leaves the old file as it was (a link is followed to the file it names). Anything else there (a
+/// device such as `/dev/stdout`, a pipe) is written in place.
+package func writeTextFile(_ text: String, to path: String) throws(FileWriteError) {
+    func failure(_ code: Int32 = errno) -> FileWriteError { FileWriteError(path: path, reason: String(cString: strerror(code))) }
+    var target = path
+    var info = stat()
+    if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) {
+        target = String(cString: resolved)
+        free(resolved)
+    }
+    let exists = stat(target, &info) == 0
+    if exists, (info.st_mode & S_IFMT) != S_IFREG {
+        let file = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard file >= 0 else { throw failure() }
+        let written = writeAll(text, to: file)
+        let closed = close(file) == 0 ? 0 : errno
+        if written != 0 { throw failure(written) }
+        if closed != 0 { throw failure(closed) }
+        return
+    }
+    let name = target.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? target
+    let beside = LuaState.directory(of: target) + "/." + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
+    let file = open(beside, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? info.st_mode & 0o7777 : 0o666)
+    guard file >= 0 else { throw failure() }
+    let written = writeAll(text, to: file)
+    let closed = close(file) == 0 ? 0 : errno
+    if written == 0, closed == 0, rename(beside, target) == 0 { return }
+    let code = written != 0 ? written : closed != 0 ? closed : errno
+    unlink(beside)
+    throw failure(code)
+}
+
+/// Writes all of `text` to the open file `file`: 0, or the errno of the write that failed.
+private func writeAll(_ text: String, to file: Int32) -> Int32 {
+    var text = text
+    return text.withUTF8 { bytes in // SAFETY[c-buffer]
+        var offset = 0
+        while offset < bytes.count {
+            let count = write(file, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += count
+        }
+        return 0
+    }
+}
