@@ -1,22 +1,20 @@
 import CoordinatorCore
 import CoordinatorLua
 
-/// Nested frozen data made when first read.
+/// Nested frozen data made when first read, so that freezing a large list (scripts/app.lua's cities)
+/// costs what Lua reads of it, not the whole tree.
 ///
-/// Freezing a city list used to build every nested table at once: for each list and record a proxy, its
-/// metatable, a store and a box, whether or not Lua ever read them, which was the largest part of a new
-/// runtime for scripts/app.lua (flow.freeze of its cities). Now a store holds its scalars, and a store with
-/// lists or records in it gets a metatable of its own, `{ __index = make, __data = box, __metatable =
-/// "data" }`: the first read of such a field makes its frozen table (or finds the one made already for the
-/// same data) and stores it, so every later read is the plain lookup it was. Whatever walks a whole store
-/// (`pairs`, `#`, the printer) makes the rest first (``index(_:runtime:)`` with the store alone); the
-/// metatable then goes.
+/// A store holds its scalars; a store with lists or records in it has a metatable of its own, `{ __index =
+/// make, __data = box, __metatable = "data" }`: the first read of such a field makes its frozen table (or
+/// finds the one made already for the same data) and stores it, so every later read is a plain lookup.
+/// Whatever walks a whole store (`pairs`, `#`, the printer) makes the rest first (``index(_:runtime:)``
+/// with the store alone); the metatable then goes.
 ///
-/// Nothing else changes: the proxy, its `__data` (taken by screens in O(1)), reading, identity (the same
-/// table for the same field every time), the refusal of writes, and data coming back from Swift as the
-/// frozen table Lua holds for it: every value under a store that waits is noted in the state's views
-/// under its storage address plus one (an address no storage has: storage is aligned) with the nearest
-/// frozen table made above it, and a value that comes back is made from there, down the path to it
+/// To Lua it is frozen data like any other: the proxy, its `__data` (taken by screens in O(1)), identity
+/// (the same table for the same field every time), the refusal of writes. Data coming back from Swift
+/// becomes the frozen table Lua holds for it: every value under a store that waits is noted in the
+/// state's views under its storage address plus one (an address no storage has: storage is aligned)
+/// with the nearest frozen table made above it, and is made from there, down the path to it
 /// (``pushView(for:of:stack:)``).
 enum LazyStores {
     /// Gives the store at `store` (absolute) its metatable: nested fields are made by `index` on first read,

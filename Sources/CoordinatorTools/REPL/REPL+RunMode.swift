@@ -13,7 +13,7 @@ extension REPL {
             step = try operation { try perform(.back) }
         } else if let (output, rest) = outputCommand(line) {
             // One operation: a payload expression that navigates (`toggle back()`) is undone with the tap when
-            // the tap then fails (the fuzzer found the pop kept).
+            // the tap then fails.
             do {
                 step = try operation {
                     let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: chunkName, as: FlowValue?.self)
