@@ -106,6 +106,19 @@ static inline int in_class(unsigned short key, int c) {
 }
 #endif
 
+/* The class an escaped character names, as its lower-case letter (upper case names the complement), or 0
+   when it names none and stands for itself (%., %%). */
+static unsigned char class_letter(unsigned char escaped) {
+    unsigned char letter = (escaped >= 'A' && escaped <= 'Z') ? (unsigned char)(escaped + 32) : escaped;
+    switch (letter) {
+    case 'a': case 'c': case 'd': case 'g': case 'l': case 'p':
+    case 's': case 'u': case 'w': case 'x': case 'z':
+        return letter;
+    default:
+        return 0;
+    }
+}
+
 /* ---- reading a pattern ---- */
 
 static int is_repeat_mark(char c) { return c == '?' || c == '*' || c == '+' || c == '-'; }
@@ -131,6 +144,22 @@ static size_t set_close(const char *pattern, size_t length, size_t at, size_t *m
         if (next < length && pattern[next] == ']') return next;
     }
     return length;
+}
+
+/* Reads the set whose '[' is at `at` into `item` as `kind` (ITEM_SET or ITEM_FRONTIER): the offset past
+   its ']', or 0 when it never closes (`item` is then that malformation). */
+static size_t read_set(const char *pattern, size_t length, size_t at, Item *item, ItemKind kind) {
+    int complement;
+    size_t close = set_close(pattern, length, at, &item->from, &complement);
+    if (close == length) {
+        item->kind = ITEM_MALFORMED;
+        item->first = SET_UNCLOSED;
+        return 0;
+    }
+    item->kind = (unsigned char)kind;
+    item->second = (unsigned char)complement;
+    item->length = close - item->from;
+    return close + 1;
 }
 
 /* Appends one item (only counts it when `program` is NULL). */
@@ -184,17 +213,10 @@ static size_t read_pattern(const char *pattern, size_t length, Item *program) {
                     item.kind = ITEM_MALFORMED; item.first = FRONTIER_WITHOUT_SET;
                     return append(program, count, item);
                 }
-                int complement;
-                size_t close = set_close(pattern, length, at + 2, &item.from, &complement);
-                if (close == length) {
-                    item.kind = ITEM_MALFORMED; item.first = SET_UNCLOSED;
-                    return append(program, count, item);
-                }
-                item.kind = ITEM_FRONTIER;
-                item.second = (unsigned char)complement;
-                item.length = close - item.from;
+                size_t past = read_set(pattern, length, at + 2, &item, ITEM_FRONTIER);
                 count = append(program, count, item);
-                at = close + 1;
+                if (past == 0) return count;
+                at = past;
                 continue;
             }
             if (escaped >= '0' && escaped <= '9') {
@@ -204,31 +226,20 @@ static size_t read_pattern(const char *pattern, size_t length, Item *program) {
                 at += 2;
                 continue;
             }
-            unsigned char letter = (escaped >= 'A' && escaped <= 'Z') ? (unsigned char)(escaped + 32) : escaped;
-            switch (letter) {
-            case 'a': case 'c': case 'd': case 'g': case 'l': case 'p':
-            case 's': case 'u': case 'w': case 'x': case 'z':
+            unsigned char letter = class_letter(escaped);
+            if (letter != 0) {
                 item.kind = ITEM_CLASS;
                 item.first = letter;
                 item.key = class_key(letter);
                 item.second = letter != escaped;
-                break;
-            default:
+            } else {
                 item.kind = ITEM_BYTE;
                 item.first = escaped;
             }
             next = at + 2;
         } else if (c == '[') {
-            int complement;
-            size_t close = set_close(pattern, length, at, &item.from, &complement);
-            if (close == length) {
-                item.kind = ITEM_MALFORMED; item.first = SET_UNCLOSED;
-                return append(program, count, item);
-            }
-            item.kind = ITEM_SET;
-            item.second = (unsigned char)complement;
-            item.length = close - item.from;
-            next = close + 1;
+            next = read_set(pattern, length, at, &item, ITEM_SET);
+            if (next == 0) return append(program, count, item);
         } else if (c == '.') {
             item.kind = ITEM_ANY;
         } else if (next < length && is_repeat_mark(pattern[next])) {
@@ -262,14 +273,8 @@ static size_t read_pattern(const char *pattern, size_t length, Item *program) {
 /* Whether `c` matches the escape %`escaped` inside a set: a class (upper case: its complement) or the
    character itself. */
 static int matches_escape(unsigned char escaped, int c) {
-    unsigned char letter = (escaped >= 'A' && escaped <= 'Z') ? (unsigned char)(escaped + 32) : escaped;
-    switch (letter) {
-    case 'a': case 'c': case 'd': case 'g': case 'l': case 'p':
-    case 's': case 'u': case 'w': case 'x': case 'z':
-        return in_class(class_key(letter), c) != (letter != escaped);
-    default:
-        return c == escaped;
-    }
+    unsigned char letter = class_letter(escaped);
+    return letter != 0 ? in_class(class_key(letter), c) != (letter != escaped) : c == escaped;
 }
 
 /* Whether `c` is one of a set's members: escapes, ranges x-y (the '-' neither first nor last) and characters. */

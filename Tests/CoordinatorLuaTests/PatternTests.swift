@@ -9,6 +9,29 @@ import CoordinatorLua
     let lua: LuaState
     init() throws { lua = try makeState() }
 
+    /// What both comparisons use: results packed with their count, compared value by value; a gmatch's
+    /// captures collected (at most 100 matches); a call that is not a tail call, so that an error's
+    /// position is the same line for both libraries.
+    static let comparing = """
+        local function pack(ok, ...) return { ok = ok, n = select("#", ...), ... } end
+        local function same(a, b)
+          if a.ok ~= b.ok or a.n ~= b.n then return false end
+          for i = 1, a.n do if a[i] ~= b[i] then return false end end
+          return true
+        end
+        local function collect(gmatch, s, p, init)
+          local all, steps = {}, 0
+          for a, b, c in gmatch(s, p, init) do
+            all[#all + 1] = tostring(a) .. "|" .. tostring(b) .. "|" .. tostring(c)
+            steps = steps + 1
+            if steps > 100 then break end
+          end
+          return table.concat(all, ",")
+        end
+        local function call(f, ...) local results = table.pack(f(...)) return table.unpack(results, 1, results.n) end
+
+        """
+
     /// Lua's own `string` library, opened afresh as `lstrlib` (the state's `string` has the counted matcher).
     private func openLuaStringLibrary() throws {
         try lua.withUnsafeState { L in
@@ -19,8 +42,7 @@ import CoordinatorLua
 
     @Test func matchesAsLuasOwnStringLibraryOnRandomPatterns() throws {
         try openLuaStringLibrary()
-        let differences = try lua.evaluate(
-            """
+        let differences = try lua.evaluate(Self.comparing + """
             math.randomseed(20261126)
             local items = { "a", "b", ".", "%a", "%d", "%s", "%w", "%p", "%x", "%A", "[ab]", "[^a]", "[%a-]",
               "[a-c]", "(", ")", "()", "*", "+", "-", "?", "^", "$", "%b()", "%f[%a]", "%f[%A]", "%1", "%2",
@@ -30,17 +52,6 @@ import CoordinatorLua
               local parts = {}
               for i = 1, math.random(0, count) do parts[i] = from[math.random(#from)] end
               return table.concat(parts)
-            end
-            local function pack(ok, ...) return { ok = ok, n = select("#", ...), ... } end
-            local function same(a, b)
-              if a.ok ~= b.ok or a.n ~= b.n then return false end
-              for i = 1, a.n do if a[i] ~= b[i] then return false end end
-              return true
-            end
-            local function collect(gmatch, s, p, init)
-              local all = {}
-              for a, b in gmatch(s, p, init) do all[#all + 1] = tostring(a) .. "|" .. tostring(b) end
-              return table.concat(all, ",")
             end
             local replacements = { "<%0>", "%1%1", "%%", "x", 7, { a = "A", b = false }, function(c) return c == "a" and "!" or nil end, "%2", "%" }
             local differences = {}
@@ -78,8 +89,7 @@ import CoordinatorLua
         try openLuaStringLibrary()
         let seed = Int.random(in: 1...Int(Int32.max))
         try lua.globals.set("seed", seed)
-        let differences = try lua.evaluate(
-            """
+        let differences = try lua.evaluate(Self.comparing + """
             math.randomseed(seed)
             local R = math.random
             local singles = { "a", "b", "c", ".", "%a", "%A", "%d", "%l", "%u", "%s", "%S", "%w", "%x", "%p", "%c", "%g",
@@ -120,23 +130,6 @@ import CoordinatorLua
               { a = "A", b = false, ["("] = {}, ab = 3 }, hooked,
               function(...) return select("#", ...) .. ":" .. table.concat({ ... }, ",") end,
               function(c) if c == "a" then return false elseif c == "b" then return {} end return c end }
-            local function pack(ok, ...) return { ok = ok, n = select("#", ...), ... } end
-            local function same(a, b)
-              if a.ok ~= b.ok or a.n ~= b.n then return false end
-              for i = 1, a.n do if a[i] ~= b[i] then return false end end
-              return true
-            end
-            local function collect(gmatch, s, p, init)
-              local all, steps = {}, 0
-              for a, b, c in gmatch(s, p, init) do
-                all[#all + 1] = tostring(a) .. "|" .. tostring(b) .. "|" .. tostring(c)
-                steps = steps + 1
-                if steps > 100 then break end
-              end
-              return table.concat(all, ",")
-            end
-            -- Not a tail call, so that an error's position is this line for both libraries.
-            local function call(f, ...) local results = table.pack(f(...)) return table.unpack(results, 1, results.n) end
             local differences = {}
             for case = 1, 20000 do
               local s, p = subject(), pattern()
