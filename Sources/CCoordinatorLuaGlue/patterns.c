@@ -540,6 +540,17 @@ static void matcher_init(Matcher *m, lua_State *L, const char *s, size_t ls, con
     m->choicesLeft = PATTERN_CHOICES;
 }
 
+/* Sets `m` up to match pattern `p` on subject `s` from its start, a '^' there being the anchor (whether
+   it is, returned), the program in `local` when it fits (else in a userdata pushed on the stack). */
+static int prepare(Matcher *m, lua_State *L, const char *s, size_t subjectLength, const char *p, size_t patternLength, Item *local) {
+    int anchored = patternLength > 0 && p[0] == '^';
+    if (anchored) { p++; patternLength--; }
+    size_t count;
+    const Item *program = program_for(L, p, patternLength, local, &count);
+    matcher_init(m, L, s, subjectLength, p, program, count);
+    return anchored;
+}
+
 /* The 0-based offset where a search starts, from Lua's 1-based `init` (negative: from the end; 0 and
    before the start: the start). Past the end when init is. */
 static size_t start_offset(lua_Integer init, size_t length) {
@@ -582,13 +593,9 @@ static int search(lua_State *L, int positions) {
         lua_pushinteger(L, (lua_Integer)(found - s) + (lua_Integer)patternLength);
         return 2;
     }
-    int anchored = patternLength > 0 && p[0] == '^';
-    if (anchored) { p++; patternLength--; }
     Item local[PROGRAM_ON_STACK];
-    size_t count;
-    const Item *program = program_for(L, p, patternLength, local, &count);
     Matcher m;
-    matcher_init(&m, L, s, subjectLength, p, program, count);
+    int anchored = prepare(&m, L, s, subjectLength, p, patternLength, local);
     for (const char *start = s + from;; start++) {
         const char *end = match_at(&m, start);
         if (end != NULL) {
@@ -709,13 +716,9 @@ int coordlua_str_gsub(lua_State *L) {
     lua_Integer most = luaL_optinteger(L, 4, (lua_Integer)subjectLength + 1);
     luaL_argexpected(L, kind == LUA_TSTRING || kind == LUA_TNUMBER || kind == LUA_TFUNCTION || kind == LUA_TTABLE,
                      3, "string/function/table");
-    int anchored = patternLength > 0 && p[0] == '^';
-    if (anchored) { p++; patternLength--; }
     Item local[PROGRAM_ON_STACK];
-    size_t count;
-    const Item *program = program_for(L, p, patternLength, local, &count);
     Matcher m;
-    matcher_init(&m, L, s, subjectLength, p, program, count);
+    int anchored = prepare(&m, L, s, subjectLength, p, patternLength, local);
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     const char *at = s, *lastEnd = NULL;
