@@ -130,7 +130,7 @@ extension Coordinator {
             throw NavigationError(.badTab, "tabs need at least one title, and one coordinator per title")
         }
         return try app.atomically {
-            let tabs = TabContainer(context: app.context, titles: titles, owner: self)
+            let tabs = TabContainer(context: app.context, titles: titles, owner: self, replacing: router.stack)
             try app.replaceContainer(of: router.stack, with: tabs, by: self)
             for (i, coordinator) in coordinators.enumerated() {
                 coordinator.setRouter(router.router(on: tabs.stacks[i]))

@@ -152,9 +152,28 @@ extension Application {
         } else {
             throw NavigationError(.containerNotShown, "\(actor.name)'s navigation stack is not a root or modal container")
         }
-        try lifecycle.hide(stack.screens, by: actor)
+        let hidden = stack.reset(to: [], barHidden: false)
+        try lifecycle.hide(hidden, by: actor)
         emit(.presented(container.containerName, animated: false))
         try lifecycle.settle(actor: actor, in: self)
+    }
+
+    /// Gives the places of the tab bars `coordinator` set (and still shown) back to the stacks they took
+    /// them from: the window's root, or a modal (which goes when its stack is empty, as an empty modal
+    /// stack does). A flow that set tabs can then finish, and the next flow on that stack (the gateway's,
+    /// its parent's) shows there, or set tabs again.
+    func restoreContainers(setBy coordinator: Coordinator) {
+        var restored: [TabContainer] = []
+        if let tabs = window.root as? TabContainer, tabs.owner === coordinator, let stack = tabs.replaced {
+            window.setRoot(stack)
+            restored.append(tabs)
+        }
+        for index in window.modals.indices.reversed() {
+            guard let tabs = window.modals[index] as? TabContainer, tabs.owner === coordinator, let stack = tabs.replaced else { continue }
+            window.replaceModal(at: index, with: stack)
+            restored.append(tabs)
+        }
+        for tabs in restored { emit(.dismissed(tabs.containerName, animated: false, bySystem: false)) }
     }
 
     /// Removes modals from `index` up (UIKit dismisses everything above a dismissed controller too).

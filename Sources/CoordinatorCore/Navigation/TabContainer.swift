@@ -13,11 +13,15 @@ public final class TabContainer: Presentable {
     public internal(set) var badges: [FlowValue?]
     /// The coordinator that set the tabs: it may select a tab although its own stack is not one of them.
     public private(set) weak var owner: Coordinator?
+    /// The stack whose place it took (the window's root, or a modal): it takes its place back when the
+    /// owner finishes or restarts, so that a flow that set tabs can finish and be started again.
+    let replaced: NavigationStack?
     let context: AppContext
     /// The operation level it was made in (see ``Journal/shouldLog(_:)``).
     let born: Int
 
-    init(context: AppContext, titles: [String], owner: Coordinator? = nil) {
+    init(context: AppContext, titles: [String], owner: Coordinator? = nil, replacing replaced: NavigationStack? = nil) {
+        self.replaced = replaced
         self.context = context
         self.id = context.nextID()
         self.born = context.journal.markNew()

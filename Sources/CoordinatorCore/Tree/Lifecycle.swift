@@ -193,6 +193,7 @@ final class Lifecycle {
     /// handlers.
     private func complete(_ coordinator: Coordinator, result: FlowValue?, reason: FinishReason, in app: Application) throws {
         try clear(coordinator, in: app)
+        app.restoreContainers(setBy: coordinator)
         if let modalStack = coordinator.router?.stack, modalStack !== coordinator.parent?.router?.stack,
            modalStack.screens.isEmpty, let index = app.window.modalIndex(of: modalStack)
         {
@@ -213,6 +214,7 @@ final class Lifecycle {
 
     func restart(_ coordinator: Coordinator, args: FlowValue?, in app: Application) throws {
         try clear(coordinator, in: app)
+        app.restoreContainers(setBy: coordinator)
         app.emit(.started(coordinator.info, parent: coordinator.parent?.info))
         try coordinator.start(args)
     }
