@@ -54,6 +54,19 @@ import CoordinatorLua
         #expect(try heard == "go")
     }
 
+    /// A handler reads back as the function set, so a helper can wrap it; none reads as nil.
+    @Test func aHandlerReadsBackAsTheFunctionSet() throws {
+        #expect(try runtime.lua.evaluate("return home.onOther == nil and type(home.onGo) == 'function'", as: Bool.self))
+        try runtime.run("""
+            local previous = home.onGo
+            home.onGo = function(...) heard[#heard + 1] = 'before' return previous(...) end
+            """)
+        try runtime.app.tap("go")
+        #expect(try heard == "before go")
+        try runtime.run("home.onGo = nil")
+        #expect(try runtime.lua.evaluate("return home.onGo == nil", as: Bool.self))
+    }
+
     @Test func theLastHandlerSetWinsBetweenSwiftAndLua() throws {
         let screen = try home
         var swift = 0

@@ -76,6 +76,18 @@ import CCoordinatorLuaGlue
         return lua_rawgeti(L, -1, lua_Integer(slot)) == LUA_TFUNCTION
     }
 
+    /// Pushes the function in `slot` onto `stack` (nil when there is none).
+    package func push(_ slot: Int, onto stack: borrowing LuaStack) throws {
+        guard stack.core === core else { throw LuaError(.misuse, "a Lua value was used with another Lua state") }
+        try stack.reserve(2)
+        let L = stack.L
+        guard table != LUA_NOREF else { return lua_pushnil(L) }
+        coordlua_rawgetref(L, table)
+        lua_rawgeti(L, -1, lua_Integer(slot))
+        lua_rotate(L, -2, 1)
+        lua_settop(L, -2)
+    }
+
     /// Puts the function (or nil) at `index` of `stack` into `slot`; any other value is an error.
     package func set(_ slot: Int, toValueAt index: Int32, in stack: borrowing LuaStack) throws {
         guard stack.core === core else { throw LuaError(.misuse, "a Lua value was used with another Lua state") }

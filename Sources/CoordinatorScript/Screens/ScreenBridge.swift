@@ -35,7 +35,11 @@ final class ScreenBridge {
             s.readOnly("id") { $0.id }
             s.index { screen, call in
                 guard let key = call.value(1).stringValue else { return }
-                if screen.type.input(named: key) != nil {
+                if let (_, slot) = screen.outputSlot(forHandler: key) {
+                    // The handler a script set (what it set, so a helper can wrap it); nil for none or a Swift one.
+                    if let handlers = screen.outputReceiver as? ScreenHandlers { try handlers.slots.push(slot + 1, onto: call.stack) }
+                    else { try call.pushResult(LuaValue.nil) }
+                } else if screen.type.input(named: key) != nil {
                     if let value = screen[key] { try call.pushResult(value) }
                 } else if let method = methods[key] {
                     try call.pushResult(method)
