@@ -77,4 +77,12 @@ import CoordinatorCore
         let spec: OutputSpec? = OutputSpec("selectCity")
         #expect(spec?.payload == .nothing)
     }
+
+    /// A record reads as its `label` field, else its `name`, else as data: an item an output chooses shows
+    /// its label by default.
+    @Test func aRecordReadsAsItsLabelElseItsName() {
+        #expect(FlowValue.record(["label": "Shirts", "name": "shirts"]).displayText == "Shirts")
+        #expect(FlowValue.record(["name": "shirts", "id": 3]).displayText == "shirts")
+        #expect(FlowValue.record(["id": 3]).displayText == FlowValue.record(["id": 3]).description)
+    }
 }

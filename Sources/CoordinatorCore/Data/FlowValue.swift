@@ -93,8 +93,8 @@ extension FlowValue: CustomStringConvertible {
         }
     }
 
-    /// The text a person reads: strings without quotes, a record's `name` field when it has one, else
-    /// ``description``.
+    /// The text a person reads: strings without quotes, a record's `label` field when it has one, else its
+    /// `name`, else ``description``.
     public var displayText: String { displayText(otherwise: \.description) }
 
     /// The text a person reads, with `notation` for values that are neither strings nor named records (a
@@ -102,7 +102,7 @@ extension FlowValue: CustomStringConvertible {
     package func displayText(otherwise notation: (FlowValue) -> String) -> String {
         switch self {
         case .string(let s): return s
-        case .record(let fields): return fields["name"]?.displayText(otherwise: notation) ?? notation(self)
+        case .record(let fields): return (fields["label"] ?? fields["name"])?.displayText(otherwise: notation) ?? notation(self)
         default: return notation(self)
         }
     }
