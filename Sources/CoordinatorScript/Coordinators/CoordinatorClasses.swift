@@ -76,9 +76,30 @@ struct CoordinatorClass {
 }
 
 extension LuaCall {
-    /// Field `key` of the options table at argument `n` (nil when there is no table there).
-    package func option<T: LuaReadable>(_ n: Int, _ key: String, as type: T.Type = T.self) throws -> T? {
-        guard self.type(n) == .table else { return nil }
-        return try argument(n, as: LuaTable.self).get(key, as: T?.self)
+    /// The options table at argument `n` (nil when there is none), every key one of `known`: a key that is
+    /// not (a misspelling such as `modl`, an option this call does not have) is an error naming the known
+    /// ones, never ignored.
+    package func options(_ n: Int, of call: String, known: [String]) throws -> LuaTable? {
+        switch type(n) {
+        case .none, .nil: return nil
+        case .table: break
+        default: throw badArgument(n, "options are a table")
+        }
+        let table = try argument(n, as: LuaTable.self)
+        try table.checkKeys(known, of: "\(call)'s options")
+        return table
+    }
+}
+
+extension LuaTable {
+    /// Refuses a key that is not one of `names` (or, with `positions`, an index from 1 to it): `what` names
+    /// the table in the message (`run's options`), which lists what it takes (`names`, unless `taking` says).
+    package func checkKeys(_ names: [String], positions: Int = 0, of what: String, taking: String? = nil) throws {
+        for (key, _) in try pairs() {
+            if let name = key.stringValue, names.contains(name) { continue }
+            if case .integer(let index) = key, index >= 1, index <= positions { continue }
+            let shown = key.stringValue.map { "'\($0)'" } ?? key.display
+            throw LuaError(.runtime, "\(what) have no \(shown) (they take: \(taking ?? names.joined(separator: ", ")))")
+        }
     }
 }

@@ -21,14 +21,16 @@ enum CoordinatorMethods {
     /// `self:push(name [, inputs [, { animated = bool }]])`: pushes a new screen; returns it.
     static func push(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let screen = try runtime.screens.make(call, for: coordinator)
-        try coordinator.push(screen, animated: call.option(3, "animated") ?? true)
+        let options = try call.options(3, of: "push", known: ["animated"])
+        try coordinator.push(screen, animated: options?.get("animated", as: Bool?.self) ?? true)
         try call.pushResult(LuaObject(new: screen)) // made above: Lua has not seen it
     }
 
     /// `self:present(name [, inputs [, { animated = bool }]])`: presents a new screen modally; returns it.
     static func present(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let screen = try runtime.screens.make(call, for: coordinator)
-        try coordinator.present(screen, animated: call.option(3, "animated") ?? true)
+        let options = try call.options(3, of: "present", known: ["animated"])
+        try coordinator.present(screen, animated: options?.get("animated", as: Bool?.self) ?? true)
         try call.pushResult(LuaObject(new: screen))
     }
 
@@ -36,8 +38,9 @@ enum CoordinatorMethods {
     /// new screen; returns it.
     static func setRoot(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let screen = try runtime.screens.make(call, for: coordinator)
-        try coordinator.setRoot(screen, hideBar: call.option(3, "hideBar") ?? false,
-                                animated: call.option(3, "animated") ?? true)
+        let options = try call.options(3, of: "setRoot", known: ["hideBar", "animated"])
+        try coordinator.setRoot(screen, hideBar: options?.get("hideBar", as: Bool?.self) ?? false,
+                                animated: options?.get("animated", as: Bool?.self) ?? true)
         try call.pushResult(LuaObject(new: screen))
     }
 
@@ -99,6 +102,7 @@ enum CoordinatorMethods {
     /// shows an alert; returns its screen.
     static func alert(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let spec = try call.argument(1, as: LuaTable.self)
+        try spec.checkKeys(["title", "message", "actions"], of: "an alert's fields")
         let title = try spec.get("title", as: String?.self) ?? ""
         let message = try spec.get("message", as: String?.self)
         var actions: [(title: String, handler: (() throws -> Void)?)] = []
@@ -121,8 +125,9 @@ enum CoordinatorMethods {
     static func run(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let type = try runtime.classes.class(at: 1, of: call)
         let args = try call.optional(2, as: FlowValue.self)
-        let modal = try call.option(3, "modal") ?? false
-        let onFinish = try call.option(3, "onFinish", as: LuaValue.self)?.functionValue
+        let options = try call.options(3, of: "run", known: ["modal", "onFinish"])
+        let modal = try options?.get("modal", as: Bool?.self) ?? false
+        let onFinish = try options?.get("onFinish", as: LuaValue.self).functionValue
         let (child, scripted) = runtime.classes.make(type, onFinish: onFinish, in: runtime)
         try coordinator.run(child, with: args, modal: modal)
         if let scripted {
@@ -137,6 +142,7 @@ enum CoordinatorMethods {
     static func setTabs(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         var tabs: [(title: String, type: LuaTable, args: FlowValue?)] = []
         for item in try call.argument(1, as: [LuaTable].self) {
+            try item.checkKeys([], positions: 3, of: "a tab's entries", taking: "\"Title\", Class [, args], in that order")
             guard let title = try item.rawGet(1, as: String?.self), let type = try item.rawGet(2, as: LuaTable?.self),
                   try type.rawGet("__name", as: String?.self) != nil
             else { throw call.badArgument(1, "tabs are { \"Title\", CoordinatorClass [, args] }") }

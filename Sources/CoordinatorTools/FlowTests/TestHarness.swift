@@ -186,7 +186,9 @@ final class TestHarness {
         try globals.set("app", lua.function(name: "app", holding: self) { harness, call in
             guard harness.runtime.app.root == nil else { throw LuaError(.runtime, "app: a test file drives one app") }
             let path = try call.string(1)
-            if let state: String = try call.option(2, "state") { harness.runtime.app.gateway.state = AppState(state) }
+            if let state = try call.options(2, of: "app", known: ["state"])?.get("state", as: String?.self) {
+                harness.runtime.app.gateway.state = AppState(state)
+            }
             let script = path.hasPrefix("/") ? path : folder + "/" + path
             harness.appPath = script
             try harness.runtime.load(script: script)
