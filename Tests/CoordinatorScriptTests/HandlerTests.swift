@@ -67,6 +67,21 @@ import CoordinatorLua
         #expect(try runtime.lua.evaluate("return home.onGo == nil", as: Bool.self))
     }
 
+    /// Handlers set on the screen an alert returns run when their action is chosen (after the alert has
+    /// gone, as its own actions' functions do); one that fails brings the alert back.
+    @Test func handlersSetOnAnAlertRunWhenTheirActionIsChosen() throws {
+        try runtime.run("""
+            alert = homeSelf:alert { title = 'Sure?', actions = { 'OK', 'Other', 'Fail' } }
+            alert.onOther = function() heard[#heard + 1] = 'other' end
+            alert.onFail = function() error('no') end
+            """)
+        #expect(luaError { try runtime.app.tap("Fail") } != nil)
+        #expect(runtime.app.window.visibleScreen?.name == "Alert")
+        try runtime.app.tap("Other")
+        #expect(try heard == "other")
+        #expect(runtime.app.window.visibleScreen?.name == "Home")
+    }
+
     @Test func theLastHandlerSetWinsBetweenSwiftAndLua() throws {
         let screen = try home
         var swift = 0

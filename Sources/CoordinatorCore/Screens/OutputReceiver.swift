@@ -27,5 +27,15 @@ package protocol OutputReceiver: AnyObject {
     /// Drops the handler for the output in `slot`, or every handler when nil: the screen calls it when a
     /// Swift handler replaces the receiver's, or when its handlers are removed.
     func forget(slot: Int?)
+    /// The handler for the output in `slot` as it is now, to run once the screen has gone (an alert's
+    /// action runs after the alert is dismissed, which drops the handlers set on it): true when it heard.
+    func answer(output slot: Int, of screen: Screen) throws -> (FlowValue?) throws -> Bool
+}
+
+extension OutputReceiver {
+    /// A receiver that keeps its handlers when the screen goes answers later as it would now.
+    package func answer(output slot: Int, of screen: Screen) throws -> (FlowValue?) throws -> Bool {
+        { payload in try self.receive(output: slot, of: screen, payload: payload) }
+    }
 }
 

@@ -188,7 +188,15 @@ public final class Screen: Presentable {
         }
         guard context.isAlive else { throw NavigationError(.notRunning, "screen \(name)'s app is gone") }
         context.events.emit(.outputEmitted(info, output: output), in: context.journal)
-        if dismissesOnOutput, isShown { try liveApp().dismissModal(self) }
+        if dismissesOnOutput, isShown {
+            // The answer is taken before the screen goes (its going drops the handlers set on it) and given
+            // once it has gone, as UIKit runs an alert action's handler after dismissing the alert.
+            let handler = handlers[output]
+            let answer = handler == nil ? try outputReceiver?.answer(output: slot, of: self) : nil
+            try liveApp().dismissModal(self)
+            if let handler { try handler(payload) } else if let answer { _ = try answer(payload) }
+            return
+        }
         if !handlers.isEmpty, let handler = handlers[output] {
             try handler(payload)
         } else if let outputReceiver, try outputReceiver.receive(output: slot, of: self, payload: payload) {

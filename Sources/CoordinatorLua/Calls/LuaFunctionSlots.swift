@@ -76,6 +76,17 @@ import CCoordinatorLuaGlue
         return lua_rawgeti(L, -1, lua_Integer(slot)) == LUA_TFUNCTION
     }
 
+    /// The function in `slot`, if any.
+    package func function(_ slot: Int) throws -> LuaFunction? {
+        guard count > 0 else { return nil }
+        let L = try core.thread()
+        try LuaStack(L, core).reserve(3)
+        coordlua_rawgetref(L, table)
+        defer { lua_settop(L, -3) }
+        guard lua_rawgeti(L, -1, lua_Integer(slot)) == LUA_TFUNCTION else { return nil }
+        return LuaFunction(reference: core.reference(at: -1, in: L))
+    }
+
     /// Pushes the function in `slot` onto `stack` (nil when there is none).
     package func push(_ slot: Int, onto stack: borrowing LuaStack) throws {
         guard stack.core === core else { throw LuaError(.misuse, "a Lua value was used with another Lua state") }

@@ -39,6 +39,14 @@ final class ScreenHandlers: OutputReceiver {
 
     func listens(to slot: Int) -> Bool { slots.contains(slot + 1) }
 
+    func answer(output slot: Int, of screen: Screen) throws -> (FlowValue?) throws -> Bool {
+        guard let function = try slots.function(slot + 1) else { return { _ in false } }
+        return { payload in
+            try function.call(payload)
+            return true
+        }
+    }
+
     func forget(slot: Int?) {
         guard slots.count > 0 else { return }
         if let slot {
