@@ -53,6 +53,45 @@ import TestSupport
         #expect(verification.mismatches.isEmpty, "\(verification.mismatches.map { $0.path.map(\.luaSource) + [$0.message] })")
     }
 
+    /// An alert whose actions are functions leaves nothing behind once answered: exploring it reaches a
+    /// fixed point with the same states as the same app whose alert's actions are names its screen's
+    /// handlers answer, and a child flow finished from an action re-runs to the same state (`verify`).
+    @Test func anAlertWithFunctionActionsExploresAsOneWithNamedActions() throws {
+        let folder = try TemporaryDirectory()
+        func app(_ actions: String, handlers: String = "") -> String {
+            """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "ask", "open" } }
+            flow.screen "Page" { outputs = { "ask" } }
+            local Child = flow.coordinator "Child"
+            function Child:start()
+              local page = self:push("Page")
+              page.onAsk = function()
+                local alert = self:alert { title = "Done?", actions = \(actions) }
+                \(handlers)
+              end
+            end
+            local Home = flow.coordinator "Home"
+            function Home:start()
+              local home = self:push("Home")
+              home.onAsk = function() self:alert { title = "Sure?", actions = { { "OK", function() end }, "Cancel" } } end
+              home.onOpen = function() self:run(Child) end
+            end
+            flow.app(Home)
+            """
+        }
+        let functions = try folder.write("functions.lua", app(#"{ { "Finish", function() self:finish() end }, { "Stay", function() end } }"#))
+        let names = try folder.write("names.lua", app(#"{ "Finish", "Stay" }"#, handlers: "alert.onFinish = function() self:finish() end"))
+        let explorer = try Self.explorer(functions) { $0.depth = 30 }
+        let withFunctions = try explorer.run(), withNames = try Self.explore(names) { $0.depth = 30 }
+        #expect(withFunctions.reachedFixedPoint, "\(withFunctions.text)")
+        #expect(withNames.reachedFixedPoint, "\(withNames.text)")
+        #expect(withFunctions.states.map(\.screen) == withNames.states.map(\.screen))
+        #expect(withFunctions.states.count == 4, "\(withFunctions.states.map(\.screen))")
+        let verification = try explorer.verify(withFunctions, sample: 100)
+        #expect(verification.mismatches.isEmpty, "\(verification.mismatches.map { $0.path.map(\.luaSource) + [$0.message] })")
+    }
+
     /// Data only a handler changes (a coordinator's `self.count`): states that differ in it are different
     /// states, so a bug three data-only steps away is found, with its shortest path, and its test fails.
     @Test func aBugThreeDataOnlyStepsAwayIsFoundWithItsShortestPath() throws {

@@ -35,10 +35,13 @@ final class Lifecycle {
     }
 
     /// `screens` left the window: their owners lose them (and are examined by the next ``settle(actor:reason:)``
-    /// and at the end of the operation), then hear about it.
+    /// and at the end of the operation), then hear about it. An alert that leaves lets go of its actions'
+    /// handlers at once (an answer was taken before it went): what they hold (a script's functions) is
+    /// not kept until the alert itself is released.
     func hide(_ screens: [Screen], bySystem: Bool = false, by actor: Coordinator?) throws {
         var left: [(owner: Coordinator, screen: Screen)] = []
         for screen in screens {
+            if screen.dismissesOnOutput { screen.removeAllHandlers() }
             guard let owner = screen.owner else { continue }
             screen.place(owner: nil, stack: nil)
             owner.removeScreen(screen)
