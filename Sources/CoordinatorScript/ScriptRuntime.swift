@@ -300,6 +300,9 @@ public final class ScriptRuntime {
     /// ```
     public func start(router: ((Application) -> any Router)? = nil) throws {
         if let router { configuration.routerMaker = router }
+        // A root flow that finishes starts again (`flow.app(Class)`), as the gateway's flows do; and
+        // `flow.restart(state)` makes the root the scripts declare now.
+        app.makeRootAgain = { [unowned self] in try scriptModule.declaration.makeRoot(self) }
         try app.start(scriptModule.declaration.makeRoot(self), router: configuration.routerMaker?(app))
     }
 

@@ -12,7 +12,7 @@ import CoordinatorLua
         flow.screen "Login" { outputs = { "signIn" } }
         flow.screen "Feed" { outputs = { "logout", "compose" } }
         flow.screen "Profile" { outputs = { "logout" } }
-        flow.screen "Compose" { outputs = { "logout" } }
+        flow.screen "Compose" { outputs = { "logout", "expire" } }
         local main
         local function logout() flow.gateway.state = "authorization" main:finish() end
 
@@ -27,7 +27,11 @@ import CoordinatorLua
           self:setTabs { { "Compose", Compose.Page } }
         end
         Compose.Page = flow.coordinator "ComposePage"
-        function Compose.Page:start() self:push("Compose").onLogout = logout end
+        function Compose.Page:start()
+          local s = self:push("Compose")
+          s.onLogout = logout
+          s.onExpire = function() flow.restart("authorization") end
+        end
 
         local FeedFlow = flow.coordinator "FeedFlow"
         function FeedFlow:start()
@@ -114,5 +118,48 @@ import CoordinatorLua
         #expect(throws: LuaError.self) { try runtime.app.tap("logout") }
         #expect(runtime.app.stateDescription == before)
         #expect(runtime.app.visibleTabs?.titles == ["Feed", "Profile"])
+    }
+
+    /// `flow.restart(state)` tears the whole tree down (the flows hear nothing) and starts that state's
+    /// flow in one step, as often as it is called; a snapshot taken after it restores to the same place.
+    @Test func flowRestartStartsTheGatewaysFlowAgain() throws {
+        let runtime = try Self.runtime()
+        let app = runtime.app
+        for _ in 1...10 {
+            try app.tap("signIn")
+            try app.tap("compose")
+            try app.tap("expire")
+            #expect(app.window.modals.isEmpty && app.window.visibleStack.map(\.name) == ["Login"])
+            #expect(app.gateway.state == .authorization)
+        }
+        #expect(app.root?.children.count == 1)
+        try app.tap("signIn")
+        #expect(app.visibleTabs?.titles == ["Feed", "Profile"])
+        func withoutIDs(_ text: String) -> String { text.replacing(/#[0-9]+/, with: "#") }
+        let before = withoutIDs(app.stateDescription)
+        let fresh = try Self.runtime()
+        try fresh.restore(try runtime.snapshot())
+        #expect(withoutIDs(fresh.app.stateDescription) == before)
+    }
+
+    /// `flow.app(Class)`: a root flow that finishes starts again with its result, as the gateway's flows
+    /// do, instead of leaving an empty window.
+    @Test func aRootFlowThatFinishesStartsAgain() throws {
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.run("""
+            local flow = require "coordinator"
+            flow.screen "Welcome" { inputs = { "visits" }, outputs = { "done" } }
+            local Root = flow.coordinator "Root"
+            function Root:start(visits)
+              local s = self:setRoot("Welcome", { visits = (visits or 0) + 1 })
+              s.onDone = function() self:finish(s.visits) end
+            end
+            flow.app(Root)
+            """, name: "=root")
+        try runtime.start()
+        for visits in 2...5 {
+            try runtime.app.tap("done")
+            #expect(runtime.app.window.visibleScreen?["visits"] == .int(visits))
+        }
     }
 }

@@ -142,20 +142,51 @@ public final class Application {
             throw NavigationError(.alreadyStarted, "the app already runs \(root.name)")
         }
         try atomically {
-            guard let stack = window.root as? NavigationStack, stack.screens.isEmpty, window.modals.isEmpty else {
-                throw NavigationError(.alreadyStarted, "the window already shows screens")
-            }
-            lifecycle.attach(coordinator, to: self)
-            if coordinator.parent != nil || coordinator.status != .idle {
-                throw NavigationError(.alreadyStarted, "\(coordinator.name) already runs")
-            }
-            setRoot(coordinator)
             stepLog.started(in: gateway.state)
-            coordinator.setRouter(router ?? HeadlessRouter(stack: stack))
-            coordinator.setStatus(.running)
-            emit(.started(coordinator.info, parent: nil))
-            try coordinator.start(args)
+            try begin(coordinator, with: args, router: router)
         }
+    }
+
+    /// Makes the root that takes the place of one that finished by itself (`flow.app(Class)`: its class
+    /// again), started with the finished root's result, as the gateway starts its next flow: an app's root
+    /// flow restarts rather than leave an empty window. Nil: a finished root leaves the app without one.
+    public var makeRootAgain: (() throws -> Coordinator)?
+
+    /// Tears the whole tree down and starts a new root (``makeRootAgain``'s, or a root like the one that
+    /// runs) in gateway state `state`, in one step: a sign-out, a session that expired, another account.
+    /// The flows torn down hear nothing (their `onFinish` does not run), as when a parent finishes.
+    public func restart(in state: AppState, root make: (() throws -> Coordinator)? = nil) throws {
+        guard let maker = make ?? makeRootAgain else {
+            throw NavigationError(.notRunning, "the app has no way to make its root again (Application.makeRootAgain)")
+        }
+        try atomically {
+            let router = root?.router
+            if let root, root.status == .running { try lifecycle.finish(root, result: nil, reason: .parentFinished, in: self) }
+            gateway.state = state
+            try begin(maker(), with: nil, router: router)
+        }
+    }
+
+    /// The root finished by itself: its class starts again (``makeRootAgain``), given its result.
+    func rootDidFinish(_ root: Coordinator, result: FlowValue?) throws {
+        guard let makeRootAgain else { return }
+        try begin(makeRootAgain(), with: result, router: root.router)
+    }
+
+    /// Starts `coordinator` as the root, on the window's empty navigation stack (inside an operation).
+    private func begin(_ coordinator: Coordinator, with args: FlowValue?, router: (any Router)?) throws {
+        guard let stack = window.root as? NavigationStack, stack.screens.isEmpty, window.modals.isEmpty else {
+            throw NavigationError(.alreadyStarted, "the window already shows screens")
+        }
+        lifecycle.attach(coordinator, to: self)
+        if coordinator.parent != nil || coordinator.status != .idle {
+            throw NavigationError(.alreadyStarted, "\(coordinator.name) already runs")
+        }
+        setRoot(coordinator)
+        coordinator.setRouter(router ?? HeadlessRouter(stack: stack))
+        coordinator.setStatus(.running)
+        emit(.started(coordinator.info, parent: nil))
+        try coordinator.start(args)
     }
 
     /// Does what the user did, as one operation that is undone entirely if anything in it fails (a

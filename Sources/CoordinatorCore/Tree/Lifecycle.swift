@@ -213,6 +213,7 @@ final class Lifecycle {
         guard reason != .parentFinished else { return }
         try coordinator.reportFinish(result, reason: reason)
         try parent?.childDidFinish(coordinator, result: result, reason: reason)
+        if parent == nil, app.root === coordinator, reason == .finished { try app.rootDidFinish(coordinator, result: result) }
     }
 
     func restart(_ coordinator: Coordinator, args: FlowValue?, in app: Application) throws {

@@ -70,6 +70,9 @@ enum Prelude {
     --- Sets inputs on every shown screen that declares them: update("user", value) or update { user = value }.
     M.update = native.update
 
+    --- Tears the whole app down and starts the flow of gateway state `state` in one step: flow.restart("authorization").
+    M.restart = native.restart
+
     M.gateway = setmetatable({}, {
       __index = function(_, key) if key == "state" then return native.getState() end end,
       __newindex = function(_, key, value)

@@ -50,6 +50,9 @@ final class ScriptModule {
         try native.set("update", lua.function(name: "update", holding: runtime) { runtime, call in
             try call.pushResult(try runtime.update(call))
         })
+        try native.set("restart", lua.function(name: "restart", holding: runtime) { runtime, call in
+            try runtime.app.restart(in: AppState(call.string(1)))
+        })
         try native.set("getState", lua.function(name: "state", holding: runtime) { runtime, call in
             try call.pushResult(runtime.app.gateway.state.rawValue)
         })

@@ -75,6 +75,11 @@ package enum Annotations {
             ---@param value? any
             function flow.update(name, value) end
             """),
+        ("restart", """
+            ---Tears the whole app down and starts the flow of gateway state `state` in one step (a sign-out, a session that expired): `flow.restart("authorization")`.
+            ---@param state string
+            function flow.restart(state) end
+            """),
         ("gateway", """
             ---The app's authorization state: `flow.gateway.state = "main"`.
             ---@type { state: string }
