@@ -53,6 +53,34 @@ import TestSupport
         #expect(verification.mismatches.isEmpty, "\(verification.mismatches.map { $0.path.map(\.luaSource) + [$0.message] })")
     }
 
+    /// A full-screen cover and a modal presented with `dismissable = false` are never swiped away by the
+    /// exploration (no swipe-down transition, so no swipe edge in the graph); a sheet is.
+    @Test func modalsTheUserCannotSwipeAwayHaveNoSwipeEdge() throws {
+        let folder = try TemporaryDirectory()
+        func app(_ options: String) throws -> String {
+            try folder.write("app\(options.count).lua", """
+                local flow = require "coordinator"
+                flow.screen "Home" { outputs = { "open" } }
+                flow.screen "Modal" { outputs = { "close" } }
+                local Home = flow.coordinator "Home"
+                function Home:start()
+                  local home = self:push("Home")
+                  home.onOpen = function() self:present("Modal", nil, \(options)).onClose = function() self:dismiss() end end
+                end
+                flow.app(Home)
+                """)
+        }
+        for options in ["{ presentation = 'fullScreen' }", "{ dismissable = false }"] {
+            let report = try Self.explore(try app(options))
+            #expect(report.reachedFixedPoint && report.states.count == 2, "\(options): \(report.text)")
+            #expect(!report.transitions.contains { $0.action == .dismiss }, "\(options)")
+            #expect(!FlowGraph(report).dot.contains("swipe down"), "\(options)")
+        }
+        let sheet = try Self.explore(try app("{ detents = { 'medium' } }"))
+        #expect(sheet.transitions.contains { $0.action == .dismiss })
+        #expect(FlowGraph(sheet).dot.contains("swipe down"))
+    }
+
     /// An alert whose actions are functions leaves nothing behind once answered: exploring it reaches a
     /// fixed point with the same states as the same app whose alert's actions are names its screen's
     /// handlers answer, and a child flow finished from an action re-runs to the same state (`verify`).

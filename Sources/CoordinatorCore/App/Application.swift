@@ -220,6 +220,7 @@ public final class Application {
                     let actions = screen.outputs.map(\.name).joined(separator: ", ")
                     throw NavigationError(.alertNeedsAction, "an alert is showing: choose one of its actions (\(actions))")
                 }
+                try checkSwipeable(top)
                 try dismiss(by: nil, animated: true, bySystem: true)
                 stepLog.note(step)
             }

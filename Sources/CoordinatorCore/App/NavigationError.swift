@@ -6,6 +6,9 @@ public struct NavigationError: CoordinatorError, Equatable {
         case popRoot
         /// Dismissing with no modal presented.
         case nothingPresented
+        /// Swiping away (or going back past the root of) a modal the user cannot swipe away: a full-screen
+        /// cover, or one presented with `dismissable = false`.
+        case notDismissable
         /// Going back with nowhere to go back to (a root screen, no modal).
         case nothingToGoBack
         /// An alert with no action: the user could never answer it.

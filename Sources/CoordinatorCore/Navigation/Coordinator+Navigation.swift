@@ -50,9 +50,16 @@ extension Coordinator {
         try perform(.setRoot(screen, hideBar: hideBar), animated: animated, completion: completion)
     }
 
-    /// Presents a screen, a navigation stack or a tab container modally.
-    public func present(_ module: Presentable, animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
-        try perform(.present(module), animated: animated, completion: completion)
+    /// Presents a screen, a navigation stack or a tab container modally, as `presentation` says (nil: as
+    /// it was last presented; a page sheet at first).
+    public func present(_ module: Presentable, animated: Bool = true, presentation: Presentation? = nil,
+                        completion: (() throws -> Void)? = nil) throws {
+        guard let presentation else { return try perform(.present(module), animated: animated, completion: completion) }
+        let app = try runningApp()
+        try app.atomically {
+            app.setPresentation(presentation, of: module)
+            try perform(.present(module), animated: animated, completion: completion)
+        }
     }
 
     /// Dismisses the topmost modal.

@@ -133,6 +133,7 @@ extension Application {
             if let stack = Window.visibleStack(of: top), stack.screens.count > 1 {
                 try pop(stack, by: nil, animated: true, bySystem: true)
             } else {
+                try checkSwipeable(top)
                 try dismiss(by: nil, animated: true, bySystem: true)
             }
         } else if let stack = Window.visibleStack(of: window.root), stack.screens.count > 1 {
@@ -143,11 +144,26 @@ extension Application {
         }
     }
 
+    /// Refuses to swipe `modal` away when the user cannot (a full-screen cover, `dismissable = false`).
+    func checkSwipeable(_ modal: Presentable) throws {
+        guard !modal.presentation.isSwipeable else { return }
+        throw NavigationError(.notDismissable, "\(modal.visibleScreen?.name ?? modal.containerName) cannot be swiped away: \(modal.presentation.unswipeableReason); its flow dismisses it")
+    }
+
+    /// Presents `module` as `presentation` says (undone with the operation).
+    func setPresentation(_ presentation: Presentation, of module: Presentable) {
+        let old = module.presentation
+        guard old != presentation else { return }
+        module.presentation = presentation
+        context.journal.recordAlways(.custom(born: 0) { module.presentation = old })
+    }
+
     /// Puts a tab container where `stack` is (the window's root, or a modal).
     func replaceContainer(of stack: NavigationStack, with container: TabContainer, by actor: Coordinator) throws {
         if window.root === stack {
             window.setRoot(container)
         } else if let index = window.modalIndex(of: stack) {
+            setPresentation(stack.presentation, of: container)
             window.replaceModal(at: index, with: container)
         } else {
             throw NavigationError(.containerNotShown, "\(actor.name)'s navigation stack is not a root or modal container")

@@ -7,4 +7,6 @@ public protocol Presentable: AnyObject {
     var screens: [Screen] { get }
     /// A short name for events and hierarchy listings.
     var containerName: String { get }
+    /// How it is presented, when it is a modal (the style it was last presented with).
+    var presentation: Presentation { get set }
 }

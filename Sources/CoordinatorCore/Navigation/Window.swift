@@ -119,7 +119,10 @@ public final class Window {
             }
         }
         list(root, "", "root: ")
-        for (i, modal) in modals.enumerated() { list(modal, "", "modal \(i + 1): ") }
+        for (i, modal) in modals.enumerated() {
+            let style = modal.presentation == Presentation() ? "" : "(\(modal.presentation)) "
+            list(modal, "", "modal \(i + 1): " + style)
+        }
         return lines.joined(separator: "\n")
     }
 }

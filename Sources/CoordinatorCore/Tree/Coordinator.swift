@@ -286,10 +286,12 @@ open class Coordinator {
     // MARK: Flow
 
     /// Adds `child`, gives it a router (this coordinator's, or one on a new navigation stack presented
-    /// modally) and starts it. If its start fails, everything is undone.
-    public func run(_ child: Coordinator, with args: FlowValue? = nil, modal: Bool = false) throws {
+    /// modally, as `presentation` says) and starts it. If its start fails, everything is undone.
+    public func run(_ child: Coordinator, with args: FlowValue? = nil, modal: Bool = false, presentation: Presentation = Presentation()) throws {
         let app = try runningApp()
-        try app.atomically { try app.lifecycle.run(child, under: self, args: args, modal: modal, in: app) }
+        try app.atomically {
+            try app.lifecycle.run(child, under: self, args: args, modal: modal ? presentation : nil, in: app)
+        }
     }
 
     /// Finishes this coordinator with a result. A second finish is an error.

@@ -157,7 +157,7 @@ final class Lifecycle {
         context.live.coordinators += 1
     }
 
-    func run(_ child: Coordinator, under parent: Coordinator, args: FlowValue?, modal: Bool, in app: Application) throws {
+    func run(_ child: Coordinator, under parent: Coordinator, args: FlowValue?, modal: Presentation?, in app: Application) throws {
         attach(child, to: app)
         guard child.context === app.context else {
             throw NavigationError(.alreadyStarted, "\(child.name) belongs to another app")
@@ -167,9 +167,10 @@ final class Lifecycle {
                                   "\(child.name) has \(child.status == .running ? "already started" : "finished"); create a new coordinator")
         }
         try parent.addChild(child)
-        if modal {
+        if let modal {
             let router = try parent.activeRouter()
             let stack = NavigationStack(context: app.context)
+            stack.presentation = modal
             try app.navigate(.present(stack), on: router.stack, by: child, animated: true)
             child.setRouter(router.router(on: stack))
             child.markShownScreens()

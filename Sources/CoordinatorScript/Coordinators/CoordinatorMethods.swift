@@ -29,8 +29,9 @@ enum CoordinatorMethods {
     /// `self:present(name [, inputs [, { animated = bool }]])`: presents a new screen modally; returns it.
     static func present(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let screen = try runtime.screens.make(call, for: coordinator)
-        let options = try call.options(3, of: "present", known: ["animated"])
-        try coordinator.present(screen, animated: options?.get("animated", as: Bool?.self) ?? true)
+        let options = try call.options(3, of: "present", known: ["animated"] + presentationOptions)
+        try coordinator.present(screen, animated: options?.get("animated", as: Bool?.self) ?? true,
+                                presentation: presentation(from: options, of: call) ?? Presentation())
         try call.pushResult(LuaObject(new: screen))
     }
 
@@ -42,6 +43,33 @@ enum CoordinatorMethods {
         try coordinator.setRoot(screen, hideBar: options?.get("hideBar", as: Bool?.self) ?? false,
                                 animated: options?.get("animated", as: Bool?.self) ?? true)
         try call.pushResult(LuaObject(new: screen))
+    }
+
+    /// The options that say how a modal is presented.
+    static let presentationOptions = ["presentation", "dismissable", "detents"]
+
+    /// The presentation an options table asks for (`presentation = "fullScreen"`, `dismissable = false`,
+    /// `detents = { "medium", "large" }`), or nil when it names none of them.
+    static func presentation(from options: LuaTable?, of call: borrowing LuaCall) throws -> Presentation? {
+        guard let options else { return nil }
+        let styleName = try options.get("presentation", as: String?.self)
+        let dismissable = try options.get("dismissable", as: Bool?.self)
+        let detents = try options.get("detents", as: [String]?.self)
+        guard styleName != nil || dismissable != nil || detents != nil else { return nil }
+        var presentation = Presentation(dismissable: dismissable ?? true, detents: detents ?? [])
+        if let styleName {
+            guard let style = Presentation.Style(rawValue: styleName) else {
+                throw LuaError(.runtime, "no presentation '\(styleName)' (presentations: \(Presentation.Style.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            presentation.style = style
+        }
+        if !presentation.detents.isEmpty, presentation.style != .pageSheet, presentation.style != .formSheet {
+            throw LuaError(.runtime, "detents are a sheet's (pageSheet, formSheet), not a \(presentation.style.rawValue)'s")
+        }
+        if let bad = presentation.detents.first(where: { $0 != "medium" && $0 != "large" }) {
+            throw LuaError(.runtime, "no detent '\(bad)' (detents: medium, large)")
+        }
+        return presentation
     }
 
     /// `self:pop()`.
@@ -125,11 +153,13 @@ enum CoordinatorMethods {
     static func run(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let type = try runtime.classes.class(at: 1, of: call)
         let args = try call.optional(2, as: FlowValue.self)
-        let options = try call.options(3, of: "run", known: ["modal", "onFinish"])
+        let options = try call.options(3, of: "run", known: ["modal", "onFinish"] + presentationOptions)
         let modal = try options?.get("modal", as: Bool?.self) ?? false
+        let presentation = try presentation(from: options, of: call)
+        if presentation != nil, !modal { throw LuaError(.runtime, "run's presentation options are for a modal flow: add modal = true") }
         let onFinish = try options?.get("onFinish", as: LuaValue.self).functionValue
         let (child, scripted) = runtime.classes.make(type, onFinish: onFinish, in: runtime)
-        try coordinator.run(child, with: args, modal: modal)
+        try coordinator.run(child, with: args, modal: modal, presentation: presentation ?? Presentation())
         if let scripted {
             try call.pushResult(scripted.instance.map(LuaValue.table) ?? .nil)
         } else {

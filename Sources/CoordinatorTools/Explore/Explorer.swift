@@ -394,7 +394,7 @@ public final class Explorer {
         if !alert {
             if let top = app.window.modals.last {
                 if Window.visibleStack(of: top).map({ $0.screens.count > 1 }) == true { actions.append(.back) }
-                actions.append(.dismiss)
+                if top.presentation.isSwipeable { actions.append(.dismiss) } // what the user cannot do is never tried
             } else if Window.visibleStack(of: app.window.root).map({ $0.screens.count > 1 }) == true {
                 actions.append(.back)
             }

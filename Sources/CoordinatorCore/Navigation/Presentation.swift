@@ -1,0 +1,44 @@
+/// How a modal is presented, as UIKit's `modalPresentationStyle`, `isModalInPresentation` and a sheet's
+/// detents say: kept as data for hosts (a host router gets it), shown in `:hierarchy`, and obeyed by
+/// everything that acts as the user: a modal the user cannot swipe away is never swiped away.
+public struct Presentation: Sendable, Equatable, CustomStringConvertible {
+    /// The presentation style.
+    public enum Style: String, Sendable, CaseIterable {
+        /// A sheet over most of the screen (UIKit's default).
+        case pageSheet
+        /// A smaller centred sheet.
+        case formSheet
+        /// Covers the whole screen: nothing to swipe it away by.
+        case fullScreen
+        /// A popover from the control that opened it.
+        case popover
+    }
+
+    /// The style.
+    public var style: Style
+    /// Whether the user may swipe it away (false: `isModalInPresentation`); a full-screen cover never is.
+    public var dismissable: Bool
+    /// A sheet's heights (`"medium"`, `"large"`), as declared; empty for the style's own.
+    public var detents: [String]
+
+    /// A presentation (a page sheet the user may swipe away, by default).
+    public init(style: Style = .pageSheet, dismissable: Bool = true, detents: [String] = []) {
+        (self.style, self.dismissable, self.detents) = (style, dismissable, detents)
+    }
+
+    /// Whether the user can swipe it away.
+    public var isSwipeable: Bool { dismissable && style != .fullScreen }
+
+    /// Why the user cannot swipe it away ("" when they can).
+    public var unswipeableReason: String {
+        style == .fullScreen ? "it covers the screen (presentation = \"fullScreen\")" : dismissable ? "" : "it was presented with dismissable = false"
+    }
+
+    /// `fullScreen, not dismissable, detents medium/large` (the style and what differs from a sheet's defaults).
+    public var description: String {
+        var parts = [style.rawValue]
+        if !dismissable && style != .fullScreen { parts.append("not dismissable") }
+        if !detents.isEmpty { parts.append("detents " + detents.joined(separator: "/")) }
+        return parts.joined(separator: ", ")
+    }
+}
