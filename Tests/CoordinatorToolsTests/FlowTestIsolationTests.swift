@@ -37,4 +37,36 @@ import TestSupport
         }
         #expect(results.count == 8 && failures.isEmpty, "\(failures)")
     }
+
+    /// `expect.presentation` checks the top modal's style (a name, or the fields given), failing at the
+    /// test's line with what the app shows.
+    @Test func expectPresentationChecksTheTopModal() throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.write("cover.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "cover", "sheet" } }
+            flow.screen "Modal" { }
+            local Home = flow.coordinator "Home"
+            function Home:start()
+              local home = self:push("Home")
+              home.onCover = function() self:present("Modal", nil, { presentation = "fullScreen" }) end
+              home.onSheet = function() self:present("Modal", nil, { detents = { "medium" }, dismissable = false }) end
+            end
+            flow.app(Home)
+            """)
+        let file = try folder.write("cover_test.lua", """
+            app "cover.lua"
+            test("a cover", function() tap("cover") expect.presentation("fullScreen") expect.presentation { dismissable = false } end)
+            test("a sheet", function() tap("sheet") expect.presentation { style = "pageSheet", detent = "medium", dismissable = false } end)
+            test("wrong", function() tap("sheet") expect.presentation("formSheet") end)
+            test("none", function() expect.presentation("pageSheet") end)
+            """)
+        let results = try FlowTests.run(file)
+        let failures = results.compactMap { result -> String? in
+            if case .failed(let message, _) = result.outcome { return result.test.name + ": " + message }
+            return nil
+        }
+        #expect(failures == ["wrong: presentation: expected { style = \"formSheet\" }, got { style = \"pageSheet\" }",
+                             "none: presentation: expected { style = \"pageSheet\" }, got \"no modal\""], "\(failures)")
+    }
 }

@@ -244,6 +244,7 @@ package enum Annotations {
         ("alert", "---An alert is showing, with this title (and message).\n---@param spec { title: string, message?: string }\nfunction expect.alert(spec) end"),
         ("tabs", "---The tab bar's titles, in order (and the selected one).\n---@param spec { [integer]: string, selected?: string }\nfunction expect.tabs(spec) end"),
         ("badge", "---A tab's badge (nil: none).\n---@param title string\n---@param badge? integer|string\nfunction expect.badge(title, badge) end"),
+        ("presentation", "---The top modal's presentation: its style, or the fields given (dismissable: whether the user can swipe it away; detent: a sheet's first).\n---@param spec \"pageSheet\"|\"formSheet\"|\"fullScreen\"|\"popover\"|{ style?: string, dismissable?: boolean, detent?: string }\nfunction expect.presentation(spec) end"),
         ("tree", "---The running coordinators, depth first, two spaces a level.\n---@param lines string[]\nfunction expect.tree(lines) end"),
         ("finished", "---A coordinator of that name finished during the test.\n---@param name string\n---@param spec? { result?: any, reason?: coordinator.FinishReason }\nfunction expect.finished(name, spec) end"),
         ("events", "---Running `step` caused these events, in order.\n---@param step fun()\n---@param events string[]\nfunction expect.events(step, events) end"),

@@ -89,6 +89,18 @@ enum Expectations {
       if spec.selected ~= nil and spec.selected ~= bar.selected then fail("selected tab", spec.selected, bar.selected) end
     end
 
+    --- expect.presentation("formSheet"), or expect.presentation { style = "fullScreen", dismissable = false,
+    --- detent = "medium" }: the top modal is presented so (the fields given; `dismissable`: whether the user
+    --- can swipe it away; `detent`: a sheet's first).
+    function expect.presentation(spec)
+      local actual = recorders.presentation()
+      if type(spec) == "string" then spec = { style = spec } end
+      if not actual then fail("presentation", spec, "no modal") end
+      local shown = {}
+      for key in pairs(spec) do shown[key] = actual[key] end
+      if not same(shown, spec) then fail("presentation", spec, shown) end
+    end
+
     --- expect.badge("Inbox", 3): the tab titled "Inbox" shows this badge (a count or a text; nil: none).
     function expect.badge(title, badge)
       local bar = recorders.tabs()

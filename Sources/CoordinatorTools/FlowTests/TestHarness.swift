@@ -240,6 +240,15 @@ final class TestHarness {
             try table.set("selected", tabs.titles[tabs.selectedIndex])
             try call.pushResult(table)
         })
+        try recorders.set("presentation", lua.function(name: "presentation", holding: self) { harness, call in
+            // The top modal's presentation: { style = ..., dismissable = ..., detent = ... }, or nothing.
+            guard let top = harness.runtime.app.window.modals.last else { return }
+            let table = try harness.runtime.lua.newTable()
+            try table.set("style", top.presentation.style.rawValue)
+            try table.set("dismissable", top.presentation.isSwipeable)
+            if let detent = top.presentation.detents.first { try table.set("detent", detent) }
+            try call.pushResult(table)
+        })
         let expect = try lua.load(Expectations.source, name: "=expect", cached: true).call(recorders, as: LuaTable.self)
         try globals.set("expect", expect)
     }
