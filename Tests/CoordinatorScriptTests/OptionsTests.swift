@@ -35,9 +35,10 @@ import CoordinatorLua
             ("root:push('A', nil, { animation = false })", "push's options have no 'animation' (they take: animated)"),
             ("root:present('A', nil, { fullScreen = true })", "present's options have no 'fullScreen' (they take: animated, presentation, dismissable, detents)"),
             ("root:setRoot('A', nil, { hidebar = true })", "setRoot's options have no 'hidebar' (they take: hideBar, animated)"),
-            ("root:alert { tittle = 'Hi' }", "an alert's fields have no 'tittle' (they take: title, message, actions)"),
+            ("root:alert { tittle = 'Hi' }", "an alert's fields have no 'tittle' (they take: title, message, actions, style)"),
             ("root:setTabs { { 'One', Tab, title = 'x' } }", "a tab's entries have no 'title' (they take: \"Title\", Class [, args], in that order)"),
             ("root:push('A', nil, true)", "bad argument #3 to 'push' (options are a table)"),
+            ("root:alert { title = 'Hi', style = 'popup' }", "no alert style 'popup' (styles: alert, actionSheet)"),
         ] {
             let error = luaError { try runtime.run(code, name: "=line") }
             #expect(error?.message == "line:1: " + message, "\(code): \(error?.message ?? "no error")")
@@ -46,5 +47,7 @@ import CoordinatorLua
         // The options they take work as before.
         try runtime.run("root:run(Child, nil, { modal = true, onFinish = function() end }) root:push('A', nil, { animated = false })")
         #expect(runtime.app.window.modals.count == 1)
+        try runtime.run("root:alert { title = 'Share', style = 'actionSheet', actions = { 'Copy', 'Cancel' } }")
+        #expect(runtime.app.window.visibleScreen?["style"] == "actionSheet")
     }
 }

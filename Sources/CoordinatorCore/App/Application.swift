@@ -73,7 +73,7 @@ public final class Application {
         gateway = Gateway(context: context, state: state)
         stepLog = StepLog(journal: context.journal, startState: state)
         catalog = ScreenCatalog(context: context)
-        alertType = ScreenType("Alert", inputs: ["title", "message"]) { screen in
+        alertType = ScreenType("Alert", inputs: ["title", "message", "style"]) { screen in
             [screen["title"]?.displayText, screen["message"]?.displayText].compactMap { $0 }.joined(separator: "\n")
         }
         context.attach(self)

@@ -104,17 +104,27 @@ extension Coordinator {
         return app.window.tabContainer(for: self, stack: try? activeRouter().stack)
     }
 
-    /// Presents an alert: a screen of the built-in type `Alert` with inputs `title` and `message`, whose
-    /// outputs are its actions. Choosing an action dismisses the alert, then runs the action's handler; the
-    /// Back gesture cannot dismiss an alert.
+    /// How an alert is shown: a dialog, or an action sheet from the bottom (UIKit's `UIAlertController.Style`).
+    public enum AlertStyle: String, Sendable, CaseIterable {
+        /// A dialog in the middle of the screen.
+        case alert
+        /// A sheet of choices from the bottom of the screen.
+        case actionSheet
+    }
+
+    /// Presents an alert: a screen of the built-in type `Alert` with inputs `title` and `message` (and
+    /// `style = "actionSheet"` for an action sheet), whose outputs are its actions. Choosing an action
+    /// dismisses the alert, then runs the action's handler; the Back gesture cannot dismiss an alert.
     @discardableResult
     public func alert(
-        title: String, message: String? = nil, actions: [(title: String, handler: (() throws -> Void)?)] = [("OK", nil)]
+        title: String, message: String? = nil, style: AlertStyle = .alert,
+        actions: [(title: String, handler: (() throws -> Void)?)] = [("OK", nil)]
     ) throws -> Screen {
         let app = try runningApp()
         return try app.atomically {
             var inputs: FlowRecord = ["title": .string(title)]
             if let message { inputs["message"] = .string(message) }
+            if style != .alert { inputs["style"] = .string(style.rawValue) }
             let alert = Screen(context: app.context, type: app.alertType, inputs: inputs,
                                extraOutputs: actions.map { OutputSpec($0.title) }, dismissesOnOutput: true)
             // The handlers do not hold the alert (it holds them): an alert answered is released at once.

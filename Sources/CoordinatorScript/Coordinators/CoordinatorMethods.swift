@@ -130,8 +130,12 @@ enum CoordinatorMethods {
     /// shows an alert; returns its screen.
     static func alert(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let spec = try call.argument(1, as: LuaTable.self)
-        try spec.checkKeys(["title", "message", "actions"], of: "an alert's fields")
+        try spec.checkKeys(["title", "message", "actions", "style"], of: "an alert's fields")
         let title = try spec.get("title", as: String?.self) ?? ""
+        let styleName = try spec.get("style", as: String?.self) ?? "alert"
+        guard let style = Coordinator.AlertStyle(rawValue: styleName) else {
+            throw LuaError(.runtime, "no alert style '\(styleName)' (styles: alert, actionSheet)")
+        }
         let message = try spec.get("message", as: String?.self)
         var actions: [(title: String, handler: (() throws -> Void)?)] = []
         for item in try spec.get("actions", as: [LuaValue]?.self) ?? ["OK"] {
@@ -144,7 +148,7 @@ enum CoordinatorMethods {
                 throw call.badArgument(1, "actions are names or { name, function }")
             }
         }
-        let alert = try coordinator.alert(title: title, message: message, actions: actions)
+        let alert = try coordinator.alert(title: title, message: message, style: style, actions: actions)
         try call.pushResult(LuaObject(alert))
     }
 

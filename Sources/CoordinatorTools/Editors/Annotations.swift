@@ -145,7 +145,7 @@ package enum Annotations {
             """),
         ("alert", """
             ---Shows an alert: `self:alert { title = ..., message = ..., actions = { "OK" } }`.
-            ---@param spec { title: string, message?: string, actions?: (string|table)[] }
+            ---@param spec { title: string, message?: string, actions?: (string|table)[], style?: "alert"|"actionSheet" }
             ---@return coordinator.Screen
             function Coordinator:alert(spec) end
             """),
