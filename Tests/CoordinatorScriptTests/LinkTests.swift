@@ -72,6 +72,34 @@ import TestSupport
         }
     }
 
+    /// A route's step can take an alert's action (`{ on = "Alert", tap = "OK" }`): its actions are known when
+    /// it shows, so the step is checked then; a bare tap no screen type declares is refused at load, with
+    /// the form that names the alert.
+    @Test func aRouteStepTakesAnAlertsAction() throws {
+        let app = """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "ask" } }
+            flow.screen "Done" { }
+            local Home = flow.coordinator "Home"
+            function Home:start()
+              self:push("Home").onAsk = function()
+                self:alert { title = "Sure?", actions = { { "OK", function() self:push("Done") end }, "Cancel" } }
+              end
+            end
+            flow.app(Home)
+            flow.route("x://ok", { { tap = "ask" }, { on = "Alert", tap = "OK" } })
+            """
+        let folder = try TemporaryDirectory()
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: try folder.write("alert.lua", app))
+        try runtime.open("x://ok")
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["Home", "Done"])
+        let bare = try ScriptRuntime(driverFunctions: true)
+        let error = luaError { try bare.load(script: try folder.write("bare.lua", app + "\nflow.route(\"y://ok\", { { tap = \"ask\" }, { tap = \"OK\" } })")) }
+        #expect(error?.message.hasSuffix("route 'y://ok', step 2: no screen type has an output 'OK' (an alert's action: { on = \"Alert\", tap = \"OK\" })") == true,
+                "\(error?.message ?? "no error")")
+    }
+
     @Test func aLinkThatFailsAtAnyStepLeavesTheAppAsItWas() throws {
         let runtime = try Self.shopRuntime()
         try runtime.open("shop://buy/shirts/7")

@@ -73,6 +73,9 @@ final class RouteTable {
                     LuaError(.runtime, "\(route.location): route '\(route.pattern)', step \(i + 1): \(what)")
                 }
                 var type: ScreenType?
+                if step.on == app.alertType.name {
+                    continue // an alert's actions are known when it shows: the step checks them then
+                }
                 if let on = step.on {
                     guard let found = app.catalog.types[on] else {
                         throw fail("no screen type '\(on)' (screen types: \(app.catalog.names.joined(separator: ", ")))")
@@ -86,7 +89,7 @@ final class RouteTable {
                 let declared = type.map { [$0] } ?? Array(app.catalog.types.values)
                 guard let spec = declared.lazy.compactMap({ $0.output(named: output) }).first else {
                     throw fail(type.map { "\($0.name) has no output '\(output)' (its outputs: \($0.outputs.map(\.name).joined(separator: ", ")))" }
-                               ?? "no screen type has an output '\(output)'")
+                               ?? "no screen type has an output '\(output)' (an alert's action: { on = \"Alert\", tap = \"\(output)\" })")
                 }
                 if case .choose(let parameter) = payload {
                     guard case .choice = spec.payload else { throw fail("'\(output)' does not pick from a list, so it cannot choose") }
