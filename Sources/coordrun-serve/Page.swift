@@ -45,6 +45,9 @@ enum Page {
       .badge { background: var(--bad); color: #fff; border-radius: 9px; padding: 0 6px; font-size: 11px; margin-left: 4px; }
       #sheet-grip { display: none; text-align: center; padding: 6px; }
       #device.modal #sheet-grip { display: block; }
+      #device.modal.fixed #sheet-grip { display: none; }
+      #device.modal.fullScreen { box-shadow: none; }
+      #device.modal.medium { box-shadow: inset 0 45vh 0 #8e8e93; }
       #device.modal #navbar { border-top: 1px solid var(--line); }
       #device.modal { box-shadow: inset 0 24px 0 #8e8e93; }
       #sheet-close { border: none; background: var(--line); border-radius: 3px; width: 60px; height: 6px; cursor: pointer; }
@@ -127,6 +130,9 @@ enum Page {
       const screen = state.screen;
       const alert = screen && screen.alert;
       $("device").classList.toggle("modal", !!(screen && screen.modal && !alert));
+      $("device").classList.toggle("fixed", !!(screen && screen.modal && screen.swipeable === false));
+      $("device").classList.toggle("fullScreen", !!(screen && screen.presentation === "fullScreen"));
+      $("device").classList.toggle("medium", !!(screen && screen.detent === "medium"));
       $("screen-title").textContent = screen ? (alert ? "" : screen.title) : "(no screen is showing)";
       $("screen-text").textContent = screen && !alert ? screen.text : "";
       $("back").disabled = (state.stack || []).length < 2 || !!alert;

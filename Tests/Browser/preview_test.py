@@ -21,7 +21,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-app_url, app_script, shop_url, shots = sys.argv[1:5]
+app_url, app_script, shop_url, shots, cover_url = sys.argv[1:6]
 os.makedirs(shots, exist_ok=True)
 
 options = Options()
@@ -182,6 +182,19 @@ driver.get(app_url)
 until(lambda: "Name: <b>Ann</b>" in text("screen-text"), "a second page shows the same state")
 driver.close()
 driver.switch_to.window(driver.window_handles[0])
+
+# --- a modal the user cannot swipe away: no grip to swipe it by; a sheet at its medium detent ------------
+driver.get(cover_url)
+until(lambda: text("screen-title") == "Home", "the cover app starts at Home")
+click(lambda: action("cover"))
+until(lambda: "fullScreen" in driver.find_element(By.ID, "device").get_attribute("class"), "a full-screen cover is drawn as one")
+check(not driver.find_element(By.ID, "sheet-grip").is_displayed(), "a full-screen cover has no grip to swipe it away by")
+click(lambda: action("close"))
+until(lambda: "modal" not in driver.find_element(By.ID, "device").get_attribute("class"), "its flow closes it")
+click(lambda: action("sheet"))
+until(lambda: "medium" in driver.find_element(By.ID, "device").get_attribute("class"), "a sheet at its medium detent")
+check(driver.find_element(By.ID, "sheet-grip").is_displayed(), "a sheet the user may swipe away has its grip")
+driver.save_screenshot(os.path.join(shots, "medium-sheet.png"))
 
 # --- links, tabs, badges, a modal sheet, snapshots ----------------------------------------------------
 driver.get(shop_url)

@@ -241,8 +241,21 @@ import TestSupport
         _ = try folder.write("cities.lua", try #require(readFile(repositoryRoot + "/scripts/cities.lua")))
         let appServer = try Server(["--watch", "--timeout", "1", app])
         let shopServer = try Server(["examples/shop.lua"])
+        let cover = try folder.write("cover.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "cover", "sheet" } }
+            flow.screen "Modal" { outputs = { "close" } }
+            local Home = flow.coordinator "Home"
+            function Home:start()
+              local home = self:push("Home")
+              home.onCover = function() self:present("Modal", nil, { presentation = "fullScreen" }).onClose = function() self:dismiss() end end
+              home.onSheet = function() self:present("Modal", nil, { detents = { "medium", "large" } }) end
+            end
+            flow.app(Home)
+            """)
+        let coverServer = try Server([cover])
         let shots = NSTemporaryDirectory() + "coordrun-preview-screenshots"
-        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_test.py", appServer.url, app, shopServer.url, shots],
+        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_test.py", appServer.url, app, shopServer.url, shots, coverServer.url],
                                        input: "", within: 300)
         print(outcome.out.split(separator: "\n").filter { $0.hasPrefix("measure:") || $0.hasPrefix("screenshots:") }.joined(separator: "\n"))
         #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")

@@ -143,6 +143,13 @@ package final class PreviewSession {
                                      // The rendering is the app's code: under the line's time limit.
                                      "text": .string(repl.runtime.lua.withTimeLimit(repl.timeLimit) { ScreenDisplay.text(of: screen) }),
                                      "modal": .bool(app.window.modals.contains { $0.screens.contains { $0 === screen } })]
+            if let modal = app.window.modals.last(where: { $0.screens.contains { $0 === screen } }) {
+                // How the modal is presented: the page draws a sheet (by its detent), a cover or a popover, and
+                // no grip on one the user cannot swipe away.
+                shown["presentation"] = .string(modal.presentation.style.rawValue)
+                shown["swipeable"] = .bool(modal.presentation.isSwipeable)
+                shown["detent"] = modal.presentation.detents.first.map(FlowValue.string)
+            }
             var inputs: FlowRecord = [:]
             for input in screen.type.inputs { if let value = screen[input.name] { inputs[input.name] = .string(value.luaLiteral) } }
             shown["inputs"] = .record(inputs)
