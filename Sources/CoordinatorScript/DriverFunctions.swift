@@ -52,6 +52,10 @@ package final class DriverFunctions {
             case .nil, .none: break
             case .table:
                 let table = try call.argument(2, as: LuaTable.self)
+                // Names the snapshot does not ask for are a mistake (a misspelt secret), said before anything runs.
+                let needed = AppSnapshot.secretNames(in: json)
+                try table.checkKeys(needed, of: "restore's secrets",
+                                    taking: needed.isEmpty ? "none: this snapshot needs no secret" : needed.joined(separator: ", "))
                 secrets = { secret in
                     guard let value = try table.get(secret.name, as: FlowValue?.self) else {
                         throw LuaError(.runtime, "restore's secrets have no '\(secret.name)'")

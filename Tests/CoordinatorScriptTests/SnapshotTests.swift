@@ -293,13 +293,16 @@ import TestSupport
             local byTable = stack()
             local seen = {}
             restore(json, function(name, step) seen[#seen + 1] = name .. "@" .. step; return name == "password" and "hunter2" or 1234 end)
-            return bare, missing, table.concat(byTable, " "), table.concat(seen, " "), select(2, pcall(restore, json, 42))
+            local misspelt = select(2, pcall(restore, json, { password = "hunter2", unlok = 1234 }))
+            return bare, missing, table.concat(byTable, " "), table.concat(seen, " "), select(2, pcall(restore, json, 42)), misspelt
             """)
         #expect(results[0].stringValue?.contains("step 1 needs the secret 'password'") == true)
         #expect(results[1].stringValue?.contains("step 2 needs the secret 'unlock' of Home's output unlock: restore's secrets have no 'unlock'") == true, "\(results[1])")
         #expect(results[2] == "Login Home Vault")
         #expect(results[3] == "password@1 unlock@2")
         #expect(results[4].stringValue?.contains("bad argument #2 to 'restore'") == true)
+        // A name the snapshot does not ask for is a mistake, said before anything runs.
+        #expect(results[5].stringValue?.hasSuffix("restore's secrets have no 'unlok' (they take: password, unlock)") == true, "\(results[5])")
     }
 
     @Test func anOutputThatChoosesFromAnInputCannotBeSecretAndSecretIsTrueOrNames() throws {
