@@ -64,6 +64,23 @@ import CoordinatorLua
         #expect(app.window.modals.isEmpty)
     }
 
+    /// How a modal is presented is part of the app's state: in its snapshot (and so in the identity
+    /// exploration tells states apart by), and back after a restore.
+    @Test func thePresentationIsPartOfTheState() throws {
+        let runtime = try Self.runtime()
+        try runtime.app.tap("cover")
+        let json = try runtime.snapshot()
+        let document = try FlowValue(json: json)
+        #expect(document["window"]?["modals"]?.listValue?.first?["presentation"]?["style"] == "fullScreen", "\(json)")
+        let fresh = try Self.runtime()
+        try fresh.restore(json)
+        #expect(fresh.app.window.modals.last?.presentation.style == .fullScreen)
+        let cover = try runtime.stateIdentity()
+        try runtime.restore(try Self.runtime().snapshot())
+        try runtime.app.tap("sheet")
+        #expect(try runtime.stateIdentity() != cover)
+    }
+
     @Test func aPresentationThatIsNotOneIsAnError() throws {
         let runtime = try Self.runtime()
         try runtime.run("P = require('coordinator').coordinator 'P' function P:start() self:push('Home') end")

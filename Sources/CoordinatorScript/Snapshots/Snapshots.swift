@@ -99,7 +99,19 @@ package final class Snapshots {
             default: return ["container": .string(container.containerName)]
             }
         }
-        let window: FlowValue = ["root": container(app.window.root), "modals": .list(app.window.modals.map(container))]
+        /// A modal, with how it is presented when that is not a page sheet the user may swipe away.
+        func modal(_ modal: Presentable) -> FlowValue {
+            var value = container(modal)
+            let shown = modal.presentation
+            if shown != Presentation(), case .record(var fields) = value {
+                var presentation: FlowRecord = ["style": .string(shown.style.rawValue), "dismissable": .bool(shown.dismissable)]
+                if !shown.detents.isEmpty { presentation["detents"] = .list(shown.detents.map(FlowValue.string)) }
+                fields["presentation"] = .record(presentation)
+                value = .record(fields)
+            }
+            return value
+        }
+        let window: FlowValue = ["root": container(app.window.root), "modals": .list(app.window.modals.map(modal))]
         result.document = ["gateway": .string(app.gateway.state.rawValue), "window": window, "coordinators": .list(coordinators)]
         return result
     }
