@@ -143,7 +143,7 @@ public final class Application {
         }
         try atomically {
             stepLog.started(in: gateway.state)
-            try begin(coordinator, with: args, router: router)
+            try lifecycle.startRoot(coordinator, with: args, router: router, in: self)
         }
     }
 
@@ -163,31 +163,10 @@ public final class Application {
             let router = root?.router
             if let root, root.status == .running { try lifecycle.finish(root, result: nil, reason: .parentFinished, in: self) }
             gateway.state = state
-            try begin(maker(), with: nil, router: router)
+            try lifecycle.startRoot(maker(), with: nil, router: router, in: self)
         }
     }
 
-    /// The root finished by itself: its class starts again (``makeRootAgain``), given its result.
-    func rootDidFinish(_ root: Coordinator, result: FlowValue?) throws {
-        guard let makeRootAgain else { return }
-        try begin(makeRootAgain(), with: result, router: root.router)
-    }
-
-    /// Starts `coordinator` as the root, on the window's empty navigation stack (inside an operation).
-    private func begin(_ coordinator: Coordinator, with args: FlowValue?, router: (any Router)?) throws {
-        guard let stack = window.root as? NavigationStack, stack.screens.isEmpty, window.modals.isEmpty else {
-            throw NavigationError(.alreadyStarted, "the window already shows screens")
-        }
-        lifecycle.attach(coordinator, to: self)
-        if coordinator.parent != nil || coordinator.status != .idle {
-            throw NavigationError(.alreadyStarted, "\(coordinator.name) already runs")
-        }
-        setRoot(coordinator)
-        coordinator.setRouter(router ?? HeadlessRouter(stack: stack))
-        coordinator.setStatus(.running)
-        emit(.started(coordinator.info, parent: nil))
-        try coordinator.start(args)
-    }
 
     /// Does what the user did, as one operation that is undone entirely if anything in it fails (a
     /// navigation mistake, a handler's error), and records it in ``steps``. Every front that acts as the
@@ -220,7 +199,7 @@ public final class Application {
                     let actions = screen.outputs.map(\.name).joined(separator: ", ")
                     throw NavigationError(.alertNeedsAction, "an alert is showing: choose one of its actions (\(actions))")
                 }
-                try checkSwipeable(top)
+                try top.checkSwipeable()
                 try dismiss(by: nil, animated: true, bySystem: true)
                 stepLog.note(step)
             }

@@ -380,6 +380,16 @@ extension Coordinator {
     }
 }
 
+extension Window {
+    /// Presents `module` as `presentation` says (undone with the operation).
+    func setPresentation(_ presentation: Presentation, of module: Presentable) {
+        let old = module.presentation
+        guard old != presentation else { return }
+        module.presentation = presentation
+        context.journal.recordAlways(.custom(born: 0) { module.presentation = old })
+    }
+}
+
 extension Application {
     func setRoot(_ coordinator: Coordinator?) {
         if context.journal.isOpen { context.journal.record(.root(self, root)) }

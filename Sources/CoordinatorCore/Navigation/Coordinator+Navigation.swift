@@ -57,7 +57,7 @@ extension Coordinator {
         guard let presentation else { return try perform(.present(module), animated: animated, completion: completion) }
         let app = try runningApp()
         try app.atomically {
-            app.setPresentation(presentation, of: module)
+            app.window.setPresentation(presentation, of: module)
             try perform(.present(module), animated: animated, completion: completion)
         }
     }
@@ -102,14 +102,6 @@ extension Coordinator {
     public var tabs: TabContainer? {
         guard let app = try? runningApp() else { return nil }
         return app.window.tabContainer(for: self, stack: try? activeRouter().stack)
-    }
-
-    /// How an alert is shown: a dialog, or an action sheet from the bottom (UIKit's `UIAlertController.Style`).
-    public enum AlertStyle: String, Sendable, CaseIterable {
-        /// A dialog in the middle of the screen.
-        case alert
-        /// A sheet of choices from the bottom of the screen.
-        case actionSheet
     }
 
     /// Presents an alert: a screen of the built-in type `Alert` with inputs `title` and `message` (and

@@ -133,7 +133,7 @@ extension Application {
             if let stack = Window.visibleStack(of: top), stack.screens.count > 1 {
                 try pop(stack, by: nil, animated: true, bySystem: true)
             } else {
-                try checkSwipeable(top)
+                try top.checkSwipeable()
                 try dismiss(by: nil, animated: true, bySystem: true)
             }
         } else if let stack = Window.visibleStack(of: window.root), stack.screens.count > 1 {
@@ -144,26 +144,12 @@ extension Application {
         }
     }
 
-    /// Refuses to swipe `modal` away when the user cannot (a full-screen cover, `dismissable = false`).
-    func checkSwipeable(_ modal: Presentable) throws {
-        guard !modal.presentation.isSwipeable else { return }
-        throw NavigationError(.notDismissable, "\(modal.visibleScreen?.name ?? modal.containerName) cannot be swiped away: \(modal.presentation.unswipeableReason); its flow dismisses it")
-    }
-
-    /// Presents `module` as `presentation` says (undone with the operation).
-    func setPresentation(_ presentation: Presentation, of module: Presentable) {
-        let old = module.presentation
-        guard old != presentation else { return }
-        module.presentation = presentation
-        context.journal.recordAlways(.custom(born: 0) { module.presentation = old })
-    }
-
     /// Puts a tab container where `stack` is (the window's root, or a modal).
     func replaceContainer(of stack: NavigationStack, with container: TabContainer, by actor: Coordinator) throws {
         if window.root === stack {
             window.setRoot(container)
         } else if let index = window.modalIndex(of: stack) {
-            setPresentation(stack.presentation, of: container)
+            window.setPresentation(stack.presentation, of: container)
             window.replaceModal(at: index, with: container)
         } else {
             throw NavigationError(.containerNotShown, "\(actor.name)'s navigation stack is not a root or modal container")
@@ -174,22 +160,10 @@ extension Application {
         try lifecycle.settle(actor: actor, in: self)
     }
 
-    /// Gives the places of the tab bars `coordinator` set (and still shown) back to the stacks they took
-    /// them from: the window's root, or a modal (which goes when its stack is empty, as an empty modal
-    /// stack does). A flow that set tabs can then finish, and the next flow on that stack (the gateway's,
-    /// its parent's) shows there, or set tabs again.
+    /// Gives the places of the tab bars `coordinator` set back to the stacks they took them from
+    /// (``Window/restoreContainers(setBy:)``), each one's going reported.
     func restoreContainers(setBy coordinator: Coordinator) {
-        var restored: [TabContainer] = []
-        if let tabs = window.root as? TabContainer, tabs.owner === coordinator, let stack = tabs.replaced {
-            window.setRoot(stack)
-            restored.append(tabs)
-        }
-        for index in window.modals.indices.reversed() {
-            guard let tabs = window.modals[index] as? TabContainer, tabs.owner === coordinator, let stack = tabs.replaced else { continue }
-            window.replaceModal(at: index, with: stack)
-            restored.append(tabs)
-        }
-        for tabs in restored { emit(.dismissed(tabs.containerName, animated: false, bySystem: false)) }
+        for tabs in window.restoreContainers(setBy: coordinator) { emit(.dismissed(tabs.containerName, animated: false, bySystem: false)) }
     }
 
     /// Removes modals from `index` up (UIKit dismisses everything above a dismissed controller too).

@@ -42,3 +42,19 @@ public struct Presentation: Sendable, Equatable, CustomStringConvertible {
         return parts.joined(separator: ", ")
     }
 }
+
+/// How an alert is shown: a dialog, or an action sheet from the bottom (UIKit's `UIAlertController.Style`).
+public enum AlertStyle: String, Sendable, CaseIterable {
+    /// A dialog in the middle of the screen.
+    case alert
+    /// A sheet of choices from the bottom of the screen.
+    case actionSheet
+}
+
+extension Presentable {
+    /// Refuses to swipe it away when the user cannot (a full-screen cover, `dismissable = false`).
+    func checkSwipeable() throws {
+        guard !presentation.isSwipeable else { return }
+        throw NavigationError(.notDismissable, "\(visibleScreen?.name ?? containerName) cannot be swiped away: \(presentation.unswipeableReason); its flow dismisses it")
+    }
+}

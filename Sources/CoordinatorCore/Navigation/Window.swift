@@ -99,6 +99,24 @@ public final class Window {
         return nil
     }
 
+    /// Gives the places of the tab bars `coordinator` set (and still shown) back to the stacks they took
+    /// them from: the root, or a modal (which goes when its stack is empty, as an empty modal stack does).
+    /// A flow that set tabs can then finish, and the next flow on that stack (the gateway's, its parent's)
+    /// shows there, or sets tabs again. The tab bars that went.
+    func restoreContainers(setBy coordinator: Coordinator) -> [TabContainer] {
+        var restored: [TabContainer] = []
+        if let tabs = root as? TabContainer, tabs.owner === coordinator, let stack = tabs.replaced {
+            setRoot(stack)
+            restored.append(tabs)
+        }
+        for index in modals.indices.reversed() {
+            guard let tabs = modals[index] as? TabContainer, tabs.owner === coordinator, let stack = tabs.replaced else { continue }
+            replaceModal(at: index, with: stack)
+            restored.append(tabs)
+        }
+        return restored
+    }
+
     /// The whole hierarchy as an indented listing (built in one pass: linear in the screens shown).
     public var hierarchyDescription: String {
         var lines: [String] = []

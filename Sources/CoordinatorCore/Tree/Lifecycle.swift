@@ -214,7 +214,25 @@ final class Lifecycle {
         guard reason != .parentFinished else { return }
         try coordinator.reportFinish(result, reason: reason)
         try parent?.childDidFinish(coordinator, result: result, reason: reason)
-        if parent == nil, app.root === coordinator, reason == .finished { try app.rootDidFinish(coordinator, result: result) }
+        if parent == nil, app.root === coordinator, reason == .finished, let again = app.makeRootAgain {
+            try startRoot(again(), with: result, router: coordinator.router, in: app) // the root flow starts again
+        }
+    }
+
+    /// Starts `coordinator` as the app's root, on the window's empty navigation stack (inside an operation).
+    func startRoot(_ coordinator: Coordinator, with args: FlowValue?, router: (any Router)?, in app: Application) throws {
+        guard let stack = app.window.root as? NavigationStack, stack.screens.isEmpty, app.window.modals.isEmpty else {
+            throw NavigationError(.alreadyStarted, "the window already shows screens")
+        }
+        attach(coordinator, to: app)
+        if coordinator.parent != nil || coordinator.status != .idle {
+            throw NavigationError(.alreadyStarted, "\(coordinator.name) already runs")
+        }
+        app.setRoot(coordinator)
+        coordinator.setRouter(router ?? HeadlessRouter(stack: stack))
+        coordinator.setStatus(.running)
+        app.emit(.started(coordinator.info, parent: nil))
+        try coordinator.start(args)
     }
 
     func restart(_ coordinator: Coordinator, args: FlowValue?, in app: Application) throws {

@@ -133,7 +133,7 @@ enum CoordinatorMethods {
         try spec.checkKeys(["title", "message", "actions", "style"], of: "an alert's fields")
         let title = try spec.get("title", as: String?.self) ?? ""
         let styleName = try spec.get("style", as: String?.self) ?? "alert"
-        guard let style = Coordinator.AlertStyle(rawValue: styleName) else {
+        guard let style = AlertStyle(rawValue: styleName) else {
             throw LuaError(.runtime, "no alert style '\(styleName)' (styles: alert, actionSheet)")
         }
         let message = try spec.get("message", as: String?.self)
