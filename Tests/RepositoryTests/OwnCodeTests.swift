@@ -118,8 +118,9 @@ import Testing
     }
 
     @Test func noSourceFileCarriesAnotherProjectsLicence() throws {
-        let notices = ["Copyright (C)", "Copyright (c)", "Permission is hereby granted", "Lua.org, PUC-Rio",
-                       "SPDX-License-Identifier", "Licensed under the", "GNU General Public License"]
+        // Split, so that this file does not read as carrying the notices it looks for.
+        let notices = ["Copyright " + "(C)", "Copyright " + "(c)", "Permission is " + "hereby granted", "Lua.org, " + "PUC-Rio",
+                       "SPDX-License-" + "Identifier", "Licensed " + "under the", "GNU General " + "Public License"]
         var found: [String] = []
         for file in try Self.sourceFiles() {
             let text = try String(contentsOfFile: file, encoding: .isoLatin1)
