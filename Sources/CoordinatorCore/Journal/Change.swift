@@ -383,8 +383,8 @@ extension Coordinator {
 extension Window {
     /// Presents `module` as `presentation` says (undone with the operation).
     func setPresentation(_ presentation: Presentation, of module: Presentable) {
+        guard let module = module as? any Restylable, module.presentation != presentation else { return }
         let old = module.presentation
-        guard old != presentation else { return }
         module.presentation = presentation
         context.journal.recordAlways(.custom(born: 0) { module.presentation = old })
     }

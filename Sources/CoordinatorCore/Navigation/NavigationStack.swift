@@ -6,7 +6,7 @@ public final class NavigationStack: Presentable {
     /// A number that identifies it in the app.
     public let id: Int
     /// How it is presented, when it is a modal.
-    public var presentation = Presentation()
+    public internal(set) var presentation = Presentation()
     /// Its screens, root first.
     #if !COORDINATOR_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked) // SAFETY[one-thread]

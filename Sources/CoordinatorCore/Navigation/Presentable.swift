@@ -8,5 +8,16 @@ public protocol Presentable: AnyObject {
     /// A short name for events and hierarchy listings.
     var containerName: String { get }
     /// How it is presented, when it is a modal (the style it was last presented with).
+    var presentation: Presentation { get }
+}
+
+extension Presentable {
+    /// A container of a host's own is presented as a page sheet the user may swipe away.
+    public var presentation: Presentation { Presentation() }
+}
+
+/// The containers whose presentation an operation sets (``Window/setPresentation(_:of:)``, undone with it):
+/// nothing else writes it.
+protocol Restylable: Presentable {
     var presentation: Presentation { get set }
 }

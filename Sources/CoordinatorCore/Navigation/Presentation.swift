@@ -58,3 +58,7 @@ extension Presentable {
         throw NavigationError(.notDismissable, "\(visibleScreen?.name ?? containerName) cannot be swiped away: \(presentation.unswipeableReason); its flow dismisses it")
     }
 }
+
+extension Screen: Restylable {}
+extension NavigationStack: Restylable {}
+extension TabContainer: Restylable {}

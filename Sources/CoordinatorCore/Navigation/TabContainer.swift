@@ -3,7 +3,7 @@ public final class TabContainer: Presentable {
     /// A number that identifies it in the app.
     public let id: Int
     /// How it is presented, when it is a modal.
-    public var presentation = Presentation()
+    public internal(set) var presentation = Presentation()
     /// The tabs' titles, in order.
     public let titles: [String]
     /// Each tab's navigation stack.

@@ -5,7 +5,7 @@ public final class Screen: Presentable {
     /// A number that identifies it in the app.
     public let id: Int
     /// How it is presented, when it is a modal.
-    public var presentation = Presentation()
+    public internal(set) var presentation = Presentation()
     /// Its type: declared inputs and outputs, rendering.
     public let type: ScreenType
     /// The screen's current inputs.
