@@ -6,8 +6,19 @@ import Darwin
 
 /// Watches files by modification time and size (looked at when the caller is idle), for `--watch`: the REPL's
 /// and run mode's, `coordrun test`'s and the web preview's.
+///
+/// A file is compared with what it was when it started being watched, so a save made while the caller was
+/// busy (running the tests, reloading) is seen at the next look, never lost.
 package final class FileWatcher {
-    package var paths: [String] { didSet { stamps = Self.stamps(paths) } }
+    /// The files watched. Setting it keeps each file still watched compared with what it was, and starts
+    /// the new ones from what they are now.
+    package var paths: [String] {
+        didSet {
+            let kept = stamps
+            stamps = [:]
+            for path in paths { stamps[path] = kept[path] ?? Self.modificationStamp(path) }
+        }
+    }
     private var stamps: [String: String]
 
     package init(paths: [String]) {

@@ -115,11 +115,12 @@ struct TestCommand: ParsableCommand {
         }
         var apps: Set<String> = []
         while true {
+            // Watched from before the run: a save while the tests run starts them again.
+            let watcher = FileWatcher(paths: Self.luaFiles(under: roots + apps.map(LuaState.directory(of:))))
             _ = runSuite(streams) { apps.insert($0) }
-            let watched = Self.luaFiles(under: roots + apps.map(LuaState.directory(of:)))
-            Terminal.writeOut(streams.out.dim("watching \(watched.count) Lua files; saving one runs the tests again (Ctrl-C stops)") + "\n")
+            watcher.paths = Self.luaFiles(under: roots + apps.map(LuaState.directory(of:)))
+            Terminal.writeOut(streams.out.dim("watching \(watcher.paths.count) Lua files; saving one runs the tests again (Ctrl-C stops)") + "\n")
             Terminal.flushOut()
-            let watcher = FileWatcher(paths: watched)
             while !watcher.changed() { Processes.pause(milliseconds: 100) }
             Terminal.writeOut("\n")
         }

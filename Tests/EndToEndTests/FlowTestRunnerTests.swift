@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoordinatorOptions
 import TestSupport
 
 /// `coordrun test`'s runner: failures and errors told apart (one line for a failed expectation), reports
@@ -185,5 +186,20 @@ import TestSupport
         read(until: "saving one runs the tests again", times: 2)
         #expect(text.contains("1 passed, 1 failed\n"), "\(text)")
         #expect(text.contains("w_test.lua:3: two: visible screen: expected \"Nope\", got \"Login\""), "\(text)")
+    }
+
+    /// A save made while the watcher's owner was busy (running the tests, reloading) and the list of files
+    /// changed meanwhile is still seen: a file keeps being compared with what it was when first watched.
+    @Test func aSaveWhileTheWatchedFilesChangeIsNotLost() throws {
+        let folder = try TemporaryDirectory()
+        let first = try folder.write("a.lua", "return 1\n")
+        let watcher = FileWatcher(paths: [first])
+        try "return 22\n".write(toFile: first, atomically: false, encoding: .utf8) // saved while busy
+        let second = try folder.write("b.lua", "return 2\n")
+        watcher.paths = [first, second]
+        #expect(watcher.changed())
+        #expect(!watcher.changed())
+        try "return 333\n".write(toFile: second, atomically: false, encoding: .utf8)
+        #expect(watcher.changed())
     }
 }
