@@ -101,7 +101,39 @@ func makeApp() -> Application {
         try app.start(root, router: LoggingRouter(app.headlessRouter(), log: log))
         #expect(app.window.modals.count == 1)
         #expect(app.window.visibleScreen?.name == "Edit")
-        #expect(log.lines.map { $0.split(separator: "#")[0] } == ["Root: push Home", "Sheet: push Edit"])
+        // The parent's router presents the child's stack (empty until the child pushes through its own).
+        #expect(log.lines.map { $0.split(separator: "#")[0] } == ["Root: push Home", "Root: present NavigationStack[]", "Sheet: push Edit"])
+    }
+
+    @Test func aHostRouterGetsThePresentationAndTheAnimationAsData() throws {
+        let app = makeApp()
+        final class Seen { var transitions: [String] = [] }
+        final class Recording: Router {
+            let base: any Router
+            let seen: Seen
+            init(_ base: any Router, _ seen: Seen) { (self.base, self.seen) = (base, seen) }
+            var stack: NavigationStack { base.stack }
+            func perform(_ transition: Transition, for coordinator: Coordinator, animated: Bool) throws {
+                switch transition {
+                case let .push(screen, animation): seen.transitions.append("push \(screen.name) \(animation ?? "-") \(animated)")
+                case let .present(module, animation):
+                    seen.transitions.append("present \(module.presentation.style) \(module.presentation.isSwipeable) \(animation ?? "-")")
+                default: seen.transitions.append("\(transition)")
+                }
+                try base.perform(transition, for: coordinator, animated: animated)
+            }
+            func router(on stack: NavigationStack) -> any Router { Recording(base.router(on: stack), seen) }
+        }
+        let seen = Seen()
+        let root = Flow("Root") { root in
+            try root.push("Home", animated: false)
+            try root.push("Details", animation: "zoom")
+            try root.run(Flow("Sheet") { sheet in try sheet.push("Edit") }, modal: true,
+                         presentation: Presentation(style: .fullScreen), animation: "fade")
+        }
+        try app.start(root, router: Recording(app.headlessRouter(), seen))
+        #expect(seen.transitions == ["push Home - false", "push Details zoom true", "present fullScreen false fade", "push Edit - true"])
+        #expect(Transition.push(app.window.visibleStack[0], animation: "zoom").description.hasSuffix(" (zoom)"))
     }
 
     @Test func aMirrorSeesOnlyOperationsThatSucceeded() throws {

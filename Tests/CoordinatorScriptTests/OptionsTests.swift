@@ -30,15 +30,17 @@ import CoordinatorLua
         let runtime = try Self.runtime()
         let before = runtime.app.stateDescription
         for (code, message) in [
-            ("root:run(Child, nil, { modl = true })", "run's options have no 'modl' (they take: modal, onFinish, presentation, dismissable, detents)"),
-            ("root:run(Child, nil, { onFinsh = print })", "run's options have no 'onFinsh' (they take: modal, onFinish, presentation, dismissable, detents)"),
-            ("root:push('A', nil, { animation = false })", "push's options have no 'animation' (they take: animated)"),
-            ("root:present('A', nil, { fullScreen = true })", "present's options have no 'fullScreen' (they take: animated, presentation, dismissable, detents)"),
+            ("root:run(Child, nil, { modl = true })", "run's options have no 'modl' (they take: modal, onFinish, transition, presentation, dismissable, detents)"),
+            ("root:run(Child, nil, { onFinsh = print })", "run's options have no 'onFinsh' (they take: modal, onFinish, transition, presentation, dismissable, detents)"),
+            ("root:push('A', nil, { animation = false })", "push's options have no 'animation' (they take: animated, transition)"),
+            ("root:present('A', nil, { fullScreen = true })", "present's options have no 'fullScreen' (they take: animated, transition, presentation, dismissable, detents)"),
             ("root:setRoot('A', nil, { hidebar = true })", "setRoot's options have no 'hidebar' (they take: hideBar, animated)"),
             ("root:alert { tittle = 'Hi' }", "an alert's fields have no 'tittle' (they take: title, message, actions, style)"),
             ("root:setTabs { { 'One', Tab, title = 'x' } }", "a tab's entries have no 'title' (they take: \"Title\", Class [, args], in that order)"),
             ("root:push('A', nil, true)", "bad argument #3 to 'push' (options are a table)"),
             ("root:alert { title = 'Hi', style = 'popup' }", "no alert style 'popup' (styles: alert, actionSheet)"),
+            ("root:push('A', nil, { animated = 'no' })", "push's option 'animated': boolean expected, got string"),
+            ("root:run(Child, nil, { modal = 1 })", "run's option 'modal': boolean expected, got number"),
         ] {
             let error = luaError { try runtime.run(code, name: "=line") }
             #expect(error?.message == "line:1: " + message, "\(code): \(error?.message ?? "no error")")

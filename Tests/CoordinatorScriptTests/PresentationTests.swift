@@ -89,12 +89,62 @@ import CoordinatorLua
             ("present('Terms', nil, { presentation = 'sideways' })", "no presentation 'sideways' (presentations: pageSheet, formSheet, fullScreen, popover)"),
             ("present('Terms', nil, { presentation = 'fullScreen', detents = { 'medium' } })", "detents are a sheet's (pageSheet, formSheet), not a fullScreen's"),
             ("present('Terms', nil, { detents = { 'tall' } })", "no detent 'tall' (detents: medium, large)"),
-            ("run(P, nil, { presentation = 'formSheet' })", "run's presentation options are for a modal flow: add modal = true"),
+            ("run(P, nil, { presentation = 'formSheet' })", "run's presentation and transition options are for a modal flow: add modal = true"),
+            ("run(P, nil, { transition = 'fade' })", "run's presentation and transition options are for a modal flow: add modal = true"),
+            ("push('Terms', nil, { transition = '' })", "a transition is named by a non-empty one-line string (transition = \"zoom\")"),
+            ("push('Terms', nil, { transition = {} })", "push's option 'transition': string expected, got table"),
         ] {
             let error = luaError { try runtime.run("homeFlow:" + code, name: "=line") }
             #expect(error?.message == "line:1: " + message, "\(code): \(error?.message ?? "no error")")
             #expect(runtime.app.stateDescription == before)
         }
+    }
+}
+
+/// `animated = false` and `transition = NAME` are what a flow tells its host about how to animate: kept as
+/// data for the host's router, and shown in the event log, never dropped.
+@Suite struct TransitionOptionTests {
+    @Test func aNamedTransitionReachesTheHostsRouterAndTheEvents() throws {
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.run("""
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "open" } }
+            flow.screen "Detail" {}
+            local Sheet = flow.coordinator "Sheet"
+            function Sheet:start() self:push("Detail") end
+            local Home = flow.coordinator "Home"
+            function Home:start()
+              self:push("Home").onOpen = function()
+                self:push("Detail", nil, { transition = "zoom", animated = false })
+                self:present("Detail", nil, { transition = "fade" })
+                self:dismiss()
+                self:run(Sheet, nil, { modal = true, presentation = "formSheet", transition = "slide" })
+              end
+            end
+            flow.app(Home)
+            """, name: "=app")
+        final class Seen { var lines: [String] = [] }
+        let seen = Seen()
+        final class Recording: Router {
+            let base: any Router
+            let seen: Seen
+            init(_ base: any Router, _ seen: Seen) { (self.base, self.seen) = (base, seen) }
+            var stack: NavigationStack { base.stack }
+            func perform(_ transition: Transition, for coordinator: Coordinator, animated: Bool) throws {
+                seen.lines.append("\(transition)".replacing(/#\d+/, with: "") + (animated ? "" : " unanimated"))
+                try base.perform(transition, for: coordinator, animated: animated)
+            }
+            func router(on stack: NavigationStack) -> any Router { Recording(base.router(on: stack), seen) }
+        }
+        try runtime.start { app in Recording(app.headlessRouter(), seen) }
+        var events: [String] = []
+        _ = runtime.app.observe { events.append($0.description.replacing(/#\d+/, with: "")) }
+        try runtime.app.tap("open")
+        #expect(seen.lines == ["push Home", "push Detail (zoom) unanimated", "present Detail (fade)", "dismiss",
+                               "present NavigationStack[] (formSheet, slide)", "push Detail"])
+        #expect(events.contains("push Detail (not animated, zoom)"), "\(events)")
+        #expect(events.contains("present Detail (fade)"))
+        #expect(events.contains("present NavigationStack[] (formSheet, slide)"))
     }
 }
 

@@ -38,14 +38,15 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     case started(CoordinatorInfo, parent: CoordinatorInfo?)
     /// A coordinator finished, why, and with what result.
     case finished(CoordinatorInfo, reason: FinishReason, result: FlowValue?)
-    /// A screen was pushed on a navigation stack.
-    case pushed(ScreenInfo, animated: Bool)
+    /// A screen was pushed on a navigation stack (`animation`: the host's custom animation it named).
+    case pushed(ScreenInfo, animated: Bool, animation: String? = nil)
     /// Screens left a navigation stack (`bySystem`: the Back button or edge swipe).
     case popped([ScreenInfo], animated: Bool, bySystem: Bool)
     /// A stack's screens were replaced by one root screen.
     case rootSet(ScreenInfo, hideBar: Bool, animated: Bool)
-    /// A modal container (named by its visible screen) was presented.
-    case presented(String, animated: Bool)
+    /// A modal container (named by its visible screen) was presented, as `presentation` says
+    /// (`animation`: the host's custom animation it named).
+    case presented(String, animated: Bool, presentation: Presentation = Presentation(), animation: String? = nil)
     /// A modal went away (`bySystem`: swiped down).
     case dismissed(String, animated: Bool, bySystem: Bool)
     /// A tab was selected (`bySystem`: by the user tapping the tab bar).
@@ -67,10 +68,11 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .started(c, parent): "start \(c)" + (parent.map { " under \($0)" } ?? "")
         case let .finished(c, reason, result): "finish \(c) (\(reason.rawValue))" + (result.map { " -> " + notation($0) } ?? "")
-        case let .pushed(s, animated): "push \(s)" + (animated ? "" : " (not animated)")
+        case let .pushed(s, animated, animation): "push \(s)" + Transition.aside(animated ? nil : "not animated", animation)
         case let .popped(screens, _, bySystem): (bySystem ? "system back: pop " : "pop ") + screens.map(\.description).joined(separator: ", ")
         case let .rootSet(s, hideBar, _): "set root \(s)" + (hideBar ? " (bar hidden)" : "")
-        case let .presented(what, _): "present \(what)"
+        case let .presented(what, animated, presentation, animation):
+            "present \(what)" + Transition.aside(presentation.isDefault ? nil : presentation.description, animated ? nil : "not animated", animation)
         case let .dismissed(what, _, bySystem): (bySystem ? "system: swipe down " : "dismiss ") + what
         case let .tabSelected(i, bySystem): (bySystem ? "user selects tab " : "select tab ") + String(i + 1)
         case let .inputChanged(s, input): "update \(s).\(input)"

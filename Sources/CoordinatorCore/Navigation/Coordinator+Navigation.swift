@@ -14,20 +14,21 @@ extension Coordinator {
         }
     }
 
-    /// Builds a screen from the app's catalog and pushes it.
+    /// Builds a screen from the app's catalog and pushes it (with the host's custom animation named
+    /// `animation`, if any).
     @discardableResult
-    public func push(_ screenName: String, inputs: FlowRecord = [:], animated: Bool = true) throws -> Screen {
+    public func push(_ screenName: String, inputs: FlowRecord = [:], animated: Bool = true, animation: String? = nil) throws -> Screen {
         let app = try runningApp()
         return try app.atomically {
             let screen = try app.catalog.make(screenName, inputs: inputs)
-            try perform(.push(screen), animated: animated)
+            try perform(.push(screen, animation: animation), animated: animated)
             return screen
         }
     }
 
-    /// Pushes a screen onto its router's stack.
-    public func push(_ screen: Screen, animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
-        try perform(.push(screen), animated: animated, completion: completion)
+    /// Pushes a screen onto its router's stack (with the host's custom animation named `animation`, if any).
+    public func push(_ screen: Screen, animated: Bool = true, animation: String? = nil, completion: (() throws -> Void)? = nil) throws {
+        try perform(.push(screen, animation: animation), animated: animated, completion: completion)
     }
 
     /// Pops the top screen of its router's stack.
@@ -51,14 +52,17 @@ extension Coordinator {
     }
 
     /// Presents a screen, a navigation stack or a tab container modally, as `presentation` says (nil: as
-    /// it was last presented; a page sheet at first).
+    /// it was last presented; a page sheet at first), with the host's custom animation named `animation`,
+    /// if any.
     public func present(_ module: Presentable, animated: Bool = true, presentation: Presentation? = nil,
-                        completion: (() throws -> Void)? = nil) throws {
-        guard let presentation else { return try perform(.present(module), animated: animated, completion: completion) }
+                        animation: String? = nil, completion: (() throws -> Void)? = nil) throws {
+        guard let presentation else {
+            return try perform(.present(module, animation: animation), animated: animated, completion: completion)
+        }
         let app = try runningApp()
         try app.atomically {
             app.window.setPresentation(presentation, of: module)
-            try perform(.present(module), animated: animated, completion: completion)
+            try perform(.present(module, animation: animation), animated: animated, completion: completion)
         }
     }
 

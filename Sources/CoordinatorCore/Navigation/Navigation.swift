@@ -9,7 +9,7 @@ extension Application {
     /// Performs `transition` on `stack` for `actor`, which owns the screens it shows.
     func navigate(_ transition: Transition, on stack: NavigationStack, by actor: Coordinator, animated: Bool) throws {
         switch transition {
-        case .push(let screen): try push(screen, on: stack, by: actor, animated: animated)
+        case let .push(screen, animation): try push(screen, on: stack, by: actor, animated: animated, animation: animation)
         case .pop: try pop(stack, by: actor, animated: animated, bySystem: false)
         case .popTo(let screen):
             guard let index = stack.screens.lastIndex(where: { $0 === screen }) else {
@@ -20,7 +20,7 @@ extension Application {
             try checkShown(stack, actor)
             try popAbove(0, of: stack, by: actor, animated: animated)
         case let .setRoot(screen, hideBar): try setRoot(screen, of: stack, hideBar: hideBar, by: actor, animated: animated)
-        case .present(let module): try present(module, by: actor, animated: animated)
+        case let .present(module, animation): try present(module, by: actor, animated: animated, animation: animation)
         case .dismiss: try dismiss(by: actor, animated: animated, bySystem: false)
         case .selectTab(let index):
             guard let tabs = window.tabContainer(for: actor, stack: stack) else {
@@ -38,13 +38,13 @@ extension Application {
         }
     }
 
-    private func push(_ screen: Screen, on stack: NavigationStack, by actor: Coordinator, animated: Bool) throws {
+    private func push(_ screen: Screen, on stack: NavigationStack, by actor: Coordinator, animated: Bool, animation: String?) throws {
         try checkShown(stack, actor)
         guard !screen.isShown else { throw NavigationError(.screenInUse, "screen \(screen.info) is already shown") }
         guard screen.context === context else { throw NavigationError(.screenInUse, "screen \(screen.info) belongs to another app") }
         stack.append(screen)
         lifecycle.show(screen, on: stack, by: actor)
-        emit(.pushed(screen.info, animated: animated))
+        emit(.pushed(screen.info, animated: animated, animation: animation))
     }
 
     /// Pops the top screen: a coordinator's `pop`, or the Back button (`bySystem`, actor nil).
@@ -81,7 +81,7 @@ extension Application {
         try lifecycle.settle(actor: actor, in: self)
     }
 
-    private func present(_ module: Presentable, by actor: Coordinator, animated: Bool) throws {
+    private func present(_ module: Presentable, by actor: Coordinator, animated: Bool, animation: String?) throws {
         if window.root === module || window.modalIndex(of: module) != nil || module.screens.contains(where: \.isShown) {
             throw NavigationError(.screenInUse, "\(module.containerName) is already shown")
         }
@@ -93,7 +93,7 @@ extension Application {
                 for screen in stack.screens { lifecycle.show(screen, on: stack, by: actor) }
             }
         }
-        emit(.presented(module.containerName, animated: animated))
+        emit(.presented(module.containerName, animated: animated, presentation: module.presentation, animation: animation))
     }
 
     /// Dismisses the top modal: a coordinator's `dismiss`, or the swipe-down (`bySystem`, actor nil).
@@ -156,7 +156,7 @@ extension Application {
         }
         let hidden = stack.reset(to: [], barHidden: false)
         try lifecycle.hide(hidden, by: actor)
-        emit(.presented(container.containerName, animated: false))
+        emit(.presented(container.containerName, animated: false, presentation: container.presentation))
         try lifecycle.settle(actor: actor, in: self)
     }
 

@@ -26,6 +26,9 @@ public struct Presentation: Sendable, Equatable, CustomStringConvertible {
         (self.style, self.dismissable, self.detents) = (style, dismissable, detents)
     }
 
+    /// Whether it is the default presentation: a page sheet the user may swipe away, at the style's heights.
+    public var isDefault: Bool { self == Presentation() }
+
     /// Whether the user can swipe it away.
     public var isSwipeable: Bool { dismissable && style != .fullScreen }
 

@@ -7,8 +7,9 @@
 /// try coordinator.perform(.sequence([.popToRoot, .push(details), .present(alert)]))
 /// ```
 public enum Transition {
-    /// Pushes a screen onto the router's navigation stack.
-    case push(Screen)
+    /// Pushes a screen onto the router's navigation stack, with the host's custom animation named
+    /// `animation` (Lua's `transition = NAME`), or the platform's standard one when nil.
+    case push(Screen, animation: String? = nil)
     /// Pops the top screen of the router's stack (its root cannot be popped).
     case pop
     /// Pops every screen above `screen`, which stays.
@@ -17,8 +18,10 @@ public enum Transition {
     case popToRoot
     /// Replaces the whole stack with one screen (the sources' `setRootModule(hideBar:)`).
     case setRoot(Screen, hideBar: Bool)
-    /// Presents a screen, a navigation stack or a tab container modally over everything.
-    case present(any Presentable)
+    /// Presents a screen, a navigation stack or a tab container modally over everything, as its
+    /// ``Presentable/presentation`` says, with the host's custom animation named `animation` (Lua's
+    /// `transition = NAME`), or the standard one for its style when nil.
+    case present(any Presentable, animation: String? = nil)
     /// Dismisses the topmost modal (and, as UIKit does, nothing below it).
     case dismiss
     /// Selects a tab of the tab container that holds the router's stack (0-based).
@@ -31,18 +34,26 @@ public enum Transition {
 }
 
 extension Transition: CustomStringConvertible {
-    /// The step as a person reads it: `push Regions#9`, `sequence(pop to root, push Cities#10)`.
+    /// The step as a person reads it: `push Regions#9`, `push Cities#10 (zoom)`, `present Sheet#4 (fullScreen)`,
+    /// `sequence(pop to root, push Cities#10)`.
     public var description: String {
         switch self {
-        case .push(let screen): "push \(screen.info)"
+        case let .push(screen, animation): "push \(screen.info)" + Self.aside(animation)
         case .pop: "pop"
         case .popTo(let screen): "pop to \(screen.info)"
         case .popToRoot: "pop to root"
         case let .setRoot(screen, hideBar): "set root \(screen.info)" + (hideBar ? " (bar hidden)" : "")
-        case .present(let module): "present \(module.containerName)"
+        case let .present(module, animation):
+            "present \(module.containerName)" + Self.aside(module.presentation.isDefault ? nil : module.presentation.description, animation)
         case .dismiss: "dismiss"
         case .selectTab(let index): "select tab \(index &+ 1)"
         case .sequence(let steps): "sequence(" + steps.map(\.description).joined(separator: ", ") + ")"
         }
+    }
+
+    /// ` (a, b)` for the parts present, nothing when none is.
+    static func aside(_ parts: String?...) -> String {
+        let present = parts.compactMap { $0 }
+        return present.isEmpty ? "" : " (" + present.joined(separator: ", ") + ")"
     }
 }

@@ -285,12 +285,15 @@ open class Coordinator {
 
     // MARK: Flow
 
-    /// Adds `child`, gives it a router (this coordinator's, or one on a new navigation stack presented
-    /// modally, as `presentation` says) and starts it. If its start fails, everything is undone.
-    public func run(_ child: Coordinator, with args: FlowValue? = nil, modal: Bool = false, presentation: Presentation = Presentation()) throws {
+    /// Adds `child`, gives it a router (this coordinator's, or one on a new navigation stack that this
+    /// coordinator's router presents modally, as `presentation` says, with the host's custom animation
+    /// named `animation`, if any) and starts it. If its start fails, everything is undone.
+    public func run(_ child: Coordinator, with args: FlowValue? = nil, modal: Bool = false,
+                    presentation: Presentation = Presentation(), animation: String? = nil) throws {
         let app = try runningApp()
         try app.atomically {
-            try app.lifecycle.run(child, under: self, args: args, modal: modal ? presentation : nil, in: app)
+            try app.lifecycle.run(child, under: self, args: args,
+                                  modal: modal ? (presentation, animation) : nil, in: app)
         }
     }
 

@@ -157,7 +157,10 @@ final class Lifecycle {
         context.live.coordinators += 1
     }
 
-    func run(_ child: Coordinator, under parent: Coordinator, args: FlowValue?, modal: Presentation?, in app: Application) throws {
+    /// Runs `child` under `parent`: on the parent's stack, or (`modal`) on a new stack the parent's router
+    /// presents, so that a host's router sees the presentation as a transition.
+    func run(_ child: Coordinator, under parent: Coordinator, args: FlowValue?,
+             modal: (presentation: Presentation, animation: String?)?, in app: Application) throws {
         attach(child, to: app)
         guard child.context === app.context else {
             throw NavigationError(.alreadyStarted, "\(child.name) belongs to another app")
@@ -170,8 +173,8 @@ final class Lifecycle {
         if let modal {
             let router = try parent.activeRouter()
             let stack = NavigationStack(context: app.context)
-            stack.presentation = modal
-            try app.navigate(.present(stack), on: router.stack, by: child, animated: true)
+            stack.presentation = modal.presentation
+            try router.perform(.present(stack, animation: modal.animation), for: parent, animated: true)
             child.setRouter(router.router(on: stack))
             child.markShownScreens()
         } else if child.router == nil {

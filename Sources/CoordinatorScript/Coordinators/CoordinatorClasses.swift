@@ -79,7 +79,7 @@ extension LuaCall {
     /// The options table at argument `n` (nil when there is none), every key one of `known`: a key that is
     /// not (a misspelling such as `modl`, an option this call does not have) is an error naming the known
     /// ones, never ignored.
-    package func options(_ n: Int, of call: String, known: [String]) throws -> LuaTable? {
+    package func options(_ n: Int, of call: String, known: [String]) throws -> CallOptions? {
         switch type(n) {
         case .none, .nil: return nil
         case .table: break
@@ -87,7 +87,22 @@ extension LuaCall {
         }
         let table = try argument(n, as: LuaTable.self)
         try table.checkKeys(known, of: "\(call)'s options")
-        return table
+        return CallOptions(table: table, call: call)
+    }
+}
+
+/// A call's options table whose keys were checked: a value of the wrong type is an error naming the option
+/// (`push's option 'transition': string expected, got table`).
+package struct CallOptions {
+    let table: LuaTable
+    /// The function that takes them (`push`).
+    let call: String
+
+    /// The option `key` as `T`.
+    package func get<T: LuaReadable>(_ key: String, as type: T.Type = T.self) throws -> T {
+        do { return try table.rawGet(key, as: T.self) } catch let error as LuaError where error.kind == .type {
+            throw LuaError(.type, "\(call)'s option '\(key)': \(error.message)")
+        }
     }
 }
 

@@ -18,20 +18,24 @@ enum CoordinatorMethods {
         ("screens", screens), ("children", children), ("setBadge", setBadge),
     ]
 
-    /// `self:push(name [, inputs [, { animated = bool }]])`: pushes a new screen; returns it.
+    /// `self:push(name [, inputs [, { animated = bool, transition = "name" }]])`: pushes a new screen;
+    /// returns it.
     static func push(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let screen = try runtime.screens.make(call, for: coordinator)
-        let options = try call.options(3, of: "push", known: ["animated"])
-        try coordinator.push(screen, animated: options?.get("animated", as: Bool?.self) ?? true)
+        let options = try call.options(3, of: "push", known: ["animated", "transition"])
+        try coordinator.push(screen, animated: options?.get("animated", as: Bool?.self) ?? true,
+                             animation: transition(from: options))
         try call.pushResult(LuaObject(new: screen)) // made above: Lua has not seen it
     }
 
-    /// `self:present(name [, inputs [, { animated = bool }]])`: presents a new screen modally; returns it.
+    /// `self:present(name [, inputs [, { animated = bool, transition = "name", presentation = ... }]])`:
+    /// presents a new screen modally; returns it.
     static func present(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let screen = try runtime.screens.make(call, for: coordinator)
-        let options = try call.options(3, of: "present", known: ["animated"] + presentationOptions)
+        let options = try call.options(3, of: "present", known: ["animated", "transition"] + presentationOptions)
         try coordinator.present(screen, animated: options?.get("animated", as: Bool?.self) ?? true,
-                                presentation: presentation(from: options, of: call) ?? Presentation())
+                                presentation: presentation(from: options, of: call) ?? Presentation(),
+                                animation: transition(from: options))
         try call.pushResult(LuaObject(new: screen))
     }
 
@@ -45,12 +49,22 @@ enum CoordinatorMethods {
         try call.pushResult(LuaObject(new: screen))
     }
 
+    /// The custom animation an options table names (`transition = "zoom"`): data for the host's router,
+    /// shown in the event log.
+    static func transition(from options: CallOptions?) throws -> String? {
+        guard let name = try options?.get("transition", as: String?.self) else { return nil }
+        guard !name.isEmpty, !name.contains(where: \.isNewline) else {
+            throw LuaError(.runtime, "a transition is named by a non-empty one-line string (transition = \"zoom\")")
+        }
+        return name
+    }
+
     /// The options that say how a modal is presented.
     static let presentationOptions = ["presentation", "dismissable", "detents"]
 
     /// The presentation an options table asks for (`presentation = "fullScreen"`, `dismissable = false`,
     /// `detents = { "medium", "large" }`), or nil when it names none of them.
-    static func presentation(from options: LuaTable?, of call: borrowing LuaCall) throws -> Presentation? {
+    static func presentation(from options: CallOptions?, of call: borrowing LuaCall) throws -> Presentation? {
         guard let options else { return nil }
         let styleName = try options.get("presentation", as: String?.self)
         let dismissable = try options.get("dismissable", as: Bool?.self)
@@ -157,13 +171,16 @@ enum CoordinatorMethods {
     static func run(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let type = try runtime.classes.class(at: 1, of: call)
         let args = try call.optional(2, as: FlowValue.self)
-        let options = try call.options(3, of: "run", known: ["modal", "onFinish"] + presentationOptions)
+        let options = try call.options(3, of: "run", known: ["modal", "onFinish", "transition"] + presentationOptions)
         let modal = try options?.get("modal", as: Bool?.self) ?? false
         let presentation = try presentation(from: options, of: call)
-        if presentation != nil, !modal { throw LuaError(.runtime, "run's presentation options are for a modal flow: add modal = true") }
+        let animation = try transition(from: options)
+        if presentation != nil || animation != nil, !modal {
+            throw LuaError(.runtime, "run's presentation and transition options are for a modal flow: add modal = true")
+        }
         let onFinish = try options?.get("onFinish", as: LuaValue.self).functionValue
         let (child, scripted) = runtime.classes.make(type, onFinish: onFinish, in: runtime)
-        try coordinator.run(child, with: args, modal: modal, presentation: presentation ?? Presentation())
+        try coordinator.run(child, with: args, modal: modal, presentation: presentation ?? Presentation(), animation: animation)
         if let scripted {
             try call.pushResult(scripted.instance.map(LuaValue.table) ?? .nil)
         } else {

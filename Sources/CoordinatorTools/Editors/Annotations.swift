@@ -113,7 +113,7 @@ package enum Annotations {
             ---@generic S: coordinator.Screen
             ---@param name `S`
             ---@param inputs? table
-            ---@param options? { animated?: boolean }
+            ---@param options? { animated?: boolean, transition?: string }
             ---@return S
             function Coordinator:push(name, inputs, options) end
             """),
@@ -122,7 +122,7 @@ package enum Annotations {
             ---@generic S: coordinator.Screen
             ---@param name `S`
             ---@param inputs? table
-            ---@param options? { animated?: boolean, presentation?: "pageSheet"|"formSheet"|"fullScreen"|"popover", dismissable?: boolean, detents?: ("medium"|"large")[] }
+            ---@param options? { animated?: boolean, transition?: string, presentation?: "pageSheet"|"formSheet"|"fullScreen"|"popover", dismissable?: boolean, detents?: ("medium"|"large")[] }
             ---@return S
             function Coordinator:present(name, inputs, options) end
             """),
@@ -154,7 +154,7 @@ package enum Annotations {
             ---@generic T: coordinator.Coordinator
             ---@param class T
             ---@param args? any
-            ---@param options? { modal?: boolean, onFinish?: fun(result: any, reason: coordinator.FinishReason), presentation?: "pageSheet"|"formSheet"|"fullScreen"|"popover", dismissable?: boolean, detents?: ("medium"|"large")[] }
+            ---@param options? { modal?: boolean, onFinish?: fun(result: any, reason: coordinator.FinishReason), transition?: string, presentation?: "pageSheet"|"formSheet"|"fullScreen"|"popover", dismissable?: boolean, detents?: ("medium"|"large")[] }
             ---@return T
             function Coordinator:run(class, args, options) end
             """),
