@@ -72,32 +72,45 @@ import TestSupport
         }
     }
 
-    /// A route's step can take an alert's action (`{ on = "Alert", tap = "OK" }`): its actions are known when
-    /// it shows, so the step is checked then; a bare tap no screen type declares is refused at load, with
-    /// the form that names the alert.
+    /// A route's step can take an alert's action (`{ on = "Alert", tap = "OK" }`, or `{ tap = "OK" }` while
+    /// an alert shows): its actions are known when it shows, so the step is checked then. A bare tap that no
+    /// screen type declares is an alert's action: it needs an alert showing, and says so when none is.
     @Test func aRouteStepTakesAnAlertsAction() throws {
         let app = """
             local flow = require "coordinator"
-            flow.screen "Home" { outputs = { "ask" } }
+            flow.screen "Home" { outputs = { "ask", "stay" } }
             flow.screen "Done" { }
             local Home = flow.coordinator "Home"
             function Home:start()
-              self:push("Home").onAsk = function()
+              local home = self:push("Home")
+              home.onAsk = function()
                 self:alert { title = "Sure?", actions = { { "OK", function() self:push("Done") end }, "Cancel" } }
               end
+              home.onStay = function() end
             end
             flow.app(Home)
             flow.route("x://ok", { { tap = "ask" }, { on = "Alert", tap = "OK" } })
+            flow.route("y://ok", { { tap = "ask" }, { tap = "OK" } })
+            flow.route("z://ok", { { tap = "stay" }, { tap = "OK" } })
             """
         let folder = try TemporaryDirectory()
         let runtime = try ScriptRuntime(driverFunctions: true)
         try runtime.load(script: try folder.write("alert.lua", app))
-        try runtime.open("x://ok")
-        #expect(runtime.app.window.visibleStack.map(\.name) == ["Home", "Done"])
-        let bare = try ScriptRuntime(driverFunctions: true)
-        let error = luaError { try bare.load(script: try folder.write("bare.lua", app + "\nflow.route(\"y://ok\", { { tap = \"ask\" }, { tap = \"OK\" } })")) }
-        #expect(error?.message.hasSuffix("route 'y://ok', step 2: no screen type has an output 'OK' (an alert's action: { on = \"Alert\", tap = \"OK\" })") == true,
-                "\(error?.message ?? "no error")")
+        for url in ["x://ok", "y://ok"] {
+            try runtime.open(url)
+            #expect(runtime.app.window.visibleStack.map(\.name) == ["Home", "Done"], "\(url)")
+            #expect(runtime.app.window.modals.isEmpty)
+        }
+        let before = runtime.app.stateDescription
+        let error = #expect(throws: RouteError.self) { try runtime.open("z://ok") }
+        #expect(error?.message.contains("step 2 of route 'z://ok'") == true, "\(error?.message ?? "")")
+        #expect(error?.message.hasSuffix("expected Alert to be showing, but Home is") == true, "\(error?.message ?? "")")
+        #expect(runtime.app.stateDescription == before)
+        let payload = luaError {
+            try ScriptRuntime(driverFunctions: true).load(script: try folder.write("bare.lua", app + "\nflow.route(\"w://ok\", { { tap = \"OK\", payload = 1 } })"))
+        }
+        #expect(payload?.message.hasSuffix("route 'w://ok', step 1: no screen type has an output 'OK', and an alert's action takes no payload") == true,
+                "\(payload?.message ?? "no error")")
     }
 
     @Test func aLinkThatFailsAtAnyStepLeavesTheAppAsItWas() throws {

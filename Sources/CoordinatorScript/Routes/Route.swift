@@ -36,8 +36,8 @@ public struct Route {
     public let example: [String: String]
     /// Where it was declared (`shop.lua:40`).
     public let location: String
-    /// Its steps, in order.
-    let steps: [RouteStep]
+    /// Its steps, in order (a bare tap of an alert's action made an `on = "Alert"` step by the check).
+    var steps: [RouteStep]
     let scheme: String
     /// The pattern's segments after the scheme (the host first): a literal, or a parameter (`:name`).
     let segments: [Segment]

@@ -64,10 +64,13 @@ final class RouteTable {
 
     /// What can be checked before a link opens, checked when the scripts have loaded: the screen types and
     /// coordinator classes a route names exist, a tapped output is one its screen type declares (a `choose`
-    /// one picks from a list), and `choose` names a parameter of the pattern.
+    /// one picks from a list), and `choose` names a parameter of the pattern. A tap with no `on` of an output
+    /// no screen type declares is an alert's action (alerts' actions are known only when they show): the
+    /// step is one `on = "Alert"`, which finds an alert showing when the link opens.
     func check(_ runtime: ScriptRuntime) throws {
         let app = runtime.app, classes = runtime.scriptModule.classes
-        for route in routes {
+        for r in routes.indices {
+            let route = routes[r]
             for (i, step) in route.steps.enumerated() {
                 func fail(_ what: String) -> LuaError {
                     LuaError(.runtime, "\(route.location): route '\(route.pattern)', step \(i + 1): \(what)")
@@ -88,8 +91,12 @@ final class RouteTable {
                 guard case let .tap(output, payload)? = step.action else { continue }
                 let declared = type.map { [$0] } ?? Array(app.catalog.types.values)
                 guard let spec = declared.lazy.compactMap({ $0.output(named: output) }).first else {
-                    throw fail(type.map { "\($0.name) has no output '\(output)' (its outputs: \($0.outputs.map(\.name).joined(separator: ", ")))" }
-                               ?? "no screen type has an output '\(output)' (an alert's action: { on = \"Alert\", tap = \"\(output)\" })")
+                    guard let type else {
+                        guard case .nothing = payload else { throw fail("no screen type has an output '\(output)', and an alert's action takes no payload") }
+                        routes[r].steps[i].on = app.alertType.name
+                        continue
+                    }
+                    throw fail("\(type.name) has no output '\(output)' (its outputs: \(type.outputs.map(\.name).joined(separator: ", ")))")
                 }
                 if case .choose(let parameter) = payload {
                     guard case .choice = spec.payload else { throw fail("'\(output)' does not pick from a list, so it cannot choose") }
