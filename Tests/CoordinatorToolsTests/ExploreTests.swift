@@ -76,6 +76,17 @@ import TestSupport
             #expect(!report.transitions.contains { $0.action == .dismiss }, "\(options)")
             #expect(!FlowGraph(report).dot.contains("swipe down"), "\(options)")
         }
+        // The graph says how each modal is presented; a plain page sheet is drawn as a modal and no more.
+        for (options, caption) in [("{ presentation = 'fullScreen' }", "Modal (fullScreen)"), ("{ dismissable = false }", "Modal (pageSheet, not dismissable)"),
+                                   ("{ presentation = 'formSheet' }", "Modal (formSheet)"), ("nil", "Modal")] {
+            let graph = FlowGraph(try Self.explore(try app(options)))
+            let modal = graph.nodes.first { $0.screen == "Modal" }
+            #expect(modal?.caption == caption, "\(options)")
+            #expect(graph.dot.contains("label=\"\(caption)\""), "\(options): \(graph.dot)")
+            #expect(graph.mermaid.contains("([\"\(caption)\"])"), "\(options)")
+            let node = try FlowValue(json: graph.json)["nodes"]?.listValue?.first { $0["screen"] == "Modal" }
+            #expect(node?["presentation"]?.stringValue == modal?.modal && modal?.modal != nil, "\(options)")
+        }
         let sheet = try Self.explore(try app("{ detents = { 'medium' } }"))
         #expect(sheet.transitions.contains { $0.action == .dismiss })
         #expect(FlowGraph(sheet).dot.contains("swipe down"))

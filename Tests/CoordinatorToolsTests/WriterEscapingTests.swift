@@ -88,7 +88,7 @@ import TestSupport
     @Test func theFindingsTestFileAlwaysLoads() async throws {
         let runtime = try ScriptRuntime()
         await checkProperty(count: 200, input: zip(Self.awkward, Self.awkward)) { message, payload in
-            var report = ExploreReport(script: "app.lua", base: Explorer.StateSeen(key: "k", viewed: false, screen: "S", title: nil, owner: "", inModal: false, tab: nil, gateway: "authorization", shownTypes: []), limits: Explorer.Options())
+            var report = ExploreReport(script: "app.lua", base: Explorer.StateSeen(key: "k", viewed: false, screen: "S", title: nil, owner: "", modal: nil, tab: nil, gateway: "authorization", shownTypes: []), limits: Explorer.Options())
             report.addError(message + "\r\nmore", path: [.tap(payload, payload: .string(payload)), .open(payload)])
             for base: Explorer.Options.Base in [.start, .snapshot("{\r\n\"x\": \"" + payload + "\"\r\n}")] {
                 let source = report.testFile(app: "/tmp/app\"\u{301}.lua", base: base, preamble: ["X = " + LuaSyntax.quoted(payload)])
@@ -159,7 +159,7 @@ import TestSupport
 
     @Test func sarifParsesAndReadsBackEveryMessage() async throws {
         await checkProperty(count: 200, input: zip(Self.text, Self.text)) { message, payload in
-            var report = ExploreReport(script: "app.lua", base: Explorer.StateSeen(key: "k", viewed: false, screen: "S", title: nil, owner: "", inModal: false, tab: nil, gateway: "authorization", shownTypes: []), limits: Explorer.Options())
+            var report = ExploreReport(script: "app.lua", base: Explorer.StateSeen(key: "k", viewed: false, screen: "S", title: nil, owner: "", modal: nil, tab: nil, gateway: "authorization", shownTypes: []), limits: Explorer.Options())
             report.addError(message, path: [.tap("go", payload: .string(payload))])
             let text = ExploreSARIF.document(report, script: "app.lua", folder: "/tmp").prettyJSON
             let parsed = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

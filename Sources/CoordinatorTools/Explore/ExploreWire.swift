@@ -118,6 +118,7 @@ extension Explorer.StateSeen {
                                   "gateway": .string(gateway), "shown": .list(shownTypes.map(FlowValue.string))]
         if let tab { fields["tab"] = .string(tab) }
         if let title { fields["title"] = .string(title) }
+        if let modal { fields["presentation"] = .string(modal) }
         if viewed { fields["viewed"] = true }
         return .record(fields)
     }
@@ -127,7 +128,8 @@ extension Explorer.StateSeen {
         guard let key = value["key"]?.stringValue else { throw ExploreWireError("explore: a state without its key") }
         self.init(key: key, viewed: value["viewed"]?.boolValue ?? false, screen: value["screen"]?.stringValue ?? "",
                   title: value["title"]?.stringValue, owner: value["owner"]?.stringValue ?? "",
-                  inModal: value["modal"]?.boolValue ?? false, tab: value["tab"]?.stringValue,
+                  modal: value["presentation"]?.stringValue ?? (value["modal"]?.boolValue == true ? Presentation().description : nil),
+                  tab: value["tab"]?.stringValue,
                   gateway: value["gateway"]?.stringValue ?? "", shownTypes: value["shown"]?.listValue?.compactMap(\.stringValue) ?? [])
     }
 }

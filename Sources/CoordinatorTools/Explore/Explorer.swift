@@ -117,8 +117,11 @@ public final class Explorer {
         package let title: String?
         /// The class of the coordinator that shows it ("" when none).
         package let owner: String
+        /// How the top modal is presented (``Presentation``'s description: `pageSheet`, `fullScreen`,
+        /// `formSheet, not dismissable`), nil when no modal is up.
+        package let modal: String?
         /// Whether a modal is up.
-        package let inModal: Bool
+        package var inModal: Bool { modal != nil }
         /// The selected tab's title, when a tab bar shows.
         package let tab: String?
         /// The gateway's state.
@@ -270,7 +273,7 @@ public final class Explorer {
         let screen = app.window.visibleScreen
         let tabs = app.visibleTabs
         return StateSeen(key: identity.key, viewed: identity.viewed, screen: screen?.name ?? "", title: screen?["title"]?.stringValue,
-                         owner: screen?.owner?.name ?? "", inModal: !app.window.modals.isEmpty,
+                         owner: screen?.owner?.name ?? "", modal: FlowGraph.modal(in: app),
                          tab: tabs.map { $0.titles[$0.selectedIndex] }, gateway: app.gateway.state.rawValue,
                          shownTypes: app.window.allScreens.map(\.name))
     }

@@ -17,8 +17,16 @@ package struct FlowGraph: Sendable {
         package let screen: String
         /// The class of the coordinator that shows it.
         package let coordinator: String
+        /// How the modal it shows in is presented (`pageSheet`, `fullScreen, ...`), nil when it is in none.
+        package let modal: String?
         /// Whether it shows in a modal.
-        package let inModal: Bool
+        package var inModal: Bool { modal != nil }
+        /// What the node says: the screen, with its modal's presentation when it is not a plain page sheet
+        /// (`Onboarding (fullScreen)`, `Terms (pageSheet, not dismissable)`); an alert is an alert.
+        package var caption: String {
+            guard let modal, modal != Presentation().description, !screen.hasPrefix("Alert") else { return screen }
+            return screen + " (" + modal + ")"
+        }
         /// The title of the tab it shows in, when it is in one (and not in a modal).
         package let tab: String?
         /// The gateway's state it shows in.
@@ -64,13 +72,13 @@ package struct FlowGraph: Sendable {
     package init(_ report: ExploreReport, tested: Set<String>? = nil) {
         var ids: [String: String] = [:]
         func node(_ state: ExploreReport.State) -> String {
-            let (key, screen) = Self.key(screen: state.screen, title: state.title, owner: state.owner, inModal: state.inModal, gateway: state.gateway)
+            let (key, screen) = Self.key(screen: state.screen, title: state.title, owner: state.owner, modal: state.modal, gateway: state.gateway)
             let alert = state.screen == "Alert"
             if let id = ids[key] { return id }
             let id = "n\(nodes.count + 1)"
             ids[key] = id
             let reached = tested.map { $0.contains(screen) || (alert && $0.contains("Alert")) }
-            nodes.append(Node(id: id, screen: screen, coordinator: state.owner, inModal: state.inModal,
+            nodes.append(Node(id: id, screen: screen, coordinator: state.owner, modal: state.modal,
                               tab: state.inModal ? nil : state.tab, gateway: state.gateway, tested: reached))
             return id
         }
@@ -116,20 +124,24 @@ package struct FlowGraph: Sendable {
         }
     }
 
-    /// A state's node key (gateway, coordinator, screen, modal) and the screen as the node names it (an
-    /// alert by its title): one rule for the states found and the app shown now (``node(showing:)``).
-    static func key(screen: String, title: String?, owner: String, inModal: Bool, gateway: String) -> (key: String, screen: String) {
+    /// A state's node key (gateway, coordinator, screen, modal's presentation) and the screen as the node
+    /// names it (an alert by its title): one rule for the states found and the app shown now
+    /// (``node(showing:)``).
+    static func key(screen: String, title: String?, owner: String, modal: String?, gateway: String) -> (key: String, screen: String) {
         let shown = screen.isEmpty ? "(nothing)" : screen == "Alert" ? "Alert" + (title.map { ": " + $0 } ?? "") : screen
-        return ([gateway, owner, shown, inModal ? "modal" : ""].joined(separator: "/"), shown)
+        return ([gateway, owner, shown, modal.map { "modal " + $0 } ?? ""].joined(separator: "/"), shown)
     }
+
+    /// How the top modal of `app` is presented, as nodes and states say it; nil when no modal is up.
+    package static func modal(in app: Application) -> String? { app.window.modals.last.map(\.presentation.description) }
 
     /// The node of the state `app` shows now (its screen, the coordinator showing it, a modal up, the
     /// gateway), or nil when the exploration found no such state.
     package func node(showing app: Application) -> Node? {
         let screen = app.window.visibleScreen
         let key = Self.key(screen: screen?.name ?? "", title: screen?["title"]?.stringValue, owner: screen?.owner?.name ?? "",
-                           inModal: !app.window.modals.isEmpty, gateway: app.gateway.state.rawValue).key
-        return nodes.first { Self.key(screen: $0.screen, title: nil, owner: $0.coordinator, inModal: $0.inModal, gateway: $0.gateway).key == key }
+                           modal: Self.modal(in: app), gateway: app.gateway.state.rawValue).key
+        return nodes.first { Self.key(screen: $0.screen, title: nil, owner: $0.coordinator, modal: $0.modal, gateway: $0.gateway).key == key }
     }
 
     /// What tells `payload` apart from `others`: of a record, the fields whose values differ among them
@@ -180,7 +192,7 @@ package struct FlowGraph: Sendable {
                 group += 1
                 lines.append(indent + "subgraph g\(group)[\"\(Self.mermaidEscaped(entry.label))\"]")
                 for node in entry.nodes {
-                    let text = Self.mermaidEscaped(node.screen)
+                    let text = Self.mermaidEscaped(node.caption)
                     lines.append(indent + "  " + node.id + (node.inModal ? "([\"\(text)\"])" : "[\"\(text)\"]"))
                 }
                 lines.append(indent + "end")
@@ -244,7 +256,7 @@ package struct FlowGraph: Sendable {
     /// or a modal's tint), with one `style` that says all of it.
     static func attributes(of node: Node) -> String {
         var styles: [String] = []
-        var attributes = ["label=\"\(dotEscaped(node.screen))\""]
+        var attributes = ["label=\"\(dotEscaped(node.caption))\""]
         if node.inModal { styles.append("rounded"); attributes.append("peripheries=2") }
         let fill: String? = switch node.tested {
         case true?: "#c8f7c5"
@@ -256,12 +268,13 @@ package struct FlowGraph: Sendable {
         return attributes.joined(separator: ", ")
     }
 
-    /// JSON: `{"start", "nodes": [{"id", "screen", "coordinator", "gateway", "modal", "tab"?, "tested"?}],
+    /// JSON: `{"start", "nodes": [{"id", "screen", "coordinator", "gateway", "modal", "presentation"?, "tab"?, "tested"?}],
     /// "edges": [{"from", "to", "label", "kind"}]}`.
     package var json: String {
         let nodeValues: [FlowValue] = nodes.map { node in
             var fields: FlowRecord = ["id": .string(node.id), "screen": .string(node.screen), "coordinator": .string(node.coordinator),
                                       "gateway": .string(node.gateway), "modal": .bool(node.inModal)]
+            if let modal = node.modal { fields["presentation"] = .string(modal) }
             if let tab = node.tab { fields["tab"] = .string(tab) }
             if let tested = node.tested { fields["tested"] = .bool(tested) }
             return .record(fields)
