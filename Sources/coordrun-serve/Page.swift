@@ -43,13 +43,23 @@ enum Page {
       #tabbar button { flex: 1; border: none; background: #fafafa; font: 12px inherit; cursor: pointer; position: relative; }
       #tabbar button.selected { color: var(--accent); font-weight: 600; }
       .badge { background: var(--bad); color: #fff; border-radius: 9px; padding: 0 6px; font-size: 11px; margin-left: 4px; }
+      #sheet { flex: 1; min-height: 0; display: flex; flex-direction: column; background: #fff; position: relative; }
       #sheet-grip { display: none; text-align: center; padding: 6px; }
+      /* A modal is drawn as iOS presents it: the presenter dimmed behind; a page sheet from near the top, at
+         its medium detent from half way; a form sheet a centred card; a popover a card with its arrow; a
+         full-screen cover over everything. One the user cannot swipe away has no grip. */
+      #device.modal { background: #8e8e93; }
+      #device.modal #sheet { margin-top: 24px; border-radius: 12px 12px 0 0; }
       #device.modal #sheet-grip { display: block; }
       #device.modal.fixed #sheet-grip { display: none; }
-      #device.modal.fullScreen { box-shadow: none; }
-      #device.modal.medium { box-shadow: inset 0 45vh 0 #8e8e93; }
+      #device.modal.medium #sheet { flex: 0 0 52%; margin-top: auto; }
+      #device.modal.formSheet #sheet { margin: 64px 18px; border-radius: 12px; }
+      #device.modal.popover #sheet { flex: 0 1 auto; max-height: 70%; margin: 44px 26px auto; border-radius: 12px; box-shadow: 0 6px 24px rgba(0,0,0,.35); }
+      #device.modal.popover #sheet::before { content: ""; position: absolute; top: -11px; left: 50%; margin-left: -11px; border: 11px solid transparent; border-top: 0; border-bottom-color: #fff; }
+      #device.modal.popover #sheet-close { width: auto; height: auto; padding: 2px 8px; font: 11px inherit; color: var(--dim); background: none; }
+      #device.modal.fullScreen { background: #fff; }
+      #device.modal.fullScreen #sheet { margin: 0; border-radius: 0; }
       #device.modal #navbar { border-top: 1px solid var(--line); }
-      #device.modal { box-shadow: inset 0 24px 0 #8e8e93; }
       #sheet-close { border: none; background: var(--line); border-radius: 3px; width: 60px; height: 6px; cursor: pointer; }
       #alert { position: absolute; inset: 0; background: rgba(0,0,0,.35); display: none; align-items: center; justify-content: center; }
       #alert.shown { display: flex; }
@@ -83,14 +93,16 @@ enum Page {
     </header>
     <main>
       <div id="device">
-        <div id="sheet-grip"><button id="sheet-close" title="swipe down: dismiss()" aria-label="dismiss"></button></div>
-        <div id="navbar"><button id="back">‹ Back</button><h2 id="screen-title"></h2><span style="min-width:60px"></span></div>
-        <div id="content">
-          <p id="screen-text"></p>
-          <dl id="inputs"></dl>
-          <div id="actions"></div>
+        <div id="sheet">
+          <div id="sheet-grip"><button id="sheet-close" title="swipe down: dismiss()" aria-label="dismiss"></button></div>
+          <div id="navbar"><button id="back">‹ Back</button><h2 id="screen-title"></h2><span style="min-width:60px"></span></div>
+          <div id="content">
+            <p id="screen-text"></p>
+            <dl id="inputs"></dl>
+            <div id="actions"></div>
+          </div>
+          <div id="tabbar"></div>
         </div>
-        <div id="tabbar"></div>
         <div id="alert"><div class="box"><h3 id="alert-title"></h3><p id="alert-message"></p><div id="alert-actions"></div></div></div>
       </div>
       <div id="side">
@@ -133,6 +145,8 @@ enum Page {
       $("device").classList.toggle("fixed", !!(screen && screen.modal && screen.swipeable === false));
       $("device").classList.toggle("fullScreen", !!(screen && screen.presentation === "fullScreen"));
       $("device").classList.toggle("medium", !!(screen && screen.detent === "medium"));
+      for (const style of ["formSheet", "popover"]) $("device").classList.toggle(style, !!(screen && screen.presentation === style));
+      $("sheet-close").textContent = screen && screen.presentation === "popover" ? "tap outside: dismiss()" : "";
       $("screen-title").textContent = screen ? (alert ? "" : screen.title) : "(no screen is showing)";
       $("screen-text").textContent = screen && !alert ? screen.text : "";
       $("back").disabled = (state.stack || []).length < 2 || !!alert;

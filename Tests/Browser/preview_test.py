@@ -195,6 +195,18 @@ click(lambda: action("sheet"))
 until(lambda: "medium" in driver.find_element(By.ID, "device").get_attribute("class"), "a sheet at its medium detent")
 check(driver.find_element(By.ID, "sheet-grip").is_displayed(), "a sheet the user may swipe away has its grip")
 driver.save_screenshot(os.path.join(shots, "medium-sheet.png"))
+sheet_top = driver.execute_script("return document.getElementById('sheet').getBoundingClientRect().top - document.getElementById('device').getBoundingClientRect().top")
+check(sheet_top > 200, "a medium sheet begins half way down the device (at %d px)" % sheet_top)
+click(lambda: driver.find_element(By.ID, "sheet-close"))
+until(lambda: "modal" not in driver.find_element(By.ID, "device").get_attribute("class"), "the grip swipes the sheet away")
+for style in ["popover", "formSheet"]:
+    click(lambda: action("pop" if style == "popover" else "form"))
+    until(lambda: style in driver.find_element(By.ID, "device").get_attribute("class"), "a %s is drawn as one" % style)
+    box = driver.execute_script("const s = document.getElementById('sheet').getBoundingClientRect(), d = document.getElementById('device').getBoundingClientRect(); return [s.left - d.left, d.right - s.right]")
+    check(box[0] > 15 and box[1] > 15, "a %s is a card with the presenter beside it (%s)" % (style, box))
+    driver.save_screenshot(os.path.join(shots, style + ".png"))
+    click(lambda: driver.find_element(By.ID, "sheet-close"))
+    until(lambda: "modal" not in driver.find_element(By.ID, "device").get_attribute("class"), "the %s is dismissed" % style)
 
 # --- links, tabs, badges, a modal sheet, snapshots ----------------------------------------------------
 driver.get(shop_url)

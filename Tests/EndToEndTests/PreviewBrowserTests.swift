@@ -243,13 +243,15 @@ import TestSupport
         let shopServer = try Server(["examples/shop.lua"])
         let cover = try folder.write("cover.lua", """
             local flow = require "coordinator"
-            flow.screen "Home" { outputs = { "cover", "sheet" } }
+            flow.screen "Home" { outputs = { "cover", "sheet", "pop", "form" } }
             flow.screen "Modal" { outputs = { "close" } }
             local Home = flow.coordinator "Home"
             function Home:start()
               local home = self:push("Home")
               home.onCover = function() self:present("Modal", nil, { presentation = "fullScreen" }).onClose = function() self:dismiss() end end
               home.onSheet = function() self:present("Modal", nil, { detents = { "medium", "large" } }) end
+              home.onPop = function() self:present("Modal", nil, { presentation = "popover" }) end
+              home.onForm = function() self:present("Modal", nil, { presentation = "formSheet" }) end
             end
             flow.app(Home)
             """)
