@@ -113,6 +113,33 @@ import TestSupport
                 "\(payload?.message ?? "no error")")
     }
 
+    /// A link from the start rebuilds the app in the gateway state it started in: a sign-in since does not
+    /// carry over, so the link's steps find what they found at launch.
+    @Test func aLinkFromTheStartStartsWhereTheAppStarted() throws {
+        let folder = try TemporaryDirectory()
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: try folder.write("gate.lua", """
+            local flow = require "coordinator"
+            flow.screen "Login" { outputs = { "login" } }
+            flow.screen "Home" { outputs = { "open" } }
+            flow.screen "Item" { }
+            local Login = flow.coordinator "Login"
+            function Login:start() self:push("Login").onLogin = function() flow.gateway.state = "main"; self:finish() end end
+            local Main = flow.coordinator "Main"
+            function Main:start() self:push("Home").onOpen = function() self:push("Item") end end
+            flow.app { authorization = Login, main = Main }
+            flow.route("g://item", { { on = "Login", tap = "login" }, { on = "Home", tap = "open" } })
+            """))
+        try runtime.start()
+        try runtime.app.tap("login")
+        #expect(runtime.app.gateway.state == .main)
+        try runtime.open("g://item")
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["Home", "Item"])
+        #expect(runtime.app.startState == .authorization)
+        try runtime.open("g://item") // again, from the start: Login first
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["Home", "Item"])
+    }
+
     @Test func aLinkThatFailsAtAnyStepLeavesTheAppAsItWas() throws {
         let runtime = try Self.shopRuntime()
         try runtime.open("shop://buy/shirts/7")

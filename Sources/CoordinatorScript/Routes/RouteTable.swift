@@ -125,8 +125,8 @@ final class RouteTable {
         try app.atomically {
             try app.stepLog.withoutRecording {
                 if route.from == .start || app.root == nil {
-                    try app.tearDown()
-                    try runtime.start()
+                    // From the app's start: the gateway in the state the app started in, not the one it is in.
+                    try runtime.reset(to: app.startState, starting: true)
                 }
                 for (i, step) in route.steps.enumerated() {
                     do {
