@@ -153,9 +153,10 @@ public final class Application {
     public var makeRootAgain: (() throws -> Coordinator)?
 
     /// Tears the whole tree down and starts a new root (``makeRootAgain``'s, or a root like the one that
-    /// runs) in gateway state `state`, in one step: a sign-out, a session that expired, another account.
-    /// The flows torn down hear nothing (their `onFinish` does not run), as when a parent finishes.
-    public func restart(in state: AppState, root make: (() throws -> Coordinator)? = nil) throws {
+    /// runs) in gateway state `state`, with `args` (which the gateway's flow for the state receives), in one
+    /// step: a sign-out, a session that expired, another account. The flows torn down hear nothing (their
+    /// `onFinish` does not run), as when a parent finishes.
+    public func restart(in state: AppState, with args: FlowValue? = nil, root make: (() throws -> Coordinator)? = nil) throws {
         guard let maker = make ?? makeRootAgain else {
             throw NavigationError(.notRunning, "the app has no way to make its root again (Application.makeRootAgain)")
         }
@@ -163,7 +164,7 @@ public final class Application {
             let router = root?.router
             if let root, root.status == .running { try lifecycle.finish(root, result: nil, reason: .parentFinished, in: self) }
             gateway.state = state
-            try lifecycle.startRoot(maker(), with: nil, router: router, in: self)
+            try lifecycle.startRoot(maker(), with: args, router: router, in: self)
         }
     }
 

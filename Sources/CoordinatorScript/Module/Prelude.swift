@@ -70,7 +70,7 @@ enum Prelude {
     --- Sets inputs on every shown screen that declares them: update("user", value) or update { user = value }.
     M.update = native.update
 
-    --- Tears the whole app down and starts the flow of gateway state `state` in one step: flow.restart("authorization").
+    --- Tears the whole app down and starts the flow of gateway state `state` (its start gets `args`) in one step: flow.restart("authorization").
     M.restart = native.restart
 
     M.gateway = setmetatable({}, {

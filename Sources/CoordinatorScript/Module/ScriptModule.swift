@@ -51,7 +51,7 @@ final class ScriptModule {
             try call.pushResult(try runtime.update(call))
         })
         try native.set("restart", lua.function(name: "restart", holding: runtime) { runtime, call in
-            try runtime.app.restart(in: AppState(call.string(1)))
+            try runtime.app.restart(in: AppState(call.string(1)), with: call.optional(2, as: FlowValue.self))
         })
         try native.set("getState", lua.function(name: "state", holding: runtime) { runtime, call in
             try call.pushResult(runtime.app.gateway.state.rawValue)

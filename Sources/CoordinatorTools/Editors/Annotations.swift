@@ -76,9 +76,10 @@ package enum Annotations {
             function flow.update(name, value) end
             """),
         ("restart", """
-            ---Tears the whole app down and starts the flow of gateway state `state` in one step (a sign-out, a session that expired): `flow.restart("authorization")`.
+            ---Tears the whole app down and starts the flow of gateway state `state` in one step (a sign-out, a session that expired, another account): `flow.restart("authorization", { switching = true })`.
             ---@param state string
-            function flow.restart(state) end
+            ---@param args? any what the state's flow's `start` receives
+            function flow.restart(state, args) end
             """),
         ("gateway", """
             ---The app's authorization state: `flow.gateway.state = "main"`.
