@@ -65,6 +65,8 @@ enum Page {
       #alert.shown { display: flex; }
       #alert .box { background: #fff; border-radius: 14px; width: 270px; text-align: center; overflow: hidden; }
       #alert h3 { margin: 16px 12px 4px; font-size: 16px; } #alert p { margin: 0 12px 14px; }
+      #alert.actionSheet { align-items: flex-end; }
+      #alert.actionSheet .box { width: calc(100% - 16px); margin-bottom: 8px; }
       #alert button { display: block; width: 100%; border: none; border-top: 1px solid var(--line); background: #fff; padding: 11px; color: var(--accent); font: inherit; cursor: pointer; }
       #side { flex: 1; min-width: 340px; display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
       section { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; overflow: auto; max-height: 330px; }
@@ -178,6 +180,7 @@ enum Page {
         actions.append(b);
       }
       $("alert").classList.toggle("shown", !!alert);
+      $("alert").classList.toggle("actionSheet", !!(alert && screen.style === "actionSheet"));
       $("alert-title").textContent = alert ? screen.title : "";
       $("alert-message").textContent = alert ? (screen.message || "") : "";
       const tabbar = $("tabbar"); tabbar.replaceChildren();

@@ -207,6 +207,12 @@ for style in ["popover", "formSheet"]:
     driver.save_screenshot(os.path.join(shots, style + ".png"))
     click(lambda: driver.find_element(By.ID, "sheet-close"))
     until(lambda: "modal" not in driver.find_element(By.ID, "device").get_attribute("class"), "the %s is dismissed" % style)
+click(lambda: action("share"))
+until(lambda: "actionSheet" in driver.find_element(By.ID, "alert").get_attribute("class"), "an action sheet is drawn as one")
+gap = driver.execute_script("const b = document.querySelector('#alert .box').getBoundingClientRect(), d = document.getElementById('device').getBoundingClientRect(); return d.bottom - b.bottom")
+check(gap < 40, "an action sheet rises from the bottom (%d px above it)" % gap)
+click(lambda: driver.find_element(By.XPATH, "//div[@id='alert-actions']/button[normalize-space(.)='Cancel']"))
+until(lambda: "shown" not in driver.find_element(By.ID, "alert").get_attribute("class"), "its action closes it")
 
 # --- links, tabs, badges, a modal sheet, snapshots ----------------------------------------------------
 driver.get(shop_url)

@@ -243,7 +243,7 @@ import TestSupport
         let shopServer = try Server(["examples/shop.lua"])
         let cover = try folder.write("cover.lua", """
             local flow = require "coordinator"
-            flow.screen "Home" { outputs = { "cover", "sheet", "pop", "form" } }
+            flow.screen "Home" { outputs = { "cover", "sheet", "pop", "form", "share" } }
             flow.screen "Modal" { outputs = { "close" } }
             local Home = flow.coordinator "Home"
             function Home:start()
@@ -252,6 +252,7 @@ import TestSupport
               home.onSheet = function() self:present("Modal", nil, { detents = { "medium", "large" } }) end
               home.onPop = function() self:present("Modal", nil, { presentation = "popover" }) end
               home.onForm = function() self:present("Modal", nil, { presentation = "formSheet" }) end
+              home.onShare = function() self:alert { title = "Share", style = "actionSheet", actions = { "Copy", "Cancel" } } end
             end
             flow.app(Home)
             """)

@@ -157,6 +157,7 @@ package final class PreviewSession {
                 shown["alert"] = .bool(true)
                 shown["title"] = .string(screen["title"]?.displayText ?? "")
                 shown["message"] = screen["message"].map { .string($0.displayText) }
+                shown["style"] = screen["style"].map { .string($0.displayText) } // an action sheet: from the bottom
             }
             document["screen"] = .record(shown)
             document["actions"] = .list(ScreenAction.actions(of: screen).enumerated().map { i, action in

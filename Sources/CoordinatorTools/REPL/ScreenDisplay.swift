@@ -11,7 +11,9 @@ struct ScreenDisplay {
     /// The text that shows the visible screen of `app`, its actions numbered as `mode` takes them.
     mutating func text(of app: Application, mode: REPL.Mode, style: TextStyle) -> String {
         guard let screen = app.window.visibleScreen else { return style.bold("(no screen is showing)") + "\n" }
-        var text = style.bold("== \(screen.title)" + (screen.title == screen.name ? "" : " (\(screen.name))") + " ==") + "\n"
+        // An action sheet is an alert shown from the bottom: named as the user sees it.
+        let title = screen.type === app.alertType && screen["style"]?.stringValue == AlertStyle.actionSheet.rawValue ? "Action sheet" : screen.title
+        var text = style.bold("== \(title)" + (title == screen.name ? "" : " (\(screen.name))") + " ==") + "\n"
         let body = rendered.flatMap { $0.screen == screen.id ? $0.text : nil } ?? Self.text(of: screen)
         rendered = nil
         shown = (screen.id, body)
