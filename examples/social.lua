@@ -16,13 +16,21 @@ flow.screen "Feed" {
   inputs = { "posts" },
   outputs = { open = { from = "posts", label = "text" }, "compose" },
 }
-flow.screen "Thread" { inputs = { "post" }, render = function(s) return s.post.author .. ": " .. s.post.text end }
+flow.screen "Thread" {
+  inputs = { "post" }, outputs = { "author" },
+  render = function(s) return s.post.author .. ": " .. s.post.text end,
+}
 flow.screen "Compose" {
   title = "New post",
   outputs = { send = "value", "cancel" },
   examples = { send = { "Hello" } },
 }
-flow.screen "Profile" { title = "Profile", inputs = { "user" }, outputs = { "settings" } }
+flow.screen "Profile" {
+  title = "Profile",
+  inputs = { "user", "isOwn" },
+  -- Settings only on your own profile: another's offers no such action, to the user or to any tool.
+  outputs = { settings = { when = function(inputs) return inputs.isOwn end } },
+}
 flow.screen "Settings" { title = "Settings", outputs = { "signOut", "switchAccount", "done" } }
 
 local Onboarding = flow.coordinator "Onboarding"
@@ -63,6 +71,20 @@ function Compose:start()
   end
 end
 
+local Settings = flow.coordinator "Settings"
+function Settings:start()
+  local settings = self:push("Settings")
+  settings.onDone = function() self:finish() end
+  settings.onSignOut = function()
+    self:alert {
+      title = "Sign out?", style = "actionSheet",
+      actions = { { "Sign out", function() self:send("signOut") end }, "Cancel" },
+    }
+  end
+  -- Another account: the whole tree goes and the sign-in flow starts, in one step.
+  settings.onSwitchAccount = function() flow.restart("authorization", "switching") end
+end
+
 local Feed = flow.coordinator "Feed"
 function Feed:start(user)
   self.user = user
@@ -70,7 +92,10 @@ function Feed:start(user)
   local feed = self:push("Feed", { posts = self.posts })
   feed.onOpen = function(post)
     -- A custom animation's name: data for the host's router, shown in the event log.
-    self:push("Thread", { post = post }, { transition = "zoom" })
+    self:push("Thread", { post = post }, { transition = "zoom" }).onAuthor = function()
+      local profile = self:push("Profile", { user = post.author, isOwn = post.author == self.user })
+      profile.onSettings = function() self:run(Settings, nil, { modal = true, presentation = "formSheet" }) end
+    end
   end
   feed.onCompose = function()
     self:run(Compose, nil, {
@@ -86,23 +111,9 @@ function Feed:start(user)
   end
 end
 
-local Settings = flow.coordinator "Settings"
-function Settings:start()
-  local settings = self:push("Settings")
-  settings.onDone = function() self:finish() end
-  settings.onSignOut = function()
-    self:alert {
-      title = "Sign out?", style = "actionSheet",
-      actions = { { "Sign out", function() self:send("signOut") end }, "Cancel" },
-    }
-  end
-  -- Another account: the whole tree goes and the sign-in flow starts, in one step.
-  settings.onSwitchAccount = function() flow.restart("authorization", "switching") end
-end
-
 local Profile = flow.coordinator "Profile"
 function Profile:start(user)
-  self:push("Profile", { user = user }).onSettings = function()
+  self:push("Profile", { user = user, isOwn = true }).onSettings = function()
     self:run(Settings, nil, { modal = true, presentation = "formSheet" })
   end
 end

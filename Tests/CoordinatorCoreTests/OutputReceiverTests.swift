@@ -57,3 +57,27 @@ private final class Recorder: OutputReceiver {
         #expect(type.outputSlots == [0, 2])      // x comes back to its old slot
     }
 }
+
+/// A screen type's whole definition comes back when its redefinition is undone: examples and conditions
+/// too, not only inputs, outputs and rendering.
+@Suite struct RedefinitionTests {
+    @Test func anUndoneRedefinitionPutsBackExamplesAndConditions() throws {
+        let app = Application(state: .main)
+        let type = ScreenType("Login", inputs: ["admin"], outputs: [OutputSpec("login", payload: .value), OutputSpec("reset")])
+        try type.setExamples(["login": ["ann"]])
+        try type.setConditions(["reset": OutputCondition(place: "app.lua:3") { $0["admin"] == true }])
+        app.catalog.register(type)
+        struct Failed: Error {}
+        #expect(throws: Failed.self) {
+            try app.atomically {
+                app.catalog.register(ScreenType("Login", outputs: [OutputSpec("login", payload: .value)]))
+                throw Failed()
+            }
+        }
+        let restored = try #require(app.catalog.types["Login"])
+        #expect(restored.examples["login"] == ["ann"])
+        #expect(restored.conditions["reset"]?.place == "app.lua:3")
+        let screen = try app.catalog.make("Login", inputs: ["admin": false])
+        #expect(try screen.offeredOutputs().map(\.name) == ["login"])
+    }
+}

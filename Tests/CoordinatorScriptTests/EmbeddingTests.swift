@@ -66,7 +66,7 @@ import CoordinatorLua
     @Test func badScreenSpecsAreErrorsWithTheirLine() throws {
         let runtime = try ScriptRuntime(driverFunctions: true)
         let error = luaError { try runtime.run("local flow = require 'coordinator'\nflow.screen 'A' { outputs = { go = 42 } }", name: "spec.lua") }
-        #expect(error?.message == "spec.lua:2: screen A: output 'go' must be \"value\", \"none\", { from = 'input' } or { secret = ... }")
+        #expect(error?.message == "spec.lua:2: screen A: output 'go' must be \"value\", \"none\", or a table of from, label, secret, payload, when")
         let data = luaError { try runtime.run("tap('x', { f = print })", name: "spec.lua") }
         #expect(data?.message.contains("bad argument #2 to 'tap'") == true)
     }

@@ -40,7 +40,8 @@ import TestSupport
     }
 
     @Test(arguments: ["scripts/app.lua", "examples/tabs.lua", "examples/ab-picker.lua", "examples/catalog.lua",
-                      "examples/launch.lua", "examples/notes.lua", "examples/multi-select.lua", "examples/shop.lua"])
+                      "examples/launch.lua", "examples/notes.lua", "examples/multi-select.lua", "examples/shop.lua",
+                      "examples/social.lua"])
     func theAppAndTheExamplesReachAFixedPointWithoutErrorsAndVerify(_ script: String) throws {
         let explorer = try Self.explorer(repositoryRoot + "/" + script) { $0.depth = 60 }
         let report = try explorer.run()
@@ -51,6 +52,29 @@ import TestSupport
         let verification = try explorer.verify(report, sample: 40)
         #expect(verification.checked == min(40, report.transitions.count))
         #expect(verification.mismatches.isEmpty, "\(verification.mismatches.map { $0.path.map(\.luaSource) + [$0.message] })")
+    }
+
+    /// An output whose `when` is false is not there: exploration never taps it (so never reports it
+    /// unhandled), and taps it where it is offered.
+    @Test func anOutputThatIsNotOfferedIsNeverTried() throws {
+        let folder = try TemporaryDirectory()
+        let report = try Self.explore(try folder.write("when.lua", """
+            local flow = require "coordinator"
+            flow.screen "Profile" { inputs = { "own" }, outputs = { "toggle", settings = { when = function(p) return p.own end } } }
+            flow.screen "Settings" {}
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              local profile = self:push("Profile", { own = false })
+              profile.onToggle = function() profile.own = not profile.own end
+              profile.onSettings = function() if profile.own then self:push("Settings") end end
+            end
+            flow.app(Main)
+            """))
+        #expect(report.reachedFixedPoint && report.errors.isEmpty && report.unhandled.isEmpty, "\(report.text)")
+        let settings = report.transitions.filter { $0.action.luaSource.contains("settings") }
+        #expect(settings.count == 1, "\(report.text)")
+        #expect(settings.allSatisfy { report.states[$0.to].screen == "Settings" })
+        #expect(report.states.count == 3)
     }
 
     /// A full-screen cover and a modal presented with `dismissable = false` are never swiped away by the

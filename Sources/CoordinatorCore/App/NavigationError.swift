@@ -21,6 +21,8 @@ public struct NavigationError: CoordinatorError, Equatable {
         case missingInput
         /// An output the screen does not have, or one nothing handles.
         case unknownOutput
+        /// The output is declared but not offered now: its condition (`when`) is false.
+        case notOffered
         /// A payload the output does not take (none for a plain output, an item not in its list).
         case badPayload
         /// Nothing is showing.

@@ -89,8 +89,31 @@ public final class Screen: Presentable {
     public var info: ScreenInfo { ScreenInfo(id: id, name: type.name) }
     /// The title shown above its rendering (its type's, or the type's name).
     public var title: String { type.title ?? type.name }
-    /// The outputs the user can trigger.
+    /// The outputs it declares (its type's, an alert's actions): ``offeredOutputs()`` are those the user
+    /// can trigger now.
     public var outputs: [OutputSpec] { type.outputs + extraOutputs }
+
+    /// The outputs the user can trigger now: every one it declares whose condition (``OutputCondition``,
+    /// Lua's `when`), if it has one, holds. Throws what a condition throws, and refuses one that changed
+    /// the app (the change undone).
+    public func offeredOutputs() throws -> [OutputSpec] {
+        guard !type.conditions.isEmpty else { return outputs }
+        return try outputs.filter { try offers($0.name) }
+    }
+
+    /// Whether `output` is offered now: it has no condition, or its condition holds (``offeredOutputs()``).
+    public func offers(_ output: String) throws -> Bool {
+        guard let condition = type.conditions[output] else { return true }
+        let app = try liveApp()
+        return try app.atomically {
+            let before = app.changeCount
+            let offered = try condition.test(self)
+            guard app.changeCount == before else {
+                throw NavigationError(.notOffered, "the condition of output '\(output)' of \(name)\(condition.place.map { " (\($0))" } ?? "") changed the app: a condition only reads the screen")
+            }
+            return offered
+        }
+    }
 
     /// The output whose handler is set under `key` (`onSelectCity` → `selectCity`, or `SelectCity` for an
     /// alert's action named so), or nil. Where both exist, the lowercase one.
@@ -174,6 +197,10 @@ public final class Screen: Presentable {
     /// listener runs. Prefer ``Application/tap(_:payload:)``, which also undoes everything if a listener fails.
     public func emit(_ output: String, payload: FlowValue? = nil) throws {
         guard let (payloadKind, slot) = outputKind(output) else { throw unknownOutput(output) }
+        if let condition = type.conditions[output], try !offers(output) {
+            throw NavigationError(.notOffered, "output '\(output)' of \(name) is not offered now: its condition" +
+                (condition.place.map { " (\($0))" } ?? "") + " is false")
+        }
         switch payloadKind {
         case .nothing:
             if payload != nil { throw NavigationError(.badPayload, "output '\(output)' of \(name) takes no payload") }

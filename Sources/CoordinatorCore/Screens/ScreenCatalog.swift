@@ -35,7 +35,7 @@ public final class ScreenCatalog {
     @discardableResult
     public func register(_ type: ScreenType) -> ScreenType {
         if let existing = types[type.name] {
-            let saved = ScreenType(existing.name, inputs: existing.inputs, outputs: existing.outputs, title: existing.title, render: existing.render)
+            let saved = existing.copy()
             context.journal.recordAlways(.custom(born: 0) { existing.redefine(like: saved) })
             existing.redefine(like: type)
             return existing

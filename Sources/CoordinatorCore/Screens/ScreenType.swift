@@ -105,6 +105,23 @@ public struct OutputSpec: Hashable, Sendable {
     }
 }
 
+/// When an output is offered (Lua's `when`): a test of the screen as it is now, and where it is written.
+/// An output whose condition is false is not one of the screen's actions: tools do not list or try it, and
+/// tapping it is an error naming the condition.
+public struct OutputCondition {
+    /// Where the condition is written (`app.lua:12`), for messages; nil when it has no place in a script.
+    public let place: String?
+    /// Whether the output is offered on the screen now. It reads; it never changes the app (a condition
+    /// that does is an error, and the change is undone).
+    public let test: (Screen) throws -> Bool
+
+    /// A condition written at `place`.
+    public init(place: String? = nil, _ test: @escaping (Screen) throws -> Bool) {
+        self.place = place
+        self.test = test
+    }
+}
+
 /// A kind of screen: its name, declared inputs and outputs, and how it renders as text.
 ///
 /// Types are reference objects so that redefining one (a reloaded script) changes its live screens too.
@@ -143,6 +160,8 @@ public final class ScreenType {
     /// Example payloads of its outputs that take a value, by output name: what exploration
     /// (`coordrun explore`) tries for them (`login`: a right and a wrong password).
     public private(set) var examples: [String: [FlowValue]] = [:]
+    /// When each of its outputs that is not always there is offered, by output name (``OutputCondition``).
+    public private(set) var conditions: [String: OutputCondition] = [:]
 
     /// A type named `name` with its inputs and outputs, the title shown above its rendering (default: the
     /// name) and the text its screens render to (default: their inputs listed).
@@ -185,6 +204,25 @@ public final class ScreenType {
         render = other.render
         title = other.title
         examples = other.examples
+        conditions = other.conditions
+    }
+
+    /// A type with this one's definition (inputs, outputs, rendering, title, examples, conditions): what a
+    /// redefinition undone puts back.
+    package func copy() -> ScreenType {
+        let copy = ScreenType(name, inputs: inputs, outputs: outputs, title: title, render: render)
+        copy.examples = examples
+        copy.conditions = conditions
+        return copy
+    }
+
+    /// Sets when its outputs that are not always there are offered (``conditions``). An output it does not
+    /// declare is an error.
+    public func setConditions(_ conditions: [String: OutputCondition]) throws {
+        for name in conditions.keys.sorted() where output(named: name) == nil {
+            throw NavigationError(.unknownOutput, "screen \(self.name): a condition for '\(name)', which is not one of its outputs")
+        }
+        self.conditions = conditions
     }
 
     /// Sets the example payloads of its outputs that take a value (``examples``). An output it does not

@@ -98,6 +98,7 @@ final class ScreenBridge {
         inputs = inputs.map { InputSpec($0.name, required: required.contains($0.name)) }
 
         var outputs: [OutputSpec] = []
+        var conditions: [String: LuaFunction] = [:]
         if let table = try spec.get("outputs", as: LuaTable?.self) {
             for item in try table.decode([LuaValue].self) {
                 guard let output = item.stringValue else { throw LuaError(.runtime, "screen \(name): outputs are names, or name = payload") }
@@ -110,18 +111,11 @@ final class ScreenBridge {
                 case .string(let kind) where kind.string == "value": keyed.append(OutputSpec(output, payload: .value))
                 case .string(let kind) where kind.string == "none": keyed.append(OutputSpec(output))
                 case .table(let options):
-                    if let from = try options.get("from", as: String?.self) {
-                        guard try options.get("secret", as: LuaValue.self) == .nil else {
-                            throw LuaError(.runtime, "screen \(name): output '\(output)' chooses an item of '\(from)', which the app has: it cannot be secret")
-                        }
-                        keyed.append(OutputSpec(output, payload: .choice(from: from), itemLabel: try options.get("label", as: String?.self)))
-                    } else if let secret = try Self.secret(try options.get("secret", as: LuaValue.self), in: "screen \(name): output '\(output)'") {
-                        keyed.append(OutputSpec(output, payload: .value, secret: secret))
-                    } else {
-                        throw LuaError(.runtime, "screen \(name): output '\(output)' = { from = 'input' } names the list input its payload comes from; { secret = { 'field', ... } } or { secret = true } takes a value whose fields (or the whole) are never recorded")
-                    }
+                    let (spec, when) = try Self.output(output, of: name, options: options)
+                    keyed.append(spec)
+                    if let when { conditions[output] = when }
                 default:
-                    throw LuaError(.runtime, "screen \(name): output '\(output)' must be \"value\", \"none\", { from = 'input' } or { secret = ... }")
+                    throw LuaError(.runtime, "screen \(name): output '\(output)' must be \"value\", \"none\", or a table of from, label, secret, payload, when")
                 }
             }
             outputs += keyed.sorted { $0.name < $1.name }
@@ -137,6 +131,16 @@ final class ScreenBridge {
             }
         }
         let type = ScreenType(name, inputs: inputs, outputs: outputs, title: title, render: renderer)
+        var offered: [String: OutputCondition] = [:]
+        for (output, when) in conditions {
+            runtime.reloads.scriptFunctions.append(when)
+            // Called with the screen, whose fields read its inputs as they are now (as a rendering is): it
+            // decides, it does not change (setting an input is refused, by ``Screen/offers(_:)``).
+            offered[output] = OutputCondition(place: Self.place(of: when)) { screen in
+                try when.call(LuaObject(screen), as: LuaValue.self).isTruthy
+            }
+        }
+        try type.setConditions(offered)
         if let table = try spec.get("examples", as: LuaTable?.self) {
             var examples: [String: [FlowValue]] = [:]
             for (key, value) in try table.pairs() {
@@ -176,6 +180,50 @@ final class ScreenBridge {
                 throw LuaError(.runtime, "screen \(name): output '\(output.name)' chooses from '\(from)', which is not one of its inputs (inputs: \(names.isEmpty ? "none" : names))")
             }
         }
+    }
+
+    /// An output declared by a table: `{ from = "input", label = "field" }` (an item of a list),
+    /// `{ secret = ... }` or `{ payload = "value" }` (any value), `{ payload = "none" }` or nothing (no
+    /// payload), each with an optional `when = function(inputs) ... end` (offered only while it is true).
+    private static func output(_ output: String, of name: String, options: LuaTable) throws -> (OutputSpec, LuaFunction?) {
+        let place = "screen \(name): output '\(output)'"
+        try options.checkKeys(["from", "label", "secret", "payload", "when"], of: place + "'s fields")
+        var when: LuaFunction?
+        switch try options.rawGet("when", as: LuaValue.self) {
+        case .nil: break
+        case .function(let function): when = function
+        default: throw LuaError(.runtime, "\(place): when is a function of the screen's inputs (when = function(inputs) return inputs.isOwn end)")
+        }
+        let payload = try options.rawGet("payload", as: String?.self)
+        if let payload, payload != "value", payload != "none" {
+            throw LuaError(.runtime, "\(place): payload is \"value\" or \"none\", not '\(payload)'")
+        }
+        if let from = try options.rawGet("from", as: String?.self) {
+            guard try options.rawGet("secret", as: LuaValue.self) == .nil else {
+                throw LuaError(.runtime, "\(place) chooses an item of '\(from)', which the app has: it cannot be secret")
+            }
+            guard payload == nil else { throw LuaError(.runtime, "\(place): from = '\(from)' says the payload (an item of the list): leave out payload") }
+            return (OutputSpec(output, payload: .choice(from: from), itemLabel: try options.rawGet("label", as: String?.self)), when)
+        }
+        if let secret = try Self.secret(try options.rawGet("secret", as: LuaValue.self), in: place) {
+            guard payload != "none" else { throw LuaError(.runtime, "\(place): a secret is a payload, so payload cannot be \"none\"") }
+            return (OutputSpec(output, payload: .value, secret: secret), when)
+        }
+        if try options.rawGet("label", as: LuaValue.self) != .nil {
+            throw LuaError(.runtime, "\(place) has a label but chooses from no list (label goes with from = 'input')")
+        }
+        if payload == "value" { return (OutputSpec(output, payload: .value), when) }
+        guard payload != nil || when != nil else {
+            throw LuaError(.runtime, "\(place) = { from = 'input' } names the list input its payload comes from; { secret = { 'field', ... } } or { secret = true } takes a value whose fields (or the whole) are never recorded; { payload = \"value\" } takes any value; when = function(inputs) ... end offers it only while it returns true")
+        }
+        return (OutputSpec(output), when)
+    }
+
+    /// Where a Lua function is written (`app.lua:12`), for messages.
+    static func place(of function: LuaFunction) -> String? {
+        guard let info = function.info, info.isLua else { return nil }
+        let chunk = info.source.hasPrefix("@") || info.source.hasPrefix("=") ? String(info.source.dropFirst()) : info.source
+        return "\(chunk):\(info.lineDefined)"
     }
 
     /// An output's `secret = true` (the whole payload) or `secret = { "password", ... }` (those fields), or
@@ -220,12 +268,14 @@ extension Screen {
 
 extension Application {
     /// Runs `body` (a step of the user, a link) as one operation that also renders the screen it leaves
-    /// visible: a screen that does not render fails it, and the app is as before. How flow tests,
+    /// visible and decides which of its outputs are offered: a screen that does not render, or whose
+    /// output's condition fails, fails it, and the app is as before. How flow tests,
     /// exploration and the route check take a step.
     package func atomicallyRendering<R>(_ body: () throws -> R) throws -> R {
         try atomically {
             let result = try body()
             _ = try window.visibleScreen?.checkedRendering()
+            _ = try window.visibleScreen?.offeredOutputs() // its conditions decide, without error
             return result
         }
     }

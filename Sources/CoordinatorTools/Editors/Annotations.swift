@@ -315,7 +315,9 @@ package enum Annotations {
                 case .nothing: "fun()"
                 case .value, .choice: "fun(payload: any)"
                 }
-                text += "---@field \(name(output.handlerName))? \(payload)\n"
+                // An output there only sometimes says when: its handler is set as any other's.
+                let when = spec.conditions[output.name].map { " offered only while its when (\(name($0.place ?? "a condition"))) holds" } ?? ""
+                text += "---@field \(name(output.handlerName))? \(payload)\(when)\n"
             }
             text += "\n"
         }

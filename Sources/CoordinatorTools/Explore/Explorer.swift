@@ -223,7 +223,7 @@ public final class Explorer {
     package func expand(_ path: [UserStep], expecting key: String? = nil) throws -> Expansion {
         let freshBefore = freshRuntimes
         let origin = try goTo(path, expecting: key)
-        let actions = Self.actions(in: app)
+        let actions = try runtime.lua.withTimeLimit(options.stepTimeLimit) { try Self.actions(in: app) }
         var outcomes: [Outcome] = []
         var atState = true
         for action in actions {
@@ -377,13 +377,13 @@ public final class Explorer {
     }
 
 
-    /// What the user can do now: the visible screen's outputs (each item of a choice, each example of a
+    /// What the user can do now: the visible screen's outputs offered now (each item of a choice, each example of a
     /// value output), Back (when there is somewhere to go back to), the swipe-down of a modal that is not an
     /// alert, and every other tab of the tab bar when no modal covers it.
-    static func actions(in app: Application) -> [UserStep] {
+    static func actions(in app: Application) throws -> [UserStep] {
         var actions: [UserStep] = []
         if let screen = app.window.visibleScreen {
-            for output in screen.outputs {
+            for output in try screen.offeredOutputs() { // an output whose `when` is false is not there
                 switch output.payload {
                 case .nothing: actions.append(.tap(output.name, payload: nil))
                 case .choice(let from):

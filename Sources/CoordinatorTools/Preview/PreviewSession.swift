@@ -160,7 +160,16 @@ package final class PreviewSession {
                 shown["style"] = screen["style"].map { .string($0.displayText) } // an action sheet: from the bottom
             }
             document["screen"] = .record(shown)
-            document["actions"] = .list(ScreenAction.actions(of: screen).enumerated().map { i, action in
+            // The outputs offered now (their `when` is the app's code: under the line's time limit too); a
+            // `when` that fails offers none, and says why.
+            let actions: [ScreenAction]
+            do {
+                actions = try repl.runtime.lua.withTimeLimit(repl.timeLimit) { try ScreenAction.actions(of: screen) }
+            } catch {
+                actions = []
+                document["error"] = .string(String(describing: error))
+            }
+            document["actions"] = .list(actions.enumerated().map { i, action in
                 var entry: FlowRecord = ["number": .int(i + 1), "label": .string(action.label), "output": .string(action.output)]
                 entry["kind"] = action.needsPayload ? "value" : action.payload == nil ? "tap" : "item"
                 if action.needsPayload {

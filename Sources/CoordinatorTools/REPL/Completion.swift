@@ -54,7 +54,7 @@ struct Completer {
         if let function = Self.stringArgument(of: lineBefore) {
             // Inside `tap("` the visible screen's outputs, inside `tab("` the tab titles: nothing else fits there.
             let names: [String] = switch function {
-            case "tap": app.window.visibleScreen?.outputs.map(\.name) ?? []
+            case "tap": ((try? app.window.visibleScreen?.offeredOutputs()) ?? []).map(\.name)
             default: app.visibleTabs?.titles ?? []
             }
             return Set(names).filter { $0.hasPrefix(word) }.sorted()
@@ -69,7 +69,7 @@ struct Completer {
         } else {
             names = Set((try? runtime.lua.globals.pairs().compactMap(\.key.stringValue)) ?? [])
             names.formUnion(LuaSyntax.keywords)
-            if let screen = app.window.visibleScreen { names.formUnion(screen.outputs.map(\.name)) }
+            if let screen = app.window.visibleScreen { names.formUnion(((try? screen.offeredOutputs()) ?? []).map(\.name)) }
         }
         let partial = word.dropFirst(prefix.count)
         return names.filter { $0.hasPrefix(partial) }.sorted().map { prefix + $0 }

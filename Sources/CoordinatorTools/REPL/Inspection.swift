@@ -51,7 +51,13 @@ struct Inspection {
             case .value: payload = " (value)"
             case .choice(let from): payload = " (one of \(from))"
             }
-            text += "    \(output.name)\(payload)\(screen.hasHandler(for: output.name) ? "" : "  -- no handler")\n"
+            var offered = ""
+            if let condition = screen.type.conditions[output.name] {
+                let now: String
+                do { now = try screen.offers(output.name) ? "offered now" : "not offered now" } catch { now = "\(error)" }
+                offered = " when " + (condition.place ?? "(a condition)") + ": " + now
+            }
+            text += "    \(output.name)\(payload)\(offered)\(screen.hasHandler(for: output.name) ? "" : "  -- no handler")\n"
         }
         if screen.outputs.isEmpty { text += "    (none)\n" }
         return text

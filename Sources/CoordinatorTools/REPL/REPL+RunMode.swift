@@ -26,7 +26,7 @@ extension REPL {
         } else if LuaSyntax.isName(line), try runtime.lua.globals.get(line, as: LuaValue.self) == .nil {
             // A bare name that is no output and no variable: a mistyped output, not `nil`.
             let screen = app.window.visibleScreen
-            let outputs = screen.map { ScreenAction.actions(of: $0).map(\.output) } ?? []
+            let outputs = screen.map { ((try? ScreenAction.actions(of: $0)) ?? []).map(\.output) } ?? []
             var unique: [String] = []
             for output in outputs where !unique.contains(output) { unique.append(output) }
             throw NavigationError(.unknownOutput, "'\(line)' is neither an output of \(screen?.name ?? "the visible screen")"
@@ -42,7 +42,7 @@ extension REPL {
     @discardableResult
     func tapAction(_ number: Int) throws -> String {
         guard let screen = app.window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
-        let actions = ScreenAction.actions(of: screen)
+        let actions = try ScreenAction.actions(of: screen)
         guard number >= 1, number <= actions.count else {
             throw NavigationError(.unknownOutput, "there is no action \(number)" + (actions.isEmpty ? " (this screen has none)" : " (1-\(actions.count))"))
         }

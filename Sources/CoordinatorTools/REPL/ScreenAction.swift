@@ -10,9 +10,10 @@ struct ScreenAction {
     /// True for an output that takes any value: it cannot be triggered by its number alone.
     let needsPayload: Bool
 
-    /// The numbered actions of `screen`, in the order they are listed.
-    static func actions(of screen: Screen) -> [ScreenAction] {
-        screen.outputs.flatMap { output -> [ScreenAction] in
+    /// The numbered actions of `screen`, in the order they are listed: its outputs offered now (an output
+    /// whose `when` is false is none). Throws what a `when` throws.
+    static func actions(of screen: Screen) throws -> [ScreenAction] {
+        try screen.offeredOutputs().flatMap { output -> [ScreenAction] in
             switch output.payload {
             case .nothing:
                 [ScreenAction(label: output.name, output: output.name, payload: nil, needsPayload: false)]

@@ -18,8 +18,12 @@ struct ScreenDisplay {
         rendered = nil
         shown = (screen.id, body)
         if !body.isEmpty { text += body + "\n" }
-        for (i, action) in ScreenAction.actions(of: screen).enumerated() {
-            text += "  " + style.accent("\(mode == .repl ? ":" : "")\(i + 1).") + " " + action.label + "\n"
+        do {
+            for (i, action) in try ScreenAction.actions(of: screen).enumerated() {
+                text += "  " + style.accent("\(mode == .repl ? ":" : "")\(i + 1).") + " " + action.label + "\n"
+            }
+        } catch {
+            text += style.dim("  (its actions: \(error))") + "\n"
         }
         if let tabs = app.visibleTabs {
             let labels = tabs.titles.indices.map { i in i == tabs.selectedIndex ? "[" + tabs.label(ofTab: i) + "]" : tabs.label(ofTab: i) }
