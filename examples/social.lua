@@ -97,18 +97,21 @@ function Feed:start(user)
       profile.onSettings = function() self:run(Settings, nil, { modal = true, presentation = "formSheet" }) end
     end
   end
-  feed.onCompose = function()
-    self:run(Compose, nil, {
-      modal = true, dismissable = false, detents = { "medium", "large" },
-      onFinish = function(text)
-        if text then
-          -- Your latest post shows first, above the people you follow.
-          self.posts = { { id = "mine", author = self.user, text = text }, self.posts[#self.posts] }
-          self:update("posts", self.posts)
-        end
-      end,
-    })
-  end
+  feed.onCompose = function() self:compose() end
+end
+
+-- The feed's compose button and the tab bar's Compose tab open the same sheet.
+function Feed:compose()
+  self:run(Compose, nil, {
+    modal = true, dismissable = false, detents = { "medium", "large" },
+    onFinish = function(text)
+      if text then
+        -- Your latest post shows first, above the people you follow.
+        self.posts = { { id = "mine", author = self.user, text = text }, self.posts[#self.posts] }
+        self:update("posts", self.posts)
+      end
+    end,
+  })
 end
 
 local Profile = flow.coordinator "Profile"
@@ -119,8 +122,17 @@ function Profile:start(user)
 end
 
 local Main = flow.coordinator "Main"
+-- A new follower: the Profile tab's badge, until the user looks.
+function Profile:onTabSelected() self:setBadge("Profile", nil) end
+
 function Main:start(user)
-  self:setTabs { { "Feed", Feed, user }, { "Profile", Profile, user } }
+  local flows = self:setTabs {
+    { "Feed", Feed, user },
+    { "Compose", action = function() self.feed:compose() end },   -- a button in the tab bar
+    { "Profile", Profile, user },
+  }
+  self.feed = flows[1]   -- the flows, in order: the action has none
+  self:setBadge("Profile", 1)
   -- The sources' Gateway pattern: the main flow moves the gateway and finishes; its tab bar goes with it.
   self:onSignal("signOut", function()
     flow.gateway.state = "authorization"

@@ -33,7 +33,7 @@ end)
 test("signing out of the tab bar and in again, ten times", function()
   for i = 1, 10 do
     signIn("user" .. i)
-    expect.tabs { "Feed", "Profile", selected = "Feed" }
+    expect.tabs { "Feed", "Compose", "Profile", selected = "Feed" }
     expect.tree { "App", "  Main", "    Feed", "    Profile" }
     signOut()
     expect.stack { "Login" }
@@ -52,7 +52,7 @@ test("switching account restarts the whole app in one step, ten times", function
     expect.stack { "Login" }
     expect.tree { "App", "  Login" }
     signIn("account" .. i)
-    expect.tabs { "Feed", "Profile", selected = "Feed" }
+    expect.tabs { "Feed", "Compose", "Profile", selected = "Feed" }
     expect.equal(top().posts[1].author, "bob")
   end
 end)
@@ -103,4 +103,22 @@ test("settings are offered on your own profile only", function()
   expect.screen("Profile", { user = "ann", isOwn = true })
   tap("settings")
   expect.presentation("formSheet")
+end)
+
+test("the Compose tab is a button: it opens the sheet and selects nothing", function()
+  signIn()
+  tab("Profile")
+  tab("Compose")
+  expect.stack { "Profile", "Compose" }
+  tap("send", "From the tab bar")
+  expect.tabs { "Feed", "Compose", "Profile", selected = "Profile" }
+  tab("Feed")
+  expect.equal(top().posts[1].text, "From the tab bar")
+end)
+
+test("the Profile tab's badge clears when the user looks", function()
+  signIn()
+  expect.badge("Profile", 1)
+  tab("Profile")
+  expect.badge("Profile", nil)
 end)

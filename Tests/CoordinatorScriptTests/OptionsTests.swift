@@ -36,7 +36,7 @@ import CoordinatorLua
             ("root:present('A', nil, { fullScreen = true })", "present's options have no 'fullScreen' (they take: animated, transition, presentation, dismissable, detents)"),
             ("root:setRoot('A', nil, { hidebar = true })", "setRoot's options have no 'hidebar' (they take: hideBar, animated)"),
             ("root:alert { tittle = 'Hi' }", "an alert's fields have no 'tittle' (they take: title, message, actions, style)"),
-            ("root:setTabs { { 'One', Tab, title = 'x' } }", "a tab's entries have no 'title' (they take: \"Title\", Class [, args], in that order)"),
+            ("root:setTabs { { 'One', Tab, title = 'x' } }", "a tab's entries have no 'title' (they take: \"Title\", Class [, args], in that order; or \"Title\", action = function)"),
             ("root:push('A', nil, true)", "bad argument #3 to 'push' (options are a table)"),
             ("root:alert { title = 'Hi', style = 'popup' }", "no alert style 'popup' (styles: alert, actionSheet)"),
             ("root:push('A', nil, { animated = 'no' })", "push's option 'animated': boolean expected, got string"),

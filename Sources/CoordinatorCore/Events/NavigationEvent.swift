@@ -51,6 +51,8 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     case dismissed(String, animated: Bool, bySystem: Bool)
     /// A tab was selected (`bySystem`: by the user tapping the tab bar).
     case tabSelected(Int, bySystem: Bool)
+    /// The user tapped a tab that is a button (0-based): its action ran, and nothing was selected.
+    case tabActed(Int)
     /// A screen's input changed.
     case inputChanged(ScreenInfo, input: String)
     /// A screen emitted an output.
@@ -75,6 +77,7 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
             "present \(what)" + Transition.aside(presentation.isDefault ? nil : presentation.description, animated ? nil : "not animated", animation)
         case let .dismissed(what, _, bySystem): (bySystem ? "system: swipe down " : "dismiss ") + what
         case let .tabSelected(i, bySystem): (bySystem ? "user selects tab " : "select tab ") + String(i + 1)
+        case let .tabActed(i): "user taps tab \(i + 1) (an action)"
         case let .inputChanged(s, input): "update \(s).\(input)"
         case let .outputEmitted(s, output): "\(s) -> \(output)"
         case let .signal(name, from, receivers): "signal \(name) from \(from) reached \(receivers)"

@@ -137,16 +137,29 @@ extension Coordinator {
     /// container, and gives each of `coordinators` (in order) a router on its tab's stack: run them next.
     @discardableResult
     public func setTabs(_ titles: [String], for coordinators: [Coordinator]) throws -> TabContainer {
-        let router = try activeRouter()
-        let app = try runningApp()
         guard !titles.isEmpty, titles.count == coordinators.count else {
             throw NavigationError(.badTab, "tabs need at least one title, and one coordinator per title")
         }
+        return try setTabs(zip(titles, coordinators).map { TabBarItem.flow(title: $0, $1) })
+    }
+
+    /// Replaces its router's container (the window's root, or the modal that holds its stack) with a tab
+    /// container of `items`: each flow's coordinator gets a router on its tab's stack (run them next); each
+    /// action is a button in the tab bar. The first flow's tab is selected.
+    @discardableResult
+    public func setTabs(_ items: [TabBarItem]) throws -> TabContainer {
+        let router = try activeRouter()
+        let app = try runningApp()
+        var actions: [Int: () throws -> Void] = [:]
+        for (i, item) in items.enumerated() { if case .action(_, let action) = item { actions[i] = action } }
+        guard actions.count < items.count else {
+            throw NavigationError(.badTab, "tabs need at least one tab that is a flow (tabs that are actions select nothing)")
+        }
         return try app.atomically {
-            let tabs = TabContainer(context: app.context, titles: titles, owner: self, replacing: router.stack)
+            let tabs = TabContainer(context: app.context, titles: items.map(\.title), actions: actions, owner: self, replacing: router.stack)
             try app.replaceContainer(of: router.stack, with: tabs, by: self)
-            for (i, coordinator) in coordinators.enumerated() {
-                coordinator.setRouter(router.router(on: tabs.stacks[i]))
+            for (i, item) in items.enumerated() {
+                if case .flow(_, let coordinator) = item { coordinator.setRouter(router.router(on: tabs.stacks[i])) }
             }
             return tabs
         }

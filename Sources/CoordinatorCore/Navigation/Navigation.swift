@@ -118,9 +118,18 @@ extension Application {
             // tab(n) took n - 1, wrapping: adding 1 back, wrapping, names the n the user wrote.
             throw NavigationError(.badTab, "there is no tab \(index &+ 1) (tabs: \(tabs.titles.joined(separator: ", ")))")
         }
+        if let action = tabs.actions[index] {
+            // A tab that is a button: the user's tap runs it, and selects nothing; code cannot select it.
+            guard bySystem else {
+                throw NavigationError(.badTab, "tab \(index + 1) (\(tabs.titles[index])) is an action, not a tab to select: the user taps it")
+            }
+            emit(.tabActed(index))
+            return try action()
+        }
         guard index != tabs.selectedIndex else { return }
         tabs.select(index)
         emit(.tabSelected(index, bySystem: bySystem))
+        if let flow = tabs.flow(at: index), flow.status == .running { try flow.tabDidBecomeSelected() }
     }
 
     /// The Back button (or edge swipe) on the visible navigation stack, or the swipe-down of the top modal.

@@ -1,4 +1,21 @@
-/// A headless tab bar (a `UITabBarController`): tabs that each hold their own navigation stack.
+/// What a tab of a tab bar is: a flow on its own navigation stack, or a button that acts (a Compose tab)
+/// and is never selected.
+public enum TabBarItem {
+    /// A tab titled `title` whose navigation stack `coordinator` runs on.
+    case flow(title: String, Coordinator)
+    /// A tab titled `title` that runs `action` when the user taps it, and selects nothing.
+    case action(title: String, () throws -> Void)
+
+    /// Its title.
+    public var title: String {
+        switch self {
+        case .flow(let title, _), .action(let title, _): title
+        }
+    }
+}
+
+/// A headless tab bar (a `UITabBarController`): tabs that each hold their own navigation stack, and tabs
+/// that act as buttons (``TabBarItem/action(title:_:)``).
 public final class TabContainer: Presentable {
     /// A number that identifies it in the app.
     public let id: Int
@@ -6,8 +23,10 @@ public final class TabContainer: Presentable {
     public internal(set) var presentation = Presentation()
     /// The tabs' titles, in order.
     public let titles: [String]
-    /// Each tab's navigation stack.
+    /// Each tab's navigation stack (an action's stays empty: it is never selected).
     public let stacks: [NavigationStack]
+    /// The action of each tab that is a button, by index.
+    let actions: [Int: () throws -> Void]
     /// The selected tab (0-based).
     public internal(set) var selectedIndex = 0
     /// Each tab's badge (a count or a short text beside its title), nil for none: set by the coordinator
@@ -22,15 +41,28 @@ public final class TabContainer: Presentable {
     /// The operation level it was made in (see ``Journal/shouldLog(_:)``).
     let born: Int
 
-    init(context: AppContext, titles: [String], owner: Coordinator? = nil, replacing replaced: NavigationStack? = nil) {
+    init(context: AppContext, titles: [String], actions: [Int: () throws -> Void] = [:], owner: Coordinator? = nil,
+         replacing replaced: NavigationStack? = nil) {
         self.replaced = replaced
         self.context = context
         self.id = context.nextID()
         self.born = context.journal.markNew()
         self.titles = titles
+        self.actions = actions
         self.badges = titles.map { _ in nil }
         self.owner = owner
         self.stacks = titles.map { _ in NavigationStack(context: context) }
+        self.selectedIndex = titles.indices.first { actions[$0] == nil } ?? 0 // the first tab that is a flow
+    }
+
+    /// Whether tab `index` is a button that acts (``TabBarItem/action(title:_:)``) rather than a flow.
+    public func isAction(_ index: Int) -> Bool { actions[index] != nil }
+
+    /// The coordinator that runs on tab `index`'s stack (a child of the tab bar's owner), or nil.
+    func flow(at index: Int) -> Coordinator? {
+        guard stacks.indices.contains(index) else { return nil }
+        let stack = stacks[index]
+        return owner?.children.first { $0.router?.stack === stack }
     }
 
     /// A tab's title with its badge, as the tab bar shows it: `Cart (3)`.

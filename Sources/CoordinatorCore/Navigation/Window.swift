@@ -128,6 +128,7 @@ public final class Window {
             case let tabs as TabContainer:
                 lines.append(indent + label + "Tabs")
                 for (i, stack) in tabs.stacks.enumerated() {
+                    if tabs.isAction(i) { lines.append(indent + "  tab " + tabs.label(ofTab: i) + ": an action"); continue }
                     lines.append(indent + "  tab " + tabs.label(ofTab: i) + ": NavigationStack" + (stack.barHidden ? " (bar hidden)" : "")
                         + (i == tabs.selectedIndex ? " (selected)" : ""))
                     for screen in stack.screens { lines.append(indent + "    " + screen.info.description) }

@@ -173,6 +173,10 @@ open class Coordinator {
         try handlers.screenLeft?(screen, bySystem)
     }
 
+    /// Called when the tab it runs in becomes the selected one (the user, a coordinator's `selectTab`, a
+    /// link), not for the tab a tab bar shows first.
+    open func tabDidBecomeSelected() throws {}
+
     /// Hands the result to whoever waits for it, once it finished for any reason but its parent finishing:
     /// the default calls ``onFinish``. A subclass that reports elsewhere (a scripting bridge) overrides
     /// this instead of setting a handler that would have to hold itself weakly.

@@ -188,23 +188,50 @@ enum CoordinatorMethods {
         }
     }
 
-    /// `self:setTabs { { "Title", Class [, args] }, ... }`: one tab per entry, each with its own navigation
-    /// stack and a child coordinator started on it; returns the children's instances.
+    /// `self:setTabs { { "Title", Class [, args] }, { "Compose", action = function() ... end }, ... }`: one
+    /// tab per entry, each flow with its own navigation stack and a child coordinator started on it, each
+    /// action a button in the tab bar; returns the flows' instances, in order.
     static func setTabs(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
-        var tabs: [(title: String, type: LuaTable, args: FlowValue?)] = []
+        enum Entry { case flow(title: String, type: LuaTable, args: FlowValue?), action(title: String, LuaFunction) }
+        var entries: [Entry] = []
         for item in try call.argument(1, as: [LuaTable].self) {
-            try item.checkKeys([], positions: 3, of: "a tab's entries", taking: "\"Title\", Class [, args], in that order")
-            guard let title = try item.rawGet(1, as: String?.self), let type = try item.rawGet(2, as: LuaTable?.self),
-                  try type.rawGet("__name", as: String?.self) != nil
-            else { throw call.badArgument(1, "tabs are { \"Title\", CoordinatorClass [, args] }") }
-            tabs.append((title, type, try item.rawGet(3, as: FlowValue?.self)))
+            try item.checkKeys(["action"], positions: 3, of: "a tab's entries",
+                               taking: "\"Title\", Class [, args], in that order; or \"Title\", action = function")
+            guard let title = try item.rawGet(1, as: String?.self) else {
+                throw call.badArgument(1, "tabs are { \"Title\", CoordinatorClass [, args] } or { \"Title\", action = function() ... end }")
+            }
+            switch try item.rawGet("action", as: LuaValue.self) {
+            case .nil:
+                guard let type = try item.rawGet(2, as: LuaTable?.self), try type.rawGet("__name", as: String?.self) != nil else {
+                    throw call.badArgument(1, "tabs are { \"Title\", CoordinatorClass [, args] } or { \"Title\", action = function() ... end }")
+                }
+                entries.append(.flow(title: title, type: type, args: try item.rawGet(3, as: FlowValue?.self)))
+            case .function(let action):
+                guard try item.rawGet(2, as: LuaValue.self) == .nil else {
+                    throw call.badArgument(1, "tab '\(title)' is an action: it takes no coordinator class")
+                }
+                entries.append(.action(title: title, action))
+            default:
+                throw call.badArgument(1, "tab '\(title)': action is a function")
+            }
         }
-        let children = tabs.map { ScriptedCoordinator(runtime: runtime, type: $0.type) }
+        var items: [TabBarItem] = []
+        var flows: [(ScriptedCoordinator, FlowValue?)] = []
+        for entry in entries {
+            switch entry {
+            case let .flow(title, type, args):
+                let child = ScriptedCoordinator(runtime: runtime, type: type)
+                flows.append((child, args))
+                items.append(.flow(title: title, child))
+            case let .action(title, action):
+                items.append(.action(title: title) { try action.call() })
+            }
+        }
         try runtime.app.atomically {
-            try coordinator.setTabs(tabs.map(\.title), for: children)
-            for (child, tab) in zip(children, tabs) { try coordinator.run(child, with: tab.args) }
+            try coordinator.setTabs(items)
+            for (child, args) in flows { try coordinator.run(child, with: args) }
         }
-        try call.pushResult(children.map { $0.instance.map(LuaValue.table) ?? .nil })
+        try call.pushResult(flows.map { $0.0.instance.map(LuaValue.table) ?? .nil })
     }
 
     /// `self:finish([result])`.

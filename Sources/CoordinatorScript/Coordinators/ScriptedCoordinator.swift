@@ -152,6 +152,13 @@ package final class ScriptedCoordinator: Coordinator {
         adopted.remove(at: index)
     }
 
+    /// `function Class:onTabSelected() ... end` runs whenever its tab becomes the selected one.
+    override package func tabDidBecomeSelected() throws {
+        if let instance, let handler = try instance.get("onTabSelected", as: LuaFunction?.self) {
+            try handler.call(instance)
+        }
+    }
+
     override package func didFinish(_ result: FlowValue?, reason: FinishReason) {
         if reason == .parentFinished { releaseLua() } // no handler runs for it
     }

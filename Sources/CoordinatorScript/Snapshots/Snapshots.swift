@@ -92,6 +92,7 @@ package final class Snapshots {
                 let list: [FlowValue] = tabs.stacks.indices.map { i in
                     var fields = stack(tabs.stacks[i]) + [("title", .string(tabs.titles[i]))]
                     if let badge = tabs.badges[i] { fields.append(("badge", badge)) }
+                    if tabs.isAction(i) { fields.append(("action", true)) } // a button: no stack of its own
                     return .record(FlowRecord(fields))
                 }
                 return ["tabs": .list(list), "selected": .int(tabs.selectedIndex + 1)]

@@ -160,7 +160,7 @@ package enum Annotations {
             function Coordinator:run(class, args, options) end
             """),
         ("setTabs", """
-            ---Shows a tab bar, each tab with its flow: `self:setTabs { { "Feed", Feed }, { "Profile", Profile } }`; returns the flows.
+            ---Shows a tab bar, each tab with its flow or an action: `self:setTabs { { "Feed", Feed }, { "Compose", action = fn }, { "Profile", Profile } }`; returns the flows, in order.
             ---@param tabs table
             ---@return any[]
             function Coordinator:setTabs(tabs) end
@@ -275,6 +275,8 @@ package enum Annotations {
             ---@class coordinator.Coordinator
             ---@field router coordinator.Coordinator
             ---@field onFinish? fun(result: any, reason: coordinator.FinishReason)
+            ---@field onTabSelected? fun(self: coordinator.Coordinator) runs whenever its tab becomes the selected one
+            ---@field onScreenLeft? fun(self: coordinator.Coordinator, screen: coordinator.Screen, bySystem: boolean)
             ---@field ui? boolean false on a class: a service that shows no screen
             local Coordinator = {}
 

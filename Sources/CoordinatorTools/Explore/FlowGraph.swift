@@ -96,7 +96,10 @@ package struct FlowGraph: Sendable {
             case .selectTab(let index): ("tab \(index &+ 1)", nil, .tab)
             case .open(let url): (url, nil, .output)
             }
-            if kind == .tab { continue }
+            // A switch to another tab is not drawn (each tab is its group); a tab that is a button acts,
+            // selecting nothing (the selected tab stays, or a modal covers the bar): that edge is drawn.
+            let to = report.states[transition.to]
+            if kind == .tab, to.tab != nil, to.tab != from.tab { continue }
             taken.append((node(from), node(report.states[transition.to]), name, payload, kind, report.itemLabels[from.screen + "." + name]))
         }
         // An output that leads one node to several places: its edges say which payload goes where (of a
