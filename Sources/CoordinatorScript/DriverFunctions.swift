@@ -2,7 +2,7 @@ import CoordinatorCore
 import CoordinatorLua
 
 /// The driver functions a script or a REPL line uses to act as the user: `tap`, `back`, `dismiss`, `open`,
-/// `tab` (each a ``UserStep`` taken with `Application.perform(_:)`), and to look: `top`, `stack`, `tree`,
+/// `tab`, `swipeTo`, `swipe` (each a ``UserStep`` taken with `Application.perform(_:)`), and to look: `top`, `stack`, `tree`,
 /// `snapshot`; and `restore`, `reload`. Globals of the Lua state, installed only when asked for (a REPL, a
 /// test, a script that walks the app): an embedded runtime's scripts cannot tap on the user's behalf.
 package final class DriverFunctions {
@@ -17,7 +17,8 @@ package final class DriverFunctions {
 
     /// Installs the driver functions as globals, once: `tap(output [, payload])`, `back()`, `dismiss()` (the
     /// swipe-down of the whole top modal), `open(url)` (a deep link: ``open(_:)``), `top()` (the visible
-    /// screen), `tab(n)` or `tab("Title")`, `stack()` (the visible stack's screen names), `tree()` (the
+    /// screen), `tab(n)` or `tab("Title")`, `swipeTo(n)` or `swipeTo("Title")` and `swipe("left" | "right")`
+    /// (the pages' next or previous one), `stack()` (the visible stack's screen names), `tree()` (the
     /// coordinator tree), `snapshot()` and `restore(json)` (``snapshot()``, ``restore(_:)``) and
     /// `reload(...)` (``reload(fresh:)``).
     func install(in runtime: ScriptRuntime) throws {
@@ -42,6 +43,24 @@ package final class DriverFunctions {
             let index = call.type(1) == .string ? try runtime.app.tabIndex(titled: call.string(1))
                 : try call.integer(1).subtractingReportingOverflow(1).partialValue
             try runtime.driverFunctions.drive(.selectTab(index), call, in: runtime.app)
+        }),
+        ("swipeTo", { runtime, call in
+            let index = call.type(1) == .string ? try runtime.app.pageIndex(titled: call.string(1))
+                : try call.integer(1).subtractingReportingOverflow(1).partialValue
+            try runtime.driverFunctions.drive(.swipeTo(index), call, in: runtime.app)
+        }),
+        ("swipe", { runtime, call in
+            // A finger moving left brings the next page, moving right the previous one.
+            let direction = try call.string(1)
+            guard direction == "left" || direction == "right" else {
+                throw call.badArgument(1, "\"left\" (the next page) or \"right\" (the previous one) expected, got '\(direction)'")
+            }
+            guard let pages = runtime.app.visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
+            let index = pages.selectedIndex + (direction == "left" ? 1 : -1)
+            guard pages.titles.indices.contains(index) else {
+                throw NavigationError(.badTab, "there is no page \(direction == "left" ? "after" : "before") \(pages.titles[pages.selectedIndex]) (pages: \(pages.titles.joined(separator: ", ")))")
+            }
+            try runtime.driverFunctions.drive(.swipeTo(index), call, in: runtime.app)
         }),
         ("snapshot", { runtime, call in try call.pushResult(runtime.snapshot()) }),
         ("restore", { runtime, call in

@@ -39,6 +39,9 @@ enum Page {
       .value { border: 1px solid var(--line); border-radius: 10px; padding: 8px; margin-bottom: 6px; }
       .value input { width: 100%; font: 12px ui-monospace, monospace; padding: 5px; margin: 4px 0; }
       .value .examples button, .value .send { font: 12px inherit; margin: 2px; }
+      #pager { display: none; gap: 4px; justify-content: center; padding: 6px; border-bottom: 1px solid var(--line); }
+      #pager button { border: none; background: none; font: 12px inherit; color: var(--dim); cursor: pointer; }
+      #pager button.selected { color: var(--accent); font-weight: 600; }
       #tabbar { display: flex; border-top: 1px solid var(--line); height: 52px; }
       #tabbar button { flex: 1; border: none; background: #fafafa; font: 12px inherit; cursor: pointer; position: relative; }
       #tabbar button.selected { color: var(--accent); font-weight: 600; }
@@ -98,6 +101,7 @@ enum Page {
         <div id="sheet">
           <div id="sheet-grip"><button id="sheet-close" title="swipe down: dismiss()" aria-label="dismiss"></button></div>
           <div id="navbar"><button id="back">‹ Back</button><h2 id="screen-title"></h2><span style="min-width:60px"></span></div>
+          <div id="pager" aria-label="pages"></div>
           <div id="content">
             <p id="screen-text"></p>
             <dl id="inputs"></dl>
@@ -190,6 +194,16 @@ enum Page {
         b.onclick = () => act({ action: "tab", number: i + 1 }); tabbar.append(b);
       });
       tabbar.style.display = (state.tabs || []).length ? "flex" : "none";
+      // Pages: the one shown and its neighbours a swipe away (‹ swipe("right"), › swipe("left")).
+      const pager = $("pager"); pager.replaceChildren();
+      const pages = state.pages || [], shownPage = pages.findIndex(p => p.selected);
+      if (shownPage > 0) { const b = el("button", "‹", "swipe"); b.title = 'swipe("right")'; b.onclick = () => act({ action: "page", number: shownPage }); pager.append(b); }
+      pages.forEach((page, i) => {
+        const b = el("button", page.title, page.selected ? "selected" : ""); b.dataset.title = page.title;
+        b.onclick = () => act({ action: "page", number: i + 1 }); pager.append(b);
+      });
+      if (shownPage >= 0 && shownPage < pages.length - 1) { const b = el("button", "›", "swipe"); b.title = 'swipe("left")'; b.onclick = () => act({ action: "page", number: shownPage + 2 }); pager.append(b); }
+      pager.style.display = pages.length ? "flex" : "none";
       $("stack").textContent = (state.stack || []).join(" › ");
       $("hierarchy").textContent = state.hierarchy;
       $("tree").textContent = state.tree;

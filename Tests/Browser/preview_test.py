@@ -21,7 +21,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-app_url, app_script, shop_url, shots, cover_url = sys.argv[1:6]
+app_url, app_script, shop_url, shots, cover_url, pages_url = sys.argv[1:7]
 os.makedirs(shots, exist_ok=True)
 
 options = Options()
@@ -213,6 +213,16 @@ gap = driver.execute_script("const b = document.querySelector('#alert .box').get
 check(gap < 40, "an action sheet rises from the bottom (%d px above it)" % gap)
 click(lambda: driver.find_element(By.XPATH, "//div[@id='alert-actions']/button[normalize-space(.)='Cancel']"))
 until(lambda: "shown" not in driver.find_element(By.ID, "alert").get_attribute("class"), "its action closes it")
+
+# --- pages: the one shown, a swipe to its neighbour ----------------------------------------------------
+driver.get(pages_url)
+until(lambda: text("screen-title") == "Users", "the pages app starts on its first page")
+check(driver.find_element(By.ID, "pager").is_displayed(), "pages show their pager")
+click(lambda: driver.find_element(By.XPATH, "//div[@id='pager']/button[normalize-space(.)='›']"))
+until(lambda: text("screen-title") == "News", "a swipe shows the next page")
+check("swipeTo(2)" in text("history"), "the swipe is a step of the history (%r)" % text("history"))
+click(lambda: driver.find_element(By.XPATH, "//div[@id='pager']/button[normalize-space(.)='Users']"))
+until(lambda: text("screen-title") == "Users", "a page's title swipes to it")
 
 # --- links, tabs, badges, a modal sheet, snapshots ----------------------------------------------------
 driver.get(shop_url)

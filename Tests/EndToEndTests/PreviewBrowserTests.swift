@@ -257,8 +257,9 @@ import TestSupport
             flow.app(Home)
             """)
         let coverServer = try Server([cover])
+        let pagesServer = try Server(["examples/pages.lua"])
         let shots = NSTemporaryDirectory() + "coordrun-preview-screenshots"
-        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_test.py", appServer.url, app, shopServer.url, shots, coverServer.url],
+        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_test.py", appServer.url, app, shopServer.url, shots, coverServer.url, pagesServer.url],
                                        input: "", within: 300)
         print(outcome.out.split(separator: "\n").filter { $0.hasPrefix("measure:") || $0.hasPrefix("screenshots:") }.joined(separator: "\n"))
         #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")

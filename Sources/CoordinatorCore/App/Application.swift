@@ -210,6 +210,12 @@ public final class Application {
                 try select(index, of: tabs, bySystem: true)
                 stepLog.note(step)
             }
+        case .swipeTo(let index):
+            try atomically {
+                guard let pages = visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
+                try select(index, of: pages, bySystem: true)
+                stepLog.note(step)
+            }
         case .open(let link):
             guard let linkOpener else {
                 throw NavigationError(.noRouter, "this app opens no links (\(link)): a scripting layer routes them")
@@ -245,6 +251,15 @@ public final class Application {
         return index
     }
 
+    /// The index of the visible pages' page titled `title`, or an error that lists the titles.
+    public func pageIndex(titled title: String) throws -> Int {
+        guard let pages = visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
+        guard let index = pages.index(ofTitle: title) else {
+            throw NavigationError(.badTab, "there is no page titled '\(title)' (pages: \(pages.titles.joined(separator: ", ")))")
+        }
+        return index
+    }
+
     /// Ends the running app as one step of the running operation, so that ``start(_:with:router:)`` can
     /// run again (a link that rebuilds the app from its start, a restore): the root and all its flows finish
     /// (reason `parentFinished`: no `onFinish` runs), every screen leaves, and the window gets an empty root
@@ -254,6 +269,12 @@ public final class Application {
     /// The tab bar the user sees: the topmost container when it is a tab container (a modal covers the
     /// tab bars below it, as in UIKit).
     public var visibleTabs: TabContainer? { (window.modals.last ?? window.root) as? TabContainer }
+
+    /// The pages the user sees: the topmost container when it is a page container.
+    public var visiblePages: PageContainer? { (window.modals.last ?? window.root) as? PageContainer }
+
+    /// The user swipes to page `index` (0-based) of the visible pages.
+    public func swipe(toPage index: Int) throws { try perform(.swipeTo(index)) }
 
     /// Sets input `name` on every shown screen that declares it, across stacks, modals and tabs (data back
     /// through the stack). Returns how many screens were updated.

@@ -15,6 +15,8 @@ public enum UserStep: Hashable, Sendable {
     case dismiss
     /// The user selected a tab, 0-based (``Application/selectTab(_:)``).
     case selectTab(Int)
+    /// The user swiped to a page of the visible pages, 0-based (``Application/swipe(toPage:)``).
+    case swipeTo(Int)
     /// A link was opened: a scripting layer's route, which records the link instead of the steps it took.
     case open(String)
 }
@@ -28,6 +30,7 @@ extension UserStep: CustomStringConvertible {
         case .back: ".back"
         case .dismiss: ".dismiss"
         case .selectTab(let index): ".selectTab(\(index))"
+        case .swipeTo(let index): ".swipeTo(\(index))"
         case .open(let url): ".open(\"\(url.replacingEscapes())\")"
         }
     }

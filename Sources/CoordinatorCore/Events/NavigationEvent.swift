@@ -53,6 +53,8 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     case tabSelected(Int, bySystem: Bool)
     /// The user tapped a tab that is a button (0-based): its action ran, and nothing was selected.
     case tabActed(Int)
+    /// A page was shown (`bySystem`: by the user swiping).
+    case pageSelected(Int, bySystem: Bool)
     /// A screen's input changed.
     case inputChanged(ScreenInfo, input: String)
     /// A screen emitted an output.
@@ -78,6 +80,7 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
         case let .dismissed(what, _, bySystem): (bySystem ? "system: swipe down " : "dismiss ") + what
         case let .tabSelected(i, bySystem): (bySystem ? "user selects tab " : "select tab ") + String(i + 1)
         case let .tabActed(i): "user taps tab \(i + 1) (an action)"
+        case let .pageSelected(i, bySystem): (bySystem ? "user swipes to page " : "select page ") + String(i + 1)
         case let .inputChanged(s, input): "update \(s).\(input)"
         case let .outputEmitted(s, output): "\(s) -> \(output)"
         case let .signal(name, from, receivers): "signal \(name) from \(from) reached \(receivers)"

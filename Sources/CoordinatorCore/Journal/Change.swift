@@ -19,7 +19,7 @@ enum Change {
     case popped(NavigationStack, [Screen])
     case removed(NavigationStack, Screen, at: Int)
     case stackReset(NavigationStack, [Screen], barHidden: Bool)
-    case tabSelected(TabContainer, Int)
+    case selected(FlowContainer, Int)
     case badge(TabContainer, Int, FlowValue?)
     // Screens
     case placement(Screen, owner: Coordinator?, stack: NavigationStack?, isShown: Bool)
@@ -52,7 +52,8 @@ enum Change {
         case .windowRoot, .modalPresented, .modalsRemoved, .modalReplaced, .root, .gateway, .steps: 0
         case .custom(let born, _): born
         case .pushed(let s, _), .popped(let s, _), .removed(let s, _, _), .stackReset(let s, _, _): s.born
-        case .tabSelected(let t, _), .badge(let t, _, _): t.born
+        case .selected(let t, _): t.born
+        case .badge(let t, _, _): t.born
         case .placement(let s, _, _, _), .input(let s, _, _), .outputHandler(let s, _, _),
              .screenSignalHandler(let s, _, _), .screenHandlers(let s, _, _): s.born
         case .childAdded(let c, _, _), .childRemoved(let c, _, _), .status(let c, _), .screenAdded(let c, _),
@@ -76,7 +77,7 @@ enum Change {
     /// The operation level a container was made in (0 for one a host made outside operations).
     private func bornLevel(of container: Presentable) -> Int {
         if let stack = container as? NavigationStack { return stack.born }
-        if let tabs = container as? TabContainer { return tabs.born }
+        if let flows = container as? FlowContainer { return flows.born }
         if let screen = container as? Screen { return screen.born } // an alert
         return 0
     }
@@ -123,7 +124,7 @@ enum Change {
         case let .popped(stack, screens): stack.screens += screens
         case let .removed(stack, screen, index): stack.screens.insert(screen, at: min(index, stack.screens.count))
         case let .stackReset(stack, screens, barHidden): (stack.screens, stack.barHidden) = (screens, barHidden)
-        case let .tabSelected(tabs, index): tabs.selectedIndex = index
+        case let .selected(flows, index): flows.selectedIndex = index
         case let .badge(tabs, index, value): if tabs.badges.indices.contains(index) { tabs.badges[index] = value }
         case let .placement(screen, owner, stack, isShown): (screen.owner, screen.stack, screen.isShown) = (owner, stack, isShown)
         case let .input(screen, name, value):
@@ -232,12 +233,14 @@ extension NavigationStack {
     }
 }
 
-extension TabContainer {
+extension FlowContainer {
     func select(_ index: Int) {
-        if context.journal.shouldLog(born) { context.journal.record(.tabSelected(self, selectedIndex)) }
+        if context.journal.shouldLog(born) { context.journal.record(.selected(self, selectedIndex)) }
         selectedIndex = index
     }
+}
 
+extension TabContainer {
     func setBadge(_ value: FlowValue?, at index: Int) {
         if context.journal.shouldLog(born) { context.journal.record(.badge(self, index, badges[index])) }
         badges[index] = value

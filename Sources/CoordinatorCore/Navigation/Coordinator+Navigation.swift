@@ -157,11 +157,40 @@ extension Coordinator {
         }
         return try app.atomically {
             let tabs = TabContainer(context: app.context, titles: items.map(\.title), actions: actions, owner: self, replacing: router.stack)
-            try app.replaceContainer(of: router.stack, with: tabs, by: self)
+            try router.perform(.setContainer(tabs), for: self, animated: false)
             for (i, item) in items.enumerated() {
                 if case .flow(_, let coordinator) = item { coordinator.setRouter(router.router(on: tabs.stacks[i])) }
             }
             return tabs
         }
+    }
+
+    /// Replaces its router's container (the window's root, or the modal that holds its stack) with pages
+    /// titled `titles`, and gives each of `coordinators` (in order) a router on its page's stack: run them
+    /// next. The first page shows.
+    @discardableResult
+    public func setPages(_ titles: [String], for coordinators: [Coordinator]) throws -> PageContainer {
+        let router = try activeRouter()
+        let app = try runningApp()
+        guard !titles.isEmpty, titles.count == coordinators.count else {
+            throw NavigationError(.badTab, "pages need at least one title, and one coordinator per title")
+        }
+        return try app.atomically {
+            let pages = PageContainer(context: app.context, titles: titles, owner: self, replacing: router.stack)
+            try router.perform(.setContainer(pages), for: self, animated: false)
+            for (i, coordinator) in coordinators.enumerated() { coordinator.setRouter(router.router(on: pages.stacks[i])) }
+            return pages
+        }
+    }
+
+    /// Shows a page (0-based) of the pages it set or shows in.
+    public func selectPage(_ index: Int) throws {
+        try perform(.selectPage(index), animated: true)
+    }
+
+    /// The pages it set or shows in, or nil.
+    public var pages: PageContainer? {
+        guard let app = try? runningApp() else { return nil }
+        return app.window.container(PageContainer.self, for: self, stack: try? activeRouter().stack)
     }
 }

@@ -27,6 +27,12 @@ extension Application {
                 throw NavigationError(.badTab, "\(actor.name) shows no tabs: its navigation stack is not in a tab container, and it set none")
             }
             try select(index, of: tabs, bySystem: false)
+        case .selectPage(let index):
+            guard let pages = window.container(PageContainer.self, for: actor, stack: stack) else {
+                throw NavigationError(.badTab, "\(actor.name) shows no pages: its navigation stack is not a page, and it set none")
+            }
+            try select(index, of: pages, bySystem: false)
+        case .setContainer(let container): try replaceContainer(of: stack, with: container, by: actor)
         case .sequence(let steps):
             for step in steps { try navigate(step, on: stack, by: actor, animated: animated) }
         }
@@ -113,12 +119,16 @@ extension Application {
         try removeModals(from: index, by: screen.owner)
     }
 
-    func select(_ index: Int, of tabs: TabContainer, bySystem: Bool) throws {
-        guard tabs.stacks.indices.contains(index) else {
+    /// Selects tab or page `index` of `container`: the user's tap or swipe (`bySystem`), or a coordinator's.
+    /// A tab that is a button runs its action instead (the user's tap only); the flow whose tab or page
+    /// becomes the selected one hears it.
+    func select(_ index: Int, of container: FlowContainer, bySystem: Bool) throws {
+        let member = container.memberName
+        guard container.stacks.indices.contains(index) else {
             // tab(n) took n - 1, wrapping: adding 1 back, wrapping, names the n the user wrote.
-            throw NavigationError(.badTab, "there is no tab \(index &+ 1) (tabs: \(tabs.titles.joined(separator: ", ")))")
+            throw NavigationError(.badTab, "there is no \(member) \(index &+ 1) (\(member)s: \(container.titles.joined(separator: ", ")))")
         }
-        if let action = tabs.actions[index] {
+        if let tabs = container as? TabContainer, let action = tabs.actions[index] {
             // A tab that is a button: the user's tap runs it, and selects nothing; code cannot select it.
             guard bySystem else {
                 throw NavigationError(.badTab, "tab \(index + 1) (\(tabs.titles[index])) is an action, not a tab to select: the user taps it")
@@ -126,10 +136,10 @@ extension Application {
             emit(.tabActed(index))
             return try action()
         }
-        guard index != tabs.selectedIndex else { return }
-        tabs.select(index)
-        emit(.tabSelected(index, bySystem: bySystem))
-        if let flow = tabs.flow(at: index), flow.status == .running { try flow.tabDidBecomeSelected() }
+        guard index != container.selectedIndex else { return }
+        container.select(index)
+        emit(container is PageContainer ? .pageSelected(index, bySystem: bySystem) : .tabSelected(index, bySystem: bySystem))
+        if let flow = container.flow(at: index), flow.status == .running { try flow.didBecomeSelected(in: container) }
     }
 
     /// The Back button (or edge swipe) on the visible navigation stack, or the swipe-down of the top modal.
@@ -153,8 +163,8 @@ extension Application {
         }
     }
 
-    /// Puts a tab container where `stack` is (the window's root, or a modal).
-    func replaceContainer(of stack: NavigationStack, with container: TabContainer, by actor: Coordinator) throws {
+    /// Puts a tab bar or pages where `stack` is (the window's root, or a modal).
+    func replaceContainer(of stack: NavigationStack, with container: FlowContainer, by actor: Coordinator) throws {
         if window.root === stack {
             window.setRoot(container)
         } else if let index = window.modalIndex(of: stack) {
@@ -172,7 +182,7 @@ extension Application {
     /// Gives the places of the tab bars `coordinator` set back to the stacks they took them from
     /// (``Window/restoreContainers(setBy:)``), each one's going reported.
     func restoreContainers(setBy coordinator: Coordinator) {
-        for tabs in window.restoreContainers(setBy: coordinator) { emit(.dismissed(tabs.containerName, animated: false, bySystem: false)) }
+        for flows in window.restoreContainers(setBy: coordinator) { emit(.dismissed(flows.containerName, animated: false, bySystem: false)) }
     }
 
     /// Removes modals from `index` up (UIKit dismisses everything above a dismissed controller too).
@@ -206,7 +216,7 @@ extension Application {
     static func stacks(of container: Presentable) -> [NavigationStack] {
         switch container {
         case let stack as NavigationStack: [stack]
-        case let tabs as TabContainer: tabs.stacks
+        case let flows as FlowContainer: flows.stacks
         default: []
         }
     }

@@ -64,4 +64,4 @@ extension Presentable {
 
 extension Screen: Restylable {}
 extension NavigationStack: Restylable {}
-extension TabContainer: Restylable {}
+extension FlowContainer: Restylable {}

@@ -26,6 +26,11 @@ public enum Transition {
     case dismiss
     /// Selects a tab of the tab container that holds the router's stack (0-based).
     case selectTab(Int)
+    /// Shows a page of the page container that holds the router's stack (0-based).
+    case selectPage(Int)
+    /// Puts a tab bar or pages where the router's stack is (the window's root, or a modal): their flows
+    /// then get routers on their stacks (``Router/router(on:)``).
+    case setContainer(FlowContainer)
     /// Several steps as one: all of them happen, or none.
     case sequence([Transition])
 
@@ -47,6 +52,8 @@ extension Transition: CustomStringConvertible {
             "present \(module.containerName)" + Self.aside(module.presentation.isDefault ? nil : module.presentation.description, animation)
         case .dismiss: "dismiss"
         case .selectTab(let index): "select tab \(index &+ 1)"
+        case .selectPage(let index): "select page \(index &+ 1)"
+        case .setContainer(let container): "set \(container.containerName)"
         case .sequence(let steps): "sequence(" + steps.map(\.description).joined(separator: ", ") + ")"
         }
     }

@@ -48,7 +48,7 @@ public final class Window {
     static func visiblePath(_ container: Presentable) -> [Screen] {
         switch container {
         case let stack as NavigationStack: stack.screens
-        case let tabs as TabContainer: tabs.selectedStack.screens
+        case let container as FlowContainer: container.selectedStack.screens
         default: container.screens
         }
     }
@@ -57,7 +57,7 @@ public final class Window {
     package static func visibleStack(of container: Presentable) -> NavigationStack? {
         switch container {
         case let stack as NavigationStack: stack
-        case let tabs as TabContainer: tabs.selectedStack
+        case let container as FlowContainer: container.selectedStack
         default: nil
         }
     }
@@ -75,44 +75,50 @@ public final class Window {
 
     private static func container(_ container: Presentable, holds stack: NavigationStack) -> Bool {
         if container === stack { return true }
-        if let tabs = container as? TabContainer { return tabs.holds(stack) }
+        if let flows = container as? FlowContainer { return flows.holds(stack) }
         return false
     }
 
     /// Where the modal `container` sits in ``modals``, or nil.
     func modalIndex(of container: Presentable) -> Int? { modals.lastIndex { $0 === container } }
 
-    /// The shown tab container (the root or a modal) that has `stack` as one of its tabs, or nil.
-    func tabContainer(holding stack: NavigationStack) -> TabContainer? {
-        if let tabs = root as? TabContainer, tabs.holds(stack) { return tabs }
-        for modal in modals { if let tabs = modal as? TabContainer, tabs.holds(stack) { return tabs } }
+    /// The shown container of kind `C` (the root or a modal) that has `stack` as one of its tabs or pages,
+    /// or nil.
+    func container<C: FlowContainer>(_ kind: C.Type, holding stack: NavigationStack) -> C? {
+        if let found = root as? C, found.holds(stack) { return found }
+        for modal in modals { if let found = modal as? C, found.holds(stack) { return found } }
         return nil
     }
 
-    /// The shown tab container a coordinator works with: the one that holds its stack, or the one it set
-    /// (its own stack was replaced by the tabs). Costs the number of containers.
-    func tabContainer(for coordinator: Coordinator, stack: NavigationStack?) -> TabContainer? {
-        if let stack, let tabs = tabContainer(holding: stack) { return tabs }
+    /// The shown container of kind `C` a coordinator works with: the one that holds its stack, or the one
+    /// it set (its own stack was replaced by it). Costs the number of containers.
+    func container<C: FlowContainer>(_ kind: C.Type, for coordinator: Coordinator, stack: NavigationStack?) -> C? {
+        if let stack, let found = container(kind, holding: stack) { return found }
         for container in [root] + modals {
-            if let tabs = container as? TabContainer, tabs.owner === coordinator { return tabs }
+            if let found = container as? C, found.owner === coordinator { return found }
         }
         return nil
     }
 
-    /// Gives the places of the tab bars `coordinator` set (and still shown) back to the stacks they took
-    /// them from: the root, or a modal (which goes when its stack is empty, as an empty modal stack does).
-    /// A flow that set tabs can then finish, and the next flow on that stack (the gateway's, its parent's)
-    /// shows there, or sets tabs again. The tab bars that went.
-    func restoreContainers(setBy coordinator: Coordinator) -> [TabContainer] {
-        var restored: [TabContainer] = []
-        if let tabs = root as? TabContainer, tabs.owner === coordinator, let stack = tabs.replaced {
+    /// The shown tab container a coordinator works with (``container(_:for:stack:)``).
+    func tabContainer(for coordinator: Coordinator, stack: NavigationStack?) -> TabContainer? {
+        container(TabContainer.self, for: coordinator, stack: stack)
+    }
+
+    /// Gives the places of the containers (tab bars, pages) `coordinator` set (and still shown) back to the
+    /// stacks they took them from: the root, or a modal (which goes when its stack is empty, as an empty
+    /// modal stack does). A flow that set tabs can then finish, and the next flow on that stack (the
+    /// gateway's, its parent's) shows there, or sets tabs again. The containers that went.
+    func restoreContainers(setBy coordinator: Coordinator) -> [FlowContainer] {
+        var restored: [FlowContainer] = []
+        if let flows = root as? FlowContainer, flows.owner === coordinator, let stack = flows.replaced {
             setRoot(stack)
-            restored.append(tabs)
+            restored.append(flows)
         }
         for index in modals.indices.reversed() {
-            guard let tabs = modals[index] as? TabContainer, tabs.owner === coordinator, let stack = tabs.replaced else { continue }
+            guard let flows = modals[index] as? FlowContainer, flows.owner === coordinator, let stack = flows.replaced else { continue }
             replaceModal(at: index, with: stack)
-            restored.append(tabs)
+            restored.append(flows)
         }
         return restored
     }
@@ -125,12 +131,14 @@ public final class Window {
             case let stack as NavigationStack:
                 lines.append(indent + label + "NavigationStack" + (stack.barHidden ? " (bar hidden)" : ""))
                 for screen in stack.screens { lines.append(indent + "  " + screen.info.description) }
-            case let tabs as TabContainer:
-                lines.append(indent + label + "Tabs")
-                for (i, stack) in tabs.stacks.enumerated() {
-                    if tabs.isAction(i) { lines.append(indent + "  tab " + tabs.label(ofTab: i) + ": an action"); continue }
-                    lines.append(indent + "  tab " + tabs.label(ofTab: i) + ": NavigationStack" + (stack.barHidden ? " (bar hidden)" : "")
-                        + (i == tabs.selectedIndex ? " (selected)" : ""))
+            case let flows as FlowContainer:
+                let tabs = flows as? TabContainer
+                lines.append(indent + label + (tabs == nil ? "Pages" : "Tabs"))
+                for (i, stack) in flows.stacks.enumerated() {
+                    let title = flows.memberName + " " + (tabs?.label(ofTab: i) ?? flows.titles[i])
+                    if tabs?.isAction(i) == true { lines.append(indent + "  " + title + ": an action"); continue }
+                    lines.append(indent + "  " + title + ": NavigationStack" + (stack.barHidden ? " (bar hidden)" : "")
+                        + (i == flows.selectedIndex ? " (selected)" : ""))
                     for screen in stack.screens { lines.append(indent + "    " + screen.info.description) }
                 }
             default:

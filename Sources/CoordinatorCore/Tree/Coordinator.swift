@@ -173,9 +173,9 @@ open class Coordinator {
         try handlers.screenLeft?(screen, bySystem)
     }
 
-    /// Called when the tab it runs in becomes the selected one (the user, a coordinator's `selectTab`, a
-    /// link), not for the tab a tab bar shows first.
-    open func tabDidBecomeSelected() throws {}
+    /// Called when the tab or page it runs in (of `container`) becomes the selected one (the user, a
+    /// coordinator's `selectTab` or `selectPage`, a link), not for the one a container shows first.
+    open func didBecomeSelected(in container: FlowContainer) throws {}
 
     /// Hands the result to whoever waits for it, once it finished for any reason but its parent finishing:
     /// the default calls ``onFinish``. A subclass that reports elsewhere (a scripting bridge) overrides

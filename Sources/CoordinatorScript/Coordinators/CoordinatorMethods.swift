@@ -16,6 +16,7 @@ enum CoordinatorMethods {
         ("dismiss", dismiss), ("selectTab", selectTab), ("alert", alert), ("run", run), ("setTabs", setTabs),
         ("finish", finish), ("update", update), ("send", send), ("onSignal", onSignal),
         ("screens", screens), ("children", children), ("setBadge", setBadge),
+        ("setPages", setPages), ("selectPage", selectPage),
     ]
 
     /// `self:push(name [, inputs [, { animated = bool, transition = "name" }]])`: pushes a new screen;
@@ -232,6 +233,39 @@ enum CoordinatorMethods {
             for (child, args) in flows { try coordinator.run(child, with: args) }
         }
         try call.pushResult(flows.map { $0.0.instance.map(LuaValue.table) ?? .nil })
+    }
+
+    /// `self:setPages { { "Title", Class [, args] }, ... }`: pages in place of its container, each with its
+    /// own navigation stack and a child coordinator started on it; returns the children's instances.
+    static func setPages(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
+        var pages: [(title: String, type: LuaTable, args: FlowValue?)] = []
+        for item in try call.argument(1, as: [LuaTable].self) {
+            try item.checkKeys([], positions: 3, of: "a page's entries", taking: "\"Title\", Class [, args], in that order")
+            guard let title = try item.rawGet(1, as: String?.self), let type = try item.rawGet(2, as: LuaTable?.self),
+                  try type.rawGet("__name", as: String?.self) != nil
+            else { throw call.badArgument(1, "pages are { \"Title\", CoordinatorClass [, args] }") }
+            pages.append((title, type, try item.rawGet(3, as: FlowValue?.self)))
+        }
+        let children = pages.map { ScriptedCoordinator(runtime: runtime, type: $0.type) }
+        try runtime.app.atomically {
+            try coordinator.setPages(pages.map(\.title), for: children)
+            for (child, page) in zip(children, pages) { try coordinator.run(child, with: page.args) }
+        }
+        try call.pushResult(children.map { $0.instance.map(LuaValue.table) ?? .nil })
+    }
+
+    /// `self:selectPage(n)` (from 1) or `self:selectPage("Title")`: by the coordinator that set the pages,
+    /// or a page's flow.
+    static func selectPage(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
+        if call.type(1) == .string {
+            let title = try call.string(1)
+            guard let pages = coordinator.pages else { throw NavigationError(.badTab, "\(coordinator.name) shows no pages") }
+            guard let index = pages.index(ofTitle: title) else {
+                throw NavigationError(.badTab, "there is no page titled '\(title)' (pages: \(pages.titles.joined(separator: ", ")))")
+            }
+            return try coordinator.selectPage(index)
+        }
+        try coordinator.selectPage(call.integer(1).subtractingReportingOverflow(1).partialValue)
     }
 
     /// `self:finish([result])`.

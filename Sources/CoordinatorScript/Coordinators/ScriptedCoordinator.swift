@@ -152,9 +152,11 @@ package final class ScriptedCoordinator: Coordinator {
         adopted.remove(at: index)
     }
 
-    /// `function Class:onTabSelected() ... end` runs whenever its tab becomes the selected one.
-    override package func tabDidBecomeSelected() throws {
-        if let instance, let handler = try instance.get("onTabSelected", as: LuaFunction?.self) {
+    /// `function Class:onTabSelected() ... end` (`onPageSelected` for a page) runs whenever its tab (page)
+    /// becomes the selected one.
+    override package func didBecomeSelected(in container: FlowContainer) throws {
+        let name = container is PageContainer ? "onPageSelected" : "onTabSelected"
+        if let instance, let handler = try instance.get(name, as: LuaFunction?.self) {
             try handler.call(instance)
         }
     }

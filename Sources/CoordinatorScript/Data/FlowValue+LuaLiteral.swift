@@ -30,7 +30,7 @@ extension FlowValue {
 
 extension UserStep {
     /// The step as the driver call that takes it again, in Lua: `tap("open", {id = "42"})`, `back()`,
-    /// `dismiss()`, `tab(2)`, `open("shop://cart")`. What recorded tests and exploration's reproductions
+    /// `dismiss()`, `tab(2)`, `swipeTo(2)`, `open("shop://cart")`. What recorded tests and exploration's reproductions
     /// write, and what messages name a step by.
     public var luaSource: String { luaSource(secret: nil) }
 
@@ -42,6 +42,7 @@ extension UserStep {
         case .back: "back()"
         case .dismiss: "dismiss()"
         case .selectTab(let index): "tab(" + LuaSyntax.literal(index &+ 1) + ")" // tab(n) took n - 1, wrapping
+        case .swipeTo(let index): "swipeTo(" + LuaSyntax.literal(index &+ 1) + ")"
         case .open(let url): "open(" + LuaSyntax.quoted(url) + ")"
         }
     }

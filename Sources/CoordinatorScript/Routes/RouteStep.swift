@@ -8,6 +8,7 @@ import CoordinatorLua
 ///   exists and has the step's output; checked again when the link opens);
 /// - `flow = "Catalog"`: the visible screen belongs to a coordinator of class `Catalog`;
 /// - `tab = "Catalog"` or `tab = 2`: the user selects that tab;
+/// - `page = "News"` or `page = 2`: the user swipes to that page;
 /// - `tap = "open"` with `choose = "product"` (an output that picks an item of a list: the item whose
 ///   `id`, `name`, `title` or text is the parameter's value), `payload = { id = ":product" }` (`":name"`
 ///   strings are replaced by the parameter) or `payload = function(params) ... end`;
@@ -16,6 +17,8 @@ struct RouteStep {
     enum Action {
         case tab(String)
         case tabNumber(Int)
+        case page(String)
+        case pageNumber(Int)
         case tap(String, Payload)
         case back
         case dismiss
@@ -35,10 +38,10 @@ struct RouteStep {
     /// The step described by a Lua table; `parameters` are the route's, for `choose`.
     init(_ table: LuaTable, number: Int, pattern: String) throws {
         func fail(_ what: String) -> LuaError { LuaError(.runtime, "route '\(pattern)', step \(number): \(what)") }
-        let known: Set<String> = ["on", "flow", "tab", "tap", "choose", "payload", "back", "dismiss"]
+        let known: Set<String> = ["on", "flow", "tab", "page", "tap", "choose", "payload", "back", "dismiss"]
         for (key, _) in try table.pairs() {
             guard let name = key.stringValue, known.contains(name) else {
-                throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a step has on, flow, tab, tap with choose or payload, back, dismiss)")
+                throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a step has on, flow, tab, page, tap with choose or payload, back, dismiss)")
             }
         }
         on = try table.rawGet("on", as: String?.self)
@@ -50,6 +53,13 @@ struct RouteStep {
         case let value:
             guard let n = value.intValue, n >= 1 else { throw fail("tab is a title or a number from 1") }
             actions.append(.tabNumber(n))
+        }
+        switch try table.rawGet("page", as: LuaValue.self) {
+        case .nil: break
+        case .string(let title): actions.append(.page(title.string))
+        case let value:
+            guard let n = value.intValue, n >= 1 else { throw fail("page is a title or a number from 1") }
+            actions.append(.pageNumber(n))
         }
         if let output = try table.rawGet("tap", as: String?.self) {
             let choose = try table.rawGet("choose", as: String?.self)
@@ -69,7 +79,7 @@ struct RouteStep {
         }
         if try table.rawGet("back", as: Bool?.self) == true { actions.append(.back) }
         if try table.rawGet("dismiss", as: Bool?.self) == true { actions.append(.dismiss) }
-        guard actions.count <= 1 else { throw fail("one action a step (tab, tap, back or dismiss)") }
+        guard actions.count <= 1 else { throw fail("one action a step (tab, page, tap, back or dismiss)") }
         guard on != nil || flow != nil || !actions.isEmpty else { throw fail("an empty step") }
         action = actions.first
     }

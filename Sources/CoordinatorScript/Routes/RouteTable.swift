@@ -155,6 +155,8 @@ final class RouteTable {
         case .dismiss?: user = .dismiss
         case .tabNumber(let n)?: user = .selectTab(n &- 1)
         case .tab(let title)?: user = .selectTab(try app.tabIndex(titled: title))
+        case .pageNumber(let n)?: user = .swipeTo(n &- 1)
+        case .page(let title)?: user = .swipeTo(try app.pageIndex(titled: title))
         case let .tap(output, payload)?: user = .tap(output, payload: try resolve(payload, output: output, on: screen, parameters: parameters))
         }
         try app.perform(user)

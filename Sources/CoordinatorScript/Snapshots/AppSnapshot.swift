@@ -77,18 +77,20 @@ public enum AppSnapshot {
         case .back: return ["back": true]
         case .dismiss: return ["dismiss": true]
         case .selectTab(let index): return ["tab": .int(index &+ 1)]
+        case .swipeTo(let index): return ["page": .int(index &+ 1)]
         case .open(let url): return ["open": .string(url)]
         }
     }
 
     /// The step a document's entry describes.
     package static func step(from value: FlowValue, number: Int) throws -> UserStep {
-        func bad() -> SnapshotError { SnapshotError(.malformed, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, open)") }
+        func bad() -> SnapshotError { SnapshotError(.malformed, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, page, open)") }
         guard case .record(let fields) = value else { throw bad() }
         if let output = fields["tap"]?.stringValue { return .tap(output, payload: fields["payload"]) }
         if fields["back"] == true { return .back }
         if fields["dismiss"] == true { return .dismiss }
         if let tab = fields["tab"]?.intValue, tab >= 1 { return .selectTab(tab - 1) }
+        if let page = fields["page"]?.intValue, page >= 1 { return .swipeTo(page - 1) }
         if let url = fields["open"]?.stringValue { return .open(url) }
         throw bad()
     }

@@ -96,6 +96,11 @@ package final class Snapshots {
                     return .record(FlowRecord(fields))
                 }
                 return ["tabs": .list(list), "selected": .int(tabs.selectedIndex + 1)]
+            case let pages as PageContainer:
+                let list: [FlowValue] = pages.stacks.indices.map { i in
+                    .record(FlowRecord(stack(pages.stacks[i]) + [("title", .string(pages.titles[i]))]))
+                }
+                return ["pages": .list(list), "selected": .int(pages.selectedIndex + 1)]
             case let alone as Screen: return ["screen": screen(alone)]
             default: return ["container": .string(container.containerName)]
             }
@@ -275,6 +280,9 @@ package final class Snapshots {
             if let list = container["tabs"]?.listValue {
                 tabs.append(container)
                 for (i, tab) in list.enumerated() { stack(tab["stack"]?.listValue ?? [], at: "\(path).tabs[\(i + 1)]") }
+            }
+            if let list = container["pages"]?.listValue {
+                for (i, page) in list.enumerated() { stack(page["stack"]?.listValue ?? [], at: "\(path).pages[\(i + 1)]") }
             }
         }
         if let window = wanted["window"] {

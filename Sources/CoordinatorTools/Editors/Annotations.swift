@@ -165,6 +165,17 @@ package enum Annotations {
             ---@return any[]
             function Coordinator:setTabs(tabs) end
             """),
+        ("setPages", """
+            ---Shows pages the user swipes between, each with its flow: `self:setPages { { "Users", Users }, { "News", News } }`; returns the flows.
+            ---@param pages table
+            ---@return any[]
+            function Coordinator:setPages(pages) end
+            """),
+        ("selectPage", """
+            ---Shows a page by number (from 1) or title.
+            ---@param page integer|string
+            function Coordinator:selectPage(page) end
+            """),
         ("finish", """
             ---Finishes this flow with a result (its parent's `onFinish` hears it).
             ---@param result? any
@@ -222,6 +233,8 @@ package enum Annotations {
         ("dismiss", "---The swipe-down of the whole top modal.\nfunction dismiss() end"),
         ("open", "---Opens a deep link the app declares.\n---@param url string\nfunction open(url) end"),
         ("tab", "---Selects a tab by number (from 1) or title.\n---@param tab integer|string\nfunction tab(tab) end"),
+        ("swipeTo", "---Swipes to a page of the visible pages, by number (from 1) or title.\n---@param page integer|string\nfunction swipeTo(page) end"),
+        ("swipe", "---Swipes the visible pages as a finger moving that way: \"left\" brings the next page, \"right\" the previous one.\n---@param direction \"left\"|\"right\"\nfunction swipe(direction) end"),
         ("top", "---The visible screen.\n---@return coordinator.AnyScreen\nfunction top() end"),
         ("stack", "---The visible stack's screen names, bottom first.\n---@return string[]\nfunction stack() end"),
         ("tree", "---The coordinator tree.\n---@return { name: string, children: table[] }?\nfunction tree() end"),
@@ -244,6 +257,7 @@ package enum Annotations {
         ("stack", "---The visible hierarchy from bottom to top.\n---@param names string[]\nfunction expect.stack(names) end"),
         ("alert", "---An alert is showing, with this title (and message).\n---@param spec { title: string, message?: string }\nfunction expect.alert(spec) end"),
         ("tabs", "---The tab bar's titles, in order (and the selected one).\n---@param spec { [integer]: string, selected?: string }\nfunction expect.tabs(spec) end"),
+        ("pages", "---The pages' titles, in order (and the one shown).\n---@param spec { [integer]: string, selected?: string }\nfunction expect.pages(spec) end"),
         ("badge", "---A tab's badge (nil: none).\n---@param title string\n---@param badge? integer|string\nfunction expect.badge(title, badge) end"),
         ("presentation", "---The top modal's presentation: its style, or the fields given (dismissable: whether the user can swipe it away; detent: a sheet's first).\n---@param spec \"pageSheet\"|\"formSheet\"|\"fullScreen\"|\"popover\"|{ style?: string, dismissable?: boolean, detent?: string }\nfunction expect.presentation(spec) end"),
         ("tree", "---The running coordinators, depth first, two spaces a level.\n---@param lines string[]\nfunction expect.tree(lines) end"),
@@ -276,6 +290,7 @@ package enum Annotations {
             ---@field router coordinator.Coordinator
             ---@field onFinish? fun(result: any, reason: coordinator.FinishReason)
             ---@field onTabSelected? fun(self: coordinator.Coordinator) runs whenever its tab becomes the selected one
+            ---@field onPageSelected? fun(self: coordinator.Coordinator) runs whenever its page becomes the one shown
             ---@field onScreenLeft? fun(self: coordinator.Coordinator, screen: coordinator.Screen, bySystem: boolean)
             ---@field ui? boolean false on a class: a service that shows no screen
             local Coordinator = {}

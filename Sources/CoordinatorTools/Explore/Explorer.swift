@@ -379,7 +379,8 @@ public final class Explorer {
 
     /// What the user can do now: the visible screen's outputs offered now (each item of a choice, each example of a
     /// value output), Back (when there is somewhere to go back to), the swipe-down of a modal that is not an
-    /// alert, and every other tab of the tab bar when no modal covers it.
+    /// alert, every other tab of the tab bar and a swipe to each page beside the one shown, when no modal
+    /// covers them.
     static func actions(in app: Application) throws -> [UserStep] {
         var actions: [UserStep] = []
         if let screen = app.window.visibleScreen {
@@ -403,6 +404,9 @@ public final class Explorer {
             }
             if let tabs = app.visibleTabs {
                 for i in tabs.titles.indices where i != tabs.selectedIndex { actions.append(.selectTab(i)) }
+            }
+            if let pages = app.visiblePages { // a swipe reaches the page beside the one shown
+                for i in [pages.selectedIndex - 1, pages.selectedIndex + 1] where pages.titles.indices.contains(i) { actions.append(.swipeTo(i)) }
             }
         }
         return actions

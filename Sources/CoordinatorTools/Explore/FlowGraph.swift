@@ -94,6 +94,7 @@ package struct FlowGraph: Sendable {
             case .back: ("back", nil, .back)
             case .dismiss: ("swipe down", nil, .dismiss)
             case .selectTab(let index): ("tab \(index &+ 1)", nil, .tab)
+            case .swipeTo(let index): ("swipe to page \(index &+ 1)", nil, .tab)
             case .open(let url): (url, nil, .output)
             }
             // A switch to another tab is not drawn (each tab is its group); a tab that is a button acts,

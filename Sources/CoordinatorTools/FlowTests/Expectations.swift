@@ -89,6 +89,17 @@ enum Expectations {
       if spec.selected ~= nil and spec.selected ~= bar.selected then fail("selected tab", spec.selected, bar.selected) end
     end
 
+    --- expect.pages { "One", "Two", selected = "One" }: the pages showing have these titles, in order (and
+    --- this one shown, when `selected` is given).
+    function expect.pages(spec)
+      local pages = recorders.pages()
+      local expected = {}
+      for i, title in ipairs(spec) do expected[i] = title end
+      if not pages then fail("pages", expected, "no pages") end
+      if not same(titles(pages), expected) then fail("pages", expected, titles(pages)) end
+      if spec.selected ~= nil and spec.selected ~= pages.selected then fail("selected page", spec.selected, pages.selected) end
+    end
+
     --- expect.presentation("formSheet"), or expect.presentation { style = "fullScreen", dismissable = false,
     --- detent = "medium" }: the top modal is presented so (the fields given; `dismissable`: whether the user
     --- can swipe it away; `detent`: a sheet's first).

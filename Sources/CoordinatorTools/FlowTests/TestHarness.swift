@@ -240,6 +240,18 @@ final class TestHarness {
             try table.set("selected", tabs.titles[tabs.selectedIndex])
             try call.pushResult(table)
         })
+        try recorders.set("pages", lua.function(name: "pages", holding: self) { harness, call in
+            // The pages showing: { { title = ... }, ..., selected = title }, or nothing.
+            guard let pages = harness.runtime.app.visiblePages else { return }
+            let table = try harness.runtime.lua.newTable()
+            for (i, title) in pages.titles.enumerated() {
+                let page = try harness.runtime.lua.newTable()
+                try page.set("title", title)
+                try table.rawSet(i + 1, page)
+            }
+            try table.set("selected", pages.titles[pages.selectedIndex])
+            try call.pushResult(table)
+        })
         try recorders.set("presentation", lua.function(name: "presentation", holding: self) { harness, call in
             // The top modal's presentation: { style = ..., dismissable = ..., detent = ... }, or nothing.
             guard let top = harness.runtime.app.window.modals.last else { return }

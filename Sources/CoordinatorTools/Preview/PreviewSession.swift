@@ -50,7 +50,7 @@ package final class PreviewSession {
 
     /// Runs the action a page sent, as JSON: `{"action": "choose", "number": 3}` (action N of the visible
     /// screen), `{"action": "tap", "output": "login", "payload": "{ name = 'Ann' }"}` (a Lua expression),
-    /// `{"action": "back"}`, `"dismiss"`, `{"action": "tab", "number": 2}`, `{"action": "open", "url": ...}`,
+    /// `{"action": "back"}`, `"dismiss"`, `{"action": "tab", "number": 2}`, `{"action": "page", "number": 2}`, `{"action": "open", "url": ...}`,
     /// `"undo"`, `"redo"`, `{"action": "goto", "line": 4}`, `{"action": "restore", "snapshot": JSON}`,
     /// `"reload"`, `{"action": "lua", "code": ...}`. Returns the state after it (``state``), which says
     /// whether the line failed; throws ``BadAction`` for a request that is not one of these (nothing runs).
@@ -99,6 +99,7 @@ package final class PreviewSession {
         case "back": return "back()"
         case "dismiss": return "dismiss()"
         case "tab": return "tab(\(try number("number", from: 1)))"
+        case "page": return "swipeTo(\(try number("number", from: 1)))"
         case "open": return "open(" + LuaSyntax.quoted(try string("url")) + ")"
         case "undo": return ":undo"
         case "redo": return ":redo"
@@ -125,7 +126,7 @@ package final class PreviewSession {
 
     /// The whole app as a page shows it, as JSON: `revision`; `screen` (`name`, `title`, `text`, `inputs` as
     /// Lua, `modal`, `alert` with its own `title` and `message`) or null; `actions` (`number`, `label`, `output`, `kind`:
-    /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one); `tabs` (`title`, `badge`, `selected`); `stack`; `tree` and
+    /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one); `tabs` (`title`, `badge`, `selected`); `pages` (`title`, `selected`); `stack`; `tree` and
     /// `hierarchy` as text; `events`; `history` (`line`, `text`, `current`, `undone`: the newest
     /// ``historyShown`` lines that changed the app) and `historyTotal`; `graphNode`, the node of
     /// ``flowGraph`` shown now; and what the last
@@ -185,6 +186,11 @@ package final class PreviewSession {
                 var tab: FlowRecord = ["title": .string(tabs.titles[i]), "selected": .bool(i == tabs.selectedIndex)]
                 tab["badge"] = tabs.badges[i].map { .string($0.displayText) }
                 return .record(tab)
+            })
+        }
+        if let pages = app.visiblePages {
+            document["pages"] = .list(pages.titles.indices.map { i in
+                ["title": .string(pages.titles[i]), "selected": .bool(i == pages.selectedIndex)]
             })
         }
         document["graphNode"] = flowGraph?.node(showing: app).map { .string($0.id) }

@@ -52,9 +52,12 @@ struct Completer {
             return REPL.commands.map { ":" + $0.name }.filter { $0.hasPrefix(word) && $0 != ":N" }.sorted()
         }
         if let function = Self.stringArgument(of: lineBefore) {
-            // Inside `tap("` the visible screen's outputs, inside `tab("` the tab titles: nothing else fits there.
+            // Inside `tap("` the visible screen's outputs, inside `tab("` the tab titles, inside `swipeTo("` the
+            // page titles, inside `swipe("` the directions: nothing else fits there.
             let names: [String] = switch function {
             case "tap": ((try? app.window.visibleScreen?.offeredOutputs()) ?? []).map(\.name)
+            case "swipeTo": app.visiblePages?.titles ?? []
+            case "swipe": app.visiblePages == nil ? [] : ["left", "right"]
             default: app.visibleTabs?.titles ?? []
             }
             return Set(names).filter { $0.hasPrefix(word) }.sorted()
@@ -75,15 +78,15 @@ struct Completer {
         return names.filter { $0.hasPrefix(partial) }.sorted().map { prefix + $0 }
     }
 
-    /// `tap` or `tab` when `lineBefore` ends inside the opening quote of that driver function's first
-    /// argument (`tap("`, `tab( '`), else nil.
+    /// `tap`, `tab`, `swipeTo` or `swipe` when `lineBefore` ends inside the opening quote of that driver
+    /// function's first argument (`tap("`, `tab( '`), else nil.
     static func stringArgument(of lineBefore: String) -> String? {
         var rest = Substring(lineBefore)
         guard let quote = rest.popLast(), quote == "\"" || quote == "'" else { return nil }
         while rest.last == " " { rest.removeLast() }
         guard rest.popLast() == "(" else { return nil }
         while rest.last == " " { rest.removeLast() }
-        for name in ["tap", "tab"] where rest.hasSuffix(name) {
+        for name in ["tap", "tab", "swipeTo", "swipe"] where rest.hasSuffix(name) {
             let before = rest.dropLast(name.count).last
             if before == nil || !(before == "_" || before == "." || before == ":" || before?.isLetter == true || before?.isNumber == true) { return name }
         }
