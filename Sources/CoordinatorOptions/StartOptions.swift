@@ -11,9 +11,12 @@ package struct StateOption: ParsableArguments {
 }
 
 /// Where an app starts, one declaration for coordrun, `coordrun explore` and `coordrun serve`: `--state`,
-/// `--open` (each link in turn), `--restore`.
+/// `--size-class`, `--open` (each link in turn), `--restore`.
 package struct StartOptions: ParsableArguments {
     @OptionGroup package var gateway: StateOption
+
+    @Option(name: .customLong("size-class"), help: ArgumentHelp("How wide the window starts: regular (a split's columns side by side) or compact (one stack, as on a phone).", valueName: "width"))
+    package var sizeClass: String = SizeClass.regular.rawValue
 
     @Option(help: ArgumentHelp("Start the app at this link (a route the app declares: docs/Links.md); given again, each next link is opened in turn.", valueName: "url"))
     package var open: [String] = []
@@ -23,21 +26,32 @@ package struct StartOptions: ParsableArguments {
 
     package init() {}
 
+    package func validate() throws {
+        guard SizeClass(rawValue: sizeClass) != nil else {
+            throw ValidationError("--size-class is regular or compact, not '\(sizeClass)'")
+        }
+    }
+
+    /// How wide they say the window starts.
+    package var width: SizeClass { SizeClass(rawValue: sizeClass) ?? .regular }
+
     /// Where they say the app starts.
-    package var appStart: AppStart { AppStart(state: gateway.state, open: open, restore: restore) }
+    package var appStart: AppStart { AppStart(state: gateway.state, width: width, open: open, restore: restore) }
 }
 
 /// Where an app starts (``StartOptions`` as a run uses them), and the one rule that starts it there.
 package struct AppStart: Sendable {
     /// The gateway state to start in.
     package var state = "authorization"
+    /// How wide the window starts.
+    package var width = SizeClass.regular
     /// The links to open, in turn.
     package var open: [String] = []
     /// The snapshot to restore.
     package var restore: String?
 
-    package init(state: String = "authorization", open: [String] = [], restore: String? = nil) {
-        (self.state, self.open, self.restore) = (state, open, restore)
+    package init(state: String = "authorization", width: SizeClass = .regular, open: [String] = [], restore: String? = nil) {
+        (self.state, self.width, self.open, self.restore) = (state, width, open, restore)
     }
 
     /// Starts the app of `runtime` (its scripts loaded) here: where the snapshot was taken (its secrets
@@ -47,6 +61,7 @@ package struct AppStart: Sendable {
     package func start(_ runtime: ScriptRuntime, secrets: ((SnapshotSecret) throws -> FlowValue)? = nil) throws -> RestoreWarning? {
         var links = open[...]
         var warning: RestoreWarning?
+        runtime.app.setStartingSizeClass(width) // a snapshot says its own
         if let restore {
             warning = try secrets.map { try runtime.restore(contentsOf: restore, secrets: $0) } ?? runtime.restore(contentsOf: restore)
         } else if let first = links.popFirst() {

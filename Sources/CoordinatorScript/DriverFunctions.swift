@@ -18,7 +18,7 @@ package final class DriverFunctions {
     /// Installs the driver functions as globals, once: `tap(output [, payload])`, `back()`, `dismiss()` (the
     /// swipe-down of the whole top modal), `open(url)` (a deep link: ``open(_:)``), `top()` (the visible
     /// screen), `tab(n)` or `tab("Title")`, `swipeTo(n)` or `swipeTo("Title")` and `swipe("left" | "right")`
-    /// (the pages' next or previous one), `stack()` (the visible stack's screen names), `tree()` (the
+    /// (the pages' next or previous one), `sizeClass([width])` (the window's width, or a rotation), `stack()` (the visible stack's screen names), `tree()` (the
     /// coordinator tree), `snapshot()` and `restore(json)` (``snapshot()``, ``restore(_:)``) and
     /// `reload(...)` (``reload(fresh:)``).
     func install(in runtime: ScriptRuntime) throws {
@@ -96,7 +96,30 @@ package final class DriverFunctions {
             if let warning { try call.pushResult(warning.message) }
         }),
         ("top", { runtime, call in
-            if let screen = runtime.app.window.visibleScreen { try call.pushResult(LuaObject(screen)) }
+            // top() is the visible screen; top("primary"), top("supplementary"), top("secondary") a split's
+            // column's top screen.
+            guard call.type(1).rawValue > LuaType.nil.rawValue else {
+                if let screen = runtime.app.window.visibleScreen { try call.pushResult(LuaObject(screen)) }
+                return
+            }
+            let name = try call.string(1)
+            guard let column = SplitContainer.Column(rawValue: name) else {
+                throw call.badArgument(1, "a split's column (primary, supplementary, secondary) expected, got '\(name)'")
+            }
+            guard let split = (runtime.app.window.modals.last ?? runtime.app.window.root) as? SplitContainer else {
+                throw NavigationError(.containerNotShown, "no split is showing")
+            }
+            guard let stack = split.stack(column) else { throw NavigationError(.containerNotShown, "the split has no \(name) column") }
+            if let screen = stack.visibleScreen { try call.pushResult(LuaObject(screen)) }
+        }),
+        ("sizeClass", { runtime, call in
+            // sizeClass() is the window's width; sizeClass("compact") or sizeClass("regular") changes it.
+            guard call.type(1).rawValue > LuaType.nil.rawValue else { return try call.pushResult(runtime.app.window.sizeClass.rawValue) }
+            let name = try call.string(1)
+            guard let sizeClass = SizeClass(rawValue: name) else {
+                throw call.badArgument(1, "\"compact\" or \"regular\" expected, got '\(name)'")
+            }
+            try runtime.driverFunctions.drive(.sizeClass(sizeClass), call, in: runtime.app)
         }),
         ("stack", { runtime, call in try call.pushResult(runtime.app.window.visibleStack.map(\.name)) }),
         ("reload", { runtime, call in

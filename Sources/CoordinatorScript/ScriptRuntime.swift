@@ -306,13 +306,15 @@ public final class ScriptRuntime {
         try app.start(scriptModule.declaration.makeRoot(self), router: configuration.routerMaker?(app))
     }
 
-    /// Ends the app (its root flow finishes, the window empties) and puts the gateway in `state`, as one
-    /// operation; with `starting`, starts the app again. For tools that do many pieces of work in one
-    /// runtime (exploration's branches, flow tests, the route check), each from the app's start.
-    package func reset(to state: AppState, starting: Bool) throws {
+    /// Ends the app (its root flow finishes, the window empties) and puts the gateway in `state` and the
+    /// window `width` wide, as one operation; with `starting`, starts the app again. For tools that do many
+    /// pieces of work in one runtime (exploration's branches, flow tests, the route check), each from the
+    /// app's start.
+    package func reset(to state: AppState, width: SizeClass = .regular, starting: Bool) throws {
         try app.atomically {
             try app.tearDown()
             app.gateway.state = state
+            app.setStartingSizeClass(width)
             if starting { try start() }
         }
     }

@@ -178,7 +178,7 @@ enum Page {
           });
           box.append(field, examples, send); actions.append(box); continue;
         }
-        const b = el("button", action.label, "action" + (action.kind === "item" ? " item" : ""));
+        const b = el("button", (action.column ? action.column + " · " : "") + action.label, "action" + (action.kind === "item" ? " item" : ""));
         b.dataset.number = action.number; b.dataset.output = action.output;
         b.onclick = () => act({ action: "choose", number: action.number });
         actions.append(b);

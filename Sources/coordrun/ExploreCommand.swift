@@ -12,7 +12,8 @@ struct ExploreCommand: ParsableCommand {
         usage: "coordrun explore [<options>] <script>\n  coordrun explore --worker <postgres://...> [--run <id>] [<script>]",
         discussion: """
             Tries every action of every state, breadth first: each output (each item of a list, each example \
-            payload a screen type declares), Back, the swipe-down of a modal, every other tab. States are told \
+            payload a screen type declares), Back, the swipe-down of a modal the user may swipe away, every \
+            other tab, a swipe to each page beside the one shown, a rotation where a split shows. States are told \
             apart by everything a later step can observe, Lua data included (or by the view the app declares). \
             Prints the states and transitions found and how far the search went, the screen types never \
             reached, outputs never handled, dead ends, errors and lifecycle violations, each with the shortest \
@@ -277,8 +278,9 @@ struct ExploreCommand: ParsableCommand {
 
     /// How the explorer makes a runtime: prepared (``Explorer/prepare(_:)``), the variant set, the app loaded.
     private func maker(_ globals: [(name: String, value: FlowValue)], stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
-        { [script = script ?? "", state, chunks, limits = limitOptions.limits] in
+        { [script = script ?? "", state, width = start.width, chunks, limits = limitOptions.limits] in
             let runtime = try limits.runtime(stateNamed: state, timed: stepTimeLimit != nil)
+            runtime.app.setStartingSizeClass(width)
             try Explorer.prepare(runtime)
             try runtime.lua.withTimeLimit(stepTimeLimit) {
                 for (name, value) in globals { try runtime.lua.globals.set(name, value) }

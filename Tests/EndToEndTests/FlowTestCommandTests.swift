@@ -29,7 +29,7 @@ import TestSupport
         _ = try folder.write("app_test.lua", "app(\"app.lua\", { stat = \"main\" })\ntest(\"x\", function() end)\n")
         let outcome = try Programs.run(["test", folder.path], input: "")
         #expect(outcome.status == 1, "\(outcome.out)\(outcome.err)")
-        #expect((outcome.out + outcome.err).contains("app_test.lua:1: app's options have no 'stat' (they take: state)"), "\(outcome.out)\(outcome.err)")
+        #expect((outcome.out + outcome.err).contains("app_test.lua:1: app's options have no 'stat' (they take: state, sizeClass)"), "\(outcome.out)\(outcome.err)")
     }
 
     @Test func aChangedPasswordCheckFailsTheTestsAtTheirLines() throws {

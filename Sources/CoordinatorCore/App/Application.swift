@@ -54,6 +54,9 @@ public final class Application {
     /// The gateway's state when the root coordinator last started: where ``steps`` begin (a snapshot's
     /// replay starts the app in it again).
     public var startState: AppState { stepLog.startState }
+    /// The window's width when the root coordinator last started: a snapshot's replay starts the app that
+    /// wide again.
+    public var startSizeClass: SizeClass { stepLog.startWidth }
     /// The most steps ``steps`` keeps (100,000 by default, a few megabytes); past it the app records no
     /// more and ``stepsOverflowed`` is true. A link that rebuilds the app from its start starts the count
     /// again.
@@ -142,7 +145,7 @@ public final class Application {
             throw NavigationError(.alreadyStarted, "the app already runs \(root.name)")
         }
         try atomically {
-            stepLog.started(in: gateway.state)
+            stepLog.started(in: gateway.state, width: window.sizeClass)
             try lifecycle.startRoot(coordinator, with: args, router: router, in: self)
         }
     }
@@ -177,7 +180,7 @@ public final class Application {
         case let .tap(output, payload):
             tapsTaken &+= 1
             try atomically {
-                guard let screen = window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
+                let screen = try tapTarget(for: output)
                 try screen.emit(output, payload: payload)
                 if let spec = screen.type.output(named: output), spec.secret != .nothing {
                     secretsTaken &+= 1
@@ -208,6 +211,13 @@ public final class Application {
             try atomically {
                 guard let tabs = visibleTabs else { throw NavigationError(.badTab, "no tab bar is showing") }
                 try select(index, of: tabs, bySystem: true)
+                stepLog.note(step)
+            }
+        case .sizeClass(let sizeClass):
+            try atomically {
+                guard sizeClass != window.sizeClass else { return }
+                window.setSizeClass(sizeClass)
+                emit(.sizeClassChanged(sizeClass))
                 stepLog.note(step)
             }
         case .swipeTo(let index):
@@ -272,6 +282,44 @@ public final class Application {
 
     /// The pages the user sees: the topmost container when it is a page container.
     public var visiblePages: PageContainer? { (window.modals.last ?? window.root) as? PageContainer }
+
+    /// The split whose columns the user sees side by side: the topmost container when it is a split and the
+    /// window is `regular`; nil otherwise (a compact split acts as one stack).
+    public var visibleSplit: SplitContainer? {
+        guard window.sizeClass == .regular else { return nil }
+        return (window.modals.last ?? window.root) as? SplitContainer
+    }
+
+    /// The screens the user can tap now: the visible screen, or the top screen of each column of a
+    /// ``visibleSplit``, secondary first.
+    public var tappableScreens: [Screen] {
+        if let split = visibleSplit { return split.columnTops.map(\.screen) }
+        return window.visibleScreen.map { [$0] } ?? []
+    }
+
+    /// The screen a tap of `output` goes to: the visible screen; beside a split's columns, the top screen of
+    /// the one column that offers it (an error naming them when several do, or none).
+    func tapTarget(for output: String) throws -> Screen {
+        guard let screen = window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
+        guard let split = visibleSplit else { return screen }
+        let tops = split.columnTops
+        let offering = try tops.filter { top in try top.screen.outputs.contains { $0.name == output } && top.screen.offers(output) }
+        if offering.count == 1 { return offering[0].screen }
+        let columns = (offering.isEmpty ? tops : offering).map { "\($0.column.rawValue): \($0.screen.name)" }.joined(separator: ", ")
+        if offering.isEmpty {
+            throw NavigationError(.unknownOutput, "no column's top screen offers output '\(output)' (\(columns))")
+        }
+        throw NavigationError(.unknownOutput, "output '\(output)' is on more than one column's top screen (\(columns)): give one of them another name")
+    }
+
+    /// Makes the window `sizeClass` wide before the app (re)starts (a tool putting the app back at its start,
+    /// a device of that width): not a step of the user. Undone with the operation.
+    package func setStartingSizeClass(_ sizeClass: SizeClass) {
+        if window.sizeClass != sizeClass { window.setSizeClass(sizeClass) }
+    }
+
+    /// The window becomes `sizeClass` wide (a rotation): a split collapses into one stack, or expands.
+    public func setSizeClass(_ sizeClass: SizeClass) throws { try perform(.sizeClass(sizeClass)) }
 
     /// The user swipes to page `index` (0-based) of the visible pages.
     public func swipe(toPage index: Int) throws { try perform(.swipeTo(index)) }

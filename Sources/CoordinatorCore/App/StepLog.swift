@@ -11,6 +11,8 @@ package final class StepLog {
     package internal(set) var steps: [UserStep] = []
     /// The gateway's state when the root coordinator last started: where ``steps`` begin.
     package internal(set) var startState: AppState
+    /// The window's width when the root coordinator last started.
+    package internal(set) var startWidth: SizeClass = .regular
     /// While above 0, steps are not recorded (``withoutRecording(_:)``).
     #if !COORDINATOR_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked) // SAFETY[one-thread]
@@ -60,11 +62,12 @@ package final class StepLog {
         journal.recordAlways(.custom(born: 0) { [weak self] in if let self { (self.steps, self.overflowed) = old } })
     }
 
-    /// The app (re)started its root in `state`: the steps begin there (undone with the operation).
-    func started(in state: AppState) {
-        let old = startState
-        startState = state
-        journal.recordAlways(.custom(born: 0) { [weak self] in self?.startState = old })
+    /// The app (re)started its root in `state`, the window `width` wide: the steps begin there (undone with
+    /// the operation).
+    func started(in state: AppState, width: SizeClass) {
+        let old = (startState, startWidth)
+        (startState, startWidth) = (state, width)
+        journal.recordAlways(.custom(born: 0) { [weak self] in if let self { (self.startState, self.startWidth) = old } })
     }
 
     /// Takes back the steps recorded after the first `count` (the undo of ``note(_:)``).

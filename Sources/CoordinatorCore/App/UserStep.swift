@@ -17,6 +17,9 @@ public enum UserStep: Hashable, Sendable {
     case selectTab(Int)
     /// The user swiped to a page of the visible pages, 0-based (``Application/swipe(toPage:)``).
     case swipeTo(Int)
+    /// The window changed width (a rotation, a resized window): a split collapses or expands
+    /// (``Application/setSizeClass(_:)``).
+    case sizeClass(SizeClass)
     /// A link was opened: a scripting layer's route, which records the link instead of the steps it took.
     case open(String)
 }
@@ -31,6 +34,7 @@ extension UserStep: CustomStringConvertible {
         case .dismiss: ".dismiss"
         case .selectTab(let index): ".selectTab(\(index))"
         case .swipeTo(let index): ".swipeTo(\(index))"
+        case .sizeClass(let sizeClass): ".sizeClass(.\(sizeClass.rawValue))"
         case .open(let url): ".open(\"\(url.replacingEscapes())\")"
         }
     }

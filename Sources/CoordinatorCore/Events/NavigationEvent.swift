@@ -55,6 +55,10 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     case tabActed(Int)
     /// A page was shown (`bySystem`: by the user swiping).
     case pageSelected(Int, bySystem: Bool)
+    /// A screen was shown as a split's secondary column, in place of its stack.
+    case detailShown(ScreenInfo, animated: Bool)
+    /// The window's width changed: a split collapsed (`compact`) or expanded (`regular`).
+    case sizeClassChanged(SizeClass)
     /// A screen's input changed.
     case inputChanged(ScreenInfo, input: String)
     /// A screen emitted an output.
@@ -81,6 +85,8 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
         case let .tabSelected(i, bySystem): (bySystem ? "user selects tab " : "select tab ") + String(i + 1)
         case let .tabActed(i): "user taps tab \(i + 1) (an action)"
         case let .pageSelected(i, bySystem): (bySystem ? "user swipes to page " : "select page ") + String(i + 1)
+        case let .detailShown(s, _): "show detail \(s)"
+        case let .sizeClassChanged(sizeClass): "size class \(sizeClass.rawValue)"
         case let .inputChanged(s, input): "update \(s).\(input)"
         case let .outputEmitted(s, output): "\(s) -> \(output)"
         case let .signal(name, from, receivers): "signal \(name) from \(from) reached \(receivers)"

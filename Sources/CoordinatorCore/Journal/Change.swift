@@ -14,6 +14,7 @@ enum Change {
     case modalPresented(Window, count: Int)
     case modalsRemoved(Window, [Presentable])
     case modalReplaced(Window, at: Int, Presentable)
+    case sizeClass(Window, SizeClass)
     // Navigation stacks and tabs
     case pushed(NavigationStack, count: Int)
     case popped(NavigationStack, [Screen])
@@ -49,7 +50,7 @@ enum Change {
     /// an object made inside a failing level is not undone, the object being dropped with the level.
     var subjectBorn: Int {
         switch self {
-        case .windowRoot, .modalPresented, .modalsRemoved, .modalReplaced, .root, .gateway, .steps: 0
+        case .windowRoot, .modalPresented, .modalsRemoved, .modalReplaced, .sizeClass, .root, .gateway, .steps: 0
         case .custom(let born, _): born
         case .pushed(let s, _), .popped(let s, _), .removed(let s, _, _), .stackReset(let s, _, _): s.born
         case .selected(let t, _): t.born
@@ -120,6 +121,7 @@ enum Change {
         case let .modalPresented(window, count): if window.modals.count > count { window.modals.removeSubrange(count...) }
         case let .modalsRemoved(window, modals): window.modals += modals
         case let .modalReplaced(window, index, modal): if window.modals.indices.contains(index) { window.modals[index] = modal }
+        case let .sizeClass(window, sizeClass): window.sizeClass = sizeClass
         case let .pushed(stack, count): if stack.screens.count > count { stack.screens.removeSubrange(count...) }
         case let .popped(stack, screens): stack.screens += screens
         case let .removed(stack, screen, index): stack.screens.insert(screen, at: min(index, stack.screens.count))
@@ -192,6 +194,11 @@ extension Window {
     func replaceModal(at index: Int, with modal: Presentable) {
         if context.journal.isOpen { context.journal.record(.modalReplaced(self, at: index, modals[index])) }
         modals[index] = modal
+    }
+
+    func setSizeClass(_ sizeClass: SizeClass) {
+        if context.journal.isOpen { context.journal.record(.sizeClass(self, self.sizeClass)) }
+        self.sizeClass = sizeClass
     }
 }
 

@@ -183,6 +183,46 @@ extension Coordinator {
         }
     }
 
+    /// Replaces its router's container (the window's root, or the modal that holds its stack) with a split:
+    /// `primary`, `secondary` and, for three columns, `supplementary` each get a router on their column's
+    /// stack (run them next).
+    @discardableResult
+    public func setSplit(primary: Coordinator, secondary: Coordinator, supplementary: Coordinator? = nil) throws -> SplitContainer {
+        let router = try activeRouter()
+        let app = try runningApp()
+        return try app.atomically {
+            let split = SplitContainer(context: app.context, supplementary: supplementary != nil, owner: self, replacing: router.stack)
+            try router.perform(.setContainer(split), for: self, animated: false)
+            for (column, coordinator) in [(SplitContainer.Column.primary, primary), (.secondary, secondary)] + (supplementary.map { [(.supplementary, $0)] } ?? []) {
+                if let stack = split.stack(column) { coordinator.setRouter(router.router(on: stack)) }
+            }
+            return split
+        }
+    }
+
+    /// Builds a screen from the app's catalog and shows it as the secondary column of the split it is in
+    /// (or set), in place of that column's stack; the screen is this coordinator's.
+    @discardableResult
+    public func showDetail(_ screenName: String, inputs: FlowRecord = [:], animated: Bool = true) throws -> Screen {
+        let app = try runningApp()
+        return try app.atomically {
+            let screen = try app.catalog.make(screenName, inputs: inputs)
+            try perform(.showDetail(screen), animated: animated)
+            return screen
+        }
+    }
+
+    /// Shows `screen` as the secondary column of the split it is in (or set), in place of that column's stack.
+    public func showDetail(_ screen: Screen, animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
+        try perform(.showDetail(screen), animated: animated, completion: completion)
+    }
+
+    /// The split it set or is a column of, or nil.
+    public var split: SplitContainer? {
+        guard let app = try? runningApp() else { return nil }
+        return app.window.container(SplitContainer.self, for: self, stack: try? activeRouter().stack)
+    }
+
     /// Shows a page (0-based) of the pages it set or shows in.
     public func selectPage(_ index: Int) throws {
         try perform(.selectPage(index), animated: true)

@@ -1,5 +1,6 @@
-/// A container of child flows, one shown at a time, each on its own navigation stack: a tab bar
-/// (``TabContainer``, a `UITabBarController`) or pages (``PageContainer``, a `UIPageViewController`). A
+/// A container of child flows, each on its own navigation stack: a tab bar (``TabContainer``, a
+/// `UITabBarController`) or pages (``PageContainer``, a `UIPageViewController`), which show one at a
+/// time, or a split (``SplitContainer``, a `UISplitViewController`), whose columns show side by side. A
 /// coordinator puts one where its own stack was (the window's root, or its modal); it gives that place
 /// back when the coordinator finishes or restarts.
 public class FlowContainer: Presentable {
@@ -32,8 +33,10 @@ public class FlowContainer: Presentable {
         self.stacks = titles.map { _ in NavigationStack(context: context) }
     }
 
-    /// What the user calls one of them, in messages: `tab`, `page`.
+    /// What the user calls one of them, in messages: `tab`, `page`, `column`.
     var memberName: String { "tab" }
+    /// What the user calls the container, in listings: `Tabs`, `Pages`, `Split`.
+    var kindName: String { "Tabs" }
 
     /// The index of the first one titled `title`, or nil.
     public func index(ofTitle title: String) -> Int? { titles.firstIndex(of: title) }
@@ -41,6 +44,8 @@ public class FlowContainer: Presentable {
     /// The selected one's navigation stack.
     public var selectedStack: NavigationStack { stacks[selectedIndex] }
     public var visibleScreen: Screen? { selectedStack.visibleScreen }
+    /// What the user sees of it, bottom to top: the selected one's stack (every column of a split).
+    var visiblePath: [Screen] { selectedStack.screens }
     public var screens: [Screen] { stacks.flatMap(\.screens) }
     public var containerName: String { "Container[" + titles.joined(separator: ", ") + "]" }
 
@@ -59,5 +64,6 @@ public class FlowContainer: Presentable {
 /// swipes from one to the next; the coordinator that set them, or a page's flow, selects one.
 public final class PageContainer: FlowContainer {
     override var memberName: String { "page" }
+    override var kindName: String { "Pages" }
     public override var containerName: String { "Pages[" + titles.joined(separator: ", ") + "]" }
 }

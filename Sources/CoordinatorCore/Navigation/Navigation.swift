@@ -33,6 +33,11 @@ extension Application {
             }
             try select(index, of: pages, bySystem: false)
         case .setContainer(let container): try replaceContainer(of: stack, with: container, by: actor)
+        case .showDetail(let screen):
+            guard let split = window.container(SplitContainer.self, for: actor, stack: stack) else {
+                throw NavigationError(.containerNotShown, "\(actor.name) is in no split: its navigation stack is not a column, and it set none")
+            }
+            try setRoot(screen, of: split.secondary, hideBar: false, by: actor, animated: animated, detail: true)
         case .sequence(let steps):
             for step in steps { try navigate(step, on: stack, by: actor, animated: animated) }
         }
@@ -54,11 +59,11 @@ extension Application {
     }
 
     /// Pops the top screen: a coordinator's `pop`, or the Back button (`bySystem`, actor nil).
-    func pop(_ stack: NavigationStack, by actor: Coordinator?, animated: Bool, bySystem: Bool) throws {
+    func pop(_ stack: NavigationStack, by actor: Coordinator?, animated: Bool, bySystem: Bool, takingRoot: Bool = false) throws {
         guard window.contains(stack) else {
             throw NavigationError(.containerNotShown, "the navigation stack is no longer shown")
         }
-        guard stack.screens.count > 1 else {
+        guard stack.screens.count > (takingRoot ? 0 : 1) else {
             let name = stack.screens.first.map { " \($0.name)" } ?? ""
             throw NavigationError(.popRoot, "cannot pop\(name): it is the root of its navigation stack")
         }
@@ -77,13 +82,14 @@ extension Application {
         try lifecycle.settle(actor: actor, in: self)
     }
 
-    private func setRoot(_ screen: Screen, of stack: NavigationStack, hideBar: Bool, by actor: Coordinator, animated: Bool) throws {
-        try checkShown(stack, actor)
+    private func setRoot(_ screen: Screen, of stack: NavigationStack, hideBar: Bool, by actor: Coordinator, animated: Bool,
+                         detail: Bool = false) throws {
+        if !detail { try checkShown(stack, actor) }
         guard !screen.isShown else { throw NavigationError(.screenInUse, "screen \(screen.info) is already shown") }
         let removed = stack.reset(to: [screen], barHidden: hideBar)
         lifecycle.show(screen, on: stack, by: actor)
         try lifecycle.hide(removed, by: actor)
-        emit(.rootSet(screen.info, hideBar: hideBar, animated: animated))
+        emit(detail ? .detailShown(screen.info, animated: animated) : .rootSet(screen.info, hideBar: hideBar, animated: animated))
         try lifecycle.settle(actor: actor, in: self)
     }
 
@@ -149,21 +155,21 @@ extension Application {
                 let actions = screen.outputs.map(\.name).joined(separator: ", ")
                 throw NavigationError(.alertNeedsAction, "an alert is showing: choose one of its actions (\(actions))")
             }
-            if let stack = Window.visibleStack(of: top), stack.screens.count > 1 {
-                try pop(stack, by: nil, animated: true, bySystem: true)
+            if let (stack, takesRoot) = window.backStack(in: top) {
+                try pop(stack, by: nil, animated: true, bySystem: true, takingRoot: takesRoot)
             } else {
                 try top.checkSwipeable()
                 try dismiss(by: nil, animated: true, bySystem: true)
             }
-        } else if let stack = Window.visibleStack(of: window.root), stack.screens.count > 1 {
-            try pop(stack, by: nil, animated: true, bySystem: true)
+        } else if let (stack, takesRoot) = window.backStack(in: window.root) {
+            try pop(stack, by: nil, animated: true, bySystem: true, takingRoot: takesRoot)
         } else {
-            let name = window.visibleScreen.map { " (\($0.name) is the root screen)" } ?? ""
+            let name = window.visibleScreen.map { " (\($0.name) is the root screen\(window.root is SplitContainer ? " of the secondary column" : ""))" } ?? ""
             throw NavigationError(.nothingToGoBack, "there is nothing to go back to\(name)")
         }
     }
 
-    /// Puts a tab bar or pages where `stack` is (the window's root, or a modal).
+    /// Puts a tab bar, pages or a split where `stack` is (the window's root, or a modal).
     func replaceContainer(of stack: NavigationStack, with container: FlowContainer, by actor: Coordinator) throws {
         if window.root === stack {
             window.setRoot(container)

@@ -28,9 +28,12 @@ public enum Transition {
     case selectTab(Int)
     /// Shows a page of the page container that holds the router's stack (0-based).
     case selectPage(Int)
-    /// Puts a tab bar or pages where the router's stack is (the window's root, or a modal): their flows
-    /// then get routers on their stacks (``Router/router(on:)``).
+    /// Puts a tab bar, pages or a split where the router's stack is (the window's root, or a modal): their
+    /// flows then get routers on their stacks (``Router/router(on:)``).
     case setContainer(FlowContainer)
+    /// Shows a screen as the secondary column of the split the router's stack is in (or its coordinator
+    /// set), in place of that column's whole stack: UIKit's `showDetailViewController`.
+    case showDetail(Screen)
     /// Several steps as one: all of them happen, or none.
     case sequence([Transition])
 
@@ -54,6 +57,7 @@ extension Transition: CustomStringConvertible {
         case .selectTab(let index): "select tab \(index &+ 1)"
         case .selectPage(let index): "select page \(index &+ 1)"
         case .setContainer(let container): "set \(container.containerName)"
+        case .showDetail(let screen): "show detail \(screen.info)"
         case .sequence(let steps): "sequence(" + steps.map(\.description).joined(separator: ", ") + ")"
         }
     }

@@ -10,6 +10,12 @@ public final class Window {
     @exclusivity(unchecked) // SAFETY[one-thread]
     #endif
     public internal(set) var modals: [Presentable] = []
+    /// How wide the window is: a split shows its columns side by side when `regular`, as one stack when
+    /// `compact`. Part of the app's state (a rotation is a step of the user), undone with a failed operation.
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var sizeClass: SizeClass = .regular
     let context: AppContext
     let born = 0
 
@@ -41,6 +47,7 @@ public final class Window {
     }
 
     private static func names(of container: Presentable) -> ScreenNames? {
+        if let split = container as? SplitContainer { return split.visiblePath.reduce(nil) { ScreenNames($1, below: $0) } }
         if let stack = visibleStack(of: container) { return stack.names }
         return container.screens.reduce(nil) { ScreenNames($1, below: $0) }
     }
@@ -48,7 +55,7 @@ public final class Window {
     static func visiblePath(_ container: Presentable) -> [Screen] {
         switch container {
         case let stack as NavigationStack: stack.screens
-        case let container as FlowContainer: container.selectedStack.screens
+        case let container as FlowContainer: container.visiblePath
         default: container.screens
         }
     }
@@ -61,6 +68,23 @@ public final class Window {
         default: nil
         }
     }
+
+    /// Where the Back button works in `container`: the stack it pops, and whether it may take that stack's
+    /// root (a collapsed split's column, over the columns before it); nil when there is nothing to go back
+    /// to there.
+    func backStack(in container: Presentable) -> (stack: NavigationStack, takesRoot: Bool)? {
+        if let split = container as? SplitContainer, sizeClass == .compact {
+            let filled = split.stacks.filter { !$0.screens.isEmpty }
+            guard let last = filled.last else { return nil }
+            if last.screens.count > 1 { return (last, false) }
+            return filled.count > 1 ? (last, true) : nil
+        }
+        guard let stack = Window.visibleStack(of: container), stack.screens.count > 1 else { return nil }
+        return (stack, false)
+    }
+
+    /// Whether the Back button has somewhere to go in `container` (``backStack(in:)``).
+    package func canGoBack(in container: Presentable) -> Bool { backStack(in: container) != nil }
 
     /// Every shown screen, including the ones in unselected tabs.
     public var allScreens: [Screen] { ([root] + modals).flatMap(\.screens) }
@@ -133,12 +157,13 @@ public final class Window {
                 for screen in stack.screens { lines.append(indent + "  " + screen.info.description) }
             case let flows as FlowContainer:
                 let tabs = flows as? TabContainer
-                lines.append(indent + label + (tabs == nil ? "Pages" : "Tabs"))
+                let split = flows is SplitContainer
+                lines.append(indent + label + flows.kindName + (split ? " (\(sizeClass.rawValue))" : ""))
                 for (i, stack) in flows.stacks.enumerated() {
                     let title = flows.memberName + " " + (tabs?.label(ofTab: i) ?? flows.titles[i])
                     if tabs?.isAction(i) == true { lines.append(indent + "  " + title + ": an action"); continue }
                     lines.append(indent + "  " + title + ": NavigationStack" + (stack.barHidden ? " (bar hidden)" : "")
-                        + (i == flows.selectedIndex ? " (selected)" : ""))
+                        + (i == flows.selectedIndex && !split ? " (selected)" : ""))
                     for screen in stack.screens { lines.append(indent + "    " + screen.info.description) }
                 }
             default:

@@ -16,7 +16,7 @@ enum CoordinatorMethods {
         ("dismiss", dismiss), ("selectTab", selectTab), ("alert", alert), ("run", run), ("setTabs", setTabs),
         ("finish", finish), ("update", update), ("send", send), ("onSignal", onSignal),
         ("screens", screens), ("children", children), ("setBadge", setBadge),
-        ("setPages", setPages), ("selectPage", selectPage),
+        ("setPages", setPages), ("selectPage", selectPage), ("setSplit", setSplit), ("showDetail", showDetail),
     ]
 
     /// `self:push(name [, inputs [, { animated = bool, transition = "name" }]])`: pushes a new screen;
@@ -233,6 +233,44 @@ enum CoordinatorMethods {
             for (child, args) in flows { try coordinator.run(child, with: args) }
         }
         try call.pushResult(flows.map { $0.0.instance.map(LuaValue.table) ?? .nil })
+    }
+
+    /// `self:setSplit { primary = { Class [, args] }, secondary = { Class [, args] } [, supplementary = ...] }`:
+    /// a split in place of its container, each column with its own navigation stack and a child
+    /// coordinator started on it; returns `{ primary = child, secondary = child, supplementary = child }`.
+    static func setSplit(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
+        let spec = try call.argument(1, as: LuaTable.self)
+        try spec.checkKeys(["primary", "secondary", "supplementary"], of: "a split's columns")
+        var columns: [(SplitContainer.Column, ScriptedCoordinator, FlowValue?)] = []
+        for column in [SplitContainer.Column.primary, .supplementary, .secondary] {
+            guard let entry = try spec.rawGet(column.rawValue, as: LuaTable?.self) else {
+                if column == .supplementary { continue }
+                throw call.badArgument(1, "a split needs a \(column.rawValue) column: { \(column.rawValue) = { Class [, args] } }")
+            }
+            try entry.checkKeys([], positions: 2, of: "a split's \(column.rawValue) column's entries", taking: "Class [, args], in that order")
+            guard let type = try entry.rawGet(1, as: LuaTable?.self), try type.rawGet("__name", as: String?.self) != nil else {
+                throw call.badArgument(1, "a split's \(column.rawValue) column is { CoordinatorClass [, args] }")
+            }
+            columns.append((column, ScriptedCoordinator(runtime: runtime, type: type), try entry.rawGet(2, as: FlowValue?.self)))
+        }
+        func child(_ column: SplitContainer.Column) -> ScriptedCoordinator? { columns.first { $0.0 == column }?.1 }
+        guard let primary = child(.primary), let secondary = child(.secondary) else { return }
+        try runtime.app.atomically {
+            try coordinator.setSplit(primary: primary, secondary: secondary, supplementary: child(.supplementary))
+            for (_, child, args) in columns { try coordinator.run(child, with: args) }
+        }
+        let result = try runtime.lua.newTable()
+        for (column, child, _) in columns { try result.set(column.rawValue, child.instance.map(LuaValue.table) ?? .nil) }
+        try call.pushResult(result)
+    }
+
+    /// `self:showDetail(name [, inputs])`: a new screen as the secondary column of the split this
+    /// coordinator is in (or set), in place of that column's stack; returns it. The screen is this
+    /// coordinator's.
+    static func showDetail(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
+        let screen = try runtime.screens.make(call, for: coordinator)
+        try coordinator.showDetail(screen)
+        try call.pushResult(LuaObject(new: screen))
     }
 
     /// `self:setPages { { "Title", Class [, args] }, ... }`: pages in place of its container, each with its

@@ -43,6 +43,7 @@ extension UserStep {
         case .dismiss: "dismiss()"
         case .selectTab(let index): "tab(" + LuaSyntax.literal(index &+ 1) + ")" // tab(n) took n - 1, wrapping
         case .swipeTo(let index): "swipeTo(" + LuaSyntax.literal(index &+ 1) + ")"
+        case .sizeClass(let sizeClass): "sizeClass(" + LuaSyntax.quoted(sizeClass.rawValue) + ")"
         case .open(let url): "open(" + LuaSyntax.quoted(url) + ")"
         }
     }

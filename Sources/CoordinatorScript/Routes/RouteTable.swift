@@ -125,8 +125,9 @@ final class RouteTable {
         try app.atomically {
             try app.stepLog.withoutRecording {
                 if route.from == .start || app.root == nil {
-                    // From the app's start: the gateway in the state the app started in, not the one it is in.
-                    try runtime.reset(to: app.startState, starting: true)
+                    // From the app's start: the gateway in the state the app started in, not the one it is in,
+                    // the window as wide as it started.
+                    try runtime.reset(to: app.startState, width: app.startSizeClass, starting: true)
                 }
                 for (i, step) in route.steps.enumerated() {
                     do {
@@ -141,9 +142,12 @@ final class RouteTable {
     }
 
     private func take(_ step: RouteStep, parameters: [String: String], in app: Application) throws {
-        let screen = app.window.visibleScreen
+        // The visible screen, or beside a split's columns the column top the step names (or taps).
+        let shown = app.tappableScreens
+        let screen = shown.first { screen in step.on.map { screen.name == $0 } ?? step.output.map { output in screen.outputs.contains { $0.name == output } } ?? false }
+            ?? app.window.visibleScreen
         if let on = step.on, screen?.name != on {
-            throw RouteError(.notShowing, "expected \(on) to be showing, but " + (screen.map { "\($0.name) is" } ?? "no screen is"))
+            throw RouteError(.notShowing, "expected \(on) to be showing, but " + (shown.isEmpty ? "no screen is" : shown.map(\.name).joined(separator: " and ") + (shown.count > 1 ? " are" : " is")))
         }
         if let flow = step.flow, screen?.owner?.name != flow {
             throw RouteError(.notShowing, "expected a screen of flow \(flow), but " + (screen.map { "\($0.name) belongs to \($0.owner?.name ?? "nobody")" } ?? "no screen is showing"))

@@ -78,6 +78,7 @@ public enum AppSnapshot {
         case .dismiss: return ["dismiss": true]
         case .selectTab(let index): return ["tab": .int(index &+ 1)]
         case .swipeTo(let index): return ["page": .int(index &+ 1)]
+        case .sizeClass(let sizeClass): return ["sizeClass": .string(sizeClass.rawValue)]
         case .open(let url): return ["open": .string(url)]
         }
     }
@@ -91,6 +92,7 @@ public enum AppSnapshot {
         if fields["dismiss"] == true { return .dismiss }
         if let tab = fields["tab"]?.intValue, tab >= 1 { return .selectTab(tab - 1) }
         if let page = fields["page"]?.intValue, page >= 1 { return .swipeTo(page - 1) }
+        if let width = fields["sizeClass"]?.stringValue, let sizeClass = SizeClass(rawValue: width) { return .sizeClass(sizeClass) }
         if let url = fields["open"]?.stringValue { return .open(url) }
         throw bad()
     }

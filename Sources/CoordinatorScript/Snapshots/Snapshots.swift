@@ -32,7 +32,9 @@ package final class Snapshots {
         var fields = state.document.fields.map { ($0.key, $0.value) }
         fields.append(("format", .int(AppSnapshot.format)))
         fields.append(("app", ["script": .string(script), "digest": .string(runtime.files.digest)]))
-        fields.append(("start", ["gateway": .string(app.startState.rawValue)]))
+        var start: FlowRecord = ["gateway": .string(app.startState.rawValue)]
+        if app.startSizeClass != .regular { start["sizeClass"] = .string(app.startSizeClass.rawValue) }
+        fields.append(("start", .record(start)))
         fields.append(("steps", .list(app.steps.map(AppSnapshot.value(of:)))))
         var document = FlowRecord(fields)
         if let key { document = FlowRecord(fields + [(SnapshotKey.field, .string(key.signature(of: document)))]) }
@@ -96,6 +98,10 @@ package final class Snapshots {
                     return .record(FlowRecord(fields))
                 }
                 return ["tabs": .list(list), "selected": .int(tabs.selectedIndex + 1)]
+            case let split as SplitContainer:
+                var fields: [(String, FlowValue)] = []
+                for (column, one) in zip(split.columns, split.stacks) { fields.append((column.rawValue, .record(FlowRecord(stack(one))))) }
+                return ["split": .record(FlowRecord(fields))]
             case let pages as PageContainer:
                 let list: [FlowValue] = pages.stacks.indices.map { i in
                     .record(FlowRecord(stack(pages.stacks[i]) + [("title", .string(pages.titles[i]))]))
@@ -117,8 +123,10 @@ package final class Snapshots {
             }
             return value
         }
-        let window: FlowValue = ["root": container(app.window.root), "modals": .list(app.window.modals.map(modal))]
-        result.document = ["gateway": .string(app.gateway.state.rawValue), "window": window, "coordinators": .list(coordinators)]
+        var window: FlowRecord = ["root": container(app.window.root), "modals": .list(app.window.modals.map(modal))]
+        // The width is state where it shows: a compact window collapses a split (and a step made it so).
+        if app.window.sizeClass != .regular { window["sizeClass"] = .string(app.window.sizeClass.rawValue) }
+        result.document = ["gateway": .string(app.gateway.state.rawValue), "window": .record(window), "coordinators": .list(coordinators)]
         return result
     }
 
@@ -194,9 +202,11 @@ package final class Snapshots {
         let wanted = FlowValue.record(expected.finish())
         let steps = try (fields["steps"]?.listValue ?? []).enumerated().map { try AppSnapshot.step(from: $1, number: $0 + 1) }
         let startState = fields["start"]?["gateway"]?.stringValue.map { AppState($0) } ?? app.gateway.state
+        let startWidth = fields["start"]?["sizeClass"]?.stringValue.flatMap(SizeClass.init(rawValue:)) ?? .regular
         try app.atomically {
             try app.tearDown()
-            app.gateway.state = startState // the steps begin where the app started
+            app.gateway.state = startState // the steps begin where the app started, as wide as it started
+            app.setStartingSizeClass(startWidth)
             try runtime.start()
             for (i, recorded) in steps.enumerated() {
                 let step = try Self.withSecrets(recorded, number: i + 1, in: app, from: secrets)
@@ -280,6 +290,11 @@ package final class Snapshots {
             if let list = container["tabs"]?.listValue {
                 tabs.append(container)
                 for (i, tab) in list.enumerated() { stack(tab["stack"]?.listValue ?? [], at: "\(path).tabs[\(i + 1)]") }
+            }
+            if let split = container["split"]?.recordValue {
+                for column in SplitContainer.Column.allCases {
+                    if let entry = split[column.rawValue] { stack(entry["stack"]?.listValue ?? [], at: "\(path).split.\(column.rawValue)") }
+                }
             }
             if let list = container["pages"]?.listValue {
                 for (i, page) in list.enumerated() { stack(page["stack"]?.listValue ?? [], at: "\(path).pages[\(i + 1)]") }

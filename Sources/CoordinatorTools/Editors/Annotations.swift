@@ -165,6 +165,20 @@ package enum Annotations {
             ---@return any[]
             function Coordinator:setTabs(tabs) end
             """),
+        ("setSplit", """
+            ---Shows columns side by side, each with its flow: `self:setSplit { primary = { List }, secondary = { Detail } }` (optionally `supplementary`); returns `{ primary = ..., secondary = ..., supplementary = ... }`.
+            ---@param columns { primary: table, secondary: table, supplementary?: table }
+            ---@return { primary: any, secondary: any, supplementary?: any }
+            function Coordinator:setSplit(columns) end
+            """),
+        ("showDetail", """
+            ---Shows a new screen of type `name` as the split's secondary column, in place of its stack; returns it.
+            ---@generic S: coordinator.Screen
+            ---@param name `S`
+            ---@param inputs? table
+            ---@return S
+            function Coordinator:showDetail(name, inputs) end
+            """),
         ("setPages", """
             ---Shows pages the user swipes between, each with its flow: `self:setPages { { "Users", Users }, { "News", News } }`; returns the flows.
             ---@param pages table
@@ -235,7 +249,8 @@ package enum Annotations {
         ("tab", "---Selects a tab by number (from 1) or title.\n---@param tab integer|string\nfunction tab(tab) end"),
         ("swipeTo", "---Swipes to a page of the visible pages, by number (from 1) or title.\n---@param page integer|string\nfunction swipeTo(page) end"),
         ("swipe", "---Swipes the visible pages as a finger moving that way: \"left\" brings the next page, \"right\" the previous one.\n---@param direction \"left\"|\"right\"\nfunction swipe(direction) end"),
-        ("top", "---The visible screen.\n---@return coordinator.AnyScreen\nfunction top() end"),
+        ("top", "---The visible screen, or a split's column's top screen.\n---@param column? \"primary\"|\"supplementary\"|\"secondary\"\n---@return coordinator.AnyScreen\nfunction top(column) end"),
+        ("sizeClass", "---The window's width, or (given one) a rotation: \"compact\" collapses a split into one stack, \"regular\" shows its columns side by side.\n---@param width? \"compact\"|\"regular\"\n---@return \"compact\"|\"regular\"?\nfunction sizeClass(width) end"),
         ("stack", "---The visible stack's screen names, bottom first.\n---@return string[]\nfunction stack() end"),
         ("tree", "---The coordinator tree.\n---@return { name: string, children: table[] }?\nfunction tree() end"),
         ("snapshot", "---The whole app as JSON.\n---@return string\nfunction snapshot() end"),
@@ -258,6 +273,8 @@ package enum Annotations {
         ("alert", "---An alert is showing, with this title (and message).\n---@param spec { title: string, message?: string }\nfunction expect.alert(spec) end"),
         ("tabs", "---The tab bar's titles, in order (and the selected one).\n---@param spec { [integer]: string, selected?: string }\nfunction expect.tabs(spec) end"),
         ("pages", "---The pages' titles, in order (and the one shown).\n---@param spec { [integer]: string, selected?: string }\nfunction expect.pages(spec) end"),
+        ("split", "---The split's columns by screen type, bottom first: `expect.split { primary = { \"List\" }, secondary = { \"Detail\" } }`.\n---@param spec { primary?: string[], supplementary?: string[], secondary?: string[] }\nfunction expect.split(spec) end"),
+        ("sizeClass", "---The window's width.\n---@param width \"compact\"|\"regular\"\nfunction expect.sizeClass(width) end"),
         ("badge", "---A tab's badge (nil: none).\n---@param title string\n---@param badge? integer|string\nfunction expect.badge(title, badge) end"),
         ("presentation", "---The top modal's presentation: its style, or the fields given (dismissable: whether the user can swipe it away; detent: a sheet's first).\n---@param spec \"pageSheet\"|\"formSheet\"|\"fullScreen\"|\"popover\"|{ style?: string, dismissable?: boolean, detent?: string }\nfunction expect.presentation(spec) end"),
         ("tree", "---The running coordinators, depth first, two spaces a level.\n---@param lines string[]\nfunction expect.tree(lines) end"),

@@ -103,6 +103,7 @@ public final class Explorer {
         runtime = try make()
         oracle = LifecycleOracle(app: runtime.app, listening: false)
         baseState = runtime.app.gateway.state
+        baseWidth = runtime.app.window.sizeClass
     }
 
     /// What an app looks like at a state, as the report keeps it.
@@ -280,21 +281,25 @@ public final class Explorer {
 
     /// The gateway's state the exploration began in: every branch starts the app in it again.
     private let baseState: AppState
+    /// The window's width exploration began at: every branch starts the app that wide again.
+    private let baseWidth: SizeClass
 
     /// The app at its base: started, or at the link, or restored from the snapshot; the gateway in the
     /// state exploration began in (a step that signed in does not carry over to the next branch).
-    private func goToBase() throws { try Self.base(options.base, state: baseState, in: runtime, secrets: options.secrets) }
+    private func goToBase() throws { try Self.base(options.base, state: baseState, width: baseWidth, in: runtime, secrets: options.secrets) }
 
     /// Brings `runtime`'s app to `base` with the gateway in `state` (a snapshot's secrets from `secrets`, or
     /// the environment).
-    private static func base(_ base: Options.Base, state: AppState, in runtime: ScriptRuntime, secrets: [String: FlowValue]) throws {
+    private static func base(_ base: Options.Base, state: AppState, width: SizeClass, in runtime: ScriptRuntime,
+                             secrets: [String: FlowValue]) throws {
         let app = runtime.app
         switch base {
         case .start:
-            try runtime.reset(to: state, starting: true)
+            try runtime.reset(to: state, width: width, starting: true)
         case .link(let url):
             try app.atomically {
                 app.gateway.state = state
+                app.setStartingSizeClass(width)
                 try runtime.open(url)
             }
         case .snapshot(let json):
@@ -352,7 +357,7 @@ public final class Explorer {
             let reached: String
             do {
                 reached = try fresh.lua.withTimeLimit(options.stepTimeLimit) {
-                    try Self.base(options.base, state: baseState, in: fresh, secrets: options.secrets)
+                    try Self.base(options.base, state: baseState, width: baseWidth, in: fresh, secrets: options.secrets)
                     try fresh.app.atomically { for step in path.dropLast() { try fresh.app.perform(step) } }
                     try fresh.app.atomicallyRendering { try fresh.app.perform(transition.action) }
                     return try fresh.stateIdentity().key
@@ -383,8 +388,16 @@ public final class Explorer {
     /// covers them.
     static func actions(in app: Application) throws -> [UserStep] {
         var actions: [UserStep] = []
-        if let screen = app.window.visibleScreen {
-            for output in try screen.offeredOutputs() { // an output whose `when` is false is not there
+        // The visible screen's outputs, or those of each column's top screen of a split side by side (an
+        // output two columns share cannot be told apart by name: tapping it is an error, so it is not tried).
+        let screens = app.tappableScreens
+        var shared: Set<String> = []
+        if screens.count > 1 {
+            var seen: Set<String> = []
+            for screen in screens { for output in try screen.offeredOutputs() where !seen.insert(output.name).inserted { shared.insert(output.name) } }
+        }
+        for screen in screens {
+            for output in try screen.offeredOutputs() where !shared.contains(output.name) { // one whose `when` is false is not there
                 switch output.payload {
                 case .nothing: actions.append(.tap(output.name, payload: nil))
                 case .choice(let from):
@@ -397,9 +410,9 @@ public final class Explorer {
         let alert = (app.window.modals.last as? Screen)?.dismissesOnOutput == true
         if !alert {
             if let top = app.window.modals.last {
-                if Window.visibleStack(of: top).map({ $0.screens.count > 1 }) == true { actions.append(.back) }
+                if app.window.canGoBack(in: top) { actions.append(.back) }
                 if top.presentation.isSwipeable { actions.append(.dismiss) } // what the user cannot do is never tried
-            } else if Window.visibleStack(of: app.window.root).map({ $0.screens.count > 1 }) == true {
+            } else if app.window.canGoBack(in: app.window.root) {
                 actions.append(.back)
             }
             if let tabs = app.visibleTabs {
@@ -408,6 +421,10 @@ public final class Explorer {
             if let pages = app.visiblePages { // a swipe reaches the page beside the one shown
                 for i in [pages.selectedIndex - 1, pages.selectedIndex + 1] where pages.titles.indices.contains(i) { actions.append(.swipeTo(i)) }
             }
+        }
+        // A rotation, where a split shows: it collapses or expands.
+        if ([app.window.root] + app.window.modals).contains(where: { $0 is SplitContainer }) {
+            actions.append(.sizeClass(app.window.sizeClass == .regular ? .compact : .regular))
         }
         return actions
     }

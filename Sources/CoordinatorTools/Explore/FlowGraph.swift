@@ -87,6 +87,7 @@ package struct FlowGraph: Sendable {
         // Each drawn action with its payload; labels are made once all are known.
         var taken: [(from: String, to: String, name: String, payload: FlowValue?, kind: Kind, label: String?)] = []
         for transition in report.transitions {
+            if case .sizeClass = transition.action { continue } // a rotation shows the same screens: not drawn
             let from = report.states[transition.from]
             let (name, payload, kind): (String, FlowValue?, Kind) = switch transition.action {
             // A secret in a payload (a password) is drawn masked.
@@ -95,6 +96,7 @@ package struct FlowGraph: Sendable {
             case .dismiss: ("swipe down", nil, .dismiss)
             case .selectTab(let index): ("tab \(index &+ 1)", nil, .tab)
             case .swipeTo(let index): ("swipe to page \(index &+ 1)", nil, .tab)
+            case .sizeClass(let sizeClass): (sizeClass.rawValue, nil, .tab)
             case .open(let url): (url, nil, .output)
             }
             // A switch to another tab is not drawn (each tab is its group); a tab that is a button acts,

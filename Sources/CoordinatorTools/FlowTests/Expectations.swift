@@ -100,6 +100,22 @@ enum Expectations {
       if spec.selected ~= nil and spec.selected ~= pages.selected then fail("selected page", spec.selected, pages.selected) end
     end
 
+    --- expect.split { primary = { "List" }, secondary = { "Detail", "More" } }: the split showing has these
+    --- screen types in the columns given, bottom first.
+    function expect.split(spec)
+      local columns = recorders.split()
+      if not columns then fail("split", spec, "no split") end
+      local shown = {}
+      for column in pairs(spec) do shown[column] = columns[column] or "no such column" end
+      if not same(shown, spec) then fail("split", spec, shown) end
+    end
+
+    --- expect.sizeClass("compact"): the window is this wide ("compact" or "regular").
+    function expect.sizeClass(expected)
+      local actual = sizeClass()
+      if actual ~= expected then fail("size class", expected, actual) end
+    end
+
     --- expect.presentation("formSheet"), or expect.presentation { style = "fullScreen", dismissable = false,
     --- detent = "medium" }: the top modal is presented so (the fields given; `dismissable`: whether the user
     --- can swipe it away; `detent`: a sheet's first).

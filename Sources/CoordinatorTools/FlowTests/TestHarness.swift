@@ -25,6 +25,8 @@ final class TestHarness {
     private(set) var appPath: String?
     /// The gateway's state the app started in.
     private var startState: AppState?
+    /// The window's width the test file's app starts at (`app(script, { sizeClass = "compact" })`).
+    private var startWidth: SizeClass = .regular
     /// The time limit of the file's top level and of each test.
     private let timeLimit: Double?
     private var observer: NavigationObservation?
@@ -144,7 +146,7 @@ final class TestHarness {
         (reachedScreens, reachedOutputs, reachedCoordinators) = ([], [], [])
         finishes.removeAll()
         oracle.beforeStep("starting the app")
-        try runtime.lua.withTimeLimit(timeLimit) { try runtime.reset(to: startState, starting: true) }
+        try runtime.lua.withTimeLimit(timeLimit) { try runtime.reset(to: startState, width: startWidth, starting: true) }
         oracle.afterStep()
         noteShownScreens()
     }
@@ -186,13 +188,21 @@ final class TestHarness {
         try globals.set("app", lua.function(name: "app", holding: self) { harness, call in
             guard harness.runtime.app.root == nil else { throw LuaError(.runtime, "app: a test file drives one app") }
             let path = try call.string(1)
-            if let state = try call.options(2, of: "app", known: ["state"])?.get("state", as: String?.self) {
+            let options = try call.options(2, of: "app", known: ["state", "sizeClass"])
+            if let state = try options?.get("state", as: String?.self) {
                 harness.runtime.app.gateway.state = AppState(state)
+            }
+            if let width = try options?.get("sizeClass", as: String?.self) {
+                guard let sizeClass = SizeClass(rawValue: width) else {
+                    throw LuaError(.runtime, "app's option 'sizeClass' is \"compact\" or \"regular\", not '\(width)'")
+                }
+                harness.runtime.app.setStartingSizeClass(sizeClass)
             }
             let script = path.hasPrefix("/") ? path : folder + "/" + path
             harness.appPath = script
             try harness.runtime.load(script: script)
             harness.startState = harness.runtime.app.gateway.state
+            harness.startWidth = harness.runtime.app.window.sizeClass
             try harness.runtime.start()
             harness.noteShownScreens()
         })
@@ -250,6 +260,14 @@ final class TestHarness {
                 try table.rawSet(i + 1, page)
             }
             try table.set("selected", pages.titles[pages.selectedIndex])
+            try call.pushResult(table)
+        })
+        try recorders.set("split", lua.function(name: "split", holding: self) { harness, call in
+            // The split showing: { primary = { names... }, secondary = { ... }, supplementary = { ... } }, or nothing.
+            let app = harness.runtime.app
+            guard let split = (app.window.modals.last ?? app.window.root) as? SplitContainer else { return }
+            let table = try harness.runtime.lua.newTable()
+            for (column, stack) in zip(split.columns, split.stacks) { try table.set(column.rawValue, stack.screens.map(\.name)) }
             try call.pushResult(table)
         })
         try recorders.set("presentation", lua.function(name: "presentation", holding: self) { harness, call in

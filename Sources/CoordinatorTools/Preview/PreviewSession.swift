@@ -125,7 +125,7 @@ package final class PreviewSession {
     }
 
     /// The whole app as a page shows it, as JSON: `revision`; `screen` (`name`, `title`, `text`, `inputs` as
-    /// Lua, `modal`, `alert` with its own `title` and `message`) or null; `actions` (`number`, `label`, `output`, `kind`:
+    /// Lua, `modal`, `alert` with its own `title` and `message`) or null; `actions` (`number`, `label`, `output`, `column` beside a split's columns, `kind`:
     /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one); `tabs` (`title`, `badge`, `selected`); `pages` (`title`, `selected`); `stack`; `tree` and
     /// `hierarchy` as text; `events`; `history` (`line`, `text`, `current`, `undone`: the newest
     /// ``historyShown`` lines that changed the app) and `historyTotal`; `graphNode`, the node of
@@ -165,7 +165,7 @@ package final class PreviewSession {
             // `when` that fails offers none, and says why.
             let actions: [ScreenAction]
             do {
-                actions = try repl.runtime.lua.withTimeLimit(repl.timeLimit) { try ScreenAction.actions(of: screen) }
+                actions = try repl.runtime.lua.withTimeLimit(repl.timeLimit) { try ScreenAction.actions(in: app) }
             } catch {
                 actions = []
                 document["error"] = .string(String(describing: error))
@@ -173,10 +173,14 @@ package final class PreviewSession {
             document["actions"] = .list(actions.enumerated().map { i, action in
                 var entry: FlowRecord = ["number": .int(i + 1), "label": .string(action.label), "output": .string(action.output)]
                 entry["kind"] = action.needsPayload ? "value" : action.payload == nil ? "tap" : "item"
+                // Beside a split's columns: the column whose top screen the action is on.
+                if let split = app.visibleSplit, let i = split.stacks.firstIndex(where: { $0.visibleScreen === action.screen }) {
+                    entry["column"] = .string(split.columns[i].rawValue)
+                }
                 if action.needsPayload {
-                    entry["examples"] = .list((screen.type.examples[action.output] ?? []).map { .string($0.luaLiteral) })
+                    entry["examples"] = .list((action.screen.type.examples[action.output] ?? []).map { .string($0.luaLiteral) })
                     // A payload with a secret (a password) is typed into a field that does not show it.
-                    if let spec = screen.type.output(named: action.output), spec.secret != .nothing { entry["secret"] = true }
+                    if let spec = action.screen.type.output(named: action.output), spec.secret != .nothing { entry["secret"] = true }
                 }
                 return .record(entry)
             })

@@ -26,7 +26,7 @@ extension REPL {
         } else if LuaSyntax.isName(line), try runtime.lua.globals.get(line, as: LuaValue.self) == .nil {
             // A bare name that is no output and no variable: a mistyped output, not `nil`.
             let screen = app.window.visibleScreen
-            let outputs = screen.map { ((try? ScreenAction.actions(of: $0)) ?? []).map(\.output) } ?? []
+            let outputs = ((try? ScreenAction.actions(in: app)) ?? []).map(\.output)
             var unique: [String] = []
             for output in outputs where !unique.contains(output) { unique.append(output) }
             throw NavigationError(.unknownOutput, "'\(line)' is neither an output of \(screen?.name ?? "the visible screen")"
@@ -41,8 +41,8 @@ extension REPL {
     /// Triggers the visible screen's action `number` (counted from 1): the step it took.
     @discardableResult
     func tapAction(_ number: Int) throws -> String {
-        guard let screen = app.window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
-        let actions = try ScreenAction.actions(of: screen)
+        guard app.window.visibleScreen != nil else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
+        let actions = try ScreenAction.actions(in: app)
         guard number >= 1, number <= actions.count else {
             throw NavigationError(.unknownOutput, "there is no action \(number)" + (actions.isEmpty ? " (this screen has none)" : " (1-\(actions.count))"))
         }
@@ -65,11 +65,11 @@ extension REPL {
     /// which hides it at the prompt while its screen is visible.
     package var hiddenDriverFunctions: String { ScreenAction.notes(onDriverFunctionsHiddenIn: app.catalog) }
 
-    /// `OUTPUT` or `OUTPUT payload` when the first word names an output of the visible screen.
+    /// `OUTPUT` or `OUTPUT payload` when the first word names an output of the visible screen (or of a
+    /// split's column's top screen, side by side).
     func outputCommand(_ line: String) -> (String, String)? {
-        guard let screen = app.window.visibleScreen else { return nil }
         let word = String(line.prefix { !$0.isWhitespace && $0 != "(" && $0 != "{" })
-        guard !word.isEmpty, screen.outputs.contains(where: { $0.name == word }) else { return nil }
+        guard !word.isEmpty, app.tappableScreens.contains(where: { $0.outputs.contains { $0.name == word } }) else { return nil }
         return (word, String(line.dropFirst(word.count)).trimmed)
     }
 }

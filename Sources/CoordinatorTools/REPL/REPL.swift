@@ -243,7 +243,9 @@ public final class REPL {
     /// pop gives back the same list).
     var signature: VisibleSignature {
         let screen = app.window.visibleScreen
-        return VisibleSignature(screen: screen?.id ?? 0, renders: screen?.renderCount ?? 0, stacks: app.window.visibleNames)
+        // Beside a split's columns, each column's top screen is seen: its input changes count too.
+        let renders = app.visibleSplit.map { $0.columnTops.reduce(0) { $0 &+ $1.screen.renderCount } } ?? screen?.renderCount ?? 0
+        return VisibleSignature(screen: screen?.id ?? 0, renders: renders, stacks: app.window.visibleNames, width: app.window.sizeClass)
     }
 
     /// A line: an open chunk continues, `:` starts a command, run mode's shortcuts, else Lua. What it did.
@@ -302,9 +304,10 @@ struct VisibleSignature: Equatable {
     let screen: Int
     let renders: Int
     let stacks: [ScreenNames?]
+    let width: SizeClass
 
     static func == (a: VisibleSignature, b: VisibleSignature) -> Bool {
-        a.screen == b.screen && a.renders == b.renders && a.stacks.count == b.stacks.count
+        a.screen == b.screen && a.renders == b.renders && a.width == b.width && a.stacks.count == b.stacks.count
             && zip(a.stacks, b.stacks).allSatisfy { ScreenNames.same($0, $1) }
     }
 }

@@ -4,11 +4,28 @@ import CoordinatorScript
 /// item of a choice output's list, or an output that takes any value (which needs a payload typed after
 /// its name).
 struct ScreenAction {
+    /// The screen it is an action of.
+    let screen: Screen
     let label: String
     let output: String
     let payload: FlowValue?
     /// True for an output that takes any value: it cannot be triggered by its number alone.
     let needsPayload: Bool
+
+    /// The screens whose actions the user has, in the order they are shown: the visible screen, or the top
+    /// screen of each column of a split shown side by side (``Application/visibleSplit``), primary first,
+    /// with its column's name.
+    static func shownScreens(in app: Application) -> [(column: String?, screen: Screen)] {
+        if let split = app.visibleSplit {
+            return zip(split.columns, split.stacks).compactMap { column, stack in stack.visibleScreen.map { (column.rawValue, $0) } }
+        }
+        return app.window.visibleScreen.map { [(nil, $0)] } ?? []
+    }
+
+    /// The numbered actions the user has in `app`: those of each of ``shownScreens(in:)``, in order.
+    static func actions(in app: Application) throws -> [ScreenAction] {
+        try shownScreens(in: app).flatMap { try actions(of: $0.screen) }
+    }
 
     /// The numbered actions of `screen`, in the order they are listed: its outputs offered now (an output
     /// whose `when` is false is none). Throws what a `when` throws.
@@ -16,13 +33,13 @@ struct ScreenAction {
         try screen.offeredOutputs().flatMap { output -> [ScreenAction] in
             switch output.payload {
             case .nothing:
-                [ScreenAction(label: output.name, output: output.name, payload: nil, needsPayload: false)]
+                [ScreenAction(screen: screen, label: output.name, output: output.name, payload: nil, needsPayload: false)]
             case .choice(let from):
                 (screen[from]?.listValue ?? []).map {
-                    ScreenAction(label: "\(output.text(ofItem: $0, notation: \.luaLiteral))  (\(output.name))", output: output.name, payload: $0, needsPayload: false)
+                    ScreenAction(screen: screen, label: "\(output.text(ofItem: $0, notation: \.luaLiteral))  (\(output.name))", output: output.name, payload: $0, needsPayload: false)
                 }
             case .value:
-                [ScreenAction(label: "\(output.name) PAYLOAD", output: output.name, payload: nil, needsPayload: true)]
+                [ScreenAction(screen: screen, label: "\(output.name) PAYLOAD", output: output.name, payload: nil, needsPayload: true)]
             }
         }
     }

@@ -8,23 +8,30 @@ struct ScreenDisplay {
     /// The screen last shown, with its text.
     private var shown: (screen: Int, text: String)?
 
-    /// The text that shows the visible screen of `app`, its actions numbered as `mode` takes them.
+    /// The text that shows the visible screen of `app` (each column's top screen, of a split shown side by
+    /// side), its actions numbered as `mode` takes them.
     mutating func text(of app: Application, mode: REPL.Mode, style: TextStyle) -> String {
-        guard let screen = app.window.visibleScreen else { return style.bold("(no screen is showing)") + "\n" }
-        // An action sheet is an alert shown from the bottom: named as the user sees it.
-        let title = screen.type === app.alertType && screen["style"]?.stringValue == AlertStyle.actionSheet.rawValue ? "Action sheet" : screen.title
-        var text = style.bold("== \(title)" + (title == screen.name ? "" : " (\(screen.name))") + " ==") + "\n"
-        let body = rendered.flatMap { $0.screen == screen.id ? $0.text : nil } ?? Self.text(of: screen)
-        rendered = nil
-        shown = (screen.id, body)
-        if !body.isEmpty { text += body + "\n" }
-        do {
-            for (i, action) in try ScreenAction.actions(of: screen).enumerated() {
-                text += "  " + style.accent("\(mode == .repl ? ":" : "")\(i + 1).") + " " + action.label + "\n"
+        guard let visible = app.window.visibleScreen else { return style.bold("(no screen is showing)") + "\n" }
+        var text = "", bodies = "", number = 0
+        for (column, screen) in ScreenAction.shownScreens(in: app) {
+            // An action sheet is an alert shown from the bottom: named as the user sees it.
+            let title = screen.type === app.alertType && screen["style"]?.stringValue == AlertStyle.actionSheet.rawValue ? "Action sheet" : screen.title
+            let named = title == screen.name ? "" : " (\(screen.name))"
+            text += style.bold("== \(title)" + named + (column.map { " [\($0)]" } ?? "") + " ==") + "\n"
+            let body = rendered.flatMap { $0.screen == screen.id ? $0.text : nil } ?? Self.text(of: screen)
+            bodies += body + "\u{0}"
+            if !body.isEmpty { text += body + "\n" }
+            do {
+                for action in try ScreenAction.actions(of: screen) {
+                    number += 1
+                    text += "  " + style.accent("\(mode == .repl ? ":" : "")\(number).") + " " + action.label + "\n"
+                }
+            } catch {
+                text += style.dim("  (its actions: \(error))") + "\n"
             }
-        } catch {
-            text += style.dim("  (its actions: \(error))") + "\n"
         }
+        rendered = nil
+        shown = (visible.id, bodies)
         if let tabs = app.visibleTabs {
             let labels = tabs.titles.indices.map { i in i == tabs.selectedIndex ? "[" + tabs.label(ofTab: i) + "]" : tabs.label(ofTab: i) }
             text += style.dim("tabs: " + labels.joined(separator: " | ")) + "\n"
@@ -36,10 +43,12 @@ struct ScreenDisplay {
         return text + style.dim("stack: " + app.window.visibleStack.map(\.name).joined(separator: " > ")) + "\n"
     }
 
-    /// Whether the visible screen is another than the one last shown, or renders another text now.
+    /// Whether the visible screen (or a split's column) is another than the one last shown, or renders
+    /// another text now.
     func isRedrawn(_ app: Application) -> Bool {
         guard let screen = app.window.visibleScreen else { return false }
-        return shown?.screen != screen.id || shown?.text != Self.text(of: screen)
+        let bodies = ScreenAction.shownScreens(in: app).map { Self.text(of: $0.screen) + "\u{0}" }.joined()
+        return shown?.screen != screen.id || shown?.text != bodies
     }
 
     /// A screen's text, or what failed in its rendering (shown in its place).
