@@ -86,6 +86,35 @@ import TestSupport
         #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["A"])
     }
 
+    /// Run mode numbers only the outputs offered now (`when`), offers one as soon as its inputs allow, and
+    /// refuses a typed one that is not, naming its `when`.
+    @Test func runModeOffersAnOutputOnlyWhileItsWhenHolds() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("when.lua", """
+            local flow = require "coordinator"
+            flow.screen "Profile" { inputs = { "own" }, outputs = { "toggle", settings = { when = function(p) return p.own end } } }
+            flow.screen "Settings" {}
+            local App = flow.coordinator "App"
+            function App:start()
+              local profile = self:push("Profile", { own = false })
+              profile.onToggle = function() profile.own = not profile.own end
+              profile.onSettings = function() self:push("Settings") end
+            end
+            flow.app(App)
+            """)
+        let session = try REPLTranscript(mode: .run, script: script)
+        session.repl.show()
+        let start = session.text
+        #expect(start.contains("  1. toggle\n") && !start.contains("settings"), "\(start)")
+        #expect(session.line("2") == "")
+        #expect(session.errors.last == "stdin:1: there is no action 2 (1-1)", "\(session.errors)")
+        session.line("settings")
+        #expect(session.errors.last?.hasPrefix("stdin:2: output 'settings' of Profile is not offered now: its condition (\(script):2) is false") == true, "\(session.errors)")
+        #expect(session.line("toggle").contains("  2. settings\n"))
+        session.line("2")
+        #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Profile", "Settings"])
+    }
+
     @Test func anOutputThatHidesADriverFunctionIsNamedWithTheWayToTheFunction() throws {
         let folder = try TemporaryDirectory()
         let script = try folder.write("inbox.lua", """
@@ -131,6 +160,17 @@ import TestSupport
         #expect(repl.completions(for: "", lineBefore: "tap( '") == ["login"])
         #expect(repl.completions(for: "lo", lineBefore: "x = 1; tap(\"").contains("login"))
         #expect(repl.completions(for: "o", lineBefore: "mytap(\"").contains("os")) // another function: Lua's names
+    }
+
+    /// Inside the quotes of the driver functions for pages, widths and columns, their names complete.
+    @Test func insidePagesWidthsAndColumnsQuotesTheirNamesComplete() throws {
+        let pages = try REPLTranscript(mode: .repl, script: repositoryRoot + "/examples/pages.lua").repl
+        #expect(pages.completions(for: "N", lineBefore: "swipeTo(\"") == ["News"])
+        #expect(pages.completions(for: "", lineBefore: "swipe('") == ["left", "right"])
+        let split = try REPLTranscript(mode: .repl, script: repositoryRoot + "/examples/split.lua").repl
+        #expect(split.completions(for: "c", lineBefore: "sizeClass(\"") == ["compact"])
+        #expect(split.completions(for: "", lineBefore: "top(\"") == ["primary", "secondary"])
+        #expect(split.completions(for: "", lineBefore: "swipe('").isEmpty) // no pages showing
     }
 
     @Test func expressionsPrintTheirValuesLikeLua() throws {
