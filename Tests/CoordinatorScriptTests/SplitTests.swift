@@ -112,6 +112,18 @@ import CoordinatorLua
         #expect(fresh.app.window.visibleStack.map(\.name) == ["List", "Detail"])
     }
 
+    /// A three-column split: the supplementary column between, listed and reachable by name.
+    @Test func aSupplementaryColumnSitsBetween() throws {
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.run(Self.app.replacingOccurrences(of: "secondary = { Side } }", with: "supplementary = { Side }, secondary = { Side } }"), name: "=app")
+        try runtime.start()
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["List", "Empty", "Empty"])
+        #expect(try runtime.lua.evaluate("return top('supplementary').name", as: String.self) == "Empty")
+        #expect(try runtime.lua.evaluate("return columns.supplementary ~= columns.secondary", as: Bool.self))
+        try runtime.app.tap("open", payload: "a")
+        #expect(runtime.app.window.visibleStack.map(\.name) == ["List", "Empty", "Detail"])
+    }
+
     @Test func aSplitsColumnsAreChecked() throws {
         let runtime = try Self.runtime()
         for (spec, message) in [

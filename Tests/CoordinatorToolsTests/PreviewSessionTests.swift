@@ -6,9 +6,9 @@ import CoordinatorTools
 /// The web preview's session: each action a page sends is a REPL line (so it is in the history and a
 /// recorded test), the state says what a person sees, and a request that is no action changes nothing.
 @Suite struct PreviewSessionTests {
-    func session() throws -> PreviewSession {
+    func session(_ script: String = repositoryRoot + "/scripts/app.lua") throws -> PreviewSession {
         let runtime = try ScriptRuntime()
-        try runtime.load(script: repositoryRoot + "/scripts/app.lua")
+        try runtime.load(script: script)
         try runtime.start()
         final class Sink { var session: PreviewSession? }
         let sink = Sink()
@@ -20,6 +20,21 @@ import CoordinatorTools
 
     func state(_ json: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    }
+
+    /// Beside a split's columns, the page gets every column's actions, each with its column; pages give
+    /// their titles and the one shown, and a page action is a swipe.
+    @Test func splitColumnsAndPagesAreInTheState() throws {
+        let split = try session(repositoryRoot + "/examples/split.lua")
+        let actions = try #require(try state(split.state)["actions"] as? [[String: Any]])
+        #expect(actions.map { $0["column"] as? String } == ["primary", "primary"])
+        let opened = try state(try split.perform(json: #"{"action": "choose", "number": 2}"#))
+        #expect((opened["actions"] as? [[String: Any]])?.map { "\($0["column"] ?? "-") \($0["label"] ?? "-")" } == ["primary Wi-Fi  (open)", "primary Bluetooth  (open)", "secondary toggle"])
+        let pages = try session(repositoryRoot + "/examples/pages.lua")
+        #expect((try state(pages.state)["pages"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Users", "News"])
+        let swiped = try state(try pages.perform(json: #"{"action": "page", "number": 2}"#))
+        #expect((swiped["pages"] as? [[String: Any]])?.last?["selected"] as? Bool == true)
+        #expect((swiped["history"] as? [[String: Any]])?.last?["text"] as? String == "swipeTo(2)")
     }
 
     @Test func actionsAreREPLLinesAndTheStateIsWhatAPersonSees() throws {
