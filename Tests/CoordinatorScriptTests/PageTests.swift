@@ -73,22 +73,11 @@ import CoordinatorLua
     }
 
     @Test func aHostsRouterSeesThePagesSetAndSelected() throws {
-        final class Seen { var lines: [String] = [] }
-        final class Recording: Router {
-            let base: any Router, seen: Seen
-            init(_ base: any Router, _ seen: Seen) { (self.base, self.seen) = (base, seen) }
-            var stack: NavigationStack { base.stack }
-            func perform(_ transition: Transition, for coordinator: Coordinator, animated: Bool) throws {
-                seen.lines.append("\(coordinator.name): " + "\(transition)".replacing(/#\d+/, with: ""))
-                try base.perform(transition, for: coordinator, animated: animated)
-            }
-            func router(on stack: NavigationStack) -> any Router { Recording(base.router(on: stack), seen) }
-        }
-        let seen = Seen()
-        let runtime = try Self.runtime { app in Recording(app.headlessRouter(), seen) }
+        let log = RecordingRouter.Log()
+        let runtime = try Self.runtime { app in RecordingRouter(app.headlessRouter(), log: log) }
         try runtime.run("swipeTo(2)", name: "=test")
         try runtime.app.tap("first")
-        #expect(seen.lines == ["Home: set Pages[One, Two]", "One: push A", "Two: push B", "Two: select page 1"], "\(seen.lines)")
+        #expect(log.lines == ["Home: set Pages[One, Two] unanimated", "One: push A", "Two: push B", "Two: select page 1"], "\(log.lines)")
     }
 
     /// A snapshot holds the pages and the swipes that led there; a restore in a fresh runtime rebuilds them.

@@ -123,25 +123,13 @@ import CoordinatorLua
             end
             flow.app(Home)
             """, name: "=app")
-        final class Seen { var lines: [String] = [] }
-        let seen = Seen()
-        final class Recording: Router {
-            let base: any Router
-            let seen: Seen
-            init(_ base: any Router, _ seen: Seen) { (self.base, self.seen) = (base, seen) }
-            var stack: NavigationStack { base.stack }
-            func perform(_ transition: Transition, for coordinator: Coordinator, animated: Bool) throws {
-                seen.lines.append("\(transition)".replacing(/#\d+/, with: "") + (animated ? "" : " unanimated"))
-                try base.perform(transition, for: coordinator, animated: animated)
-            }
-            func router(on stack: NavigationStack) -> any Router { Recording(base.router(on: stack), seen) }
-        }
-        try runtime.start { app in Recording(app.headlessRouter(), seen) }
+        let log = RecordingRouter.Log()
+        try runtime.start { app in RecordingRouter(app.headlessRouter(), log: log) }
         var events: [String] = []
         _ = runtime.app.observe { events.append($0.description.replacing(/#\d+/, with: "")) }
         try runtime.app.tap("open")
-        #expect(seen.lines == ["push Home", "push Detail (zoom) unanimated", "present Detail (fade)", "dismiss",
-                               "present NavigationStack[] (formSheet, slide)", "push Detail"])
+        #expect(log.lines == ["Home: push Home", "Home: push Detail (zoom) unanimated", "Home: present Detail (fade)", "Home: dismiss",
+                              "Home: present NavigationStack[] (formSheet, slide)", "Sheet: push Detail"], "\(log.lines)")
         #expect(events.contains("push Detail (not animated, zoom)"), "\(events)")
         #expect(events.contains("present Detail (fade)"))
         #expect(events.contains("present NavigationStack[] (formSheet, slide)"))

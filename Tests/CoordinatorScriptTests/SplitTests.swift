@@ -73,21 +73,10 @@ import CoordinatorLua
     }
 
     @Test func aHostsRouterSeesTheSplitAndTheDetail() throws {
-        final class Seen { var lines: [String] = [] }
-        final class Recording: Router {
-            let base: any Router, seen: Seen
-            init(_ base: any Router, _ seen: Seen) { (self.base, self.seen) = (base, seen) }
-            var stack: NavigationStack { base.stack }
-            func perform(_ transition: Transition, for coordinator: Coordinator, animated: Bool) throws {
-                seen.lines.append("\(coordinator.name): " + "\(transition)".replacing(/#\d+/, with: ""))
-                try base.perform(transition, for: coordinator, animated: animated)
-            }
-            func router(on stack: NavigationStack) -> any Router { Recording(base.router(on: stack), seen) }
-        }
-        let seen = Seen()
-        let runtime = try Self.runtime { app in Recording(app.headlessRouter(), seen) }
+        let log = RecordingRouter.Log()
+        let runtime = try Self.runtime { app in RecordingRouter(app.headlessRouter(), log: log) }
         try runtime.app.tap("open", payload: "a")
-        #expect(seen.lines == ["Home: set Split[primary, secondary]", "Menu: push List", "Side: push Empty", "Menu: show detail Detail"], "\(seen.lines)")
+        #expect(log.lines == ["Home: set Split[primary, secondary] unanimated", "Menu: push List", "Side: push Empty", "Menu: show detail Detail"], "\(log.lines)")
     }
 
     /// A snapshot holds the width the app started at and the rotations since; a fresh runtime restores both.

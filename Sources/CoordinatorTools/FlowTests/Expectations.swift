@@ -78,27 +78,24 @@ enum Expectations {
       return list
     end
 
-    --- expect.tabs { "Inbox", "Sent", selected = "Inbox" }: the tab bar showing has these tabs, by title
-    --- and in order (and this one selected, when `selected` is given).
-    function expect.tabs(spec)
-      local bar = recorders.tabs()
+    -- The titles `shown` has (a tab bar, pages: what a recorder gives, nil for none) against `spec`'s, in
+    -- order, and its selected one when `spec.selected` is given. Called as a tail call, so that it stands
+    -- in the expectation's frame and a failure names the test's line.
+    local function expectTitled(what, spec, shown, none)
       local expected = {}
       for i, title in ipairs(spec) do expected[i] = title end
-      if not bar then fail("tabs", expected, "no tab bar") end
-      if not same(titles(bar), expected) then fail("tabs", expected, titles(bar)) end
-      if spec.selected ~= nil and spec.selected ~= bar.selected then fail("selected tab", spec.selected, bar.selected) end
+      if not shown then fail(what .. "s", expected, none) end
+      if not same(titles(shown), expected) then fail(what .. "s", expected, titles(shown)) end
+      if spec.selected ~= nil and spec.selected ~= shown.selected then fail("selected " .. what, spec.selected, shown.selected) end
     end
+
+    --- expect.tabs { "Inbox", "Sent", selected = "Inbox" }: the tab bar showing has these tabs, by title
+    --- and in order (and this one selected, when `selected` is given).
+    function expect.tabs(spec) return expectTitled("tab", spec, recorders.tabs(), "no tab bar") end
 
     --- expect.pages { "One", "Two", selected = "One" }: the pages showing have these titles, in order (and
     --- this one shown, when `selected` is given).
-    function expect.pages(spec)
-      local pages = recorders.pages()
-      local expected = {}
-      for i, title in ipairs(spec) do expected[i] = title end
-      if not pages then fail("pages", expected, "no pages") end
-      if not same(titles(pages), expected) then fail("pages", expected, titles(pages)) end
-      if spec.selected ~= nil and spec.selected ~= pages.selected then fail("selected page", spec.selected, pages.selected) end
-    end
+    function expect.pages(spec) return expectTitled("page", spec, recorders.pages(), "no pages") end
 
     --- expect.split { primary = { "List" }, secondary = { "Detail", "More" } }: the split showing has these
     --- screen types in the columns given, bottom first.
