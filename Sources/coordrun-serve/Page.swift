@@ -117,6 +117,7 @@ enum Page {
         <section><h4>Coordinators</h4><pre id="tree"></pre></section>
         <section><h4>History</h4><ol id="history"></ol></section>
         <section><h4>Events</h4><ul id="events" style="list-style:none;padding:0"></ul></section>
+        <section><h4>From outside</h4><div id="outside"></div></section>
         <section style="grid-column: 1 / -1; max-height: none"><h4>Flow graph <button id="draw-graph" title="explores the app (coordrun explore) and draws it; the node shown now is marked">Draw</button></h4><div id="graph"></div></section>
         <section style="grid-column: 1 / -1"><h4>Lua</h4><input id="lua" style="width:100%;font:12px ui-monospace,monospace;padding:5px" placeholder="a Lua line, as at the REPL: tap('login', { name = 'Ann', password = 'secret' })"><pre id="output"></pre></section>
       </div>
@@ -218,6 +219,17 @@ enum Page {
       }
       const events = $("events"); events.replaceChildren();
       for (const event of state.events || []) events.append(el("li", event));
+      // What the world outside sends: an event with each example payload (or bare), one button each.
+      const outside = $("outside"); outside.replaceChildren();
+      for (const event of state.outsideEvents || []) {
+        const payloads = event.payload ? event.examples : [""];
+        for (const payload of payloads) {
+          const b = el("button", "event " + event.name + (payload ? " " + payload : ""), "send-event");
+          b.dataset.event = event.name;
+          b.onclick = () => act({ action: "event", name: event.name, payload: payload });
+          outside.append(b);
+        }
+      }
       $("error").textContent = state.error || "";
       $("report").textContent = state.reload || "";
       $("messages").style.display = state.error || state.reload ? "" : "none";

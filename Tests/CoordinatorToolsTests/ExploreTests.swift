@@ -41,7 +41,7 @@ import TestSupport
 
     @Test(arguments: ["scripts/app.lua", "examples/tabs.lua", "examples/ab-picker.lua", "examples/catalog.lua",
                       "examples/launch.lua", "examples/notes.lua", "examples/multi-select.lua", "examples/shop.lua",
-                      "examples/social.lua", "examples/pages.lua", "examples/split.lua"])
+                      "examples/social.lua", "examples/pages.lua", "examples/split.lua", "examples/ride.lua"])
     func theAppAndTheExamplesReachAFixedPointWithoutErrorsAndVerify(_ script: String) throws {
         let explorer = try Self.explorer(repositoryRoot + "/" + script) { $0.depth = 60 }
         let report = try explorer.run()
@@ -52,6 +52,18 @@ import TestSupport
         let verification = try explorer.verify(report, sample: 40)
         #expect(verification.checked == min(40, report.transitions.count))
         #expect(verification.mismatches.isEmpty, "\(verification.mismatches.map { $0.path.map(\.luaSource) + [$0.message] })")
+    }
+
+    /// Screens only events reach (the driver found, the car arrived) are reached: exploration sends every
+    /// declared event with its examples, and the app's own where a flow listens.
+    @Test func screensOnlyEventsReachAreReached() throws {
+        let report = try Self.explore(repositoryRoot + "/examples/ride.lua") { $0.depth = 60 }
+        #expect(report.unreachedTypes.isEmpty, "\(report.text)")
+        #expect(report.transitions.contains { $0.action == .event("arrived", payload: nil) && report.states[$0.to].screen == "Riding" })
+        #expect(report.transitions.contains { $0.action == .event("background", payload: nil) && report.states[$0.to].screen == "Locked" })
+        // On Home no flow listens to background: it is not tried there.
+        #expect(!report.transitions.contains { $0.action == .event("background", payload: nil) && report.states[$0.from].screen == "Home" })
+        #expect(FlowGraph(report).dot.contains("label=\"event arrived\", style=bold"))
     }
 
     /// An output whose `when` is false is not there: exploration never taps it (so never reports it

@@ -88,6 +88,58 @@ public final class Application {
         lifecycle.releaseEverything(of: self)
     }
 
+    /// The events the outside world may send it, by name: the app's own lifecycle events
+    /// (``EventDeclaration/builtIn``) and those declared with ``declare(_:)``.
+    public private(set) var eventDeclarations: [String: EventDeclaration] =
+        Dictionary(uniqueKeysWithValues: EventDeclaration.builtIn.map { ($0.name, $0) })
+
+    /// Declares an event the outside world sends (a declaration of that name again replaces it). Undone
+    /// with the operation.
+    public func declare(_ event: EventDeclaration) {
+        let old = eventDeclarations[event.name]
+        eventDeclarations[event.name] = event
+        context.journal.recordAlways(.custom(born: 0) { [weak self] in self?.eventDeclarations[event.name] = old })
+    }
+
+    /// How many handlers the last event sent reached (``send(event:payload:)``).
+    package private(set) var lastEventReceivers = 0
+
+    /// An undeclared event's error, listing those declared.
+    func unknownEvent(_ name: String) -> NavigationError {
+        NavigationError(.unknownEvent, "no event '\(name)' (events: \(eventDeclarations.keys.sorted().joined(separator: ", ")); declare one with flow.event)")
+    }
+
+    /// Sends an event from outside the flows (``EventDeclaration``) as a step of the user's side: every
+    /// running coordinator with a handler for it hears it, from the root down, as one operation. Returns
+    /// how many heard it (none is no error). An event the app does not declare, or a payload it does not
+    /// take, is an error.
+    @discardableResult
+    public func send(event name: String, payload: FlowValue? = nil) throws -> Int {
+        try perform(.event(name, payload: payload))
+        return lastEventReceivers
+    }
+
+    /// Delivers an event to every running coordinator that listens, root first, parents before children.
+    private func deliver(event name: String, payload: FlowValue?) throws -> Int {
+        guard let declaration = eventDeclarations[name] else { throw unknownEvent(name) }
+        if declaration.takesPayload, payload == nil {
+            throw NavigationError(.unknownEvent, "event '\(name)' carries a payload: send it with one")
+        }
+        if !declaration.takesPayload, payload != nil {
+            throw NavigationError(.unknownEvent, "event '\(name)' carries no payload")
+        }
+        var receivers = 0
+        // The tree as it was when the event came: a handler that starts or finishes flows changes who
+        // hears it only by finishing them first.
+        for coordinator in root?.subtree ?? [] where coordinator.status == .running {
+            guard let handler = coordinator.handlers.events[name] else { continue }
+            try handler(payload, name)
+            receivers += 1
+        }
+        emit(.eventReceived(name, receivers: receivers))
+        return receivers
+    }
+
     /// Live coordinators and screens of this app, for leak checks.
     public var live: LiveObjects { context.live }
     /// The outputs no handler heard (taps that did nothing), for a REPL or a test to report.
@@ -224,6 +276,11 @@ public final class Application {
             try atomically {
                 guard let pages = visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
                 try select(index, of: pages, bySystem: true)
+                stepLog.note(step)
+            }
+        case let .event(name, payload):
+            try atomically {
+                lastEventReceivers = try deliver(event: name, payload: payload)
                 stepLog.note(step)
             }
         case .open(let link):

@@ -45,6 +45,8 @@ public struct NavigationError: CoordinatorError, Equatable {
         case badTab
         /// A gateway state the application has no flow for.
         case unknownState
+        /// An event the app does not declare, or sent with a payload it does not take (or without one it needs).
+        case unknownEvent
         /// A link opened in an app that has nothing to route it (the scripting layer's routes do).
         case noRouter
     }

@@ -22,6 +22,8 @@ public enum UserStep: Hashable, Sendable {
     case sizeClass(SizeClass)
     /// A link was opened: a scripting layer's route, which records the link instead of the steps it took.
     case open(String)
+    /// The world outside sent an event (``Application/send(event:payload:)``).
+    case event(String, payload: FlowValue?)
 }
 
 extension UserStep: CustomStringConvertible {
@@ -36,6 +38,7 @@ extension UserStep: CustomStringConvertible {
         case .swipeTo(let index): ".swipeTo(\(index))"
         case .sizeClass(let sizeClass): ".sizeClass(.\(sizeClass.rawValue))"
         case .open(let url): ".open(\"\(url.replacingEscapes())\")"
+        case let .event(name, payload): ".event(\"\(name.replacingEscapes())\", payload: \(payload?.description ?? "nil"))"
         }
     }
 }

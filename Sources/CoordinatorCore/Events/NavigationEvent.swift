@@ -59,6 +59,8 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     case detailShown(ScreenInfo, animated: Bool)
     /// The window's width changed: a split collapsed (`compact`) or expanded (`regular`).
     case sizeClassChanged(SizeClass)
+    /// An event from outside the flows reached `receivers` coordinators' handlers.
+    case eventReceived(String, receivers: Int)
     /// A screen's input changed.
     case inputChanged(ScreenInfo, input: String)
     /// A screen emitted an output.
@@ -87,6 +89,7 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
         case let .pageSelected(i, bySystem): (bySystem ? "user swipes to page " : "select page ") + String(i + 1)
         case let .detailShown(s, _): "show detail \(s)"
         case let .sizeClassChanged(sizeClass): "size class \(sizeClass.rawValue)"
+        case let .eventReceived(name, receivers): "event \(name) reached \(receivers)"
         case let .inputChanged(s, input): "update \(s).\(input)"
         case let .outputEmitted(s, output): "\(s) -> \(output)"
         case let .signal(name, from, receivers): "signal \(name) from \(from) reached \(receivers)"

@@ -54,6 +54,7 @@ open class Coordinator {
         var finish: ((FlowValue?, FinishReason) throws -> Void)?
         var screenLeft: ((Screen, Bool) throws -> Void)?
         var signals = HandlerTable<(Signal) throws -> Void>()
+        var events = HandlerTable<(FlowValue?, String) throws -> Void>()
         var signalIsolation: SignalIsolation = .open
     }
 
@@ -218,17 +219,32 @@ open class Coordinator {
         setHandlers(h)
     }
 
+    /// Reacts to an event the outside world sends the app (``EventDeclaration``), with its payload and name:
+    /// every running coordinator with a handler for it hears it, from the root down. Replaces an earlier
+    /// handler of that name. An event the app does not declare is an error.
+    public func onEvent(_ name: String, _ handler: @escaping (FlowValue?, String) throws -> Void) throws {
+        let app = try runningApp()
+        guard app.eventDeclarations[name] != nil else { throw app.unknownEvent(name) }
+        var h = handlers
+        h.events[name] = handler
+        setHandlers(h)
+    }
+
+    /// The names of the events it listens to (``onEvent(_:_:)``).
+    package var eventNames: [String] { handlers.events.names }
+
     /// Stops reacting to signals and to screens leaving, and forgets its finish handler.
     public func removeAllHandlers() {
         setHandlers(Handlers(signalIsolation: handlers.signalIsolation))
     }
 
-    /// Stops reacting to signals and to screens leaving; keeps its finish handler (a flow that finishes
-    /// drops what it listens to, and still reports its result).
+    /// Stops reacting to signals, events and screens leaving; keeps its finish handler (a flow that
+    /// finishes drops what it listens to, and still reports its result).
     public func removeSignalHandlers() {
-        guard !handlers.signals.isEmpty || handlers.screenLeft != nil else { return }
+        guard !handlers.signals.isEmpty || !handlers.events.isEmpty || handlers.screenLeft != nil else { return }
         var h = handlers
         h.signals.removeAll()
+        h.events.removeAll()
         h.screenLeft = nil
         setHandlers(h)
     }

@@ -6,6 +6,9 @@ struct HandlerTable<Handler> {
 
     var isEmpty: Bool { entries.isEmpty }
 
+    /// The names listened to, in the order first set.
+    var names: [String] { entries.map(\.name) }
+
     subscript(name: String) -> Handler? {
         get {
             // By index: comparing names copies no entry (and retains no handler but the one returned).

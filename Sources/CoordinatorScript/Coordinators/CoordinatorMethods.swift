@@ -14,7 +14,7 @@ enum CoordinatorMethods {
     static let all: [(name: String, body: Method)] = [
         ("push", push), ("present", present), ("setRoot", setRoot), ("pop", pop), ("popToRoot", popToRoot),
         ("dismiss", dismiss), ("selectTab", selectTab), ("alert", alert), ("run", run), ("setTabs", setTabs),
-        ("finish", finish), ("update", update), ("send", send), ("onSignal", onSignal),
+        ("finish", finish), ("update", update), ("send", send), ("onSignal", onSignal), ("onEvent", onEvent),
         ("screens", screens), ("children", children), ("setBadge", setBadge),
         ("setPages", setPages), ("selectPage", selectPage), ("setSplit", setSplit), ("showDetail", showDetail),
     ]
@@ -320,6 +320,14 @@ enum CoordinatorMethods {
     static func send(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let signal = try coordinator.send(call.string(1), payload: call.optional(2, as: FlowValue.self))
         try call.pushResult(signal.replies)
+    }
+
+    /// `self:onEvent(name, function(payload, name) ... end)`: handles an event the outside world sends
+    /// (`flow.event`, or the app's own `background` and `foreground`); one handler per name.
+    static func onEvent(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
+        let name = try call.string(1)
+        let callback = try call.argument(2, as: LuaCallback.self)
+        try coordinator.onEvent(name) { payload, name in try callback.call(payload, name) }
     }
 
     /// `self:onSignal(name, function(payload, name) ... end)`: handles a signal from below.

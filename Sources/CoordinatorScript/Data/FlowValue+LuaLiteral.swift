@@ -30,7 +30,7 @@ extension FlowValue {
 
 extension UserStep {
     /// The step as the driver call that takes it again, in Lua: `tap("open", {id = "42"})`, `back()`,
-    /// `dismiss()`, `tab(2)`, `swipeTo(2)`, `open("shop://cart")`. What recorded tests and exploration's reproductions
+    /// `dismiss()`, `tab(2)`, `swipeTo(2)`, `open("shop://cart")`, `event("background")`. What recorded tests and exploration's reproductions
     /// write, and what messages name a step by.
     public var luaSource: String { luaSource(secret: nil) }
 
@@ -44,6 +44,7 @@ extension UserStep {
         case .selectTab(let index): "tab(" + LuaSyntax.literal(index &+ 1) + ")" // tab(n) took n - 1, wrapping
         case .swipeTo(let index): "swipeTo(" + LuaSyntax.literal(index &+ 1) + ")"
         case .sizeClass(let sizeClass): "sizeClass(" + LuaSyntax.quoted(sizeClass.rawValue) + ")"
+        case let .event(name, payload): "event(" + LuaSyntax.quoted(name) + (payload.map { ", " + $0.luaLiteral(secret: secret) } ?? "") + ")"
         case .open(let url): "open(" + LuaSyntax.quoted(url) + ")"
         }
     }

@@ -55,6 +55,12 @@ enum Prelude {
       return function(s) native.defineScreen(name, s) end
     end
 
+    --- Declares an event the outside world sends: flow.event "pushReceived" { payload = "value", examples = { { thread = 7 } } }.
+    function M.event(name, spec)
+      if spec ~= nil then native.defineEvent(name, spec) return end
+      return function(s) native.defineEvent(name, s) end
+    end
+
     --- Declares the application: which coordinator runs for each gateway state.
     function M.app(flows) native.setFlows(flows) end
 

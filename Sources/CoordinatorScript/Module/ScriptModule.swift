@@ -26,6 +26,27 @@ final class ScriptModule {
         try native.set("defineScreen", lua.function(name: "screen", holding: runtime) { runtime, call in
             try runtime.screens.define(name: call.string(1), spec: call.argument(2, as: LuaTable.self), in: runtime)
         })
+        try native.set("defineEvent", lua.function(name: "event", holding: runtime) { runtime, call in
+            // flow.event "name" { payload = "value" | "none", examples = { payload, ... } }
+            let name = try call.string(1)
+            guard LuaSyntax.isName(name) || !name.isEmpty, !name.contains(where: \.isNewline) else {
+                throw call.badArgument(1, "an event is named by a non-empty one-line string")
+            }
+            let spec = call.type(2).rawValue > LuaType.nil.rawValue ? try call.argument(2, as: LuaTable.self) : nil
+            try spec?.checkKeys(["payload", "examples"], of: "event \(name)'s fields")
+            let payload = try spec?.rawGet("payload", as: String?.self) ?? "none"
+            guard payload == "value" || payload == "none" else {
+                throw LuaError(.runtime, "event \(name): payload is \"value\" or \"none\", not '\(payload)'")
+            }
+            let examples = try spec?.rawGet("examples", as: [FlowValue]?.self) ?? []
+            if payload == "none", !examples.isEmpty {
+                throw LuaError(.runtime, "event \(name): examples are payloads, and it carries none (payload = \"value\")")
+            }
+            if EventDeclaration.builtIn.contains(where: { $0.name == name }) {
+                throw LuaError(.runtime, "event \(name) is one of the app's own (\(EventDeclaration.builtIn.map(\.name).joined(separator: ", "))): it needs no declaration")
+            }
+            runtime.app.declare(EventDeclaration(name, takesPayload: payload == "value", examples: examples))
+        })
         try native.set("setFlows", lua.function(name: "app", holding: runtime) { runtime, call in
             // Read first, then set: reading the table may run Lua, which may declare too.
             let declared = try runtime.scriptModule.declaration.declaring(call)

@@ -12,7 +12,8 @@ import CoordinatorLua
 /// - `tap = "open"` with `choose = "product"` (an output that picks an item of a list: the item whose
 ///   `id`, `name`, `title` or text is the parameter's value), `payload = { id = ":product" }` (`":name"`
 ///   strings are replaced by the parameter) or `payload = function(params) ... end`;
-/// - `back = true`, `dismiss = true`: the system's Back, the swipe-down of the top modal.
+/// - `back = true`, `dismiss = true`: the system's Back, the swipe-down of the top modal;
+/// - `event = "pushReceived"` with an optional `payload` (as a tap's): the outside world sends that event.
 struct RouteStep {
     enum Action {
         case tab(String)
@@ -22,6 +23,7 @@ struct RouteStep {
         case tap(String, Payload)
         case back
         case dismiss
+        case event(String, Payload)
     }
 
     enum Payload {
@@ -38,10 +40,10 @@ struct RouteStep {
     /// The step described by a Lua table; `parameters` are the route's, for `choose`.
     init(_ table: LuaTable, number: Int, pattern: String) throws {
         func fail(_ what: String) -> LuaError { LuaError(.runtime, "route '\(pattern)', step \(number): \(what)") }
-        let known: Set<String> = ["on", "flow", "tab", "page", "tap", "choose", "payload", "back", "dismiss"]
+        let known: Set<String> = ["on", "flow", "tab", "page", "tap", "choose", "payload", "back", "dismiss", "event"]
         for (key, _) in try table.pairs() {
             guard let name = key.stringValue, known.contains(name) else {
-                throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a step has on, flow, tab, page, tap with choose or payload, back, dismiss)")
+                throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a step has on, flow, tab, page, tap with choose or payload, back, dismiss, event with payload)")
             }
         }
         on = try table.rawGet("on", as: String?.self)
@@ -74,12 +76,22 @@ struct RouteStep {
             } else {
                 actions.append(.tap(output, .nothing))
             }
+        } else if let event = try table.rawGet("event", as: String?.self) {
+            guard try table.rawGet("choose", as: LuaValue.self) == .nil else { throw fail("choose goes with tap, not with event") }
+            switch try table.rawGet("payload", as: LuaValue.self) {
+            case .nil: actions.append(.event(event, .nothing))
+            case .function(let f): actions.append(.event(event, .function(f)))
+            default: actions.append(.event(event, .value(try table.rawGet("payload", as: FlowValue.self))))
+            }
         } else if try table.rawGet("choose", as: LuaValue.self) != .nil || table.rawGet("payload", as: LuaValue.self) != .nil {
-            throw fail("choose and payload go with tap")
+            throw fail("choose and payload go with tap or event")
         }
         if try table.rawGet("back", as: Bool?.self) == true { actions.append(.back) }
         if try table.rawGet("dismiss", as: Bool?.self) == true { actions.append(.dismiss) }
-        guard actions.count <= 1 else { throw fail("one action a step (tab, page, tap, back or dismiss)") }
+        if try table.rawGet("tap", as: LuaValue.self) != .nil, try table.rawGet("event", as: LuaValue.self) != .nil {
+            throw fail("one action a step (tab, page, tap, back, dismiss or event)")
+        }
+        guard actions.count <= 1 else { throw fail("one action a step (tab, page, tap, back, dismiss or event)") }
         guard on != nil || flow != nil || !actions.isEmpty else { throw fail("an empty step") }
         action = actions.first
     }

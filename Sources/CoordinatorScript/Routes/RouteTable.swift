@@ -88,6 +88,9 @@ final class RouteTable {
                 if let flow = step.flow, try classes?.rawGet(flow, as: LuaTable?.self) == nil {
                     throw fail("no coordinator class '\(flow)'")
                 }
+                if case .event(let name, _)? = step.action, app.eventDeclarations[name] == nil {
+                    throw fail("no event '\(name)' (events: \(app.eventDeclarations.keys.sorted().joined(separator: ", ")))")
+                }
                 guard case let .tap(output, payload)? = step.action else { continue }
                 let declared = type.map { [$0] } ?? Array(app.catalog.types.values)
                 guard let spec = declared.lazy.compactMap({ $0.output(named: output) }).first else {
@@ -162,6 +165,7 @@ final class RouteTable {
         case .pageNumber(let n)?: user = .swipeTo(n &- 1)
         case .page(let title)?: user = .swipeTo(try app.pageIndex(titled: title))
         case let .tap(output, payload)?: user = .tap(output, payload: try resolve(payload, output: output, on: screen, parameters: parameters))
+        case let .event(name, payload)?: user = .event(name, payload: try resolve(payload, output: name, on: nil, parameters: parameters))
         }
         try app.perform(user)
     }

@@ -79,6 +79,8 @@ public enum AppSnapshot {
         case .selectTab(let index): return ["tab": .int(index &+ 1)]
         case .swipeTo(let index): return ["page": .int(index &+ 1)]
         case .sizeClass(let sizeClass): return ["sizeClass": .string(sizeClass.rawValue)]
+        case let .event(name, payload):
+            return .record(FlowRecord([("event", .string(name))] + (payload.map { [("payload", $0)] } ?? [])))
         case .open(let url): return ["open": .string(url)]
         }
     }
@@ -93,6 +95,7 @@ public enum AppSnapshot {
         if let tab = fields["tab"]?.intValue, tab >= 1 { return .selectTab(tab - 1) }
         if let page = fields["page"]?.intValue, page >= 1 { return .swipeTo(page - 1) }
         if let width = fields["sizeClass"]?.stringValue, let sizeClass = SizeClass(rawValue: width) { return .sizeClass(sizeClass) }
+        if let name = fields["event"]?.stringValue { return .event(name, payload: fields["payload"]) }
         if let url = fields["open"]?.stringValue { return .open(url) }
         throw bad()
     }

@@ -57,6 +57,12 @@ package enum Annotations {
             ---@param view fun(state: table): any
             function flow.view(view) end
             """),
+        ("event", """
+            ---Declares an event the outside world sends (a push notification, a preference change): `flow.event "pushReceived" { payload = "value", examples = { { thread = 7 } } }`. `background` and `foreground` need none.
+            ---@param name string
+            ---@return fun(spec: { payload?: "value"|"none", examples?: any[] })
+            function flow.event(name) end
+            """),
         ("route", """
             ---Declares a deep link: `flow.route("shop://catalog/:category", { example = {...}, ... })`.
             ---@param pattern string
@@ -214,6 +220,12 @@ package enum Annotations {
             ---@param handler fun(payload: any, name: string): any, any
             function Coordinator:onSignal(name, handler) end
             """),
+        ("onEvent", """
+            ---Handles an event the outside world sends (`flow.event`, or `background` and `foreground`); every running flow with a handler hears it, from the root down.
+            ---@param name string
+            ---@param handler fun(payload: any, name: string)
+            function Coordinator:onEvent(name, handler) end
+            """),
         ("screens", "---The screens this coordinator shows.\n---@return coordinator.Screen[]\nfunction Coordinator:screens() end"),
         ("children", "---Its running child flows.\n---@return coordinator.Coordinator[]\nfunction Coordinator:children() end"),
         ("setBadge", """
@@ -250,6 +262,7 @@ package enum Annotations {
         ("swipeTo", "---Swipes to a page of the visible pages, by number (from 1) or title.\n---@param page integer|string\nfunction swipeTo(page) end"),
         ("swipe", "---Swipes the visible pages as a finger moving that way: \"left\" brings the next page, \"right\" the previous one.\n---@param direction \"left\"|\"right\"\nfunction swipe(direction) end"),
         ("top", "---The visible screen, or a split's column's top screen.\n---@param column? \"primary\"|\"supplementary\"|\"secondary\"\n---@return coordinator.AnyScreen\nfunction top(column) end"),
+        ("event", "---The outside world sends an event the app declares (or `background`, `foreground`); returns whether a flow heard it.\n---@param name string\n---@param payload? any\n---@return boolean\nfunction event(name, payload) end"),
         ("sizeClass", "---The window's width, or (given one) a rotation: \"compact\" collapses a split into one stack, \"regular\" shows its columns side by side.\n---@param width? \"compact\"|\"regular\"\n---@return \"compact\"|\"regular\"?\nfunction sizeClass(width) end"),
         ("stack", "---The visible stack's screen names, bottom first.\n---@return string[]\nfunction stack() end"),
         ("tree", "---The coordinator tree.\n---@return { name: string, children: table[] }?\nfunction tree() end"),

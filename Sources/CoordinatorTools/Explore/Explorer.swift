@@ -385,7 +385,8 @@ public final class Explorer {
     /// What the user can do now: the visible screen's outputs offered now (each item of a choice, each example of a
     /// value output), Back (when there is somewhere to go back to), the swipe-down of a modal that is not an
     /// alert, every other tab of the tab bar and a swipe to each page beside the one shown, when no modal
-    /// covers them.
+    /// covers them; every event the app declares with each example, its own lifecycle events where a flow
+    /// listens; a rotation where a split shows.
     static func actions(in app: Application) throws -> [UserStep] {
         var actions: [UserStep] = []
         // The visible screen's outputs, or those of each column's top screen of a split side by side (an
@@ -421,6 +422,12 @@ public final class Explorer {
             if let pages = app.visiblePages { // a swipe reaches the page beside the one shown
                 for i in [pages.selectedIndex - 1, pages.selectedIndex + 1] where pages.titles.indices.contains(i) { actions.append(.swipeTo(i)) }
             }
+        }
+        // Every event the app declares, with each example payload; the app's own (background, foreground)
+        // where some flow listens to them.
+        let listened = Set((app.root?.subtree ?? []).filter { $0.status == .running }.flatMap(\.eventNames))
+        for event in app.eventDeclarations.values.sorted(by: { $0.name < $1.name }) where !event.isBuiltIn || listened.contains(event.name) {
+            for payload in event.payloads { actions.append(.event(event.name, payload: payload.map(unshared))) }
         }
         // A rotation, where a split shows: it collapses or expands.
         if ([app.window.root] + app.window.modals).contains(where: { $0 is SplitContainer }) {

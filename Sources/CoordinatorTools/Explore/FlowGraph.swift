@@ -45,6 +45,8 @@ package struct FlowGraph: Sendable {
         case dismiss
         /// A tab switch (not drawn).
         case tab
+        /// An event from outside the flows (a push notification, the app going to the background).
+        case event
     }
 
     /// One way from a node to another (or to itself: an output that changes only data).
@@ -98,6 +100,7 @@ package struct FlowGraph: Sendable {
             case .swipeTo(let index): ("swipe to page \(index &+ 1)", nil, .tab)
             case .sizeClass(let sizeClass): (sizeClass.rawValue, nil, .tab)
             case .open(let url): (url, nil, .output)
+            case let .event(name, payload): ("event " + name, payload, .event)
             }
             // A switch to another tab is not drawn (each tab is its group); a tab that is a button acts,
             // selecting nothing (the selected tab stays, or a modal covers the bar): that edge is drawn.
@@ -251,6 +254,7 @@ package struct FlowGraph: Sendable {
             case .output: break
             case .back, .dismiss: attributes.append("style=dashed")
             case .tab: attributes.append("style=dotted")
+            case .event: attributes.append(contentsOf: ["style=bold", "color=\"#b35c00\"", "fontcolor=\"#b35c00\""])
             }
             lines.append("  \(edge.from) -> \(edge.to) [\(attributes.joined(separator: ", "))];")
         }

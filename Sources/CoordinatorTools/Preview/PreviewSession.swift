@@ -50,7 +50,8 @@ package final class PreviewSession {
 
     /// Runs the action a page sent, as JSON: `{"action": "choose", "number": 3}` (action N of the visible
     /// screen), `{"action": "tap", "output": "login", "payload": "{ name = 'Ann' }"}` (a Lua expression),
-    /// `{"action": "back"}`, `"dismiss"`, `{"action": "tab", "number": 2}`, `{"action": "page", "number": 2}`, `{"action": "open", "url": ...}`,
+    /// `{"action": "back"}`, `"dismiss"`, `{"action": "tab", "number": 2}`, `{"action": "page", "number": 2}`,
+    /// `{"action": "event", "name": ..., "payload": LUA}`, `{"action": "open", "url": ...}`,
     /// `"undo"`, `"redo"`, `{"action": "goto", "line": 4}`, `{"action": "restore", "snapshot": JSON}`,
     /// `"reload"`, `{"action": "lua", "code": ...}`. Returns the state after it (``state``), which says
     /// whether the line failed; throws ``BadAction`` for a request that is not one of these (nothing runs).
@@ -98,6 +99,11 @@ package final class PreviewSession {
             return "tap(" + LuaSyntax.quoted(output) + (payload.trimmed.isEmpty ? "" : ", (" + payload + ")") + ")"
         case "back": return "back()"
         case "dismiss": return "dismiss()"
+        case "event":
+            let name = try string("name")
+            let payload = request["payload"]?.stringValue ?? ""
+            if payload.contains("\n") { throw BadAction(message: "a payload is one Lua expression on one line") }
+            return "event(" + LuaSyntax.quoted(name) + (payload.trimmed.isEmpty ? "" : ", (" + payload + ")") + ")"
         case "tab": return "tab(\(try number("number", from: 1)))"
         case "page": return "swipeTo(\(try number("number", from: 1)))"
         case "open": return "open(" + LuaSyntax.quoted(try string("url")) + ")"
@@ -126,7 +132,7 @@ package final class PreviewSession {
 
     /// The whole app as a page shows it, as JSON: `revision`; `screen` (`name`, `title`, `text`, `inputs` as
     /// Lua, `modal`, `alert` with its own `title` and `message`) or null; `actions` (`number`, `label`, `output`, `column` beside a split's columns, `kind`:
-    /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one); `tabs` (`title`, `badge`, `selected`); `pages` (`title`, `selected`); `stack`; `tree` and
+    /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one); `tabs` (`title`, `badge`, `selected`); `pages` (`title`, `selected`); `outsideEvents` (`name`, `payload`, `examples` as Lua); `stack`; `tree` and
     /// `hierarchy` as text; `events`; `history` (`line`, `text`, `current`, `undone`: the newest
     /// ``historyShown`` lines that changed the app) and `historyTotal`; `graphNode`, the node of
     /// ``flowGraph`` shown now; and what the last
@@ -192,6 +198,10 @@ package final class PreviewSession {
                 return .record(tab)
             })
         }
+        // The events the outside world may send: each with its example payloads (as Lua), the page's buttons.
+        document["outsideEvents"] = .list(app.eventDeclarations.values.sorted { $0.name < $1.name }.map { event in
+            ["name": .string(event.name), "examples": .list(event.examples.map { .string($0.luaLiteral) }), "payload": .bool(event.takesPayload)]
+        })
         if let pages = app.visiblePages {
             document["pages"] = .list(pages.titles.indices.map { i in
                 ["title": .string(pages.titles[i]), "selected": .bool(i == pages.selectedIndex)]

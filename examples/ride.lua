@@ -1,0 +1,59 @@
+-- A ride app, navigating on what the world outside sends: the driver found (an event with the driver),
+-- the car arrived, the app going to the background. Screens no tap reaches are reached by events, so
+-- exploration sends them (coordrun explore examples/ride.lua reaches Tracking and Rating).
+-- Run: ./scripts/coordrun examples/ride.lua      (then: event("driverAssigned", { driver = "Ann", minutes = 2 }))
+local flow = require "coordinator"
+
+flow.event "driverAssigned" { payload = "value", examples = { { driver = "Ann", minutes = 2 } } }
+flow.event "arrived" {}
+
+flow.screen "Home" { title = "Where to?", outputs = { "request" } }
+flow.screen "Searching" { outputs = { "cancel" }, render = function() return "Looking for a driver..." end }
+flow.screen "Tracking" {
+  inputs = { "driver", "minutes" },
+  render = function(s) return s.driver .. " arrives in " .. s.minutes .. " min" end,
+}
+flow.screen "Riding" { outputs = { "done" }, render = function() return "On the way" end }
+flow.screen "Rating" { outputs = { rate = "value" }, examples = { rate = { 5, 1 } } }
+flow.screen "Locked" { outputs = { "unlock" }, render = function() return "Ride in progress: unlock to see it" end }
+
+local Ride = flow.coordinator "Ride"
+function Ride:start()
+  local searching = self:push("Searching")
+  searching.onCancel = function() self:finish("cancelled") end
+  -- Only the world outside moves a ride on: the driver is found, then the car is there.
+  self:onEvent("driverAssigned", function(assignment)
+    if self.tracking then return end
+    self.tracking = self:push("Tracking", { driver = assignment.driver, minutes = assignment.minutes })
+  end)
+  self:onEvent("arrived", function()
+    if not self.tracking or self.riding then return end
+    self.riding = true
+    self:push("Riding").onDone = function()
+      self:push("Rating").onRate = function(stars) self:finish(stars) end
+    end
+  end)
+  -- In the background, a ride in progress is locked until the user unlocks it.
+  self:onEvent("background", function()
+    if self.locked then return end
+    self.locked = true
+    self:present("Locked", nil, { presentation = "fullScreen" }).onUnlock = function()
+      self.locked = false
+      self:dismiss()
+    end
+  end)
+end
+
+local Home = flow.coordinator "Home"
+function Home:start()
+  self:push("Home").onRequest = function()
+    self:run(Ride, nil, { onFinish = function(result) self.last = result end })
+  end
+end
+
+flow.app(Home)
+
+flow.route("ride://tracking", {
+  { on = "Home", tap = "request" },
+  { event = "driverAssigned", payload = { driver = "Ann", minutes = 2 } },
+})

@@ -1,0 +1,37 @@
+-- Flow tests of examples/ride.lua: ./scripts/coordrun test examples
+app "ride.lua"
+
+test("only the world outside moves a ride on", function()
+  tap("request")
+  expect.screen("Searching")
+  expect.equal(event("driverAssigned", { driver = "Ann", minutes = 2 }), true)
+  expect.screen("Tracking", { driver = "Ann", minutes = 2 })
+  event("arrived")
+  tap("done")
+  tap("rate", 5)
+  expect.stack { "Home" }
+  expect.finished("Ride", { result = 5 })
+end)
+
+test("an event nobody listens to is sent, and changes nothing", function()
+  expect.equal(event("arrived"), false)
+  expect.equal(event("background"), false)
+  expect.stack { "Home" }
+end)
+
+test("in the background a ride is locked", function()
+  tap("request")
+  expect.events(function() event("background") end, { "event background reached 1" })
+  expect.presentation { style = "fullScreen", dismissable = false }
+  tap("unlock")
+  expect.stack { "Home", "Searching" }
+end)
+
+test("an undeclared event is a mistake", function()
+  expect.fails(function() event("driverAsigned", {}) end, "no event 'driverAsigned'")
+end)
+
+test("a link tracks a ride", function()
+  open("ride://tracking")
+  expect.stack { "Home", "Searching", "Tracking" }
+end)
