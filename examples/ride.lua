@@ -1,6 +1,7 @@
 -- A ride app, navigating on what the world outside sends: the driver found (an event with the driver),
--- the car arrived, the app going to the background. Screens no tap reaches are reached by events, so
--- exploration sends them (coordrun explore examples/ride.lua reaches Tracking and Rating).
+-- the car arrived, the app going to the background; and on time passing: the minutes left count down, a
+-- request nobody answers gives up. Screens no tap reaches are reached by events and time, so exploration
+-- sends them (coordrun explore examples/ride.lua reaches Tracking and Rating).
 -- Run: ./scripts/coordrun examples/ride.lua      (then: event("driverAssigned", { driver = "Ann", minutes = 2 }))
 local flow = require "coordinator"
 
@@ -21,14 +22,23 @@ local Ride = flow.coordinator "Ride"
 function Ride:start()
   local searching = self:push("Searching")
   searching.onCancel = function() self:finish("cancelled") end
+  -- Nobody found in two minutes: the request gives up.
+  self.giveUp = self:after(120, function() self:finish("no driver") end)
   -- Only the world outside moves a ride on: the driver is found, then the car is there.
   self:onEvent("driverAssigned", function(assignment)
     if self.tracking then return end
-    self.tracking = self:push("Tracking", { driver = assignment.driver, minutes = assignment.minutes })
+    self.giveUp:cancel()
+    local tracking = self:push("Tracking", { driver = assignment.driver, minutes = assignment.minutes })
+    self.tracking = tracking
+    -- The minutes left count down as time passes, until the car is there.
+    self.countdown = self:every(60, function()
+      if tracking.minutes > 1 then tracking.minutes = tracking.minutes - 1 end
+    end)
   end)
   self:onEvent("arrived", function()
     if not self.tracking or self.riding then return end
     self.riding = true
+    self.countdown:cancel()
     self:push("Riding").onDone = function()
       self:push("Rating").onRate = function(stars) self:finish(stars) end
     end

@@ -35,3 +35,23 @@ test("a link tracks a ride", function()
   open("ride://tracking")
   expect.stack { "Home", "Searching", "Tracking" }
 end)
+
+test("the minutes left count down as time passes", function()
+  tap("request")
+  event("driverAssigned", { driver = "Ann", minutes = 3 })
+  expect.equal(advance(60), 1)
+  expect.screen("Tracking", { minutes = 2 })
+  advance(600)
+  expect.screen("Tracking", { minutes = 1 })
+  event("arrived")
+  expect.equal(advance(600), 0)   -- the countdown went when the car arrived
+end)
+
+test("a request nobody answers gives up after two minutes", function()
+  tap("request")
+  advance(119)
+  expect.screen("Searching")
+  advance(1)
+  expect.stack { "Home" }
+  expect.finished("Ride", { result = "no driver" })
+end)

@@ -2,7 +2,8 @@ import CoordinatorCore
 import CoordinatorLua
 
 /// The driver functions a script or a REPL line uses to act as the user: `tap`, `back`, `dismiss`, `open`,
-/// `tab`, `swipeTo`, `swipe`, `sizeClass`, `event` (each a ``UserStep`` taken with `Application.perform(_:)`), and to look: `top`, `stack`, `tree`,
+/// `tab`, `swipeTo`, `swipe`, `sizeClass`, `event`, `advance` (each a ``UserStep`` taken with
+/// `Application.perform(_:)`), and to look: `top`, `stack`, `tree`,
 /// `snapshot`; and `restore`, `reload`. Globals of the Lua state, installed only when asked for (a REPL, a
 /// test, a script that walks the app): an embedded runtime's scripts cannot tap on the user's behalf.
 package final class DriverFunctions {
@@ -19,7 +20,8 @@ package final class DriverFunctions {
     /// swipe-down of the whole top modal), `open(url)` (a deep link: ``open(_:)``), `top()` (the visible
     /// screen), `tab(n)` or `tab("Title")`, `swipeTo(n)` or `swipeTo("Title")` and `swipe("left" | "right")`
     /// (the pages' next or previous one), `sizeClass([width])` (the window's width, or a rotation),
-    /// `event(name [, payload])` (the outside world sends an event; whether a flow heard it), `stack()` (the visible stack's screen names), `tree()` (the
+    /// `event(name [, payload])` (the outside world sends an event; whether a flow heard it),
+    /// `advance(seconds)` (time passes: the timers due fire), `stack()` (the visible stack's screen names), `tree()` (the
     /// coordinator tree), `snapshot()` and `restore(json)` (``snapshot()``, ``restore(_:)``) and
     /// `reload(...)` (``reload(fresh:)``).
     func install(in runtime: ScriptRuntime) throws {
@@ -68,6 +70,11 @@ package final class DriverFunctions {
             let step = UserStep.event(try call.string(1), payload: try call.optional(2, as: FlowValue.self))
             try runtime.driverFunctions.drive(step, call, in: runtime.app)
             try call.pushResult(runtime.app.lastEventReceivers > 0)
+        }),
+        ("advance", { runtime, call in
+            // advance(seconds): time passes; every timer due by then fires. Returns how many fired.
+            try runtime.driverFunctions.drive(.advance(try call.number(1)), call, in: runtime.app)
+            try call.pushResult(runtime.app.lastFirings)
         }),
         ("snapshot", { runtime, call in try call.pushResult(runtime.snapshot()) }),
         ("restore", { runtime, call in

@@ -66,6 +66,31 @@ import TestSupport
         #expect(FlowGraph(report).dot.contains("label=\"event arrived\", style=bold"))
     }
 
+    /// Time passing is a step where a timer is pending: a screen only a timeout reaches is reached, and a
+    /// repeating timer still comes to a fixed point (the state holds its time left, not the clock).
+    @Test func timersFireAsStepsAndARepeatingOneReachesAFixedPoint() throws {
+        let folder = try TemporaryDirectory()
+        let report = try Self.explore(try folder.write("timeout.lua", """
+            local flow = require "coordinator"
+            flow.screen "Main" { outputs = { "touch" } }
+            flow.screen "Expired" {}
+            local Session = flow.coordinator "Session"
+            function Session:start()
+              local main = self:push("Main")
+              self:every(60, function() end)
+              local timeout
+              local function arm() timeout = self:after(300, function() self:push("Expired") end) end
+              arm()
+              main.onTouch = function() timeout:cancel() arm() end
+            end
+            flow.app(Session)
+            """)) { $0.depth = 40 }
+        #expect(report.reachedFixedPoint && report.errors.isEmpty, "\(report.text)")
+        #expect(report.unreachedTypes.isEmpty, "\(report.text)")
+        #expect(report.transitions.contains { if case .advance = $0.action { report.states[$0.to].screen == "Expired" } else { false } })
+        #expect(FlowGraph(report).dot.contains("style=bold, color=\"#6a1b9a\""))
+    }
+
     /// An output whose `when` is false is not there: exploration never taps it (so never reports it
     /// unhandled), and taps it where it is offered.
     @Test func anOutputThatIsNotOfferedIsNeverTried() throws {

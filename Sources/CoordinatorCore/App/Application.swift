@@ -76,6 +76,7 @@ public final class Application {
         gateway = Gateway(context: context, state: state)
         stepLog = StepLog(journal: context.journal, startState: state)
         catalog = ScreenCatalog(context: context)
+        clock = AppClock(context: context)
         alertType = ScreenType("Alert", inputs: ["title", "message", "style"]) { screen in
             [screen["title"]?.displayText, screen["message"]?.displayText].compactMap { $0 }.joined(separator: "\n")
         }
@@ -87,6 +88,20 @@ public final class Application {
         context.applicationDidEnd()
         lifecycle.releaseEverything(of: self)
     }
+
+    /// The app's clock and its timers (virtual: it moves only with ``advance(by:)``).
+    public let clock: AppClock
+
+    /// Time passes: the clock moves `seconds` on and every timer due by then fires, in due order, as one
+    /// step of the user's side. Returns how many fired. A negative or non-finite time is an error.
+    @discardableResult
+    public func advance(by seconds: Double) throws -> Int {
+        try perform(.advance(seconds))
+        return lastFirings
+    }
+
+    /// How many timers the last ``advance(by:)`` fired.
+    package private(set) var lastFirings = 0
 
     /// The events the outside world may send it, by name: the app's own lifecycle events
     /// (``EventDeclaration/builtIn``) and those declared with ``declare(_:)``.
@@ -276,6 +291,12 @@ public final class Application {
             try atomically {
                 guard let pages = visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
                 try select(index, of: pages, bySystem: true)
+                stepLog.note(step)
+            }
+        case .advance(let seconds):
+            try atomically {
+                lastFirings = try clock.advance(by: seconds, in: self)
+                emit(.clockAdvanced(seconds))
                 stepLog.note(step)
             }
         case let .event(name, payload):

@@ -47,6 +47,8 @@ public struct NavigationError: CoordinatorError, Equatable {
         case unknownState
         /// An event the app does not declare, or sent with a payload it does not take (or without one it needs).
         case unknownEvent
+        /// A time that is not one: negative, not finite, a repeating timer's period of 0.
+        case badTime
         /// A link opened in an app that has nothing to route it (the scripting layer's routes do).
         case noRouter
     }

@@ -24,6 +24,8 @@ public enum UserStep: Hashable, Sendable {
     case open(String)
     /// The world outside sent an event (``Application/send(event:payload:)``).
     case event(String, payload: FlowValue?)
+    /// Time passed: the app's clock moved on by these seconds (``Application/advance(by:)``).
+    case advance(Double)
 }
 
 extension UserStep: CustomStringConvertible {
@@ -39,6 +41,7 @@ extension UserStep: CustomStringConvertible {
         case .sizeClass(let sizeClass): ".sizeClass(.\(sizeClass.rawValue))"
         case .open(let url): ".open(\"\(url.replacingEscapes())\")"
         case let .event(name, payload): ".event(\"\(name.replacingEscapes())\", payload: \(payload?.description ?? "nil"))"
+        case .advance(let seconds): ".advance(\(AppClock.seconds(seconds)))"
         }
     }
 }

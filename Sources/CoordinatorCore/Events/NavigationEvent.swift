@@ -61,6 +61,10 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     case sizeClassChanged(SizeClass)
     /// An event from outside the flows reached `receivers` coordinators' handlers.
     case eventReceived(String, receivers: Int)
+    /// A timer of `owner` fired (`due`: when it falls due next, for a repeating one).
+    case timerFired(CoordinatorInfo?, due: Double)
+    /// The user's side moved the app's clock on by `seconds`.
+    case clockAdvanced(Double)
     /// A screen's input changed.
     case inputChanged(ScreenInfo, input: String)
     /// A screen emitted an output.
@@ -90,6 +94,8 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
         case let .detailShown(s, _): "show detail \(s)"
         case let .sizeClassChanged(sizeClass): "size class \(sizeClass.rawValue)"
         case let .eventReceived(name, receivers): "event \(name) reached \(receivers)"
+        case let .timerFired(owner, _): "timer of \(owner?.description ?? "a finished flow") fired"
+        case let .clockAdvanced(seconds): "clock +\(AppClock.seconds(seconds)) s"
         case let .inputChanged(s, input): "update \(s).\(input)"
         case let .outputEmitted(s, output): "\(s) -> \(output)"
         case let .signal(name, from, receivers): "signal \(name) from \(from) reached \(receivers)"

@@ -230,6 +230,25 @@ open class Coordinator {
         setHandlers(h)
     }
 
+    /// Runs `action` once, `seconds` from now on the app's clock (``AppClock``); the timer is this
+    /// coordinator's, cancelled when it finishes. A negative or non-finite time is an error.
+    @discardableResult
+    public func after(_ seconds: Double, _ action: @escaping () throws -> Void) throws -> AppTimer {
+        let app = try runningApp()
+        return try app.clock.schedule(after: seconds, every: nil, owner: self, action: action)
+    }
+
+    /// Runs `action` every `seconds` on the app's clock, the first time `seconds` from now, until cancelled
+    /// or this coordinator finishes. A period that is not a finite number above 0 is an error.
+    @discardableResult
+    public func every(_ seconds: Double, _ action: @escaping () throws -> Void) throws -> AppTimer {
+        let app = try runningApp()
+        guard seconds.isFinite, seconds > 0 else {
+            throw NavigationError(.badTime, "a repeating timer's period is a finite number of seconds above 0, not \(AppClock.seconds(seconds))")
+        }
+        return try app.clock.schedule(after: seconds, every: seconds, owner: self, action: action)
+    }
+
     /// The names of the events it listens to (``onEvent(_:_:)``).
     package var eventNames: [String] { handlers.events.names }
 

@@ -212,6 +212,7 @@ final class Lifecycle {
             noteLostScreens(parent) // examined when the operation ends
         }
         coordinator.setStatus(.finished)
+        app.clock.cancelTimers(of: coordinator) // a finished flow's timers never fire, their actions released
         app.emit(.finished(coordinator.info, reason: reason, result: result))
         coordinator.didFinish(result, reason: reason)
         guard reason != .parentFinished else { return }

@@ -25,6 +25,15 @@ final class CoordinatorClasses {
             c.standIn(field: "__handle") // instances (Lua tables) call these methods directly
             for (name, body) in CoordinatorMethods.all { c.method(name, holding(runtime, body)) }
         }
+        // A timer (`self:after`, `self:every`): `pending`, `remaining` (seconds, nil once it will not fire)
+        // and `cancel()`.
+        try runtime.lua.register(AppTimer.self, name: "Timer") { t in
+            t.readOnly("pending") { $0.isPending }
+            t.readOnly("remaining") { $0.remaining.map(FlowValue.double) ?? FlowValue?.none }
+            t.readOnly("every") { $0.period.map(FlowValue.double) ?? FlowValue?.none }
+            t.method("cancel") { timer, _ in timer.cancel() }
+            t.toString { "Timer \($0.id)" + ($0.isPending ? "" : " (done)") }
+        }
     }
 
     /// Makes the coordinator for a class: Swift's when one is registered under its name, else a Lua one.

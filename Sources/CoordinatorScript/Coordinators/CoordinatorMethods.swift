@@ -15,6 +15,7 @@ enum CoordinatorMethods {
         ("push", push), ("present", present), ("setRoot", setRoot), ("pop", pop), ("popToRoot", popToRoot),
         ("dismiss", dismiss), ("selectTab", selectTab), ("alert", alert), ("run", run), ("setTabs", setTabs),
         ("finish", finish), ("update", update), ("send", send), ("onSignal", onSignal), ("onEvent", onEvent),
+        ("after", after), ("every", every),
         ("screens", screens), ("children", children), ("setBadge", setBadge),
         ("setPages", setPages), ("selectPage", selectPage), ("setSplit", setSplit), ("showDetail", showDetail),
     ]
@@ -320,6 +321,21 @@ enum CoordinatorMethods {
     static func send(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let signal = try coordinator.send(call.string(1), payload: call.optional(2, as: FlowValue.self))
         try call.pushResult(signal.replies)
+    }
+
+    /// `self:after(seconds, function() ... end)`: a timer of the app's clock that fires once; returns it
+    /// (`timer:cancel()`). It is this coordinator's: cancelled, its function released, when it finishes.
+    static func after(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
+        let seconds = try call.number(1)
+        let callback = try call.argument(2, as: LuaCallback.self)
+        try call.pushResult(LuaObject(try coordinator.after(seconds) { try callback.call() }))
+    }
+
+    /// `self:every(seconds, function() ... end)`: a timer that fires every `seconds`; returns it.
+    static func every(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
+        let seconds = try call.number(1)
+        let callback = try call.argument(2, as: LuaCallback.self)
+        try call.pushResult(LuaObject(try coordinator.every(seconds) { try callback.call() }))
     }
 
     /// `self:onEvent(name, function(payload, name) ... end)`: handles an event the outside world sends

@@ -45,6 +45,7 @@ extension UserStep {
         case .swipeTo(let index): "swipeTo(" + LuaSyntax.literal(index &+ 1) + ")"
         case .sizeClass(let sizeClass): "sizeClass(" + LuaSyntax.quoted(sizeClass.rawValue) + ")"
         case let .event(name, payload): "event(" + LuaSyntax.quoted(name) + (payload.map { ", " + $0.luaLiteral(secret: secret) } ?? "") + ")"
+        case .advance(let seconds): "advance(" + FlowValue.double(seconds).luaLiteral + ")"
         case .open(let url): "open(" + LuaSyntax.quoted(url) + ")"
         }
     }

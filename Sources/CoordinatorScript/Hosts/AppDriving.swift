@@ -47,6 +47,22 @@ extension AppDriving {
     /// Opens a deep link the scripts route (`flow.route`): see ``ScriptRuntime/open(_:)``.
     public func open(_ link: String) async throws { try await perform(.open(link)) }
 
+    /// Sends an event from outside the flows (a push notification, `background`): see
+    /// `Application.send(event:payload:)`. Returns how many flows heard it.
+    @discardableResult
+    public func send(event name: String, payload: FlowValue? = nil) async throws -> Int {
+        try await withRuntime { try $0.app.send(event: name, payload: payload) }
+    }
+
+    /// Moves the app's clock `seconds` on, firing the timers due by then (a host drives it from real time:
+    /// the seconds since it last did). Returns how many fired.
+    @discardableResult
+    public func advance(by seconds: Double) async throws -> Int { try await withRuntime { try $0.app.advance(by: seconds) } }
+
+    /// The seconds until the app's next timer fires, or nil when none is pending: when a host that drives
+    /// the clock from real time should call ``advance(by:)`` next.
+    public func untilNextTimer() async throws -> Double? { try await withRuntime { $0.app.clock.untilNext } }
+
     /// Runs a Lua chunk as one atomic operation and gives its first result as data (nil for none or nil).
     @discardableResult
     public func run(_ code: String) async throws -> FlowValue? { try await withRuntime { try $0.evaluate(code, name: "host") } }

@@ -61,6 +61,9 @@ enum Prelude {
       return function(s) native.defineEvent(name, s) end
     end
 
+    --- The app's clock: seconds since the app began (virtual: it moves with advance(seconds), or the host).
+    M.now = native.now
+
     --- Declares the application: which coordinator runs for each gateway state.
     function M.app(flows) native.setFlows(flows) end
 

@@ -74,6 +74,9 @@ final class ScriptModule {
         try native.set("restart", lua.function(name: "restart", holding: runtime) { runtime, call in
             try runtime.app.restart(in: AppState(call.string(1)), with: call.optional(2, as: FlowValue.self))
         })
+        try native.set("now", lua.function(name: "now", holding: runtime) { runtime, call in
+            try call.pushResult(runtime.app.clock.now)
+        })
         try native.set("getState", lua.function(name: "state", holding: runtime) { runtime, call in
             try call.pushResult(runtime.app.gateway.state.rawValue)
         })

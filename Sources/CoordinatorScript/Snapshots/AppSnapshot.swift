@@ -81,6 +81,7 @@ public enum AppSnapshot {
         case .sizeClass(let sizeClass): return ["sizeClass": .string(sizeClass.rawValue)]
         case let .event(name, payload):
             return .record(FlowRecord([("event", .string(name))] + (payload.map { [("payload", $0)] } ?? [])))
+        case .advance(let seconds): return ["advance": .double(seconds)]
         case .open(let url): return ["open": .string(url)]
         }
     }
@@ -96,6 +97,7 @@ public enum AppSnapshot {
         if let page = fields["page"]?.intValue, page >= 1 { return .swipeTo(page - 1) }
         if let width = fields["sizeClass"]?.stringValue, let sizeClass = SizeClass(rawValue: width) { return .sizeClass(sizeClass) }
         if let name = fields["event"]?.stringValue { return .event(name, payload: fields["payload"]) }
+        if let seconds = fields["advance"]?.doubleValue { return .advance(seconds) }
         if let url = fields["open"]?.stringValue { return .open(url) }
         throw bad()
     }

@@ -66,9 +66,19 @@ package final class Snapshots {
             for child in coordinator.children.reversed() { pending.append((child, index)) }
         }
         let states = data ? try states(of: result.coordinators, in: runtime) : []
+        // Each coordinator's pending timers, by the time left (never the clock itself: a repeating timer
+        // comes back to the same state).
+        var timers: [ObjectIdentifier: [FlowValue]] = [:]
+        for timer in app.clock.timers {
+            guard let owner = timer.owner else { continue }
+            var entry: FlowRecord = ["in": .double((max(0, timer.due - app.clock.now) * 1e6).rounded() / 1e6)]
+            if let period = timer.period { entry["every"] = .double(period) }
+            timers[ObjectIdentifier(owner), default: []].append(.record(entry))
+        }
         for (i, coordinator) in result.coordinators.enumerated() {
             var fields: [(String, FlowValue)] = [("class", .string(coordinator.name))]
             if let parent = parents[i] { fields.append(("parent", .int(parent))) }
+            if let pending = timers[ObjectIdentifier(coordinator)] { fields.append(("timers", .list(pending))) }
             if data {
                 fields.append(("data", states[i].data))
                 if !states[i].skipped.isEmpty { fields.append(("skipped", .list(states[i].skipped.map(FlowValue.string)))) }

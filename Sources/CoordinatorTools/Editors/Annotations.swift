@@ -81,6 +81,11 @@ package enum Annotations {
             ---@param value? any
             function flow.update(name, value) end
             """),
+        ("now", """
+            ---The app's clock: seconds since the app began (virtual: it moves with `advance(seconds)`, or the host).
+            ---@return number
+            function flow.now() end
+            """),
         ("restart", """
             ---Tears the whole app down and starts the flow of gateway state `state` in one step (a sign-out, a session that expired, another account): `flow.restart("authorization", { switching = true })`.
             ---@param state string
@@ -220,6 +225,20 @@ package enum Annotations {
             ---@param handler fun(payload: any, name: string): any, any
             function Coordinator:onSignal(name, handler) end
             """),
+        ("after", """
+            ---Runs `fn` once, `seconds` from now on the app's clock; returns the timer (`timer:cancel()`). Cancelled when this flow finishes.
+            ---@param seconds number
+            ---@param fn fun()
+            ---@return coordinator.Timer
+            function Coordinator:after(seconds, fn) end
+            """),
+        ("every", """
+            ---Runs `fn` every `seconds` on the app's clock; returns the timer (`timer:cancel()`). Cancelled when this flow finishes.
+            ---@param seconds number
+            ---@param fn fun()
+            ---@return coordinator.Timer
+            function Coordinator:every(seconds, fn) end
+            """),
         ("onEvent", """
             ---Handles an event the outside world sends (`flow.event`, or `background` and `foreground`); every running flow with a handler hears it, from the root down.
             ---@param name string
@@ -262,6 +281,7 @@ package enum Annotations {
         ("swipeTo", "---Swipes to a page of the visible pages, by number (from 1) or title.\n---@param page integer|string\nfunction swipeTo(page) end"),
         ("swipe", "---Swipes the visible pages as a finger moving that way: \"left\" brings the next page, \"right\" the previous one.\n---@param direction \"left\"|\"right\"\nfunction swipe(direction) end"),
         ("top", "---The visible screen, or a split's column's top screen.\n---@param column? \"primary\"|\"supplementary\"|\"secondary\"\n---@return coordinator.AnyScreen\nfunction top(column) end"),
+        ("advance", "---Time passes: the app's clock moves on by `seconds`, and every timer due by then fires, in due order; returns how many fired.\n---@param seconds number\n---@return integer\nfunction advance(seconds) end"),
         ("event", "---The outside world sends an event the app declares (or `background`, `foreground`); returns whether a flow heard it.\n---@param name string\n---@param payload? any\n---@return boolean\nfunction event(name, payload) end"),
         ("sizeClass", "---The window's width, or (given one) a rotation: \"compact\" collapses a split into one stack, \"regular\" shows its columns side by side.\n---@param width? \"compact\"|\"regular\"\n---@return \"compact\"|\"regular\"?\nfunction sizeClass(width) end"),
         ("stack", "---The visible stack's screen names, bottom first.\n---@return string[]\nfunction stack() end"),
@@ -329,6 +349,7 @@ package enum Annotations {
             """
         for method in coordinatorMethods { text += method.annotation + "\n\n" }
         text += "---A screen: its inputs read and set as fields, its handlers as `on` fields.\n---@class coordinator.Screen\nlocal Screen = {}\n\n"
+        text += "---A timer of the app's clock (`self:after`, `self:every`).\n---@class coordinator.Timer\n---@field pending boolean whether it will still fire\n---@field remaining number? seconds until it fires\n---@field every number? a repeating timer's period\nlocal Timer = {}\n---Cancels it: it never fires again.\nfunction Timer:cancel() end\n\n"
         text += "---A screen of any type (what `top()` gives): any field reads.\n---@class coordinator.AnyScreen: coordinator.Screen\n---@field [string] any\n\n"
         for member in screenMembers { text += member.annotation + "\n\n" }
         text += "---The `coordinator` module: `local flow = require \"coordinator\"`.\n---@class coordinator\nlocal flow = {}\n\n"

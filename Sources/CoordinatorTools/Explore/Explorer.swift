@@ -386,7 +386,7 @@ public final class Explorer {
     /// value output), Back (when there is somewhere to go back to), the swipe-down of a modal that is not an
     /// alert, every other tab of the tab bar and a swipe to each page beside the one shown, when no modal
     /// covers them; every event the app declares with each example, its own lifecycle events where a flow
-    /// listens; a rotation where a split shows.
+    /// listens; the time until the next timer fires; a rotation where a split shows.
     static func actions(in app: Application) throws -> [UserStep] {
         var actions: [UserStep] = []
         // The visible screen's outputs, or those of each column's top screen of a split side by side (an
@@ -429,6 +429,8 @@ public final class Explorer {
         for event in app.eventDeclarations.values.sorted(by: { $0.name < $1.name }) where !event.isBuiltIn || listened.contains(event.name) {
             for payload in event.payloads { actions.append(.event(event.name, payload: payload.map(unshared))) }
         }
+        // Time passing until the next timer fires, when one is pending.
+        if let next = app.clock.untilNext { actions.append(.advance(next)) }
         // A rotation, where a split shows: it collapses or expands.
         if ([app.window.root] + app.window.modals).contains(where: { $0 is SplitContainer }) {
             actions.append(.sizeClass(app.window.sizeClass == .regular ? .compact : .regular))

@@ -47,6 +47,8 @@ package struct FlowGraph: Sendable {
         case tab
         /// An event from outside the flows (a push notification, the app going to the background).
         case event
+        /// Time passing until a timer fires.
+        case time
     }
 
     /// One way from a node to another (or to itself: an output that changes only data).
@@ -101,6 +103,7 @@ package struct FlowGraph: Sendable {
             case .sizeClass(let sizeClass): (sizeClass.rawValue, nil, .tab)
             case .open(let url): (url, nil, .output)
             case let .event(name, payload): ("event " + name, payload, .event)
+            case .advance(let seconds): ("after " + AppClock.seconds(seconds) + " s", nil, .time)
             }
             // A switch to another tab is not drawn (each tab is its group); a tab that is a button acts,
             // selecting nothing (the selected tab stays, or a modal covers the bar): that edge is drawn.
@@ -255,6 +258,7 @@ package struct FlowGraph: Sendable {
             case .back, .dismiss: attributes.append("style=dashed")
             case .tab: attributes.append("style=dotted")
             case .event: attributes.append(contentsOf: ["style=bold", "color=\"#b35c00\"", "fontcolor=\"#b35c00\""])
+            case .time: attributes.append(contentsOf: ["style=bold", "color=\"#6a1b9a\"", "fontcolor=\"#6a1b9a\""])
             }
             lines.append("  \(edge.from) -> \(edge.to) [\(attributes.joined(separator: ", "))];")
         }

@@ -11,6 +11,7 @@ extension REPL {
         ("hierarchy", ":hierarchy", "the window: stacks, modals, tabs, alerts"),
         ("screen", ":screen [ID|NAME]", "a screen's inputs and outputs (the visible one by default)"),
         ("events", ":events [N]", "the last N navigation events (default 20)"),
+        ("pending", ":pending", "what waits on the outside world: the timers, each with its flow and time left"),
         ("show", ":show", "the visible screen and its numbered actions"),
         ("undo", ":undo", "the app as it was before the last line that changed it (the lines run again in a fresh app: new code stays)"),
         ("redo", ":redo", "the line :undo took back, again"),
@@ -30,7 +31,7 @@ extension REPL {
         case "help", "h", "?":
             let width = Self.commands.map(\.usage.count).max() ?? 0
             var out = Self.commands.map { "  " + $0.usage.padding(to: width) + "  " + $0.help }.joined(separator: "\n")
-            out += "\nLua: tap(output [, payload]), back(), dismiss(), open(url), top(), stack(), tree(), tab(n or title), snapshot(), restore(json), reload([locals]); =EXPR prints EXPR"
+            out += "\nLua: tap(output [, payload]), back(), dismiss(), open(url), top([column]), stack(), tree(), tab(n or title), swipeTo(n or title), swipe(\"left\" or \"right\"), sizeClass([width]), event(name [, payload]), advance(seconds), snapshot(), restore(json), reload([locals]); =EXPR prints EXPR"
             output.write(out + "\n")
         case "reload", "r":
             output.write(style.dim(try runtime.reload(fresh: Set(words.dropFirst())).description) + "\n")
@@ -55,6 +56,15 @@ extension REPL {
             let count = argument.isEmpty ? 20 : Int(argument) ?? 20
             let recent = events.recent(count)
             output.write(recent.isEmpty ? "(no navigation events yet)\n" : recent.joined(separator: "\n") + "\n")
+        case "pending":
+            let clock = app.clock
+            var lines = ["clock: \(AppClock.seconds(clock.now)) s"]
+            for timer in clock.timers {
+                let owner = timer.owner.map { "\($0.name)#\($0.id)" } ?? "(a finished flow)"
+                lines.append("  timer \(timer.id) of \(owner): in \(AppClock.seconds(max(0, timer.due - clock.now))) s" + (timer.period.map { ", every \(AppClock.seconds($0)) s" } ?? ""))
+            }
+            if clock.timers.isEmpty { lines.append("  (no timers pending)") }
+            output.write(lines.joined(separator: "\n") + "\n")
         case "show":
             show()
         case "undo":
