@@ -2,7 +2,7 @@ import CoordinatorCore
 import CoordinatorLua
 
 /// The driver functions a script or a REPL line uses to act as the user: `tap`, `back`, `dismiss`, `open`,
-/// `tab`, `swipeTo`, `swipe`, `sizeClass`, `event`, `advance` (each a ``UserStep`` taken with
+/// `tab`, `swipeTo`, `swipe`, `sizeClass`, `event`, `advance`, `answer` (each a ``UserStep`` taken with
 /// `Application.perform(_:)`), and to look: `top`, `stack`, `tree`,
 /// `snapshot`; and `restore`, `reload`. Globals of the Lua state, installed only when asked for (a REPL, a
 /// test, a script that walks the app): an embedded runtime's scripts cannot tap on the user's behalf.
@@ -21,7 +21,8 @@ package final class DriverFunctions {
     /// screen), `tab(n)` or `tab("Title")`, `swipeTo(n)` or `swipeTo("Title")` and `swipe("left" | "right")`
     /// (the pages' next or previous one), `sizeClass([width])` (the window's width, or a rotation),
     /// `event(name [, payload])` (the outside world sends an event; whether a flow heard it),
-    /// `advance(seconds)` (time passes: the timers due fire), `stack()` (the visible stack's screen names), `tree()` (the
+    /// `advance(seconds)` (time passes: the timers due fire), `answer(request or kind, outcome [, value])` (the
+    /// outside answers a request), `pending([kind])` (the requests waiting), `stack()` (the visible stack's screen names), `tree()` (the
     /// coordinator tree), `snapshot()` and `restore(json)` (``snapshot()``, ``restore(_:)``) and
     /// `reload(...)` (``reload(fresh:)``).
     func install(in runtime: ScriptRuntime) throws {
@@ -75,6 +76,28 @@ package final class DriverFunctions {
             // advance(seconds): time passes; every timer due by then fires. Returns how many fired.
             try runtime.driverFunctions.drive(.advance(try call.number(1)), call, in: runtime.app)
             try call.pushResult(runtime.app.lastFirings)
+        }),
+        ("answer", { runtime, call in
+            // answer(request or kind, outcome [, value]): the outside answers a pending request (with a
+            // kind, the oldest of it); value defaults to the outcome's example.
+            let app = runtime.app
+            let kind: String, nth: Int
+            if call.type(1) == .string {
+                (kind, nth) = (try call.string(1), 0)
+            } else {
+                let request = try call.object(1, as: PendingRequest.self)
+                guard let index = app.pendingRequests.filter({ $0.kind == request.kind }).firstIndex(where: { $0 === request }) else {
+                    throw NavigationError(.unknownRequest, "request \(request.kind)#\(request.id) is not pending: it was answered or cancelled")
+                }
+                (kind, nth) = (request.kind, index)
+            }
+            let step = UserStep.answer(kind, nth: nth, outcome: try call.string(2), value: try call.optional(3, as: FlowValue.self))
+            try runtime.driverFunctions.drive(step, call, in: app)
+        }),
+        ("pending", { runtime, call in
+            // pending([kind]): the requests waiting for an answer (of that kind), oldest first.
+            let kind = call.type(1).rawValue > LuaType.nil.rawValue ? try call.string(1) : nil
+            try call.pushResult(runtime.app.pendingRequests.filter { kind == nil || $0.kind == kind }.map { LuaObject($0) })
         }),
         ("snapshot", { runtime, call in try call.pushResult(runtime.snapshot()) }),
         ("restore", { runtime, call in

@@ -41,7 +41,7 @@ import TestSupport
 
     @Test(arguments: ["scripts/app.lua", "examples/tabs.lua", "examples/ab-picker.lua", "examples/catalog.lua",
                       "examples/launch.lua", "examples/notes.lua", "examples/multi-select.lua", "examples/shop.lua",
-                      "examples/social.lua", "examples/pages.lua", "examples/split.lua", "examples/ride.lua"])
+                      "examples/social.lua", "examples/pages.lua", "examples/split.lua", "examples/ride.lua", "examples/profile.lua"])
     func theAppAndTheExamplesReachAFixedPointWithoutErrorsAndVerify(_ script: String) throws {
         let explorer = try Self.explorer(repositoryRoot + "/" + script) { $0.depth = 60 }
         let report = try explorer.run()
@@ -89,6 +89,28 @@ import TestSupport
         #expect(report.unreachedTypes.isEmpty, "\(report.text)")
         #expect(report.transitions.contains { if case .advance = $0.action { report.states[$0.to].screen == "Expired" } else { false } })
         #expect(FlowGraph(report).dot.contains("style=bold, color=\"#6a1b9a\""))
+    }
+
+    /// Requests that answer later: exploration answers each pending request with each outcome between
+    /// the user's steps, so "Back while loading" (the request dropped with its flow) is a state it visits,
+    /// and a planted "a second tap while loading pushes twice" shows with its shortest path.
+    @Test func requestsAnswerBetweenTheUsersSteps() throws {
+        let report = try Self.explore(repositoryRoot + "/examples/profile.lua") { $0.depth = 30 }
+        #expect(report.reachedFixedPoint && report.errors.isEmpty && report.unreachedTypes.isEmpty, "\(report.text)")
+        // Back while a profile loads: Home again, nothing pending, and its answer never tried.
+        let back = report.transitions.first { $0.action == .back && report.states[$0.from].screen == "People" }
+        #expect(back.map { report.states[$0.to].screen } == "Home")
+        #expect(report.transitions.contains { $0.action == .answer("loadProfile", nth: 0, outcome: "ok", value: nil) })
+        // Without the guard, a second tap while loading starts a second request, and both answers push.
+        let folder = try TemporaryDirectory()
+        let buggy = try String(contentsOfFile: repositoryRoot + "/examples/profile.lua", encoding: .utf8)
+            .replacingOccurrences(of: "if people.loading then return end", with: "")
+        let planted = try Self.explore(try folder.write("profile.lua", buggy)) { $0.depth = 30 }
+        let twice = planted.states.filter { $0.shownTypes.filter { $0 == "Profile" }.count == 2 }
+        #expect(!twice.isEmpty, "\(planted.text)")
+        let shortest = twice.map(\.path.count).min()
+        // Signing in (a tap, an answer), the directory, two taps while loading, two answers.
+        #expect(shortest == 7, "\(twice.map { $0.path.map(\.luaSource) })")
     }
 
     /// An output whose `when` is false is not there: exploration never taps it (so never reports it

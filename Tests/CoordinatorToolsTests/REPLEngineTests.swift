@@ -275,12 +275,12 @@ import TestSupport
             flow.screen "Home" {}
             local Probe = flow.coordinator "Probe"
             function Probe:start() probe = self; self:push("Home") end
-            function Probe:refresh() end
+            function Probe:reload() end
             flow.app(Probe)
             """)
         let session = try REPLTranscript(script: script)
-        let methods = session.repl.completions(for: "probe:re", lineBefore: "")
-        #expect(methods == ["probe:refresh"])
+        let methods = session.repl.completions(for: "probe:rel", lineBefore: "")
+        #expect(methods == ["probe:reload"])
         #expect(session.repl.completions(for: "probe:pu", lineBefore: "") == ["probe:push"]) // the base methods too
     }
 

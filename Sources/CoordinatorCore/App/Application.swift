@@ -89,6 +89,59 @@ public final class Application {
         lifecycle.releaseEverything(of: self)
     }
 
+    /// The kinds of request the outside answers, by kind (``declare(_:)-swift.method``).
+    public private(set) var requestDeclarations: [String: RequestDeclaration] = [:]
+
+    /// The requests waiting for their answers, oldest first.
+    public internal(set) var pendingRequests: [PendingRequest] = []
+
+    /// Declares a kind of request (a declaration of that kind again replaces it). Undone with the operation.
+    public func declare(_ request: RequestDeclaration) {
+        let old = requestDeclarations[request.kind]
+        requestDeclarations[request.kind] = request
+        context.journal.recordAlways(.custom(born: 0) { [weak self] in self?.requestDeclarations[request.kind] = old })
+    }
+
+    /// An undeclared request kind's error, listing those declared.
+    func unknownRequest(_ kind: String) -> NavigationError {
+        let known = requestDeclarations.keys.sorted()
+        return NavigationError(.unknownRequest, "no request '\(kind)' (" + (known.isEmpty ? "the app declares none" : "requests: " + known.joined(separator: ", ")) + "; declare one with flow.request)")
+    }
+
+    /// Starts a request of `kind` for `owner` (inside its operation): pending until the outside answers.
+    func startRequest(_ kind: String, payload: FlowValue?, owner: Coordinator) throws -> PendingRequest {
+        guard requestDeclarations[kind] != nil else { throw unknownRequest(kind) }
+        recordRequests()
+        let request = PendingRequest(id: context.nextID(), kind: kind, payload: payload, owner: owner, app: self)
+        pendingRequests.append(request)
+        emit(.requestStarted(kind, by: owner.info))
+        return request
+    }
+
+    /// The outside answers the `nth` (0: the oldest) pending request of `kind` with `outcome` and `value`
+    /// (nil: the outcome's example), as a step of its own: the handler set on the request hears it. An
+    /// undeclared kind or outcome, or no such request pending, is an error.
+    public func answer(_ kind: String, nth: Int = 0, outcome: String, value: FlowValue? = nil) throws {
+        try perform(.answer(kind, nth: nth, outcome: outcome, value: value))
+    }
+
+    /// Delivers an answer (``answer(_:nth:outcome:value:)``).
+    private func deliverAnswer(_ kind: String, nth: Int, outcome: String, value: FlowValue?) throws {
+        guard let declaration = requestDeclarations[kind] else { throw unknownRequest(kind) }
+        guard let example = declaration.example(of: outcome) else {
+            throw NavigationError(.unknownRequest, "request \(kind) has no outcome '\(outcome)' (outcomes: \(declaration.outcomes.map(\.name).joined(separator: ", ")))")
+        }
+        let pending = pendingRequests.filter { $0.kind == kind }
+        guard pending.indices.contains(nth) else {
+            throw NavigationError(.unknownRequest, pending.isEmpty ? "no request \(kind) is pending" : "there are \(pending.count) requests \(kind) pending, not \(nth &+ 1)")
+        }
+        let request = pending[nth]
+        let handler = request.handler
+        removeRequest(request)
+        emit(.requestAnswered(kind, outcome: outcome, heard: handler != nil))
+        try handler?(outcome, value ?? example)
+    }
+
     /// The app's clock and its timers (virtual: it moves only with ``advance(by:)``).
     public let clock: AppClock
 
@@ -291,6 +344,11 @@ public final class Application {
             try atomically {
                 guard let pages = visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
                 try select(index, of: pages, bySystem: true)
+                stepLog.note(step)
+            }
+        case let .answer(kind, nth, outcome, value):
+            try atomically {
+                try deliverAnswer(kind, nth: nth, outcome: outcome, value: value)
                 stepLog.note(step)
             }
         case .advance(let seconds):

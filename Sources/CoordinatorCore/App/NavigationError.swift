@@ -49,6 +49,8 @@ public struct NavigationError: CoordinatorError, Equatable {
         case unknownEvent
         /// A time that is not one: negative, not finite, a repeating timer's period of 0.
         case badTime
+        /// A request kind the app does not declare, an outcome it does not declare, or no such request pending.
+        case unknownRequest
         /// A link opened in an app that has nothing to route it (the scripting layer's routes do).
         case noRouter
     }

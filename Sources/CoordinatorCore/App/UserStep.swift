@@ -26,6 +26,9 @@ public enum UserStep: Hashable, Sendable {
     case event(String, payload: FlowValue?)
     /// Time passed: the app's clock moved on by these seconds (``Application/advance(by:)``).
     case advance(Double)
+    /// The outside answered the `nth` (0: the oldest) pending request of a kind with an outcome and a
+    /// value (nil: the outcome's example) (``Application/answer(_:nth:outcome:value:)``).
+    case answer(String, nth: Int, outcome: String, value: FlowValue?)
 }
 
 extension UserStep: CustomStringConvertible {
@@ -42,6 +45,8 @@ extension UserStep: CustomStringConvertible {
         case .open(let url): ".open(\"\(url.replacingEscapes())\")"
         case let .event(name, payload): ".event(\"\(name.replacingEscapes())\", payload: \(payload?.description ?? "nil"))"
         case .advance(let seconds): ".advance(\(AppClock.seconds(seconds)))"
+        case let .answer(kind, nth, outcome, value):
+            ".answer(\"\(kind.replacingEscapes())\", nth: \(nth), outcome: \"\(outcome.replacingEscapes())\", value: \(value?.description ?? "nil"))"
         }
     }
 }

@@ -249,6 +249,14 @@ open class Coordinator {
         return try app.clock.schedule(after: seconds, every: seconds, owner: self, action: action)
     }
 
+    /// Starts a request of `kind` (``RequestDeclaration``) the outside answers later; set its
+    /// ``PendingRequest/onResult(_:)``. It is this coordinator's: cancelled when it finishes.
+    @discardableResult
+    public func request(_ kind: String, payload: FlowValue? = nil) throws -> PendingRequest {
+        let app = try runningApp()
+        return try app.atomically { try app.startRequest(kind, payload: payload, owner: self) }
+    }
+
     /// The names of the events it listens to (``onEvent(_:_:)``).
     package var eventNames: [String] { handlers.events.names }
 

@@ -25,6 +25,27 @@ final class CoordinatorClasses {
             c.standIn(field: "__handle") // instances (Lua tables) call these methods directly
             for (name, body) in CoordinatorMethods.all { c.method(name, holding(runtime, body)) }
         }
+        // A request (`self:request`): `kind`, `payload`, `pending`, `onResult` (a function(outcome, value),
+        // or nil) and `cancel()`.
+        try runtime.lua.register(PendingRequest.self, name: "Request") { r in
+            r.readOnly("kind") { $0.kind }
+            r.readOnly("pending") { $0.isPending }
+            r.readOnly("payload") { $0.payload }
+            r.method("cancel") { request, _ in try request.cancel() }
+            r.newIndex { request, call in
+                guard try call.string(1) == "onResult" else {
+                    throw LuaError(.runtime, "a request's fields are kind, payload, pending and onResult (settable)")
+                }
+                switch call.type(2) {
+                case .nil, .none: try request.onResult(nil)
+                case .function:
+                    let callback = try call.argument(2, as: LuaCallback.self)
+                    try request.onResult { outcome, value in try callback.call(outcome, value) }
+                default: throw LuaError(.runtime, "a request's onResult is a function(outcome, value), or nil")
+                }
+            }
+            r.toString { "Request \($0.kind)#\($0.id)" + ($0.isPending ? "" : " (done)") }
+        }
         // A timer (`self:after`, `self:every`): `pending`, `remaining` (seconds, nil once it will not fire)
         // and `cancel()`.
         try runtime.lua.register(AppTimer.self, name: "Timer") { t in

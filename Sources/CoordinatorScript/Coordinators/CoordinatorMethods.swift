@@ -15,7 +15,7 @@ enum CoordinatorMethods {
         ("push", push), ("present", present), ("setRoot", setRoot), ("pop", pop), ("popToRoot", popToRoot),
         ("dismiss", dismiss), ("selectTab", selectTab), ("alert", alert), ("run", run), ("setTabs", setTabs),
         ("finish", finish), ("update", update), ("send", send), ("onSignal", onSignal), ("onEvent", onEvent),
-        ("after", after), ("every", every),
+        ("after", after), ("every", every), ("request", request),
         ("screens", screens), ("children", children), ("setBadge", setBadge),
         ("setPages", setPages), ("selectPage", selectPage), ("setSplit", setSplit), ("showDetail", showDetail),
     ]
@@ -336,6 +336,14 @@ enum CoordinatorMethods {
         let seconds = try call.number(1)
         let callback = try call.argument(2, as: LuaCallback.self)
         try call.pushResult(LuaObject(try coordinator.every(seconds) { try callback.call() }))
+    }
+
+    /// `self:request(kind [, payload])`: starts a request the outside answers later (`flow.request`);
+    /// returns it (set `r.onResult = function(outcome, value) ... end`; `r:cancel()`). It is this
+    /// coordinator's: cancelled when it finishes, its answer dropped.
+    static func request(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
+        let request = try coordinator.request(call.string(1), payload: call.optional(2, as: FlowValue.self))
+        try call.pushResult(LuaObject(request))
     }
 
     /// `self:onEvent(name, function(payload, name) ... end)`: handles an event the outside world sends

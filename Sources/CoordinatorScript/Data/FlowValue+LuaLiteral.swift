@@ -46,6 +46,9 @@ extension UserStep {
         case .sizeClass(let sizeClass): "sizeClass(" + LuaSyntax.quoted(sizeClass.rawValue) + ")"
         case let .event(name, payload): "event(" + LuaSyntax.quoted(name) + (payload.map { ", " + $0.luaLiteral(secret: secret) } ?? "") + ")"
         case .advance(let seconds): "advance(" + FlowValue.double(seconds).luaLiteral + ")"
+        case let .answer(kind, nth, outcome, value):
+            "answer(" + (nth == 0 ? LuaSyntax.quoted(kind) : "pending(" + LuaSyntax.quoted(kind) + ")[" + LuaSyntax.literal(nth &+ 1) + "]")
+                + ", " + LuaSyntax.quoted(outcome) + (value.map { ", " + $0.luaLiteral(secret: secret) } ?? "") + ")"
         case .open(let url): "open(" + LuaSyntax.quoted(url) + ")"
         }
     }

@@ -61,6 +61,12 @@ enum Prelude {
       return function(s) native.defineEvent(name, s) end
     end
 
+    --- Declares a kind of request the outside answers later: flow.request "signIn" { examples = { ok = { user = "Ann" }, failed = { error = "offline" } } }.
+    function M.request(kind, spec)
+      if spec ~= nil then native.defineRequest(kind, spec) return end
+      return function(s) native.defineRequest(kind, s) end
+    end
+
     --- The app's clock: seconds since the app began (virtual: it moves with advance(seconds), or the host).
     M.now = native.now
 

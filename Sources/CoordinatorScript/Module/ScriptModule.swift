@@ -47,6 +47,25 @@ final class ScriptModule {
             }
             runtime.app.declare(EventDeclaration(name, takesPayload: payload == "value", examples: examples))
         })
+        try native.set("defineRequest", lua.function(name: "request", holding: runtime) { runtime, call in
+            // flow.request "kind" { examples = { outcome = value, ... } }: the outcomes are the examples' keys.
+            let kind = try call.string(1)
+            guard !kind.isEmpty, !kind.contains(where: \.isNewline) else {
+                throw call.badArgument(1, "a request kind is named by a non-empty one-line string")
+            }
+            let spec = try call.argument(2, as: LuaTable.self)
+            try spec.checkKeys(["examples"], of: "request \(kind)'s fields")
+            guard let examples = try spec.rawGet("examples", as: LuaTable?.self) else {
+                throw LuaError(.runtime, "request \(kind): examples = { outcome = value, ... } names its outcomes, each with an example value")
+            }
+            var outcomes: [(name: String, example: FlowValue)] = []
+            for (key, _) in try examples.pairs() {
+                guard let name = key.stringValue else { throw LuaError(.runtime, "request \(kind): its outcomes are named by strings") }
+                outcomes.append((name, try examples.rawGet(name, as: FlowValue.self)))
+            }
+            guard !outcomes.isEmpty else { throw LuaError(.runtime, "request \(kind): declare at least one outcome in examples") }
+            runtime.app.declare(RequestDeclaration(kind, outcomes: outcomes.sorted { $0.name < $1.name }))
+        })
         try native.set("setFlows", lua.function(name: "app", holding: runtime) { runtime, call in
             // Read first, then set: reading the table may run Lua, which may declare too.
             let declared = try runtime.scriptModule.declaration.declaring(call)

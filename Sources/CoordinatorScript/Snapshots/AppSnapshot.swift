@@ -82,6 +82,11 @@ public enum AppSnapshot {
         case let .event(name, payload):
             return .record(FlowRecord([("event", .string(name))] + (payload.map { [("payload", $0)] } ?? [])))
         case .advance(let seconds): return ["advance": .double(seconds)]
+        case let .answer(kind, nth, outcome, value):
+            var fields: [(String, FlowValue)] = [("answer", .string(kind)), ("outcome", .string(outcome))]
+            if nth != 0 { fields.append(("nth", .int(nth &+ 1))) }
+            if let value { fields.append(("value", value)) }
+            return .record(FlowRecord(fields))
         case .open(let url): return ["open": .string(url)]
         }
     }
@@ -98,6 +103,11 @@ public enum AppSnapshot {
         if let width = fields["sizeClass"]?.stringValue, let sizeClass = SizeClass(rawValue: width) { return .sizeClass(sizeClass) }
         if let name = fields["event"]?.stringValue { return .event(name, payload: fields["payload"]) }
         if let seconds = fields["advance"]?.doubleValue { return .advance(seconds) }
+        if let kind = fields["answer"]?.stringValue, let outcome = fields["outcome"]?.stringValue {
+            let nth = fields["nth"]?.intValue ?? 1
+            guard nth >= 1 else { throw bad() }
+            return .answer(kind, nth: nth - 1, outcome: outcome, value: fields["value"])
+        }
         if let url = fields["open"]?.stringValue { return .open(url) }
         throw bad()
     }

@@ -81,6 +81,12 @@ package enum Annotations {
             ---@param value? any
             function flow.update(name, value) end
             """),
+        ("request", """
+            ---Declares a kind of request the outside answers later: `flow.request "signIn" { examples = { ok = { user = "Ann" }, failed = { error = "offline" } } }`; the examples' keys are its outcomes.
+            ---@param kind string
+            ---@return fun(spec: { examples: table<string, any> })
+            function flow.request(kind) end
+            """),
         ("now", """
             ---The app's clock: seconds since the app began (virtual: it moves with `advance(seconds)`, or the host).
             ---@return number
@@ -239,6 +245,13 @@ package enum Annotations {
             ---@return coordinator.Timer
             function Coordinator:every(seconds, fn) end
             """),
+        ("request", """
+            ---Starts a request the outside answers later (`flow.request`); set `r.onResult = function(outcome, value) ... end`. Cancelled when this flow finishes.
+            ---@param kind string
+            ---@param payload? any
+            ---@return coordinator.Request
+            function Coordinator:request(kind, payload) end
+            """),
         ("onEvent", """
             ---Handles an event the outside world sends (`flow.event`, or `background` and `foreground`); every running flow with a handler hears it, from the root down.
             ---@param name string
@@ -281,6 +294,8 @@ package enum Annotations {
         ("swipeTo", "---Swipes to a page of the visible pages, by number (from 1) or title.\n---@param page integer|string\nfunction swipeTo(page) end"),
         ("swipe", "---Swipes the visible pages as a finger moving that way: \"left\" brings the next page, \"right\" the previous one.\n---@param direction \"left\"|\"right\"\nfunction swipe(direction) end"),
         ("top", "---The visible screen, or a split's column's top screen.\n---@param column? \"primary\"|\"supplementary\"|\"secondary\"\n---@return coordinator.AnyScreen\nfunction top(column) end"),
+        ("answer", "---The outside answers a pending request (with a kind: the oldest of it) with an outcome its kind declares, and a value (default: the outcome's example).\n---@param request coordinator.Request|string\n---@param outcome string\n---@param value? any\nfunction answer(request, outcome, value) end"),
+        ("pending", "---The requests waiting for their answers (of a kind), oldest first.\n---@param kind? string\n---@return coordinator.Request[]\nfunction pending(kind) end"),
         ("advance", "---Time passes: the app's clock moves on by `seconds`, and every timer due by then fires, in due order; returns how many fired.\n---@param seconds number\n---@return integer\nfunction advance(seconds) end"),
         ("event", "---The outside world sends an event the app declares (or `background`, `foreground`); returns whether a flow heard it.\n---@param name string\n---@param payload? any\n---@return boolean\nfunction event(name, payload) end"),
         ("sizeClass", "---The window's width, or (given one) a rotation: \"compact\" collapses a split into one stack, \"regular\" shows its columns side by side.\n---@param width? \"compact\"|\"regular\"\n---@return \"compact\"|\"regular\"?\nfunction sizeClass(width) end"),
@@ -306,6 +321,7 @@ package enum Annotations {
         ("alert", "---An alert is showing, with this title (and message).\n---@param spec { title: string, message?: string }\nfunction expect.alert(spec) end"),
         ("tabs", "---The tab bar's titles, in order (and the selected one).\n---@param spec { [integer]: string, selected?: string }\nfunction expect.tabs(spec) end"),
         ("pages", "---The pages' titles, in order (and the one shown).\n---@param spec { [integer]: string, selected?: string }\nfunction expect.pages(spec) end"),
+        ("pending", "---A request of that kind waits for its answer (`n` of them, when given).\n---@param kind string\n---@param n? integer\nfunction expect.pending(kind, n) end"),
         ("split", "---The split's columns by screen type, bottom first: `expect.split { primary = { \"List\" }, secondary = { \"Detail\" } }`.\n---@param spec { primary?: string[], supplementary?: string[], secondary?: string[] }\nfunction expect.split(spec) end"),
         ("sizeClass", "---The window's width.\n---@param width \"compact\"|\"regular\"\nfunction expect.sizeClass(width) end"),
         ("badge", "---A tab's badge (nil: none).\n---@param title string\n---@param badge? integer|string\nfunction expect.badge(title, badge) end"),
@@ -349,6 +365,7 @@ package enum Annotations {
             """
         for method in coordinatorMethods { text += method.annotation + "\n\n" }
         text += "---A screen: its inputs read and set as fields, its handlers as `on` fields.\n---@class coordinator.Screen\nlocal Screen = {}\n\n"
+        text += "---A request waiting for the outside's answer (`self:request`).\n---@class coordinator.Request\n---@field kind string\n---@field payload any\n---@field pending boolean\n---@field onResult? fun(outcome: string, value: any)\nlocal Request = {}\n---Cancels it: its answer, if one comes, is dropped.\nfunction Request:cancel() end\n\n"
         text += "---A timer of the app's clock (`self:after`, `self:every`).\n---@class coordinator.Timer\n---@field pending boolean whether it will still fire\n---@field remaining number? seconds until it fires\n---@field every number? a repeating timer's period\nlocal Timer = {}\n---Cancels it: it never fires again.\nfunction Timer:cancel() end\n\n"
         text += "---A screen of any type (what `top()` gives): any field reads.\n---@class coordinator.AnyScreen: coordinator.Screen\n---@field [string] any\n\n"
         for member in screenMembers { text += member.annotation + "\n\n" }

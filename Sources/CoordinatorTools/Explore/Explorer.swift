@@ -386,7 +386,8 @@ public final class Explorer {
     /// value output), Back (when there is somewhere to go back to), the swipe-down of a modal that is not an
     /// alert, every other tab of the tab bar and a swipe to each page beside the one shown, when no modal
     /// covers them; every event the app declares with each example, its own lifecycle events where a flow
-    /// listens; the time until the next timer fires; a rotation where a split shows.
+    /// listens; each pending request answered with each outcome; the time until the next timer fires; a
+    /// rotation where a split shows.
     static func actions(in app: Application) throws -> [UserStep] {
         var actions: [UserStep] = []
         // The visible screen's outputs, or those of each column's top screen of a split side by side (an
@@ -428,6 +429,16 @@ public final class Explorer {
         let listened = Set((app.root?.subtree ?? []).filter { $0.status == .running }.flatMap(\.eventNames))
         for event in app.eventDeclarations.values.sorted(by: { $0.name < $1.name }) where !event.isBuiltIn || listened.contains(event.name) {
             for payload in event.payloads { actions.append(.event(event.name, payload: payload.map(unshared))) }
+        }
+        // Each pending request answered with each outcome its kind declares (so "Back while loading" and
+        // "an answer after its flow finished" are states too).
+        var seenKinds: [String: Int] = [:]
+        for request in app.pendingRequests {
+            let nth = seenKinds[request.kind, default: 0]
+            seenKinds[request.kind] = nth + 1
+            for outcome in app.requestDeclarations[request.kind]?.outcomes ?? [] {
+                actions.append(.answer(request.kind, nth: nth, outcome: outcome.name, value: nil))
+            }
         }
         // Time passing until the next timer fires, when one is pending.
         if let next = app.clock.untilNext { actions.append(.advance(next)) }

@@ -49,6 +49,8 @@ package struct FlowGraph: Sendable {
         case event
         /// Time passing until a timer fires.
         case time
+        /// The outside answering a request.
+        case answer
     }
 
     /// One way from a node to another (or to itself: an output that changes only data).
@@ -104,6 +106,7 @@ package struct FlowGraph: Sendable {
             case .open(let url): (url, nil, .output)
             case let .event(name, payload): ("event " + name, payload, .event)
             case .advance(let seconds): ("after " + AppClock.seconds(seconds) + " s", nil, .time)
+            case let .answer(kind, _, outcome, _): ("answer " + kind + " " + outcome, nil, .answer)
             }
             // A switch to another tab is not drawn (each tab is its group); a tab that is a button acts,
             // selecting nothing (the selected tab stays, or a modal covers the bar): that edge is drawn.
@@ -259,6 +262,7 @@ package struct FlowGraph: Sendable {
             case .tab: attributes.append("style=dotted")
             case .event: attributes.append(contentsOf: ["style=bold", "color=\"#b35c00\"", "fontcolor=\"#b35c00\""])
             case .time: attributes.append(contentsOf: ["style=bold", "color=\"#6a1b9a\"", "fontcolor=\"#6a1b9a\""])
+            case .answer: attributes.append(contentsOf: ["style=bold", "color=\"#00796b\"", "fontcolor=\"#00796b\""])
             }
             lines.append("  \(edge.from) -> \(edge.to) [\(attributes.joined(separator: ", "))];")
         }

@@ -107,6 +107,14 @@ enum Expectations {
       if not same(shown, spec) then fail("split", spec, shown) end
     end
 
+    --- expect.pending("signIn" [, n]): a request of that kind waits for its answer (n of them, when given).
+    function expect.pending(kind, n)
+      local count = #pending(kind)
+      if n == nil then
+        if count == 0 then fail("pending " .. kind, "a request", "none") end
+      elseif count ~= n then fail("pending " .. kind, n, count) end
+    end
+
     --- expect.sizeClass("compact"): the window is this wide ("compact" or "regular").
     function expect.sizeClass(expected)
       local actual = sizeClass()

@@ -11,7 +11,7 @@ extension REPL {
         ("hierarchy", ":hierarchy", "the window: stacks, modals, tabs, alerts"),
         ("screen", ":screen [ID|NAME]", "a screen's inputs and outputs (the visible one by default)"),
         ("events", ":events [N]", "the last N navigation events (default 20)"),
-        ("pending", ":pending", "what waits on the outside world: the timers, each with its flow and time left"),
+        ("pending", ":pending", "what waits on the outside world: the timers (each with its flow and time left) and the requests"),
         ("show", ":show", "the visible screen and its numbered actions"),
         ("undo", ":undo", "the app as it was before the last line that changed it (the lines run again in a fresh app: new code stays)"),
         ("redo", ":redo", "the line :undo took back, again"),
@@ -31,7 +31,7 @@ extension REPL {
         case "help", "h", "?":
             let width = Self.commands.map(\.usage.count).max() ?? 0
             var out = Self.commands.map { "  " + $0.usage.padding(to: width) + "  " + $0.help }.joined(separator: "\n")
-            out += "\nLua: tap(output [, payload]), back(), dismiss(), open(url), top([column]), stack(), tree(), tab(n or title), swipeTo(n or title), swipe(\"left\" or \"right\"), sizeClass([width]), event(name [, payload]), advance(seconds), snapshot(), restore(json), reload([locals]); =EXPR prints EXPR"
+            out += "\nLua: tap(output [, payload]), back(), dismiss(), open(url), top([column]), stack(), tree(), tab(n or title), swipeTo(n or title), swipe(\"left\" or \"right\"), sizeClass([width]), event(name [, payload]), advance(seconds), answer(request or kind, outcome [, value]), snapshot(), restore(json), reload([locals]); =EXPR prints EXPR"
             output.write(out + "\n")
         case "reload", "r":
             output.write(style.dim(try runtime.reload(fresh: Set(words.dropFirst())).description) + "\n")
@@ -64,6 +64,12 @@ extension REPL {
                 lines.append("  timer \(timer.id) of \(owner): in \(AppClock.seconds(max(0, timer.due - clock.now))) s" + (timer.period.map { ", every \(AppClock.seconds($0)) s" } ?? ""))
             }
             if clock.timers.isEmpty { lines.append("  (no timers pending)") }
+            for request in app.pendingRequests {
+                let owner = request.owner.map { "\($0.name)#\($0.id)" } ?? "(a finished flow)"
+                let outcomes = app.requestDeclarations[request.kind]?.outcomes.map(\.name).joined(separator: ", ") ?? ""
+                lines.append("  request \(request.kind)#\(request.id) of \(owner)" + (request.payload.map { " " + $0.luaLiteral } ?? "") + " (answers: \(outcomes))")
+            }
+            if app.pendingRequests.isEmpty { lines.append("  (no requests pending)") }
             output.write(lines.joined(separator: "\n") + "\n")
         case "show":
             show()
