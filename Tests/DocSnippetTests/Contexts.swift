@@ -37,6 +37,10 @@ var details: Screen { unreachable() }
 var alert: Screen { unreachable() }
 var newNoteScreen: Screen { unreachable() }
 let log = Log()
+var session: ScriptSession { unreachable() }
+/// A host's own API: a password check that answers a token, or nil.
+struct PasswordAPI: Sendable { func check(_ credentials: FlowValue?) async throws -> String? { nil } }
+let api = PasswordAPI()
 func save(_ value: FlowValue?) throws {}
 func profileScreenType() -> ScreenType { ScreenType("Profile") }
 final class ProfileStore: Coordinator {}

@@ -332,6 +332,17 @@ extension DocSnippets {
 // docs/Embedding.md, snippet 4
 extension DocSnippets {
     @MainActor func docs_embedding_md_4() async throws {
+        await session.registerRequest("checkPassword") { credentials in
+            // A real call, off the session's actor.
+            if let token = try await api.check(credentials) { return ("ok", ["token": .string(token)]) }
+            return ("refused", nil)
+        }
+    }
+}
+
+// docs/Embedding.md, snippet 5
+extension DocSnippets {
+    @MainActor func docs_embedding_md_5() async throws {
         let session = try ScriptSession(timeLimit: 1) { runtime in     // @Sendable: it runs in the session's domain
             runtime.app.catalog.register(profileScreenType())          // Swift screens and services first
             runtime.registerCoordinator("ProfileStore") { ProfileStore(name: "ProfileStore") }
@@ -343,25 +354,25 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md, snippet 5
-extension DocSnippets {
-    @MainActor func docs_embedding_md_5() async throws {
-        runtime.app.catalog.register(ScreenType("Editor", inputs: ["status"], outputs: [OutputSpec("save", payload: .value)]))
-        runtime.registerCoordinator("Storage") { StorageCoordinator(name: "Storage") }   // Lua: self:run(flow.coordinator "Storage")
-    }
-}
-
 // docs/Embedding.md, snippet 6
 extension DocSnippets {
     @MainActor func docs_embedding_md_6() async throws {
-        let runtime = try ScriptRuntime(driverFunctions: true)   // or later: try runtime.installDriverFunctions()
-        try runtime.run("tap('selectCity')")
+        runtime.app.catalog.register(ScreenType("Editor", inputs: ["status"], outputs: [OutputSpec("save", payload: .value)]))
+        runtime.registerCoordinator("Storage") { StorageCoordinator(name: "Storage") }   // Lua: self:run(flow.coordinator "Storage")
     }
 }
 
 // docs/Embedding.md, snippet 7
 extension DocSnippets {
     @MainActor func docs_embedding_md_7() async throws {
+        let runtime = try ScriptRuntime(driverFunctions: true)   // or later: try runtime.installDriverFunctions()
+        try runtime.run("tap('selectCity')")
+    }
+}
+
+// docs/Embedding.md, snippet 8
+extension DocSnippets {
+    @MainActor func docs_embedding_md_8() async throws {
         var transcript = ""
         let repl = try REPL(runtime: runtime, mode: .repl) { transcript += $0 }   // installs the driver functions
         repl.handle("=stack()")                      // transcript: { "Login" }
@@ -371,9 +382,9 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md, snippet 8
+// docs/Embedding.md, snippet 9
 extension DocSnippets {
-    @MainActor func docs_embedding_md_8() async throws {
+    @MainActor func docs_embedding_md_9() async throws {
         repl.makeFreshRuntime = { sources in
             let fresh = try ScriptRuntime(driverFunctions: true)
             fresh.lua.sourceOverrides = sources
@@ -384,9 +395,9 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md, snippet 9
+// docs/Embedding.md, snippet 10
 extension DocSnippets {
-    @MainActor func docs_embedding_md_9() async throws {
+    @MainActor func docs_embedding_md_10() async throws {
         actor Flows {
             let lua: LuaState
             init() throws { lua = try LuaState() }
@@ -398,9 +409,9 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md, snippet 10
+// docs/Embedding.md, snippet 11
 extension DocSnippets {
-    @MainActor func docs_embedding_md_10() async throws {
+    @MainActor func docs_embedding_md_11() async throws {
         let events = app.navigationEvents()
         Task { @MainActor in for await event in events { log(event) } }
     }

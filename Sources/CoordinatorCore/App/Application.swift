@@ -114,7 +114,7 @@ public final class Application {
         recordRequests()
         let request = PendingRequest(id: context.nextID(), kind: kind, payload: payload, owner: owner, app: self)
         pendingRequests.append(request)
-        emit(.requestStarted(kind, by: owner.info))
+        emit(.requestStarted(kind, id: request.id, by: owner.info))
         return request
     }
 
@@ -123,6 +123,16 @@ public final class Application {
     /// undeclared kind or outcome, or no such request pending, is an error.
     public func answer(_ kind: String, nth: Int = 0, outcome: String, value: FlowValue? = nil) throws {
         try perform(.answer(kind, nth: nth, outcome: outcome, value: value))
+    }
+
+    /// Answers the pending request numbered `id` (``PendingRequest/id``), as ``answer(_:nth:outcome:value:)``
+    /// does; false when it is no longer pending (answered, cancelled, its flow finished): the answer is dropped.
+    @discardableResult
+    public func answer(request id: Int, outcome: String, value: FlowValue? = nil) throws -> Bool {
+        guard let request = pendingRequests.first(where: { $0.id == id }),
+              let nth = pendingRequests.filter({ $0.kind == request.kind }).firstIndex(where: { $0 === request }) else { return false }
+        try answer(request.kind, nth: nth, outcome: outcome, value: value)
+        return true
     }
 
     /// Delivers an answer (``answer(_:nth:outcome:value:)``).

@@ -65,8 +65,8 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     case timerFired(CoordinatorInfo?, due: Double)
     /// The user's side moved the app's clock on by `seconds`.
     case clockAdvanced(Double)
-    /// A coordinator started a request of `kind` that the outside answers later.
-    case requestStarted(String, by: CoordinatorInfo)
+    /// A coordinator started a request of `kind` (numbered `id` in the app) that the outside answers later.
+    case requestStarted(String, id: Int, by: CoordinatorInfo)
     /// The outside answered a request of `kind` with `outcome` (`heard`: a handler took it).
     case requestAnswered(String, outcome: String, heard: Bool)
     /// A screen's input changed.
@@ -100,7 +100,7 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
         case let .eventReceived(name, receivers): "event \(name) reached \(receivers)"
         case let .timerFired(owner, _): "timer of \(owner?.description ?? "a finished flow") fired"
         case let .clockAdvanced(seconds): "clock +\(AppClock.seconds(seconds)) s"
-        case let .requestStarted(kind, by): "request \(kind) by \(by)"
+        case let .requestStarted(kind, _, by): "request \(kind) by \(by)"
         case let .requestAnswered(kind, outcome, heard): "answer \(kind) \(outcome)" + (heard ? "" : " (nobody heard it)")
         case let .inputChanged(s, input): "update \(s).\(input)"
         case let .outputEmitted(s, output): "\(s) -> \(output)"

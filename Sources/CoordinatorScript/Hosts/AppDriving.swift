@@ -54,6 +54,12 @@ extension AppDriving {
         try await withRuntime { try $0.app.send(event: name, payload: payload) }
     }
 
+    /// Answers the oldest pending request of `kind` (or its `nth`) with `outcome` and `value` (nil: the
+    /// outcome's example): see `Application.answer(_:nth:outcome:value:)`.
+    public func answer(_ kind: String, nth: Int = 0, outcome: String, value: FlowValue? = nil) async throws {
+        try await perform(.answer(kind, nth: nth, outcome: outcome, value: value))
+    }
+
     /// Moves the app's clock `seconds` on, firing the timers due by then (a host drives it from real time:
     /// the seconds since it last did). Returns how many fired.
     @discardableResult

@@ -52,10 +52,64 @@ public actor ScriptSession: AppDriving {
         runtime.app.navigationEvents(bufferingNewest: limit)
     }
 
+    /// Answers requests of `kind` from Swift (a real API call in a server): whenever a flow starts one (and
+    /// the operation that started it succeeded), `handler` runs in a task of its own with the request's
+    /// payload, and what it returns (an outcome the kind declares, and a value: nil for the outcome's
+    /// example) answers it on the session's actor, unless it was cancelled meanwhile (its flow finished):
+    /// then the answer is dropped. A handler that throws answers nothing; ``requestErrors`` keeps why.
+    public func registerRequest(_ kind: String,
+                                _ handler: @escaping @Sendable (FlowValue?) async throws -> (outcome: String, value: FlowValue?)) {
+        requestHandlers[kind] = handler
+        dispatchRequests()
+    }
+
+    /// Why handlers registered with ``registerRequest(_:_:)`` answered nothing (each error, in order).
+    public private(set) var requestErrors: [String] = []
+
+    /// How many answers the registered handlers are still working on.
+    public var answersInFlight: Int { inFlight.count }
+
+    /// Waits until every registered handler's answer so far has been given (or dropped).
+    public func answersSettled() async {
+        while let task = inFlight.values.first { await task.value }
+    }
+
+    private var requestHandlers: [String: @Sendable (FlowValue?) async throws -> (outcome: String, value: FlowValue?)] = [:]
+    private var inFlight: [Int: Task<Void, Never>] = [:]
+    /// The requests handed to a handler, while they are pending.
+    private var dispatched: Set<Int> = []
+
+    /// Hands each pending request a registered handler answers, and that none has yet, to its handler:
+    /// after every call, once its operation succeeded (a request of a failed one was never started).
+    private func dispatchRequests() {
+        guard !requestHandlers.isEmpty else { return }
+        let pending = runtime.app.pendingRequests
+        dispatched.formIntersection(pending.map(\.id))
+        for request in pending where !dispatched.contains(request.id) {
+            guard let handler = requestHandlers[request.kind] else { continue }
+            let (id, kind, payload) = (request.id, request.kind, request.payload)
+            dispatched.insert(id)
+            inFlight[id] = Task { [weak self] in
+                do {
+                    let (outcome, value) = try await handler(payload)
+                    try await self?.withRuntime { _ = try $0.app.answer(request: id, outcome: outcome, value: value) }
+                } catch {
+                    await self?.noteRequestError("request \(kind)#\(id): \(error)")
+                }
+                await self?.finished(id)
+            }
+        }
+    }
+
+    private func noteRequestError(_ message: String) { requestErrors.append(message) }
+    private func finished(_ id: Int) { inFlight[id] = nil }
+
     /// Runs `body` with the runtime, on the session's actor, under the same cancellation and time limit as
     /// the other calls (``AppDriving``): for what they do not cover (reading the window, registering
     /// functions, reloading). The runtime never leaves the actor.
     public func withRuntime<R: Sendable>(_ body: @Sendable (ScriptRuntime) throws -> R) async throws -> R {
-        try await runtime.hostedCall(timeLimit: timeLimit, body)
+        let result = try await runtime.hostedCall(timeLimit: timeLimit, body)
+        dispatchRequests() // what the call started, a registered handler answers
+        return result
     }
 }

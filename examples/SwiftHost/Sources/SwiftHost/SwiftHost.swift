@@ -54,6 +54,8 @@ struct SwiftHost {
         try await host.start { app in LoggingRouter(wrapping: app.headlessRouter()) { print($0) } }
 
         try await host.tap("login", payload: ["name": "Ann", "password": "secret"])
+        try check(try await host.visibleStack() == ["Login"], "signing in waits for the password check")
+        try await host.answer("checkPassword", outcome: "ok") // the host's answer, when its API replies
         try await host.tap("save", payload: "Ann Smith")
         let profile = try host.runtime.app.window.visibleScreen?.render()
         print("screen: \(profile ?? "nothing")")
@@ -100,14 +102,22 @@ struct SwiftHost {
                 group.addTask {
                     let session = try ScriptSession(timeLimit: 1) { setUp($0) }
                     let events = await session.events()
+                    // The password check is Swift's: an API call in a real server, answered on the session.
+                    await session.registerRequest("checkPassword") { credentials in
+                        return credentials?["password"] == "secret" ? ("ok", ["token": .string("t-" + name)]) : ("refused", nil)
+                    }
                     try await session.load(script: flows)
                     try await session.start()
                     try await session.tap("login", payload: ["name": .string(name), "password": "secret"])
+                    await session.answersSettled()
                     try await session.tap("save", payload: "\(name) Smith")
                     var first = events.makeAsyncIterator()
                     let event = await first.next().map { "\($0)" } ?? "none"
                     let status = try await session.withRuntime { $0.app.window.visibleScreen?["status"]?.stringValue }
-                    return (name, "\(status ?? "?"), first event: \(event)")
+                    // Ten minutes of the app's clock later (a host drives it from real time), the session ends.
+                    try await session.advance(by: 600)
+                    let after = try await session.visibleStack()
+                    return (name, "\(status ?? "?"), first event: \(event), after 600 s: \(after.joined(separator: " > "))")
                 }
             }
             var results: [String: String] = [:]
@@ -116,6 +126,7 @@ struct SwiftHost {
         }
         for name in names { print("\(name): \(results[name] ?? "no result")") }
         try check(names.allSatisfy { results[$0]?.hasPrefix("saved #1") == true }, "each session has its own store")
+        try check(names.allSatisfy { results[$0]?.hasSuffix("after 600 s: Login") == true }, "each session's sign-in lasts 600 s of its clock")
     }
 
     static func check(_ condition: Bool, _ what: String) throws {

@@ -1,6 +1,9 @@
 -- The host's flows: sign in, then a profile whose screen and storage are written in Swift.
 local flow = require "coordinator"
 
+-- Work the host does outside the flows, answered later: checking a password (a real API in a server).
+flow.request "checkPassword" { examples = { ok = { token = "t-1" }, refused = { reason = "wrong password" } } }
+
 flow.screen "Login" {
   title = "Sign in",
   outputs = { login = "value" },            -- payload: { name = ..., password = ... }
@@ -11,12 +14,15 @@ local Login = flow.coordinator "Login"
 function Login:start()
   local screen = self:push("Login")
   screen.onLogin = function(credentials)
-    if credentials.password ~= "secret" then
-      self:alert { title = "Login failed", message = "Wrong password", actions = { "OK" } }
-      return
+    -- The host checks the password and answers later; meanwhile the screen stays as it is.
+    self:request("checkPassword", credentials).onResult = function(outcome, answer)
+      if outcome ~= "ok" then
+        self:alert { title = "Login failed", message = answer.reason, actions = { "OK" } }
+        return
+      end
+      flow.gateway.state = "main"
+      self:finish { name = credentials.name }
     end
-    flow.gateway.state = "main"
-    self:finish { name = credentials.name }
   end
 end
 
@@ -34,6 +40,11 @@ function Main:start(login)
     -- A bug a host must survive: this waits for a sync that never completes.
     while not syncDone() do end -- luacheck: read globals syncDone (the host's, which never says done)
   end
+  -- Signed in for ten minutes of the app's clock (which the host drives from real time).
+  self:after(600, function()
+    flow.gateway.state = "authorization"
+    self:finish()
+  end)
   profile.onLogout = function()
     flow.gateway.state = "authorization"
     self:finish()
