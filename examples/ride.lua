@@ -1,14 +1,17 @@
--- A ride app, navigating on what the world outside sends: the driver found (an event with the driver),
--- the car arrived, the app going to the background; and on time passing: the minutes left count down, a
--- request nobody answers gives up. Screens no tap reaches are reached by events and time, so exploration
+-- A ride app, navigating on what the world outside sends: the booking the server answers later (a
+-- request), the driver found and the car arrived (events), the app going to the background; and on time
+-- passing: the minutes left count down, a search nobody answers gives up. Screens no tap reaches are reached by events and time, so exploration
 -- sends them (coordrun explore examples/ride.lua reaches Tracking and Rating).
--- Run: ./scripts/coordrun examples/ride.lua      (then: event("driverAssigned", { driver = "Ann", minutes = 2 }))
+-- Run: ./scripts/coordrun examples/ride.lua      (request, answer("book", "accepted"), then
+--      event("driverAssigned", { driver = "Ann", minutes = 2 }), advance(60), :pending)
 local flow = require "coordinator"
 
 flow.event "driverAssigned" { payload = "value", examples = { { driver = "Ann", minutes = 2 } } }
 flow.event "arrived" {}
+-- Booking asks the server, which answers later: accepted, or no cars around.
+flow.request "book" { examples = { accepted = { ride = "r1" }, noCars = { reason = "no cars around" } } }
 
-flow.screen "Home" { title = "Where to?", outputs = { "request" } }
+flow.screen "Home" { title = "Where to?", inputs = { "booking", "message" }, outputs = { "request" } }
 flow.screen "Searching" { outputs = { "cancel" }, render = function() return "Looking for a driver..." end }
 flow.screen "Tracking" {
   inputs = { "driver", "minutes" },
@@ -56,8 +59,19 @@ end
 
 local Home = flow.coordinator "Home"
 function Home:start()
-  self:push("Home").onRequest = function()
-    self:run(Ride, nil, { onFinish = function(result) self.last = result end })
+  local home = self:push("Home", { booking = false })
+  home.onRequest = function()
+    if home.booking then return end        -- one booking at a time
+    home.booking = true
+    self:request("book", { from = "here" }).onResult = function(outcome, answer)
+      home.booking = false
+      if outcome == "accepted" then
+        home.message = nil
+        self:run(Ride, nil, { onFinish = function(result) self.last = result end })
+      else
+        home.message = answer.reason
+      end
+    end
   end
 end
 
@@ -65,5 +79,6 @@ flow.app(Home)
 
 flow.route("ride://tracking", {
   { on = "Home", tap = "request" },
+  { answer = "book", outcome = "accepted" },
   { event = "driverAssigned", payload = { driver = "Ann", minutes = 2 } },
 })

@@ -1,8 +1,14 @@
 -- Flow tests of examples/ride.lua: ./scripts/coordrun test examples
 app "ride.lua"
 
-test("only the world outside moves a ride on", function()
+-- The server accepts the booking.
+local function book()
   tap("request")
+  answer("book", "accepted")
+end
+
+test("only the world outside moves a ride on", function()
+  book()
   expect.screen("Searching")
   expect.equal(event("driverAssigned", { driver = "Ann", minutes = 2 }), true)
   expect.screen("Tracking", { driver = "Ann", minutes = 2 })
@@ -20,7 +26,7 @@ test("an event nobody listens to is sent, and changes nothing", function()
 end)
 
 test("in the background a ride is locked", function()
-  tap("request")
+  book()
   expect.events(function() event("background") end, { "event background reached 1" })
   expect.presentation { style = "fullScreen", dismissable = false }
   tap("unlock")
@@ -37,7 +43,7 @@ test("a link tracks a ride", function()
 end)
 
 test("the minutes left count down as time passes", function()
-  tap("request")
+  book()
   event("driverAssigned", { driver = "Ann", minutes = 3 })
   expect.equal(advance(60), 1)
   expect.screen("Tracking", { minutes = 2 })
@@ -48,10 +54,19 @@ test("the minutes left count down as time passes", function()
 end)
 
 test("a request nobody answers gives up after two minutes", function()
-  tap("request")
+  book()
   advance(119)
   expect.screen("Searching")
   advance(1)
   expect.stack { "Home" }
   expect.finished("Ride", { result = "no driver" })
+end)
+
+test("booking waits for the server, which may have no cars", function()
+  tap("request")
+  tap("request")                     -- one booking at a time
+  expect.pending("book", 1)
+  expect.screen("Home", { booking = true })
+  answer("book", "noCars")
+  expect.screen("Home", { booking = false, message = "no cars around" })
 end)

@@ -13,7 +13,9 @@ import CoordinatorLua
 ///   `id`, `name`, `title` or text is the parameter's value), `payload = { id = ":product" }` (`":name"`
 ///   strings are replaced by the parameter) or `payload = function(params) ... end`;
 /// - `back = true`, `dismiss = true`: the system's Back, the swipe-down of the top modal;
-/// - `event = "pushReceived"` with an optional `payload` (as a tap's): the outside world sends that event.
+/// - `event = "pushReceived"` with an optional `payload` (as a tap's): the outside world sends that event;
+/// - `answer = "book"` with `outcome` (and an optional `payload`, the answer's value): the outside answers
+///   the oldest pending request of that kind.
 struct RouteStep {
     enum Action {
         case tab(String)
@@ -24,6 +26,7 @@ struct RouteStep {
         case back
         case dismiss
         case event(String, Payload)
+        case answer(String, outcome: String, Payload)
     }
 
     enum Payload {
@@ -40,10 +43,10 @@ struct RouteStep {
     /// The step described by a Lua table; `parameters` are the route's, for `choose`.
     init(_ table: LuaTable, number: Int, pattern: String) throws {
         func fail(_ what: String) -> LuaError { LuaError(.runtime, "route '\(pattern)', step \(number): \(what)") }
-        let known: Set<String> = ["on", "flow", "tab", "page", "tap", "choose", "payload", "back", "dismiss", "event"]
+        let known: Set<String> = ["on", "flow", "tab", "page", "tap", "choose", "payload", "back", "dismiss", "event", "answer", "outcome"]
         for (key, _) in try table.pairs() {
             guard let name = key.stringValue, known.contains(name) else {
-                throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a step has on, flow, tab, page, tap with choose or payload, back, dismiss, event with payload)")
+                throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a step has on, flow, tab, page, tap with choose or payload, back, dismiss, event with payload, answer with outcome and payload)")
             }
         }
         on = try table.rawGet("on", as: String?.self)
@@ -76,6 +79,14 @@ struct RouteStep {
             } else {
                 actions.append(.tap(output, .nothing))
             }
+        } else if let kind = try table.rawGet("answer", as: String?.self) {
+            guard let outcome = try table.rawGet("outcome", as: String?.self) else { throw fail("an answer names its outcome (outcome = \"ok\")") }
+            guard try table.rawGet("choose", as: LuaValue.self) == .nil else { throw fail("choose goes with tap, not with answer") }
+            switch try table.rawGet("payload", as: LuaValue.self) {
+            case .nil: actions.append(.answer(kind, outcome: outcome, .nothing))
+            case .function(let f): actions.append(.answer(kind, outcome: outcome, .function(f)))
+            default: actions.append(.answer(kind, outcome: outcome, .value(try table.rawGet("payload", as: FlowValue.self))))
+            }
         } else if let event = try table.rawGet("event", as: String?.self) {
             guard try table.rawGet("choose", as: LuaValue.self) == .nil else { throw fail("choose goes with tap, not with event") }
             switch try table.rawGet("payload", as: LuaValue.self) {
@@ -88,10 +99,10 @@ struct RouteStep {
         }
         if try table.rawGet("back", as: Bool?.self) == true { actions.append(.back) }
         if try table.rawGet("dismiss", as: Bool?.self) == true { actions.append(.dismiss) }
-        if try table.rawGet("tap", as: LuaValue.self) != .nil, try table.rawGet("event", as: LuaValue.self) != .nil {
-            throw fail("one action a step (tab, page, tap, back, dismiss or event)")
+        if try [table.rawGet("tap", as: LuaValue.self), table.rawGet("event", as: LuaValue.self), table.rawGet("answer", as: LuaValue.self)].filter({ $0 != .nil }).count > 1 {
+            throw fail("one action a step (tab, page, tap, back, dismiss, event or answer)")
         }
-        guard actions.count <= 1 else { throw fail("one action a step (tab, page, tap, back, dismiss or event)") }
+        guard actions.count <= 1 else { throw fail("one action a step (tab, page, tap, back, dismiss, event or answer)") }
         guard on != nil || flow != nil || !actions.isEmpty else { throw fail("an empty step") }
         action = actions.first
     }

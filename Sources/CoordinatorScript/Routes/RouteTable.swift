@@ -91,6 +91,12 @@ final class RouteTable {
                 if case .event(let name, _)? = step.action, app.eventDeclarations[name] == nil {
                     throw fail("no event '\(name)' (events: \(app.eventDeclarations.keys.sorted().joined(separator: ", ")))")
                 }
+                if case let .answer(kind, outcome, _)? = step.action {
+                    guard let declared = app.requestDeclarations[kind] else { throw fail("no request '\(kind)'") }
+                    guard declared.example(of: outcome) != nil else {
+                        throw fail("request \(kind) has no outcome '\(outcome)' (outcomes: \(declared.outcomes.map(\.name).joined(separator: ", ")))")
+                    }
+                }
                 guard case let .tap(output, payload)? = step.action else { continue }
                 let declared = type.map { [$0] } ?? Array(app.catalog.types.values)
                 guard let spec = declared.lazy.compactMap({ $0.output(named: output) }).first else {
@@ -166,6 +172,8 @@ final class RouteTable {
         case .page(let title)?: user = .swipeTo(try app.pageIndex(titled: title))
         case let .tap(output, payload)?: user = .tap(output, payload: try resolve(payload, output: output, on: screen, parameters: parameters))
         case let .event(name, payload)?: user = .event(name, payload: try resolve(payload, output: name, on: nil, parameters: parameters))
+        case let .answer(kind, outcome, payload)?:
+            user = .answer(kind, nth: 0, outcome: outcome, value: try resolve(payload, output: kind, on: nil, parameters: parameters))
         }
         try app.perform(user)
     }
