@@ -221,6 +221,19 @@ enum Page {
       for (const event of state.events || []) events.append(el("li", event));
       // What the world outside sends: an event with each example payload (or bare), one button each.
       const outside = $("outside"); outside.replaceChildren();
+      // A pending request answered with each outcome its kind declares; time passing to the next timer.
+      for (const request of state.pendingRequests || []) {
+        for (const outcome of request.outcomes) {
+          const b = el("button", "answer " + request.kind + (request.nth > 1 ? " #" + request.nth : "") + " " + outcome, "answer-request");
+          b.onclick = () => act({ action: "answer", kind: request.kind, nth: request.nth, outcome: outcome });
+          outside.append(b);
+        }
+      }
+      if (state.nextTimer !== undefined && state.nextTimer !== null) {
+        const b = el("button", "wait " + state.nextTimer + " s (the next timer)", "advance-clock");
+        b.onclick = () => act({ action: "advance", seconds: state.nextTimer });
+        outside.append(b);
+      }
       for (const event of state.outsideEvents || []) {
         const payloads = event.payload ? event.examples : [""];
         for (const payload of payloads) {

@@ -21,7 +21,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-app_url, app_script, shop_url, shots, cover_url, pages_url = sys.argv[1:7]
+app_url, app_script, shop_url, shots, cover_url, pages_url, ride_url = sys.argv[1:8]
 os.makedirs(shots, exist_ok=True)
 
 options = Options()
@@ -223,6 +223,20 @@ until(lambda: text("screen-title") == "News", "a swipe shows the next page")
 check("swipeTo(2)" in text("history"), "the swipe is a step of the history (%r)" % text("history"))
 click(lambda: driver.find_element(By.XPATH, "//div[@id='pager']/button[normalize-space(.)='Users']"))
 until(lambda: text("screen-title") == "Users", "a page's title swipes to it")
+
+# --- the world outside: a request answered, an event sent, time passing --------------------------------
+driver.get(ride_url)
+until(lambda: text("screen-title") == "Where to?", "the ride app starts at home")
+click(lambda: action("request"))
+until(lambda: "answer book accepted" in text("outside"), "a pending request has a button for each outcome")
+click(lambda: driver.find_element(By.XPATH, "//div[@id='outside']/button[normalize-space(.)='answer book accepted']"))
+until(lambda: text("screen-title") == "Searching", "answering the request goes on")
+click(lambda: driver.find_element(By.XPATH, "//div[@id='outside']/button[starts-with(normalize-space(.), 'event driverAssigned')]"))
+until(lambda: text("screen-title") == "Tracking", "an event's example is a button")
+check("Ann arrives in 2 min" in text("screen-text"), "the event's payload reached the flow")
+click(lambda: driver.find_element(By.XPATH, "//div[@id='outside']/button[starts-with(normalize-space(.), 'wait 60 s')]"))
+until(lambda: "Ann arrives in 1 min" in text("screen-text"), "waiting for the next timer lets time pass")
+check("advance(60" in text("history"), "time passing is a step of the history (%r)" % text("history"))
 
 # --- links, tabs, badges, a modal sheet, snapshots ----------------------------------------------------
 driver.get(shop_url)

@@ -258,8 +258,9 @@ import TestSupport
             """)
         let coverServer = try Server([cover])
         let pagesServer = try Server(["examples/pages.lua"])
+        let rideServer = try Server(["examples/ride.lua"])
         let shots = NSTemporaryDirectory() + "coordrun-preview-screenshots"
-        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_test.py", appServer.url, app, shopServer.url, shots, coverServer.url, pagesServer.url],
+        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_test.py", appServer.url, app, shopServer.url, shots, coverServer.url, pagesServer.url, rideServer.url],
                                        input: "", within: 300)
         print(outcome.out.split(separator: "\n").filter { $0.hasPrefix("measure:") || $0.hasPrefix("screenshots:") }.joined(separator: "\n"))
         #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")

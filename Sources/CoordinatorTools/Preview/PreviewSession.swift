@@ -51,7 +51,8 @@ package final class PreviewSession {
     /// Runs the action a page sent, as JSON: `{"action": "choose", "number": 3}` (action N of the visible
     /// screen), `{"action": "tap", "output": "login", "payload": "{ name = 'Ann' }"}` (a Lua expression),
     /// `{"action": "back"}`, `"dismiss"`, `{"action": "tab", "number": 2}`, `{"action": "page", "number": 2}`,
-    /// `{"action": "event", "name": ..., "payload": LUA}`, `{"action": "open", "url": ...}`,
+    /// `{"action": "event", "name": ..., "payload": LUA}`, `{"action": "answer", "kind": ..., "nth": 1, "outcome":
+    /// ...}`, `{"action": "advance", "seconds": 60}`, `{"action": "open", "url": ...}`,
     /// `"undo"`, `"redo"`, `{"action": "goto", "line": 4}`, `{"action": "restore", "snapshot": JSON}`,
     /// `"reload"`, `{"action": "lua", "code": ...}`. Returns the state after it (``state``), which says
     /// whether the line failed; throws ``BadAction`` for a request that is not one of these (nothing runs).
@@ -99,6 +100,14 @@ package final class PreviewSession {
             return "tap(" + LuaSyntax.quoted(output) + (payload.trimmed.isEmpty ? "" : ", (" + payload + ")") + ")"
         case "back": return "back()"
         case "dismiss": return "dismiss()"
+        case "answer":
+            let kind = try string("kind"), outcome = try string("outcome")
+            return "answer(pending(" + LuaSyntax.quoted(kind) + ")[\(try number("nth", from: 1))], " + LuaSyntax.quoted(outcome) + ")"
+        case "advance":
+            guard let seconds = request["seconds"]?.doubleValue, seconds.isFinite, seconds >= 0, seconds < 1e12 else {
+                throw BadAction(message: "the advance action needs \"seconds\", a number from 0")
+            }
+            return "advance(" + FlowValue.double(seconds).luaLiteral + ")"
         case "event":
             let name = try string("name")
             let payload = request["payload"]?.stringValue ?? ""
@@ -132,7 +141,8 @@ package final class PreviewSession {
 
     /// The whole app as a page shows it, as JSON: `revision`; `screen` (`name`, `title`, `text`, `inputs` as
     /// Lua, `modal`, `alert` with its own `title` and `message`) or null; `actions` (`number`, `label`, `output`, `column` beside a split's columns, `kind`:
-    /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one); `tabs` (`title`, `badge`, `selected`); `pages` (`title`, `selected`); `outsideEvents` (`name`, `payload`, `examples` as Lua); `stack`; `tree` and
+    /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one); `tabs` (`title`, `badge`, `selected`); `pages` (`title`, `selected`); `outsideEvents` (`name`, `payload`, `examples` as Lua); `pendingRequests` (`kind`, `nth`, `outcomes`);
+    /// `nextTimer` (seconds until the next timer fires, or null); `stack`; `tree` and
     /// `hierarchy` as text; `events`; `history` (`line`, `text`, `current`, `undone`: the newest
     /// ``historyShown`` lines that changed the app) and `historyTotal`; `graphNode`, the node of
     /// ``flowGraph`` shown now; and what the last
@@ -202,6 +212,15 @@ package final class PreviewSession {
         document["outsideEvents"] = .list(app.eventDeclarations.values.sorted { $0.name < $1.name }.map { event in
             ["name": .string(event.name), "examples": .list(event.examples.map { .string($0.luaLiteral) }), "payload": .bool(event.takesPayload)]
         })
+        // What waits on the outside: each pending request with the outcomes it may answer, and the time
+        // until the next timer fires.
+        var nth: [String: Int] = [:]
+        document["pendingRequests"] = .list(app.pendingRequests.map { request in
+            nth[request.kind, default: 0] += 1
+            let outcomes = app.requestDeclarations[request.kind]?.outcomes.map { FlowValue.string($0.name) } ?? []
+            return ["kind": .string(request.kind), "nth": .int(nth[request.kind] ?? 1), "outcomes": .list(outcomes)]
+        })
+        document["nextTimer"] = app.clock.untilNext.map(FlowValue.double)
         if let pages = app.visiblePages {
             document["pages"] = .list(pages.titles.indices.map { i in
                 ["title": .string(pages.titles[i]), "selected": .bool(i == pages.selectedIndex)]
