@@ -35,6 +35,9 @@ struct ExploreCommand: ParsableCommand {
     @Option(name: .customLong("max-states"), help: "The most states to find.")
     var maxStates = 10_000
 
+    @Option(name: .customLong("max-pending"), help: ArgumentHelp("The most requests of one kind waiting for their answers at once: a step that would start more is not followed (the report says so).", valueName: "n"))
+    var maxPending = 2
+
     @Option(name: .customLong("time-limit"), help: ArgumentHelp("The most seconds the whole search may take (0: no limit).", valueName: "seconds"))
     var timeLimit: Double = 0
 
@@ -210,7 +213,8 @@ struct ExploreCommand: ParsableCommand {
     /// What makes a worker's runtime the same as this process's: the script, then the options (`--restore`
     /// aside: a worker of a queue gets the snapshot itself).
     private var workerArguments: [String] {
-        var arguments = [script ?? "", "--state", state, "--timeout", String(timeout)]
+        var arguments = [script ?? "", "--state", state, "--size-class", start.sizeClass, "--timeout", String(timeout),
+                         "--max-pending", String(max(maxPending, 1))]
         for set in sets { arguments += ["--set", set] }
         for chunk in chunks { arguments += ["-e", chunk] }
         arguments += limitOptions.arguments
@@ -223,6 +227,7 @@ struct ExploreCommand: ParsableCommand {
         var options = Explorer.Options()
         options.depth = max(depth, 0)
         options.maxStates = max(maxStates, 1)
+        options.maxPending = max(maxPending, 1)
         options.stepTimeLimit = timeout > 0 ? timeout : nil
         options.timeLimit = timeLimit > 0 ? timeLimit : nil
         if let open { options.base = .link(open) } else if let snapshot { options.base = .snapshot(snapshot) }

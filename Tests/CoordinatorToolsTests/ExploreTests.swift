@@ -111,6 +111,11 @@ import TestSupport
         let shortest = twice.map(\.path.count).min()
         // Signing in (a tap, an answer), the directory, two taps while loading, two answers.
         #expect(shortest == 7, "\(twice.map { $0.path.map(\.luaSource) })")
+        // With one request of a kind followed at a time, the second tap is cut, and the report says so.
+        let one = try Self.explore(try folder.write("profile1.lua", buggy)) { $0.depth = 30; $0.maxPending = 1 }
+        #expect(one.cutByPending > 0 && !one.reachedFixedPoint)
+        #expect(one.text.contains("cut where more than 1 requests of a kind would wait (--max-pending)"), "\(one.text)")
+        #expect(!one.states.contains { $0.shownTypes.filter { $0 == "Profile" }.count == 2 })
     }
 
     /// An output whose `when` is false is not there: exploration never taps it (so never reports it

@@ -69,6 +69,11 @@ public struct ExploreReport {
     package internal(set) var cutByStates = false
     /// Whether exploration stopped at its time limit.
     package var cutByTime = false
+    /// Steps not followed because they would leave more requests of a kind pending than the search
+    /// follows (``Explorer/Options/maxPending``).
+    package internal(set) var cutByPending = 0
+    /// The most requests of a kind pending the search followed.
+    package var pendingLimit = 2
     /// States found and never expanded (at the depth limit, or left when the state or time limit stopped
     /// the search).
     package var unexpanded = 0
@@ -89,13 +94,13 @@ public struct ExploreReport {
 
     init(script: String, limits: Explorer.Options) {
         self.script = script
-        (depthLimit, stateLimit, timeLimit) = (limits.depth, limits.maxStates, limits.timeLimit)
+        (depthLimit, stateLimit, timeLimit, pendingLimit) = (limits.depth, limits.maxStates, limits.timeLimit, limits.maxPending)
     }
 
     /// Whether it found an error or a lifecycle violation (`coordrun explore` exits 1 then).
     public var failed: Bool { !errors.isEmpty || !violations.isEmpty }
     /// Whether every state found was expanded: no limit cut the search short.
-    public var reachedFixedPoint: Bool { !cutByDepth && !cutByStates && !cutByTime }
+    public var reachedFixedPoint: Bool { !cutByDepth && !cutByStates && !cutByTime && cutByPending == 0 }
     /// Whether the search saw every reachable state: a fixed point, states told apart exactly (no view).
     public var complete: Bool { reachedFixedPoint && !viewed }
 
@@ -117,6 +122,7 @@ public struct ExploreReport {
     @discardableResult
     package mutating func record(_ expansion: Explorer.Expansion, from index: Int, maxStates: Int) -> [Int] {
         states[index].actionCount = expansion.actionCount
+        cutByPending += expansion.cutByPending
         expanded.insert(index)
         let path = states[index].path
         var found: [Int] = []
@@ -235,6 +241,9 @@ public struct ExploreReport {
         if cutByTime { return "stopped at the time limit (\(timeLimit.map { "\($0)" } ?? "?") s): \(left)" }
         if cutByStates { return "stopped at the state limit (\(stateLimit)): \(left)" }
         if cutByDepth { return "cut at the depth limit (\(depthLimit) steps): \(left)" }
+        if cutByPending > 0 {
+            return "cut where more than \(pendingLimit) requests of a kind would wait (--max-pending): \(Self.count(cutByPending, "step")) not followed"
+        }
         if viewed { return "every state of the app's view (flow.view, __view: states it calls equal were explored once)" }
         return "every reachable state"
     }

@@ -53,6 +53,7 @@ extension Explorer.Expansion {
         var fields: FlowRecord = ["actions": .int(actionCount), "outcomes": .list(outcomes.map(\.value))]
         if !leftAlive.isEmpty { fields["leftAlive"] = .list(leftAlive.map(FlowValue.string)) }
         if freshRuntimes > 0 { fields["fresh"] = .int(freshRuntimes) }
+        if cutByPending > 0 { fields["cutByPending"] = .int(cutByPending) }
         return .record(fields)
     }
 
@@ -63,7 +64,8 @@ extension Explorer.Expansion {
         if let message = value["failed"]?.stringValue { throw Explorer.WorkerFailure(message: message) }
         guard let count = value["actions"]?.intValue else { throw ExploreWireError("explore: an answer without its action count") }
         self.init(actionCount: count, outcomes: try (value["outcomes"]?.listValue ?? []).map { try Explorer.Outcome(value: $0) },
-                  leftAlive: value["leftAlive"]?.listValue?.compactMap(\.stringValue) ?? [], freshRuntimes: value["fresh"]?.intValue ?? 0)
+                  leftAlive: value["leftAlive"]?.listValue?.compactMap(\.stringValue) ?? [], freshRuntimes: value["fresh"]?.intValue ?? 0,
+                  cutByPending: value["cutByPending"]?.intValue ?? 0)
     }
 }
 

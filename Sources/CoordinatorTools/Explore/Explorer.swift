@@ -32,6 +32,9 @@ public final class Explorer {
         /// The most seconds one action may run (its handlers and the rendering after it); a step that runs
         /// longer stops with "timed out", is undone, and is reported as an error. nil: no limit.
         public var stepTimeLimit: Double? = 5
+        /// The most requests of one kind pending at once (`--max-pending`): a step that would start more is
+        /// not followed, and the report says the search was cut there.
+        public var maxPending = 2
         /// Every how many expanded states ``Explorer/progress`` hears how far the search has come.
         package var progressEvery = 500
         /// The secrets a snapshot's restore needs (``Base/snapshot(_:)``: a snapshot never holds them), by
@@ -167,6 +170,9 @@ public final class Explorer {
         package internal(set) var leftAlive: [String]
         /// How many fresh runtimes the expansion needed (``Explorer``).
         package internal(set) var freshRuntimes = 0
+        /// How many of its actions would have left more requests of a kind pending than
+        /// ``Options/maxPending``: not followed.
+        package internal(set) var cutByPending = 0
     }
 
     /// Listens for finishes only while an action runs: a path replayed to reach a state builds no events.
@@ -227,6 +233,7 @@ public final class Explorer {
         let actions = try runtime.lua.withTimeLimit(options.stepTimeLimit) { try Self.actions(in: app) }
         var outcomes: [Outcome] = []
         var atState = true
+        var cutByPending = 0
         for action in actions {
             if !atState { _ = try goTo(path, expecting: origin) }
             atState = false
@@ -245,6 +252,13 @@ public final class Explorer {
                 continue
             }
             oracle.afterStep()
+            // More requests of a kind waiting than the search follows: the step is cut, not a state.
+            var pendingOfKind: [String: Int] = [:]
+            for request in app.pendingRequests { pendingOfKind[request.kind, default: 0] += 1 }
+            if pendingOfKind.values.contains(where: { $0 > options.maxPending }) {
+                cutByPending += 1
+                continue
+            }
             var unhandled: (String, String)?
             if app.unheard.count != unheard, let last = app.unheard.last { unhandled = (last.screen.name, last.output) }
             let state = try seen()
@@ -252,6 +266,7 @@ public final class Explorer {
             outcomes.append(Outcome(action: action, result: .state(state), unhandled: unhandled, violations: oracle.cheapViolations()))
         }
         var expansion = Expansion(actionCount: actions.count, outcomes: outcomes, leftAlive: [])
+        expansion.cutByPending = cutByPending
         defer { leftInReplacedRuntimes = [] }
         for left in leftInReplacedRuntimes + oracle.newlyLeftAlive(collecting: runtime.lua) {
             if let step = left.step, let i = outcomes.firstIndex(where: { $0.action.luaSource == step }) {
