@@ -171,6 +171,10 @@ import TestSupport
         #expect(split.completions(for: "c", lineBefore: "sizeClass(\"") == ["compact"])
         #expect(split.completions(for: "", lineBefore: "top(\"") == ["primary", "secondary"])
         #expect(split.completions(for: "", lineBefore: "swipe('").isEmpty) // no pages showing
+        let ride = try REPLTranscript(mode: .repl, script: repositoryRoot + "/examples/ride.lua")
+        #expect(ride.repl.completions(for: "dr", lineBefore: "event(\"") == ["driverAssigned"])
+        ride.line("tap('request')")
+        #expect(ride.repl.completions(for: "", lineBefore: "answer(\"") == ["book"])
     }
 
     @Test func expressionsPrintTheirValuesLikeLua() throws {
