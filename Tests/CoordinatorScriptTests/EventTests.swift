@@ -33,13 +33,7 @@ import CoordinatorLua
         flow.route("e://thread/:id", { { event = "pushReceived", payload = { thread = ":id" } } })
         """
 
-    static func runtime(_ script: String = app) throws -> ScriptRuntime {
-        let runtime = try ScriptRuntime(driverFunctions: true)
-        runtime.lua.tracebacks = false
-        try runtime.run(script, name: "=app")
-        try runtime.start()
-        return runtime
-    }
+    static func runtime(_ script: String = app) throws -> ScriptRuntime { try startedApp(script) }
 
     @Test func everyListeningFlowHearsAnEventFromTheRootDown() throws {
         let runtime = try Self.runtime()

@@ -28,13 +28,7 @@ import CoordinatorLua
         flow.app(Main)
         """
 
-    static func runtime(_ script: String = app) throws -> ScriptRuntime {
-        let runtime = try ScriptRuntime(driverFunctions: true)
-        runtime.lua.tracebacks = false
-        try runtime.run(script, name: "=app")
-        try runtime.start()
-        return runtime
-    }
+    static func runtime(_ script: String = app) throws -> ScriptRuntime { try startedApp(script) }
 
     @Test func anOutputIsOfferedOrRefusedAsTheInputsChange() throws {
         let runtime = try Self.runtime()

@@ -26,13 +26,7 @@ import CoordinatorLua
         flow.app(Home)
         """
 
-    static func runtime(router: ((Application) -> any Router)? = nil) throws -> ScriptRuntime {
-        let runtime = try ScriptRuntime(driverFunctions: true)
-        runtime.lua.tracebacks = false
-        try runtime.run(app, name: "=app")
-        try runtime.start(router: router)
-        return runtime
-    }
+    static func runtime(router: ((Application) -> any Router)? = nil) throws -> ScriptRuntime { try startedApp(app, router: router) }
 
     @Test func theUserSwipesBetweenPagesEachWithItsOwnStack() throws {
         let runtime = try Self.runtime()

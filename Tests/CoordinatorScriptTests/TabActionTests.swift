@@ -34,13 +34,7 @@ import CoordinatorLua
         flow.route("t://profile", { from = "current", { tab = "Profile" } })
         """
 
-    static func runtime() throws -> ScriptRuntime {
-        let runtime = try ScriptRuntime(driverFunctions: true)
-        runtime.lua.tracebacks = false
-        try runtime.run(app, name: "=app")
-        try runtime.start()
-        return runtime
-    }
+    static func runtime() throws -> ScriptRuntime { try startedApp(app) }
 
     @Test func aTabThatActsRunsItsActionAndSelectsNothing() throws {
         let runtime = try Self.runtime()

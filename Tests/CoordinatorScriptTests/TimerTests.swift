@@ -32,13 +32,7 @@ import CoordinatorLua
         flow.app(Home)
         """
 
-    static func runtime() throws -> ScriptRuntime {
-        let runtime = try ScriptRuntime(driverFunctions: true)
-        runtime.lua.tracebacks = false
-        try runtime.run(app, name: "=app")
-        try runtime.start()
-        return runtime
-    }
+    static func runtime() throws -> ScriptRuntime { try startedApp(app) }
 
     func fired(_ runtime: ScriptRuntime) throws -> [String] { try runtime.lua.evaluate("return fired", as: [String].self) }
 

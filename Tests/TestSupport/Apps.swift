@@ -8,6 +8,16 @@ public func appRuntime(state: AppState = .authorization) throws -> ScriptRuntime
     return runtime
 }
 
+/// A runtime with the driver functions that has run `source` (as the chunk `=app`, without tracebacks in
+/// its errors) and started the app it declares, navigating through `router` when given.
+public func startedApp(_ source: String, router: ((Application) -> any Router)? = nil) throws -> ScriptRuntime {
+    let runtime = try ScriptRuntime(driverFunctions: true)
+    runtime.lua.tracebacks = false
+    try runtime.run(source, name: "=app")
+    try runtime.start(router: router)
+    return runtime
+}
+
 /// A snapshot's document without its steps: what must be equal after a restore or a time travel.
 public func snapshotState(_ json: String) throws -> FlowValue {
     let document = try FlowValue(json: json)
