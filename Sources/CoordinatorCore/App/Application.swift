@@ -77,10 +77,13 @@ public final class Application {
         stepLog = StepLog(journal: context.journal, startState: state)
         catalog = ScreenCatalog(context: context)
         clock = AppClock(context: context)
+        requests = RequestBook(context: context)
+        events = EventCatalog(context: context)
         alertType = ScreenType("Alert", inputs: ["title", "message", "style"]) { screen in
             [screen["title"]?.displayText, screen["message"]?.displayText].compactMap { $0 }.joined(separator: "\n")
         }
         context.attach(self)
+        requests.app = self
     }
 
     deinit {
@@ -89,34 +92,15 @@ public final class Application {
         lifecycle.releaseEverything(of: self)
     }
 
-    /// The kinds of request the outside answers, by kind (``declare(_:)-swift.method``).
-    public private(set) var requestDeclarations: [String: RequestDeclaration] = [:]
-
+    /// The requests of the app: the kinds it declares and those waiting for their answers.
+    public let requests: RequestBook
+    /// The kinds of request the outside answers, by kind.
+    public var requestDeclarations: [String: RequestDeclaration] { requests.declarations }
     /// The requests waiting for their answers, oldest first.
-    public internal(set) var pendingRequests: [PendingRequest] = []
+    public var pendingRequests: [PendingRequest] { requests.pending }
 
     /// Declares a kind of request (a declaration of that kind again replaces it). Undone with the operation.
-    public func declare(_ request: RequestDeclaration) {
-        let old = requestDeclarations[request.kind]
-        requestDeclarations[request.kind] = request
-        context.journal.recordAlways(.custom(born: 0) { [weak self] in self?.requestDeclarations[request.kind] = old })
-    }
-
-    /// An undeclared request kind's error, listing those declared.
-    func unknownRequest(_ kind: String) -> NavigationError {
-        let known = requestDeclarations.keys.sorted()
-        return NavigationError(.unknownRequest, "no request '\(kind)' (" + (known.isEmpty ? "the app declares none" : "requests: " + known.joined(separator: ", ")) + "; declare one with flow.request)")
-    }
-
-    /// Starts a request of `kind` for `owner` (inside its operation): pending until the outside answers.
-    func startRequest(_ kind: String, payload: FlowValue?, owner: Coordinator) throws -> PendingRequest {
-        guard requestDeclarations[kind] != nil else { throw unknownRequest(kind) }
-        recordRequests()
-        let request = PendingRequest(id: context.nextID(), kind: kind, payload: payload, owner: owner, app: self)
-        pendingRequests.append(request)
-        emit(.requestStarted(kind, id: request.id, by: owner.info))
-        return request
-    }
+    public func declare(_ request: RequestDeclaration) { requests.declare(request) }
 
     /// The outside answers the `nth` (0: the oldest) pending request of `kind` with `outcome` and `value`
     /// (nil: the outcome's example), as a step of its own: the handler set on the request hears it. An
@@ -129,27 +113,9 @@ public final class Application {
     /// does; false when it is no longer pending (answered, cancelled, its flow finished): the answer is dropped.
     @discardableResult
     public func answer(request id: Int, outcome: String, value: FlowValue? = nil) throws -> Bool {
-        guard let request = pendingRequests.first(where: { $0.id == id }),
-              let nth = pendingRequests.filter({ $0.kind == request.kind }).firstIndex(where: { $0 === request }) else { return false }
-        try answer(request.kind, nth: nth, outcome: outcome, value: value)
+        guard let (kind, nth) = requests.position(of: id) else { return false }
+        try answer(kind, nth: nth, outcome: outcome, value: value)
         return true
-    }
-
-    /// Delivers an answer (``answer(_:nth:outcome:value:)``).
-    private func deliverAnswer(_ kind: String, nth: Int, outcome: String, value: FlowValue?) throws {
-        guard let declaration = requestDeclarations[kind] else { throw unknownRequest(kind) }
-        guard let example = declaration.example(of: outcome) else {
-            throw NavigationError(.unknownRequest, "request \(kind) has no outcome '\(outcome)' (outcomes: \(declaration.outcomes.map(\.name).joined(separator: ", ")))")
-        }
-        let pending = pendingRequests.filter { $0.kind == kind }
-        guard pending.indices.contains(nth) else {
-            throw NavigationError(.unknownRequest, pending.isEmpty ? "no request \(kind) is pending" : "there are \(pending.count) requests \(kind) pending, not \(nth &+ 1)")
-        }
-        let request = pending[nth]
-        let handler = request.handler
-        removeRequest(request)
-        emit(.requestAnswered(kind, outcome: outcome, heard: handler != nil))
-        try handler?(outcome, value ?? example)
     }
 
     /// The app's clock and its timers (virtual: it moves only with ``advance(by:)``).
@@ -166,26 +132,17 @@ public final class Application {
     /// How many timers the last ``advance(by:)`` fired.
     package private(set) var lastFirings = 0
 
-    /// The events the outside world may send it, by name: the app's own lifecycle events
-    /// (``EventDeclaration/builtIn``) and those declared with ``declare(_:)``.
-    public private(set) var eventDeclarations: [String: EventDeclaration] =
-        Dictionary(uniqueKeysWithValues: EventDeclaration.builtIn.map { ($0.name, $0) })
+    /// The events the outside world may send it: the app's own and those declared.
+    public let events: EventCatalog
+    /// The events the outside world may send it, by name (``EventCatalog``).
+    public var eventDeclarations: [String: EventDeclaration] { events.declarations }
 
     /// Declares an event the outside world sends (a declaration of that name again replaces it). Undone
     /// with the operation.
-    public func declare(_ event: EventDeclaration) {
-        let old = eventDeclarations[event.name]
-        eventDeclarations[event.name] = event
-        context.journal.recordAlways(.custom(born: 0) { [weak self] in self?.eventDeclarations[event.name] = old })
-    }
+    public func declare(_ event: EventDeclaration) { events.declare(event) }
 
     /// How many handlers the last event sent reached (``send(event:payload:)``).
     package private(set) var lastEventReceivers = 0
-
-    /// An undeclared event's error, listing those declared.
-    func unknownEvent(_ name: String) -> NavigationError {
-        NavigationError(.unknownEvent, "no event '\(name)' (events: \(eventDeclarations.keys.sorted().joined(separator: ", ")); declare one with flow.event)")
-    }
 
     /// Sends an event from outside the flows (``EventDeclaration``) as a step of the user's side: every
     /// running coordinator with a handler for it hears it, from the root down, as one operation. Returns
@@ -195,27 +152,6 @@ public final class Application {
     public func send(event name: String, payload: FlowValue? = nil) throws -> Int {
         try perform(.event(name, payload: payload))
         return lastEventReceivers
-    }
-
-    /// Delivers an event to every running coordinator that listens, root first, parents before children.
-    private func deliver(event name: String, payload: FlowValue?) throws -> Int {
-        guard let declaration = eventDeclarations[name] else { throw unknownEvent(name) }
-        if declaration.takesPayload, payload == nil {
-            throw NavigationError(.unknownEvent, "event '\(name)' carries a payload: send it with one")
-        }
-        if !declaration.takesPayload, payload != nil {
-            throw NavigationError(.unknownEvent, "event '\(name)' carries no payload")
-        }
-        var receivers = 0
-        // The tree as it was when the event came: a handler that starts or finishes flows changes who
-        // hears it only by finishing them first.
-        for coordinator in root?.subtree ?? [] where coordinator.status == .running {
-            guard let handler = coordinator.handlers.events[name] else { continue }
-            try handler(payload, name)
-            receivers += 1
-        }
-        emit(.eventReceived(name, receivers: receivers))
-        return receivers
     }
 
     /// Live coordinators and screens of this app, for leak checks.
@@ -358,7 +294,7 @@ public final class Application {
             }
         case let .answer(kind, nth, outcome, value):
             try atomically {
-                try deliverAnswer(kind, nth: nth, outcome: outcome, value: value)
+                try requests.deliverAnswer(kind, nth: nth, outcome: outcome, value: value, in: self)
                 stepLog.note(step)
             }
         case .advance(let seconds):
@@ -369,7 +305,7 @@ public final class Application {
             }
         case let .event(name, payload):
             try atomically {
-                lastEventReceivers = try deliver(event: name, payload: payload)
+                lastEventReceivers = try events.deliver(name, payload: payload, in: self)
                 stepLog.note(step)
             }
         case .open(let link):

@@ -31,3 +31,48 @@ public struct EventDeclaration: Sendable, Equatable {
     /// The payloads a sending may carry, as exploration tries them: each example, or none.
     public var payloads: [FlowValue?] { takesPayload ? examples.map { $0 } : [nil] }
 }
+
+/// The events an app's outside world may send it (``Application/events``): its own lifecycle events and
+/// those declared; and their delivery, to every running coordinator that listens, from the root down.
+public final class EventCatalog {
+    /// The events, by name.
+    public private(set) var declarations: [String: EventDeclaration] =
+        Dictionary(uniqueKeysWithValues: EventDeclaration.builtIn.map { ($0.name, $0) })
+    let context: AppContext
+
+    init(context: AppContext) { self.context = context }
+
+    /// Declares an event (a declaration of that name again replaces it). Undone with the operation.
+    func declare(_ event: EventDeclaration) {
+        let old = declarations[event.name]
+        declarations[event.name] = event
+        context.journal.recordAlways(.custom(born: 0) { [weak self] in self?.declarations[event.name] = old })
+    }
+
+    /// An undeclared event's error, listing those declared.
+    func unknown(_ name: String) -> NavigationError {
+        NavigationError(.unknownEvent, "no event '\(name)' (events: \(declarations.keys.sorted().joined(separator: ", ")); declare one with flow.event)")
+    }
+
+    /// Delivers an event to every running coordinator of `app` that listens, root first, parents before
+    /// children; how many heard it.
+    func deliver(_ name: String, payload: FlowValue?, in app: Application) throws -> Int {
+        guard let declaration = declarations[name] else { throw unknown(name) }
+        if declaration.takesPayload, payload == nil {
+            throw NavigationError(.unknownEvent, "event '\(name)' carries a payload: send it with one")
+        }
+        if !declaration.takesPayload, payload != nil {
+            throw NavigationError(.unknownEvent, "event '\(name)' carries no payload")
+        }
+        var receivers = 0
+        // The tree as it was when the event came: a handler that starts or finishes flows changes who
+        // hears it only by finishing them first.
+        for coordinator in app.root?.subtree ?? [] where coordinator.status == .running {
+            guard let handler = coordinator.handlers.events[name] else { continue }
+            try handler(payload, name)
+            receivers += 1
+        }
+        app.emit(.eventReceived(name, receivers: receivers))
+        return receivers
+    }
+}

@@ -224,7 +224,7 @@ open class Coordinator {
     /// handler of that name. An event the app does not declare is an error.
     public func onEvent(_ name: String, _ handler: @escaping (FlowValue?, String) throws -> Void) throws {
         let app = try runningApp()
-        guard app.eventDeclarations[name] != nil else { throw app.unknownEvent(name) }
+        guard app.eventDeclarations[name] != nil else { throw app.events.unknown(name) }
         var h = handlers
         h.events[name] = handler
         setHandlers(h)
@@ -254,7 +254,7 @@ open class Coordinator {
     @discardableResult
     public func request(_ kind: String, payload: FlowValue? = nil) throws -> PendingRequest {
         let app = try runningApp()
-        return try app.atomically { try app.startRequest(kind, payload: payload, owner: self) }
+        return try app.atomically { try app.requests.start(kind, payload: payload, owner: self, in: app) }
     }
 
     /// The names of the events it listens to (``onEvent(_:_:)``).
