@@ -8,7 +8,8 @@ import Darwin
 /// and run mode's, `coordrun test`'s and the web preview's.
 ///
 /// A file is compared with what it was when it started being watched, so a save made while the caller was
-/// busy (running the tests, reloading) is seen at the next look, never lost.
+/// busy (running the tests, reloading) is seen, never lost; a save is taken once two looks find it the same,
+/// so one caught half written is not taken half written.
 package final class FileWatcher {
     /// The files watched. Setting it keeps each file still watched compared with what it was, and starts
     /// the new ones from what they are now.
@@ -26,10 +27,15 @@ package final class FileWatcher {
         self.stamps = Self.stamps(paths)
     }
 
-    /// True once for each round of saves.
+    /// What the files were at the last look, to tell a finished save from one still being written.
+    private var lastLook: [String: String]?
+
+    /// True once for each round of saves, once it is finished: files that changed since the last round and
+    /// stayed the same between two looks (a save caught half written is not read half written).
     package func changed() -> Bool {
         let now = Self.stamps(paths)
-        guard now != stamps else { return false }
+        defer { lastLook = now }
+        guard now != stamps, now == lastLook else { return false }
         stamps = now
         return true
     }
