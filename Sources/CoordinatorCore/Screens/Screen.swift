@@ -197,7 +197,7 @@ public final class Screen: Presentable {
     /// listener runs. Prefer ``Application/tap(_:payload:)``, which also undoes everything if a listener fails.
     public func emit(_ output: String, payload: FlowValue? = nil) throws {
         guard let (payloadKind, slot) = outputKind(output) else { throw unknownOutput(output) }
-        if let condition = type.conditions[output], try !offers(output) {
+        if !type.conditions.isEmpty, let condition = type.conditions[output], try !offers(output) {
             throw NavigationError(.notOffered, "output '\(output)' of \(name) is not offered now: its condition" +
                 (condition.place.map { " (\($0))" } ?? "") + " is false")
         }
