@@ -23,12 +23,12 @@ public enum UserStep: Hashable, Sendable {
     /// A link was opened: a scripting layer's route, which records the link instead of the steps it took.
     case open(String)
     /// The world outside sent an event (``Application/send(event:payload:)``).
-    case event(String, payload: FlowValue?)
+    indirect case event(String, payload: FlowValue?)
     /// Time passed: the app's clock moved on by these seconds (``Application/advance(by:)``).
     case advance(Double)
     /// The outside answered the `nth` (0: the oldest) pending request of a kind with an outcome and a
     /// value (nil: the outcome's example) (``Application/answer(_:nth:outcome:value:)``).
-    case answer(String, nth: Int, outcome: String, value: FlowValue?)
+    indirect case answer(String, nth: Int, outcome: String, value: FlowValue?)
 }
 
 extension UserStep: CustomStringConvertible {

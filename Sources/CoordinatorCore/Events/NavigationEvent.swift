@@ -46,7 +46,7 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     case rootSet(ScreenInfo, hideBar: Bool, animated: Bool)
     /// A modal container (named by its visible screen) was presented, as `presentation` says
     /// (`animation`: the host's custom animation it named).
-    case presented(String, animated: Bool, presentation: Presentation = Presentation(), animation: String? = nil)
+    indirect case presented(String, animated: Bool, presentation: Presentation = Presentation(), animation: String? = nil)
     /// A modal went away (`bySystem`: swiped down).
     case dismissed(String, animated: Bool, bySystem: Bool)
     /// A tab was selected (`bySystem`: by the user tapping the tab bar).
@@ -66,9 +66,9 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     /// The user's side moved the app's clock on by `seconds`.
     case clockAdvanced(Double)
     /// A coordinator started a request of `kind` (numbered `id` in the app) that the outside answers later.
-    case requestStarted(String, id: Int, by: CoordinatorInfo)
+    indirect case requestStarted(String, id: Int, by: CoordinatorInfo)
     /// The outside answered a request of `kind` with `outcome` (`heard`: a handler took it).
-    case requestAnswered(String, outcome: String, heard: Bool)
+    indirect case requestAnswered(String, outcome: String, heard: Bool)
     /// A screen's input changed.
     case inputChanged(ScreenInfo, input: String)
     /// A screen emitted an output.
