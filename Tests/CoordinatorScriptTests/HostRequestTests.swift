@@ -54,6 +54,27 @@ import CoordinatorLua
         #expect(try await session.withRuntime { $0.app.window.visibleScreen?["pings"] } == 201)
     }
 
+    /// An app host on the main actor answers the same way.
+    @MainActor @Test func anAppHostAnswersARequestOnTheMainActor() async throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("app.lua", Self.app)
+        let host = try ScriptHost(timeLimit: 10)
+        try await host.load(script: URL(fileURLWithPath: script))
+        try await host.start()
+        host.registerRequest("load") { _ in ("failed", ["error": "offline", "n": 5]) }
+        try await host.tap("load")
+        try await host.tap("load")
+        await host.answersSettled()
+        #expect(host.runtime.app.window.visibleScreen?["n"] == 5)
+        #expect(host.runtime.app.pendingRequests.isEmpty && host.requestErrors.isEmpty)
+        // An outcome the kind does not declare answers nothing, and says why.
+        host.registerRequest("load") { _ in ("maybe", nil) }
+        try await host.tap("load")
+        await host.answersSettled()
+        #expect(host.requestErrors.last?.contains("request load has no outcome 'maybe'") == true, "\(host.requestErrors)")
+        #expect(host.runtime.app.pendingRequests.count == 1)
+    }
+
     /// An answer that comes after its flow finished is dropped, not delivered and not an error.
     @Test func anAnswerAfterItsFlowFinishedIsDropped() async throws {
         let session = try await session()

@@ -47,12 +47,42 @@ public final class ScriptHost: AppDriving {
     /// ``ScriptRuntime/start(router:)``.
     public func start(router: ((Application) -> any Router)? = nil) async throws {
         try await runtime.hostedCall(timeLimit: timeLimit) { try $0.start(router: router) }
+        dispatchRequests()
     }
 
     /// Runs `body` with ``runtime`` under the same cancellation and time limit as the other calls
     /// (``AppDriving``).
     public func withRuntime<R: Sendable>(_ body: @Sendable (ScriptRuntime) throws -> R) async throws -> R {
-        try await runtime.hostedCall(timeLimit: timeLimit, body)
+        let result = try await runtime.hostedCall(timeLimit: timeLimit, body)
+        dispatchRequests() // what the call started, a registered handler answers
+        return result
+    }
+
+    /// Answers requests of `kind` from Swift, as ``ScriptSession/registerRequest(_:_:)`` does: the handler
+    /// runs in a task of its own with the request's payload, and its answer comes back on the main actor as
+    /// a step, dropped when the request's flow finished meanwhile.
+    public func registerRequest(_ kind: String,
+                                _ handler: @escaping @Sendable (FlowValue?) async throws -> (outcome: String, value: FlowValue?)) {
+        answering.register(kind, handler)
+        dispatchRequests()
+    }
+
+    /// Why handlers registered with ``registerRequest(_:_:)`` answered nothing (each error, in order).
+    public var requestErrors: [String] { answering.errors }
+
+    /// Waits until every registered handler's answer so far has been given (or dropped).
+    public func answersSettled() async {
+        while let task = answering.anyInFlight { await task.value }
+    }
+
+    private let answering = RequestAnswering()
+
+    private func dispatchRequests() {
+        answering.dispatch(runtime.app.pendingRequests,
+                           answer: { @MainActor [weak self] id, outcome, value in
+                               try await self?.withRuntime { _ = try $0.app.answer(request: id, outcome: outcome, value: value) }
+                           },
+                           settled: { @MainActor [weak self] id, error in self?.answering.settle(id, error: error) })
     }
 
     /// The app's events from now on (see `Application.navigationEvents(bufferingNewest:)`).

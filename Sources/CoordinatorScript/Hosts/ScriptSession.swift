@@ -59,50 +59,34 @@ public actor ScriptSession: AppDriving {
     /// then the answer is dropped. A handler that throws answers nothing; ``requestErrors`` keeps why.
     public func registerRequest(_ kind: String,
                                 _ handler: @escaping @Sendable (FlowValue?) async throws -> (outcome: String, value: FlowValue?)) {
-        requestHandlers[kind] = handler
+        answering.register(kind, handler)
         dispatchRequests()
     }
 
     /// Why handlers registered with ``registerRequest(_:_:)`` answered nothing (each error, in order).
-    public private(set) var requestErrors: [String] = []
+    public var requestErrors: [String] { answering.errors }
 
     /// How many answers the registered handlers are still working on.
-    public var answersInFlight: Int { inFlight.count }
+    public var answersInFlight: Int { answering.inFlightCount }
 
     /// Waits until every registered handler's answer so far has been given (or dropped).
     public func answersSettled() async {
-        while let task = inFlight.values.first { await task.value }
+        while let task = answering.anyInFlight { await task.value }
     }
 
-    private var requestHandlers: [String: @Sendable (FlowValue?) async throws -> (outcome: String, value: FlowValue?)] = [:]
-    private var inFlight: [Int: Task<Void, Never>] = [:]
-    /// The requests handed to a handler, while they are pending.
-    private var dispatched: Set<Int> = []
+    private let answering = RequestAnswering()
 
-    /// Hands each pending request a registered handler answers, and that none has yet, to its handler:
-    /// after every call, once its operation succeeded (a request of a failed one was never started).
+    /// Hands the requests a registered handler answers to it: after every call, once its operation
+    /// succeeded (a request of a failed one was never started).
     private func dispatchRequests() {
-        guard !requestHandlers.isEmpty else { return }
-        let pending = runtime.app.pendingRequests
-        dispatched.formIntersection(pending.map(\.id))
-        for request in pending where !dispatched.contains(request.id) {
-            guard let handler = requestHandlers[request.kind] else { continue }
-            let (id, kind, payload) = (request.id, request.kind, request.payload)
-            dispatched.insert(id)
-            inFlight[id] = Task { [weak self] in
-                do {
-                    let (outcome, value) = try await handler(payload)
-                    try await self?.withRuntime { _ = try $0.app.answer(request: id, outcome: outcome, value: value) }
-                } catch {
-                    await self?.noteRequestError("request \(kind)#\(id): \(error)")
-                }
-                await self?.finished(id)
-            }
-        }
+        answering.dispatch(runtime.app.pendingRequests,
+                           answer: { [weak self] id, outcome, value in
+                               try await self?.withRuntime { _ = try $0.app.answer(request: id, outcome: outcome, value: value) }
+                           },
+                           settled: { [weak self] id, error in await self?.settle(id, error: error) })
     }
 
-    private func noteRequestError(_ message: String) { requestErrors.append(message) }
-    private func finished(_ id: Int) { inFlight[id] = nil }
+    private func settle(_ id: Int, error: String?) { answering.settle(id, error: error) }
 
     /// Runs `body` with the runtime, on the session's actor, under the same cancellation and time limit as
     /// the other calls (``AppDriving``): for what they do not cover (reading the window, registering
