@@ -78,7 +78,7 @@ public final class Application {
         catalog = ScreenCatalog(context: context)
         clock = AppClock(context: context)
         requests = RequestBook(context: context)
-        events = EventCatalog(context: context)
+        eventCatalog = EventCatalog(context: context)
         alertType = ScreenType("Alert", inputs: ["title", "message", "style"]) { screen in
             [screen["title"]?.displayText, screen["message"]?.displayText].compactMap { $0 }.joined(separator: "\n")
         }
@@ -133,13 +133,13 @@ public final class Application {
     package private(set) var lastFirings = 0
 
     /// The events the outside world may send it: the app's own and those declared.
-    public let events: EventCatalog
+    public let eventCatalog: EventCatalog
     /// The events the outside world may send it, by name (``EventCatalog``).
-    public var eventDeclarations: [String: EventDeclaration] { events.declarations }
+    public var eventDeclarations: [String: EventDeclaration] { eventCatalog.declarations }
 
     /// Declares an event the outside world sends (a declaration of that name again replaces it). Undone
     /// with the operation.
-    public func declare(_ event: EventDeclaration) { events.declare(event) }
+    public func declare(_ event: EventDeclaration) { eventCatalog.declare(event) }
 
     /// How many handlers the last event sent reached (``send(event:payload:)``).
     package private(set) var lastEventReceivers = 0
@@ -305,7 +305,7 @@ public final class Application {
             }
         case let .event(name, payload):
             try atomically {
-                lastEventReceivers = try events.deliver(name, payload: payload, in: self)
+                lastEventReceivers = try eventCatalog.deliver(name, payload: payload, in: self)
                 stepLog.note(step)
             }
         case .open(let link):

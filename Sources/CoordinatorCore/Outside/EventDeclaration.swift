@@ -32,7 +32,7 @@ public struct EventDeclaration: Sendable, Equatable {
     public var payloads: [FlowValue?] { takesPayload ? examples.map { $0 } : [nil] }
 }
 
-/// The events an app's outside world may send it (``Application/events``): its own lifecycle events and
+/// The events an app's outside world may send it (``Application/eventCatalog``): its own lifecycle events and
 /// those declared; and their delivery, to every running coordinator that listens, from the root down.
 public final class EventCatalog {
     /// The events, by name.

@@ -224,7 +224,7 @@ open class Coordinator {
     /// handler of that name. An event the app does not declare is an error.
     public func onEvent(_ name: String, _ handler: @escaping (FlowValue?, String) throws -> Void) throws {
         let app = try runningApp()
-        guard app.eventDeclarations[name] != nil else { throw app.events.unknown(name) }
+        guard app.eventDeclarations[name] != nil else { throw app.eventCatalog.unknown(name) }
         var h = handlers
         h.events[name] = handler
         setHandlers(h)
