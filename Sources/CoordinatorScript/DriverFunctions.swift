@@ -59,7 +59,7 @@ package final class DriverFunctions {
             guard direction == "left" || direction == "right" else {
                 throw call.badArgument(1, "\"left\" (the next page) or \"right\" (the previous one) expected, got '\(direction)'")
             }
-            guard let pages = runtime.app.visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
+            guard let pages = runtime.app.window.visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
             let index = pages.selectedIndex + (direction == "left" ? 1 : -1)
             guard pages.titles.indices.contains(index) else {
                 throw NavigationError(.badTab, "there is no page \(direction == "left" ? "after" : "before") \(pages.titles[pages.selectedIndex]) (pages: \(pages.titles.joined(separator: ", ")))")

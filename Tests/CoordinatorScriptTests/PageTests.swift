@@ -36,7 +36,7 @@ import CoordinatorLua
         #expect(app.window.visibleStack.map(\.name) == ["A", "A"])
         try runtime.run("swipe('left')", name: "=test")
         #expect(app.window.visibleStack.map(\.name) == ["B"])
-        #expect(app.visiblePages?.selectedIndex == 1)
+        #expect(app.window.visiblePages?.selectedIndex == 1)
         let before = app.stateDescription
         for (line, message) in [
             ("swipe('left')", "test:1: there is no page after Two (pages: One, Two)"),
@@ -60,7 +60,7 @@ import CoordinatorLua
         let runtime = try Self.runtime()
         try runtime.run("swipeTo('Two')", name: "=test")
         try runtime.app.tap("first")
-        #expect(runtime.app.visiblePages?.selectedIndex == 0)
+        #expect(runtime.app.window.visiblePages?.selectedIndex == 0)
         #expect(try runtime.lua.evaluate("return shown", as: [String].self) == ["Two", "One"])
         let error = luaError { try runtime.run("home:selectPage(5)", name: "=test") }
         #expect(error?.message == "test:1: there is no page 5 (pages: One, Two)")
@@ -87,7 +87,7 @@ import CoordinatorLua
         let fresh = try Self.runtime()
         try fresh.restore(json)
         #expect(fresh.app.window.hierarchyDescription.replacing(/#\d+/, with: "") == runtime.app.window.hierarchyDescription.replacing(/#\d+/, with: ""))
-        #expect(fresh.app.visiblePages?.selectedIndex == 1)
+        #expect(fresh.app.window.visiblePages?.selectedIndex == 1)
     }
 
     @Test func aPageEntryIsChecked() throws {

@@ -54,7 +54,7 @@ import CoordinatorLua
         try app.tap("open", payload: "a")
         try app.setSizeClass(.compact)
         #expect(app.window.hierarchyDescription.hasPrefix("root: Split (compact)"))
-        #expect(app.tappableScreens.map(\.name) == ["Detail"])
+        #expect(app.window.tappableScreens.map(\.name) == ["Detail"])
         #expect(throws: NavigationError.self) { try app.tap("open", payload: "a") } // the list is under the detail
         try app.back()
         #expect(app.window.visibleStack.map(\.name) == ["List"])

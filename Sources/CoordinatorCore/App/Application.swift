@@ -246,7 +246,7 @@ public final class Application {
         case let .tap(output, payload):
             tapsTaken &+= 1
             try atomically {
-                let screen = try tapTarget(for: output)
+                let screen = try window.tapTarget(for: output)
                 try screen.emit(output, payload: payload)
                 if let spec = screen.type.output(named: output), spec.secret != .nothing {
                     secretsTaken &+= 1
@@ -288,7 +288,7 @@ public final class Application {
             }
         case .swipeTo(let index):
             try atomically {
-                guard let pages = visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
+                guard let pages = window.visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
                 try select(index, of: pages, bySystem: true)
                 stepLog.note(step)
             }
@@ -345,7 +345,7 @@ public final class Application {
 
     /// The index of the visible pages' page titled `title`, or an error that lists the titles.
     public func pageIndex(titled title: String) throws -> Int {
-        guard let pages = visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
+        guard let pages = window.visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
         guard let index = pages.index(ofTitle: title) else {
             throw NavigationError(.badTab, "there is no page titled '\(title)' (pages: \(pages.titles.joined(separator: ", ")))")
         }
@@ -361,38 +361,6 @@ public final class Application {
     /// The tab bar the user sees: the topmost container when it is a tab container (a modal covers the
     /// tab bars below it, as in UIKit).
     public var visibleTabs: TabContainer? { (window.modals.last ?? window.root) as? TabContainer }
-
-    /// The pages the user sees: the topmost container when it is a page container.
-    public var visiblePages: PageContainer? { (window.modals.last ?? window.root) as? PageContainer }
-
-    /// The split whose columns the user sees side by side: the topmost container when it is a split and the
-    /// window is `regular`; nil otherwise (a compact split acts as one stack).
-    public var visibleSplit: SplitContainer? {
-        guard window.sizeClass == .regular else { return nil }
-        return (window.modals.last ?? window.root) as? SplitContainer
-    }
-
-    /// The screens the user can tap now: the visible screen, or the top screen of each column of a
-    /// ``visibleSplit``, secondary first.
-    public var tappableScreens: [Screen] {
-        if let split = visibleSplit { return split.columnTops.map(\.screen) }
-        return window.visibleScreen.map { [$0] } ?? []
-    }
-
-    /// The screen a tap of `output` goes to: the visible screen; beside a split's columns, the top screen of
-    /// the one column that offers it (an error naming them when several do, or none).
-    func tapTarget(for output: String) throws -> Screen {
-        guard let screen = window.visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
-        guard let split = visibleSplit else { return screen }
-        let tops = split.columnTops
-        let offering = try tops.filter { top in try top.screen.outputs.contains { $0.name == output } && top.screen.offers(output) }
-        if offering.count == 1 { return offering[0].screen }
-        let columns = (offering.isEmpty ? tops : offering).map { "\($0.column.rawValue): \($0.screen.name)" }.joined(separator: ", ")
-        if offering.isEmpty {
-            throw NavigationError(.unknownOutput, "no column's top screen offers output '\(output)' (\(columns))")
-        }
-        throw NavigationError(.unknownOutput, "output '\(output)' is on more than one column's top screen (\(columns)): give one of them another name")
-    }
 
     /// Makes the window `sizeClass` wide before the app (re)starts (a tool putting the app back at its start,
     /// a device of that width): not a step of the user. Undone with the operation.

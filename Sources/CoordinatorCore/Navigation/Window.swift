@@ -69,6 +69,38 @@ public final class Window {
         }
     }
 
+    /// The pages the user sees: the topmost container when it is a page container.
+    public var visiblePages: PageContainer? { (modals.last ?? root) as? PageContainer }
+
+    /// The split whose columns the user sees side by side: the topmost container when it is a split and the
+    /// window is `regular`; nil otherwise (a compact split acts as one stack).
+    public var visibleSplit: SplitContainer? {
+        guard sizeClass == .regular else { return nil }
+        return (modals.last ?? root) as? SplitContainer
+    }
+
+    /// The screens the user can tap now: the visible screen, or the top screen of each column of a
+    /// ``visibleSplit``, secondary first.
+    public var tappableScreens: [Screen] {
+        if let split = visibleSplit { return split.columnTops.map(\.screen) }
+        return visibleScreen.map { [$0] } ?? []
+    }
+
+    /// The screen a tap of `output` goes to: the visible screen; beside a split's columns, the top screen of
+    /// the one column that offers it (an error naming them when several do, or none).
+    func tapTarget(for output: String) throws -> Screen {
+        guard let screen = visibleScreen else { throw NavigationError(.noVisibleScreen, "no screen is visible") }
+        guard let split = visibleSplit else { return screen }
+        let tops = split.columnTops
+        let offering = try tops.filter { top in try top.screen.outputs.contains { $0.name == output } && top.screen.offers(output) }
+        if offering.count == 1 { return offering[0].screen }
+        let columns = (offering.isEmpty ? tops : offering).map { "\($0.column.rawValue): \($0.screen.name)" }.joined(separator: ", ")
+        if offering.isEmpty {
+            throw NavigationError(.unknownOutput, "no column's top screen offers output '\(output)' (\(columns))")
+        }
+        throw NavigationError(.unknownOutput, "output '\(output)' is on more than one column's top screen (\(columns)): give one of them another name")
+    }
+
     /// Where the Back button works in `container`: the stack it pops, and whether it may take that stack's
     /// root (a collapsed split's column, over the columns before it); nil when there is nothing to go back
     /// to there.

@@ -152,7 +152,7 @@ final class RouteTable {
 
     private func take(_ step: RouteStep, parameters: [String: String], in app: Application) throws {
         // The visible screen, or beside a split's columns the column top the step names (or taps).
-        let shown = app.tappableScreens
+        let shown = app.window.tappableScreens
         let screen = shown.first { screen in step.on.map { screen.name == $0 } ?? step.output.map { output in screen.outputs.contains { $0.name == output } } ?? false }
             ?? app.window.visibleScreen
         if let on = step.on, screen?.name != on {

@@ -407,7 +407,7 @@ public final class Explorer {
         var actions: [UserStep] = []
         // The visible screen's outputs, or those of each column's top screen of a split side by side (an
         // output two columns share cannot be told apart by name: tapping it is an error, so it is not tried).
-        let screens = app.tappableScreens
+        let screens = app.window.tappableScreens
         var shared: Set<String> = []
         if screens.count > 1 {
             var seen: Set<String> = []
@@ -435,7 +435,7 @@ public final class Explorer {
             if let tabs = app.visibleTabs {
                 for i in tabs.titles.indices where i != tabs.selectedIndex { actions.append(.selectTab(i)) }
             }
-            if let pages = app.visiblePages { // a swipe reaches the page beside the one shown
+            if let pages = app.window.visiblePages { // a swipe reaches the page beside the one shown
                 for i in [pages.selectedIndex - 1, pages.selectedIndex + 1] where pages.titles.indices.contains(i) { actions.append(.swipeTo(i)) }
             }
         }

@@ -252,7 +252,7 @@ final class TestHarness {
         })
         try recorders.set("pages", lua.function(name: "pages", holding: self) { harness, call in
             // The pages showing: { { title = ... }, ..., selected = title }, or nothing.
-            guard let pages = harness.runtime.app.visiblePages else { return }
+            guard let pages = harness.runtime.app.window.visiblePages else { return }
             let table = try harness.runtime.lua.newTable()
             for (i, title) in pages.titles.enumerated() {
                 let page = try harness.runtime.lua.newTable()

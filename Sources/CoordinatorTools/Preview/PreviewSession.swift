@@ -190,7 +190,7 @@ package final class PreviewSession {
                 var entry: FlowRecord = ["number": .int(i + 1), "label": .string(action.label), "output": .string(action.output)]
                 entry["kind"] = action.needsPayload ? "value" : action.payload == nil ? "tap" : "item"
                 // Beside a split's columns: the column whose top screen the action is on.
-                if let split = app.visibleSplit, let i = split.stacks.firstIndex(where: { $0.visibleScreen === action.screen }) {
+                if let split = app.window.visibleSplit, let i = split.stacks.firstIndex(where: { $0.visibleScreen === action.screen }) {
                     entry["column"] = .string(split.columns[i].rawValue)
                 }
                 if action.needsPayload {
@@ -221,7 +221,7 @@ package final class PreviewSession {
             return ["kind": .string(request.kind), "nth": .int(nth[request.kind] ?? 1), "outcomes": .list(outcomes)]
         })
         document["nextTimer"] = app.clock.untilNext.map(FlowValue.double)
-        if let pages = app.visiblePages {
+        if let pages = app.window.visiblePages {
             document["pages"] = .list(pages.titles.indices.map { i in
                 ["title": .string(pages.titles[i]), "selected": .bool(i == pages.selectedIndex)]
             })

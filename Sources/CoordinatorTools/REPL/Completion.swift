@@ -58,8 +58,8 @@ struct Completer {
             // requests waiting: nothing else fits there.
             let names: [String] = switch function {
             case "tap": ((try? app.window.visibleScreen?.offeredOutputs()) ?? []).map(\.name)
-            case "swipeTo": app.visiblePages?.titles ?? []
-            case "swipe": app.visiblePages == nil ? [] : ["left", "right"]
+            case "swipeTo": app.window.visiblePages?.titles ?? []
+            case "swipe": app.window.visiblePages == nil ? [] : ["left", "right"]
             case "sizeClass": SizeClass.allCases.map(\.rawValue)
             case "event": Array(app.eventDeclarations.keys)
             case "answer", "pending": Array(Set(app.pendingRequests.map(\.kind)))

@@ -69,7 +69,7 @@ extension REPL {
     /// split's column's top screen, side by side).
     func outputCommand(_ line: String) -> (String, String)? {
         let word = String(line.prefix { !$0.isWhitespace && $0 != "(" && $0 != "{" })
-        guard !word.isEmpty, app.tappableScreens.contains(where: { $0.outputs.contains { $0.name == word } }) else { return nil }
+        guard !word.isEmpty, app.window.tappableScreens.contains(where: { $0.outputs.contains { $0.name == word } }) else { return nil }
         return (word, String(line.dropFirst(word.count)).trimmed)
     }
 }

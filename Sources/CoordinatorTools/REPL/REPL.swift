@@ -244,7 +244,7 @@ public final class REPL {
     var signature: VisibleSignature {
         let screen = app.window.visibleScreen
         // Beside a split's columns, each column's top screen is seen: its input changes count too.
-        let renders = app.visibleSplit.map { $0.columnTops.reduce(0) { $0 &+ $1.screen.renderCount } } ?? screen?.renderCount ?? 0
+        let renders = app.window.visibleSplit.map { $0.columnTops.reduce(0) { $0 &+ $1.screen.renderCount } } ?? screen?.renderCount ?? 0
         return VisibleSignature(screen: screen?.id ?? 0, renders: renders, stacks: app.window.visibleNames, width: app.window.sizeClass)
     }
 

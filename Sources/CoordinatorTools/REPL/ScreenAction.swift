@@ -13,10 +13,10 @@ struct ScreenAction {
     let needsPayload: Bool
 
     /// The screens whose actions the user has, in the order they are shown: the visible screen, or the top
-    /// screen of each column of a split shown side by side (``Application/visibleSplit``), primary first,
+    /// screen of each column of a split shown side by side (``Window/visibleSplit``), primary first,
     /// with its column's name.
     static func shownScreens(in app: Application) -> [(column: String?, screen: Screen)] {
-        if let split = app.visibleSplit {
+        if let split = app.window.visibleSplit {
             return zip(split.columns, split.stacks).compactMap { column, stack in stack.visibleScreen.map { (column.rawValue, $0) } }
         }
         return app.window.visibleScreen.map { [(nil, $0)] } ?? []

@@ -36,7 +36,7 @@ struct ScreenDisplay {
             let labels = tabs.titles.indices.map { i in i == tabs.selectedIndex ? "[" + tabs.label(ofTab: i) + "]" : tabs.label(ofTab: i) }
             text += style.dim("tabs: " + labels.joined(separator: " | ")) + "\n"
         }
-        if let pages = app.visiblePages {
+        if let pages = app.window.visiblePages {
             let labels = pages.titles.indices.map { i in i == pages.selectedIndex ? "[" + pages.titles[i] + "]" : pages.titles[i] }
             text += style.dim("pages: " + labels.joined(separator: " | ") + "  (swipe(\"left\"), swipe(\"right\"))") + "\n"
         }
