@@ -343,12 +343,14 @@ struct ExploreCommand: ParsableCommand {
             "script": .string(report.script), "states": .int(report.states.count), "transitions": .int(report.transitions.count),
             "steps": .int(report.steps), "seconds": .double(seconds), "fixedPoint": .bool(report.reachedFixedPoint),
             "complete": .bool(report.complete), "reach": .string(report.reach), "viewed": .bool(report.viewed),
-            "cut": .record(FlowRecord([("depth", .bool(report.cutByDepth)), ("states", .bool(report.cutByStates)), ("time", .bool(report.cutByTime))])),
+            "cut": .record(FlowRecord([("depth", .bool(report.cutByDepth)), ("states", .bool(report.cutByStates)), ("time", .bool(report.cutByTime)),
+                                      ("pending", .int(report.cutByPending))])),
             "unexpanded": .int(report.unexpanded), "freshRuntimes": .int(report.freshRuntimes),
             "unreachedScreenTypes": .list(report.unreachedTypes.map(FlowValue.string)),
             "errors": findings(report.errors), "lifecycleViolations": findings(report.violations),
             "unhandledOutputs": findings(report.unhandled), "deadEnds": findings(report.deadEnds),
-            "explorerFaults": findings(report.unreproduced), "fingerprint": .string(report.fingerprint),
+            "explorerFaults": findings(report.unreproduced), "pendingCuts": findings(report.pendingCuts),
+            "fingerprint": .string(report.fingerprint),
         ]
         if let verification {
             fields["verify"] = ["checked": .int(verification.checked),

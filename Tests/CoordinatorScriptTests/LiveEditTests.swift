@@ -48,6 +48,40 @@ import CoordinatorLua
         try runtime.run("return " + expression).first ?? .nil
     }
 
+    /// What waits for the outside keeps its place and takes the new code: a pending timer (an inline
+    /// function and a local one passed by name), a pending request's `onResult`, an event's handler.
+    @Test func pendingTimersRequestsAndEventHandlersTakeTheirNewCode() throws {
+        let app = """
+            local flow = require "coordinator"
+            flow.request "load" { examples = { ok = { n = 1 } } }
+            flow.event "ping" {}
+            flow.screen "C" { inputs = { "log" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              local s = self:push("C", { log = "" })
+              local function tick() s.log = s.log .. "tick " end
+              self:every(10, tick)
+              self:after(15, function() s.log = s.log .. "once " end)
+              self:request("load").onResult = function(outcome) s.log = s.log .. "answer " end
+              self:onEvent("ping", function() s.log = s.log .. "ping " end)
+            end
+            flow.app(App)
+            """
+        try load(app)
+        try runtime.run("advance(10)")
+        #expect(try value("top().log") == "tick ")
+        var edited = try edit(app, "s.log .. \"tick \"", "s.log .. \"TICK \"")
+        edited = try edit(edited, "s.log .. \"once \"", "s.log .. \"ONCE \"")
+        edited = try edit(edited, "s.log .. \"answer \"", "s.log .. outcome:upper() .. \" \"")
+        _ = try edit(edited, "s.log .. \"ping \"", "s.log .. \"PING \"")
+        let report = try runtime.reload()
+        #expect(report.keptHandlers.isEmpty, "\(report.keptHandlers)")
+        #expect(report.changedHandlers.count == 4, "\(report.changedHandlers)")
+        try runtime.run("advance(5) advance(5) answer('load', 'ok') event('ping')")
+        #expect(try value("top().log") == "tick ONCE TICK OK PING ")
+        #expect(runtime.app.clock.now == 20)
+    }
+
     @Test func editingOneHandlerKeepsOneCounter() throws {
         try load(Self.counterApp)
         try runtime.run("tap('inc') tap('inc')")

@@ -114,8 +114,48 @@ import TestSupport
         // With one request of a kind followed at a time, the second tap is cut, and the report says so.
         let one = try Self.explore(try folder.write("profile1.lua", buggy)) { $0.depth = 30; $0.maxPending = 1 }
         #expect(one.cutByPending > 0 && !one.reachedFixedPoint)
-        #expect(one.text.contains("cut where more than 1 requests of a kind would wait (--max-pending)"), "\(one.text)")
+        #expect(one.text.contains("cut where more than 1 request of a kind would wait (--max-pending)"), "\(one.text)")
         #expect(!one.states.contains { $0.shownTypes.filter { $0 == "Profile" }.count == 2 })
+    }
+
+    /// A feed that polls: each answer asks again, and Refresh asks once more.
+    static let pollingApp = """
+        local flow = require "coordinator"
+        flow.request "load" { examples = { ok = { items = 3 } } }
+        flow.screen "Feed" { outputs = { "refresh" } }
+        local Feed = flow.coordinator "Feed"
+        function Feed:start()
+          local feed = self:push("Feed")
+          local function poll() self:request("load").onResult = function() poll() end end
+          poll()
+          feed.onRefresh = function() poll() end
+        end
+        flow.app(Feed)
+        """
+
+    /// A step not followed for `--max-pending` is listed with its request kind and shortest path, and the
+    /// state it was not followed from is not called a dead end: its other actions only loop back (a feed
+    /// that polls: each answer asks again), but the step cut might have led elsewhere.
+    @Test func aStepNotFollowedForMaxPendingIsListedAndItsStateIsNoDeadEnd() throws {
+        let folder = try TemporaryDirectory()
+        let poll = try folder.write("poll.lua", Self.pollingApp)
+        let one = try Self.explore(poll) { $0.maxPending = 1 }
+        #expect(one.deadEnds.isEmpty, "\(one.text)")
+        #expect(one.cutByPending == 1 && !one.reachedFixedPoint && !one.complete)
+        #expect(one.pendingCuts.map(\.message) == ["tap(\"refresh\") would leave 2 requests of load waiting"])
+        #expect(one.pendingCuts.map { $0.path.map(\.luaSource) } == [["tap(\"refresh\")"]])
+        #expect(one.text.contains("  tap(\"refresh\") would leave 2 requests of load waiting\n    after: (the start)"), "\(one.text)")
+        // Two followed: the second refresh is the one cut, after the first.
+        let two = try Self.explore(poll) { $0.maxPending = 2 }
+        #expect(two.deadEnds.isEmpty && two.states.count == 2, "\(two.text)")
+        #expect(two.pendingCuts.map { $0.path.map(\.luaSource) } == [["tap(\"refresh\")", "tap(\"refresh\")"]])
+        // Cut by the depth limit too (a screen one step away is never expanded), the first line says both.
+        let deeper = try String(contentsOfFile: poll, encoding: .utf8)
+            .replacingOccurrences(of: "outputs = { \"refresh\" }", with: "outputs = { \"refresh\", \"about\" } }\nflow.screen \"About\" {")
+            .replacingOccurrences(of: "poll()\n", with: "poll()\n  feed.onAbout = function() self:push(\"About\") end\n")
+        let both = try Self.explore(try folder.write("deeper.lua", deeper)) { $0.maxPending = 1; $0.depth = 1 }
+        #expect(both.reach == "cut at the depth limit (1 steps): 1 state found and not expanded; "
+                + "cut where more than 1 request of a kind would wait (--max-pending): 1 step not followed", "\(both.text)")
     }
 
     /// An output whose `when` is false is not there: exploration never taps it (so never reports it
@@ -458,13 +498,15 @@ import TestSupport
 
     /// The order of the merge is the whole rule: batches answered in any order, through the wire, give the
     /// one process's report — the same states with the same paths, transitions and findings, and the same
-    /// cut at the state limit.
+    /// cuts at the state limit and for `--max-pending`.
     @Test func batchesAnsweredInAnyOrderGiveTheOneProcesssReport() throws {
         let folder = try TemporaryDirectory()
         let faults = try folder.write("faults.lua", explorationFaultsApp)
-        for (script, depth, maxStates) in [(repositoryRoot + "/scripts/app.lua", 12, 10_000), (faults, 5, 10_000),
-                                           (repositoryRoot + "/examples/shop.lua", 6, 10_000), (repositoryRoot + "/examples/shop.lua", 6, 30)] {
-            let configure: (inout Explorer.Options) -> Void = { $0.depth = depth; $0.maxStates = maxStates }
+        let poll = try folder.write("poll.lua", Self.pollingApp)
+        for (script, depth, maxStates, maxPending) in [(repositoryRoot + "/scripts/app.lua", 12, 10_000, 2), (faults, 5, 10_000, 2),
+                                                       (repositoryRoot + "/examples/shop.lua", 6, 10_000, 2), (repositoryRoot + "/examples/shop.lua", 6, 30, 2),
+                                                       (poll, 12, 10_000, 3)] {
+            let configure: (inout Explorer.Options) -> Void = { $0.depth = depth; $0.maxStates = maxStates; $0.maxPending = maxPending }
             let one = try Self.explore(script, configure)
             let explorer = try Self.explorer(script, configure)
             let levels = ExploreLevels(explorer: explorer)

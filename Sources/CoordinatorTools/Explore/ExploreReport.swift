@@ -72,6 +72,12 @@ public struct ExploreReport {
     /// Steps not followed because they would leave more requests of a kind pending than the search
     /// follows (``Explorer/Options/maxPending``).
     package internal(set) var cutByPending = 0
+    /// Those steps, each kind of step once (its request kind and text, ids aside) with the first (shortest)
+    /// path to it; the message says how many requests it would leave waiting.
+    package internal(set) var pendingCuts: [Finding] = []
+    private var pendingCutsSeen: Set<String> = []
+    /// States where some action was not followed: not fully tried, so never called a dead end.
+    private var partlyTried: Set<Int> = []
     /// The most requests of a kind pending the search followed.
     package var pendingLimit = 2
     /// States found and never expanded (at the depth limit, or left when the state or time limit stopped
@@ -122,7 +128,6 @@ public struct ExploreReport {
     @discardableResult
     package mutating func record(_ expansion: Explorer.Expansion, from index: Int, maxStates: Int) -> [Int] {
         states[index].actionCount = expansion.actionCount
-        cutByPending += expansion.cutByPending
         expanded.insert(index)
         let path = states[index].path
         var found: [Int] = []
@@ -133,6 +138,13 @@ public struct ExploreReport {
             if let (screen, output) = outcome.unhandled { addUnhandled(screen: screen, output: output, path: taken) }
             switch outcome.result {
             case .failed(let message): addError(message, path: taken)
+            case .cut(let kind, let waiting):
+                cutByPending += 1
+                partlyTried.insert(index)
+                let step = outcome.action.luaSource.withoutObjectIDs(of: objectTypes)
+                if pendingCutsSeen.insert(kind + "\n" + step.replacingDigits()).inserted {
+                    pendingCuts.append(Finding(path: taken, message: "\(step) would leave \(waiting) requests of \(kind) waiting"))
+                }
             case .state(let seen):
                 let target: Int
                 if let known = known[seen.key] {
@@ -181,12 +193,12 @@ public struct ExploreReport {
     /// States whose actions were all tried (``Explorer`` marks them).
     var expanded: Set<Int> = []
 
-    /// Dead ends: expanded states where no action leads to another state.
+    /// Dead ends: states whose every action was tried (expanded, none cut) and none leads to another state.
     mutating func findDeadEnds() {
         var leaving = Set<Int>()
         for transition in transitions where transition.to != transition.from { leaving.insert(transition.from) }
         var seen = Set<String>()
-        for index in expanded.sorted() where !leaving.contains(index) {
+        for index in expanded.sorted() where !leaving.contains(index) && !partlyTried.contains(index) {
             let state = states[index]
             let what = state.actionCount == 0 ? "has no way forward and no way back" : "has no action that leads anywhere else"
             let message = "\(state.screen.isEmpty ? "the app" : state.screen) \(what)"
@@ -207,6 +219,13 @@ public struct ExploreReport {
                 lines.append("    after: " + (finding.path.isEmpty ? "(the start)" : finding.path.map(\.luaSource).joined(separator: " ")))
             }
         }
+        if !pendingCuts.isEmpty {
+            lines.append("not followed, more than \(Self.count(pendingLimit, "request")) of a kind waiting (--max-pending): \(Self.count(cutByPending, "step"))")
+            for cut in pendingCuts {
+                lines.append("  " + cut.message)
+                lines.append("    after: " + (cut.path.count == 1 ? "(the start)" : cut.path.dropLast().map(\.luaSource).joined(separator: " ")))
+            }
+        }
         if !unreproduced.isEmpty {
             lines.append("explorer faults (findings whose tests did not fail the same way in a fresh runtime: not the app's): \(unreproduced.count)")
             for finding in unreproduced { lines.append("  " + finding.message) }
@@ -216,9 +235,9 @@ public struct ExploreReport {
     }
 
     /// A digest of everything the search found: each state (its identity and shortest path) in the order
-    /// found, each transition, each finding with its path, how far the search went. Two explorations with
-    /// the same fingerprint found the same; the `--json` report carries it, to compare runs split among
-    /// other workers or machines.
+    /// found, each transition, each finding and each step not followed with its path, how far the search
+    /// went. Two explorations with the same fingerprint found the same; the `--json` report carries it, to
+    /// compare runs split among other workers or machines.
     public var fingerprint: String {
         var text = reach + "\n"
         for state in states { text += state.key + " " + state.path.map(\.luaSource).joined(separator: " ") + "\n" }
@@ -227,6 +246,7 @@ public struct ExploreReport {
         for (kind, finding) in findings {
             text += kind + ": " + finding.message + " after " + finding.path.map(\.luaSource).joined(separator: " ") + "\n"
         }
+        for cut in pendingCuts { text += "not followed: " + cut.message + " after " + cut.path.map(\.luaSource).joined(separator: " ") + "\n" }
         text += unreachedTypes.joined(separator: " ")
         return "sha256:" + SHA256.hex(SHA256.digest(Array(text.utf8)))
     }
@@ -238,12 +258,13 @@ public struct ExploreReport {
     /// complete search; otherwise the limit that cut it and the states it left, or the view it used.
     package var reach: String {
         let left = Self.count(unexpanded, "state") + " found and not expanded"
-        if cutByTime { return "stopped at the time limit (\(timeLimit.map { "\($0)" } ?? "?") s): \(left)" }
-        if cutByStates { return "stopped at the state limit (\(stateLimit)): \(left)" }
-        if cutByDepth { return "cut at the depth limit (\(depthLimit) steps): \(left)" }
-        if cutByPending > 0 {
-            return "cut where more than \(pendingLimit) requests of a kind would wait (--max-pending): \(Self.count(cutByPending, "step")) not followed"
-        }
+        let pending = cutByPending == 0 ? nil
+            : "cut where more than \(Self.count(pendingLimit, "request")) of a kind would wait (--max-pending): \(Self.count(cutByPending, "step")) not followed"
+        var limit: String?
+        if cutByTime { limit = "stopped at the time limit (\(timeLimit.map { "\($0)" } ?? "?") s): \(left)" }
+        else if cutByStates { limit = "stopped at the state limit (\(stateLimit)): \(left)" }
+        else if cutByDepth { limit = "cut at the depth limit (\(depthLimit) steps): \(left)" }
+        if limit != nil || pending != nil { return [limit, pending].compactMap { $0 }.joined(separator: "; ") }
         if viewed { return "every state of the app's view (flow.view, __view: states it calls equal were explored once)" }
         return "every reachable state"
     }

@@ -53,7 +53,6 @@ extension Explorer.Expansion {
         var fields: FlowRecord = ["actions": .int(actionCount), "outcomes": .list(outcomes.map(\.value))]
         if !leftAlive.isEmpty { fields["leftAlive"] = .list(leftAlive.map(FlowValue.string)) }
         if freshRuntimes > 0 { fields["fresh"] = .int(freshRuntimes) }
-        if cutByPending > 0 { fields["cutByPending"] = .int(cutByPending) }
         return .record(fields)
     }
 
@@ -64,8 +63,7 @@ extension Explorer.Expansion {
         if let message = value["failed"]?.stringValue { throw Explorer.WorkerFailure(message: message) }
         guard let count = value["actions"]?.intValue else { throw ExploreWireError("explore: an answer without its action count") }
         self.init(actionCount: count, outcomes: try (value["outcomes"]?.listValue ?? []).map { try Explorer.Outcome(value: $0) },
-                  leftAlive: value["leftAlive"]?.listValue?.compactMap(\.stringValue) ?? [], freshRuntimes: value["fresh"]?.intValue ?? 0,
-                  cutByPending: value["cutByPending"]?.intValue ?? 0)
+                  leftAlive: value["leftAlive"]?.listValue?.compactMap(\.stringValue) ?? [], freshRuntimes: value["fresh"]?.intValue ?? 0)
     }
 }
 
@@ -87,6 +85,7 @@ extension Explorer.Outcome {
         switch result {
         case .failed(let message): fields["error"] = .string(message)
         case .state(let seen): fields["state"] = seen.value
+        case .cut(let kind, let waiting): fields["cut"] = ["kind": .string(kind), "waiting": .int(waiting)]
         }
         if let unhandled { fields["unhandled"] = [.string(unhandled.screen), .string(unhandled.output)] }
         if !violations.isEmpty { fields["violations"] = .list(violations.map(FlowValue.string)) }
@@ -101,8 +100,10 @@ extension Explorer.Outcome {
             result = .failed(message)
         } else if let state = value["state"] {
             result = .state(try Explorer.StateSeen(value: state))
+        } else if let cut = value["cut"], let kind = cut["kind"]?.stringValue, let waiting = cut["waiting"]?.intValue {
+            result = .cut(kind: kind, waiting: waiting)
         } else {
-            throw ExploreWireError("explore: an outcome with neither a state nor an error")
+            throw ExploreWireError("explore: an outcome with neither a state, an error nor a cut")
         }
         if let pair = value["unhandled"]?.listValue, pair.count == 2, let screen = pair[0].stringValue, let output = pair[1].stringValue {
             unhandled = (screen, output)

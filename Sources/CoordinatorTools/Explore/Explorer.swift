@@ -142,6 +142,9 @@ public final class Explorer {
             case state(StateSeen)
             /// Why it failed (the error's message, with its place).
             case failed(String)
+            /// Not followed: it would leave more requests of `kind` waiting than the search follows
+            /// (``Options/maxPending``); `waiting` of them.
+            case cut(kind: String, waiting: Int)
         }
         /// What the user did.
         package let action: UserStep
@@ -170,9 +173,6 @@ public final class Explorer {
         package internal(set) var leftAlive: [String]
         /// How many fresh runtimes the expansion needed (``Explorer``).
         package internal(set) var freshRuntimes = 0
-        /// How many of its actions would have left more requests of a kind pending than
-        /// ``Options/maxPending``: not followed.
-        package internal(set) var cutByPending = 0
     }
 
     /// Listens for finishes only while an action runs: a path replayed to reach a state builds no events.
@@ -233,7 +233,6 @@ public final class Explorer {
         let actions = try runtime.lua.withTimeLimit(options.stepTimeLimit) { try Self.actions(in: app) }
         var outcomes: [Outcome] = []
         var atState = true
-        var cutByPending = 0
         for action in actions {
             if !atState { _ = try goTo(path, expecting: origin) }
             atState = false
@@ -255,8 +254,8 @@ public final class Explorer {
             // More requests of a kind waiting than the search follows: the step is cut, not a state.
             var pendingOfKind: [String: Int] = [:]
             for request in app.pendingRequests { pendingOfKind[request.kind, default: 0] += 1 }
-            if pendingOfKind.values.contains(where: { $0 > options.maxPending }) {
-                cutByPending += 1
+            if let (kind, waiting) = pendingOfKind.filter({ $0.value > options.maxPending }).min(by: { $0.key < $1.key }) {
+                outcomes.append(Outcome(action: action, result: .cut(kind: kind, waiting: waiting), unhandled: nil, violations: []))
                 continue
             }
             var unhandled: (String, String)?
@@ -266,7 +265,6 @@ public final class Explorer {
             outcomes.append(Outcome(action: action, result: .state(state), unhandled: unhandled, violations: oracle.cheapViolations()))
         }
         var expansion = Expansion(actionCount: actions.count, outcomes: outcomes, leftAlive: [])
-        expansion.cutByPending = cutByPending
         defer { leftInReplacedRuntimes = [] }
         for left in leftInReplacedRuntimes + oracle.newlyLeftAlive(collecting: runtime.lua) {
             if let step = left.step, let i = outcomes.firstIndex(where: { $0.action.luaSource == step }) {
