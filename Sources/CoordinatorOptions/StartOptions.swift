@@ -11,7 +11,7 @@ package struct StateOption: ParsableArguments {
 }
 
 /// Where an app starts, one declaration for coordrun, `coordrun explore` and `coordrun serve`: `--state`,
-/// `--size-class`, `--open` (each link in turn), `--restore`.
+/// `--size-class`, `--open` (each link in turn), `--restore`, `--storage`.
 package struct StartOptions: ParsableArguments {
     @OptionGroup package var gateway: StateOption
 
@@ -23,6 +23,9 @@ package struct StartOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Start the app where this snapshot was taken (a file written from snapshot()).", valueName: "file"))
     package var restore: String?
+
+    @Option(help: ArgumentHelp("Keep the app's storage (flow.storage) in this JSON file: read before the scripts run, written after each step that changed it (explore only reads it).", valueName: "file"))
+    package var storage: String?
 
     package init() {}
 
@@ -36,7 +39,7 @@ package struct StartOptions: ParsableArguments {
     package var width: SizeClass { SizeClass(rawValue: sizeClass) ?? .regular }
 
     /// Where they say the app starts.
-    package var appStart: AppStart { AppStart(state: gateway.state, width: width, open: open, restore: restore) }
+    package var appStart: AppStart { AppStart(state: gateway.state, width: width, open: open, restore: restore, storage: storage) }
 }
 
 /// Where an app starts (``StartOptions`` as a run uses them), and the one rule that starts it there.
@@ -49,9 +52,17 @@ package struct AppStart: Sendable {
     package var open: [String] = []
     /// The snapshot to restore.
     package var restore: String?
+    /// The file that keeps the app's storage.
+    package var storage: String?
 
-    package init(state: String = "authorization", width: SizeClass = .regular, open: [String] = [], restore: String? = nil) {
-        (self.state, self.width, self.open, self.restore) = (state, width, open, restore)
+    package init(state: String = "authorization", width: SizeClass = .regular, open: [String] = [], restore: String? = nil,
+                 storage: String? = nil) {
+        (self.state, self.width, self.open, self.restore, self.storage) = (state, width, open, restore, storage)
+    }
+
+    /// Keeps `runtime`'s storage in the file ``storage`` names (before its scripts load).
+    package func useStorage(in runtime: ScriptRuntime) throws {
+        if let storage { try runtime.useStorage(FileStorage(path: storage)) }
     }
 
     /// Starts the app of `runtime` (its scripts loaded) here: where the snapshot was taken (its secrets

@@ -2,7 +2,7 @@ import CoordinatorCore
 import CoordinatorLua
 
 /// The driver functions a script or a REPL line uses to act as the user: `tap`, `back`, `dismiss`, `open`,
-/// `tab`, `swipeTo`, `swipe`, `sizeClass`, `event`, `advance`, `answer` (each a ``UserStep`` taken with
+/// `tab`, `swipeTo`, `swipe`, `sizeClass`, `event`, `advance`, `answer`, `relaunch` (each a ``UserStep`` taken with
 /// `Application.perform(_:)`), and to look: `top`, `stack`, `tree`,
 /// `snapshot`; and `restore`, `reload`. Globals of the Lua state, installed only when asked for (a REPL, a
 /// test, a script that walks the app): an embedded runtime's scripts cannot tap on the user's behalf.
@@ -22,7 +22,8 @@ package final class DriverFunctions {
     /// (the pages' next or previous one), `sizeClass([width])` (the window's width, or a rotation),
     /// `event(name [, payload])` (the outside world sends an event; whether a flow heard it),
     /// `advance(seconds)` (time passes: the timers due fire), `answer(request or kind, outcome [, value])` (the
-    /// outside answers a request), `pending([kind])` (the requests waiting), `stack()` (the visible stack's screen names), `tree()` (the
+    /// outside answers a request), `pending([kind])` (the requests waiting), `relaunch()` (the app closes and
+    /// launches again: only its storage and clock carry over), `stack()` (the visible stack's screen names), `tree()` (the
     /// coordinator tree), `snapshot()` and `restore(json)` (``snapshot()``, ``restore(_:)``) and
     /// `reload(...)` (``reload(fresh:)``).
     func install(in runtime: ScriptRuntime) throws {
@@ -42,7 +43,13 @@ package final class DriverFunctions {
         }),
         ("back", { runtime, call in try runtime.driverFunctions.drive(.back, call, in: runtime.app) }),
         ("dismiss", { runtime, call in try runtime.driverFunctions.drive(.dismiss, call, in: runtime.app) }),
-        ("open", { runtime, call in try runtime.driverFunctions.drive(.open(call.string(1)), call, in: runtime.app) }),
+        ("open", { runtime, call in
+            // open(url): nothing, or "held" for a link whose route requires another gateway state (it waits).
+            let url = try call.string(1)
+            var outcome = LinkOutcome.opened
+            try runtime.driverFunctions.drive(UserStep.open(url).luaSource, call) { outcome = try runtime.open(url) }
+            if outcome == .held { try call.pushResult(outcome.rawValue) }
+        }),
         ("tab", { runtime, call in
             let index = call.type(1) == .string ? try runtime.app.tabIndex(titled: call.string(1))
                 : try call.integer(1).subtractingReportingOverflow(1).partialValue
@@ -98,6 +105,11 @@ package final class DriverFunctions {
             // pending([kind]): the requests waiting for an answer (of that kind), oldest first.
             let kind = call.type(1).rawValue > LuaType.nil.rawValue ? try call.string(1) : nil
             try call.pushResult(runtime.app.pendingRequests.filter { kind == nil || $0.kind == kind }.map { LuaObject($0) })
+        }),
+        ("relaunch", { runtime, call in
+            // relaunch(): the app closes and launches again as a new process would; only flow.storage and
+            // the clock carry over.
+            try runtime.driverFunctions.drive(.relaunch, call, in: runtime.app)
         }),
         ("snapshot", { runtime, call in try call.pushResult(runtime.snapshot()) }),
         ("restore", { runtime, call in

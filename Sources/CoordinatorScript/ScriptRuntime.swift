@@ -38,6 +38,8 @@ public final class ScriptRuntime {
     var files = ScriptFiles()
     /// What live reload keeps between reloads.
     let reloads = LiveReload()
+    /// How the app was launched, for its launch again.
+    let launch = Launch()
     /// The deep links the scripts declare.
     let routes = RouteTable()
     /// Snapshots, and their codec.
@@ -98,6 +100,14 @@ public final class ScriptRuntime {
         try data.install(in: self)
         try scriptModule.install(in: self)
         app.linkOpener = holding(self) { runtime, link in try runtime.open(link) }
+        app.beforeCommit = { [weak self] in
+            guard let self, routes.held != nil else { return }
+            try routes.continueHeld(in: self)
+        }
+        app.relauncher = { [weak self] in
+            guard let self else { throw ScriptRuntime.gone() }
+            try launch.relaunch(self)
+        }
         app.dataNotation = \.luaLiteral
         if driverFunctions { try installDriverFunctions() }
     }
@@ -122,7 +132,8 @@ public final class ScriptRuntime {
     }
 
     /// A new runtime of the same app, not sharing anything with this one: the same gateway state,
-    /// libraries, sandbox, limits, driver functions and Swift coordinators, its main scripts loaded again
+    /// libraries, sandbox, limits, driver functions and Swift coordinators, the storage this one had before
+    /// its scripts first ran (saved nowhere: ``takeStorage(from:)`` gives it this one's store), its main scripts loaded again
     /// from their files (as they are now: after an edit, the new code) with the same arguments, and started
     /// when the scripts declare an app. What a host set in the Lua state itself is not in it. With `quiet`,
     /// what the scripts `print` while they load and start is dropped. `sources` (path → text) stand for
@@ -135,6 +146,9 @@ public final class ScriptRuntime {
         }
         new.classes.swiftCoordinators = classes.swiftCoordinators
         new.configuration.routerMaker = configuration.routerMaker
+        // The storage this one began with, not saved anywhere until the new one takes this one's store
+        // (``takeStorage(from:)``).
+        try new.app.atomically { new.app.storage.replaceAll(with: launch.initialStorage) }
         new.lua.sourceOverrides = sources
         try new.silencingPrint(quiet) {
             for file in files.mains {
@@ -181,6 +195,43 @@ public final class ScriptRuntime {
     /// (`flow.app`), not before: a plain script's globals are Lua's own, as under `lua`.
     package func installDriverFunctionsWhenAppDeclared() { driverFunctions.whenAppDeclared = true }
 
+    // MARK: Storage
+
+    /// Whether ``relaunch()`` can run the scripts again: a main script was loaded.
+    package var canRelaunch: Bool { launch.canRelaunch }
+
+    /// The storage's values before the scripts first ran (where a new runtime of the same session starts).
+    package var initialStorage: FlowRecord { launch.initialStorage }
+
+    /// Where the app's storage lives between launches, once ``useStorage(_:)`` named it.
+    public private(set) var storageStore: (any ScriptStorage)?
+
+    /// Keeps the app's storage (``Application/storage``, `flow.storage`) in `store`: its values are loaded
+    /// now, in place of the storage's (call it before the scripts load, which may read them), and saved
+    /// after every operation that changes one (a save that fails fails the operation). A store that cannot
+    /// be loaded is an error, and nothing changes.
+    public func useStorage(_ store: any ScriptStorage) throws {
+        let values = try store.load()
+        try app.atomically {
+            app.storage.persist = nil
+            app.storage.replaceAll(with: values)
+        }
+        connect(store)
+    }
+
+    /// Takes `other`'s store (``useStorage(_:)``) in place of this runtime's, and saves this one's values in
+    /// it now: a new runtime of the same app (time travel) that becomes the one the user drives.
+    package func takeStorage(from other: ScriptRuntime) throws {
+        guard let store = other.storageStore else { return }
+        try store.save(app.storage.values)
+        connect(store)
+    }
+
+    private func connect(_ store: any ScriptStorage) {
+        storageStore = store
+        app.storage.persist = { [weak store] values in try store?.save(values) }
+    }
+
     // MARK: Scripts
 
     /// The Lua module table (`require "coordinator"`).
@@ -190,7 +241,11 @@ public final class ScriptRuntime {
     /// ``reload(fresh:)`` runs it again, with the modules it required from files.
     public func load(script path: String, arguments: [LuaValue] = []) throws {
         let before = try lua.loadedModules()
-        try app.atomically { _ = try lua.runMainScript(path, arguments: arguments) }
+        try app.atomically {
+            try launch.willRun(self)
+            _ = try lua.runMainScript(path, arguments: arguments)
+            try launch.didRun()
+        }
         try files.ran(main: path, arguments: arguments, loaded: lua.loadedModules().subtracting(before), in: lua)
         try routes.check(self)
     }
@@ -310,8 +365,21 @@ public final class ScriptRuntime {
     /// window `width` wide, as one operation; with `starting`, starts the app again. For tools that do many
     /// pieces of work in one runtime (exploration's branches, flow tests, the route check), each from the
     /// app's start.
-    package func reset(to state: AppState, width: SizeClass = .regular, starting: Bool) throws {
+    ///
+    /// With `storage`, the storage takes those values too (with `keepingSecrets`, its secret keys keep
+    /// theirs unless given), and when the scripts last ran with other values (a relaunch since, or a
+    /// storage written since they loaded), they run again first, as a relaunch runs them: the app is then
+    /// the one a new process with that storage starts.
+    package func reset(to state: AppState, width: SizeClass = .regular, storage: FlowRecord? = nil, keepingSecrets: Bool = false,
+                       starting: Bool) throws {
         try app.atomically {
+            routes.dropHeld(in: self) // a link held belongs to the app that ends
+            if let storage {
+                app.storage.replaceAll(with: storage, keepingSecrets: keepingSecrets)
+                if launch.storageAtLoad != app.storage.values, launch.canRelaunch {
+                    return try launch.runAgain(self, in: state, width: width, starting: (state, starting))
+                }
+            }
             try app.tearDown()
             app.gateway.state = state
             app.setStartingSizeClass(width)
@@ -319,11 +387,26 @@ public final class ScriptRuntime {
         }
     }
 
+    /// The app is closed and launched again, as a new process launches it (one step: ``Application/relaunch()``):
+    /// its scripts run again from a clean slate — the globals they set and the modules they loaded taken back,
+    /// every class, route and flow declared again — and the app starts in the gateway state it was launched
+    /// in (or the one the scripts choose as they load: they can read ``Application/storage``). Only the
+    /// storage and the clock carry over; the steps begin again. Fails, changing nothing, when the scripts
+    /// fail or no script was loaded.
+    public func relaunch() throws { try app.relaunch() }
+
     /// Opens a link: finds the route it matches and takes its steps (from the app's start, or from where it
     /// is, as the route says), as one atomic operation. An unknown link, a parameter that resolves to
     /// nothing, a step that finds the app elsewhere: an error naming the link and the step, and the app
     /// exactly as before. The steps record the link (`Application.steps`), not the taps it made.
-    public func open(_ url: String) throws { try routes.open(url, in: self) }
+    ///
+    /// A link whose route requires a gateway state the app is not in (`requires = "main"`) is held instead
+    /// (``LinkOutcome/held``): it continues, from where the app is, once the app runs that state's flow.
+    @discardableResult
+    public func open(_ url: String) throws -> LinkOutcome { try routes.open(url, in: self) }
+
+    /// The link held until the app is in the gateway state its route requires, if any.
+    public var heldLink: String? { routes.held?.url }
 
     /// The routes the scripts declare, in the order declared (a route declared again, by a reload,
     /// replaces the old one in place).

@@ -1,7 +1,11 @@
 import CoordinatorScript
 
 /// The deep-link check for CI (`coordrun routes SCRIPT`): every route the script declares, opened with the
-/// example parameters it declares, each as in a fresh runtime of the app.
+/// example parameters it declares, each as in a fresh runtime of the app. A route that requires a gateway
+/// state (a deferred link) is opened both ways: in that state (the user signed in first), and in the app's
+/// start state, where it must be held, then continue once the app gets to that state's flow the way the
+/// user would (the link first, then the sign-in: the shortest path exploration finds from the held link to
+/// the state, at most ``heldSearchDepth`` steps, is taken).
 public enum RouteCheck {
     /// How opening one route went.
     public struct Result {
@@ -13,6 +17,9 @@ public enum RouteCheck {
         public let failure: String?
         /// Where the link led: the visible stack's screen names, bottom to top.
         public let stack: [String]
+        /// For a route that requires a gateway state, which way it was opened: `"in main"` (the app in that
+        /// state), `"held until main"` (opened in the start state, then continued); nil for other routes.
+        public let order: String?
     }
 
     /// Loads `script` to read its routes, then opens each one from the app as the script left it, not
@@ -23,32 +30,101 @@ public enum RouteCheck {
     /// when the script does not load (a route that names an unknown screen is such an error).
     public static func run(script: String, state: String = "authorization", timeLimit: Double? = 5,
                            limits: RuntimeLimits = RuntimeLimits()) throws -> [Result] {
-        func load() throws -> ScriptRuntime {
+        func load(in state: String) throws -> ScriptRuntime {
             let runtime = try limits.runtime(stateNamed: state, timed: timeLimit != nil)
             try ExitGuard.install(in: runtime)
             try runtime.load(script: script)
             return runtime
         }
-        let reader = try load()
+        let reader = try load(in: state)
         let gateway = reader.app.gateway.state
-        let runtimes = FreshHosts(make: load, runtime: { $0 }) { runtime in
+        let runtimes = FreshHosts(make: { try load(in: state) }, runtime: { $0 }) { runtime in
             try runtime.lua.withTimeLimit(timeLimit) { try runtime.reset(to: gateway, starting: false) }
         }
         try runtimes.adopt(reader)
         defer { runtimes.close() }
-        return reader.declaredRoutes.map { route in
+        var results: [Result] = []
+        for route in reader.declaredRoutes {
             let url: String
             do { url = try route.exampleURL() } catch {
-                return Result(route: route, url: nil, failure: "\(error)", stack: [])
+                results.append(Result(route: route, url: nil, failure: "\(error)", stack: [], order: nil))
+                continue
             }
-            do {
+            guard let requires = route.requires else {
+                results.append(open(route, url, order: nil, timeLimit: timeLimit) {
+                    let runtime = try runtimes.next()
+                    return (runtime, { runtimes.done(runtime) })
+                } then: { _, _ in })
+                continue
+            }
+            // The user in the state first: a runtime that starts in it.
+            results.append(open(route, url, order: "in \(requires)", timeLimit: timeLimit) {
+                let runtime = try load(in: requires.rawValue)
+                try runtime.lua.withTimeLimit(timeLimit) { try runtime.reset(to: requires, starting: false) }
+                return (runtime, { runtime.lua.close() })
+            } then: { _, outcome in
+                guard outcome == .opened else { throw LuaError(.runtime, "opened in \(requires), the link was held instead of opened") }
+            })
+            // The link first, in the start state: held, then continued once the user gets to the state's flow.
+            guard requires != gateway else { continue }
+            results.append(open(route, url, order: "held until \(requires)", timeLimit: timeLimit) {
                 let runtime = try runtimes.next()
-                defer { runtimes.done(runtime) }
-                try runtime.lua.withTimeLimit(timeLimit) { try runtime.app.atomicallyRendering { try runtime.open(url) } }
-                return Result(route: route, url: url, failure: nil, stack: runtime.app.window.visibleStack.map(\.name))
-            } catch {
-                return Result(route: route, url: url, failure: "\(error)", stack: [])
+                return (runtime, { runtimes.done(runtime) })
+            } then: { runtime, outcome in
+                guard outcome == .held else { throw LuaError(.runtime, "opened in \(gateway), the link was not held until \(requires)") }
+                let path = try pathToState(requires, from: url, script: script, state: state, limits: limits, timeLimit: timeLimit)
+                var dropped: String?
+                let observation = runtime.app.observe { if case let .linkDropped(_, reason) = $0 { dropped = reason } }
+                defer { observation.cancel() }
+                for step in path { try runtime.app.atomicallyRendering { try runtime.app.perform(step) } }
+                let taken = path.map(\.luaSource).joined(separator: " ")
+                if let dropped { throw LuaError(.runtime, "held until \(requires), it did not continue after \(taken): \(dropped)") }
+                if runtime.heldLink != nil { throw LuaError(.runtime, "held until \(requires), it is still held after \(taken)") }
+            })
+        }
+        return results
+    }
+
+    /// The most steps the check looks for a way from a held link to the state its route requires.
+    public static let heldSearchDepth = 12
+
+    /// The shortest user steps from the app with `url` held (started in `state`) to a state where the
+    /// gateway is `requires`, found by exploring (``heldSearchDepth`` steps at most), or an error saying none
+    /// was found.
+    static func pathToState(_ requires: AppState, from url: String, script: String, state: String, limits: RuntimeLimits,
+                            timeLimit: Double?) throws -> [UserStep] {
+        var options = Explorer.Options()
+        options.depth = heldSearchDepth
+        options.maxStates = 2_000
+        options.base = .link(url)
+        options.stepTimeLimit = timeLimit
+        let explorer = try Explorer(options: options) {
+            let runtime = try limits.runtime(stateNamed: state, timed: timeLimit != nil)
+            try Explorer.prepare(runtime)
+            try runtime.load(script: script)
+            return runtime
+        }
+        let report = try explorer.run()
+        guard let found = report.states.first(where: { $0.gateway == requires.rawValue }) else {
+            throw LuaError(.runtime, "held until \(requires), but no way to \(requires) was found within \(heldSearchDepth) steps of the start (\(report.states.count) states explored)")
+        }
+        return found.path
+    }
+
+    /// Opens `url` in the runtime `host` gives (with what to do when done), then runs `then` on it: the result.
+    private static func open(_ route: Route, _ url: String, order: String?, timeLimit: Double?,
+                             host: () throws -> (ScriptRuntime, () -> Void),
+                             then: (ScriptRuntime, LinkOutcome) throws -> Void) -> Result {
+        do {
+            let (runtime, done) = try host()
+            defer { done() }
+            try runtime.lua.withTimeLimit(timeLimit) {
+                let outcome = try runtime.app.atomicallyRendering { try runtime.open(url) }
+                try then(runtime, outcome)
             }
+            return Result(route: route, url: url, failure: nil, stack: runtime.app.window.visibleStack.map(\.name), order: order)
+        } catch {
+            return Result(route: route, url: url, failure: "\(error)", stack: [], order: order)
         }
     }
 }

@@ -117,7 +117,8 @@ enum Page {
         <section><h4>Coordinators</h4><pre id="tree"></pre></section>
         <section><h4>History</h4><ol id="history"></ol></section>
         <section><h4>Events</h4><ul id="events" style="list-style:none;padding:0"></ul></section>
-        <section><h4>From outside</h4><div id="outside"></div></section>
+        <section><h4>From outside</h4><div id="outside"></div><p id="held-link"></p></section>
+        <section><h4>Storage <button id="relaunch" title="relaunch(): the app closes and launches again; only its storage and clock are kept">Relaunch</button></h4><dl id="storage"></dl></section>
         <section style="grid-column: 1 / -1; max-height: none"><h4>Flow graph <button id="draw-graph" title="explores the app (coordrun explore) and draws it; the node shown now is marked">Draw</button></h4><div id="graph"></div></section>
         <section style="grid-column: 1 / -1"><h4>Lua</h4><input id="lua" style="width:100%;font:12px ui-monospace,monospace;padding:5px" placeholder="a Lua line, as at the REPL: tap('login', { name = 'Ann', password = 'secret' })"><pre id="output"></pre></section>
       </div>
@@ -243,6 +244,11 @@ enum Page {
           outside.append(b);
         }
       }
+      // The storage kept across launches, and a link waiting for the sign-in.
+      const storage = $("storage"); storage.replaceChildren();
+      for (const [key, value] of Object.entries(state.storage || {})) { storage.append(el("dt", key), el("dd", value)); }
+      if (!Object.keys(state.storage || {}).length) storage.append(el("dd", "(empty)"));
+      $("held-link").textContent = state.heldLink ? "held until its state: " + state.heldLink : "";
       $("error").textContent = state.error || "";
       $("report").textContent = state.reload || "";
       $("messages").style.display = state.error || state.reload ? "" : "none";
@@ -268,6 +274,7 @@ enum Page {
     };
 
     $("back").onclick = () => act({ action: "back" });
+    $("relaunch").onclick = () => act({ action: "relaunch" });
     $("sheet-close").onclick = () => act({ action: "dismiss" });
     $("undo").onclick = () => act({ action: "undo" });
     $("redo").onclick = () => act({ action: "redo" });

@@ -20,6 +20,8 @@ actor Preview {
     private var drawingGraph: (sources: [String: String], task: Task<(FlowGraph, String), any Error>)?
     private let script: String
     private let limits: RuntimeLimits
+    /// The storage the session began with: where the flow graph's exploration starts.
+    private let initialStorage: FlowRecord
 
     /// Loads `script` under `limits` and starts its app where `start` says (a snapshot's secrets from the
     /// environment), with a REPL whose lines run under `timeLimit`.
@@ -31,7 +33,9 @@ actor Preview {
         let runtime = try limits.runtime(stateNamed: start.state, driverFunctions: true, timed: timeLimit != nil)
         runtime.snapshotKey = snapshotKey
         try ExitGuard.install(in: runtime, message: ExitGuard.serverMessage)
+        try start.useStorage(in: runtime)
         try runtime.load(script: script)
+        let initialStorage = runtime.initialStorage
         let events = EventLog(app: runtime.app) // before the start: the page lists what the start did
         try startUp(runtime)
         final class Sink { var session: PreviewSession? }
@@ -47,6 +51,8 @@ actor Preview {
             let fresh = try limits.runtime(stateNamed: start.state, driverFunctions: true, timed: timeLimit != nil)
             fresh.snapshotKey = snapshotKey
             fresh.lua.sourceOverrides = sources
+            // The storage the session began with (the file's store is taken over once travel succeeds).
+            try fresh.app.atomically { fresh.app.storage.replaceAll(with: initialStorage) }
             try ExitGuard.install(in: fresh, message: ExitGuard.serverMessage)
             try fresh.silencingPrint {
                 try fresh.load(script: script)
@@ -56,6 +62,7 @@ actor Preview {
         }
         self.script = script
         self.limits = limits
+        self.initialStorage = initialStorage
         session = PreviewSession(repl: repl)
         sink.session = session
         watcher = FileWatcher(paths: runtime.scriptFiles)
@@ -92,7 +99,7 @@ actor Preview {
         if let running = drawingGraph, running.sources == sources {
             drawing = running.task
         } else {
-            let script = script, limits = limits
+            let script = script, limits = limits, storage = initialStorage
             drawing = Task.detached {
                 var options = Explorer.Options()
                 (options.depth, options.maxStates, options.timeLimit) = (12, 1_000, 10)
@@ -100,6 +107,7 @@ actor Preview {
                     let runtime = try limits.runtime(timed: true)
                     try Explorer.prepare(runtime)
                     runtime.lua.sourceOverrides = sources
+                    if !storage.isEmpty { try runtime.app.atomically { runtime.app.storage.replaceAll(with: storage) } }
                     try runtime.load(script: script)
                     return runtime
                 }

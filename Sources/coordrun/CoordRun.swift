@@ -135,7 +135,9 @@ enum CoordRun {
             guard case .file? = invocation.script else {
                 throw REPL.TimeTravelUnavailable(message: "time travel needs the app's script in a file (the REPL read it from standard input)")
             }
-            let fresh = try makeRuntime(invocation, options)
+            let fresh = try makeRuntime(invocation, options, storage: false)
+            // The storage the session began with (the file's store is taken over once travel succeeds).
+            try fresh.app.atomically { fresh.app.storage.replaceAll(with: runtime.initialStorage) }
             fresh.lua.sourceOverrides = sources
             _ = try fresh.silencingPrint { try fresh.lua.withTimeLimit(options.timeLimit) { try startUp(fresh, invocation, options, secrets: secrets) } }
             return fresh
@@ -167,8 +169,8 @@ enum CoordRun {
     }
 
     /// The runtime as the command line asks for it: the gateway state, sandbox, limits, snapshot key,
-    /// warnings, `arg`.
-    static func makeRuntime(_ invocation: Invocation, _ options: RunSettings) throws -> ScriptRuntime {
+    /// warnings, `arg`, and (with `storage`) the storage file.
+    static func makeRuntime(_ invocation: Invocation, _ options: RunSettings, storage: Bool = true) throws -> ScriptRuntime {
         let limits = options.limits
         // The driver functions (tap, back, top, ...) are globals where an app is declared or a REPL is
         // open; a plain script's globals are lua's.
@@ -181,6 +183,7 @@ enum CoordRun {
         runtime.lua.useGenerationalCollector() // as lua.c's pmain
         runtime.lua.chunksRunAsPrograms = true // and its chunks run under pmain's C frame
         try setArguments(invocation, in: runtime)
+        if storage { try options.start.useStorage(in: runtime) }
         return runtime
     }
 

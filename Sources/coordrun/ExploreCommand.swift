@@ -91,6 +91,11 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: .hidden)
     var expand: String?
 
+    /// The storage the exploration began with, as JSON: what a worker starts its runtimes with (a worker on
+    /// another machine may not have the coordinator's `--storage` file).
+    @Option(name: .customLong("storage-values"), help: .hidden)
+    var storageValues: String?
+
     mutating func validate() throws {
         try validateSeconds(timeout, "--timeout")
         guard verifySample.isFinite, verifySample >= 0 else { throw ValidationError("--verify-sample takes a share from 0 to 1 (or, with --verify, a count), not \(verifySample)") }
@@ -219,6 +224,7 @@ struct ExploreCommand: ParsableCommand {
         for chunk in chunks { arguments += ["-e", chunk] }
         arguments += limitOptions.arguments
         if let open { arguments += ["--open", open] }
+        if let values = try? baseStorage(), !values.isEmpty { arguments += ["--storage-values", FlowValue.record(values).json] }
         return arguments
     }
 
@@ -232,7 +238,7 @@ struct ExploreCommand: ParsableCommand {
         options.timeLimit = timeLimit > 0 ? timeLimit : nil
         if let open { options.base = .link(open) } else if let snapshot { options.base = .snapshot(snapshot) }
         do {
-            return try Explorer(options: options, runtime: maker(parsedSets(streams), stepTimeLimit: options.stepTimeLimit))
+            return try Explorer(options: options, runtime: maker(parsedSets(streams), storage: baseStorage(), stepTimeLimit: options.stepTimeLimit))
         } catch {
             fail(streams, REPL.message(for: error))
         }
@@ -281,11 +287,23 @@ struct ExploreCommand: ParsableCommand {
         [Explorer.randomSeeding] + globals.map { "\($0.name) = \($0.value.luaLiteral)" } + chunks
     }
 
-    /// How the explorer makes a runtime: prepared (``Explorer/prepare(_:)``), the variant set, the app loaded.
-    private func maker(_ globals: [(name: String, value: FlowValue)], stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
+    /// The storage the exploration begins with: a worker's from its coordinator, else `--storage`'s file
+    /// (only read: exploring writes nothing there), else empty.
+    private func baseStorage() throws -> FlowRecord {
+        if let storageValues {
+            guard case .record(let values) = try FlowValue(json: storageValues) else { throw ValidationError("--storage-values: a storage is a JSON object of values by key") }
+            return values
+        }
+        return try start.storage.map { try FileStorage(path: $0).load() } ?? [:]
+    }
+
+    /// How the explorer makes a runtime: prepared (``Explorer/prepare(_:)``), the variant set, the storage
+    /// given, the app loaded.
+    private func maker(_ globals: [(name: String, value: FlowValue)], storage: FlowRecord, stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
         { [script = script ?? "", state, width = start.width, chunks, limits = limitOptions.limits] in
             let runtime = try limits.runtime(stateNamed: state, timed: stepTimeLimit != nil)
             runtime.app.setStartingSizeClass(width)
+            if !storage.isEmpty { try runtime.app.atomically { runtime.app.storage.replaceAll(with: storage) } }
             try Explorer.prepare(runtime)
             try runtime.lua.withTimeLimit(stepTimeLimit) {
                 for (name, value) in globals { try runtime.lua.globals.set(name, value) }

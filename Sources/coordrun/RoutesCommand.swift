@@ -9,7 +9,7 @@ struct RoutesCommand: ParsableCommand {
         commandName: "routes",
         abstract: "List the app's routes and open each with the example parameters it declares.",
         usage: "coordrun routes [<options>] <script>",
-        discussion: "Each route opens as in a fresh app. Prints a line per route (where it led, or why it failed), then `N routes, N failed`. Exit status: 0 every route opened, 1 a route failed, 2 the check itself failed (the script does not load).")
+        discussion: "Each route opens as in a fresh app; a route that requires a gateway state opens twice: in that state, and held in the start state until that state's flow runs. Prints a line per opening (where it led, or why it failed), then `N routes, N failed`. Exit status: 0 every route opened, 1 a route failed, 2 the check itself failed (the script does not load).")
 
     @Argument(help: "The app's main script.")
     var script: String
@@ -37,15 +37,15 @@ struct RoutesCommand: ParsableCommand {
         }
         if results.isEmpty { Terminal.writeOut("\(script) declares no routes\n") }
         for result in results {
-            let link = result.url.map { " (" + $0 + ")" } ?? ""
+            let link = result.url.map { " (" + $0 + ")" } ?? "", order = result.order.map { ", " + $0 } ?? ""
             if let failure = result.failure {
-                Terminal.writeError(streams.err.error(TextStyle.inert("✘ \(result.route.pattern)\(link), \(result.route.location): \(failure)")) + "\n")
+                Terminal.writeError(streams.err.error(TextStyle.inert("✘ \(result.route.pattern)\(link)\(order), \(result.route.location): \(failure)")) + "\n")
             } else {
-                Terminal.writeOut(TextStyle.inert("✔ \(result.route.pattern)\(link) → \(result.stack.joined(separator: " > "))") + "\n")
+                Terminal.writeOut(TextStyle.inert("✔ \(result.route.pattern)\(link)\(order) → \(result.stack.joined(separator: " > "))") + "\n")
             }
         }
-        let failed = results.filter { $0.failure != nil }.count
-        Terminal.writeOut("\(results.count) routes, \(failed) failed\n")
+        let failed = Set(results.filter { $0.failure != nil }.map(\.route.pattern)).count
+        Terminal.writeOut("\(Set(results.map(\.route.pattern)).count) routes, \(failed) failed\n")
         if failed > 0 { throw ExitCode.failure }
     }
 }

@@ -21,7 +21,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-app_url, app_script, shop_url, shots, cover_url, pages_url, ride_url = sys.argv[1:8]
+app_url, app_script, shop_url, shots, cover_url, pages_url, ride_url, bank_url, bank_storage = sys.argv[1:10]
 os.makedirs(shots, exist_ok=True)
 
 options = Options()
@@ -237,6 +237,27 @@ check("Ann arrives in 2 min" in text("screen-text"), "the event's payload reache
 click(lambda: driver.find_element(By.XPATH, "//div[@id='outside']/button[starts-with(normalize-space(.), 'wait 60 s')]"))
 until(lambda: "Ann arrives in 1 min" in text("screen-text"), "waiting for the next timer lets time pass")
 check("advance(60" in text("history"), "time passing is a step of the history (%r)" % text("history"))
+
+# --- the storage kept across a relaunch, a link held until the sign-in ---------------------------------
+driver.get(bank_url)
+until(lambda: text("screen-title") == "Welcome", "the bank starts with its onboarding")
+check(text("storage") == "(empty)", "the storage starts empty (%r)" % text("storage"))
+click(lambda: action("next"))
+until(lambda: "onboarded" in text("storage"), "the onboarding seen is kept in the storage")
+driver.find_element(By.ID, "link").send_keys("bank://transfer?to=savings")
+click(lambda: driver.find_element(By.ID, "open-link"))
+until(lambda: "bank://transfer?to=savings" in text("held-link"), "a link that needs the sign-in is held, and says so")
+driver.find_element(By.ID, "lua").send_keys('tap("login", { name = "Ann", password = "secret" })\n')
+click(lambda: driver.find_element(By.XPATH, "//div[@id='outside']/button[normalize-space(.)='answer signIn ok']"))
+until(lambda: text("screen-title") == "Transfer", "the held link continues after the sign-in")
+check(text("held-link") == "", "the link is no longer held")
+check('"Ann"' in text("storage") and "(secret)" in text("storage") and "t-7f3a" not in text("storage"),
+      "the storage shows the user, and its secret token masked (%r)" % text("storage"))
+with open(bank_storage) as f:
+    kept = json.load(f)
+check(kept.get("user") == "Ann" and kept.get("token") == "t-7f3a", "--storage kept the values in its file (%r)" % kept)
+click(lambda: driver.find_element(By.ID, "relaunch"))
+until(lambda: text("screen-title") == "Accounts" and "relaunch()" in text("history"), "Relaunch keeps the sign-in, and is a step of the history")
 
 # --- links, tabs, badges, a modal sheet, snapshots ----------------------------------------------------
 driver.get(shop_url)

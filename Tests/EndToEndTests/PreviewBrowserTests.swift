@@ -259,8 +259,11 @@ import TestSupport
         let coverServer = try Server([cover])
         let pagesServer = try Server(["examples/pages.lua"])
         let rideServer = try Server(["examples/ride.lua"])
+        let bankStorage = folder.path + "/bank.json"
+        let bankServer = try Server(["--storage", bankStorage, "examples/bank.lua"])
         let shots = NSTemporaryDirectory() + "coordrun-preview-screenshots"
-        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_test.py", appServer.url, app, shopServer.url, shots, coverServer.url, pagesServer.url, rideServer.url],
+        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_test.py", appServer.url, app, shopServer.url, shots, coverServer.url, pagesServer.url, rideServer.url,
+                                                  bankServer.url, bankStorage],
                                        input: "", within: 300)
         print(outcome.out.split(separator: "\n").filter { $0.hasPrefix("measure:") || $0.hasPrefix("screenshots:") }.joined(separator: "\n"))
         #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")

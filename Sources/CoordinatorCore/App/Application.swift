@@ -40,6 +40,15 @@ public final class Application {
     /// Opens a link for ``perform(_:)`` (``UserStep/open(_:)``): the scripting layer's routes. It records
     /// the step itself.
     package var linkOpener: ((String) throws -> Void)?
+    /// Relaunches the app for ``perform(_:)`` (``UserStep/relaunch``): the scripting layer runs its scripts
+    /// again and starts the app, inside the step's operation (which records the step).
+    package var relauncher: (() throws -> Void)?
+    /// Runs at the end of every outermost operation that succeeded so far, before it commits, inside it
+    /// (an error fails it): the scripting layer continues a held link there.
+    package var beforeCommit: (() throws -> Void)?
+    /// Runs at the end of every step of the user's side (``perform(_:)``), inside its operation, while set
+    /// (the scripting layer sets it while a link is held).
+    package var afterStep: (() throws -> Void)?
 
     /// Running and finishing coordinators, and the rule that no flow outlives its screens.
     let lifecycle = Lifecycle()
@@ -57,6 +66,9 @@ public final class Application {
     /// The window's width when the root coordinator last started: a snapshot's replay starts the app that
     /// wide again.
     public var startSizeClass: SizeClass { stepLog.startWidth }
+    /// The storage (without its secret keys) when the root coordinator last started: a snapshot's replay
+    /// starts the app with it again.
+    public var startStorage: FlowRecord { stepLog.startStorage }
     /// The most steps ``steps`` keeps (100,000 by default, a few megabytes); past it the app records no
     /// more and ``stepsOverflowed`` is true. A link that rebuilds the app from its start starts the count
     /// again.
@@ -79,6 +91,7 @@ public final class Application {
         clock = AppClock(context: context)
         requests = RequestBook(context: context)
         eventCatalog = EventCatalog(context: context)
+        storage = AppStorage(context: context)
         alertType = ScreenType("Alert", inputs: ["title", "message", "style"]) { screen in
             [screen["title"]?.displayText, screen["message"]?.displayText].compactMap { $0 }.joined(separator: "\n")
         }
@@ -120,6 +133,14 @@ public final class Application {
 
     /// The app's clock and its timers (virtual: it moves only with ``advance(by:)``).
     public let clock: AppClock
+
+    /// The app's storage: what outlives a launch (``AppStorage``), kept by ``relaunch()``.
+    public let storage: AppStorage
+
+    /// The app is closed and launched again, as a new process launches it, as one step of the user's side:
+    /// the scripting layer runs its scripts again and starts the app; only ``storage`` and ``clock`` carry
+    /// over, and the steps begin again there. An app without a scripting layer cannot relaunch (an error).
+    public func relaunch() throws { try perform(.relaunch) }
 
     /// Time passes: the clock moves `seconds` on and every timer due by then fires, in due order, as one
     /// step of the user's side. Returns how many fired. A negative or non-finite time is an error.
@@ -197,7 +218,7 @@ public final class Application {
     /// Reports an event, or queues it until the current operation succeeds. Nobody observing, it is not
     /// even built.
     @inline(__always)
-    func emit(_ event: @autoclosure () -> NavigationEvent) {
+    package func emit(_ event: @autoclosure () -> NavigationEvent) {
         context.events.emit(event(), in: context.journal)
     }
 
@@ -211,7 +232,7 @@ public final class Application {
             throw NavigationError(.alreadyStarted, "the app already runs \(root.name)")
         }
         try atomically {
-            stepLog.started(in: gateway.state, width: window.sizeClass)
+            stepLog.started(in: gateway.state, width: window.sizeClass, storage: storage.withoutSecrets)
             try lifecycle.startRoot(coordinator, with: args, router: router, in: self)
         }
     }
@@ -242,6 +263,15 @@ public final class Application {
     /// navigation mistake, a handler's error), and records it in ``steps``. Every front that acts as the
     /// user (a host, a script's driver functions, a REPL, exploration, a snapshot's replay) comes here.
     public func perform(_ step: UserStep) throws {
+        // A hook for the end of every step (a held link continues there), in the step's operation.
+        guard let afterStep else { return try take(step) }
+        try atomically {
+            try take(step)
+            try afterStep()
+        }
+    }
+
+    private func take(_ step: UserStep) throws {
         switch step {
         case let .tap(output, payload):
             tapsTaken &+= 1
@@ -308,6 +338,11 @@ public final class Application {
                 lastEventReceivers = try eventCatalog.deliver(name, payload: payload, in: self)
                 stepLog.note(step)
             }
+        case .relaunch:
+            guard let relauncher else {
+                throw NavigationError(.noRouter, "this app cannot relaunch: a scripting layer runs its scripts again")
+            }
+            try atomically { try relauncher() } // it begins the steps again
         case .open(let link):
             guard let linkOpener else {
                 throw NavigationError(.noRouter, "this app opens no links (\(link)): a scripting layer routes them")

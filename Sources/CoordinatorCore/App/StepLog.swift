@@ -13,6 +13,8 @@ package final class StepLog {
     package internal(set) var startState: AppState
     /// The window's width when the root coordinator last started.
     package internal(set) var startWidth: SizeClass = .regular
+    /// The storage when the root coordinator last started, without its secret keys.
+    package internal(set) var startStorage = FlowRecord()
     /// While above 0, steps are not recorded (``withoutRecording(_:)``).
     #if !COORDINATOR_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked) // SAFETY[one-thread]
@@ -62,12 +64,12 @@ package final class StepLog {
         journal.recordAlways(.custom(born: 0) { [weak self] in if let self { (self.steps, self.overflowed) = old } })
     }
 
-    /// The app (re)started its root in `state`, the window `width` wide: the steps begin there (undone with
-    /// the operation).
-    func started(in state: AppState, width: SizeClass) {
-        let old = (startState, startWidth)
-        (startState, startWidth) = (state, width)
-        journal.recordAlways(.custom(born: 0) { [weak self] in if let self { (self.startState, self.startWidth) = old } })
+    /// The app (re)started its root in `state`, the window `width` wide, with `storage` (its values but the
+    /// secret ones): the steps begin there (undone with the operation).
+    func started(in state: AppState, width: SizeClass, storage: FlowRecord) {
+        let old = (startState, startWidth, startStorage)
+        (startState, startWidth, startStorage) = (state, width, storage)
+        journal.recordAlways(.custom(born: 0) { [weak self] in if let self { (self.startState, self.startWidth, self.startStorage) = old } })
     }
 
     /// Takes back the steps recorded after the first `count` (the undo of ``note(_:)``).

@@ -29,6 +29,9 @@ public enum UserStep: Hashable, Sendable {
     /// The outside answered the `nth` (0: the oldest) pending request of a kind with an outcome and a
     /// value (nil: the outcome's example) (``Application/answer(_:nth:outcome:value:)``).
     indirect case answer(String, nth: Int, outcome: String, value: FlowValue?)
+    /// The app was closed and launched again, as a new process would launch it: a scripting layer runs its
+    /// scripts again; only the storage and the clock carry over (``Application/relaunch()``).
+    case relaunch
 }
 
 extension UserStep: CustomStringConvertible {
@@ -47,6 +50,7 @@ extension UserStep: CustomStringConvertible {
         case .advance(let seconds): ".advance(\(AppClock.seconds(seconds)))"
         case let .answer(kind, nth, outcome, value):
             ".answer(\"\(kind.replacingEscapes())\", nth: \(nth), outcome: \"\(outcome.replacingEscapes())\", value: \(value?.description ?? "nil"))"
+        case .relaunch: ".relaunch"
         }
     }
 }

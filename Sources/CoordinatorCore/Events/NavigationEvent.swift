@@ -77,6 +77,14 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     case signal(String, from: String, receivers: Int)
     /// The gateway changed state (sign-in, sign-out).
     case gatewayChanged(from: AppState, to: AppState)
+    /// The app closed and launched again (only its storage and clock carried over).
+    case relaunched
+    /// A link was held until the app runs the flow of gateway state `until` (its route requires it).
+    indirect case linkHeld(String, until: AppState)
+    /// A held link continued: its steps were taken from where the app was.
+    case linkContinued(String)
+    /// A held link was dropped: another took its place, or its steps failed when it continued.
+    indirect case linkDropped(String, reason: String)
 
     public var description: String { description(notation: \.description) }
 
@@ -106,6 +114,10 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
         case let .outputEmitted(s, output): "\(s) -> \(output)"
         case let .signal(name, from, receivers): "signal \(name) from \(from) reached \(receivers)"
         case let .gatewayChanged(from, to): "gateway \(from) -> \(to)"
+        case .relaunched: "relaunch"
+        case let .linkHeld(url, until): "hold link \(url.replacingEscapes()) until \(until)"
+        case let .linkContinued(url): "continue link \(url.replacingEscapes())"
+        case let .linkDropped(url, reason): "drop link \(url.replacingEscapes()): \(reason)"
         }
     }
 }

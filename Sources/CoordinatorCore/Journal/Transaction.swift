@@ -11,7 +11,14 @@ extension Application {
         let result: T
         do {
             result = try body()
-            if journal.isOutermost { try lifecycle.settleOperation(in: self) }
+            if journal.isOutermost {
+                try lifecycle.settleOperation(in: self)
+                if let beforeCommit {
+                    try beforeCommit()
+                    try lifecycle.settleOperation(in: self) // what it did settles too
+                }
+                try storage.persistIfChanged() // last: a store that cannot take the values fails the operation
+            }
         } catch {
             journal.rollback()
             lifecycle.operationFailed(outermost: !journal.isOpen)

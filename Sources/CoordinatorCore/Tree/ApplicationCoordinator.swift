@@ -12,6 +12,8 @@
 open class ApplicationCoordinator: Coordinator {
     /// The flow to run for each gateway state.
     public var flows: [AppState: () -> Coordinator] = [:]
+    /// The gateway state whose flow it started last (nil before it starts one).
+    public private(set) var runningState: AppState?
 
     override open func start(_ args: FlowValue?) throws {
         guard let app else { return }
@@ -20,6 +22,9 @@ open class ApplicationCoordinator: Coordinator {
             throw NavigationError(.unknownState, "\(name) has no flow for the gateway state '\(state)'" +
                 " (flows: \(flows.keys.map(\.rawValue).sorted().joined(separator: ", ")))")
         }
+        let old = runningState
+        app.undoLog.record(born: 0) { [weak self] in self?.runningState = old }
+        runningState = state
         try run(make(), with: args)
     }
 

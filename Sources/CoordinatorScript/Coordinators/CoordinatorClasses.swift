@@ -80,6 +80,13 @@ final class CoordinatorClasses {
         return meta
     }
 
+    /// Forgets the classes run so far (a relaunch: the scripts make every class anew, and the old ones must
+    /// not stay alive in the runtime's references). Both are made again on a class's next run.
+    func forgetClasses() {
+        cache = [:]
+        instanceMetatables = [:]
+    }
+
     /// The coordinator class at argument `n` of `call`, its name and its instances' metatable. Classes are
     /// looked up by identity in a cache that holds them (so an address is never reused while cached):
     /// running a class again takes no new reference and reads no name.

@@ -50,6 +50,7 @@ extension UserStep {
             "answer(" + (nth == 0 ? LuaSyntax.quoted(kind) : "pending(" + LuaSyntax.quoted(kind) + ")[" + LuaSyntax.literal(nth &+ 1) + "]")
                 + ", " + LuaSyntax.quoted(outcome) + (value.map { ", " + $0.luaLiteral(secret: secret) } ?? "") + ")"
         case .open(let url): "open(" + LuaSyntax.quoted(url) + ")"
+        case .relaunch: "relaunch()"
         }
     }
 }

@@ -4,7 +4,7 @@ enum Prelude {
     static let source = #"""
     local native = ...
     -- Taken now: frozen data's metamethods keep working for a script that takes a global away (`next = nil`).
-    local next = next
+    local next, pairs = next, pairs
     local M = {}
     local classes = {}
 
@@ -97,6 +97,19 @@ enum Prelude {
       __name = "Gateway",
     })
 
+    --- The app's storage, kept when the app relaunches: flow.storage.onboarded = true; a table read back is read-only.
+    M.storage = setmetatable({}, {
+      __index = native.storageGet,
+      __newindex = native.storageSet,
+      __pairs = function() return pairs(native.storageAll()) end,
+      __tostring = native.describeStorage,
+      __name = "Storage",
+      __metatable = "storage",
+    })
+
+    --- Declares keys of flow.storage that a snapshot never holds: flow.storageSecrets { "token" }.
+    M.storageSecrets = native.storageSecrets
+
     M.classes = classes
 
     -- Frozen data (flow.freeze): an empty table whose metatable's __index holds the fields and whose __data
@@ -127,7 +140,7 @@ enum Prelude {
     local function snapshot()
       local function copy(t) local c = {} for k, v in next, t do c[k] = v end return c end
       local loaded = package and package.loaded
-      local saved = { globals = copy(_G), loaded = loaded and copy(loaded), classes = {} }
+      local saved = { globals = copy(_G), loaded = loaded and copy(loaded), classes = {}, tables = copy(classes) }
       for name, class in next, classes do saved.classes[name] = copy(class) end
       local function refill(t, from)
         for k in next, t do if from[k] == nil then rawset(t, k, nil) end end
@@ -136,7 +149,7 @@ enum Prelude {
       return function()
         refill(_G, saved.globals)
         if loaded then refill(loaded, saved.loaded) end
-        for name in next, classes do if not saved.classes[name] then classes[name] = nil end end
+        refill(classes, saved.tables) -- the class tables themselves: live instances and globals hold them
         for name, c in next, saved.classes do refill(classes[name], c) end
       end
     end
@@ -156,6 +169,33 @@ enum Prelude {
       return list
     end
 
+    -- For relaunch: what the scripts' runs change in the globals and modules. `before` (before each run of a
+    -- main script) and `note` (after it) find what the run changed; `reset` puts those globals back as they
+    -- were before the run that first changed them, unloads the modules the runs loaded and forgets every
+    -- class, so that running the scripts again finds what a new process would (globals set otherwise, by a
+    -- handler or a REPL line, are not the scripts').
+    local function launchMark()
+      local function copy(t) local c = {} for k, v in next, t do c[k] = v end return c end
+      local loaded = package and package.loaded
+      local original, touched, added = {}, {}, {}
+      local globals, modules
+      local mark = {}
+      function mark.before() globals, modules = copy(_G), loaded and copy(loaded) end
+      function mark.note()
+        local function change(k, was) if not touched[k] then touched[k] = true; original[k] = was end end
+        for k, v in next, _G do if not rawequal(globals[k], v) then change(k, globals[k]) end end
+        for k, v in next, globals do if rawget(_G, k) == nil then change(k, v) end end
+        if loaded then for k in next, loaded do if modules[k] == nil then added[k] = true end end end
+        globals, modules = nil, nil -- the copies would keep what the globals held alive
+      end
+      function mark.reset(keep)
+        for k in next, touched do if not keep[k] then rawset(_G, k, original[k]) end end
+        if loaded then for k in next, added do loaded[k] = nil end end
+        for name in next, classes do classes[name] = nil end
+      end
+      return mark
+    end
+
     -- The primitives the snapshot codec (StateCodec, compiled at the first snapshot) works with, taken now:
     -- a script that later takes a global away (`table = nil`) cannot break a snapshot.
     local primitives = {
@@ -163,6 +203,6 @@ enum Prelude {
       error = error, tostring = tostring, sort = table and table.sort, mathtype = math and math.type,
     }
 
-    return M, metaFor, snapshot, definitions, DataMeta, primitives
+    return M, metaFor, snapshot, definitions, DataMeta, primitives, launchMark
     """#
 }

@@ -93,6 +93,38 @@ final class ScriptModule {
         try native.set("restart", lua.function(name: "restart", holding: runtime) { runtime, call in
             try runtime.app.restart(in: AppState(call.string(1)), with: call.optional(2, as: FlowValue.self))
         })
+        // flow.storage: reads give the value (a table as frozen data), writes take flow data or nil.
+        try native.set("storageGet", lua.function(name: "storage", holding: runtime) { runtime, call in
+            guard call.type(2) == .string else { return } // a storage is keyed by strings: anything else is nil
+            if let value = runtime.app.storage[try call.string(2)] { try call.pushResult(runtime.frozen(value)) }
+        })
+        try native.set("storageSet", lua.function(name: "storage", holding: runtime) { runtime, call in
+            guard call.type(2) == .string else {
+                throw LuaError(.runtime, "flow.storage's keys are strings, not \(call.type(2).name)s")
+            }
+            let key = try call.string(2)
+            let value: FlowValue?
+            do { value = try call.optional(3, as: FlowValue.self) } catch let error as LuaError {
+                var reason = error.message
+                let prefix = "bad argument #3 to 'storage' (", suffix = "; screens take plain values)"
+                if reason.hasPrefix(prefix) { reason = String(reason.dropFirst(prefix.count)) }
+                if reason.hasSuffix(suffix) { reason = String(reason.dropLast(suffix.count)) }
+                throw LuaError(.runtime, "flow.storage.\(key) takes flow data (strings, numbers, booleans, lists and records of them): \(reason)")
+            }
+            try runtime.app.atomically { runtime.app.storage[key] = value }
+        })
+        try native.set("storageAll", lua.function(name: "storage", holding: runtime) { runtime, call in
+            try call.pushResult(runtime.frozen(.record(runtime.app.storage.values)))
+        })
+        try native.set("describeStorage", lua.function(name: "storage", holding: runtime) { runtime, call in
+            try call.pushResult("storage " + FlowValue.record(runtime.app.storage.values).luaLiteral)
+        })
+        try native.set("storageSecrets", lua.function(name: "storageSecrets", holding: runtime) { runtime, call in
+            // flow.storageSecrets { "token", ... }: those keys are never written into a snapshot.
+            guard call.type(1) == .table else { throw call.badArgument(1, "a list of keys expected ({ \"token\" })") }
+            let keys = try call.argument(1, as: [String].self)
+            try runtime.app.atomically { for key in keys { runtime.app.storage.declareSecret(key) } }
+        })
         try native.set("now", lua.function(name: "now", holding: runtime) { runtime, call in
             try call.pushResult(runtime.app.clock.now)
         })
@@ -117,7 +149,7 @@ final class ScriptModule {
         })
         let prelude = try lua.load(Prelude.source, name: "[coordinator]", cached: true)
         let results = try prelude.callValues(native)
-        guard results.count == 6, let module = results[0].tableValue, let metaFor = results[1].functionValue,
+        guard results.count == 7, let module = results[0].tableValue, let metaFor = results[1].functionValue,
               let dataMeta = results[4].tableValue, let primitives = results[5].tableValue
         else {
             throw LuaError(.misuse, "the coordinator module did not load")
@@ -127,6 +159,7 @@ final class ScriptModule {
         runtime.classes.metaFor = metaFor
         runtime.reloads.savepoint = results[2].functionValue
         runtime.reloads.definitions = results[3].functionValue
+        runtime.launch.makeMark = results[6].functionValue
         runtime.snapshots.codec = .uncompiled(primitives: primitives)
         runtime.data.metamethods = try dataMeta.pairs().compactMap { key, value in key.stringValue.map { ($0, value) } }
         let package: LuaTable = try lua.globals.get("package")

@@ -18,6 +18,11 @@ import CoordinatorLua
 ///   { on = "Product" },
 /// })
 /// ```
+///
+/// A pattern may declare query parameters too (`bank://transfer?to=:account`): the link's `to` is the
+/// parameter `account`. A route that `requires` a gateway state (`requires = "main"`) opened in another
+/// state is held, and continues from where the app is once that state's flow has started (a deferred
+/// link: a sign-in first).
 public struct Route {
     /// Where opening the link starts.
     public enum Start: String, Sendable {
@@ -36,38 +41,56 @@ public struct Route {
     public let example: [String: String]
     /// Where it was declared (`shop.lua:40`).
     public let location: String
+    /// The gateway state it needs (`requires = "main"`): opened in another, it is held until the app is in
+    /// this one and its flow has started, then it continues from where the app is.
+    public let requires: AppState?
     /// Its steps, in order (a bare tap of an alert's action made an `on = "Alert"` step by the check).
     var steps: [RouteStep]
     let scheme: String
     /// The pattern's segments after the scheme (the host first): a literal, or a parameter (`:name`).
     let segments: [Segment]
+    /// The query parameters the pattern declares (`?to=:account`): the link's key, and the parameter it is.
+    let queryParameters: [(key: String, name: String)]
 
     enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
     }
 
-    /// The parameters the pattern names, in order.
+    /// The parameters the pattern names, in order: its path's, then its query's.
     public var parameters: [String] {
-        segments.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
+        segments.compactMap { if case .parameter(let name) = $0 { name } else { nil } } + queryParameters.map(\.name)
     }
 
-    init(pattern: String, from: Start, example: [String: String], location: String, steps: [RouteStep]) throws {
+    init(pattern: String, from: Start, example: [String: String], location: String, steps: [RouteStep], requires: AppState? = nil) throws {
         guard let (scheme, parts) = Route.split(pattern) else {
             throw LuaError(.runtime, "route '\(pattern)': a pattern is scheme://host/path (shop://catalog/:category)")
         }
         var seen = Set<String>()
+        func declare(_ name: String) throws {
+            guard !name.isEmpty, seen.insert(name).inserted else {
+                throw LuaError(.runtime, "route '\(pattern)': parameter ':\(name)' is empty or named twice")
+            }
+        }
         var segments: [Segment] = []
         for part in parts {
             if part.hasPrefix(":") {
                 let name = String(part.dropFirst())
-                guard !name.isEmpty, seen.insert(name).inserted else {
-                    throw LuaError(.runtime, "route '\(pattern)': parameter ':\(name)' is empty or named twice")
-                }
+                try declare(name)
                 segments.append(.parameter(name))
             } else {
                 segments.append(.literal(part))
             }
+        }
+        var query: [(key: String, name: String)] = []
+        for (key, value) in Route.queryPairs(of: pattern) {
+            guard value.hasPrefix(":") else {
+                throw LuaError(.runtime, "route '\(pattern)': the query declares parameters (?\(key)=:name), not the value '\(value)'")
+            }
+            let name = String(value.dropFirst())
+            try declare(name)
+            guard !query.contains(where: { $0.key == key }) else { throw LuaError(.runtime, "route '\(pattern)': the query names '\(key)' twice") }
+            query.append((key, name))
         }
         self.pattern = pattern
         self.from = from
@@ -76,6 +99,8 @@ public struct Route {
         self.steps = steps
         self.scheme = scheme
         self.segments = segments
+        self.queryParameters = query
+        self.requires = requires
     }
 
     /// The scheme and the path's segments (percent-decoded) of `url`, or nil when it is not `scheme://...`.
@@ -99,26 +124,35 @@ public struct Route {
         return (scheme, segments)
     }
 
-    /// The query's parameters (`?size=42&color=red`), percent-decoded.
+    /// The query's parameters (`?size=42&color=red`), percent-decoded (a key given twice: the last value).
     static func query(of url: String) -> [String: String] {
+        Dictionary(queryPairs(of: url), uniquingKeysWith: { _, last in last })
+    }
+
+    /// The query's keys and values in order, percent-decoded (`+` a space in values).
+    static func queryPairs(of url: String) -> [(String, String)] {
         let bytes = Array(url.utf8)
-        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return [:] }
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return [] }
         var rest = bytes[(mark + 1)...]
         if let hash = rest.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
-        var result: [String: String] = [:]
+        var result: [(String, String)] = []
         for pair in rest.split(separator: UInt8(ascii: "&")) {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1)
             guard let key = parts.first else { continue }
-            result[percentDecoded(key)] = parts.count > 1 ? percentDecoded(parts[1].map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }[...]) : ""
+            result.append((percentDecoded(key), parts.count > 1 ? percentDecoded(parts[1].map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }[...]) : ""))
         }
         return result
     }
 
     /// The parameters of a link split already (``split(_:)``) when its segments match this route's (as many
-    /// segments, literals equal), with the query's parameters (`query`) added: a path parameter wins.
+    /// segments, literals equal), with the query's parameters (`query`) added: a declared one under its
+    /// parameter's name, any other under its key (for payload functions); a path parameter wins.
     func match(_ parts: [String], query: [String: String]) -> [String: String]? {
         guard parts.count == segments.count else { return nil }
         var parameters = query
+        for (key, name) in queryParameters {
+            if let value = query[key] { parameters[name] = value }
+        }
         for (segment, part) in zip(segments, parts) {
             switch segment {
             case .literal(let text): guard text == part else { return nil }
@@ -140,6 +174,12 @@ public struct Route {
                 }
                 url += "/" + Route.percentEncoded(value)
             }
+        }
+        for (i, (key, name)) in queryParameters.enumerated() {
+            guard let value = example[name] else {
+                throw LuaError(.runtime, "route '\(pattern)' (\(location)) declares no example for :\(name)")
+            }
+            url += (i == 0 ? "?" : "&") + Route.percentEncoded(key) + "=" + Route.percentEncoded(value)
         }
         return url
     }

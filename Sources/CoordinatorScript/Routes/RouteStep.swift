@@ -15,7 +15,9 @@ import CoordinatorLua
 /// - `back = true`, `dismiss = true`: the system's Back, the swipe-down of the top modal;
 /// - `event = "pushReceived"` with an optional `payload` (as a tap's): the outside world sends that event;
 /// - `answer = "book"` with `outcome` (and an optional `payload`, the answer's value): the outside answers
-///   the oldest pending request of that kind.
+///   the oldest pending request of that kind;
+/// - `optional = true` with `on`: the step is taken only when its screen shows, and skipped otherwise
+///   (an onboarding that shows only on a fresh install).
 struct RouteStep {
     enum Action {
         case tab(String)
@@ -39,17 +41,25 @@ struct RouteStep {
     var on: String?
     var flow: String?
     var action: Action?
+    /// Taken only when its `on` screen shows.
+    var optional = false
 
     /// The step described by a Lua table; `parameters` are the route's, for `choose`.
     init(_ table: LuaTable, number: Int, pattern: String) throws {
         func fail(_ what: String) -> LuaError { LuaError(.runtime, "route '\(pattern)', step \(number): \(what)") }
-        let known: Set<String> = ["on", "flow", "tab", "page", "tap", "choose", "payload", "back", "dismiss", "event", "answer", "outcome"]
+        let known: Set<String> = ["on", "flow", "tab", "page", "tap", "choose", "payload", "back", "dismiss", "event", "answer", "outcome", "optional"]
         for (key, _) in try table.pairs() {
             guard let name = key.stringValue, known.contains(name) else {
-                throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a step has on, flow, tab, page, tap with choose or payload, back, dismiss, event with payload, answer with outcome and payload)")
+                throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a step has on, flow, tab, page, tap with choose or payload, back, dismiss, event with payload, answer with outcome and payload, optional)")
             }
         }
         on = try table.rawGet("on", as: String?.self)
+        switch try table.rawGet("optional", as: LuaValue.self) {
+        case .nil: break
+        case .boolean(let value): optional = value
+        default: throw fail("optional is true or false")
+        }
+        if optional, on == nil { throw fail("an optional step names the screen it waits for (on = \"Welcome\"): it is taken only when that screen shows") }
         flow = try table.rawGet("flow", as: String?.self)
         var actions: [Action] = []
         switch try table.rawGet("tab", as: LuaValue.self) {

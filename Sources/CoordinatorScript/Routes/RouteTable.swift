@@ -23,15 +23,15 @@ final class RouteTable {
         positions = Dictionary(saved.enumerated().map { ($1.pattern, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// `flow.route(pattern, { [from = "start" | "current"], [example = {...}], step, step, ... })`.
+    /// `flow.route(pattern, { [from = "start" | "current"], [requires = state], [example = {...}], step, step, ... })`.
     func declare(_ call: borrowing LuaCall) throws {
         let pattern = try call.string(1)
         let spec = try call.argument(2, as: LuaTable.self)
         let location = call.callerLocation ?? "?"
         func fail(_ what: String) -> LuaError { LuaError(.runtime, "route '\(pattern)': \(what)") }
         for (key, _) in try spec.pairs() where key.intValue == nil {
-            guard let name = key.stringValue, ["from", "example"].contains(name) else {
-                throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a route has from, example, and its steps in order)")
+            guard let name = key.stringValue, ["from", "example", "requires"].contains(name) else {
+                throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a route has from, requires, example, and its steps in order)")
             }
         }
         let fromName = try spec.rawGet("from", as: String?.self) ?? "start"
@@ -50,7 +50,8 @@ final class RouteTable {
             guard let table = try spec.rawGet(n, as: LuaTable?.self) else { throw fail("step \(n) is not a table") }
             steps.append(try RouteStep(table, number: n, pattern: pattern))
         }
-        let route = try Route(pattern: pattern, from: from, example: example, location: location, steps: steps)
+        let requires = try spec.rawGet("requires", as: String?.self).map { AppState($0) }
+        let route = try Route(pattern: pattern, from: from, example: example, location: location, steps: steps, requires: requires)
         for name in example.keys where !route.parameters.contains(name) && !route.steps.contains(where: { $0.chooses(name) }) {
             throw fail("example names '\(name)', which is not a parameter of the pattern")
         }
@@ -114,14 +115,61 @@ final class RouteTable {
                     }
                 }
             }
+            for (i, step) in route.steps.enumerated() {
+                if let name = step.payloadParameters.first(where: { !route.parameters.contains($0) }) {
+                    throw LuaError(.runtime, "\(route.location): route '\(route.pattern)', step \(i + 1): the payload names ':\(name)', which is not a parameter of the pattern"
+                        + (route.parameters.isEmpty ? " (it has none)" : " (parameters: \(route.parameters.joined(separator: ", ")))"))
+                }
+            }
+            if let requires = route.requires {
+                let states = runtime.scriptModule.declaration.flows.keys.map(\.rawValue).sorted()
+                guard states.isEmpty || states.contains(requires.rawValue) else {
+                    throw LuaError(.runtime, "\(route.location): route '\(route.pattern)' requires '\(requires.rawValue)', which is no gateway state of the app (states: \(states.joined(separator: ", ")))")
+                }
+            }
         }
+    }
+
+    /// A link held until the app is in the gateway state its route requires (``open(_:in:)``).
+    struct Held {
+        let url: String
+        let route: Route
+        let parameters: [String: String]
+    }
+
+    /// The link held, if any: one at a time (a second replaces it).
+    private(set) var held: Held?
+
+    /// Sets or clears the held link as a step of the running operation (undone with it). While one is
+    /// held, the end of every step of the user (and of every operation) looks whether it continues.
+    private func hold(_ link: Held?, in runtime: ScriptRuntime) {
+        let old = held
+        runtime.app.undoLog.record(born: 0) { [weak self, weak runtime] in
+            guard let self, let runtime else { return }
+            set(old, in: runtime)
+        }
+        set(link, in: runtime)
+    }
+
+    private func set(_ link: Held?, in runtime: ScriptRuntime) {
+        held = link
+        runtime.app.afterStep = link == nil ? nil : { [weak self, weak runtime] in
+            guard let self, let runtime else { return }
+            try continueHeld(in: runtime)
+        }
+    }
+
+    /// Drops the held link (the app relaunched, or is taken back to its start), undone with the operation.
+    func dropHeld(in runtime: ScriptRuntime) {
+        if held != nil { hold(nil, in: runtime) }
     }
 
     /// Opens a link: finds the route it matches and takes its steps (from the app's start, or from where it
     /// is, as the route says), as one atomic operation. An unknown link, a parameter that resolves to
     /// nothing, a step that finds the app elsewhere: an error naming the link and the step, and the app
     /// exactly as before. The steps record the link (`Application.steps`), not the taps it made.
-    func open(_ url: String, in runtime: ScriptRuntime) throws {
+    @discardableResult
+    func open(_ url: String, in runtime: ScriptRuntime) throws -> LinkOutcome {
         let app = runtime.app
         let index = self.index ?? RouteIndex(routes)
         self.index = index
@@ -131,12 +179,24 @@ final class RouteTable {
             throw RouteError(.noMatch, "no route matches \(Route.shown(url)) (\(known))")
         }
         let route = routes[i]
+        // Not in the state it needs (an app not started yet: not starting in it): held until the app is,
+        // then it continues from where the app is. An app not started starts, as it would to show the link.
+        if let requires = route.requires, app.root == nil ? app.gateway.state != requires : !Self.runs(requires, in: app) {
+            try app.atomically {
+                if app.root == nil { try runtime.reset(to: app.gateway.state, width: app.window.sizeClass, starting: true) }
+                if let old = held { app.emit(.linkDropped(old.url, reason: "another link was held in its place")) }
+                hold(Held(url: url, route: route, parameters: parameters), in: runtime)
+                app.emit(.linkHeld(url, until: requires))
+                app.stepLog.note(.open(url))
+            }
+            return .held
+        }
         try app.atomically {
             try app.stepLog.withoutRecording {
                 if route.from == .start || app.root == nil {
-                    // From the app's start: the gateway in the state the app started in, not the one it is in,
-                    // the window as wide as it started.
-                    try runtime.reset(to: app.startState, width: app.startSizeClass, starting: true)
+                    // From the app's start: the gateway in the state the app started in, not the one it is in
+                    // (a route that requires a state: in that one), the window as wide as it started.
+                    try runtime.reset(to: route.requires ?? app.startState, width: app.startSizeClass, starting: true)
                 }
                 for (i, step) in route.steps.enumerated() {
                     do {
@@ -148,6 +208,40 @@ final class RouteTable {
             }
             if route.from == .start { app.stepLog.reset(to: [.open(url)]) } else { app.stepLog.note(.open(url)) }
         }
+        return .opened
+    }
+
+    /// Whether the app runs the flow of gateway state `state`: in that state, and (for an app of a flow per
+    /// state) that state's flow started and running.
+    static func runs(_ state: AppState, in app: Application) -> Bool {
+        guard app.gateway.state == state, let root = app.root, root.status == .running else { return false }
+        guard let gateway = root as? ApplicationCoordinator else { return true }
+        return gateway.runningState == state && gateway.children.contains { $0.status == .running }
+    }
+
+    /// At the end of an operation: the held link continues when the app now runs the flow of the state
+    /// it requires, its steps taken from where the app is, as an operation of their own inside this one
+    /// (one that fails is undone alone: the link is dropped, and an event says why).
+    func continueHeld(in runtime: ScriptRuntime) throws {
+        guard let link = held, let requires = link.route.requires, Self.runs(requires, in: runtime.app) else { return }
+        let app = runtime.app
+        hold(nil, in: runtime)
+        do {
+            try app.atomically {
+                try app.stepLog.withoutRecording {
+                    for (i, step) in link.route.steps.enumerated() {
+                        do {
+                            try take(step, parameters: link.parameters, in: app)
+                        } catch {
+                            throw RouteError(.stepFailed, "\(Route.shown(link.url)), step \(i + 1) of route '\(link.route.pattern)' (\(link.route.location)): \(error)")
+                        }
+                    }
+                }
+                app.emit(.linkContinued(link.url))
+            }
+        } catch {
+            app.emit(.linkDropped(link.url, reason: "\(error)"))
+        }
     }
 
     private func take(_ step: RouteStep, parameters: [String: String], in app: Application) throws {
@@ -155,6 +249,7 @@ final class RouteTable {
         let shown = app.window.tappableScreens
         let screen = shown.first { screen in step.on.map { screen.name == $0 } ?? step.output.map { output in screen.outputs.contains { $0.name == output } } ?? false }
             ?? app.window.visibleScreen
+        if step.optional, let on = step.on, screen?.name != on { return } // its screen is not there: skipped
         if let on = step.on, screen?.name != on {
             throw RouteError(.notShowing, "expected \(on) to be showing, but " + (shown.isEmpty ? "no screen is" : shown.map(\.name).joined(separator: " and ") + (shown.count > 1 ? " are" : " is")))
         }
@@ -240,6 +335,36 @@ extension RouteStep {
     func chooses(_ name: String) -> Bool {
         if case .tap(_, .choose(let parameter))? = action { parameter == name } else { false }
     }
+
+    /// The parameters its payload value names (`":account"` strings that are Lua names), each once.
+    var payloadParameters: [String] {
+        let payload: RouteStep.Payload? = switch action {
+        case let .tap(_, payload)?, let .event(_, payload)?, let .answer(_, _, payload)?: payload
+        default: nil
+        }
+        guard case .value(let value)? = payload else { return [] }
+        var names: [String] = []
+        var pending = [value]
+        while let next = pending.popLast() {
+            switch next {
+            case .string(let s) where s.hasPrefix(":") && LuaSyntax.isName(String(s.dropFirst())):
+                if !names.contains(String(s.dropFirst())) { names.append(String(s.dropFirst())) }
+            case .list(let items): pending += items.reversed()
+            case .record(let record): pending += record.fields.map(\.value).reversed()
+            default: break
+            }
+        }
+        return names
+    }
+}
+
+/// What opening a link did (``ScriptRuntime/open(_:)``).
+public enum LinkOutcome: String, Sendable {
+    /// Its steps were taken: the app is where it leads.
+    case opened
+    /// Its route requires another gateway state than the app's (`requires = "main"`): it is held, and
+    /// continues from where the app is once that state's flow has started (a second link held replaces it).
+    case held
 }
 
 /// The routes by their segments, so that the route a link matches is found in time that grows with the

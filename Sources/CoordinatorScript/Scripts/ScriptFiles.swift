@@ -131,8 +131,9 @@ package struct FileWriteError: Error, CustomStringConvertible {
 /// snapshots, a new project's files). A regular file, or a new one, is replaced at once: the text goes to a
 /// file beside it that is then renamed over it, so that a reader never sees half of it and a write that
 /// fails leaves the old file as it was (a link is followed to the file it names). Anything else there (a
-/// device such as `/dev/stdout`, a pipe) is written in place.
-package func writeTextFile(_ text: String, to path: String) throws(FileWriteError) {
+/// device such as `/dev/stdout`, a pipe) is written in place. A new file gets `newFileMode` (less the
+/// umask); a file replaced keeps its mode.
+package func writeTextFile(_ text: String, to path: String, newFileMode: mode_t = 0o666) throws(FileWriteError) {
     func failure(_ code: Int32 = errno) -> FileWriteError { FileWriteError(path: path, reason: String(cString: strerror(code))) }
     var target = path
     var info = stat()
@@ -152,7 +153,7 @@ package func writeTextFile(_ text: String, to path: String) throws(FileWriteErro
     }
     let name = target.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? target
     let beside = LuaState.directory(of: target) + "/." + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
-    let file = open(beside, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? info.st_mode & 0o7777 : 0o666)
+    let file = open(beside, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? info.st_mode & 0o7777 : newFileMode)
     guard file >= 0 else { throw failure() }
     let written = writeAll(text, to: file)
     let closed = close(file) == 0 ? 0 : errno

@@ -88,12 +88,13 @@ public enum AppSnapshot {
             if let value { fields.append(("value", value)) }
             return .record(FlowRecord(fields))
         case .open(let url): return ["open": .string(url)]
+        case .relaunch: return ["relaunch": true]
         }
     }
 
     /// The step a document's entry describes.
     package static func step(from value: FlowValue, number: Int) throws -> UserStep {
-        func bad() -> SnapshotError { SnapshotError(.malformed, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, page, open)") }
+        func bad() -> SnapshotError { SnapshotError(.malformed, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, page, sizeClass, event, advance, answer, open, relaunch)") }
         guard case .record(let fields) = value else { throw bad() }
         if let output = fields["tap"]?.stringValue { return .tap(output, payload: fields["payload"]) }
         if fields["back"] == true { return .back }
@@ -109,6 +110,7 @@ public enum AppSnapshot {
             return .answer(kind, nth: nth - 1, outcome: outcome, value: fields["value"])
         }
         if let url = fields["open"]?.stringValue { return .open(url) }
+        if fields["relaunch"] == true { return .relaunch }
         throw bad()
     }
 

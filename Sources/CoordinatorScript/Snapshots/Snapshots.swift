@@ -34,6 +34,7 @@ package final class Snapshots {
         fields.append(("app", ["script": .string(script), "digest": .string(runtime.files.digest)]))
         var start: FlowRecord = ["gateway": .string(app.startState.rawValue)]
         if app.startSizeClass != .regular { start["sizeClass"] = .string(app.startSizeClass.rawValue) }
+        if !app.startStorage.isEmpty { start["storage"] = .record(app.startStorage) }
         fields.append(("start", .record(start)))
         fields.append(("steps", .list(app.steps.map(AppSnapshot.value(of:)))))
         var document = FlowRecord(fields)
@@ -137,6 +138,11 @@ package final class Snapshots {
         // The width is state where it shows: a compact window collapses a split (and a step made it so).
         if app.window.sizeClass != .regular { window["sizeClass"] = .string(app.window.sizeClass.rawValue) }
         result.document = ["gateway": .string(app.gateway.state.rawValue), "window": .record(window), "coordinators": .list(coordinators)]
+        // The storage but its secret keys, where it holds something.
+        let storage = app.storage.withoutSecrets
+        if !storage.isEmpty { result.document["storage"] = .record(storage) }
+        // A link held until the app is in the state its route requires.
+        if let held = runtime.heldLink { result.document["heldLink"] = .string(held) }
         return result
     }
 
@@ -209,15 +215,22 @@ package final class Snapshots {
             guard let value = fields[key] else { throw SnapshotError(.malformed, "snapshot: it has no \(key)") }
             expected.add(key, value)
         }
+        if let held = fields["heldLink"] { expected.add("heldLink", held) }
+        if let storage = fields["storage"] {
+            guard storage.recordValue != nil else { throw SnapshotError(.malformed, "snapshot: its storage is not a record") }
+            expected.add("storage", storage)
+        }
         let wanted = FlowValue.record(expected.finish())
         let steps = try (fields["steps"]?.listValue ?? []).enumerated().map { try AppSnapshot.step(from: $1, number: $0 + 1) }
         let startState = fields["start"]?["gateway"]?.stringValue.map { AppState($0) } ?? app.gateway.state
         let startWidth = fields["start"]?["sizeClass"]?.stringValue.flatMap(SizeClass.init(rawValue:)) ?? .regular
+        let startStorage = fields["start"]?["storage"] ?? .record([:])
+        guard case .record(let storage) = startStorage else { throw SnapshotError(.malformed, "snapshot: its start's storage is not a record") }
         try app.atomically {
-            try app.tearDown()
-            app.gateway.state = startState // the steps begin where the app started, as wide as it started
-            app.setStartingSizeClass(startWidth)
-            try runtime.start()
+            // The steps begin where the app started: in its gateway state, as wide, with the storage it had
+            // (its secret keys as they are here: a snapshot never holds them). Scripts that ran with other
+            // storage run again first, as a new process with it would run them.
+            try runtime.reset(to: startState, width: startWidth, storage: storage, keepingSecrets: true, starting: true)
             for (i, recorded) in steps.enumerated() {
                 let step = try Self.withSecrets(recorded, number: i + 1, in: app, from: secrets)
                 do {
@@ -273,11 +286,11 @@ package final class Snapshots {
     }
 
     /// The document without what a replay may leave different and ``reconcile(_:with:)`` sets: inputs,
-    /// badges, coordinators' data, the gateway.
+    /// badges, coordinators' data, the gateway, the storage.
     private static func structure(_ value: FlowValue) -> FlowValue {
         switch value {
         case .record(let record):
-            let dropped: Set<String> = ["inputs", "badge", "data", "skipped", "gateway"]
+            let dropped: Set<String> = ["inputs", "badge", "data", "skipped", "gateway", "storage"]
             return .record(FlowRecord(record.fields.filter { !dropped.contains($0.key) }.map { ($0.key, structure($0.value)) }))
         case .list(let items): return .list(items.map(structure))
         default: return value
@@ -290,6 +303,8 @@ package final class Snapshots {
     private func reconcile(_ wanted: FlowValue, with replayed: Capture, in runtime: ScriptRuntime) throws {
         let app = runtime.app, lua = runtime.lua
         if let state = wanted["gateway"]?.stringValue, state != app.gateway.state.rawValue { app.gateway.state = AppState(state) }
+        let storage = wanted["storage"]?.recordValue ?? [:]
+        if storage != app.storage.withoutSecrets { app.storage.replaceAll(with: storage, keepingSecrets: true) }
         var screens: [(path: String, entry: FlowValue)] = [], tabs: [FlowValue] = []
         func walk(_ container: FlowValue, at path: String) {
             func stack(_ list: [FlowValue], at path: String) {

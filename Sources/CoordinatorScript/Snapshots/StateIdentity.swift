@@ -26,7 +26,7 @@ package struct StateIdentity: Hashable, Sendable {
 extension ScriptRuntime {
     /// What the runtime makes for itself on first need and keeps (the instances' metatables, the snapshot
     /// codec): whether a runtime made them yet is no part of the app's state.
-    private var runtimeCaches: [any LuaPushable] { Array(classes.instanceMetatables.values) + snapshots.codecValues }
+    private var runtimeCaches: [any LuaPushable] { Array(classes.instanceMetatables.values) + snapshots.codecValues + launch.markValues }
 
     /// The app's state now as exploration tells states apart (``StateIdentity``). Runs the app's views, if
     /// it declares any and `views` is true: call it under the time limit the app's code runs with. Without
@@ -40,6 +40,9 @@ extension ScriptRuntime {
         }
         var navigation = DocumentDigest()
         navigation.add(.record(capture.document))
+        // The storage's secret keys too (the document, a snapshot's, leaves them out): they are state.
+        let storage = app.storage
+        if !storage.secretKeys.isEmpty { navigation.add(.record(FlowRecord(storage.secretKeys.compactMap { key in storage[key].map { (key, $0) } }))) }
         var roots: [any LuaPushable] = [Int(bitPattern: UInt(navigation.a)), Int(bitPattern: UInt(navigation.b))]
         roots.append(lua.globals)
         roots += also

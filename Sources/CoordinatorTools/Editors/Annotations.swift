@@ -98,6 +98,16 @@ package enum Annotations {
             ---@param args? any what the state's flow's `start` receives
             function flow.restart(state, args) end
             """),
+        ("storage", """
+            ---The app's storage, kept across launches (`relaunch()`, `coordrun --storage FILE`): `flow.storage.onboarded = true`; flow data only, a table read back is read-only (assign it again to change it).
+            ---@type table<string, any>
+            flow.storage = nil
+            """),
+        ("storageSecrets", """
+            ---Declares keys of `flow.storage` that a snapshot never holds (a token): `flow.storageSecrets { "token" }`.
+            ---@param keys string[]
+            function flow.storageSecrets(keys) end
+            """),
         ("gateway", """
             ---The app's authorization state: `flow.gateway.state = "main"`.
             ---@type { state: string }
@@ -289,7 +299,8 @@ package enum Annotations {
         ("tap", "---The visible screen emits an output, as if the user tapped it.\n---@param output string\n---@param payload? any\nfunction tap(output, payload) end"),
         ("back", "---The system's Back.\nfunction back() end"),
         ("dismiss", "---The swipe-down of the whole top modal.\nfunction dismiss() end"),
-        ("open", "---Opens a deep link the app declares.\n---@param url string\nfunction open(url) end"),
+        ("open", "---Opens a deep link the app declares; returns \"held\" when its route requires another gateway state (it continues once the app is there).\n---@param url string\n---@return \"held\"?\nfunction open(url) end"),
+        ("relaunch", "---The app closes and launches again, as a new process would: its scripts run again; only `flow.storage` and the clock carry over.\nfunction relaunch() end"),
         ("tab", "---Selects a tab by number (from 1) or title.\n---@param tab integer|string\nfunction tab(tab) end"),
         ("swipeTo", "---Swipes to a page of the visible pages, by number (from 1) or title.\n---@param page integer|string\nfunction swipeTo(page) end"),
         ("swipe", "---Swipes the visible pages as a finger moving that way: \"left\" brings the next page, \"right\" the previous one.\n---@param direction \"left\"|\"right\"\nfunction swipe(direction) end"),
@@ -308,7 +319,7 @@ package enum Annotations {
 
     /// A test file's globals besides the driver functions.
     static let testGlobals: [(name: String, annotation: String)] = [
-        ("app", "---Loads and starts the app the tests drive.\n---@param script string\n---@param options? { state: string }\nfunction app(script, options) end"),
+        ("app", "---Loads and starts the app the tests drive; each test starts with the storage given (empty by default).\n---@param script string\n---@param options? { state?: string, sizeClass?: \"compact\"|\"regular\", storage?: table<string, any> }\nfunction app(script, options) end"),
         ("test", "---Declares a test.\n---@param name string\n---@param body fun()\nfunction test(name, body) end"),
         ("skip", "---Declares a test that is listed, not run.\n---@param name string\n---@param body fun()\nfunction skip(name, body) end"),
     ]
@@ -324,6 +335,7 @@ package enum Annotations {
         ("pending", "---A request of that kind waits for its answer (`n` of them, when given).\n---@param kind string\n---@param n? integer\nfunction expect.pending(kind, n) end"),
         ("split", "---The split's columns by screen type, bottom first: `expect.split { primary = { \"List\" }, secondary = { \"Detail\" } }`.\n---@param spec { primary?: string[], supplementary?: string[], secondary?: string[] }\nfunction expect.split(spec) end"),
         ("sizeClass", "---The window's width.\n---@param width \"compact\"|\"regular\"\nfunction expect.sizeClass(width) end"),
+        ("storage", "---The app's storage holds these values (`expect.storage { onboarded = true }`), or this key this value (`expect.storage(\"token\", nil)`).\n---@param spec table<string, any>|string\n---@param value? any\nfunction expect.storage(spec, value) end"),
         ("badge", "---A tab's badge (nil: none).\n---@param title string\n---@param badge? integer|string\nfunction expect.badge(title, badge) end"),
         ("presentation", "---The top modal's presentation: its style, or the fields given (dismissable: whether the user can swipe it away; detent: a sheet's first).\n---@param spec \"pageSheet\"|\"formSheet\"|\"fullScreen\"|\"popover\"|{ style?: string, dismissable?: boolean, detent?: string }\nfunction expect.presentation(spec) end"),
         ("tree", "---The running coordinators, depth first, two spaces a level.\n---@param lines string[]\nfunction expect.tree(lines) end"),

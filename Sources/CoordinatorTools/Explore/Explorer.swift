@@ -107,6 +107,7 @@ public final class Explorer {
         oracle = LifecycleOracle(app: runtime.app, listening: false)
         baseState = runtime.app.gateway.state
         baseWidth = runtime.app.window.sizeClass
+        baseStorage = runtime.app.storage.values
     }
 
     /// What an app looks like at a state, as the report keeps it.
@@ -230,7 +231,12 @@ public final class Explorer {
     package func expand(_ path: [UserStep], expecting key: String? = nil) throws -> Expansion {
         let freshBefore = freshRuntimes
         let origin = try goTo(path, expecting: key)
-        let actions = try runtime.lua.withTimeLimit(options.stepTimeLimit) { try Self.actions(in: app) }
+        var actions = try runtime.lua.withTimeLimit(options.stepTimeLimit) { try Self.actions(in: app) }
+        // A relaunch, where it may lead elsewhere than the start: the storage, the clock or the width is
+        // not the start's (with all three as at the start, a relaunch launches the app the start launched).
+        if runtime.canRelaunch, app.storage.values != baseStorage || app.clock.now != 0 || app.window.sizeClass != baseWidth {
+            actions.append(.relaunch)
+        }
         var outcomes: [Outcome] = []
         var atState = true
         for action in actions {
@@ -296,23 +302,27 @@ public final class Explorer {
     private let baseState: AppState
     /// The window's width exploration began at: every branch starts the app that wide again.
     private let baseWidth: SizeClass
+    /// The storage exploration began with (what the maker's runtime loaded its scripts with): every branch
+    /// starts with it again.
+    private let baseStorage: FlowRecord
 
     /// The app at its base: started, or at the link, or restored from the snapshot; the gateway in the
     /// state exploration began in (a step that signed in does not carry over to the next branch).
-    private func goToBase() throws { try Self.base(options.base, state: baseState, width: baseWidth, in: runtime, secrets: options.secrets) }
+    private func goToBase() throws {
+        try Self.base(options.base, state: baseState, width: baseWidth, storage: baseStorage, in: runtime, secrets: options.secrets)
+    }
 
-    /// Brings `runtime`'s app to `base` with the gateway in `state` (a snapshot's secrets from `secrets`, or
-    /// the environment).
-    private static func base(_ base: Options.Base, state: AppState, width: SizeClass, in runtime: ScriptRuntime,
+    /// Brings `runtime`'s app to `base` with the gateway in `state` and `storage` (a snapshot's secrets from
+    /// `secrets`, or the environment).
+    private static func base(_ base: Options.Base, state: AppState, width: SizeClass, storage: FlowRecord, in runtime: ScriptRuntime,
                              secrets: [String: FlowValue]) throws {
         let app = runtime.app
         switch base {
         case .start:
-            try runtime.reset(to: state, width: width, starting: true)
+            try runtime.reset(to: state, width: width, storage: storage, starting: true)
         case .link(let url):
             try app.atomically {
-                app.gateway.state = state
-                app.setStartingSizeClass(width)
+                try runtime.reset(to: state, width: width, storage: storage, starting: false)
                 try runtime.open(url)
             }
         case .snapshot(let json):
@@ -370,7 +380,7 @@ public final class Explorer {
             let reached: String
             do {
                 reached = try fresh.lua.withTimeLimit(options.stepTimeLimit) {
-                    try Self.base(options.base, state: baseState, width: baseWidth, in: fresh, secrets: options.secrets)
+                    try Self.base(options.base, state: baseState, width: baseWidth, storage: baseStorage, in: fresh, secrets: options.secrets)
                     try fresh.app.atomically { for step in path.dropLast() { try fresh.app.perform(step) } }
                     try fresh.app.atomicallyRendering { try fresh.app.perform(transition.action) }
                     return try fresh.stateIdentity().key

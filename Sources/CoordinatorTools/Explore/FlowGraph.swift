@@ -51,6 +51,8 @@ package struct FlowGraph: Sendable {
         case time
         /// The outside answering a request.
         case answer
+        /// The app closed and launched again (only its storage kept).
+        case relaunch
     }
 
     /// One way from a node to another (or to itself: an output that changes only data).
@@ -107,6 +109,7 @@ package struct FlowGraph: Sendable {
             case let .event(name, payload): ("event " + name, payload, .event)
             case .advance(let seconds): ("after " + AppClock.seconds(seconds) + " s", nil, .time)
             case let .answer(kind, _, outcome, _): ("answer " + kind + " " + outcome, nil, .answer)
+            case .relaunch: ("relaunch", nil, .relaunch)
             }
             // A switch to another tab is not drawn (each tab is its group); a tab that is a button acts,
             // selecting nothing (the selected tab stays, or a modal covers the bar): that edge is drawn.
@@ -263,6 +266,7 @@ package struct FlowGraph: Sendable {
             case .event: attributes.append(contentsOf: ["style=bold", "color=\"#b35c00\"", "fontcolor=\"#b35c00\""])
             case .time: attributes.append(contentsOf: ["style=bold", "color=\"#6a1b9a\"", "fontcolor=\"#6a1b9a\""])
             case .answer: attributes.append(contentsOf: ["style=bold", "color=\"#00796b\"", "fontcolor=\"#00796b\""])
+            case .relaunch: attributes.append(contentsOf: ["style=\"bold,dashed\"", "color=\"#455a64\"", "fontcolor=\"#455a64\""])
             }
             lines.append("  \(edge.from) -> \(edge.to) [\(attributes.joined(separator: ", "))];")
         }

@@ -115,6 +115,19 @@ enum Expectations {
       elseif count ~= n then fail("pending " .. kind, n, count) end
     end
 
+    --- expect.storage { onboarded = true }: the app's storage holds these values (the keys given);
+    --- expect.storage("token", nil): this key holds this value (nil: none).
+    function expect.storage(spec, value)
+      local stored = recorders.storage()
+      if type(spec) == "string" then
+        if not same(stored[spec], value) then fail("storage." .. spec, value, stored[spec]) end
+        return
+      end
+      for key, expected in pairs(spec) do
+        if not same(stored[key], expected) then fail("storage." .. tostring(key), expected, stored[key]) end
+      end
+    end
+
     --- expect.sizeClass("compact"): the window is this wide ("compact" or "regular").
     function expect.sizeClass(expected)
       local actual = sizeClass()

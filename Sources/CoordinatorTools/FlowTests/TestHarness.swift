@@ -27,6 +27,8 @@ final class TestHarness {
     private var startState: AppState?
     /// The window's width the test file's app starts at (`app(script, { sizeClass = "compact" })`).
     private var startWidth: SizeClass = .regular
+    /// The storage every test starts with: empty, or what `app(script, { storage = { ... } })` seeds.
+    private var startStorage = FlowRecord()
     /// The time limit of the file's top level and of each test.
     private let timeLimit: Double?
     private var observer: NavigationObservation?
@@ -146,7 +148,7 @@ final class TestHarness {
         (reachedScreens, reachedOutputs, reachedCoordinators) = ([], [], [])
         finishes.removeAll()
         oracle.beforeStep("starting the app")
-        try runtime.lua.withTimeLimit(timeLimit) { try runtime.reset(to: startState, width: startWidth, starting: true) }
+        try runtime.lua.withTimeLimit(timeLimit) { try runtime.reset(to: startState, width: startWidth, storage: startStorage, starting: true) }
         oracle.afterStep()
         noteShownScreens()
     }
@@ -188,7 +190,7 @@ final class TestHarness {
         try globals.set("app", lua.function(name: "app", holding: self) { harness, call in
             guard harness.runtime.app.root == nil else { throw LuaError(.runtime, "app: a test file drives one app") }
             let path = try call.string(1)
-            let options = try call.options(2, of: "app", known: ["state", "sizeClass"])
+            let options = try call.options(2, of: "app", known: ["state", "sizeClass", "storage"])
             if let state = try options?.get("state", as: String?.self) {
                 harness.runtime.app.gateway.state = AppState(state)
             }
@@ -197,6 +199,16 @@ final class TestHarness {
                     throw LuaError(.runtime, "app's option 'sizeClass' is \"compact\" or \"regular\", not '\(width)'")
                 }
                 harness.runtime.app.setStartingSizeClass(sizeClass)
+            }
+            if let storage = try options?.get("storage", as: LuaValue.self), storage != .nil {
+                let values: FlowRecord
+                switch storage.tableValue == nil ? nil : try? FlowValue(lua: storage) {
+                case .record(let record)?: values = record
+                case .list(let items)? where items.isEmpty: values = [:]
+                default: throw LuaError(.runtime, "app's option 'storage' is a table of values by key ({ onboarded = true })")
+                }
+                try harness.runtime.app.atomically { harness.runtime.app.storage.replaceAll(with: values) }
+                harness.startStorage = values
             }
             let script = path.hasPrefix("/") ? path : folder + "/" + path
             harness.appPath = script
@@ -269,6 +281,10 @@ final class TestHarness {
             let table = try harness.runtime.lua.newTable()
             for (column, stack) in zip(split.columns, split.stacks) { try table.set(column.rawValue, stack.screens.map(\.name)) }
             try call.pushResult(table)
+        })
+        try recorders.set("storage", lua.function(name: "storage", holding: self) { harness, call in
+            // The app's storage as a plain table of its values by key.
+            try call.pushResult(FlowValue.record(harness.runtime.app.storage.values))
         })
         try recorders.set("presentation", lua.function(name: "presentation", holding: self) { harness, call in
             // The top modal's presentation: { style = ..., dismissable = ..., detent = ... }, or nothing.

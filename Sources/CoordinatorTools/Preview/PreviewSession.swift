@@ -113,6 +113,7 @@ package final class PreviewSession {
             let payload = request["payload"]?.stringValue ?? ""
             if payload.contains("\n") { throw BadAction(message: "a payload is one Lua expression on one line") }
             return "event(" + LuaSyntax.quoted(name) + (payload.trimmed.isEmpty ? "" : ", (" + payload + ")") + ")"
+        case "relaunch": return "relaunch()"
         case "tab": return "tab(\(try number("number", from: 1)))"
         case "page": return "swipeTo(\(try number("number", from: 1)))"
         case "open": return "open(" + LuaSyntax.quoted(try string("url")) + ")"
@@ -126,7 +127,7 @@ package final class PreviewSession {
             if code.contains("\n") { throw BadAction(message: "a Lua line is one line") }
             return code
         default:
-            throw BadAction(message: "unknown action '\(action)' (choose, tap, back, dismiss, tab, open, undo, redo, goto, restore, reload, lua)")
+            throw BadAction(message: "unknown action '\(action)' (choose, tap, back, dismiss, tab, page, answer, advance, event, relaunch, open, undo, redo, goto, restore, reload, lua)")
         }
     }
 
@@ -142,7 +143,8 @@ package final class PreviewSession {
     /// The whole app as a page shows it, as JSON: `revision`; `screen` (`name`, `title`, `text`, `inputs` as
     /// Lua, `modal`, `alert` with its own `title` and `message`) or null; `actions` (`number`, `label`, `output`, `column` beside a split's columns, `kind`:
     /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one); `tabs` (`title`, `badge`, `selected`); `pages` (`title`, `selected`); `outsideEvents` (`name`, `payload`, `examples` as Lua); `pendingRequests` (`kind`, `nth`, `outcomes`);
-    /// `nextTimer` (seconds until the next timer fires, or null); `stack`; `tree` and
+    /// `nextTimer` (seconds until the next timer fires, or null); `storage` (each key's value as Lua, a secret
+    /// one as `(secret)`); `heldLink` (a link waiting for its gateway state, or null); `stack`; `tree` and
     /// `hierarchy` as text; `events`; `history` (`line`, `text`, `current`, `undone`: the newest
     /// ``historyShown`` lines that changed the app) and `historyTotal`; `graphNode`, the node of
     /// ``flowGraph`` shown now; and what the last
@@ -221,6 +223,13 @@ package final class PreviewSession {
             return ["kind": .string(request.kind), "nth": .int(nth[request.kind] ?? 1), "outcomes": .list(outcomes)]
         })
         document["nextTimer"] = app.clock.untilNext.map(FlowValue.double)
+        // The storage kept across launches (each value as Lua, a secret one masked), and a link held until
+        // the app is in the gateway state its route requires.
+        let storage = app.storage
+        document["storage"] = .record(FlowRecord(storage.values.fields.map { field in
+            (field.key, .string(storage.secretKeys.contains(field.key) ? "(secret)" : field.value.luaLiteral))
+        }))
+        document["heldLink"] = repl.runtime.heldLink.map(FlowValue.string)
         if let pages = app.window.visiblePages {
             document["pages"] = .list(pages.titles.indices.map { i in
                 ["title": .string(pages.titles[i]), "selected": .bool(i == pages.selectedIndex)]

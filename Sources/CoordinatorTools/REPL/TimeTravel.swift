@@ -205,7 +205,9 @@ extension REPL {
     /// changed under it), nothing changes and the error says which line.
     func travel(to cursor: Int) throws {
         let make = makeFreshRuntime ?? { [runtime] sources in try runtime.fresh(quiet: true, sources: sources) }
-        runtime = try history.replay(to: cursor, making: make, now: runtime.sources, mode: mode, sourceName: sourceName, timeLimit: timeLimit)
+        let fresh = try history.replay(to: cursor, making: make, now: runtime.sources, mode: mode, sourceName: sourceName, timeLimit: timeLimit)
+        try fresh.takeStorage(from: runtime) // the storage's store keeps the app the user now drives
+        runtime = fresh
         events = EventLog(app: runtime.app)
         history.cursor = cursor
     }
