@@ -408,6 +408,9 @@ public final class ScriptRuntime {
     /// The link held until the app is in the gateway state its route requires, if any.
     public var heldLink: String? { routes.held?.url }
 
+    /// The gateway state the held link waits for.
+    package var heldLinkState: AppState? { routes.held?.route.requires }
+
     /// The routes the scripts declare, in the order declared (a route declared again, by a reload,
     /// replaces the old one in place).
     public var declaredRoutes: [Route] { routes.routes }

@@ -41,7 +41,8 @@ import TestSupport
 
     @Test(arguments: ["scripts/app.lua", "examples/tabs.lua", "examples/ab-picker.lua", "examples/catalog.lua",
                       "examples/launch.lua", "examples/notes.lua", "examples/multi-select.lua", "examples/shop.lua",
-                      "examples/social.lua", "examples/pages.lua", "examples/split.lua", "examples/ride.lua", "examples/profile.lua"])
+                      "examples/social.lua", "examples/pages.lua", "examples/split.lua", "examples/ride.lua", "examples/profile.lua",
+                      "examples/bank.lua"])
     func theAppAndTheExamplesReachAFixedPointWithoutErrorsAndVerify(_ script: String) throws {
         let explorer = try Self.explorer(repositoryRoot + "/" + script) { $0.depth = 60 }
         let report = try explorer.run()
@@ -116,6 +117,33 @@ import TestSupport
         #expect(one.cutByPending > 0 && !one.reachedFixedPoint)
         #expect(one.text.contains("cut where more than 1 request of a kind would wait (--max-pending)"), "\(one.text)")
         #expect(!one.states.contains { $0.shownTypes.filter { $0 == "Profile" }.count == 2 })
+    }
+
+    /// The storage is state: two states that differ in it alone are two, and a relaunch is a step where it
+    /// may lead elsewhere than the start (the storage, the clock or the width not the start's): the app
+    /// launched again with the storage kept. From the start a relaunch is not tried (it relaunches into the
+    /// start).
+    @Test func theStorageIsStateAndARelaunchIsAStep() throws {
+        let folder = try TemporaryDirectory()
+        let report = try Self.explore(try folder.write("count.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { inputs = { "n" }, outputs = { "add" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              local home = self:push("Home", { n = 0 })
+              home.onAdd = function() if (flow.storage.n or 0) < 2 then flow.storage.n = (flow.storage.n or 0) + 1 end end
+            end
+            flow.app(App)
+            """))
+        #expect(report.reachedFixedPoint && report.errors.isEmpty, "\(report.text)")
+        // Nothing on screen tells them apart: n = 0, 1, 2 in the storage.
+        #expect(report.states.count == 3, "\(report.text)")
+        let relaunches = report.transitions.filter { $0.action == .relaunch }
+        #expect(relaunches.count == 2 && relaunches.allSatisfy { $0.from == $0.to }, "\(relaunches)")
+        let bank = try Self.explore(repositoryRoot + "/examples/bank.lua") { $0.depth = 30 }
+        // Signed in, a relaunch starts the app signed in; from the start none is tried.
+        #expect(!bank.transitions.contains { $0.from == 0 && $0.action == .relaunch })
+        #expect(bank.transitions.contains { $0.action == .relaunch && bank.states[$0.from].screen == "Accounts" && bank.states[$0.to].screen == "Accounts" })
     }
 
     /// A feed that polls: each answer asks again, and Refresh asks once more.

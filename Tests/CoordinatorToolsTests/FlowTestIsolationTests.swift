@@ -38,6 +38,43 @@ import TestSupport
         #expect(results.count == 8 && failures.isEmpty, "\(failures)")
     }
 
+    /// Each test starts with empty storage, or the storage `app(script, { storage = ... })` seeds: what a
+    /// test writes into it (and a relaunch keeps) never reaches the next test.
+    @Test func eachTestStartsWithTheStorageTheFileSeeds() throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.write("flag.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { inputs = { "seen" }, outputs = { "see" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              local home = self:push("Home", { seen = flow.storage.seen or false })
+              home.onSee = function() flow.storage.seen = true end
+            end
+            flow.app(App)
+            """)
+        let file = try folder.write("flag_test.lua", """
+            app "flag.lua"
+            test("writes and relaunches", function() tap("see") relaunch() expect.screen("Home", { seen = true }) end)
+            test("starts empty again", function() expect.screen("Home", { seen = false }) expect.storage("seen", nil) end)
+            """)
+        let seeded = try folder.write("seeded_test.lua", """
+            app("flag.lua", { storage = { seen = true } })
+            test("starts seeded", function() expect.screen("Home", { seen = true }) expect.storage { seen = true } end)
+            test("a wrong expectation names the key", function() expect.storage { seen = false } end)
+            """)
+        let failures = { (results: [FlowTestResult]) in
+            results.compactMap { result -> String? in
+                if case .failed(let message, _) = result.outcome { return result.test.name + ": " + message }
+                if case .error(let message, _) = result.outcome { return result.test.name + ": " + message }
+                return nil
+            }
+        }
+        #expect(failures(try FlowTests.run(file)).isEmpty)
+        #expect(failures(try FlowTests.run(seeded)) == ["a wrong expectation names the key: storage.seen: expected false, got true"])
+        let bad = try folder.write("bad_test.lua", "app(\"flag.lua\", { storage = 5 })\ntest('x', function() end)\n")
+        #expect(throws: (any Error).self) { try FlowTests.run(bad) }
+    }
+
     /// `expect.presentation` checks the top modal's style (a name, or the fields given), failing at the
     /// test's line with what the app shows.
     @Test func expectPresentationChecksTheTopModal() throws {

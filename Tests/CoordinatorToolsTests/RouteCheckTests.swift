@@ -29,4 +29,25 @@ import TestSupport
         #expect(results[3].failure?.contains("step 2") == true)
         #expect(results.map(\.stack) == [["Home"], ["Home"], ["Home"], [], ["Home"]])
     }
+
+    /// A route that requires a gateway state is checked both ways: opened in that state, and held in the
+    /// start state until the user gets there the shortest way exploration finds (a sign-in that answers
+    /// later), where it must continue. A route whose steps fail after the sign-in fails the second way.
+    @Test func aDeferredRouteIsOpenedBothWays() throws {
+        let results = try RouteCheck.run(script: repositoryRoot + "/examples/bank.lua")
+        let transfer = results.filter { $0.route.pattern == "bank://transfer?to=:to" }
+        #expect(transfer.map(\.order) == ["in main", "held until main"])
+        #expect(transfer.allSatisfy { $0.failure == nil && $0.stack == ["Accounts", "Transfer"] }, "\(transfer.map(\.failure))")
+        let folder = try TemporaryDirectory()
+        // After a sign-in (not in a launch signed in) the main flow shows a tip over the accounts first.
+        let broken = try String(contentsOfFile: repositoryRoot + "/examples/bank.lua", encoding: .utf8)
+            .replacingOccurrences(of: "flow.gateway.state = \"main\"\n      self:finish()", with: "flow.gateway.state = \"main\"\n      self:finish(\"fresh\")")
+            .replacingOccurrences(of: "function Main:start()", with: "function Main:start(how)")
+            .replacingOccurrences(of: "  accounts.onSignOut = function()", with: "  if how == \"fresh\" then self:push(\"Welcome\") end\n  accounts.onSignOut = function()")
+        #expect(broken.contains("self:finish(\"fresh\")") && broken.contains("Main:start(how)") && broken.contains("if how =="))
+        let failing = try RouteCheck.run(script: folder.write("bank.lua", broken)).filter { $0.route.pattern == "bank://transfer?to=:to" }
+        // In main it opens; held, it continues after the sign-in on the tip, and fails there.
+        #expect(failing.map(\.order) == ["in main", "held until main"])
+        #expect(failing[1].failure?.contains("held until main, it did not continue after") == true, "\(failing.map(\.failure)) \(failing.map(\.stack))")
+    }
 }

@@ -28,6 +28,37 @@ import TestSupport
         #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products", "Product", "Checkout"])
     }
 
+    /// Travel takes the storage back too, and its store keeps what the app now has: the lines run again from
+    /// the storage the session began with, whatever the store holds by then; a relaunch is a line like any.
+    @Test func undoTakesTheStorageBackAndItsStoreFollows() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/storage.json"
+        try folder.write("storage.json", #"{ "launches": 1 }"#)
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.useStorage(FileStorage(path: path))
+        try runtime.load(script: repositoryRoot + "/examples/bank.lua")
+        try runtime.start()
+        var errors: [String] = []
+        let repl = try REPL(runtime: runtime, mode: .repl, output: REPL.Output(write: { _ in }, error: { errors.append($0) }))
+        func stored() throws -> FlowValue { try FlowValue(json: String(contentsOfFile: path, encoding: .utf8)) }
+        repl.handle("tap('next')")
+        repl.handle("tap('login', { name = 'Ann', password = 'secret' }) answer('signIn', 'ok')")
+        repl.handle("relaunch()")
+        #expect(errors.isEmpty, "\(errors)")
+        #expect(try stored() == ["launches": 1, "onboarded": true, "token": "t-7f3a", "user": "Ann"])
+        repl.handle(":undo") // the relaunch
+        repl.handle(":undo") // the sign-in
+        #expect(errors.isEmpty, "\(errors)")
+        #expect(repl.runtime.app.storage.values == ["launches": 1, "onboarded": true])
+        #expect(try stored() == ["launches": 1, "onboarded": true])
+        #expect(repl.runtime.app.window.visibleStack.map(\.name) == ["Login"])
+        repl.handle(":redo")
+        #expect(try stored() == ["launches": 1, "onboarded": true, "token": "t-7f3a", "user": "Ann"])
+        // The runtime travel made is the store's now: a step it takes is saved.
+        repl.handle("tap('signOut')")
+        #expect(try stored() == ["launches": 1, "onboarded": true])
+    }
+
     @Test func theTimeLimitHoldsForATravelAsAWholeNotForEachLineItReplays() throws {
         let session = try REPLTranscript(script: repositoryRoot + "/examples/shop.lua")
         session.repl.timeLimit = 1

@@ -70,6 +70,9 @@ extension REPL {
                 lines.append("  request \(request.kind)#\(request.id) of \(owner)" + (request.payload.map { " " + $0.luaLiteral } ?? "") + " (answers: \(outcomes))")
             }
             if app.pendingRequests.isEmpty { lines.append("  (no requests pending)") }
+            if let link = runtime.heldLink {
+                lines.append("  link \(TextStyle.inert(link)) held until \(runtime.heldLinkState.map { "\($0)" } ?? "its state")")
+            }
             output.write(lines.joined(separator: "\n") + "\n")
         case "show":
             show()

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TestSupport
+import CoordinatorTools
+
+/// `--storage FILE` through the real binary: the app's storage kept between processes, a snapshot taken
+/// after a sign-in restored in a new process, exploration reading the file and never writing it.
+@Suite struct StorageCommandTests {
+    @Test func theStorageIsKeptBetweenProcessesAndASnapshotRestoresInANewOne() throws {
+        let folder = try TemporaryDirectory()
+        let storage = folder.path + "/bank.json", snapshot = folder.path + "/signed-in.json"
+        let first = try Programs.run(["--storage", storage, "-i", "examples/bank.lua"], input: """
+            tap("next")
+            tap("login", { name = "Ann", password = "secret" })
+            answer("signIn", "ok")
+            local f = io.open(\(luaQuote(snapshot)), "w") f:write(snapshot()) f:close()
+            """)
+        #expect(first.status == 0, "\(first.err)")
+        let kept = try FlowValue(json: String(contentsOfFile: storage, encoding: .utf8))
+        #expect(kept == ["onboarded": true, "token": "t-7f3a", "user": "Ann"])
+        #expect(try !String(contentsOfFile: snapshot, encoding: .utf8).contains("t-7f3a")) // the secret is not in it
+        // A new process starts signed in, and the snapshot (whose steps began signed out, before the
+        // onboarding) restores in it.
+        let second = try Programs.run(["--storage", storage, "-i", "examples/bank.lua"], input: """
+            =stack()
+            restore(io.open(\(luaQuote(snapshot))):read("a"), { password = "secret" })
+            =stack()
+            """)
+        #expect(second.status == 0, "\(second.err)")
+        #expect(second.out.contains("{ \"Accounts\" }\n> restore("), "\(second.out)")
+        #expect(second.err.isEmpty, "\(second.err)")
+        // Run mode: signed out there, the file says so after the step.
+        let third = try Programs.run(["--storage", storage, "examples/bank.lua"], input: "signOut\n")
+        #expect(third.status == 0 && third.out.contains("== Sign in (Login) =="), "\(third.out)\(third.err)")
+        #expect(try FlowValue(json: String(contentsOfFile: storage, encoding: .utf8)) == ["onboarded": true])
+    }
+
+    @Test func aStorageFileThatIsNotOneIsAClearErrorAndExploringOnlyReadsIt() throws {
+        let folder = try TemporaryDirectory()
+        let bad = try folder.write("bad.json", "[1, 2, 3]")
+        let outcome = try Programs.run(["--storage", bad, "examples/bank.lua"], input: "")
+        #expect(outcome.status == 1)
+        #expect(outcome.err.contains("bad.json is not a storage file: it holds JSON, but not an object of values by key"), "\(outcome.err)")
+        // Explored signed in: the main flow is where it starts; the file is the same after.
+        let signedIn = try folder.write("signed-in.json", #"{ "onboarded": true, "token": "t", "user": "Ann" }"#)
+        let report = folder.path + "/report.json"
+        let explored = try Programs.run(["explore", "examples/bank.lua", "--storage", signedIn, "--json", report, "--workers", "2"], input: "")
+        #expect(explored.status == 0, "\(explored.out)\(explored.err)")
+        let states = try FlowValue(json: String(contentsOfFile: report, encoding: .utf8))
+        #expect(states["unreachedScreenTypes"] == ["Welcome"], "\(explored.out)") // onboarded: it never shows
+        #expect(try String(contentsOfFile: signedIn, encoding: .utf8) == #"{ "onboarded": true, "token": "t", "user": "Ann" }"#)
+        let alone = try Programs.run(["explore", "examples/bank.lua", "--storage", signedIn, "--json", folder.path + "/alone.json"], input: "")
+        #expect(alone.status == 0)
+        // Workers that got the storage from this process explore what it does alone.
+        #expect(try FlowValue(json: String(contentsOfFile: folder.path + "/alone.json", encoding: .utf8))["fingerprint"] == states["fingerprint"])
+    }
+
+    @Test func routesChecksADeferredLinkBothWays() throws {
+        let outcome = try Programs.run(["routes", "examples/bank.lua"], input: "")
+        #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")
+        #expect(outcome.out == """
+            ✔ bank://transfer?to=:to (bank://transfer?to=savings), in main → Accounts > Transfer
+            ✔ bank://transfer?to=:to (bank://transfer?to=savings), held until main → Accounts > Transfer
+            ✔ bank://login (bank://login) → Login
+            2 routes, 0 failed
+
+            """)
+    }
+
+    /// A Lua string literal of `text`.
+    func luaQuote(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+}
