@@ -162,7 +162,7 @@ import TestSupport
         #expect(repl.completions(for: "o", lineBefore: "mytap(\"").contains("os")) // another function: Lua's names
     }
 
-    /// Inside the quotes of the driver functions for pages, widths and columns, their names complete.
+    /// Inside the quotes of the driver functions for pages, widths, columns, events, requests and links, their names complete.
     @Test func insidePagesWidthsAndColumnsQuotesTheirNamesComplete() throws {
         let pages = try REPLTranscript(mode: .repl, script: repositoryRoot + "/examples/pages.lua").repl
         #expect(pages.completions(for: "N", lineBefore: "swipeTo(\"") == ["News"])
@@ -175,6 +175,9 @@ import TestSupport
         #expect(ride.repl.completions(for: "dr", lineBefore: "event(\"") == ["driverAssigned"])
         ride.line("tap('request')")
         #expect(ride.repl.completions(for: "", lineBefore: "answer(\"") == ["book"])
+        let bank = try REPLTranscript(mode: .repl, script: repositoryRoot + "/examples/bank.lua").repl
+        #expect(bank.completions(for: "bank://t", lineBefore: "open(\"") == ["bank://transfer?to=savings"])
+        #expect(bank.completions(for: "rel", lineBefore: "") == ["relaunch", "reload"])
     }
 
     @Test func expressionsPrintTheirValuesLikeLua() throws {

@@ -44,8 +44,24 @@ extension AppDriving {
         try await withRuntime { try $0.app.perform(.selectTab($0.app.tabIndex(titled: title))) }
     }
 
-    /// Opens a deep link the scripts route (`flow.route`): see ``ScriptRuntime/open(_:)``.
-    public func open(_ link: String) async throws { try await perform(.open(link)) }
+    /// Opens a deep link the scripts route (`flow.route`): see ``ScriptRuntime/open(_:)``. A link whose
+    /// route requires a gateway state the app is not in is held (``LinkOutcome/held``) until it is.
+    @discardableResult
+    public func open(_ link: String) async throws -> LinkOutcome { try await withRuntime { try $0.open(link) } }
+
+    /// Keeps the app's storage in the store `make` makes, on the front's isolation (where the runtime lives):
+    /// its values are loaded now and saved after every step that changes one. Call it before the scripts
+    /// load (they may read the storage): see ``ScriptRuntime/useStorage(_:)``.
+    public func useStorage(_ make: @Sendable () throws -> any ScriptStorage) async throws {
+        try await withRuntime { try $0.useStorage(make()) }
+    }
+
+    /// The app's storage: its values by key (the secret ones too).
+    public func storage() async throws -> FlowRecord { try await withRuntime { $0.app.storage.values } }
+
+    /// The app closes and launches again, as a new process would: its scripts run again, and only its
+    /// storage and clock carry over (see ``ScriptRuntime/relaunch()``).
+    public func relaunch() async throws { try await perform(.relaunch) }
 
     /// Sends an event from outside the flows (a push notification, `background`): see
     /// `Application.send(event:payload:)`. Returns how many flows heard it.

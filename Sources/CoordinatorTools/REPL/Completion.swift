@@ -55,7 +55,7 @@ struct Completer {
             // Inside `tap("` the visible screen's outputs, inside `tab("` the tab titles, inside `swipeTo("` the
             // page titles, inside `swipe("` the directions, inside `sizeClass("` the widths, inside `top("` a
             // split's columns, inside `event("` the events, inside `answer("` and `pending("` the kinds of the
-            // requests waiting: nothing else fits there.
+            // requests waiting, inside `open("` the routes' example links: nothing else fits there.
             let names: [String] = switch function {
             case "tap": ((try? app.window.visibleScreen?.offeredOutputs()) ?? []).map(\.name)
             case "swipeTo": app.window.visiblePages?.titles ?? []
@@ -63,6 +63,7 @@ struct Completer {
             case "sizeClass": SizeClass.allCases.map(\.rawValue)
             case "event": Array(app.eventDeclarations.keys)
             case "answer", "pending": Array(Set(app.pendingRequests.map(\.kind)))
+            case "open": runtime.declaredRoutes.compactMap { try? $0.exampleURL() }
             case "top": ((app.window.modals.last ?? app.window.root) as? SplitContainer)?.columns.map(\.rawValue) ?? []
             default: app.visibleTabs?.titles ?? []
             }
@@ -84,7 +85,7 @@ struct Completer {
         return names.filter { $0.hasPrefix(partial) }.sorted().map { prefix + $0 }
     }
 
-    /// `tap`, `tab`, `swipeTo`, `swipe`, `sizeClass`, `top`, `event`, `answer` or `pending` when `lineBefore` ends inside the opening quote of that driver
+    /// `tap`, `tab`, `swipeTo`, `swipe`, `sizeClass`, `top`, `event`, `answer`, `pending` or `open` when `lineBefore` ends inside the opening quote of that driver
     /// function's first argument (`tap("`, `tab( '`), else nil.
     static func stringArgument(of lineBefore: String) -> String? {
         var rest = Substring(lineBefore)
@@ -92,7 +93,7 @@ struct Completer {
         while rest.last == " " { rest.removeLast() }
         guard rest.popLast() == "(" else { return nil }
         while rest.last == " " { rest.removeLast() }
-        for name in ["tap", "tab", "swipeTo", "swipe", "sizeClass", "top", "event", "answer", "pending"] where rest.hasSuffix(name) {
+        for name in ["tap", "tab", "swipeTo", "swipe", "sizeClass", "top", "event", "answer", "pending", "open"] where rest.hasSuffix(name) {
             let before = rest.dropLast(name.count).last
             if before == nil || !(before == "_" || before == "." || before == ":" || before?.isLetter == true || before?.isNumber == true) { return name }
         }

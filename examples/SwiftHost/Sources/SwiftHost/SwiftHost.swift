@@ -1,11 +1,13 @@
 import Foundation
+import Synchronization
 import CoordinatorCore
 import CoordinatorLua
 import CoordinatorScript
 
 /// A Swift host embedding the coordinator runtime as a client package would: an app host on the main actor
 /// with its own router, a Swift screen and a Swift service coordinator beside the Lua flows, a runaway
-/// script stopped by cancelling its task, and server-style sessions running side by side.
+/// script stopped by cancelling its task, and server-style sessions running side by side, each user's
+/// storage kept in the host's database across sessions.
 /// Run it: swift run --package-path examples/SwiftHost (it exits 1 if anything is not as shown).
 @main
 struct SwiftHost {
@@ -97,10 +99,13 @@ struct SwiftHost {
     static func serverSessions(flows: URL) async throws {
         print("== sessions side by side")
         let names = ["Bo", "Cy", "Di"]
+        let database = Database()
         let results = try await withThrowingTaskGroup(of: (String, String).self) { group in
             for name in names {
                 group.addTask {
                     let session = try ScriptSession(timeLimit: 1) { setUp($0) }
+                    // The user's storage lives in the host's database: plugged in before the scripts load.
+                    try await session.useStorage { UserStorage(database: database, user: name) }
                     let events = await session.events()
                     // The password check is Swift's: an API call in a real server, answered on the session.
                     await session.registerRequest("checkPassword") { credentials in
@@ -114,6 +119,13 @@ struct SwiftHost {
                     var first = events.makeAsyncIterator()
                     let event = await first.next().map { "\($0)" } ?? "none"
                     let status = try await session.withRuntime { $0.app.window.visibleScreen?["status"]?.stringValue }
+                    // The next message of this user: a new session, whose storage says who signed in.
+                    let next = try ScriptSession(timeLimit: 1) { setUp($0) }
+                    try await next.useStorage { UserStorage(database: database, user: name) }
+                    try await next.load(script: flows)
+                    try await next.start()
+                    let resumed = try await next.withRuntime { $0.app.window.visibleScreen?["name"]?.stringValue }
+                    guard resumed == name else { throw HostError("\(name)'s next session did not start signed in (\(resumed ?? "no name"))") }
                     // Ten minutes of the app's clock later (a host drives it from real time), the session ends.
                     try await session.advance(by: 600)
                     let after = try await session.visibleStack()
@@ -127,12 +139,30 @@ struct SwiftHost {
         for name in names { print("\(name): \(results[name] ?? "no result")") }
         try check(names.allSatisfy { results[$0]?.hasPrefix("saved #1") == true }, "each session has its own store")
         try check(names.allSatisfy { results[$0]?.hasSuffix("after 600 s: Login") == true }, "each session's sign-in lasts 600 s of its clock")
+        // Signed out by then: the database keeps nobody, and a token never was in a snapshot.
+        try check(names.allSatisfy { database.values(of: $0).isEmpty }, "the sign-out emptied each user's storage")
     }
 
     static func check(_ condition: Bool, _ what: String) throws {
         guard condition else { throw HostError("not so: \(what)") }
         print("ok: \(what)")
     }
+}
+
+/// The host's database of the apps' storage, per user (a real server's would be PostgreSQL or Redis).
+final class Database: Sendable {
+    private let rows = Mutex<[String: FlowRecord]>([:])
+    func values(of user: String) -> FlowRecord { rows.withLock { $0[user] ?? [:] } }
+    func save(_ values: FlowRecord, of user: String) { rows.withLock { $0[user] = values } }
+}
+
+/// One user's storage in the host's database: what `flow.storage` reads and writes for that user's sessions.
+final class UserStorage: ScriptStorage {
+    let database: Database
+    let user: String
+    init(database: Database, user: String) { (self.database, self.user) = (database, user) }
+    func load() throws -> FlowRecord { database.values(of: user) }
+    func save(_ values: FlowRecord) throws { database.save(values, of: user) }
 }
 
 /// A failed check of this example.

@@ -4,6 +4,10 @@ local flow = require "coordinator"
 -- Work the host does outside the flows, answered later: checking a password (a real API in a server).
 flow.request "checkPassword" { examples = { ok = { token = "t-1" }, refused = { reason = "wrong password" } } }
 
+-- Who signed in is kept in the app's storage, which the host keeps (its database, per user); the token
+-- the check gave is never written into a snapshot.
+flow.storageSecrets { "token" }
+
 flow.screen "Login" {
   title = "Sign in",
   outputs = { login = "value" },            -- payload: { name = ..., password = ... }
@@ -20,6 +24,7 @@ function Login:start()
         self:alert { title = "Login failed", message = answer.reason, actions = { "OK" } }
         return
       end
+      flow.storage.user, flow.storage.token = credentials.name, answer.token
       flow.gateway.state = "main"
       self:finish { name = credentials.name }
     end
@@ -28,9 +33,17 @@ end
 
 local Main = flow.coordinator "Main"
 
+local function signOut(self)
+  flow.storage.user, flow.storage.token = nil, nil
+  flow.gateway.state = "authorization"
+  self:finish()
+end
+
 function Main:start(login)
   self:run(flow.coordinator "ProfileStore")  -- a service coordinator the host wrote in Swift
-  local profile = self:push("Profile", { name = login.name, status = "" })  -- a Swift screen type
+  -- Signed in now, or in an earlier launch (the storage kept who).
+  local name = login and login.name or flow.storage.user
+  local profile = self:push("Profile", { name = name, status = "" })  -- a Swift screen type
   profile.onSave = function(name)
     local replies = profile:send("profileSaved", { name = name })  -- ProfileStore answers
     profile.name = name
@@ -41,14 +54,10 @@ function Main:start(login)
     while not syncDone() do end -- luacheck: read globals syncDone (the host's, which never says done)
   end
   -- Signed in for ten minutes of the app's clock (which the host drives from real time).
-  self:after(600, function()
-    flow.gateway.state = "authorization"
-    self:finish()
-  end)
-  profile.onLogout = function()
-    flow.gateway.state = "authorization"
-    self:finish()
-  end
+  self:after(600, function() signOut(self) end)
+  profile.onLogout = function() signOut(self) end
 end
 
+-- A launch with a user kept starts signed in.
+if flow.storage.user then flow.gateway.state = "main" end
 flow.app { authorization = Login, main = Main }
