@@ -41,6 +41,13 @@ var session: ScriptSession { unreachable() }
 /// A host's own API: a password check that answers a token, or nil.
 struct PasswordAPI: Sendable { func check(_ credentials: FlowValue?) async throws -> String? { nil } }
 let api = PasswordAPI()
+/// A server's database of the apps' storage, per user.
+final class Database: Sendable {
+    func values(of user: String) -> FlowRecord { [:] }
+    func save(_ values: FlowRecord, of user: String) {}
+}
+let database = Database()
+var name: String { unreachable() }
 func save(_ value: FlowValue?) throws {}
 func profileScreenType() -> ScreenType { ScreenType("Profile") }
 final class ProfileStore: Coordinator {}

@@ -343,6 +343,20 @@ extension DocSnippets {
 // docs/Embedding.md, snippet 5
 extension DocSnippets {
     @MainActor func docs_embedding_md_5() async throws {
+        final class UserStorage: ScriptStorage {
+            let database: Database, user: String
+            init(database: Database, user: String) { (self.database, self.user) = (database, user) }
+            func load() throws -> FlowRecord { database.values(of: user) }
+            func save(_ values: FlowRecord) throws { database.save(values, of: user) }
+        }
+        try await session.useStorage { UserStorage(database: database, user: name) }   // before load: scripts read it
+        try await session.load(script: flowsURL)
+    }
+}
+
+// docs/Embedding.md, snippet 6
+extension DocSnippets {
+    @MainActor func docs_embedding_md_6() async throws {
         let session = try ScriptSession(timeLimit: 1) { runtime in     // @Sendable: it runs in the session's domain
             runtime.app.catalog.register(profileScreenType())          // Swift screens and services first
             runtime.registerCoordinator("ProfileStore") { ProfileStore(name: "ProfileStore") }
@@ -354,25 +368,25 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md, snippet 6
-extension DocSnippets {
-    @MainActor func docs_embedding_md_6() async throws {
-        runtime.app.catalog.register(ScreenType("Editor", inputs: ["status"], outputs: [OutputSpec("save", payload: .value)]))
-        runtime.registerCoordinator("Storage") { StorageCoordinator(name: "Storage") }   // Lua: self:run(flow.coordinator "Storage")
-    }
-}
-
 // docs/Embedding.md, snippet 7
 extension DocSnippets {
     @MainActor func docs_embedding_md_7() async throws {
-        let runtime = try ScriptRuntime(driverFunctions: true)   // or later: try runtime.installDriverFunctions()
-        try runtime.run("tap('selectCity')")
+        runtime.app.catalog.register(ScreenType("Editor", inputs: ["status"], outputs: [OutputSpec("save", payload: .value)]))
+        runtime.registerCoordinator("Storage") { StorageCoordinator(name: "Storage") }   // Lua: self:run(flow.coordinator "Storage")
     }
 }
 
 // docs/Embedding.md, snippet 8
 extension DocSnippets {
     @MainActor func docs_embedding_md_8() async throws {
+        let runtime = try ScriptRuntime(driverFunctions: true)   // or later: try runtime.installDriverFunctions()
+        try runtime.run("tap('selectCity')")
+    }
+}
+
+// docs/Embedding.md, snippet 9
+extension DocSnippets {
+    @MainActor func docs_embedding_md_9() async throws {
         var transcript = ""
         let repl = try REPL(runtime: runtime, mode: .repl) { transcript += $0 }   // installs the driver functions
         repl.handle("=stack()")                      // transcript: { "Login" }
@@ -382,9 +396,9 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md, snippet 9
+// docs/Embedding.md, snippet 10
 extension DocSnippets {
-    @MainActor func docs_embedding_md_9() async throws {
+    @MainActor func docs_embedding_md_10() async throws {
         repl.makeFreshRuntime = { sources in
             let fresh = try ScriptRuntime(driverFunctions: true)
             fresh.lua.sourceOverrides = sources
@@ -395,9 +409,9 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md, snippet 10
+// docs/Embedding.md, snippet 11
 extension DocSnippets {
-    @MainActor func docs_embedding_md_10() async throws {
+    @MainActor func docs_embedding_md_11() async throws {
         actor Flows {
             let lua: LuaState
             init() throws { lua = try LuaState() }
@@ -409,9 +423,9 @@ extension DocSnippets {
     }
 }
 
-// docs/Embedding.md, snippet 11
+// docs/Embedding.md, snippet 12
 extension DocSnippets {
-    @MainActor func docs_embedding_md_11() async throws {
+    @MainActor func docs_embedding_md_12() async throws {
         let events = app.navigationEvents()
         Task { @MainActor in for await event in events { log(event) } }
     }

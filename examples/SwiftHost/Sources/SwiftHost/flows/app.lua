@@ -42,8 +42,8 @@ end
 function Main:start(login)
   self:run(flow.coordinator "ProfileStore")  -- a service coordinator the host wrote in Swift
   -- Signed in now, or in an earlier launch (the storage kept who).
-  local name = login and login.name or flow.storage.user
-  local profile = self:push("Profile", { name = name, status = "" })  -- a Swift screen type
+  local user = login and login.name or flow.storage.user
+  local profile = self:push("Profile", { name = user, status = "" })  -- a Swift screen type
   profile.onSave = function(name)
     local replies = profile:send("profileSaved", { name = name })  -- ProfileStore answers
     profile.name = name
