@@ -163,7 +163,7 @@ import CoordinatorLua
         #expect(typos.out.split(separator: "\n").count == 7, "\(typos.out)")
     }
 
-    @Test(arguments: ["ab-picker", "catalog", "launch", "multi-select", "notes", "pages", "profile", "ride", "shop", "social", "split", "tabs"])
+    @Test(arguments: ["ab-picker", "bank", "catalog", "launch", "multi-select", "notes", "pages", "profile", "ride", "shop", "social", "split", "tabs"])
     func everyExampleAppIsClean(_ name: String) throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.venv + "/bin/python"), "no analyzer: scripts/ensure-deps --test installs it")
         let modules = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/examples")
