@@ -4,7 +4,10 @@ enum Prelude {
     static let source = #"""
     local native = ...
     -- Taken now: frozen data's metamethods keep working for a script that takes a global away (`next = nil`).
-    local next, pairs = next, pairs
+    local next, pairs, rawequal, rawget, rawset, type = next, pairs, rawequal, rawget, rawset, type
+    -- The globals table and the package library, taken now: a script that rebinds `_G` or `package` changes
+    -- neither the table reload and relaunch work on nor where modules are.
+    local G, package = _ENV, package
     local M = {}
     local classes = {}
 
@@ -140,14 +143,14 @@ enum Prelude {
     local function snapshot()
       local function copy(t) local c = {} for k, v in next, t do c[k] = v end return c end
       local loaded = package and package.loaded
-      local saved = { globals = copy(_G), loaded = loaded and copy(loaded), classes = {}, tables = copy(classes) }
+      local saved = { globals = copy(G), loaded = loaded and copy(loaded), classes = {}, tables = copy(classes) }
       for name, class in next, classes do saved.classes[name] = copy(class) end
       local function refill(t, from)
         for k in next, t do if from[k] == nil then rawset(t, k, nil) end end
         for k, v in next, from do rawset(t, k, v) end
       end
       return function()
-        refill(_G, saved.globals)
+        refill(G, saved.globals)
         if loaded then refill(loaded, saved.loaded) end
         refill(classes, saved.tables) -- the class tables themselves: live instances and globals hold them
         for name, c in next, saved.classes do refill(classes[name], c) end
@@ -164,7 +167,7 @@ enum Prelude {
         end
       end
       for _, class in next, classes do scan(class) end
-      scan(_G)
+      scan(G)
       if package then for _, m in next, package.loaded do if type(m) == "table" then scan(m) end end end
       return list
     end
@@ -180,16 +183,16 @@ enum Prelude {
       local original, touched, added = {}, {}, {}
       local globals, modules
       local mark = {}
-      function mark.before() globals, modules = copy(_G), loaded and copy(loaded) end
+      function mark.before() globals, modules = copy(G), loaded and copy(loaded) end
       function mark.note()
         local function change(k, was) if not touched[k] then touched[k] = true; original[k] = was end end
-        for k, v in next, _G do if not rawequal(globals[k], v) then change(k, globals[k]) end end
-        for k, v in next, globals do if rawget(_G, k) == nil then change(k, v) end end
+        for k, v in next, G do if not rawequal(globals[k], v) then change(k, globals[k]) end end
+        for k, v in next, globals do if rawget(G, k) == nil then change(k, v) end end
         if loaded then for k in next, loaded do if modules[k] == nil then added[k] = true end end end
         globals, modules = nil, nil -- the copies would keep what the globals held alive
       end
       function mark.reset(keep)
-        for k in next, touched do if not keep[k] then rawset(_G, k, original[k]) end end
+        for k in next, touched do if not keep[k] then rawset(G, k, original[k]) end end
         if loaded then for k in next, added do loaded[k] = nil end end
         for name in next, classes do classes[name] = nil end
       end
