@@ -22,11 +22,12 @@ flow.screen "Product" { required = { "product" }, inputs = { "inCart" }, outputs
   render = function(s)
     return ("%s, %s%s"):format(s.product.name, money(s.product.price), s.inCart and " (in your cart)" or "")
   end }
-flow.screen "Cart" { inputs = { "items" }, outputs = { "checkout" },
+flow.screen "Cart" { inputs = { "items", "total" }, outputs = { "checkout", remove = { from = "items", label = "name" } },
   render = function(s)
     if #s.items == 0 then return "Your cart is empty" end
     local lines = {}
     for _, item in ipairs(s.items) do lines[#lines + 1] = "- " .. item.name .. ", " .. money(item.price) end
+    lines[#lines + 1] = "Total: " .. money(s.total)
     return table.concat(lines, "\n")
   end }
 flow.screen "Checkout" { required = { "items" }, outputs = { "pay", "cancel" },
@@ -71,21 +72,36 @@ end
 
 local Cart = flow.coordinator "Cart"
 function Cart:start()
-  self.items = {}
-  local cart = self:push("Cart", { items = self.items })
+  self.items, self.total = {}, 0
+  local cart = self:push("Cart", { items = self.items, total = 0 })
   cart.onCheckout = function() self:send("checkout", self.items) end
+  cart.onRemove = function(item) self:remove(item) end
   self.screen = cart
+end
+function Cart:show()
+  self.screen.items, self.screen.total = self.items, self.total
+  self:send("cartChanged", #self.items)
 end
 function Cart:add(product)
   for _, item in ipairs(self.items) do
     if item.id == product.id then return end -- in the cart already
   end
   self.items[#self.items + 1] = product
-  self.screen.items = self.items
+  self.total = self.total + product.price
+  self:show()
+end
+function Cart:remove(product)
+  for i, item in ipairs(self.items) do
+    if item.id == product.id then
+      table.remove(self.items, i)
+      self.total = self.total - item.price
+      return self:show()
+    end
+  end
 end
 function Cart:empty()
-  self.items = {}
-  self.screen.items = self.items
+  self.items, self.total = {}, 0
+  self:show()
 end
 
 local Profile = flow.coordinator "Profile"
@@ -103,15 +119,12 @@ function Shop:start()
       if total then
         cart:empty()
         self:update("inCart", false) -- every product page shown, in any tab
-        self:setBadge("Cart", nil)
         self:selectTab("Catalog")
       end
     end })
   end
-  self:onSignal("addToCart", function(product)
-    cart:add(product)
-    self:setBadge("Cart", #cart.items)
-  end)
+  self:onSignal("addToCart", function(product) cart:add(product) end)
+  self:onSignal("cartChanged", function(count) self:setBadge("Cart", count > 0 and count or nil) end)
   self:onSignal("buy", function(product) checkout({ product }) end)
   self:onSignal("checkout", function(items)
     if #items == 0 then self:alert { title = "Your cart is empty" } else checkout(items) end
@@ -119,6 +132,19 @@ function Shop:start()
 end
 
 flow.app(Shop)
+
+-- What the shop means, checked in every state exploration reaches (and after every step of a flow test):
+-- the cart's total is never negative, and from anywhere the user can get back to the catalog.
+flow.invariant("the cart's total is never negative", function(app)
+  for _, cart in ipairs(app.screens("Cart")) do
+    if cart.total < 0 then return false end
+  end
+  return true
+end)
+flow.reachable("the catalog can always be reached", function(app)
+  local top = app.top()
+  return top ~= nil and top.name == "Categories"
+end)
 
 -- Deep links. Each rebuilds the shop from its start and walks there as the user would, so every flow on
 -- the way runs and wires its handlers.

@@ -42,6 +42,8 @@ public final class ScriptRuntime {
     let launch = Launch()
     /// The deep links the scripts declare.
     let routes = RouteTable()
+    /// The invariants and reachable properties the scripts declare.
+    let properties = Properties()
     /// Snapshots, and their codec.
     package let snapshots = Snapshots()
     /// `tap`, `back`, `top`, ... for scripts that act as the user.

@@ -368,6 +368,13 @@ struct ExploreCommand: ParsableCommand {
             "errors": findings(report.errors), "lifecycleViolations": findings(report.violations),
             "unhandledOutputs": findings(report.unhandled), "deadEnds": findings(report.deadEnds),
             "explorerFaults": findings(report.unreproduced), "pendingCuts": findings(report.pendingCuts),
+            "invariantViolations": findings(report.invariantViolations), "traps": findings(report.traps),
+            "properties": .list(report.properties.map { property in
+                var entry: FlowRecord = ["name": .string(property.name), "kind": .string(property.kind.rawValue),
+                                         "status": .string(property.status.rawValue), "message": .string(property.message)]
+                if let path = property.path { entry["path"] = .list(path.map { .string($0.luaSource) }) }
+                return .record(entry)
+            }),
             "fingerprint": .string(report.fingerprint),
         ]
         if let verification {

@@ -49,6 +49,10 @@ import TestSupport
         let fixedPoint = report.reachedFixedPoint, clean = report.errors.isEmpty && report.violations.isEmpty, text = report.text
         #expect(fixedPoint, "\(text)")
         #expect(clean, "\(text)")
+        // The properties an app declares hold in every state (the shop's: its total never negative, the
+        // catalog reachable from everywhere).
+        #expect(report.properties.allSatisfy { $0.status == .holds }, "\(text)")
+        if script == "examples/shop.lua" { #expect(report.properties.count == 2) }
         // Branches are isolated: transitions re-run in fresh runtimes reach the states the search recorded.
         let verification = try explorer.verify(report, sample: 40)
         #expect(verification.checked == min(40, report.transitions.count))
@@ -144,6 +148,83 @@ import TestSupport
         // Signed in, a relaunch starts the app signed in; from the start none is tried.
         #expect(!bank.transitions.contains { $0.from == 0 && $0.action == .relaunch })
         #expect(bank.transitions.contains { $0.action == .relaunch && bank.states[$0.from].screen == "Accounts" && bank.states[$0.to].screen == "Accounts" })
+    }
+
+    /// A child flow a global keeps after it finishes: each way it finishes (its own close, Back) leaks it.
+    static let keptFlowApp = """
+        local flow = require "coordinator"
+        flow.screen "Home" { outputs = { "open", "other" } }
+        flow.screen "Detail" { outputs = { "close" } }
+        local opened = 0 -- a file-level local a restart keeps: branches replay in fresh runtimes
+        local Detail = flow.coordinator "Detail"
+        function Detail:start() self:push("Detail").onClose = function() self:finish() end end
+        local App = flow.coordinator "App"
+        function App:start()
+          local home = self:push("Home")
+          home.onOpen = function() opened = opened + 1; kept = self:run(Detail) end
+          home.onOther = function() opened = opened + 1 end
+        end
+        flow.app(App)
+        """
+
+    /// A flow left alive is found with the step that left it even when a later action of the same
+    /// expansion frees it (the next branch's replay gives the global another flow), and a flow a replay
+    /// finished again is not found a second time without its step (its test would pass: an explorer fault,
+    /// exit 2, for a real leak).
+    @Test func everyLeakIsFoundOnceWithItsStepAndReproduces() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("kept.lua", Self.keptFlowApp)
+        let report = try Self.explore(script) { $0.depth = 4 }
+        #expect(report.violations.map(\.message) == [
+            #"lifecycle: coordinator Detail finished at tap("close") but is still alive (something still holds it)"#,
+            "lifecycle: coordinator Detail finished at back() but is still alive (something still holds it)",
+        ], "\(report.text)")
+        #expect(report.violations.map { $0.path.map(\.luaSource) } == [[#"tap("open")"#, #"tap("close")"#], [#"tap("open")"#, "back()"]])
+        let tests = try folder.write("kept_explore_test.lua", report.testFile(app: script))
+        let reproductions = try report.reproduce(testFile: tests, timeLimit: 5)
+        #expect(reproductions.allSatisfy { $0.reproduced }, "\(reproductions.map(\.outcome))")
+    }
+
+    /// A state whose actions all lead to states past the state limit is not a dead end: its actions lead
+    /// somewhere, the search stopped taking those states in.
+    @Test func theStateLimitMakesNoDeadEnd() throws {
+        let folder = try TemporaryDirectory()
+        let report = try Self.explore(try folder.write("movie.lua", """
+            local flow = require "coordinator"
+            flow.screen "Movie" { inputs = { "n" }, outputs = { "next" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              local movie = self:push("Movie", { n = 1 })
+              movie.onNext = function() movie.n = movie.n + 1 end
+            end
+            flow.app(App)
+            """)) { $0.maxStates = 5 }
+        #expect(report.cutByStates && report.deadEnds.isEmpty, "\(report.text)")
+    }
+
+    /// Names holding control characters are written escaped, on one line, and a finding of one reproduces:
+    /// ids come out of the name as written, and both sides are compared escaped alike.
+    @Test func aFindingNamedWithControlCharactersReproduces() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("odd.lua", #"""
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "open" } }
+            flow.screen "Odd\1Name" { outputs = { "cl\2ose" } }
+            local Odd = flow.coordinator "Odd\nFlow"
+            function Odd:start() self:push("Odd\1Name") end
+            local App = flow.coordinator "App"
+            function App:start()
+              self:push("Home").onOpen = function() kept = self:run(Odd) end
+            end
+            flow.app(App)
+            """#)
+        let report = try Self.explore(script) { $0.depth = 3 }
+        #expect(report.unhandled.map(\.message).contains(#"nothing handles cl\u{2}ose on Odd\u{1}Name"#), "\(report.text)")
+        #expect(report.violations.contains { $0.message.hasPrefix(#"lifecycle: coordinator Odd\nFlow finished at back()"#) }, "\(report.text)")
+        #expect(!report.text.contains("\u{1}") && !report.text.contains("Flow#"), "\(report.text)")
+        let tests = try folder.write("odd_explore_test.lua", report.testFile(app: script))
+        let reproductions = try report.reproduce(testFile: tests, timeLimit: 5)
+        #expect(!reproductions.isEmpty && reproductions.allSatisfy { $0.reproduced }, "\(reproductions.map(\.outcome))")
     }
 
     /// A feed that polls: each answer asks again, and Refresh asks once more.

@@ -82,6 +82,12 @@ enum Prelude {
     --- Declares a deep link: flow.route("shop://catalog/:category", { example = {...}, { tab = "Catalog" }, ... }).
     M.route = native.route
 
+    --- An invariant, true in every state: flow.invariant("the total is never negative", function(app) ... end).
+    M.invariant = native.invariant
+
+    --- A state that can always be reached (no traps): flow.reachable("home can be reached", function(app) ... end).
+    M.reachable = native.reachable
+
     --- A factory: `make(name)` builds the screen type `choose(inputs)` returns.
     function M.factory(name, choose) native.factory(name, choose) end
 

@@ -87,6 +87,12 @@ final class ScriptModule {
         try native.set("route", lua.function(name: "route", holding: runtime) { runtime, call in
             try runtime.routes.declare(call)
         })
+        try native.set("invariant", lua.function(name: "invariant", holding: runtime) { runtime, call in
+            try runtime.properties.declare(.invariant, call)
+        })
+        try native.set("reachable", lua.function(name: "reachable", holding: runtime) { runtime, call in
+            try runtime.properties.declare(.reachable, call)
+        })
         try native.set("update", lua.function(name: "update", holding: runtime) { runtime, call in
             try call.pushResult(try runtime.update(call))
         })

@@ -26,11 +26,12 @@ final class LiveReload {
         let holders = Self.handlerHolders(in: app)
         let oldModules = Set(try lua.loadedValues())
         let restore = try savepoint?.call(as: LuaFunction.self)
-        let saved = (runtime.scriptModule.declaration, scriptFunctions, runtime.routes.routes)
+        let saved = (runtime.scriptModule.declaration, scriptFunctions, runtime.routes.routes, runtime.properties.declared)
         var newFiles = runtime.files
         do {
             scriptFunctions = []
             runtime.routes.removeAll() // declared again by the scripts: a route taken out of a file goes
+            runtime.properties.removeAll() // so is a property
             try app.atomically {
                 let loaded: LuaTable = try lua.globals.get("package", as: LuaTable.self).get("loaded")
                 for file in runtime.files.files { if let module = file.module { try loaded.set(module, LuaValue.nil) } }
@@ -43,6 +44,7 @@ final class LiveReload {
             _ = try? restore?.callValues()
             (runtime.scriptModule.declaration, scriptFunctions) = (saved.0, saved.1)
             runtime.routes.restore(saved.2)
+            runtime.properties.restore(saved.3)
             if var lua = error as? LuaError {
                 lua.message = "reload failed, nothing changed: " + lua.message
                 throw lua

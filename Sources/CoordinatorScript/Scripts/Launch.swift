@@ -65,12 +65,14 @@ final class Launch {
         }
         // What running the scripts again changes, put back if the operation fails.
         let restore = try runtime.reloads.savepoint?.call(as: LuaFunction.self)
-        let saved = (runtime.scriptModule.declaration, runtime.reloads.scriptFunctions, runtime.routes.routes, storageAtLoad, runtime.files)
+        let saved = (runtime.scriptModule.declaration, runtime.reloads.scriptFunctions, runtime.routes.routes, storageAtLoad, runtime.files,
+                     runtime.properties.declared)
         app.undoLog.record(born: 0) { [weak self, weak runtime] in
             _ = try? restore?.callValues()
             guard let runtime else { return }
             (runtime.scriptModule.declaration, runtime.reloads.scriptFunctions, runtime.files) = (saved.0, saved.1, saved.4)
             runtime.routes.restore(saved.2)
+            runtime.properties.restore(saved.5)
             self?.storageAtLoad = saved.3
         }
         try app.tearDown()
@@ -86,7 +88,8 @@ final class Launch {
         declaration.count = runtime.scriptModule.declaration.count
         runtime.scriptModule.declaration = declaration
         runtime.reloads.scriptFunctions = []
-        runtime.routes.removeAll() // declared again by the scripts
+        runtime.routes.removeAll() // declared again by the scripts, as the properties are
+        runtime.properties.removeAll()
         storageAtLoad = app.storage.values
         try mark.get("before", as: LuaFunction.self).call()
         let before = try lua.loadedModules()

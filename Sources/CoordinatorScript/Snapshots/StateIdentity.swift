@@ -26,7 +26,7 @@ package struct StateIdentity: Hashable, Sendable {
 extension ScriptRuntime {
     /// What the runtime makes for itself on first need and keeps (the instances' metatables, the snapshot
     /// codec): whether a runtime made them yet is no part of the app's state.
-    private var runtimeCaches: [any LuaPushable] { Array(classes.instanceMetatables.values) + snapshots.codecValues + launch.markValues }
+    private var runtimeCaches: [any LuaPushable] { Array(classes.instanceMetatables.values) + snapshots.codecValues + launch.markValues + properties.cacheValues }
 
     /// The app's state now as exploration tells states apart (``StateIdentity``). Runs the app's views, if
     /// it declares any and `views` is true: call it under the time limit the app's code runs with. Without

@@ -51,7 +51,7 @@ public struct ExploreLevels {
         let options = explorer.options
         let began = Clock.now()
         var report = ExploreReport(script: explorer.runtime.scriptFiles.first ?? "", base: try explorer.start(), limits: options,
-                                   itemLabels: explorer.itemLabels)
+                                   itemLabels: explorer.itemLabels, properties: explorer.runtime.declaredProperties)
         report.objectTypes = Set(explorer.runtime.app.catalog.names + explorer.runtime.coordinatorClassNames)
         report.secretOutputs = explorer.secretOutputs
         var level = 0..<1

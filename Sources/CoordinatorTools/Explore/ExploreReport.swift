@@ -55,6 +55,28 @@ public struct ExploreReport {
     package internal(set) var unreproduced: [Finding] = []
     /// Screen types that never showed, anywhere in the window, in any state.
     package internal(set) var unreachedTypes: [String] = []
+    /// The invariants a state broke, each once with the first (shortest) path to a state that breaks it.
+    package internal(set) var invariantViolations: [Finding] = []
+    /// What became of each property the scripts declare (``finish(catalog:)``).
+    package internal(set) var properties: [PropertyStatus] = []
+    /// The properties the scripts declare (`flow.invariant`, `flow.reachable`), in order.
+    var declaredProperties: [(kind: PropertyKind, name: String, location: String)] = []
+    /// The states where each reachable property's predicate holds, by the property's name.
+    private var goalStates: [String: [Int]] = [:]
+    private var invariantsSeen: Set<String> = []
+
+    /// What exploring said of a property: whether it holds (every state checked), is violated (with the
+    /// shortest path to a state that breaks it, or to a trap), or could not be told (the search was cut).
+    package struct PropertyStatus {
+        package enum Status: String { case holds, violated, unchecked }
+        package let kind: PropertyKind
+        package let name: String
+        package let status: Status
+        /// The shortest path to a state that breaks it (an invariant) or to a trap (a reachable property).
+        package let path: [UserStep]?
+        /// What the report says of it.
+        package let message: String
+    }
     /// For outputs that choose an item and read it by a field (`label = "subject"`): that field, by
     /// `Screen.output` (`Inbox.open`). The flow graph names a chosen item by it.
     package internal(set) var itemLabels: [String: String] = [:]
@@ -76,7 +98,8 @@ public struct ExploreReport {
     /// path to it; the message says how many requests it would leave waiting.
     package internal(set) var pendingCuts: [Finding] = []
     private var pendingCutsSeen: Set<String> = []
-    /// States where some action was not followed: not fully tried, so never called a dead end.
+    /// States where some action was not followed (cut for `--max-pending`, or left out at the state limit):
+    /// not fully tried, so never called a dead end.
     private var partlyTried: Set<Int> = []
     /// The most requests of a kind pending the search followed.
     package var pendingLimit = 2
@@ -103,8 +126,8 @@ public struct ExploreReport {
         (depthLimit, stateLimit, timeLimit, pendingLimit) = (limits.depth, limits.maxStates, limits.timeLimit, limits.maxPending)
     }
 
-    /// Whether it found an error or a lifecycle violation (`coordrun explore` exits 1 then).
-    public var failed: Bool { !errors.isEmpty || !violations.isEmpty }
+    /// Whether it found an error, a lifecycle violation or a property violated (`coordrun explore` exits 1 then).
+    public var failed: Bool { !errors.isEmpty || !violations.isEmpty || !invariantViolations.isEmpty || propertyViolated }
     /// Whether every state found was expanded: no limit cut the search short.
     public var reachedFixedPoint: Bool { !cutByDepth && !cutByStates && !cutByTime && cutByPending == 0 }
     /// Whether the search saw every reachable state: a fixed point, states told apart exactly (no view).
@@ -120,11 +143,19 @@ public struct ExploreReport {
         if seen.viewed { viewed = true }
         states.append(State(path: path, seen: seen))
         known[seen.key] = states.count - 1
+        // What the properties said here: the first (shortest) path to a state that breaks an invariant.
+        for broken in seen.brokenInvariants where invariantsSeen.insert(broken.name).inserted {
+            let message = "invariant '\(broken.name)' does not hold" + (broken.failure.map { ": " + $0.withoutObjectIDs(of: objectTypes) } ?? "")
+            invariantViolations.append(Finding(path: path, message: message))
+        }
+        for goal in seen.goals { goalStates[goal, default: []].append(states.count - 1) }
+        if let fault = seen.propertyFault { addError(fault, path: path) }
         return states.count - 1
     }
 
     /// Takes in what expanding state `index` gave: its transitions, the states it found (their indices are
-    /// returned, to expand next) and its findings. Stops adding states at `maxStates`.
+    /// returned, to expand next) and its findings. Stops adding states at `maxStates` (the findings of every
+    /// action are still taken in).
     @discardableResult
     package mutating func record(_ expansion: Explorer.Expansion, from index: Int, maxStates: Int) -> [Int] {
         states[index].actionCount = expansion.actionCount
@@ -150,7 +181,13 @@ public struct ExploreReport {
                 if let known = known[seen.key] {
                     target = known
                 } else {
-                    guard states.count < maxStates else { cutByStates = true; return found }
+                    guard states.count < maxStates else {
+                        // A state past the limit is not taken in (its findings are): the state this
+                        // action left is not fully tried, so never a dead end.
+                        cutByStates = true
+                        partlyTried.insert(index)
+                        continue
+                    }
                     target = addState(seen, path: taken)
                     found.append(target)
                 }
@@ -161,11 +198,69 @@ public struct ExploreReport {
         return found
     }
 
-    /// The last findings: screen types never shown (of the app's `catalog`), dead ends.
+    /// The last findings: screen types never shown (of the app's `catalog`), dead ends, what became of each
+    /// property.
     package mutating func finish(catalog: [String]) {
         unreachedTypes = catalog.filter { !reachedTypes.contains($0) && $0 != "Alert" }
         findDeadEnds()
+        findPropertyStatuses()
     }
+
+    /// Each property's status. An invariant is violated by the first state found that breaks it; else it
+    /// holds when the search saw every state, and is unchecked otherwise. A reachable property is violated
+    /// by a trap: a state from which no state where it holds can be reached, everything reachable from it
+    /// having been tried (expanded, every action followed); else it holds when the search saw every state,
+    /// and is unchecked otherwise (a state whose future the search did not see all of may be one).
+    mutating func findPropertyStatuses() {
+        let view = viewed ? " (on the graph of the app's view)" : ""
+        properties = declaredProperties.map { kind, name, _ in
+            switch kind {
+            case .invariant:
+                let message = "invariant '\(name)' does not hold"
+                if let found = invariantViolations.first(where: { $0.message.hasPrefix(message) }) {
+                    return PropertyStatus(kind: kind, name: name, status: .violated, path: found.path, message: found.message + view)
+                }
+                return reachedFixedPoint
+                    ? PropertyStatus(kind: kind, name: name, status: .holds, path: nil, message: "holds in every reachable state" + view)
+                    : PropertyStatus(kind: kind, name: name, status: .unchecked, path: nil,
+                                     message: "holds in the \(Self.count(states.count, "state")) explored, but the search was cut" + view)
+            case .reachable:
+                let traps = self.traps(of: goalStates[name] ?? [])
+                if let trap = traps.first {
+                    return PropertyStatus(kind: kind, name: name, status: .violated, path: states[trap].path,
+                                          message: "a trap: from \(states[trap].screen.isEmpty ? "this state" : states[trap].screen) '\(name)' can never hold again" + view)
+                }
+                return reachedFixedPoint
+                    ? PropertyStatus(kind: kind, name: name, status: .holds, path: nil, message: "can be reached from every reachable state" + view)
+                    : PropertyStatus(kind: kind, name: name, status: .unchecked, path: nil,
+                                     message: "no trap among the states whose whole future was explored, but the search was cut" + view)
+            }
+        }
+    }
+
+    /// The traps of a reachable property whose predicate holds at `goals`: the states that cannot reach a
+    /// goal and whose every reachable state was fully tried (so nothing unseen could lead to one), by the
+    /// length of their shortest path, shortest first. Linear in the graph: two backward searches.
+    func traps(of goals: [Int]) -> [Int] {
+        var backward = [[Int]](repeating: [], count: states.count)
+        for t in transitions where t.from != t.to { backward[t.to].append(t.from) }
+        func reaching(_ from: [Int]) -> [Bool] {
+            var seen = [Bool](repeating: false, count: states.count)
+            var pending = from.filter { !seen[$0] }
+            for i in pending { seen[i] = true }
+            while let i = pending.popLast() {
+                for j in backward[i] where !seen[j] { seen[j] = true; pending.append(j) }
+            }
+            return seen
+        }
+        let canReachGoal = reaching(goals)
+        // What could lead somewhere unseen: a state not expanded, or one with actions not followed.
+        let unseenFuture = reaching(states.indices.filter { !expanded.contains($0) || partlyTried.contains($0) })
+        return states.indices.filter { !canReachGoal[$0] && !unseenFuture[$0] }.sorted { states[$0].path.count < states[$1].path.count }
+    }
+
+    /// Whether a property the scripts declare was found violated.
+    public var propertyViolated: Bool { properties.contains { $0.status == .violated } }
 
     /// A step that failed; the same fault met again from another state (its message, ids aside) is kept
     /// once, with the first (shortest) path.
@@ -178,7 +273,7 @@ public struct ExploreReport {
 
     mutating func addUnhandled(screen: String, output: String, path: [UserStep]) {
         guard unhandledSeen.insert(screen + "." + output).inserted else { return }
-        unhandled.append(Finding(path: path, message: "nothing handles \(output) on \(screen)"))
+        unhandled.append(Finding(path: path, message: "nothing handles \(output.controlsEscaped) on \(screen.controlsEscaped)"))
     }
 
     /// A lifecycle violation found after `path` (the same fault met again, ids aside, is kept once, with the
@@ -211,12 +306,19 @@ public struct ExploreReport {
     public var text: String {
         var lines = ["explored \(script): \(Self.count(states.count, "state")), \(Self.count(transitions.count, "transition")) (\(Self.count(steps, "step"))), " + reach]
         if !unreachedTypes.isEmpty { lines.append("screen types never reached: " + unreachedTypes.joined(separator: ", ")) }
-        for (title, findings) in [("errors", errors), ("lifecycle violations", violations), ("outputs never handled", unhandled), ("dead ends", deadEnds)]
+        for (title, findings) in [("errors", errors), ("lifecycle violations", violations), ("outputs never handled", unhandled), ("dead ends", deadEnds),
+                                  ("invariants broken", invariantViolations), ("traps", traps)]
             where !findings.isEmpty {
             lines.append("\(title): \(findings.count)")
             for finding in findings {
                 lines.append("  " + finding.message.split(separator: "\n").prefix(1).joined())
                 lines.append("    after: " + (finding.path.isEmpty ? "(the start)" : finding.path.map(\.luaSource).joined(separator: " ")))
+            }
+        }
+        if !properties.isEmpty {
+            lines.append("properties:")
+            for property in properties {
+                lines.append("  \(property.kind.rawValue) '\(property.name)': \(property.status.rawValue)" + (property.status == .violated ? "" : " (\(property.message))"))
             }
         }
         if !pendingCuts.isEmpty {
@@ -230,7 +332,10 @@ public struct ExploreReport {
             lines.append("explorer faults (findings whose tests did not fail the same way in a fresh runtime: not the app's): \(unreproduced.count)")
             for finding in unreproduced { lines.append("  " + finding.message) }
         }
-        if !failed { lines.append(complete ? "no errors, no lifecycle violations" : "no errors, no lifecycle violations in the states explored") }
+        if !failed {
+            let none = properties.isEmpty ? "no errors, no lifecycle violations" : "no errors, no lifecycle violations, no property violated"
+            lines.append(complete ? none : none + " in the states explored")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -242,10 +347,11 @@ public struct ExploreReport {
         var text = reach + "\n"
         for state in states { text += state.key + " " + state.path.map(\.luaSource).joined(separator: " ") + "\n" }
         for t in transitions { text += "\(t.from) \(t.to) \(t.action.luaSource)\n" }
-        let findings = reproducible.map { ($0.kind.rawValue, $0.finding) } + unreproduced.map { ("explorer fault", $0) }
+        let findings = reproducible.map { ($0.kind.rawValue, $0.finding) } + traps.map { ("trap", $0) } + unreproduced.map { ("explorer fault", $0) }
         for (kind, finding) in findings {
             text += kind + ": " + finding.message + " after " + finding.path.map(\.luaSource).joined(separator: " ") + "\n"
         }
+        for property in properties { text += "property \(property.kind.rawValue) \(property.name): \(property.status.rawValue)\n" }
         for cut in pendingCuts { text += "not followed: " + cut.message + " after " + cut.path.map(\.luaSource).joined(separator: " ") + "\n" }
         text += unreachedTypes.joined(separator: " ")
         return "sha256:" + SHA256.hex(SHA256.digest(Array(text.utf8)))
@@ -277,13 +383,21 @@ extension String {
     /// so that every exploration of an app reports the same words. Other text is left as it is.
     func withoutObjectIDs(of types: Set<String>) -> String {
         guard !types.isEmpty, contains("#") else { return self }
+        // A type's name as messages write it: as it is, or with its control characters escaped.
+        let names = Set(types.flatMap { [$0, $0.controlsEscaped] })
+        func endsWithType(_ text: Substring) -> Bool {
+            names.contains { name in
+                guard !name.isEmpty, text.hasSuffix(name) else { return false }
+                let start = text.index(text.endIndex, offsetBy: -name.count)
+                return start == text.startIndex || !text[text.index(before: start)].isLetter && !text[text.index(before: start)].isNumber && text[text.index(before: start)] != "_"
+            }
+        }
         var out = "", rest = Substring(self)
         while let hash = rest.firstIndex(of: "#") {
             let before = rest[..<hash], after = rest[rest.index(after: hash)...]
             let digits = after.prefix { $0.isASCII && $0.isNumber }
-            let name = before.reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }
             out += before
-            if !digits.isEmpty, types.contains(String(name.reversed())) {
+            if !digits.isEmpty, endsWithType(out[...]) {
                 rest = after.dropFirst(digits.count)
             } else {
                 out.append("#")
@@ -291,6 +405,27 @@ extension String {
             }
         }
         return out + rest
+    }
+
+    /// The text with its control characters escaped as Lua writes them (`\n`, `\u{1}`): a name that holds
+    /// one stays on its line of a report, and reads the same wherever it is written.
+    package var controlsEscaped: String {
+        guard unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return self }
+        var out = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
     }
 
     /// The text with every run of digits as `#` (ids differ between two reports of one object).

@@ -10,14 +10,18 @@ package enum ExploreSARIF {
         ("explore/lifecycle", .lifecycle, "error", "A running flow shows no screen, or a finished flow or a screen that left stays alive."),
         ("explore/unhandled", .unhandled, "warning", "A tap that no handler hears."),
         ("explore/dead-end", .deadEnd, "note", "A state with no way forward and no way back."),
+        ("explore/invariant", .invariant, "error", "A state breaks an invariant the app declares (flow.invariant)."),
+        ("explore/trap", .trap, "error", "A state from which what a reachable property names can never hold again (flow.reachable)."),
     ]
 
     /// The SARIF document for `report`; `script` is the app's main script as given, `folder` the folder
     /// paths are made relative to (the repository a code-scanning view shows).
     package static func document(_ report: ExploreReport, script: String, folder: String) -> FlowValue {
-        let results: [FlowValue] = report.reproducible.map { kind, finding in
+        let results: [FlowValue] = (report.reproducible + report.traps.map { (.trap, $0) }).map { kind, finding in
             let rule = rules.first { $0.kind == kind } ?? rules[0]
-            let place = location(in: finding.message) ?? (file: script, line: 1)
+            // A property's finding is where the property is declared.
+            let declared = kind == .invariant || kind == .trap ? report.location(ofProperty: finding.message).flatMap { location(in: $0) } : nil
+            let place = declared ?? location(in: finding.message) ?? (file: script, line: 1)
             var file = place.file
             if file.hasPrefix(folder + "/") { file = String(file.dropFirst(folder.count + 1)) }
             let path = finding.path.isEmpty ? "(the start)" : finding.path.map(\.luaSource).joined(separator: " ")

@@ -123,6 +123,15 @@ extension Explorer.StateSeen {
         if let title { fields["title"] = .string(title) }
         if let modal { fields["presentation"] = .string(modal) }
         if viewed { fields["viewed"] = true }
+        if !brokenInvariants.isEmpty {
+            fields["broken"] = .list(brokenInvariants.map { broken in
+                var entry: FlowRecord = ["name": .string(broken.name)]
+                if let failure = broken.failure { entry["failure"] = .string(failure) }
+                return .record(entry)
+            })
+        }
+        if !goals.isEmpty { fields["goals"] = .list(goals.map(FlowValue.string)) }
+        if let propertyFault { fields["propertyFault"] = .string(propertyFault) }
         return .record(fields)
     }
 
@@ -134,6 +143,11 @@ extension Explorer.StateSeen {
                   modal: value["presentation"]?.stringValue ?? (value["modal"]?.boolValue == true ? Presentation().description : nil),
                   tab: value["tab"]?.stringValue,
                   gateway: value["gateway"]?.stringValue ?? "", shownTypes: value["shown"]?.listValue?.compactMap(\.stringValue) ?? [])
+        brokenInvariants = (value["broken"]?.listValue ?? []).compactMap { entry in
+            entry["name"]?.stringValue.map { Explorer.BrokenInvariant(name: $0, failure: entry["failure"]?.stringValue) }
+        }
+        goals = value["goals"]?.listValue?.compactMap(\.stringValue) ?? []
+        propertyFault = value["propertyFault"]?.stringValue
     }
 }
 
@@ -149,9 +163,11 @@ extension Explorer {
 extension ExploreReport {
     /// An empty report for `script` whose first state is the exploration's base, to take expansions in with
     /// ``record(_:from:maxStates:)`` (``ExploreLevels``).
-    init(script: String, base: Explorer.StateSeen, limits: Explorer.Options, itemLabels: [String: String] = [:]) {
+    init(script: String, base: Explorer.StateSeen, limits: Explorer.Options, itemLabels: [String: String] = [:],
+         properties: [(kind: PropertyKind, name: String, location: String)] = []) {
         self.init(script: script, limits: limits)
         self.itemLabels = itemLabels
+        self.declaredProperties = properties
         addState(base, path: [])
     }
 }

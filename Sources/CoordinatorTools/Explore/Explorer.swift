@@ -133,6 +133,20 @@ public final class Explorer {
         package let gateway: String
         /// Every screen type shown anywhere in the window.
         package let shownTypes: [String]
+        /// The invariants (`flow.invariant`) that do not hold here: each name, with why it could not be told
+        /// when its function failed.
+        package var brokenInvariants: [BrokenInvariant] = []
+        /// The reachable properties (`flow.reachable`) whose predicate holds here, by name.
+        package var goals: [String] = []
+        /// Why the properties could not be checked here (one changed the scripts' data), or nil.
+        package var propertyFault: String?
+    }
+
+    /// An invariant that does not hold at a state: its name, and why it could not be told (its function
+    /// failed) when that is why.
+    package struct BrokenInvariant: Equatable {
+        package let name: String
+        package let failure: String?
     }
 
     /// What one action taken at a state gave.
@@ -220,7 +234,12 @@ public final class Explorer {
 
     /// The app at the exploration's base, as the report's first state.
     package func start() throws -> StateSeen {
+        // Heard: what the start leaves alive is the first state's own finding, as a flow test's start is.
+        oracle.beforeStep("starting the app")
+        oracle.listen()
+        defer { oracle.stopListening() }
         try runtime.lua.withTimeLimit(options.stepTimeLimit) { try goToBase() }
+        oracle.afterStep()
         return try seen()
     }
 
@@ -257,18 +276,22 @@ public final class Explorer {
                 continue
             }
             oracle.afterStep()
-            // More requests of a kind waiting than the search follows: the step is cut, not a state.
             var pendingOfKind: [String: Int] = [:]
             for request in app.pendingRequests { pendingOfKind[request.kind, default: 0] += 1 }
             if let (kind, waiting) = pendingOfKind.filter({ $0.value > options.maxPending }).min(by: { $0.key < $1.key }) {
-                outcomes.append(Outcome(action: action, result: .cut(kind: kind, waiting: waiting), unhandled: nil, violations: []))
+                let left = oracle.leftSinceLastLook ? oracle.newlyLeftAlive(collecting: runtime.lua).map(\.violation) : []
+                outcomes.append(Outcome(action: action, result: .cut(kind: kind, waiting: waiting), unhandled: nil, violations: left))
                 continue
             }
             var unhandled: (String, String)?
             if app.unheard.count != unheard, let last = app.unheard.last { unhandled = (last.screen.name, last.output) }
             let state = try seen()
-            if state.key == origin { atState = true }
-            outcomes.append(Outcome(action: action, result: .state(state), unhandled: unhandled, violations: oracle.cheapViolations()))
+            if state.key == origin, state.propertyFault == nil { atState = true } // a property that wrote moved it
+            // What the step left (a flow it finished, a screen it took away) is looked for now, while the
+            // runtime is at the state the step reached: a later action's replay may drop what holds it,
+            // and the leak would go unseen. A look costs a collection: only after a step that left something.
+            let left = oracle.leftSinceLastLook ? oracle.newlyLeftAlive(collecting: runtime.lua).map(\.violation) : []
+            outcomes.append(Outcome(action: action, result: .state(state), unhandled: unhandled, violations: oracle.cheapViolations() + left))
         }
         var expansion = Expansion(actionCount: actions.count, outcomes: outcomes, leftAlive: [])
         defer { leftInReplacedRuntimes = [] }
@@ -292,11 +315,38 @@ public final class Explorer {
         let identity = try identity()
         let screen = app.window.visibleScreen
         let tabs = app.visibleTabs
-        return StateSeen(key: identity.key, viewed: identity.viewed, screen: screen?.name ?? "", title: screen?["title"]?.stringValue,
-                         owner: screen?.owner?.name ?? "", modal: FlowGraph.modal(in: app),
-                         tab: tabs.map { $0.titles[$0.selectedIndex] }, gateway: app.gateway.state.rawValue,
-                         shownTypes: app.window.allScreens.map(\.name))
+        var seen = StateSeen(key: identity.key, viewed: identity.viewed, screen: screen?.name ?? "", title: screen?["title"]?.stringValue,
+                             owner: screen?.owner?.name ?? "", modal: FlowGraph.modal(in: app),
+                             tab: tabs.map { $0.titles[$0.selectedIndex] }, gateway: app.gateway.state.rawValue,
+                             shownTypes: app.window.allScreens.map(\.name))
+        if !runtime.declaredProperties.isEmpty {
+            let checked = try properties(at: identity.key)
+            (seen.brokenInvariants, seen.goals, seen.propertyFault) = (checked.broken, checked.goals, checked.fault)
+        }
+        return seen
     }
+
+    /// What the properties say of the state the runtime is at (whose identity is `key`): evaluated once per
+    /// state in this explorer (a state's identity is everything a property can read). A property may not
+    /// change anything: one that changed the scripts' data (the identity after them is another) is the
+    /// state's fault, and the runtime is no longer at the state.
+    private func properties(at key: String) throws -> (broken: [BrokenInvariant], goals: [String], fault: String?) {
+        if let known = propertiesSeen[key] { return known }
+        let (invariants, goals) = try runtime.lua.withTimeLimit(options.stepTimeLimit) {
+            (try runtime.checkInvariants(), try runtime.checkGoals())
+        }
+        var result = (broken: invariants.filter { !$0.holds }.map { BrokenInvariant(name: $0.name, failure: $0.failure) },
+                      goals: goals.filter(\.holds).map(\.name), fault: String?.none)
+        if try identity().key != key {
+            let names = runtime.declaredProperties.map { "'\($0.name)'" }.joined(separator: ", ")
+            result.fault = "a property changed the app's data (\(names)): a property only reads"
+        }
+        propertiesSeen[key] = result
+        return result
+    }
+
+    /// What the properties said of each state this explorer evaluated them in, by identity.
+    private var propertiesSeen: [String: (broken: [BrokenInvariant], goals: [String], fault: String?)] = [:]
 
     /// The gateway's state the exploration began in: every branch starts the app in it again.
     private let baseState: AppState

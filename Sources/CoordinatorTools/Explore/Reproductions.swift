@@ -11,11 +11,22 @@ extension ExploreReport {
         case unhandled
         /// A state with no way forward and no way back.
         case deadEnd = "dead end"
+        /// A state that breaks an invariant (`flow.invariant`).
+        case invariant
+        /// A state from which a reachable property (`flow.reachable`) can never hold again.
+        case trap
     }
 
     /// The findings a test file reproduces, in the order ``testFile(app:base:preamble:)`` writes them.
     package var reproducible: [(kind: Kind, finding: Finding)] {
         errors.map { (.error, $0) } + violations.map { (.lifecycle, $0) } + unhandled.map { (.unhandled, $0) } + deadEnds.map { (.deadEnd, $0) }
+            + invariantViolations.map { (.invariant, $0) }
+    }
+
+    /// The traps the search found, one per reachable property it violates (with the shortest path to it):
+    /// found on the graph, so no single test reproduces one.
+    package var traps: [Finding] {
+        properties.filter { $0.kind == .reachable && $0.status == .violated }.map { Finding(path: $0.path ?? [], message: $0.message) }
     }
 
     /// The findings as a test file in the `coordrun test` format (docs/Testing.md): one test each, taking
@@ -45,7 +56,12 @@ extension ExploreReport {
     }
 
     /// Whether there is anything to reproduce.
-    package var hasFindings: Bool { !errors.isEmpty || !violations.isEmpty || !unhandled.isEmpty || !deadEnds.isEmpty }
+    package var hasFindings: Bool { !reproducible.isEmpty }
+
+    /// Where the property a finding breaks was declared (`shop.lua:40`), for a finding of one.
+    package func location(ofProperty message: String) -> String? {
+        declaredProperties.first { message.contains("'\($0.name)'") }?.location
+    }
 
     /// A finding's test, run in a fresh runtime.
     package struct Reproduction {
@@ -72,8 +88,10 @@ extension ExploreReport {
             guard i < results.count, let (message, _) = results[i].outcome.failure else {
                 return Reproduction(kind: kind, finding: finding, reproduced: false, outcome: "its test passed")
             }
-            let expected = Self.tail(of: finding.message).replacingDigits()
-            let same = kind == .deadEnd || Self.withoutStepPlaces(message.withoutObjectIDs(of: objectTypes)).replacingDigits().contains(expected)
+            // Both sides alike: ids and places aside, control characters escaped (a name may hold one).
+            let expected = Self.tail(of: finding.message).controlsEscaped.replacingDigits()
+            let same = kind == .deadEnd
+                || Self.withoutStepPlaces(message.withoutObjectIDs(of: objectTypes)).controlsEscaped.replacingDigits().contains(expected)
             return Reproduction(kind: kind, finding: finding, reproduced: same,
                                 outcome: "its test failed with " + message.firstLine)
         }
@@ -89,6 +107,8 @@ extension ExploreReport {
             case .lifecycle: violations.removeAll { $0.message == message }
             case .unhandled: unhandled.removeAll { $0.message == message }
             case .deadEnd: deadEnds.removeAll { $0.message == message }
+            case .invariant: invariantViolations.removeAll { $0.message == message }
+            case .trap: break // found on the graph: never reproduced by a test
             }
             let named = message.hasPrefix(failure.kind.rawValue + ": ") ? message.firstLine : "\(failure.kind.rawValue): \(message.firstLine)"
             unreproduced.append(Finding(path: failure.finding.path, message: "\(named) — \(failure.outcome)"))

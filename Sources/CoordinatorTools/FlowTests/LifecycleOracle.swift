@@ -17,12 +17,20 @@ final class LifecycleOracle {
     private let app: Application
     /// The step running now (what ``afterStep(_:)`` will record).
     private var step = "starting the app"
+    /// Whether only what it heard of counts (exploration: a flow a replayed path finished again was looked
+    /// for when its step was first taken; found again in a replay, it would be reported twice, the second
+    /// time with no step).
+    private let onlyHeard: Bool
+    /// Whether a step finished a coordinator or took a screen away since ``newlyLeftAlive(collecting:)``
+    /// last looked: only then can a collection find something new.
+    private(set) var leftSinceLastLook = false
 
     /// An oracle over `app`; with `listening` false it hears of finishes only between ``listen()`` and
     /// ``stopListening()`` (exploration listens during the steps it takes, not while it replays a path:
     /// nobody observing, the app builds no events at all).
     init(app: Application, listening: Bool = true) {
         self.app = app
+        onlyHeard = !listening
         tracker = app.trackObjects()
         if listening { listen() }
         shown = Set(app.window.allScreens.map(\.id))
@@ -37,7 +45,10 @@ final class LifecycleOracle {
         guard observer == nil else { return }
         observer = app.observe { [weak self] event in
             guard let self else { return }
-            if case let .finished(info, _, _) = event { self.leftAt[info.id] = self.step }
+            if case let .finished(info, _, _) = event {
+                self.leftAt[info.id] = self.step
+                self.leftSinceLastLook = true
+            }
         }
     }
 
@@ -53,7 +64,10 @@ final class LifecycleOracle {
     /// A step ran: the screens it took out of the window are noted as left by it.
     func afterStep() {
         let now = Set(app.window.allScreens.map(\.id))
-        for id in shown.subtracting(now) where leftAt[id] == nil { leftAt[id] = step }
+        for id in shown.subtracting(now) where leftAt[id] == nil {
+            leftAt[id] = step
+            leftSinceLastLook = true
+        }
         shown = now
     }
 
@@ -75,7 +89,8 @@ final class LifecycleOracle {
     /// the first collection that finds it alive, whatever ran in the runtime since (exploration); each with
     /// the step that left it, when a step did.
     func newlyLeftAlive(collecting lua: LuaState) -> [LeftAlive] {
-        leftAlive(collecting: lua).filter { reported.insert($0.object).inserted }
+        leftSinceLastLook = false
+        return leftAlive(collecting: lua).filter { reported.insert($0.object).inserted }
     }
 
     /// A finished flow or a left screen still alive: the object's id, the step that left it, the violation.
@@ -95,12 +110,13 @@ final class LifecycleOracle {
         for entry in tracker.coordinators {
             guard let c = entry.object, c.status == .finished || c.status == .finishing else { continue }
             let step = leftAt[c.id]
+            if onlyHeard, step == nil { continue }
             found.append(LeftAlive(object: c.id, step: step,
-                                   violation: "coordinator \(c.info) finished" + (step.map { " at \($0)" } ?? "") + " but is still alive (something still holds it)"))
+                                   violation: "coordinator \("\(c.info)".controlsEscaped) finished" + (step.map { " at \($0)" } ?? "") + " but is still alive (something still holds it)"))
         }
         for entry in tracker.screens {
             guard let s = entry.object, !s.isShown, let step = leftAt[s.id] else { continue }
-            found.append(LeftAlive(object: s.id, step: step, violation: "screen \(s.info) left at \(step) but is still alive (something still holds it)"))
+            found.append(LeftAlive(object: s.id, step: step, violation: "screen \("\(s.info)".controlsEscaped) left at \(step) but is still alive (something still holds it)"))
         }
         return found
     }
@@ -114,7 +130,7 @@ final class LifecycleOracle {
             pending += c.children
             guard c.status == .running, let scripted = c as? ScriptedCoordinator, !scripted.declaresNoUI,
                   !Self.showsAScreen(c) else { continue }
-            found.append("coordinator \(c.info) runs but shows no screen (a flow left behind; a service says so with \(c.name).ui = false)")
+            found.append("coordinator \("\(c.info)".controlsEscaped) runs but shows no screen (a flow left behind; a service says so with \(c.name.controlsEscaped).ui = false)")
         }
         return found
     }

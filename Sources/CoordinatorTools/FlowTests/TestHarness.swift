@@ -68,6 +68,7 @@ final class TestHarness {
             }
             oracle.afterStep()
             self?.noteShownScreens()
+            try self?.checkInvariants(after: label)
             if strictLifecycle {
                 let violations = oracle.violations(collecting: lua)
                 if !violations.isEmpty { throw LuaError(.runtime, "lifecycle: " + violations.joined(separator: "; ")) }
@@ -117,6 +118,7 @@ final class TestHarness {
         let test = try functions.rawGet(index + 1, as: LuaFunction.self)
         try functions.rawSet(index + 1, LuaValue.nil)
         try runtime.lua.withTimeLimit(timeLimit) {
+            try checkInvariants(after: "the app's start") // the state every step begins from holds them too
             _ = try test.callValues()
         }
         let violations = oracle.violations(collecting: runtime.lua)
@@ -151,6 +153,15 @@ final class TestHarness {
         try runtime.lua.withTimeLimit(timeLimit) { try runtime.reset(to: startState, width: startWidth, storage: startStorage, starting: true) }
         oracle.afterStep()
         noteShownScreens()
+    }
+
+    /// Fails the running step when an invariant the scripts declare (`flow.invariant`) does not hold after
+    /// it: a failure of the test (not an error), naming the invariant and the step.
+    func checkInvariants(after label: String) throws {
+        guard let broken = try runtime.checkInvariants().first(where: { !$0.holds }) else { return }
+        let message = "invariant '\(broken.name)' does not hold" + (broken.failure.map { ": " + $0 } ?? "") + " after \(label)"
+        expectationFailures.append(message)
+        throw LuaError(.runtime, message)
     }
 
     /// Whether `message` (a caught error's) is that of an expectation that failed in the running test.

@@ -164,6 +164,7 @@ public final class REPL {
             }
             if signature != before || outcome.redraw { show() } // rendering runs Lua too: Ctrl-C stops it as well
             else if runtime.reloadCount != reloadsBefore { showIfRedrawn() }
+            if ok, app.changeCount != changesBefore { warnOfBrokenInvariants() }
             outcome.ok = ok
             return outcome
         } }
@@ -178,6 +179,17 @@ public final class REPL {
             }
         }
         return ok
+    }
+
+    /// After a line that changed the app: a warning for each invariant the scripts declare (`flow.invariant`)
+    /// that does not hold now (the line stands: the REPL is where the app is explored by hand).
+    private func warnOfBrokenInvariants() {
+        let results: [PropertyResult]
+        do { results = try runtime.checkInvariants() } catch { return report(error) }
+        for broken in results where !broken.holds {
+            output.error("warning: invariant '\(TextStyle.inert(broken.name))' (\(broken.location)) does not hold"
+                         + (broken.failure.map { ": " + TextStyle.inert($0) } ?? "") + "\n")
+        }
     }
 
     /// At the end of input with a chunk still open: reports its syntax error (false), as `lua` does.
