@@ -31,6 +31,8 @@ function Ride:start()
   self:onEvent("driverAssigned", function(assignment)
     if self.tracking then return end
     self.giveUp:cancel()
+    -- Tracking takes the search's place: Back from it leaves the ride (its timers and screen go with it).
+    self:pop()
     local tracking = self:push("Tracking", { driver = assignment.driver, minutes = assignment.minutes })
     self.tracking = tracking
     -- The minutes left count down as time passes, until the car is there.

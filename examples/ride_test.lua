@@ -39,7 +39,7 @@ end)
 
 test("a link tracks a ride", function()
   open("ride://tracking")
-  expect.stack { "Home", "Searching", "Tracking" }
+  expect.stack { "Home", "Tracking" }
 end)
 
 test("the minutes left count down as time passes", function()

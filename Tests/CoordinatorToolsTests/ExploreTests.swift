@@ -471,7 +471,7 @@ import TestSupport
         let byStates = try Self.explore(repositoryRoot + "/examples/shop.lua") { $0.maxStates = 20 }
         #expect(byStates.states.count == 20 && byStates.text.contains("stopped at the state limit (20): "), "\(byStates.text)")
         #expect(byStates.unexpanded > 0 && !byStates.complete)
-        #expect(byStates.text.hasSuffix("no errors, no lifecycle violations in the states explored"))
+        #expect(byStates.text.hasSuffix("no errors, no lifecycle violations, no property violated in the states explored"), "\(byStates.text)")
         let byTime = try Self.explore(repositoryRoot + "/examples/shop.lua") { $0.timeLimit = 0 }
         #expect(byTime.cutByTime && byTime.text.contains("stopped at the time limit (0.0 s): 1 state found and not expanded"), "\(byTime.text)")
         let complete = try Self.explore(repositoryRoot + "/examples/tabs.lua")
@@ -607,12 +607,14 @@ import TestSupport
 
     /// The order of the merge is the whole rule: batches answered in any order, through the wire, give the
     /// one process's report — the same states with the same paths, transitions and findings, and the same
-    /// cuts at the state limit and for `--max-pending`.
+    /// cuts at the state limit and for `--max-pending`, the same properties broken (an invariant, a trap).
     @Test func batchesAnsweredInAnyOrderGiveTheOneProcesssReport() throws {
         let folder = try TemporaryDirectory()
         let faults = try folder.write("faults.lua", explorationFaultsApp)
         let poll = try folder.write("poll.lua", Self.pollingApp)
-        for (script, depth, maxStates, maxPending) in [(repositoryRoot + "/scripts/app.lua", 12, 10_000, 2), (faults, 5, 10_000, 2),
+        let negative = try folder.write("shop-negative.lua", FlowPropertyTests.negativeTotal)
+        let trap = try folder.write("shop-trap.lua", FlowPropertyTests.trap)
+        for (script, depth, maxStates, maxPending) in [(negative, 7, 10_000, 2), (trap, 6, 10_000, 2),(repositoryRoot + "/scripts/app.lua", 12, 10_000, 2), (faults, 5, 10_000, 2),
                                                        (repositoryRoot + "/examples/shop.lua", 6, 10_000, 2), (repositoryRoot + "/examples/shop.lua", 6, 30, 2),
                                                        (poll, 12, 10_000, 3)] {
             let configure: (inout Explorer.Options) -> Void = { $0.depth = depth; $0.maxStates = maxStates; $0.maxPending = maxPending }
@@ -623,6 +625,7 @@ import TestSupport
             #expect(shared.text == one.text, "\(shared.text)\n---\n\(one.text)")
             #expect(shared.fingerprint == one.fingerprint && shared.unexpanded == one.unexpanded, "\(script)")
             #expect(shared.states.map(\.path) == one.states.map(\.path))
+            #expect(shared.properties.map(\.status) == one.properties.map(\.status) && shared.invariantViolations.map(\.path) == one.invariantViolations.map(\.path))
         }
     }
 

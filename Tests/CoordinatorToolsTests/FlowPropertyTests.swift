@@ -67,6 +67,36 @@ import TestSupport
         #expect(trapped.traps.first?.message == "a trap: from Help 'the catalog can always be reached' can never hold again", "\(trapped.text)")
     }
 
+    /// A worker's answer is not believed: the coordinator expands an answer that breaks an invariant again,
+    /// and one that hides the broken invariant (or invents one) ends the exploration naming the worker.
+    @Test func aPropertyAWorkerFoundIsCheckedByTheCoordinator() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("shop.lua", Self.negativeTotal)
+        let explorer = try ExploreTests.explorer(script)
+        let report = try ExploreTests.explore(script) { $0.depth = 7 }
+        let broken = try #require(report.invariantViolations.first)
+        // The state before the second remove: its expansion holds the state that breaks the invariant.
+        let path = Array(broken.path.dropLast())
+        let key = try #require(report.states.first { $0.path == path }?.key)
+        let request = ExploreRequest(index: 1, path: path, key: key)
+        let honest = try explorer.expand(path, expecting: key)
+        #expect(honest.outcomes.contains { if case .state(let seen) = $0.result { !seen.brokenInvariants.isEmpty } else { false } })
+        let check = AnswerCheck(explorer: explorer, sample: 0)
+        #expect(try check.check([request], [honest], from: "honest:1") == 1) // a finding: always expanded again
+        // The same answer without its broken invariant, as a rogue worker would send it over the wire.
+        func withoutBroken(_ value: FlowValue) -> FlowValue {
+            switch value {
+            case .record(let record): .record(FlowRecord(record.fields.filter { $0.key != "broken" }.map { ($0.key, withoutBroken($0.value)) }))
+            case .list(let items): .list(items.map(withoutBroken))
+            default: value
+            }
+        }
+        let hiding = try Explorer.Expansion(answer: withoutBroken(honest.value).json)
+        #expect(!hiding.outcomes.contains { if case .state(let seen) = $0.result { !seen.brokenInvariants.isEmpty } else { false } })
+        // Hidden, nothing says to look again: a sample of every answer does.
+        #expect(throws: AnswerCheck.Mismatch.self) { try AnswerCheck(explorer: explorer, sample: 1).check([request], [hiding], from: "rogue:2") }
+    }
+
     /// A search cut short tells nothing of the states it did not see: a property it found no violation of is
     /// unchecked, said plainly; a trap is only one when everything reachable from it was tried, so a state
     /// whose future was cut is never called one.

@@ -98,6 +98,18 @@ package enum Annotations {
             ---@param args? any what the state's flow's `start` receives
             function flow.restart(state, args) end
             """),
+        ("invariant", """
+            ---Declares an invariant, true in every state: flow tests check it after every step, the REPL after every line, exploration in every state it reaches. `fn` reads the app (read-only) and returns whether it holds.
+            ---@param name string
+            ---@param fn fun(app: coordinator.AppView): boolean
+            function flow.invariant(name, fn) end
+            """),
+        ("reachable", """
+            ---Declares a state that can always be reached (no traps): from every state exploration reaches, some state where `fn` holds can be reached.
+            ---@param name string
+            ---@param fn fun(app: coordinator.AppView): boolean
+            function flow.reachable(name, fn) end
+            """),
         ("storage", """
             ---The app's storage, kept across launches (`relaunch()`, `coordrun --storage FILE`): `flow.storage.onboarded = true`; flow data only, a table read back is read-only (assign it again to change it).
             ---@type table<string, any>
@@ -378,6 +390,7 @@ package enum Annotations {
         for method in coordinatorMethods { text += method.annotation + "\n\n" }
         text += "---A screen: its inputs read and set as fields, its handlers as `on` fields.\n---@class coordinator.Screen\nlocal Screen = {}\n\n"
         text += "---A request waiting for the outside's answer (`self:request`).\n---@class coordinator.Request\n---@field kind string\n---@field payload any\n---@field pending boolean\n---@field onResult? fun(outcome: string, value: any)\nlocal Request = {}\n---Cancels it: its answer, if one comes, is dropped.\nfunction Request:cancel() end\n\n"
+        text += "---The read-only app a property (`flow.invariant`, `flow.reachable`) reads.\n---@class coordinator.AppView\n---@field gateway string the gateway's state\n---@field storage table<string, any> the storage, read-only\n---@field now number the app's clock\nlocal AppView = {}\n---The visible screen.\n---@return coordinator.AnyScreen?\nfunction AppView.top() end\n---The visible stack's screen names, bottom first.\n---@return string[]\nfunction AppView.stack() end\n---The coordinator tree.\n---@return table?\nfunction AppView.tree() end\n---The screens shown anywhere in the window (of a type).\n---@param type? string\n---@return coordinator.AnyScreen[]\nfunction AppView.screens(type) end\n---The running coordinators (of a class).\n---@param class? string\n---@return table[]\nfunction AppView.flows(class) end\n\n"
         text += "---A timer of the app's clock (`self:after`, `self:every`).\n---@class coordinator.Timer\n---@field pending boolean whether it will still fire\n---@field remaining number? seconds until it fires\n---@field every number? a repeating timer's period\nlocal Timer = {}\n---Cancels it: it never fires again.\nfunction Timer:cancel() end\n\n"
         text += "---A screen of any type (what `top()` gives): any field reads.\n---@class coordinator.AnyScreen: coordinator.Screen\n---@field [string] any\n\n"
         for member in screenMembers { text += member.annotation + "\n\n" }

@@ -42,8 +42,11 @@ package struct AnswerCheck {
         var checked = 0
         for (request, answer) in zip(requests, expansions) {
             let findings = !answer.leftAlive.isEmpty || answer.outcomes.contains { outcome in
-                if case .failed = outcome.result { return true }
-                return outcome.unhandled != nil || !outcome.violations.isEmpty
+                switch outcome.result {
+                case .failed: return true
+                case .state(let seen) where !seen.brokenInvariants.isEmpty || seen.propertyFault != nil: return true // a property broken
+                default: return outcome.unhandled != nil || !outcome.violations.isEmpty
+                }
             }
             guard findings || Double.random(in: 0..<1, using: &generator) < sample else { continue }
             checked += 1
