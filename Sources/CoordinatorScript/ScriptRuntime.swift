@@ -102,10 +102,6 @@ public final class ScriptRuntime {
         try data.install(in: self)
         try scriptModule.install(in: self)
         app.linkOpener = holding(self) { runtime, link in try runtime.open(link) }
-        app.beforeCommit = { [weak self] in
-            guard let self, routes.held != nil else { return }
-            try routes.continueHeld(in: self)
-        }
         app.relauncher = { [weak self] in
             guard let self else { throw ScriptRuntime.gone() }
             try launch.relaunch(self)

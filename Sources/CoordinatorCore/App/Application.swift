@@ -44,7 +44,7 @@ public final class Application {
     /// again and starts the app, inside the step's operation (which records the step).
     package var relauncher: (() throws -> Void)?
     /// Runs at the end of every outermost operation that succeeded so far, before it commits, inside it
-    /// (an error fails it): the scripting layer continues a held link there.
+    /// (an error fails it), while set: the scripting layer continues a held link there.
     package var beforeCommit: (() throws -> Void)?
     /// Runs at the end of every step of the user's side (``perform(_:)``), inside its operation, while set
     /// (the scripting layer sets it while a link is held).

@@ -153,10 +153,12 @@ final class RouteTable {
 
     private func set(_ link: Held?, in runtime: ScriptRuntime) {
         held = link
-        runtime.app.afterStep = link == nil ? nil : { [weak self, weak runtime] in
+        // The hooks cost a call on every step and operation: set only while a link is held.
+        let check: (() throws -> Void)? = link == nil ? nil : { [weak self, weak runtime] in
             guard let self, let runtime else { return }
             try continueHeld(in: runtime)
         }
+        (runtime.app.afterStep, runtime.app.beforeCommit) = (check, check)
     }
 
     /// Drops the held link (the app relaunched, or is taken back to its start), undone with the operation.
