@@ -110,6 +110,19 @@ import TestSupport
         #expect(few.cutByStates && few.traps.isEmpty && few.deadEnds.isEmpty, "\(few.text)")
     }
 
+    /// With a view, a property is checked on the view's graph, and the report says so.
+    @Test func withAViewThePropertiesAreCheckedOnItsGraph() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("counter.lua", ExploreTests.counter(view: """
+            function Main:__view() return { many = self.count > 2 } end
+            flow.invariant("a screen shows", function(app) return app.top() ~= nil end)
+            flow.reachable("home can be reached", function(app) return app.top().name == "Home" end)
+            """))
+        let report = try ExploreTests.explore(script)
+        #expect(report.viewed && report.properties.map(\.status) == [.holds, .holds], "\(report.text)")
+        #expect(report.properties.allSatisfy { $0.message.hasSuffix("(on the graph of the app's view)") }, "\(report.properties.map(\.message))")
+    }
+
     /// A property reads: one that changes the navigation is refused wherever it runs (the change undone),
     /// and exploration refuses one that changes the scripts' data.
     @Test func aPropertyThatChangesTheAppIsAnError() throws {

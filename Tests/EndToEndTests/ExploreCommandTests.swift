@@ -31,6 +31,30 @@ import CoordinatorTools
         #expect(bad.status == 2 && bad.err.contains("must end in .mmd, .dot, .json, .svg or .png"))
     }
 
+    /// A property broken is a finding of the command: exit 1, in the JSON's `properties` and
+    /// `invariantViolations`, and in SARIF at the line that declares the property; with two workers, the
+    /// same report as one process.
+    @Test func aBrokenPropertyFailsTheCommandInEveryReport() throws {
+        let folder = try TemporaryDirectory()
+        let shop = try String(contentsOfFile: repositoryRoot + "/examples/shop.lua", encoding: .utf8)
+        let planted = shop.replacingOccurrences(of: "      table.remove(self.items, i)\n", with: "")
+        #expect(planted != shop)
+        let script = try folder.write("shop.lua", planted)
+        let (json, sarif) = (folder.path + "/r.json", folder.path + "/r.sarif")
+        let alone = try Programs.run(["explore", script, "--depth", "7", "--json", json, "--sarif", sarif], input: "")
+        #expect(alone.status == 1, "\(alone.out)\(alone.err)")
+        let report = try FlowValue(json: String(contentsOfFile: json, encoding: .utf8))
+        #expect(report["properties"]?[0]?["status"] == "violated" && report["properties"]?[1]?["status"] == "unchecked", "\(String(describing: report["properties"]))")
+        #expect(report["properties"]?[0]?["path"]?.listValue?.count == 6)
+        #expect(report["invariantViolations"]?.listValue?.count == 1)
+        let declared = planted.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("flow.invariant(") }.map { $0 + 1 }
+        let results = try FlowValue(json: String(contentsOfFile: sarif, encoding: .utf8))["runs"]?[0]?["results"]?.listValue ?? []
+        let invariant = results.first { $0["ruleId"] == "explore/invariant" }
+        #expect(invariant?["locations"]?[0]?["physicalLocation"]?["region"]?["startLine"]?.intValue == declared, "\(results)")
+        let shared = try Programs.run(["explore", script, "--depth", "7", "--workers", "2"], input: "")
+        #expect(shared.status == 1 && Self.findings(shared.out) == Self.findings(alone.out), "\(shared.out)")
+    }
+
     /// The report as a user reads it, without the lines about cost (speed, fresh runtimes) and where the
     /// reproductions went.
     static func findings(_ out: String) -> [Substring] {
