@@ -40,6 +40,8 @@ public final class ScriptRuntime {
     let reloads = LiveReload()
     /// How the app was launched, for its launch again.
     let launch = Launch()
+    /// Where the app's storage is kept between launches.
+    let storageKeeper = StorageKeeper()
     /// The deep links the scripts declare.
     let routes = RouteTable()
     /// The invariants and reachable properties the scripts declare.
@@ -101,8 +103,8 @@ public final class ScriptRuntime {
         try classes.install(in: self)
         try data.install(in: self)
         try scriptModule.install(in: self)
-        app.linkOpener = holding(self) { runtime, link in try runtime.open(link) }
-        app.relauncher = { [weak self] in
+        app.scripting.openLink = holding(self) { runtime, link in try runtime.open(link) }
+        app.scripting.relaunch = { [weak self] in
             guard let self else { throw ScriptRuntime.gone() }
             try launch.relaunch(self)
         }
@@ -146,7 +148,7 @@ public final class ScriptRuntime {
         new.configuration.routerMaker = configuration.routerMaker
         // The storage this one began with, not saved anywhere until the new one takes this one's store
         // (``takeStorage(from:)``).
-        try new.app.atomically { new.app.storage.replaceAll(with: launch.initialStorage) }
+        try new.seedStorage(launch.initialStorage)
         new.lua.sourceOverrides = sources
         try new.silencingPrint(quiet) {
             for file in files.mains {
@@ -202,33 +204,21 @@ public final class ScriptRuntime {
     package var initialStorage: FlowRecord { launch.initialStorage }
 
     /// Where the app's storage lives between launches, once ``useStorage(_:)`` named it.
-    public private(set) var storageStore: (any ScriptStorage)?
+    public var storageStore: (any ScriptStorage)? { storageKeeper.store }
 
     /// Keeps the app's storage (``Application/storage``, `flow.storage`) in `store`: its values are loaded
     /// now, in place of the storage's (call it before the scripts load, which may read them), and saved
     /// after every operation that changes one (a save that fails fails the operation). A store that cannot
     /// be loaded is an error, and nothing changes.
-    public func useStorage(_ store: any ScriptStorage) throws {
-        let values = try store.load()
-        try app.atomically {
-            app.storage.persist = nil
-            app.storage.replaceAll(with: values)
-        }
-        connect(store)
-    }
+    public func useStorage(_ store: any ScriptStorage) throws { try storageKeeper.use(store, in: app) }
+
+    /// The storage starts with `values`, saved nowhere (before the scripts load: a tool's seed, a new
+    /// runtime of a session's start).
+    package func seedStorage(_ values: FlowRecord) throws { try storageKeeper.seed(values, in: app) }
 
     /// Takes `other`'s store (``useStorage(_:)``) in place of this runtime's, and saves this one's values in
     /// it now: a new runtime of the same app (time travel) that becomes the one the user drives.
-    package func takeStorage(from other: ScriptRuntime) throws {
-        guard let store = other.storageStore else { return }
-        try store.save(app.storage.values)
-        connect(store)
-    }
-
-    private func connect(_ store: any ScriptStorage) {
-        storageStore = store
-        app.storage.persist = { [weak store] values in try store?.save(values) }
-    }
+    package func takeStorage(from other: ScriptRuntime) throws { try storageKeeper.take(from: other.storageKeeper, in: app) }
 
     // MARK: Scripts
 
@@ -458,13 +448,13 @@ public final class ScriptRuntime {
     /// ``restore(_:)`` of the snapshot in the file at `path` (of at most ``maximumSnapshotBytes``).
     @discardableResult
     public func restore(contentsOf path: String) throws -> RestoreWarning? {
-        try restore(json: snapshotText(at: path), secrets: nil)
+        try restore(json: Self.snapshotText(at: path), secrets: nil)
     }
 
     /// ``restore(_:secrets:)`` of the snapshot in the file at `path` (of at most ``maximumSnapshotBytes``).
     @discardableResult
     public func restore(contentsOf path: String, secrets: (SnapshotSecret) throws -> FlowValue) throws -> RestoreWarning? {
-        try withoutActuallyEscaping(secrets) { secrets in try restore(json: snapshotText(at: path), secrets: secrets) }
+        try withoutActuallyEscaping(secrets) { secrets in try restore(json: Self.snapshotText(at: path), secrets: secrets) }
     }
 
     /// Every restore comes here: the snapshot's text, and the secrets' source if any.
@@ -472,8 +462,9 @@ public final class ScriptRuntime {
         try snapshots.restore(json, into: self, secrets: secrets)
     }
 
-    /// The text of the snapshot file at `path`, read up to ``maximumSnapshotBytes``.
-    private func snapshotText(at path: String) throws -> String {
+    /// The text of the snapshot file at `path`, read up to ``maximumSnapshotBytes``: what every front that
+    /// restores a file reads.
+    package static func snapshotText(at path: String) throws -> String {
         guard let json = readTextFile(path, limit: Self.maximumSnapshotBytes) else {
             throw SnapshotError(.unreadable, "cannot read the snapshot \(path) (missing, unreadable, or over \(Self.maximumSnapshotBytes >> 20) MiB)")
         }

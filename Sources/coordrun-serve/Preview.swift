@@ -52,7 +52,7 @@ actor Preview {
             fresh.snapshotKey = snapshotKey
             fresh.lua.sourceOverrides = sources
             // The storage the session began with (the file's store is taken over once travel succeeds).
-            try fresh.app.atomically { fresh.app.storage.replaceAll(with: initialStorage) }
+            try fresh.seedStorage(initialStorage)
             try ExitGuard.install(in: fresh, message: ExitGuard.serverMessage)
             try fresh.silencingPrint {
                 try fresh.load(script: script)
@@ -107,7 +107,7 @@ actor Preview {
                     let runtime = try limits.runtime(timed: true)
                     try Explorer.prepare(runtime)
                     runtime.lua.sourceOverrides = sources
-                    if !storage.isEmpty { try runtime.app.atomically { runtime.app.storage.replaceAll(with: storage) } }
+                    if !storage.isEmpty { try runtime.seedStorage(storage) }
                     try runtime.load(script: script)
                     return runtime
                 }

@@ -137,7 +137,7 @@ enum CoordRun {
             }
             let fresh = try makeRuntime(invocation, options, storage: false)
             // The storage the session began with (the file's store is taken over once travel succeeds).
-            try fresh.app.atomically { fresh.app.storage.replaceAll(with: runtime.initialStorage) }
+            try fresh.seedStorage(runtime.initialStorage)
             fresh.lua.sourceOverrides = sources
             _ = try fresh.silencingPrint { try fresh.lua.withTimeLimit(options.timeLimit) { try startUp(fresh, invocation, options, secrets: secrets) } }
             return fresh

@@ -125,10 +125,7 @@ struct ExploreCommand: ParsableCommand {
         let script = self.script ?? ""
         var snapshot: String?
         if let restore {
-            guard let text = Files.readFile(restore, limit: ScriptRuntime.maximumSnapshotBytes) else {
-                fail(streams, "cannot read the snapshot \(restore) (missing, unreadable, or over \(ScriptRuntime.maximumSnapshotBytes >> 20) MiB)")
-            }
-            snapshot = text
+            do { snapshot = try ScriptRuntime.snapshotText(at: restore) } catch { fail(streams, "\(error)") }
         }
         let explorer = makeExplorer(snapshot: snapshot, streams)
         let options = explorer.options
@@ -303,7 +300,7 @@ struct ExploreCommand: ParsableCommand {
         { [script = script ?? "", state, width = start.width, chunks, limits = limitOptions.limits] in
             let runtime = try limits.runtime(stateNamed: state, timed: stepTimeLimit != nil)
             runtime.app.setStartingSizeClass(width)
-            if !storage.isEmpty { try runtime.app.atomically { runtime.app.storage.replaceAll(with: storage) } }
+            if !storage.isEmpty { try runtime.seedStorage(storage) }
             try Explorer.prepare(runtime)
             try runtime.lua.withTimeLimit(stepTimeLimit) {
                 for (name, value) in globals { try runtime.lua.globals.set(name, value) }

@@ -13,7 +13,7 @@
 ///
 /// Where things are: this file is the front (what the user does); `Transaction.swift` makes operations
 /// atomic over the journal (`Journal.swift`), whose entries (`Change.swift`) are the only writers of navigation state;
-/// `Navigation.swift` carries out ``Transition``s; `Lifecycle.swift` runs, finishes and releases
+/// `Navigator.swift` carries out ``Transition``s; `Lifecycle.swift` runs, finishes and releases
 /// coordinators; `SignalDelivery.swift` spreads signals.
 ///
 /// **Atomic operations.** Every operation that fails (a navigation mistake, an error thrown by a handler
@@ -37,18 +37,8 @@ public final class Application {
     public internal(set) var root: Coordinator?
     /// The built-in screen type of alerts.
     public let alertType: ScreenType
-    /// Opens a link for ``perform(_:)`` (``UserStep/open(_:)``): the scripting layer's routes. It records
-    /// the step itself.
-    package var linkOpener: ((String) throws -> Void)?
-    /// Relaunches the app for ``perform(_:)`` (``UserStep/relaunch``): the scripting layer runs its scripts
-    /// again and starts the app, inside the step's operation (which records the step).
-    package var relauncher: (() throws -> Void)?
-    /// Runs at the end of every outermost operation that succeeded so far, before it commits, inside it
-    /// (an error fails it), while set: the scripting layer continues a held link there.
-    package var beforeCommit: (() throws -> Void)?
-    /// Runs at the end of every step of the user's side (``perform(_:)``), inside its operation, while set
-    /// (the scripting layer sets it while a link is held).
-    package var afterStep: (() throws -> Void)?
+    /// What a scripting layer carries out for the app (links, a relaunch) and where it joins in.
+    package var scripting = ScriptingLayer()
 
     /// Running and finishing coordinators, and the rule that no flow outlives its screens.
     let lifecycle = Lifecycle()
@@ -56,6 +46,8 @@ public final class Application {
     package let stepLog: StepLog
     /// Spreads signals through the tree.
     let signals = SignalDelivery()
+    /// Carries out transitions and the system's own steps on the window.
+    var navigator: Navigator { Navigator(app: self) }
 
     /// What the user did since the app started, in order (see ``UserStep``): the taps, Backs, dismisses,
     /// tab selections and links of operations that succeeded.
@@ -264,7 +256,7 @@ public final class Application {
     /// user (a host, a script's driver functions, a REPL, exploration, a snapshot's replay) comes here.
     public func perform(_ step: UserStep) throws {
         // A hook for the end of every step (a held link continues there), in the step's operation.
-        guard let afterStep else { return try take(step) }
+        guard let afterStep = scripting.afterStep else { return try take(step) }
         try atomically {
             try take(step)
             try afterStep()
@@ -287,26 +279,18 @@ public final class Application {
             }
         case .back:
             try atomically {
-                try systemBack()
+                try navigator.systemBack()
                 stepLog.note(step)
             }
         case .dismiss:
             try atomically {
-                guard let top = window.modals.last else {
-                    throw NavigationError(.nothingPresented, "nothing is presented, so there is nothing to dismiss")
-                }
-                if let screen = top as? Screen, screen.dismissesOnOutput {
-                    let actions = screen.outputs.map(\.name).joined(separator: ", ")
-                    throw NavigationError(.alertNeedsAction, "an alert is showing: choose one of its actions (\(actions))")
-                }
-                try top.checkSwipeable()
-                try dismiss(by: nil, animated: true, bySystem: true)
+                try navigator.swipeDown()
                 stepLog.note(step)
             }
         case .selectTab(let index):
             try atomically {
                 guard let tabs = visibleTabs else { throw NavigationError(.badTab, "no tab bar is showing") }
-                try select(index, of: tabs, bySystem: true)
+                try navigator.select(index, of: tabs, bySystem: true)
                 stepLog.note(step)
             }
         case .sizeClass(let sizeClass):
@@ -319,7 +303,7 @@ public final class Application {
         case .swipeTo(let index):
             try atomically {
                 guard let pages = window.visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
-                try select(index, of: pages, bySystem: true)
+                try navigator.select(index, of: pages, bySystem: true)
                 stepLog.note(step)
             }
         case let .answer(kind, nth, outcome, value):
@@ -339,12 +323,12 @@ public final class Application {
                 stepLog.note(step)
             }
         case .relaunch:
-            guard let relauncher else {
+            guard let relauncher = scripting.relaunch else {
                 throw NavigationError(.noRouter, "this app cannot relaunch: a scripting layer runs its scripts again")
             }
             try atomically { try relauncher() } // it begins the steps again
         case .open(let link):
-            guard let linkOpener else {
+            guard let linkOpener = scripting.openLink else {
                 throw NavigationError(.noRouter, "this app opens no links (\(link)): a scripting layer routes them")
             }
             try linkOpener(link) // it records the link itself

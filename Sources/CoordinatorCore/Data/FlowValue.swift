@@ -112,12 +112,21 @@ extension String {
     /// The string with `"`, `\\`, line ends and tabs escaped, and every other control character (C0, DEL,
     /// C1) as `\u{1b}`, scalar by scalar: for a quoted literal in a message, which a terminal shows as text
     /// (an escape sequence in a link or a screen's name never reaches the terminal as one).
-    package func replacingEscapes() -> String {
+    package func replacingEscapes() -> String { escaped(quotes: true) }
+
+    /// The string with line ends, tabs and every other control character escaped as ``replacingEscapes()``
+    /// writes them, quotes and backslashes as they are: a name that holds a control character stays on its
+    /// line of a report, and reads the same wherever it is written.
+    package var controlsEscaped: String {
+        unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } ? escaped(quotes: false) : self
+    }
+
+    private func escaped(quotes: Bool) -> String {
         var out = ""
         for scalar in unicodeScalars {
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
+            case "\"" where quotes: out += "\\\""
+            case "\\" where quotes: out += "\\\\"
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"

@@ -13,7 +13,7 @@ extension Application {
             result = try body()
             if journal.isOutermost {
                 try lifecycle.settleOperation(in: self)
-                if let beforeCommit {
+                if let beforeCommit = scripting.beforeCommit {
                     try beforeCommit()
                     try lifecycle.settleOperation(in: self) // what it did settles too
                 }

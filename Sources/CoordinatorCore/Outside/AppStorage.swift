@@ -71,6 +71,11 @@ public final class AppStorage {
         return FlowRecord(values.fields.filter { !secretKeys.contains($0.key) }.map { ($0.key, $0.value) })
     }
 
+    /// Each value as a front shows it, by key: in `notation` (Lua's), a secret one as `(secret)`.
+    package func shown(_ notation: (FlowValue) -> String) -> [(key: String, text: String)] {
+        values.fields.map { ($0.key, secretKeys.contains($0.key) ? "(secret)" : notation($0.value)) }
+    }
+
     /// Notes a change of a value (with the undo that takes it back): the running operation undoes it, and
     /// the next outermost commit persists.
     private func record(_ undo: @escaping (AppStorage) -> Void) {

@@ -200,11 +200,11 @@ final class Lifecycle {
     /// handlers.
     private func complete(_ coordinator: Coordinator, result: FlowValue?, reason: FinishReason, in app: Application) throws {
         try clear(coordinator, in: app)
-        app.restoreContainers(setBy: coordinator)
+        app.navigator.restoreContainers(setBy: coordinator)
         if let modalStack = coordinator.router?.stack, modalStack !== coordinator.parent?.router?.stack,
            modalStack.screens.isEmpty, let index = app.window.modalIndex(of: modalStack)
         {
-            try app.removeModals(from: index, by: coordinator) // the empty modal stack it was given
+            try app.navigator.removeModals(from: index, by: coordinator) // the empty modal stack it was given
         }
         let parent = coordinator.parent
         if let parent {
@@ -242,7 +242,7 @@ final class Lifecycle {
 
     func restart(_ coordinator: Coordinator, args: FlowValue?, in app: Application) throws {
         try clear(coordinator, in: app)
-        app.restoreContainers(setBy: coordinator)
+        app.navigator.restoreContainers(setBy: coordinator)
         app.emit(.started(coordinator.info, parent: coordinator.parent?.info))
         try coordinator.start(args)
     }
@@ -264,7 +264,7 @@ final class Lifecycle {
         for node in order { node.setStatus(.finishing) } // none of them is settled on its own any more
         for node in order.reversed() { try complete(node, result: nil, reason: .parentFinished, in: app) }
         while let screen = coordinator.screens.last {
-            try app.remove(screen, by: coordinator)
+            try app.navigator.remove(screen, by: coordinator)
             if coordinator.screens.last === screen { coordinator.removeScreen(screen) } // not shown any more
         }
     }
@@ -276,13 +276,13 @@ final class Lifecycle {
     func tearDown(_ app: Application) throws {
         let window = app.window
         if let root = app.root, root.status == .running { try finish(root, result: nil, reason: .parentFinished, in: app) }
-        if !window.modals.isEmpty { try app.removeModals(from: 0, by: nil) }
+        if !window.modals.isEmpty { try app.navigator.removeModals(from: 0, by: nil) }
         if let stack = window.root as? NavigationStack, stack.screens.isEmpty {
             // already empty
         } else {
             let old = window.root
             window.setRoot(NavigationStack(context: app.context))
-            for stack in Application.stacks(of: old) where !stack.screens.isEmpty {
+            for stack in Navigator.stacks(of: old) where !stack.screens.isEmpty {
                 try hide(stack.screens, by: nil)
             }
         }
@@ -309,7 +309,7 @@ final class Lifecycle {
             coordinator.screens = []
         }
         for container in [window.root] + window.modals {
-            for stack in Application.stacks(of: container) {
+            for stack in Navigator.stacks(of: container) {
                 for screen in stack.screens { release(screen) }
                 stack.screens = []
             }

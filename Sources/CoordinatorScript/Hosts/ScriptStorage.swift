@@ -25,6 +25,40 @@ public protocol ScriptStorage: AnyObject {
     func save(_ values: FlowRecord) throws
 }
 
+/// Where a runtime keeps its app's storage between launches: the store a host named, loaded once and
+/// handed every value after each operation that changed one (``ScriptRuntime/useStorage(_:)``).
+final class StorageKeeper {
+    /// The store, once named.
+    private(set) var store: (any ScriptStorage)?
+
+    /// Loads `store`'s values into `app`'s storage, then saves there.
+    func use(_ store: any ScriptStorage, in app: Application) throws {
+        try seed(store.load(), in: app)
+        connect(store, to: app)
+    }
+
+    /// Gives `app`'s storage `values`, saved nowhere.
+    func seed(_ values: FlowRecord, in app: Application) throws {
+        try app.atomically {
+            app.storage.persist = nil
+            app.storage.replaceAll(with: values)
+        }
+        store = nil
+    }
+
+    /// Takes `other`'s store, saving `app`'s values there now.
+    func take(from other: StorageKeeper, in app: Application) throws {
+        guard let store = other.store else { return }
+        try store.save(app.storage.values)
+        connect(store, to: app)
+    }
+
+    private func connect(_ store: any ScriptStorage, to app: Application) {
+        self.store = store
+        app.storage.persist = { [weak store] values in try store?.save(values) }
+    }
+}
+
 /// A storage in a JSON file (`coordrun --storage FILE`): an object of the values by key. A missing file is
 /// an empty storage; a save replaces the file at once (a reader never sees half of it, a failed write leaves
 /// the old one), a new file readable by its owner alone (it may hold secrets such as a token).

@@ -124,9 +124,8 @@ final class ScriptModule {
         })
         try native.set("describeStorage", lua.function(name: "storage", holding: runtime) { runtime, call in
             // What tostring shows (a REPL prints it): a secret key's value masked.
-            let storage = runtime.app.storage
-            let shown = storage.values.fields.map { ($0.key, storage.secretKeys.contains($0.key) ? "(secret)" : $0.value.luaLiteral) }
-            try call.pushResult("storage {" + shown.map { LuaSyntax.key($0.0) + " = " + $0.1 }.joined(separator: ", ") + "}")
+            let shown = runtime.app.storage.shown(\.luaLiteral)
+            try call.pushResult("storage {" + shown.map { LuaSyntax.key($0.key) + " = " + $0.text }.joined(separator: ", ") + "}")
         })
         try native.set("storageSecrets", lua.function(name: "storageSecrets", holding: runtime) { runtime, call in
             // flow.storageSecrets { "token", ... }: those keys are never written into a snapshot.

@@ -197,6 +197,9 @@ extension ScriptRuntime {
     /// this state is one the property asks a way to).
     package func checkGoals() throws -> [PropertyResult] { try properties.evaluate(.reachable, in: self) }
 
+    /// Whether the scripts declare any property.
+    package var declaresProperties: Bool { !properties.declared.isEmpty }
+
     /// The properties the scripts declare, by kind and name, in the order declared.
     package var declaredProperties: [(kind: PropertyKind, name: String, location: String)] {
         properties.declared.map { ($0.kind, $0.name, $0.location) }

@@ -158,7 +158,7 @@ final class RouteTable {
             guard let self, let runtime else { return }
             try continueHeld(in: runtime)
         }
-        (runtime.app.afterStep, runtime.app.beforeCommit) = (check, check)
+        (runtime.app.scripting.afterStep, runtime.app.scripting.beforeCommit) = (check, check)
     }
 
     /// Drops the held link (the app relaunched, or is taken back to its start), undone with the operation.
@@ -200,13 +200,7 @@ final class RouteTable {
                     // (a route that requires a state: in that one), the window as wide as it started.
                     try runtime.reset(to: route.requires ?? app.startState, width: app.startSizeClass, starting: true)
                 }
-                for (i, step) in route.steps.enumerated() {
-                    do {
-                        try take(step, parameters: parameters, in: app)
-                    } catch {
-                        throw RouteError(.stepFailed, "\(Route.shown(url)), step \(i + 1) of route '\(route.pattern)' (\(route.location)): \(error)")
-                    }
-                }
+                try takeSteps(of: route, for: url, parameters: parameters, in: app)
             }
             if route.from == .start { app.stepLog.reset(to: [.open(url)]) } else { app.stepLog.note(.open(url)) }
         }
@@ -230,19 +224,23 @@ final class RouteTable {
         hold(nil, in: runtime)
         do {
             try app.atomically {
-                try app.stepLog.withoutRecording {
-                    for (i, step) in link.route.steps.enumerated() {
-                        do {
-                            try take(step, parameters: link.parameters, in: app)
-                        } catch {
-                            throw RouteError(.stepFailed, "\(Route.shown(link.url)), step \(i + 1) of route '\(link.route.pattern)' (\(link.route.location)): \(error)")
-                        }
-                    }
-                }
+                try app.stepLog.withoutRecording { try takeSteps(of: link.route, for: link.url, parameters: link.parameters, in: app) }
                 app.emit(.linkContinued(link.url))
             }
         } catch {
             app.emit(.linkDropped(link.url, reason: "\(error)"))
+        }
+    }
+
+    /// Takes the steps of `route` for the link `url`: a step that fails is an error naming the link, the step
+    /// and the route.
+    private func takeSteps(of route: Route, for url: String, parameters: [String: String], in app: Application) throws {
+        for (i, step) in route.steps.enumerated() {
+            do {
+                try take(step, parameters: parameters, in: app)
+            } catch {
+                throw RouteError(.stepFailed, "\(Route.shown(url)), step \(i + 1) of route '\(route.pattern)' (\(route.location)): \(error)")
+            }
         }
     }
 

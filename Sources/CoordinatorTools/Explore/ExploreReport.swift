@@ -407,27 +407,6 @@ extension String {
         return out + rest
     }
 
-    /// The text with its control characters escaped as Lua writes them (`\n`, `\u{1}`): a name that holds
-    /// one stays on its line of a report, and reads the same wherever it is written.
-    package var controlsEscaped: String {
-        guard unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return self }
-        var out = ""
-        for scalar in unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
-
     /// The text with every run of digits as `#` (ids differ between two reports of one object).
     func replacingDigits() -> String {
         var out = "", inDigits = false

@@ -144,7 +144,7 @@ extension Explorer.StateSeen {
                   tab: value["tab"]?.stringValue,
                   gateway: value["gateway"]?.stringValue ?? "", shownTypes: value["shown"]?.listValue?.compactMap(\.stringValue) ?? [])
         brokenInvariants = (value["broken"]?.listValue ?? []).compactMap { entry in
-            entry["name"]?.stringValue.map { Explorer.BrokenInvariant(name: $0, failure: entry["failure"]?.stringValue) }
+            entry["name"]?.stringValue.map { BrokenInvariant(name: $0, failure: entry["failure"]?.stringValue) }
         }
         goals = value["goals"]?.listValue?.compactMap(\.stringValue) ?? []
         propertyFault = value["propertyFault"]?.stringValue

@@ -142,12 +142,6 @@ public final class Explorer {
         package var propertyFault: String?
     }
 
-    /// An invariant that does not hold at a state: its name, and why it could not be told (its function
-    /// failed) when that is why.
-    package struct BrokenInvariant: Equatable {
-        package let name: String
-        package let failure: String?
-    }
 
     /// What one action taken at a state gave.
     package struct Outcome {
@@ -250,7 +244,7 @@ public final class Explorer {
     package func expand(_ path: [UserStep], expecting key: String? = nil) throws -> Expansion {
         let freshBefore = freshRuntimes
         let origin = try goTo(path, expecting: key)
-        var actions = try runtime.lua.withTimeLimit(options.stepTimeLimit) { try Self.actions(in: app) }
+        var actions = try runtime.lua.withTimeLimit(options.stepTimeLimit) { try UserActions.available(in: app) }
         // A relaunch, where it may lead elsewhere than the start: the storage, the clock or the width is
         // not the start's (with all three as at the start, a relaunch launches the app the start launched).
         if runtime.canRelaunch, app.storage.values != baseStorage || app.clock.now != 0 || app.window.sizeClass != baseWidth {
@@ -279,7 +273,7 @@ public final class Explorer {
             var pendingOfKind: [String: Int] = [:]
             for request in app.pendingRequests { pendingOfKind[request.kind, default: 0] += 1 }
             if let (kind, waiting) = pendingOfKind.filter({ $0.value > options.maxPending }).min(by: { $0.key < $1.key }) {
-                let left = oracle.leftSinceLastLook ? oracle.newlyLeftAlive(collecting: runtime.lua).map(\.violation) : []
+                let left = oracle.leftByLastSteps(collecting: runtime.lua)
                 outcomes.append(Outcome(action: action, result: .cut(kind: kind, waiting: waiting), unhandled: nil, violations: left))
                 continue
             }
@@ -290,7 +284,7 @@ public final class Explorer {
             // What the step left (a flow it finished, a screen it took away) is looked for now, while the
             // runtime is at the state the step reached: a later action's replay may drop what holds it,
             // and the leak would go unseen. A look costs a collection: only after a step that left something.
-            let left = oracle.leftSinceLastLook ? oracle.newlyLeftAlive(collecting: runtime.lua).map(\.violation) : []
+            let left = oracle.leftByLastSteps(collecting: runtime.lua)
             outcomes.append(Outcome(action: action, result: .state(state), unhandled: unhandled, violations: oracle.cheapViolations() + left))
         }
         var expansion = Expansion(actionCount: actions.count, outcomes: outcomes, leftAlive: [])
@@ -319,34 +313,15 @@ public final class Explorer {
                              owner: screen?.owner?.name ?? "", modal: FlowGraph.modal(in: app),
                              tab: tabs.map { $0.titles[$0.selectedIndex] }, gateway: app.gateway.state.rawValue,
                              shownTypes: app.window.allScreens.map(\.name))
-        if !runtime.declaredProperties.isEmpty {
-            let checked = try properties(at: identity.key)
-            (seen.brokenInvariants, seen.goals, seen.propertyFault) = (checked.broken, checked.goals, checked.fault)
+        if runtime.declaresProperties {
+            let verdict = try properties.verdict(at: identity.key, in: runtime, timeLimit: options.stepTimeLimit) { try self.identity().key }
+            (seen.brokenInvariants, seen.goals, seen.propertyFault) = (verdict.broken, verdict.goals, verdict.fault)
         }
         return seen
     }
 
-    /// What the properties say of the state the runtime is at (whose identity is `key`): evaluated once per
-    /// state in this explorer (a state's identity is everything a property can read). A property may not
-    /// change anything: one that changed the scripts' data (the identity after them is another) is the
-    /// state's fault, and the runtime is no longer at the state.
-    private func properties(at key: String) throws -> (broken: [BrokenInvariant], goals: [String], fault: String?) {
-        if let known = propertiesSeen[key] { return known }
-        let (invariants, goals) = try runtime.lua.withTimeLimit(options.stepTimeLimit) {
-            (try runtime.checkInvariants(), try runtime.checkGoals())
-        }
-        var result = (broken: invariants.filter { !$0.holds }.map { BrokenInvariant(name: $0.name, failure: $0.failure) },
-                      goals: goals.filter(\.holds).map(\.name), fault: String?.none)
-        if try identity().key != key {
-            let names = runtime.declaredProperties.map { "'\($0.name)'" }.joined(separator: ", ")
-            result.fault = "a property changed the app's data (\(names)): a property only reads"
-        }
-        propertiesSeen[key] = result
-        return result
-    }
-
-    /// What the properties said of each state this explorer evaluated them in, by identity.
-    private var propertiesSeen: [String: (broken: [BrokenInvariant], goals: [String], fault: String?)] = [:]
+    /// What the app's properties said of the states this explorer reached.
+    private var properties = PropertyChecks()
 
     /// The gateway's state the exploration began in: every branch starts the app in it again.
     private let baseState: AppState
@@ -454,85 +429,6 @@ public final class Explorer {
         }
     }
 
-
-    /// What the user can do now: the visible screen's outputs offered now (each item of a choice, each example of a
-    /// value output), Back (when there is somewhere to go back to), the swipe-down of a modal that is not an
-    /// alert, every other tab of the tab bar and a swipe to each page beside the one shown, when no modal
-    /// covers them; every event the app declares with each example, its own lifecycle events where a flow
-    /// listens; each pending request answered with each outcome; the time until the next timer fires; a
-    /// rotation where a split shows.
-    static func actions(in app: Application) throws -> [UserStep] {
-        var actions: [UserStep] = []
-        // The visible screen's outputs, or those of each column's top screen of a split side by side (an
-        // output two columns share cannot be told apart by name: tapping it is an error, so it is not tried).
-        let screens = app.window.tappableScreens
-        var shared: Set<String> = []
-        if screens.count > 1 {
-            var seen: Set<String> = []
-            for screen in screens { for output in try screen.offeredOutputs() where !seen.insert(output.name).inserted { shared.insert(output.name) } }
-        }
-        for screen in screens {
-            for output in try screen.offeredOutputs() where !shared.contains(output.name) { // one whose `when` is false is not there
-                switch output.payload {
-                case .nothing: actions.append(.tap(output.name, payload: nil))
-                case .choice(let from):
-                    for item in screen[from]?.listValue ?? [] { actions.append(.tap(output.name, payload: unshared(item))) }
-                case .value:
-                    for example in screen.type.examples[output.name] ?? [] { actions.append(.tap(output.name, payload: unshared(example))) }
-                }
-            }
-        }
-        let alert = (app.window.modals.last as? Screen)?.dismissesOnOutput == true
-        if !alert {
-            if let top = app.window.modals.last {
-                if app.window.canGoBack(in: top) { actions.append(.back) }
-                if top.presentation.isSwipeable { actions.append(.dismiss) } // what the user cannot do is never tried
-            } else if app.window.canGoBack(in: app.window.root) {
-                actions.append(.back)
-            }
-            if let tabs = app.visibleTabs {
-                for i in tabs.titles.indices where i != tabs.selectedIndex { actions.append(.selectTab(i)) }
-            }
-            if let pages = app.window.visiblePages { // a swipe reaches the page beside the one shown
-                for i in [pages.selectedIndex - 1, pages.selectedIndex + 1] where pages.titles.indices.contains(i) { actions.append(.swipeTo(i)) }
-            }
-        }
-        // Every event the app declares, with each example payload; the app's own (background, foreground)
-        // where some flow listens to them.
-        let listened = Set((app.root?.subtree ?? []).filter { $0.status == .running }.flatMap(\.eventNames))
-        for event in app.eventDeclarations.values.sorted(by: { $0.name < $1.name }) where !event.isBuiltIn || listened.contains(event.name) {
-            for payload in event.payloads { actions.append(.event(event.name, payload: payload.map(unshared))) }
-        }
-        // Each pending request answered with each outcome its kind declares (so "Back while loading" and
-        // "an answer after its flow finished" are states too).
-        var seenKinds: [String: Int] = [:]
-        for request in app.pendingRequests {
-            let nth = seenKinds[request.kind, default: 0]
-            seenKinds[request.kind] = nth + 1
-            for outcome in app.requestDeclarations[request.kind]?.outcomes ?? [] {
-                actions.append(.answer(request.kind, nth: nth, outcome: outcome.name, value: nil))
-            }
-        }
-        // Time passing until the next timer fires, when one is pending.
-        if let next = app.clock.untilNext { actions.append(.advance(next)) }
-        // A rotation, where a split shows: it collapses or expands.
-        if ([app.window.root] + app.window.modals).contains(where: { $0 is SplitContainer }) {
-            actions.append(.sizeClass(app.window.sizeClass == .regular ? .compact : .regular))
-        }
-        return actions
-    }
-
-    /// `value` in storage of its own. A payload the app gave (an item of a screen's list) is, to Lua, the
-    /// very table the app holds (frozen data comes back as itself); the same payload written in a test, or
-    /// replayed in a fresh runtime, is a new table. A step the explorer takes must be the step its
-    /// reproduction takes: a new table every time.
-    static func unshared(_ value: FlowValue) -> FlowValue {
-        switch value {
-        case .list(let items): .list(items.map(unshared))
-        case .record(let record): .record(FlowRecord(record.fields.map { ($0.key, unshared($0.value)) }))
-        default: value
-        }
-    }
 
     /// An error as a finding shows it: a Lua error with its traceback.
     static func text(of error: Error) -> String { (error as? LuaError)?.fullDescription ?? "\(error)" }

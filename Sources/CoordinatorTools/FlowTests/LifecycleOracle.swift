@@ -23,7 +23,7 @@ final class LifecycleOracle {
     private let onlyHeard: Bool
     /// Whether a step finished a coordinator or took a screen away since ``newlyLeftAlive(collecting:)``
     /// last looked: only then can a collection find something new.
-    private(set) var leftSinceLastLook = false
+    private var leftSinceLastLook = false
 
     /// An oracle over `app`; with `listening` false it hears of finishes only between ``listen()`` and
     /// ``stopListening()`` (exploration listens during the steps it takes, not while it replays a path:
@@ -91,6 +91,12 @@ final class LifecycleOracle {
     func newlyLeftAlive(collecting lua: LuaState) -> [LeftAlive] {
         leftSinceLastLook = false
         return leftAlive(collecting: lua).filter { reported.insert($0.object).inserted }
+    }
+
+    /// What the steps since the last look left alive (``newlyLeftAlive(collecting:)``'s violations), looked
+    /// for only when one of them finished a flow or took a screen away: a collection costs the heap.
+    func leftByLastSteps(collecting lua: LuaState) -> [String] {
+        leftSinceLastLook ? newlyLeftAlive(collecting: lua).map(\.violation) : []
     }
 
     /// A finished flow or a left screen still alive: the object's id, the step that left it, the violation.

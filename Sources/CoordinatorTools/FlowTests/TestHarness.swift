@@ -218,7 +218,7 @@ final class TestHarness {
                 case .list(let items)? where items.isEmpty: values = [:]
                 default: throw LuaError(.runtime, "app's option 'storage' is a table of values by key ({ onboarded = true })")
                 }
-                try harness.runtime.app.atomically { harness.runtime.app.storage.replaceAll(with: values) }
+                try harness.runtime.seedStorage(values)
                 harness.startStorage = values
             }
             let script = path.hasPrefix("/") ? path : folder + "/" + path

@@ -225,10 +225,7 @@ package final class PreviewSession {
         document["nextTimer"] = app.clock.untilNext.map(FlowValue.double)
         // The storage kept across launches (each value as Lua, a secret one masked), and a link held until
         // the app is in the gateway state its route requires.
-        let storage = app.storage
-        document["storage"] = .record(FlowRecord(storage.values.fields.map { field in
-            (field.key, .string(storage.secretKeys.contains(field.key) ? "(secret)" : field.value.luaLiteral))
-        }))
+        document["storage"] = .record(FlowRecord(app.storage.shown(\.luaLiteral).map { ($0.key, .string($0.text)) }))
         document["heldLink"] = repl.runtime.heldLink.map(FlowValue.string)
         if let pages = app.window.visiblePages {
             document["pages"] = .list(pages.titles.indices.map { i in

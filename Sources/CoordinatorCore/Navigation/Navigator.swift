@@ -3,9 +3,21 @@
 /// ``Application/atomically(_:)``; every change goes through the journal's writers (`Change.swift`), and
 /// the screens that leave are handed to the lifecycle (`Lifecycle.swift`).
 ///
+/// An application hands one out for each step (``Application/navigator``): it holds nothing but the app it
+/// works on.
+///
 /// Costs: each step touches the screens it moves and the containers on the way (a stack is found from
 /// its screen, a modal by scanning the handful of modals), never the whole stack or the whole tree.
-extension Application {
+struct Navigator {
+    /// The app whose window it changes.
+    let app: Application
+
+    private var window: Window { app.window }
+    private var lifecycle: Lifecycle { app.lifecycle }
+
+    @inline(__always)
+    private func emit(_ event: @autoclosure () -> NavigationEvent) { app.emit(event()) }
+
     /// Performs `transition` on `stack` for `actor`, which owns the screens it shows.
     func navigate(_ transition: Transition, on stack: NavigationStack, by actor: Coordinator, animated: Bool) throws {
         switch transition {
@@ -52,7 +64,7 @@ extension Application {
     private func push(_ screen: Screen, on stack: NavigationStack, by actor: Coordinator, animated: Bool, animation: String?) throws {
         try checkShown(stack, actor)
         guard !screen.isShown else { throw NavigationError(.screenInUse, "screen \(screen.info) is already shown") }
-        guard screen.context === context else { throw NavigationError(.screenInUse, "screen \(screen.info) belongs to another app") }
+        guard screen.context === app.context else { throw NavigationError(.screenInUse, "screen \(screen.info) belongs to another app") }
         stack.append(screen)
         lifecycle.show(screen, on: stack, by: actor)
         emit(.pushed(screen.info, animated: animated, animation: animation))
@@ -70,7 +82,7 @@ extension Application {
         let top = stack.removeLast(1)
         try lifecycle.hide(top, bySystem: bySystem, by: actor)
         emit(.popped(top.map(\.info), animated: animated, bySystem: bySystem))
-        try lifecycle.settle(actor: actor, in: self)
+        try lifecycle.settle(actor: actor, in: app)
     }
 
     private func popAbove(_ index: Int, of stack: NavigationStack, by actor: Coordinator, animated: Bool) throws {
@@ -79,7 +91,7 @@ extension Application {
         let removed = stack.removeLast(count)
         try lifecycle.hide(removed, by: actor)
         emit(.popped(removed.reversed().map(\.info), animated: animated, bySystem: false))
-        try lifecycle.settle(actor: actor, in: self)
+        try lifecycle.settle(actor: actor, in: app)
     }
 
     private func setRoot(_ screen: Screen, of stack: NavigationStack, hideBar: Bool, by actor: Coordinator, animated: Bool,
@@ -90,7 +102,7 @@ extension Application {
         lifecycle.show(screen, on: stack, by: actor)
         try lifecycle.hide(removed, by: actor)
         emit(detail ? .detailShown(screen.info, animated: animated) : .rootSet(screen.info, hideBar: hideBar, animated: animated))
-        try lifecycle.settle(actor: actor, in: self)
+        try lifecycle.settle(actor: actor, in: app)
     }
 
     private func present(_ module: Presentable, by actor: Coordinator, animated: Bool, animation: String?) throws {
@@ -116,7 +128,7 @@ extension Application {
         let top = window.removeModals(from: window.modals.count - 1)
         try lifecycle.hide(top.flatMap(\.screens), bySystem: bySystem, by: actor)
         emit(.dismissed(top[0].containerName, animated: animated, bySystem: bySystem))
-        try lifecycle.settle(actor: actor, in: self)
+        try lifecycle.settle(actor: actor, in: app)
     }
 
     /// Dismisses a screen presented by itself (an alert whose action was chosen), with every modal above it.
@@ -151,21 +163,36 @@ extension Application {
     /// The Back button (or edge swipe) on the visible navigation stack, or the swipe-down of the top modal.
     func systemBack() throws {
         if let top = window.modals.last {
-            if let screen = top as? Screen, screen.dismissesOnOutput {
-                let actions = screen.outputs.map(\.name).joined(separator: ", ")
-                throw NavigationError(.alertNeedsAction, "an alert is showing: choose one of its actions (\(actions))")
-            }
+            try refuseAlert(top)
             if let (stack, takesRoot) = window.backStack(in: top) {
                 try pop(stack, by: nil, animated: true, bySystem: true, takingRoot: takesRoot)
             } else {
-                try top.checkSwipeable()
-                try dismiss(by: nil, animated: true, bySystem: true)
+                try swipeDown()
             }
         } else if let (stack, takesRoot) = window.backStack(in: window.root) {
             try pop(stack, by: nil, animated: true, bySystem: true, takingRoot: takesRoot)
         } else {
             let name = window.visibleScreen.map { " (\($0.name) is the root screen\(window.root is SplitContainer ? " of the secondary column" : ""))" } ?? ""
             throw NavigationError(.nothingToGoBack, "there is nothing to go back to\(name)")
+        }
+    }
+
+    /// The swipe-down of the top modal: it goes with everything it holds, unless it is an alert or cannot
+    /// be swiped away (``Presentation``).
+    func swipeDown() throws {
+        guard let top = window.modals.last else {
+            throw NavigationError(.nothingPresented, "nothing is presented, so there is nothing to dismiss")
+        }
+        try refuseAlert(top)
+        try top.checkSwipeable()
+        try dismiss(by: nil, animated: true, bySystem: true)
+    }
+
+    /// An alert goes only with one of its actions: no Back, no swipe.
+    private func refuseAlert(_ top: Presentable) throws {
+        if let screen = top as? Screen, screen.dismissesOnOutput {
+            let actions = screen.outputs.map(\.name).joined(separator: ", ")
+            throw NavigationError(.alertNeedsAction, "an alert is showing: choose one of its actions (\(actions))")
         }
     }
 
@@ -182,7 +209,7 @@ extension Application {
         let hidden = stack.reset(to: [], barHidden: false)
         try lifecycle.hide(hidden, by: actor)
         emit(.presented(container.containerName, animated: false, presentation: container.presentation))
-        try lifecycle.settle(actor: actor, in: self)
+        try lifecycle.settle(actor: actor, in: app)
     }
 
     /// Gives the places of the tab bars `coordinator` set back to the stacks they took them from
@@ -198,7 +225,7 @@ extension Application {
             try lifecycle.hide(modal.screens, by: actor)
             emit(.dismissed(modal.containerName, animated: true, bySystem: false))
         }
-        try lifecycle.settle(actor: actor, in: self)
+        try lifecycle.settle(actor: actor, in: app)
     }
 
     /// Removes one screen from wherever it is shown; a modal stack left empty is dismissed.
@@ -215,7 +242,7 @@ extension Application {
         stack.remove(at: index)
         try lifecycle.hide([screen], by: actor)
         emit(.popped([screen.info], animated: true, bySystem: false))
-        try lifecycle.settle(actor: actor, in: self)
+        try lifecycle.settle(actor: actor, in: app)
     }
 
     /// The navigation stacks inside a container.
