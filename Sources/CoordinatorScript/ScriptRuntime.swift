@@ -71,6 +71,11 @@ public final class ScriptRuntime {
     /// write nothing on the scripts' behalf either.
     package var isSandboxed: Bool { configuration.sandbox }
 
+    /// Whether ``stateIdentity(views:also:excluding:)`` keeps the walk of the parts that seldom change (the
+    /// standard library, the loaded modules, the globals) and checks them by image instead of walking them
+    /// again: the same identities, faster. Off only to measure or test it against the full walk.
+    package var cachesStableIdentity = true
+
     /// Creates a runtime whose gateway starts in `state`, with the Lua standard libraries `libraries`.
     /// With `driverFunctions`, Lua code can also act as the user (`tap`, `back`, `top`, ...: see
     /// ``installDriverFunctions()``), as in a REPL or a test.

@@ -11,6 +11,13 @@ func now() -> UInt64 {
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
+/// Nanoseconds of CPU time this process has used (all its threads).
+func cpuNow() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
 /// Nanoseconds per operation of the best of `rounds` runs of `body` (which performs `operations`).
 func best(rounds: Int, operations: Int, _ body: () throws -> Void) rethrows -> Double {
     var result = Double.infinity

@@ -59,6 +59,47 @@ import TestSupport
         #expect(verification.mismatches.isEmpty, "\(verification.mismatches.map { $0.path.map(\.luaSource) + [$0.message] })")
     }
 
+    /// The walk of the parts that seldom change, kept between identities (``ScriptRuntime/cachesStableIdentity``),
+    /// changes no state and no transition: the shop, and an app whose steps write into the standard library, a
+    /// global and a module's upvalue (the cache then walks them again), give the full walk's report.
+    @Test func theStableRootsCacheGivesTheFullWalksStatesAndTransitions() throws {
+        let writer = """
+            local flow = require "coordinator"
+            local visits = 0
+            flow.screen "Home" { outputs = { "mark", "global", "count", "reset" } }
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              local home = self.router:push("Home")
+              home.onMark = function() string.marked = not string.marked end
+              home.onGlobal = function() seen = (seen or 0) % 3 + 1 end
+              home.onCount = function() visits = (visits + 1) % 4 end
+              home.onReset = function() string.marked, seen, visits = nil, nil, 0 end
+            end
+            flow.app { authorization = Main }
+            """
+        let path = NSTemporaryDirectory() + "stable-writer-\(UUID().uuidString).lua"
+        try writer.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for (script, depth) in [(repositoryRoot + "/examples/shop.lua", 8), (path, 12)] {
+            func report(cached: Bool) throws -> ExploreReport {
+                var options = Explorer.Options()
+                options.depth = depth
+                return try Explorer(options: options) {
+                    let runtime = try ScriptRuntime()
+                    runtime.cachesStableIdentity = cached
+                    try Explorer.prepare(runtime)
+                    try runtime.load(script: script)
+                    return runtime
+                }.run()
+            }
+            let fast = try report(cached: true), full = try report(cached: false)
+            #expect(fast.states.map(\.key) == full.states.map(\.key), "\(script)")
+            #expect(fast.transitions.map { [$0.from, $0.to] } == full.transitions.map { [$0.from, $0.to] }, "\(script)")
+            #expect(fast.transitions.map(\.action.luaSource) == full.transitions.map(\.action.luaSource), "\(script)")
+            #expect(fast.states.count > 20, "\(script): \(fast.states.count) states")
+        }
+    }
+
     /// Screens only events reach (the driver found, the car arrived) are reached: exploration sends every
     /// declared event with its examples, and the app's own where a flow listens.
     @Test func screensOnlyEventsReachAreReached() throws {

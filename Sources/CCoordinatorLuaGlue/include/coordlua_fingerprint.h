@@ -13,7 +13,15 @@
    whose value is a table, function, userdata or thread not reached before, as a multiset (each walked on its own: reference
    numbers depend on history, so their order is not part of the state); 4 a table whose keys are objects the registry's
    multiset leaves out (the host's caches), or nil; 5 the `__index` function of lazily made stores, or nil: a
-   table whose metatable's __index it is gets it called with the table alone first (which makes every field).
+   table whose metatable's __index it is gets it called with the table alone first (which makes every field);
+   6 true to keep the stable roots' walk between calls (below).
+
+   With the registry, the walk begins with the stable roots: the standard library's modules, `package`, the
+   metatables the basic types share, the loaded-modules table, the globals and the coordinator module (each
+   found where Lua keeps it; within them, a later stable root is written by its index and walked in its turn).
+   With 6 true, each root's walk is kept with an image of every object it numbered, and a later call takes
+   every root of the longest prefix whose objects all match their images from what was kept instead of
+   walking it: the same fingerprint (fingerprint.c says why), at the cost of comparing the images.
 
    The encoding is canonical: a table's keys are walked sorted (booleans, integers, floats, strings, then
    objects already numbered, then other objects in traversal order: the one case where two equal states may

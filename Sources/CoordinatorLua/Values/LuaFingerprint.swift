@@ -22,8 +22,13 @@ extension LuaFingerprint {
     /// them all before such a store is walked; `caches` are objects the registry's references hold that are
     /// no part of a state (tables a host makes once, on first need). Runs no other code (no metamethod, no hook); throws for data
     /// nested too deep to walk.
+    ///
+    /// With the registry, the walk begins with the stable roots (the standard library, `package`, the basic
+    /// types' metatables, the loaded modules, the globals, the coordinator module); `cached` keeps their walk
+    /// between calls and takes every root whose objects are all as it left them from the cache (the same
+    /// fingerprint, computed in a fraction of the time; coordlua_fingerprint.h says why it is the same).
     package init(in lua: LuaState, of roots: [any LuaPushable], views: LuaTable? = nil, registry: Bool,
-                 materializing lazy: LuaValue? = nil, excluding caches: [any LuaPushable] = []) throws {
+                 materializing lazy: LuaValue? = nil, excluding caches: [any LuaPushable] = [], cached: Bool = false) throws {
         let core = lua.core
         core.drainUnrefs() // references Swift let go of are not part of the state
         self = try lua.withStack { stack in
@@ -52,7 +57,8 @@ extension LuaFingerprint {
                 lua_rawset(L, -3)
             }
             if let lazy { try stack.push(lazy) } else { lua_pushnil(L) }
-            guard lua_pcallk(L, 5, 2, 0, 0, nil) == LUA_OK else {
+            lua_pushboolean(L, cached ? 1 : 0)
+            guard lua_pcallk(L, 6, 2, 0, 0, nil) == LUA_OK else {
                 throw LuaError(.runtime, (try? stack.read(String.self, at: -1)) ?? "the state could not be fingerprinted")
             }
             return LuaFingerprint(high: UInt64(bitPattern: lua_tointegerx(L, -2, nil)), low: UInt64(bitPattern: lua_tointegerx(L, -1, nil)))

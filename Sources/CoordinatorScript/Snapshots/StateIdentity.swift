@@ -63,7 +63,8 @@ extension ScriptRuntime {
             roots.append(try (screen.outputReceiver as? ScreenHandlers)?.slots.tableValue ?? .nil)
         }
         return StateIdentity(fingerprint: try LuaFingerprint(in: lua, of: roots, views: views, registry: true, materializing: data.lazyStoreIndex,
-                                                                  excluding: runtimeCaches + excluding), viewed: views != nil)
+                                                                  excluding: runtimeCaches + excluding, cached: cachesStableIdentity),
+                             viewed: views != nil)
     }
 }
 
