@@ -739,8 +739,9 @@ static void fp_push_stable_roots(fp_walk *w) {
     luaL_checkstack(L, FP_STABLE + 4, "fingerprint");
     int loaded = lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE) == LUA_TTABLE ? lua_gettop(L) : 0;
     int base = lua_gettop(L);
+    /* Read raw: a metatable the scripts gave the loaded modules runs no code here. */
     for (int i = 0; i < FP_MODULES; i++) {
-        if (loaded) lua_getfield(L, loaded, fp_stable_modules[i]); else lua_pushnil(L);
+        if (loaded) { lua_pushstring(L, fp_stable_modules[i]); lua_rawget(L, loaded); } else lua_pushnil(L);
     }
     lua_pushliteral(L, "");
     lua_pushinteger(L, 0);
@@ -752,7 +753,7 @@ static void fp_push_stable_roots(fp_walk *w) {
     }
     lua_pushvalue(L, base);                                        /* the loaded modules (or nil) */
     lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
-    if (loaded) lua_getfield(L, loaded, "coordinator"); else lua_pushnil(L);
+    if (loaded) { lua_pushliteral(L, "coordinator"); lua_rawget(L, loaded); } else lua_pushnil(L);
     lua_remove(L, base);
     for (int k = 0; k < FP_STABLE; k++) {
         int at = base + k, type = lua_type(L, at);

@@ -52,6 +52,8 @@ import Testing
         // A module replaced where require finds it (the old table still the global).
         "package.loaded.string = { replaced = true }",
         "setmetatable(_G, { __index = function() end })",
+        // The loaded modules with an __index that would count its calls: the walk reads them raw.
+        "calls = 0 package.loaded.utf8 = nil setmetatable(package.loaded, { __index = function() calls = calls + 1 end })",
     ]
 
     @Test func everyWriteIntoAStableRootIsSeenAndTheCacheGivesTheFullWalk() throws {
@@ -68,6 +70,7 @@ import Testing
             #expect(cached == (try Self.fingerprint(lua, cached: true)), "taken again after \(write)")
             before = cached
         }
+        #expect(try lua.globals.get("calls", as: Int.self) == 0)
     }
 
     /// A value written and written back is the state before: the cache says so as the full walk does.
