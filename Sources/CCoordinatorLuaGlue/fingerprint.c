@@ -37,6 +37,8 @@ typedef struct {
     fp_cache *cache;
     int holder, anchors, recording, unkeepable;
     lua_Integer anchored;
+    /* An object written as a mark, its contents not walked (the random generator's state, when asked). */
+    const void *unwalked;
 } fp_walk;
 
 static const char fp_maps_key = 'm';
@@ -439,6 +441,7 @@ static void fp_value(fp_walk *w, int idx) {
     }
     lua_Integer seen = type == LUA_TLIGHTUSERDATA ? 0 : fp_seen(w, idx);
     if (seen != 0) { fp_tag(w, 'R'); fp_word(w, (uint64_t)seen); return; }
+    if (w->unwalked != NULL && lua_topointer(L, idx) == w->unwalked) { fp_tag(w, 'X'); return; }
     if (++w->depth > COORDLUA_FINGERPRINT_DEPTH) {
         luaL_error(L, "the app's data is nested deeper than %d levels: exploration cannot tell its states apart", COORDLUA_FINGERPRINT_DEPTH);
     }
@@ -541,6 +544,7 @@ struct fp_cache {
     int count;                 /* roots kept: marks[0, count) hold */
     fp_mark marks[FP_STABLE];
     const void *roots[FP_STABLE]; /* the stable roots' objects when they were kept */
+    const void *unwalked;      /* the object the kept walks wrote as a mark (fp_walk's), or NULL */
     fp_entry *entries;         /* every root's numbered objects and cells, in the order numbered */
     uint64_t *words;           /* the images of the objects, in the same order */
     size_t entryCount, entryCapacity, wordCount, wordCapacity;
@@ -549,13 +553,20 @@ struct fp_cache {
 static const char fp_cache_key = 'c';
 enum { FP_HOLDER_CACHE = 1, FP_HOLDER_ENTRIES = 2, FP_HOLDER_WORDS = 3, FP_HOLDER_ANCHORS = 4 };
 
-/* Grows the buffer held at holder[slot] (its userdata replaced by one twice the size, the contents copied). */
-static void *fp_grow(lua_State *L, int holder, int slot, void *old, size_t used, size_t *capacity, size_t size) {
-    size_t grown = *capacity < 64 ? 64 : *capacity * 2;
-    void *data = lua_newuserdatauv(L, grown * size, 0);
+/* The buffer held at holder[slot] made `capacity` items long (at least `used`): its userdata replaced, the
+   `used` items copied. */
+static void *fp_resize(lua_State *L, int holder, int slot, void *old, size_t used, size_t capacity, size_t size) {
+    void *data = lua_newuserdatauv(L, (capacity > used ? capacity : used) * size, 0);
     if (used > 0) memcpy(data, old, used * size);
     lua_rawseti(L, holder, slot);
-    *capacity = grown;
+    return data;
+}
+
+/* Grows the buffer held at holder[slot] to twice its size. */
+static void *fp_grow(lua_State *L, int holder, int slot, void *old, size_t used, size_t *capacity, size_t size) {
+    size_t grown = *capacity < 64 ? 64 : *capacity * 2;
+    void *data = fp_resize(L, holder, slot, old, used, grown, size);
+    *capacity = grown > used ? grown : used;
     return data;
 }
 
@@ -606,9 +617,10 @@ static inline void fp_image_value(fp_image *x, int idx) {
     default: /* an address names one object (a light C function: its code, never an object's address) */
         fp_image_word(x, (uint64_t)type);
         fp_image_word(x, (uint64_t)(uintptr_t)lua_topointer(L, idx));
-        if (type == LUA_TSTRING && x->record) { /* anchored: its address names it while the cache holds */
+        if (type == LUA_TSTRING && x->record) { /* anchored (a key: once each): its address names it while the cache holds */
             lua_pushvalue(L, idx);
-            lua_rawseti(L, x->w->anchors, ++x->w->anchored);
+            lua_pushboolean(L, 1);
+            lua_rawset(L, x->w->anchors);
         }
     }
 }
@@ -621,6 +633,7 @@ static inline void fp_image_value(fp_image *x, int idx) {
    table). */
 static void fp_image_object(fp_image *x, int idx) {
     lua_State *L = x->w->L;
+    if (x->w->unwalked != NULL && lua_topointer(L, idx) == x->w->unwalked) { fp_image_word(x, 'X'); return; } /* a mark: no contents */
     switch (lua_type(L, idx)) {
     case LUA_TTABLE: {
         int weak = 0;
@@ -769,7 +782,7 @@ static void fp_walk_stable(fp_walk *w, int base, int cached) {
         fp_cache_open(w);
         fp_cache *c = w->cache;
         /* Every root's object as when the kept roots were walked: a kept root may name a later one. */
-        int same = c->count > 0 && memcmp(c->roots, w->stableRoots, sizeof c->roots) == 0;
+        int same = c->count > 0 && memcmp(c->roots, w->stableRoots, sizeof c->roots) == 0 && c->unwalked == w->unwalked;
         while (same && from < c->count && fp_check_root(w, from)) from++;
         if (from > 0) {
             const fp_mark *m = &c->marks[from - 1];
@@ -785,13 +798,14 @@ static void fp_walk_stable(fp_walk *w, int base, int cached) {
         c->entryCount = fp_mark_entries(c, from);
         c->wordCount = fp_mark_words(c, from);
         memcpy(c->roots, w->stableRoots, sizeof c->roots);
+        c->unwalked = w->unwalked;
     }
     int tables = w->anchors; /* each root's anchors, by its index + 1 */
     int recording = cached;
     for (int k = from; k < FP_STABLE; k++) {
         w->stableAt = k;
         if (recording) {
-            lua_createtable(L, 64, 0);
+            lua_createtable(L, 0, 0);
             lua_createtable(L, 0, 1);
             lua_pushliteral(L, "v");
             lua_setfield(L, -2, "__mode");
@@ -825,6 +839,18 @@ static void fp_walk_stable(fp_walk *w, int base, int cached) {
         c->count = k + 1;
     }
     w->stableAt = -1;
+    if (cached) {
+        /* The buffers to their size: a runtime keeps them as long as it lives. */
+        fp_cache *c = w->cache;
+        if (c->entryCapacity > c->entryCount + c->entryCount / 4 + 16) {
+            c->entries = fp_resize(L, w->holder, FP_HOLDER_ENTRIES, c->entries, c->entryCount, c->entryCount, sizeof(fp_entry));
+            c->entryCapacity = c->entryCount;
+        }
+        if (c->wordCapacity > c->wordCount + c->wordCount / 4 + 64) {
+            c->words = fp_resize(L, w->holder, FP_HOLDER_WORDS, c->words, c->wordCount, c->wordCount, sizeof(uint64_t));
+            c->wordCapacity = c->wordCount;
+        }
+    }
 }
 
 int coordlua_fingerprint(lua_State *L) {
@@ -834,9 +860,25 @@ int coordlua_fingerprint(lua_State *L) {
     w.L = L;
     w.h.a = 0x6A09E667F3BCC908ULL;
     w.h.b = 0xBB67AE8584CAA73BULL;
-    lua_settop(L, 6);
+    lua_settop(L, 7);
     w.stableAt = -1;
     int registry = lua_toboolean(L, 3), cached = lua_toboolean(L, 6) && lua_isnil(L, 2);
+    if (lua_toboolean(L, 7)) {
+        /* The standard generator's state: the full userdata math.random keeps as its first upvalue. */
+        if (lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE) == LUA_TTABLE) {
+            lua_pushliteral(L, "math");
+            if (lua_rawget(L, -2) == LUA_TTABLE) {
+                lua_pushliteral(L, "random");
+                if (lua_rawget(L, -2) == LUA_TFUNCTION && lua_iscfunction(L, -1) && lua_getupvalue(L, -1, 1) != NULL) {
+                    if (lua_type(L, -1) == LUA_TUSERDATA) w.unwalked = lua_topointer(L, -1);
+                    lua_pop(L, 1);
+                }
+                lua_pop(L, 1);
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
     if (lua_type(L, 2) == LUA_TTABLE) w.views = 2;
     if (lua_type(L, 4) == LUA_TTABLE) w.excluded = 4;
     if (lua_type(L, 5) == LUA_TFUNCTION) w.lazy = 5;

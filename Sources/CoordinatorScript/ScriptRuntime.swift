@@ -76,6 +76,15 @@ public final class ScriptRuntime {
     /// again: the same identities, faster. Off only to measure or test it against the full walk.
     package var cachesStableIdentity = true
 
+    /// Whether the app's steps are kept free of loops (on for ``ScriptSession`` and ``ScriptHost``, off by
+    /// default): the state's identity is noted when the app starts and at every ``snapshot()``, and a
+    /// snapshot that finds the app in a state it was in after fewer of its steps drops the steps taken since
+    /// (from ``Application/steps`` too). A conversation that goes back and forth then restores as fast as a
+    /// short one. A snapshot carries what was noted (`stateKeys`) and a restore takes it back. Costs a walk of
+    /// the state at each snapshot; the REPL and the flow tests keep every step (time travel and recording
+    /// read them).
+    public var dropsStepLoops = false
+
     /// Creates a runtime whose gateway starts in `state`, with the Lua standard libraries `libraries`.
     /// With `driverFunctions`, Lua code can also act as the user (`tap`, `back`, `top`, ...: see
     /// ``installDriverFunctions()``), as in a REPL or a test.
@@ -352,6 +361,7 @@ public final class ScriptRuntime {
         // `flow.restart(state)` makes the root the scripts declare now.
         app.makeRootAgain = { [unowned self] in try scriptModule.declaration.makeRoot(self) }
         try app.start(scriptModule.declaration.makeRoot(self), router: configuration.routerMaker?(app))
+        if dropsStepLoops { try snapshots.loops.settle(in: self) } // the start's state, where a conversation may come back
     }
 
     /// Ends the app (its root flow finishes, the window empties) and puts the gateway in `state` and the

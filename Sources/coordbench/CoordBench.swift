@@ -123,7 +123,10 @@ struct CoordBench: ParsableCommand {
         if wanted("links") { results += try linkCases(rounds: rounds, repeats: quick ? 2 : 200, root: root) }
         if wanted("explore") { results += try exploreCases(rounds: quick ? 1 : 3, root: root, quick: quick) }
         if wanted("cancel") { results += try cancelCase(rounds: quick ? 2 : 50) }
-        if wanted("runtime") { results += try runtimeCase(count: quick ? 5 : 200, rounds: rounds, root: root) }
+        if wanted("runtime") {
+            results += try runtimeCase(count: quick ? 5 : 200, rounds: rounds, root: root)
+            results += try chatHostCase(users: quick ? 20 : 1_000, messages: quick ? 100 : 20_000, pool: quick ? 4 : 64)
+        }
         return results
     }
 

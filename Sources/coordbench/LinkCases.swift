@@ -1,3 +1,4 @@
+import Foundation
 import CoordinatorCore
 import CoordinatorTools
 
@@ -36,6 +37,7 @@ func linkCases(rounds: Int, repeats: Int, root: String) throws -> [BenchResult] 
         repl.handle(":undo")
         repl.handle(":redo")
     }
+    let (loops, pathRestore, loopSteps, pathSteps, withLoops, message) = try loopCase(rounds: rounds)
     return [
         BenchResult(name: "open a three-deep link in a tab (rebuilt from the start)", value: open / 1000, unit: "us",
                     note: "\(Int(1e9 / open)) links/s"),
@@ -45,5 +47,63 @@ func linkCases(rounds: Int, repeats: Int, root: String) throws -> [BenchResult] 
         BenchResult(name: "restore that snapshot (replay, check, reconcile)", value: restore / 1000, unit: "us"),
         BenchResult(name: ":undo then :redo in a 100-line REPL session", value: undo / 1_000_000, unit: "ms",
                     note: "each replays the session's lines in a fresh runtime"),
+        BenchResult(name: "restore a 1,000-step back-and-forth, steps' loops dropped (\(loopSteps) steps kept)", value: loops / 1000, unit: "us",
+                    floor: pathRestore / 1000, floorName: "a 10-step path (\(pathSteps) steps)", target: 2,
+                    note: String(format: "with every step kept: %.0f us; a message (a tap and its snapshot, loops dropped): %.0f us", withLoops / 1000, message / 1000)),
     ]
+}
+
+/// A host's conversation: a page that pushes the next page, a snapshot after every step (as a host saves
+/// its user's session after each message). Restores, each into a fresh runtime: a 1,000-step back-and-forth
+/// with the steps' loops dropped, a 10-step path forward, and the back-and-forth with every step kept; and
+/// what a message costs with loops dropped.
+func loopCase(rounds: Int) throws -> (loops: Double, path: Double, loopSteps: Int, pathSteps: Int, withLoops: Double, message: Double) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordbench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let script = folder.appendingPathComponent("pages.lua").path
+    try """
+        local flow = require "coordinator"
+        flow.screen "Page" { inputs = { "n" }, outputs = { "next" } }
+        local Main = flow.coordinator "Main"
+        function Main:start()
+          local function show(n) self:push("Page", { n = n }).onNext = function() show(n + 1) end end
+          show(1)
+        end
+        flow.app { authorization = Main }
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+    func runtime(dropping: Bool) throws -> ScriptRuntime {
+        let runtime = try ScriptRuntime()
+        runtime.lua.tracebacks = false
+        runtime.dropsStepLoops = dropping
+        try runtime.load(script: script)
+        return runtime
+    }
+    func conversation(dropping: Bool, steps: Int, forward: Bool) throws -> (json: String, steps: Int, perMessage: Double) {
+        let app = try runtime(dropping: dropping)
+        try app.start()
+        var json = try app.snapshot()
+        let start = now()
+        for i in 0..<steps {
+            if forward || i % 2 == 0 { try app.app.tap("next") } else { try app.app.perform(.back) }
+            json = try app.snapshot()
+        }
+        return (json, app.app.steps.count, Double(now() - start) / Double(max(steps, 1)))
+    }
+    // The restore alone: each round a fresh runtime is made first, untimed.
+    func restoring(_ json: String, dropping: Bool) throws -> Double {
+        var fastest = Double.infinity
+        for _ in 0..<max(rounds, 3) {
+            let fresh = try runtime(dropping: dropping)
+            let start = now()
+            try fresh.restore(json)
+            fastest = min(fastest, Double(now() - start))
+        }
+        return fastest
+    }
+    let loops = try conversation(dropping: true, steps: 1_000, forward: false)
+    let path = try conversation(dropping: true, steps: 10, forward: true)
+    let kept = try conversation(dropping: false, steps: 1_000, forward: false)
+    return (try restoring(loops.json, dropping: true), try restoring(path.json, dropping: true), loops.steps, path.steps,
+            try restoring(kept.json, dropping: false), loops.perMessage)
 }

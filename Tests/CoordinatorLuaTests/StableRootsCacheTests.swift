@@ -73,6 +73,24 @@ import Testing
         #expect(try lua.globals.get("calls", as: Int.self) == 0)
     }
 
+    /// Without the random generator's state (what a snapshot restores), drawing a number changes nothing, a
+    /// write does, and the cache gives the full walk's fingerprint either way, whichever way it last walked.
+    @Test func withoutTheRandomStateTheCacheGivesTheFullWalk() throws {
+        let lua = try Self.state()
+        func fingerprint(cached: Bool, random: Bool) throws -> LuaFingerprint {
+            try LuaFingerprint(in: lua, of: [lua.globals], registry: true, cached: cached, randomState: random)
+        }
+        let start = try fingerprint(cached: true, random: false)
+        _ = try lua.run("math.random()")
+        #expect(try fingerprint(cached: true, random: false) == start)
+        #expect(try fingerprint(cached: false, random: false) == start)
+        #expect(try fingerprint(cached: true, random: true) == fingerprint(cached: false, random: true))
+        _ = try lua.run("string.extra = 1")
+        let written = try fingerprint(cached: true, random: false)
+        #expect(written != start)
+        #expect(written == (try fingerprint(cached: false, random: false)))
+    }
+
     /// A value written and written back is the state before: the cache says so as the full walk does.
     @Test func aWriteUndoneIsTheStateBefore() throws {
         let lua = try Self.state()

@@ -14,7 +14,8 @@
    numbers depend on history, so their order is not part of the state); 4 a table whose keys are objects the registry's
    multiset leaves out (the host's caches), or nil; 5 the `__index` function of lazily made stores, or nil: a
    table whose metatable's __index it is gets it called with the table alone first (which makes every field);
-   6 true to keep the stable roots' walk between calls (below).
+   6 true to keep the stable roots' walk between calls (below); 7 true to leave out the state of the standard
+   random generator (the userdata `math.random` keeps: written as a mark, its bytes not walked).
 
    With the registry, the walk begins with the stable roots: the standard library's modules, `package`, the
    metatables the basic types share, the loaded-modules table, the globals and the coordinator module (each

@@ -30,6 +30,9 @@ package final class StepLog {
     @exclusivity(unchecked) // SAFETY[one-thread]
     #endif
     package private(set) var overflowed = false
+    /// Changes whenever steps already recorded are taken away or replaced (never when one is added): what
+    /// was noted of the steps under one epoch (the state after each number of them) holds while it lasts.
+    package private(set) var epoch = 0
 
     init(journal: Journal, startState: AppState) {
         self.journal = journal
@@ -61,7 +64,10 @@ package final class StepLog {
     package func reset(to new: [UserStep]) {
         let old = (steps, overflowed)
         (steps, overflowed) = (new, false)
-        journal.recordAlways(.custom(born: 0) { [weak self] in if let self { (self.steps, self.overflowed) = old } })
+        epoch &+= 1
+        journal.recordAlways(.custom(born: 0) { [weak self] in
+            if let self { (self.steps, self.overflowed) = old; self.epoch &+= 1 }
+        })
     }
 
     /// The app (re)started its root in `state`, the window `width` wide, with `storage` (its values but the
@@ -73,5 +79,9 @@ package final class StepLog {
     }
 
     /// Takes back the steps recorded after the first `count` (the undo of ``note(_:)``).
-    func truncate(to count: Int) { if steps.count > count { steps.removeSubrange(count...) } }
+    func truncate(to count: Int) {
+        guard steps.count > count else { return }
+        steps.removeSubrange(count...)
+        epoch &+= 1
+    }
 }

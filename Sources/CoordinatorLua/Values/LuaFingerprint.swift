@@ -27,15 +27,17 @@ extension LuaFingerprint {
     /// types' metatables, the loaded modules, the globals, the coordinator module); `cached` keeps their walk
     /// between calls and takes every root whose objects are all as it left them from the cache (the same
     /// fingerprint, computed in a fraction of the time; coordlua_fingerprint.h says why it is the same).
+    /// `randomState` false leaves out the state of Lua's random generator (which differs in every state).
     package init(in lua: LuaState, of roots: [any LuaPushable], views: LuaTable? = nil, registry: Bool,
-                 materializing lazy: LuaValue? = nil, excluding caches: [any LuaPushable] = [], cached: Bool = false) throws {
+                 materializing lazy: LuaValue? = nil, excluding caches: [any LuaPushable] = [], cached: Bool = false,
+                 randomState: Bool = true) throws {
         let core = lua.core
         core.drainUnrefs() // references Swift let go of are not part of the state
         self = try lua.withStack { stack in
             let L = stack.L
             let top = lua_gettop(L)
             defer { lua_settop(L, top) }
-            guard lua_checkstack(L, 8) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
+            guard lua_checkstack(L, 10) != 0 else { throw LuaError(.runtime, "stack overflow (nesting too deep)") }
             lua_pushcclosure(L, coordlua_fingerprint, 0)
             lua_createtable(L, Int32(clamping: roots.count), 0)
             for (i, root) in roots.enumerated() {
@@ -58,7 +60,8 @@ extension LuaFingerprint {
             }
             if let lazy { try stack.push(lazy) } else { lua_pushnil(L) }
             lua_pushboolean(L, cached ? 1 : 0)
-            guard lua_pcallk(L, 6, 2, 0, 0, nil) == LUA_OK else {
+            lua_pushboolean(L, randomState ? 0 : 1)
+            guard lua_pcallk(L, 7, 2, 0, 0, nil) == LUA_OK else {
                 throw LuaError(.runtime, (try? stack.read(String.self, at: -1)) ?? "the state could not be fingerprinted")
             }
             return LuaFingerprint(high: UInt64(bitPattern: lua_tointegerx(L, -2, nil)), low: UInt64(bitPattern: lua_tointegerx(L, -1, nil)))

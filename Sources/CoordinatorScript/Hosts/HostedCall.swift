@@ -5,10 +5,12 @@ import CoordinatorLua
 // share: every call into the runtime runs on the caller's isolation, stops when the task that awaits it is
 // cancelled, and stops at the host's time limit.
 extension ScriptRuntime {
-    /// The runtime of a host front: the gateway in `state`, sandboxed when asked, then the host's `setUp`
-    /// (its Swift screens and coordinators) before any script.
+    /// The runtime of a host front: the gateway in `state`, sandboxed when asked, steps kept free of loops
+    /// (a host keeps its users' conversations in snapshots), then the host's `setUp` (its Swift screens and
+    /// coordinators) before any script.
     static func hosted(state: AppState, sandbox: Bool, setUp: (ScriptRuntime) throws -> Void) throws -> ScriptRuntime {
         let runtime = try ScriptRuntime(state: state, sandbox: sandbox)
+        runtime.dropsStepLoops = true
         try setUp(runtime)
         return runtime
     }

@@ -18,6 +18,8 @@ package final class Snapshots {
     var codec: StateCodec.Loaded = .none
     /// The key that signs the snapshots taken and must have signed those restored (``SnapshotKey``).
     var key: SnapshotKey?
+    /// The states noted after each number of steps, to drop the steps' loops (``ScriptRuntime/dropsStepLoops``).
+    let loops = StepLoops()
 
     /// The whole app's state as a JSON document (``AppSnapshot``): the format, the scripts' identity, the
     /// gateway's state, every container and screen with its inputs, every coordinator with its class and
@@ -27,6 +29,7 @@ package final class Snapshots {
         guard !app.stepsOverflowed else {
             throw SnapshotError(.tooManySteps, "the app took more than \(app.maximumSteps) steps since it started, so its steps no longer lead to where it is: no snapshot (Application.maximumSteps raises the limit)")
         }
+        if runtime.dropsStepLoops { try loops.settle(in: runtime) }
         let state = try capture(of: runtime)
         let script = runtime.files.mains.first.map { String($0.path.split(separator: "/").last ?? "") } ?? ""
         var fields = state.document.fields.map { ($0.key, $0.value) }
@@ -37,6 +40,7 @@ package final class Snapshots {
         if !app.startStorage.isEmpty { start["storage"] = .record(app.startStorage) }
         fields.append(("start", .record(start)))
         fields.append(("steps", .list(app.steps.map(AppSnapshot.value(of:)))))
+        if runtime.dropsStepLoops { fields.append(("stateKeys", loops.noted(in: app.stepLog))) }
         var document = FlowRecord(fields)
         if let key { document = FlowRecord(fields + [(SnapshotKey.field, .string(key.signature(of: document)))]) }
         return FlowValue.record(document).prettyJSON + "\n"
@@ -199,6 +203,7 @@ package final class Snapshots {
             : "the snapshot was taken of other scripts (\(fields["app"]?["script"]?.stringValue ?? "?"), \(digest); these are \(runtime.files.digest))"
         do {
             try replay(fields, into: runtime, secrets: secrets)
+            loops.restore(fields["stateKeys"], in: runtime.app.stepLog)
         } catch where otherScripts != nil {
             let message = (error as? any CoordinatorError)?.message ?? (error as? LuaError)?.message ?? "\(error)"
             throw SnapshotError(.otherScripts, (otherScripts ?? "") + ", and it does not restore into these: " + message)

@@ -32,7 +32,11 @@ extension ScriptRuntime {
     /// it declares any and `views` is true: call it under the time limit the app's code runs with. Without
     /// views the identity is exact, and no Lua code runs. A host's own objects join it: `also` are more
     /// roots, `excluding` objects the registry's references hold that the host accounts for by them.
-    package func stateIdentity(views useViews: Bool = true, also: [any LuaPushable] = [], excluding: [any LuaPushable] = []) throws -> StateIdentity {
+    ///
+    /// `randomState` false leaves out the state of Lua's random generator: what a snapshot restores (it
+    /// does not hold that state), so that a restored app has the identity of the one snapshotted.
+    package func stateIdentity(views useViews: Bool = true, also: [any LuaPushable] = [], excluding: [any LuaPushable] = [],
+                               randomState: Bool = true) throws -> StateIdentity {
         let capture = try snapshots.capture(of: self, data: false)
         if useViews, let view = scriptModule.declaration.view {
             let key = try view.call(FlowValue.record(capture.document), as: LuaValue.self)
@@ -63,7 +67,8 @@ extension ScriptRuntime {
             roots.append(try (screen.outputReceiver as? ScreenHandlers)?.slots.tableValue ?? .nil)
         }
         return StateIdentity(fingerprint: try LuaFingerprint(in: lua, of: roots, views: views, registry: true, materializing: data.lazyStoreIndex,
-                                                                  excluding: runtimeCaches + excluding, cached: cachesStableIdentity),
+                                                                  excluding: runtimeCaches + excluding, cached: cachesStableIdentity,
+                                                                  randomState: randomState),
                              viewed: views != nil)
     }
 }
