@@ -16,6 +16,7 @@ struct SwiftHost {
             let flows = try flowsURL()
             try await appHost(flows: flows)
             try await serverSessions(flows: flows)
+            try await conversation(flows: flows)
             print("SwiftHost: every check passed")
         } catch {
             print("SwiftHost failed: \(error)")
@@ -141,6 +142,33 @@ struct SwiftHost {
         try check(names.allSatisfy { results[$0]?.hasSuffix("after 600 s: Login") == true }, "each session's sign-in lasts 600 s of its clock")
         // Signed out by then: the database keeps nobody, and a token never was in a snapshot.
         try check(names.allSatisfy { database.values(of: $0).isEmpty }, "the sign-out emptied each user's storage")
+    }
+
+    /// A conversation kept as snapshots, as a chat server keeps one per user: each message a new session
+    /// that restores the user's last snapshot, takes one step and saves a snapshot. A user who mistypes the
+    /// password again and again goes round a loop (sign in, refused, OK); sessions drop their steps' loops,
+    /// so the snapshot saved keeps only the path and the hundredth message restores as fast as the first.
+    static func conversation(flows: URL) async throws {
+        print("== a conversation kept as snapshots")
+        let messages: [@Sendable (ScriptSession) async throws -> Void] = [
+            { try await $0.tap("login", payload: ["name": "Ed", "password": "wrong"]) },
+            { try await $0.answer("checkPassword", outcome: "refused", value: ["reason": "wrong password"]) },
+            { try await $0.tap("OK") },
+        ]
+        var saved: String?
+        var longest = 0
+        for i in 0..<99 {
+            let session = try ScriptSession(timeLimit: 1) { setUp($0) }
+            try await session.load(script: flows)
+            if let saved { try await session.restore(saved) } else { try await session.start() }
+            try await messages[i % messages.count](session)
+            let json = try await session.snapshot()
+            longest = max(longest, try FlowValue(json: json)["steps"]?.listValue?.count ?? 0)
+            saved = json
+        }
+        let steps = try saved.map { try FlowValue(json: $0)["steps"]?.listValue?.count ?? 0 } ?? -1
+        print("99 messages: the longest snapshot replays \(longest) steps, the last \(steps)")
+        try check(longest <= 2 && steps == 0, "a conversation that goes round a loop keeps only its path")
     }
 
     static func check(_ condition: Bool, _ what: String) throws {
