@@ -58,11 +58,7 @@ func linkCases(rounds: Int, repeats: Int, root: String) throws -> [BenchResult] 
 /// with the steps' loops dropped, a 10-step path forward, and the back-and-forth with every step kept; and
 /// what a message costs with loops dropped.
 func loopCase(rounds: Int) throws -> (loops: Double, path: Double, loopSteps: Int, pathSteps: Int, withLoops: Double, message: Double) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordbench-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let script = folder.appendingPathComponent("pages.lua").path
-    try """
+    try withTemporaryScript("pages.lua", """
         local flow = require "coordinator"
         flow.screen "Page" { inputs = { "n" }, outputs = { "next" } }
         local Main = flow.coordinator "Main"
@@ -71,39 +67,40 @@ func loopCase(rounds: Int) throws -> (loops: Double, path: Double, loopSteps: In
           show(1)
         end
         flow.app { authorization = Main }
-        """.write(toFile: script, atomically: true, encoding: .utf8)
-    func runtime(dropping: Bool) throws -> ScriptRuntime {
-        let runtime = try ScriptRuntime()
-        runtime.lua.tracebacks = false
-        runtime.dropsStepLoops = dropping
-        try runtime.load(script: script)
-        return runtime
-    }
-    func conversation(dropping: Bool, steps: Int, forward: Bool) throws -> (json: String, steps: Int, perMessage: Double) {
-        let app = try runtime(dropping: dropping)
-        try app.start()
-        var json = try app.snapshot()
-        let start = now()
-        for i in 0..<steps {
-            if forward || i % 2 == 0 { try app.app.tap("next") } else { try app.app.perform(.back) }
-            json = try app.snapshot()
+        """) { script in
+        func runtime(dropping: Bool) throws -> ScriptRuntime {
+            let runtime = try ScriptRuntime()
+            runtime.lua.tracebacks = false
+            runtime.dropsStepLoops = dropping
+            try runtime.load(script: script)
+            return runtime
         }
-        return (json, app.app.steps.count, Double(now() - start) / Double(max(steps, 1)))
-    }
-    // The restore alone: each round a fresh runtime is made first, untimed.
-    func restoring(_ json: String, dropping: Bool) throws -> Double {
-        var fastest = Double.infinity
-        for _ in 0..<max(rounds, 3) {
-            let fresh = try runtime(dropping: dropping)
+        func conversation(dropping: Bool, steps: Int, forward: Bool) throws -> (json: String, steps: Int, perMessage: Double) {
+            let app = try runtime(dropping: dropping)
+            try app.start()
+            var json = try app.snapshot()
             let start = now()
-            try fresh.restore(json)
-            fastest = min(fastest, Double(now() - start))
+            for i in 0..<steps {
+                if forward || i % 2 == 0 { try app.app.tap("next") } else { try app.app.perform(.back) }
+                json = try app.snapshot()
+            }
+            return (json, app.app.steps.count, Double(now() - start) / Double(max(steps, 1)))
         }
-        return fastest
+        // The restore alone: each round a fresh runtime is made first, untimed.
+        func restoring(_ json: String, dropping: Bool) throws -> Double {
+            var fastest = Double.infinity
+            for _ in 0..<max(rounds, 3) {
+                let fresh = try runtime(dropping: dropping)
+                let start = now()
+                try fresh.restore(json)
+                fastest = min(fastest, Double(now() - start))
+            }
+            return fastest
+        }
+        let loops = try conversation(dropping: true, steps: 1_000, forward: false)
+        let path = try conversation(dropping: true, steps: 10, forward: true)
+        let kept = try conversation(dropping: false, steps: 1_000, forward: false)
+        return (try restoring(loops.json, dropping: true), try restoring(path.json, dropping: true), loops.steps, path.steps,
+                try restoring(kept.json, dropping: false), loops.perMessage)
     }
-    let loops = try conversation(dropping: true, steps: 1_000, forward: false)
-    let path = try conversation(dropping: true, steps: 10, forward: true)
-    let kept = try conversation(dropping: false, steps: 1_000, forward: false)
-    return (try restoring(loops.json, dropping: true), try restoring(path.json, dropping: true), loops.steps, path.steps,
-            try restoring(kept.json, dropping: false), loops.perMessage)
 }

@@ -36,11 +36,7 @@ func runtimeCase(count: Int, rounds: Int, root: String) throws -> [BenchResult] 
 /// message costs, the memory each user holds (the pool's runtimes and every user's saved snapshot, over the
 /// users), and how many steps the longest saved conversation replays.
 func chatHostCase(users: Int, messages: Int, pool: Int) throws -> [BenchResult] {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordbench-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let script = folder.appendingPathComponent("bot.lua").path
-    try """
+    try withTemporaryScript("bot.lua", """
         local flow = require "coordinator"
         flow.screen "Menu" { outputs = { "orders", "help" } }
         flow.screen "Orders" { inputs = { "orders" }, outputs = { open = { from = "orders" } } }
@@ -61,72 +57,73 @@ func chatHostCase(users: Int, messages: Int, pool: Int) throws -> [BenchResult] 
           menu.onHelp = function() self:push("Help").onAgent = function() self:push("Agent") end end
         end
         flow.app { authorization = Bot }
-        """.write(toFile: script, atomically: true, encoding: .utf8)
-    func runtime() throws -> ScriptRuntime {
-        let runtime = try ScriptRuntime()
-        runtime.lua.tracebacks = false
-        runtime.dropsStepLoops = true // as ScriptSession and ScriptHost
-        try runtime.load(script: script)
-        return runtime
-    }
-    let first = try runtime()
-    try first.start()
-    let initial = try first.snapshot()
-    let before = mallocBytes()
-    var saved = [String](repeating: initial, count: users)
-    var resident: [Int: ScriptRuntime] = [:]
-    var holder: [ObjectIdentifier: Int] = [:]
-    var lastUse: [Int: Int] = [:]
-    var random: UInt64 = 0x9E37_79B9_7F4A_7C15
-    func next(_ bound: Int) -> Int {
-        random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Int((random >> 33) % UInt64(bound))
-    }
-    let start = cpuNow()
-    for message in 0..<messages {
-        let user = next(users)
-        let app: ScriptRuntime
-        if let live = resident[user] {
-            app = live
-        } else {
-            if resident.count < pool {
-                app = try runtime()
+        """) { script in
+        func runtime() throws -> ScriptRuntime {
+            let runtime = try ScriptRuntime()
+            runtime.lua.tracebacks = false
+            runtime.dropsStepLoops = true // as ScriptSession and ScriptHost
+            try runtime.load(script: script)
+            return runtime
+        }
+        let first = try runtime()
+        try first.start()
+        let initial = try first.snapshot()
+        let before = mallocBytes()
+        var saved = [String](repeating: initial, count: users)
+        var resident: [Int: ScriptRuntime] = [:]
+        var holder: [ObjectIdentifier: Int] = [:]
+        var lastUse: [Int: Int] = [:]
+        var random: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((random >> 33) % UInt64(bound))
+        }
+        let start = cpuNow()
+        for message in 0..<messages {
+            let user = next(users)
+            let app: ScriptRuntime
+            if let live = resident[user] {
+                app = live
             } else {
-                guard let (oldest, _) = lastUse.filter({ resident[$0.key] != nil }).min(by: { $0.value < $1.value }),
-                      let evicted = resident.removeValue(forKey: oldest) else { break }
-                app = evicted
+                if resident.count < pool {
+                    app = try runtime()
+                } else {
+                    guard let (oldest, _) = lastUse.filter({ resident[$0.key] != nil }).min(by: { $0.value < $1.value }),
+                          let evicted = resident.removeValue(forKey: oldest) else { break }
+                    app = evicted
+                }
+                try app.restore(saved[user])
+                resident[user] = app
+                holder[ObjectIdentifier(app)] = user
             }
-            try app.restore(saved[user])
-            resident[user] = app
-            holder[ObjectIdentifier(app)] = user
+            lastUse[user] = message
+            let screen = app.app.window.visibleScreen
+            let outputs = screen?.type.outputs.map(\.name) ?? []
+            let stack = app.app.window.visibleStack.count
+            let choice = next(outputs.count + (stack > 1 ? 2 : 0))
+            if choice < outputs.count {
+                let output = outputs[choice]
+                var payload: FlowValue?
+                if output == "open", let list = screen?["orders"]?.listValue, !list.isEmpty { payload = list[next(list.count)] }
+                try app.app.tap(output, payload: payload)
+            } else {
+                try app.app.perform(.back)
+            }
+            saved[user] = try app.snapshot()
         }
-        lastUse[user] = message
-        let screen = app.app.window.visibleScreen
-        let outputs = screen?.type.outputs.map(\.name) ?? []
-        let stack = app.app.window.visibleStack.count
-        let choice = next(outputs.count + (stack > 1 ? 2 : 0))
-        if choice < outputs.count {
-            let output = outputs[choice]
-            var payload: FlowValue?
-            if output == "open", let list = screen?["orders"]?.listValue, !list.isEmpty { payload = list[next(list.count)] }
-            try app.app.tap(output, payload: payload)
-        } else {
-            try app.app.perform(.back)
-        }
-        saved[user] = try app.snapshot()
+        let perMessage = Double(cpuNow() - start) / Double(messages)
+        let held = Double(mallocBytes() - before)
+        let longest = try saved.map { try FlowValue(json: $0)["steps"]?.listValue?.count ?? 0 }.max() ?? 0
+        let snapshotBytes = Double(saved.reduce(0) { $0 + $1.utf8.count })
+        withExtendedLifetime((resident, first)) {}
+        return [
+            BenchResult(name: "a chat host: \(users) users, \(messages) messages, a pool of \(pool) runtimes: CPU a message", value: perMessage / 1e6, unit: "ms",
+                        target: 1, targetIsRatio: false,
+                        note: "take or restore the user's session, one step, save its snapshot; the longest saved conversation replays \(longest) steps"),
+            BenchResult(name: "  memory each user holds (the pool's runtimes and every user's snapshot)", value: held / Double(users) / 1024, unit: "KiB",
+                        target: 64, targetIsRatio: false,
+                        note: String(format: "a snapshot %.1f KiB on average; a runtime of the pool about %.0f KiB",
+                                     snapshotBytes / Double(users) / 1024, (held - snapshotBytes) / Double(max(resident.count, 1)) / 1024)),
+        ]
     }
-    let perMessage = Double(cpuNow() - start) / Double(messages)
-    let held = Double(mallocBytes() - before)
-    let longest = try saved.map { try FlowValue(json: $0)["steps"]?.listValue?.count ?? 0 }.max() ?? 0
-    let snapshotBytes = Double(saved.reduce(0) { $0 + $1.utf8.count })
-    withExtendedLifetime((resident, first)) {}
-    return [
-        BenchResult(name: "a chat host: \(users) users, \(messages) messages, a pool of \(pool) runtimes: CPU a message", value: perMessage / 1e6, unit: "ms",
-                    target: 1, targetIsRatio: false,
-                    note: "take or restore the user's session, one step, save its snapshot; the longest saved conversation replays \(longest) steps"),
-        BenchResult(name: "  memory each user holds (the pool's runtimes and every user's snapshot)", value: held / Double(users) / 1024, unit: "KiB",
-                    target: 64, targetIsRatio: false,
-                    note: String(format: "a snapshot %.1f KiB on average; a runtime of the pool about %.0f KiB",
-                                 snapshotBytes / Double(users) / 1024, (held - snapshotBytes) / Double(max(resident.count, 1)) / 1024)),
-    ]
 }
