@@ -356,12 +356,18 @@ public final class ScriptRuntime {
     /// try runtime.start { app in LoggingRouter(wrapping: app.headlessRouter()) }
     /// ```
     public func start(router: ((Application) -> any Router)? = nil) throws {
+        try startRoot(router: router)
+        if dropsStepLoops { try snapshots.loops.settle(in: self) } // the start's state, where a conversation may come back
+    }
+
+    /// Starts the root the scripts declare (``start(router:)`` without noting the state: a reset, a restore
+    /// and a relaunch start it inside their operation).
+    package func startRoot(router: ((Application) -> any Router)? = nil) throws {
         if let router { configuration.routerMaker = router }
         // A root flow that finishes starts again (`flow.app(Class)`), as the gateway's flows do; and
         // `flow.restart(state)` makes the root the scripts declare now.
         app.makeRootAgain = { [unowned self] in try scriptModule.declaration.makeRoot(self) }
         try app.start(scriptModule.declaration.makeRoot(self), router: configuration.routerMaker?(app))
-        if dropsStepLoops { try snapshots.loops.settle(in: self) } // the start's state, where a conversation may come back
     }
 
     /// Ends the app (its root flow finishes, the window empties) and puts the gateway in `state` and the
@@ -386,7 +392,7 @@ public final class ScriptRuntime {
             try app.tearDown()
             app.gateway.state = state
             app.setStartingSizeClass(width)
-            if starting { try start() }
+            if starting { try startRoot() }
         }
     }
 

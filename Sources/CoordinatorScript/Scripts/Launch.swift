@@ -109,6 +109,6 @@ final class Launch {
         guard runtime.declaresApplication else {
             throw LuaError(.misuse, "relaunch: the scripts declare no application (flow.app) when they run again")
         }
-        try runtime.start()
+        try runtime.startRoot()
     }
 }
