@@ -69,7 +69,9 @@ enum CoordFuzz {
 
     static func randomSessions(_ count: Int, seed: UInt64) throws -> Int32 {
         // notes.lua keeps its notes in a file when it has `io`: a fresh one, not the user's.
-        setenv("NOTES_FILE", NSTemporaryDirectory() + "coordfuzz-notes-\(UUID().uuidString).txt", 1)
+        let notes = NSTemporaryDirectory() + "coordfuzz-notes-\(UUID().uuidString).txt"
+        setenv("NOTES_FILE", notes, 1)
+        defer { try? FileManager.default.removeItem(atPath: notes) }
         var total = RandomSessions.Tally()
         let perScript = max(1, count / SessionRun.scripts.count)
         for script in SessionRun.scripts {

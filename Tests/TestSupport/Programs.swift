@@ -37,7 +37,10 @@ public enum Programs {
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         var environment = ProcessInfo.processInfo.environment
-        environment["NOTES_FILE"] = NSTemporaryDirectory() + "notes-\(UUID().uuidString).txt"
+        // examples/notes.lua keeps its notes in this file: one of the run's own, removed after it.
+        let notes = NSTemporaryDirectory() + "notes-\(UUID().uuidString).txt"
+        defer { try? FileManager.default.removeItem(atPath: notes) }
+        environment["NOTES_FILE"] = notes
         environment["CITY_PICKER"] = nil
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
