@@ -44,6 +44,8 @@ public final class ScriptRuntime {
     let storageKeeper = StorageKeeper()
     /// The deep links the scripts declare.
     let routes = RouteTable()
+    /// Tells the app's states apart (``stateIdentity(views:also:excluding:randomState:)``).
+    package let identities = StateIdentities()
     /// The invariants and reachable properties the scripts declare.
     let properties = Properties()
     /// Snapshots, and their codec.
@@ -70,11 +72,6 @@ public final class ScriptRuntime {
     /// Whether the scripts run in the sandbox (no files, no processes): the tools over the runtime then
     /// write nothing on the scripts' behalf either.
     package var isSandboxed: Bool { configuration.sandbox }
-
-    /// Whether ``stateIdentity(views:also:excluding:)`` keeps the walk of the parts that seldom change (the
-    /// standard library, the loaded modules, the globals) and checks them by image instead of walking them
-    /// again: the same identities, faster. Off only to measure or test it against the full walk.
-    package var cachesStableIdentity = true
 
     /// Whether the app's steps are kept free of loops (on for ``ScriptSession`` and ``ScriptHost``, off by
     /// default): the state's identity is noted when the app starts and at every ``snapshot()``, and a

@@ -96,7 +96,7 @@ func shopCase(rounds: Int, root: String, quick: Bool) throws -> BenchResult {
         let explorer = try Explorer(options: options) {
             let runtime = try ScriptRuntime()
             runtime.lua.tracebacks = false
-            runtime.cachesStableIdentity = cached
+            runtime.identities.cachesStableWalk = cached
             try Explorer.prepare(runtime)
             try runtime.load(script: root + "/examples/shop.lua")
             return runtime

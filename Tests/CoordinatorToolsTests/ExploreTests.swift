@@ -59,7 +59,7 @@ import TestSupport
         #expect(verification.mismatches.isEmpty, "\(verification.mismatches.map { $0.path.map(\.luaSource) + [$0.message] })")
     }
 
-    /// The walk of the parts that seldom change, kept between identities (``ScriptRuntime/cachesStableIdentity``),
+    /// The walk of the parts that seldom change, kept between identities (``StateIdentities/cachesStableWalk``),
     /// changes no state and no transition: the shop, and an app whose steps write into the standard library, a
     /// global and a module's upvalue (the cache then walks them again), give the full walk's report.
     @Test func theStableRootsCacheGivesTheFullWalksStatesAndTransitions() throws {
@@ -86,7 +86,7 @@ import TestSupport
                 options.depth = depth
                 return try Explorer(options: options) {
                     let runtime = try ScriptRuntime()
-                    runtime.cachesStableIdentity = cached
+                    runtime.identities.cachesStableWalk = cached
                     try Explorer.prepare(runtime)
                     try runtime.load(script: script)
                     return runtime

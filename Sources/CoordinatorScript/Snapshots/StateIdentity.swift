@@ -24,28 +24,46 @@ package struct StateIdentity: Hashable, Sendable {
 }
 
 extension ScriptRuntime {
+    /// The app's state now as exploration tells states apart (``StateIdentity``): see ``StateIdentities/identity(of:views:also:excluding:randomState:)``.
+    package func stateIdentity(views: Bool = true, also: [any LuaPushable] = [], excluding: [any LuaPushable] = [],
+                               randomState: Bool = true) throws -> StateIdentity {
+        try identities.identity(of: self, views: views, also: also, excluding: excluding, randomState: randomState)
+    }
+}
+
+/// The part of a runtime that tells its app's states apart (``ScriptRuntime/stateIdentity(views:also:excluding:randomState:)``):
+/// which roots the walk takes, and whether it keeps the walk of the parts that seldom change.
+package final class StateIdentities {
+    /// Whether the walk of the parts that seldom change (the standard library, the loaded modules, the
+    /// globals) is kept and checked by image instead of walked again: the same identities, faster. Off only
+    /// to measure or test it against the full walk.
+    package var cachesStableWalk = true
+
     /// What the runtime makes for itself on first need and keeps (the instances' metatables, the snapshot
     /// codec): whether a runtime made them yet is no part of the app's state.
-    private var runtimeCaches: [any LuaPushable] { Array(classes.instanceMetatables.values) + snapshots.codecValues + launch.markValues + properties.cacheValues }
+    private func caches(of runtime: ScriptRuntime) -> [any LuaPushable] {
+        Array(runtime.classes.instanceMetatables.values) + runtime.snapshots.codecValues + runtime.launch.markValues + runtime.properties.cacheValues
+    }
 
-    /// The app's state now as exploration tells states apart (``StateIdentity``). Runs the app's views, if
-    /// it declares any and `views` is true: call it under the time limit the app's code runs with. Without
-    /// views the identity is exact, and no Lua code runs. A host's own objects join it: `also` are more
-    /// roots, `excluding` objects the registry's references hold that the host accounts for by them.
+    /// The state of `runtime`'s app now as exploration tells states apart (``StateIdentity``). Runs the
+    /// app's views, if it declares any and `views` is true: call it under the time limit the app's code runs
+    /// with. Without views the identity is exact, and no Lua code runs. A host's own objects join it: `also`
+    /// are more roots, `excluding` objects the registry's references hold that the host accounts for by them.
     ///
     /// `randomState` false leaves out the state of Lua's random generator: what a snapshot restores (it
     /// does not hold that state), so that a restored app has the identity of the one snapshotted.
-    package func stateIdentity(views useViews: Bool = true, also: [any LuaPushable] = [], excluding: [any LuaPushable] = [],
-                               randomState: Bool = true) throws -> StateIdentity {
-        let capture = try snapshots.capture(of: self, data: false)
-        if useViews, let view = scriptModule.declaration.view {
+    package func identity(of runtime: ScriptRuntime, views useViews: Bool, also: [any LuaPushable], excluding: [any LuaPushable],
+                          randomState: Bool) throws -> StateIdentity {
+        let lua = runtime.lua, lazy = runtime.data.lazyStoreIndex
+        let capture = try runtime.snapshots.capture(of: runtime, data: false)
+        if useViews, let view = runtime.scriptModule.declaration.view {
             let key = try view.call(FlowValue.record(capture.document), as: LuaValue.self)
-            return StateIdentity(fingerprint: try LuaFingerprint(in: lua, of: [key], registry: false, materializing: data.lazyStoreIndex), viewed: true)
+            return StateIdentity(fingerprint: try LuaFingerprint(in: lua, of: [key], registry: false, materializing: lazy), viewed: true)
         }
         var navigation = DocumentDigest()
         navigation.add(.record(capture.document))
         // The storage's secret keys too (the document, a snapshot's, leaves them out): they are state.
-        let storage = app.storage
+        let storage = runtime.app.storage
         if !storage.secretKeys.isEmpty { navigation.add(.record(FlowRecord(storage.secretKeys.compactMap { key in storage[key].map { (key, $0) } }))) }
         var roots: [any LuaPushable] = [Int(bitPattern: UInt(navigation.a)), Int(bitPattern: UInt(navigation.b))]
         roots.append(lua.globals)
@@ -66,8 +84,8 @@ extension ScriptRuntime {
         for screen in capture.screens {
             roots.append(try (screen.outputReceiver as? ScreenHandlers)?.slots.tableValue ?? .nil)
         }
-        return StateIdentity(fingerprint: try LuaFingerprint(in: lua, of: roots, views: views, registry: true, materializing: data.lazyStoreIndex,
-                                                                  excluding: runtimeCaches + excluding, cached: cachesStableIdentity,
+        return StateIdentity(fingerprint: try LuaFingerprint(in: lua, of: roots, views: views, registry: true, materializing: lazy,
+                                                                  excluding: caches(of: runtime) + excluding, cached: cachesStableWalk,
                                                                   randomState: randomState),
                              viewed: views != nil)
     }
