@@ -199,4 +199,55 @@ import TestSupport
         #expect(session.repl.runtime.app.stateDescription == before)
         #expect(session.repl.runtime.app.window.visibleScreen?.name == "Regions")
     }
+
+    /// The steps a recording written after `:undo` or `:goto` holds: those of the lines the app is the result
+    /// of, not the ones taken back. Replaying the file ends where the session is, which a file with the
+    /// undone steps would not (it passes too, on the app it describes: so the steps are checked as written).
+    @Test func aRecordingStartedAfterUndoOrGotoHoldsOnlyTheStepsThatMadeTheApp() throws {
+        let folder = try TemporaryDirectory()
+        let session = try REPLTranscript(script: repositoryRoot + "/examples/shop.lua")
+        session.line("tap('open', top().categories[1])")   // line 1
+        session.line("tap('open', top().products[1])")     // line 2
+        session.line("tap('add')")                         // line 3
+        session.line(":undo")
+        session.line(":undo")
+        #expect(session.errors.isEmpty, "\(session.errors)")
+        let test = folder.path + "/after_undo_test.lua"
+        #expect(session.line(":record \(test)").contains("(1 steps so far)"))
+        session.line(":record stop")
+        let written = try #require(readFile(test))
+        #expect(written.components(separatedBy: "tap(").count == 2, "\(written)")
+        #expect(!written.contains("add") && written.contains("expect.stack { \"Categories\", \"Products\" }"), "\(written)")
+        #expect(try FlowTests.run(test).allSatisfy { $0.outcome == .passed })
+
+        // :redo brings the steps back; :goto 0 takes them all.
+        session.line(":redo")
+        session.line(":record \(test)")
+        session.line(":record stop")
+        #expect(try #require(readFile(test)).components(separatedBy: "tap(").count == 3)
+        session.line(":goto 0")
+        session.line(":record \(test)")
+        session.line(":record stop")
+        #expect(try #require(readFile(test)).components(separatedBy: "tap(").count == 1)
+    }
+
+    /// Time travel while recording writes the file again: it always replays to the app as it is.
+    @Test func undoWhileRecordingTakesTheUndoneStepsOutOfTheFile() throws {
+        let folder = try TemporaryDirectory()
+        let session = try REPLTranscript(script: repositoryRoot + "/examples/shop.lua")
+        let test = folder.path + "/recording_test.lua"
+        session.line(":record \(test)")
+        session.line("tap('open', top().categories[1])")   // line 2
+        session.line("tap('open', top().products[1])")     // line 3
+        session.line(":undo")
+        session.line("tap('open', top().products[2])")     // line 5: replaces line 3, which no redo brings back
+        session.line(":record stop")
+        #expect(session.errors.isEmpty, "\(session.errors)")
+        let written = try #require(readFile(test))
+        #expect(written.components(separatedBy: "tap(").count == 3, "\(written)")
+        #expect(written.contains("products[2]") && !written.contains("products[1]"), "\(written)")
+        #expect(written.hasSuffix("end)\n"))
+        let results = try FlowTests.run(test)
+        #expect(results.count == 1 && results.allSatisfy { $0.outcome == .passed }, "\(results)")
+    }
 }

@@ -43,7 +43,7 @@ extension REPL {
                 guard !argument.isEmpty else { throw Recorder.RecordingError(message: ":record FILE starts recording, :record stop ends it") }
                 try recorder.start(argument, app: runtime.scriptFiles.first, command: commandName,
                                    writes: runtime.isSandboxed ? .nothing : fileWrites)
-                output.write(style.dim("recording to \(recorder.path ?? argument) (\(recorder.steps.count) steps so far)") + "\n")
+                output.write(style.dim("recording to \(recorder.path ?? argument) (\(recorder.current.count) steps so far)") + "\n")
             }
         case "tree", "t":
             guard let root = app.root else { output.write("(no app is running)\n"); break }

@@ -29,13 +29,40 @@ final class Recorder {
     /// may write over.
     private var written: Set<FileWrites.FileID> = []
 
+    /// The session lines the app is the result of, once time travel moved it (nil: every line noted):
+    /// after `:undo` or `:goto`, the steps of the lines taken back are no part of the app a recording
+    /// replays (`:redo` brings them back).
+    private var madeBy: Set<Int>?
+    /// The start of the test file being written, for writing it again after time travel.
+    private var header = ""
+
     var isRecording: Bool { file != nil }
+
+    /// The steps that made the app as it is now, oldest first.
+    var current: [(code: String, line: Int, stack: [ScreenNames?])] {
+        guard let madeBy else { return steps }
+        return steps.filter { madeBy.contains($0.line) }
+    }
 
     /// Notes a step that drove the app (and writes it when recording).
     func note(_ code: String, line: Int, stack: [ScreenNames?]) {
+        steps.removeAll { madeBy?.contains($0.line) == false } // taken back and now replaced: no redo brings them back
         steps.append((code, line, stack))
+        madeBy?.insert(line)
         guard let file, failure == nil else { return }
         do { try write(step: (code, line, stack), to: file) } catch { failure = "\(error)" }
+    }
+
+    /// Time travel made the app the result of the session lines `lines` (the others were taken back): a
+    /// recording under way is written again with the steps of those lines alone.
+    func travelled(madeBy lines: Set<Int>) {
+        madeBy = lines
+        guard let file, failure == nil else { return }
+        do {
+            guard ftruncate(file, 0) == 0, lseek(file, 0, SEEK_SET) == 0 else { throw RecordingError(message: String(cString: strerror(errno))) }
+            try Recorder.put(header, file)
+            for step in current { try write(step: step, to: file) }
+        } catch { failure = "\(error)" }
     }
 
     /// Drops the steps of session lines up to `line`: the app after them is `snapshot`, which a test
@@ -61,13 +88,14 @@ final class Recorder {
         }
         do {
             try Recorder.put(header, file)
-            for step in steps { try write(step: step, to: file) }
+            for step in current { try write(step: step, to: file) }
         } catch {
             close(file)
             throw RecordingError(message: "cannot write \(path): \(error)")
         }
         self.file = file
         self.path = path
+        self.header = header
         failure = nil
     }
 

@@ -210,5 +210,6 @@ extension REPL {
         runtime = fresh
         events = EventLog(app: runtime.app)
         history.cursor = cursor
+        recorder.travelled(madeBy: Set(history.entries[..<cursor].map(\.number)))
     }
 }
