@@ -47,7 +47,7 @@ extension CoordRun {
         if mode == .repl && tty {
             output.write(streams.out.dim("coordrun \(version) - :help for commands, Ctrl-D to quit") + "\n")
         }
-        if mode == .run, tty, case let notes = repl.hiddenDriverFunctions, !notes.isEmpty { output.write(streams.out.dim(notes)) }
+        if mode == .run, tty, case let notes = repl.noteHiddenDriverFunctions(), !notes.isEmpty { output.write(streams.out.dim(notes)) }
         if runtime.app.root != nil { repl.showUnderLimits() }
         // The REPL prompts as lua -i does, also for lines from a pipe, and shows each line after its prompt
         // there as lua's line editor does (a transcript reads like the session); run mode prompts only on

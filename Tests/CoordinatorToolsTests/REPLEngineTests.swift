@@ -130,6 +130,38 @@ import TestSupport
         #expect(session.errors.first?.hasSuffix("takes one of the items of 'items': a (here 'open' is this screen's output, which hides the driver function: type _G.open(...) for it)") == true, "\(session.errors)")
         session.line("_G.open(\"x://y\")")
         #expect(session.errors.first?.contains("no route matches x://y") == true, "\(session.errors)")
+        // Once a session: the next mistake with the output is its message alone.
+        session.line("open(\"x://y\")")
+        #expect(session.errors.first?.hasSuffix("takes one of the items of 'items': a") == true, "\(session.errors)")
+        // A session that showed the notes at its start does not repeat them.
+        let told = try REPLTranscript(mode: .run, script: script)
+        #expect(told.repl.noteHiddenDriverFunctions() == told.repl.hiddenDriverFunctions)
+        told.line("open(\"x://y\")")
+        #expect(told.errors.first?.hasSuffix("takes one of the items of 'items': a") == true, "\(told.errors)")
+    }
+
+    /// A navigation mistake typed at the prompt is its one-line message, as the REPL's own mistakes are;
+    /// an error with the app's code (or a function typed earlier) on the way keeps lua's traceback.
+    @Test func aMistakeTypedAtThePromptIsOneLineAndTheAppsErrorsKeepTheirTraceback() throws {
+        let session = try REPLTranscript(script: repositoryRoot + "/examples/shop.lua")
+        session.line("tap('nosuch')")
+        #expect(session.errors == ["stdin:1: screen Categories has no output 'nosuch' (outputs: open)"], "\(session.errors)")
+        session.line("function f() tap('nosuch') end")
+        session.line("f()")
+        #expect(session.errors.count == 1 && session.errors[0].contains("stack traceback:") && session.errors[0].contains("in function 'f'"), "\(session.errors)")
+        session.line("error('plain')")
+        #expect(session.errors.count == 1 && session.errors[0].hasPrefix("stdin:4: plain\nstack traceback:"), "\(session.errors)")
+    }
+
+    /// A signal sent at the prompt that nobody answered prints no empty list of replies; asked for with `=`
+    /// or `return`, the replies print as any value.
+    @Test func aSignalSentAtThePromptPrintsNoEmptyReplies() throws {
+        let session = try REPLTranscript(script: repositoryRoot + "/examples/shop.lua")
+        #expect(session.line("top():send('cartChanged', 2)") == "")
+        #expect(session.errors.isEmpty, "\(session.errors)")
+        #expect(session.line("=top():send('cartChanged', 2)") == "{}\n")
+        #expect(session.line("return top():send('cartChanged', 2)") == "{}\n")
+        #expect(session.line("(function() return {} end)()") == "{}\n") // no signal: printed as lua prints it
     }
 
     @Test func historyShowsWhatAShortcutDid() throws {

@@ -8,8 +8,14 @@ package final class EventLog {
     private var total = 0
     let capacity = 200
 
+    /// How many signals were sent since the log began.
+    private(set) var signals = 0
+
     package init(app: Application) {
-        _ = app.observe { [weak self] event in self?.append(event.description(notation: \.luaLiteral)) }
+        _ = app.observe { [weak self] event in
+            if case .signal = event { self?.signals += 1 }
+            self?.append(event.description(notation: \.luaLiteral))
+        }
     }
 
     func append(_ text: String) {

@@ -10,8 +10,15 @@ extension REPL {
             return LineOutcome()
         }
         pending = []
+        let signals = events.signals
         let results = try doCall(chunk)
-        printValues(results)
+        // `top():send("saved")` at the prompt: the replies of a signal nobody answered are no value worth
+        // a line (`=top():send("saved")` and `return top():send("saved")` still print them).
+        let first = lines[0].drop { $0 == " " || $0 == "\t" }
+        let asked = first.hasPrefix("=") || first.hasPrefix("return")
+        let unanswered = events.signals != signals && !asked && results.count == 1
+            && (try? results[0].tableValue?.pairs().isEmpty) == true
+        if !unanswered { printValues(results) }
         return LineOutcome(replayable: true, step: lines.joined(separator: "\n  "))
     }
 

@@ -19,7 +19,7 @@ extension REPL {
                     let payload = rest.isEmpty ? nil : try runtime.lua.evaluate("return " + rest, name: chunkName, as: FlowValue?.self)
                     return try perform(.tap(output, payload: payload))
                 }
-            } catch var error as NavigationError where DriverFunctions.names.contains(output) {
+            } catch var error as NavigationError where DriverFunctions.names.contains(output) && notedHiddenFunctions.insert(output).inserted {
                 error.message += " (here '\(output)' is this screen's output, which hides the driver function: type _G.\(output)(...) for it)"
                 throw error
             }
@@ -64,6 +64,15 @@ extension REPL {
     /// What run mode says before the first screen: each output named like a driver function (`open`),
     /// which hides it at the prompt while its screen is visible.
     package var hiddenDriverFunctions: String { ScreenAction.notes(onDriverFunctionsHiddenIn: app.catalog) }
+
+    /// The notes of ``hiddenDriverFunctions``, as the session shows them once: after them, a tap of such an
+    /// output that fails no longer repeats the note.
+    package func noteHiddenDriverFunctions() -> String {
+        for type in app.catalog.types.values {
+            for output in type.outputs where DriverFunctions.names.contains(output.name) { notedHiddenFunctions.insert(output.name) }
+        }
+        return hiddenDriverFunctions
+    }
 
     /// `OUTPUT` or `OUTPUT payload` when the first word names an output of the visible screen (or of a
     /// split's column's top screen, side by side).

@@ -62,6 +62,9 @@ public final class REPL {
     public let style: TextStyle
     let output: Output
     var events: EventLog
+    /// The outputs named like a driver function whose note the session has shown (once a session: at the
+    /// start of run mode, or with the first tap of the output that failed).
+    var notedHiddenFunctions: Set<String> = []
     /// Lines of a Lua chunk that is not complete yet.
     var pending: [String] = []
     /// The most seconds one line may run (its Lua code, handlers and the rendering after it), or nil. A
@@ -289,10 +292,24 @@ public final class REPL {
     }
 
     /// The text a REPL shows for an error: a Lua error's message with its traceback, or `error: ` and the
-    /// error's description.
+    /// error's description. A navigation mistake made by the line itself (`tap("nope")` typed at the
+    /// prompt: no frame of the app's code between the prompt and the driver function) is its message alone,
+    /// which says everything the traceback would.
     package static func message(for error: any Error) -> String {
-        if let lua = error as? LuaError { return lua.fullDescription }
+        if let lua = error as? LuaError {
+            if lua.navigationError != nil, let traceback = lua.traceback, madeAtThePrompt(traceback) { return lua.message }
+            return lua.fullDescription
+        }
         return "error: \(error)"
+    }
+
+    /// Whether a traceback runs through nothing but C functions and the main chunk of a line typed at the
+    /// prompt (a function defined there keeps its traceback, as the app's code does).
+    private static func madeAtThePrompt(_ traceback: String) -> Bool {
+        traceback.split(separator: "\n").dropFirst().allSatisfy { frame in
+            let place = frame.drop { $0 == "\t" || $0 == " " }
+            return place.hasPrefix("[C]:") || (place.hasPrefix("input#") && place.hasSuffix(": in main chunk"))
+        }
     }
 }
 
