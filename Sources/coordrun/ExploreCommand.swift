@@ -297,7 +297,15 @@ struct ExploreCommand: ParsableCommand {
     /// How the explorer makes a runtime: prepared (``Explorer/prepare(_:)``), the variant set, the storage
     /// given, the app loaded.
     private func maker(_ globals: [(name: String, value: FlowValue)], storage: FlowRecord, stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
-        { [script = script ?? "", state, width = start.width, chunks, limits = limitOptions.limits] in
+        Self.maker(script: script ?? "", state: state, width: start.width, globals: globals, chunks: chunks, storage: storage,
+                   limits: limitOptions.limits, stepTimeLimit: stepTimeLimit)
+    }
+
+    /// How an explorer of `script` makes a runtime (``maker(_:storage:stepTimeLimit:)``; `coordrun diff`
+    /// explores each version so too).
+    static func maker(script: String, state: String, width: SizeClass, globals: [(name: String, value: FlowValue)] = [], chunks: [String] = [],
+                      storage: FlowRecord = [:], limits: RuntimeLimits, stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
+        {
             let runtime = try limits.runtime(stateNamed: state, timed: stepTimeLimit != nil)
             runtime.app.setStartingSizeClass(width)
             if !storage.isEmpty { try runtime.seedStorage(storage) }

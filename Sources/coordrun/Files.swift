@@ -27,6 +27,26 @@ enum Files {
         return .emptyFolder
     }
 
+    /// Whether `path` is a folder (or a link to one).
+    static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Makes a new, empty folder of this process's own under the system's temporary folder; its path, or
+    /// nil when none could be made.
+    static func temporaryFolder(_ prefix: String) -> String? {
+        let base = Processes.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/" + prefix + "-XXXXXX").utf8CString)
+        return template.withUnsafeMutableBufferPointer { buffer in // SAFETY[c-buffer]
+            guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+            return String(cString: base)
+        }
+    }
+
+    /// Removes a folder and everything in it (a temporary one this process made).
+    static func removeTree(_ path: String) { _ = Processes.run("rm -rf -- " + Processes.shellQuoted(path), input: "") }
+
     /// The names in `folder` (without `.` and `..`), or nil when it cannot be read.
     static func entries(of folder: String) -> [String]? {
         guard let directory = opendir(folder) else { return nil }

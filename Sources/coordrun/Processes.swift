@@ -81,6 +81,21 @@ enum Processes {
         return status == -1 ? -1 : (status >> 8) & 0xFF
     }
 
+    /// Runs a shell command and reads what it writes to its standard output: its exit status (-1 when it
+    /// could not start) and the text.
+    static func output(of command: String) -> (status: Int32, text: String) {
+        guard let pipe = popen(command, "r") else { return (-1, "") }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, pipe)
+            if count == 0 { break }
+            bytes += buffer[..<count]
+        }
+        let status = pclose(pipe)
+        return (status == -1 ? -1 : (status >> 8) & 0xFF, String(decoding: bytes, as: UTF8.self))
+    }
+
     /// A child process this one talks to by lines: what it writes to its standard input, what it reads
     /// from its standard output.
     struct Child {
