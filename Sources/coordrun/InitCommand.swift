@@ -7,11 +7,14 @@ struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Make a new project: an app with two screens and a coordinator, its flow test, editor and luacheck settings, a README and a CI workflow.",
-        usage: "coordrun init <name>",
-        discussion: "The folder must not exist yet (or be an empty folder); nothing is written otherwise. Then: cd NAME && coordrun test. Exit status: 2 without a name; 1 when the name is taken by a file or a folder that is not empty, or the folder cannot be made.")
+        usage: "coordrun init [--repository <url>] <name>",
+        discussion: "The folder must not exist yet (or be an empty folder); nothing is written otherwise. Then: cd NAME && coordrun test. The CI workflow builds coordrun from the coordinator runtime's git repository: --repository, or else the GitHub repository variable COORDINATOR_REPOSITORY. Exit status: 2 without a name; 1 when the name is taken by a file or a folder that is not empty, or the folder cannot be made.")
 
     @Argument(help: "The project's folder (made here).")
     var name: String
+
+    @Option(help: ArgumentHelp("The coordinator runtime's git repository, which the CI workflow builds coordrun from (without it: the repository variable COORDINATOR_REPOSITORY).", valueName: "url"))
+    var repository: String?
 
     func run() throws {
         let streams = CoordRun.Streams()
@@ -27,7 +30,11 @@ struct InitCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let title = name.split(separator: "/").last.map(String.init) ?? name
-        var files = Scaffold.files(title: title)
+        if let repository, repository.isEmpty || repository.contains(where: { $0.isWhitespace || $0 == "'" || $0 == "\"" || $0 == "$" || $0 == "`" }) {
+            streams.notice("--repository \(repository): a git repository's URL, without spaces, quotes or $")
+            throw ExitCode(2)
+        }
+        var files = Scaffold.files(title: title, repository: repository)
         do {
             for file in try AnnotationsCommand.annotations(of: nil, limits: RuntimeLimits()) {
                 files.append(("annotations/" + file.name, file.text))
@@ -60,12 +67,15 @@ struct InitCommand: ParsableCommand {
             throw ExitCode.failure
         }
         Terminal.writeOut("made \(name): cd \(name) && \(Processes.commandName()) test\n")
+        if repository == nil {
+            Terminal.writeOut("its CI workflow builds coordrun from the repository variable COORDINATOR_REPOSITORY: set it on GitHub, or make the project with --repository URL\n")
+        }
     }
 }
 
 /// The files of a new project (`coordrun init`), by path.
 enum Scaffold {
-    static func files(title: String) -> [(String, String)] {
+    static func files(title: String, repository: String? = nil) -> [(String, String)] {
         [
             ("app.lua", app),
             ("app_test.lua", test),
@@ -73,7 +83,7 @@ enum Scaffold {
             (".luacheckrc", Annotations.luacheckConfig),
             (".gitignore", "# coordrun test --junit and --json reports\n*.xml\nresults.json\n"),
             ("README.md", readme(title)),
-            (".github/workflows/flows.yml", workflow),
+            (".github/workflows/flows.yml", workflow(repository: repository)),
         ]
     }
 
@@ -168,29 +178,75 @@ enum Scaffold {
         """
     }
 
-    static let workflow = """
-        # Runs the flow tests and opens every route on each push (coordrun from the coordinator runtime's repository).
-        name: flows
-        on: [push, pull_request]
-        jobs:
-          flows:
-            runs-on: ubuntu-latest
-            container: swift:6.0
-            steps:
-              - uses: actions/checkout@v4
-              - name: coordrun
-                run: |
-                  apt-get update && apt-get install -y liblua5.4-dev libedit-dev pkg-config git
-                  git clone --depth 1 "${COORDINATOR_REPOSITORY:-https://github.com/OWNER/coordinator.git}" /tmp/coordinator
-                  swift build --package-path /tmp/coordinator -c release --product coordrun
-                  echo /tmp/coordinator/.build/release >> "$GITHUB_PATH"
-              - run: coordrun test --junit flow-tests.xml
-              - run: coordrun routes app.lua
-              - uses: actions/upload-artifact@v4
-                if: always()
-                with:
-                  name: flow-tests
-                  path: flow-tests.xml
+    /// The CI workflow: coordrun built from the runtime's repository (`repository`, or the GitHub repository
+    /// variable `COORDINATOR_REPOSITORY`), its build cached by the runtime's commit; the flow tests and the
+    /// routes on each push; on a pull request, what it does to the flow (`coordrun diff`) as the job's
+    /// summary, and as a comment when the pull request comes from this repository (a fork's token cannot
+    /// write one).
+    static func workflow(repository: String?) -> String {
+        let source = repository ?? "${{ vars.COORDINATOR_REPOSITORY }}"
+        return """
+            # Runs the flow tests and opens every route on each push; on a pull request, shows what it does to the
+            # flow (coordrun diff). coordrun is built from the coordinator runtime's repository\(repository == nil ? " (the repository\n# variable COORDINATOR_REPOSITORY: Settings > Secrets and variables > Actions > Variables)" : "").
+            name: flows
+            on: [push, pull_request]
+            permissions:
+              contents: read
+              pull-requests: write
+            jobs:
+              flows:
+                runs-on: ubuntu-latest
+                container: swift:6.0
+                env:
+                  COORDINATOR_REPOSITORY: \(source)
+                steps:
+                  - uses: actions/checkout@v4
+                  - name: install what coordrun needs
+                    run: |
+                      apt-get update && apt-get install -y --no-install-recommends liblua5.4-dev libedit-dev pkg-config git graphviz
+                      git config --global --add safe.directory "$GITHUB_WORKSPACE"
+                      if [ -z "$COORDINATOR_REPOSITORY" ]; then
+                        echo "::error::set the repository variable COORDINATOR_REPOSITORY to the coordinator runtime's git URL"
+                        exit 1
+                      fi
+                      git clone --depth 1 "$COORDINATOR_REPOSITORY" /tmp/coordinator
+                      echo "COORDINATOR_COMMIT=$(git -C /tmp/coordinator rev-parse HEAD)" >> "$GITHUB_ENV"
+                  - uses: actions/cache@v4
+                    with:
+                      path: /tmp/coordinator/.build
+                      key: coordrun-${{ runner.os }}-${{ env.COORDINATOR_COMMIT }}
+                  - name: build coordrun
+                    run: |
+                      swift build --package-path /tmp/coordinator -c release --product coordrun
+                      echo /tmp/coordinator/.build/release >> "$GITHUB_PATH"
+                  - run: coordrun test --junit flow-tests.xml
+                  - run: coordrun routes app.lua
+                  - name: flow diff
+                    if: github.event_name == 'pull_request'
+                    env:
+                      BASE: ${{ github.base_ref }}
+                    run: |
+                      git fetch --depth 1 origin "$BASE"
+                      status=0
+                      coordrun diff --markdown --svg flow-diff.svg FETCH_HEAD HEAD -- app.lua > flow-diff.md || status=$?
+                      if [ "$status" -gt 1 ]; then exit "$status"; fi
+                      cat flow-diff.md >> "$GITHUB_STEP_SUMMARY"
+                  - name: comment the flow diff
+                    if: github.event_name == 'pull_request' && github.event.pull_request.head.repo.full_name == github.repository
+                    uses: actions/github-script@v7
+                    with:
+                      script: |
+                        const body = require('fs').readFileSync('flow-diff.md', 'utf8');
+                        await github.rest.issues.createComment({ owner: context.repo.owner, repo: context.repo.repo, issue_number: context.issue.number, body });
+                  - uses: actions/upload-artifact@v4
+                    if: always()
+                    with:
+                      name: flows
+                      path: |
+                        flow-tests.xml
+                        flow-diff.svg
+                      if-no-files-found: ignore
 
-        """
+            """
+    }
 }

@@ -13,7 +13,8 @@ import CoordinatorLua
         let folder = try TemporaryDirectory()
         let made = try Programs.run(Programs.coordrun, ["init", "demo"], input: "", folder: folder.path)
         #expect(made.status == 0, "\(made.err)")
-        #expect(made.out.hasSuffix("made demo: cd demo && \(Programs.coordrun) test\n"), "\(made.out)")
+        #expect(made.out.hasPrefix("made demo: cd demo && \(Programs.coordrun) test\n"), "\(made.out)")
+        #expect(made.out.contains("repository variable COORDINATOR_REPOSITORY"), "\(made.out)")
         let project = folder.path + "/demo"
         for file in ["app.lua", "app_test.lua", ".luarc.json", ".luacheckrc", ".gitignore", "README.md", ".github/workflows/flows.yml",
                      "annotations/coordinator.lua", "annotations/driver.lua", "annotations/app.lua"] {
@@ -30,6 +31,42 @@ import CoordinatorLua
         // Again into the same folder: refused, nothing overwritten.
         let again = try Programs.run(Programs.coordrun, ["init", "demo"], input: "", folder: folder.path)
         #expect(again.status == 1 && again.err.contains("demo exists and is not an empty folder"), "\(again.err)")
+    }
+
+    /// The workflow `coordrun init --repository URL` writes builds coordrun from that repository (cached by
+    /// its commit), and on a pull request runs a flow diff whose command works as written: here, in the
+    /// project made a git repository with a change on top.
+    @Test func initsWorkflowBuildsFromTheRepositoryAndDiffsPullRequests() throws {
+        let folder = try TemporaryDirectory()
+        let made = try Programs.run(Programs.coordrun, ["init", "--repository", "https://example.com/coordinator.git", "demo"], input: "", folder: folder.path)
+        #expect(made.status == 0 && !made.out.contains("COORDINATOR_REPOSITORY"), "\(made.out)\(made.err)")
+        let project = folder.path + "/demo"
+        let workflow = try #require(readFile(project + "/.github/workflows/flows.yml"))
+        #expect(workflow.contains("COORDINATOR_REPOSITORY: https://example.com/coordinator.git\n"))
+        #expect(workflow.contains("uses: actions/cache@v4") && workflow.contains("key: coordrun-${{ runner.os }}-${{ env.COORDINATOR_COMMIT }}"))
+        #expect(!workflow.contains("OWNER"))
+        // Comment only from this repository's branches; the summary always.
+        #expect(workflow.contains("if: github.event_name == 'pull_request' && github.event.pull_request.head.repo.full_name == github.repository"))
+        #expect(workflow.contains(#"cat flow-diff.md >> "$GITHUB_STEP_SUMMARY""#))
+        let command = "coordrun diff --markdown --svg flow-diff.svg FETCH_HEAD HEAD -- app.lua"
+        #expect(workflow.contains(command + " > flow-diff.md"))
+        func git(_ arguments: [String]) throws {
+            let outcome = try Programs.run("/usr/bin/env", ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"] + arguments, input: "", folder: project)
+            #expect(outcome.status == 0, "\(arguments): \(outcome.err)")
+        }
+        try git(["init", "-q"])
+        try git(["add", "."])
+        try git(["commit", "-qm", "base"])
+        try git(["fetch", "-q", ".", "HEAD"]) // FETCH_HEAD: the base, as the workflow fetches it
+        let app = try #require(readFile(project + "/app.lua"))
+        try app.replacingOccurrences(of: "flow.app(", with: "flow.screen \"Unused\" {}\nflow.app(").write(toFile: project + "/app.lua", atomically: true, encoding: .utf8)
+        try git(["commit", "-qam", "change"])
+        let diff = try Programs.run(Programs.coordrun, Array(command.split(separator: " ").dropFirst().map(String.init)), input: "", folder: project)
+        #expect(diff.status == 1, "\(diff.err)")
+        #expect(diff.out.contains("- **added** `Unused`"), "\(diff.out)")
+        #expect(FileManager.default.fileExists(atPath: project + "/flow-diff.svg"))
+        let refused = try Programs.run(Programs.coordrun, ["init", "--repository", "x y", "other"], input: "", folder: folder.path)
+        #expect(refused.status == 2 && !FileManager.default.fileExists(atPath: folder.path + "/other"))
     }
 
     /// `coordrun init "$NAME"` with NAME unset, a name taken by a file, a folder holding only a hidden
