@@ -32,9 +32,11 @@ package enum FlowTestReport {
         package var text: String { "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "") }
     }
 
-    /// The results as a JSON document: `{"summary": {...}, "tests": [{"file", "line", "name", "outcome"
-    /// ("passed", "failed", "error" or "skipped"), "message", "location", "seconds", "output"}, ...],
-    /// "loadFailures": [{"file", "message"}, ...]}`.
+    /// The results as a JSON document (docs/schemas/coordrun-test.schema.json): `{"format": 1, "summary":
+    /// {"passed", "failed", "errors", "skipped"}, "tests": [{"file", "line", "name", "outcome" ("passed",
+    /// "failed", "error" or "skipped"), "message", "location", "seconds", "output"}, ...], "loadFailures":
+    /// [{"file", "message"}, ...]}`. The summary's `failed` counts the tests whose expectations failed,
+    /// `errors` those that stopped on an error and the files that did not load.
     package static func json(_ results: [FlowTestResult], loadFailures: [(file: String, message: String)] = []) -> String {
         let summary = Summary(results, loadFailures: loadFailures.count)
         let tests: [FlowValue] = results.map { result in
@@ -53,7 +55,8 @@ package enum FlowTestReport {
             return .record(test)
         }
         let document: FlowValue = [
-            "summary": ["passed": .int(summary.passed), "failed": .int(summary.failed), "errors": .int(summary.errors),
+            "format": 1,
+            "summary": ["passed": .int(summary.passed), "failed": .int(summary.failed - summary.errors), "errors": .int(summary.errors),
                         "skipped": .int(summary.skipped)],
             "tests": .list(tests),
             "loadFailures": .list(loadFailures.map { ["file": .string($0.file), "message": .string($0.message)] }),
