@@ -9,7 +9,7 @@ struct AnnotationsCommand: ParsableCommand {
         commandName: "annotations",
         abstract: "Write editor annotations (LuaLS, EmmyLua) of the coordinator API and, with a script, of its app's screens and coordinators.",
         usage: "coordrun annotations [<options>] [<script>]",
-        discussion: "Writes coordinator.lua, driver.lua and (with a script) app.lua to the folder, and .luacheckrc beside it with --luacheckrc. Point .luarc.json's workspace.library at the folder. Exit status: 1 when the script does not load or a file cannot be written.")
+        discussion: "Writes coordinator.lua, driver.lua and (with a script) app.lua to the folder, and .luacheckrc beside it with --luacheckrc. Point .luarc.json's workspace.library at the folder. Exit status: 2 when the script is missing or does not load (as every subcommand), 1 when a file cannot be written.")
 
     @Argument(help: "The app's main script: its screens and coordinator classes are annotated too (it is loaded, not started).")
     var script: String?
@@ -34,7 +34,7 @@ struct AnnotationsCommand: ParsableCommand {
         let files: [Annotations.File]
         do { files = try Self.annotations(of: script, limits: limitOptions.limits, timeLimit: timeout > 0 ? timeout : nil) } catch {
             streams.notice(REPL.message(for: error))
-            throw ExitCode.failure
+            throw ExitCode(2) // as every subcommand whose script is missing or does not load
         }
         guard Files.makeFolders(output) else {
             streams.notice("cannot make the folder \(output)")

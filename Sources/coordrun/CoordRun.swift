@@ -91,6 +91,9 @@ enum CoordRun {
             if let warning { streams.message("warning: \(warning)") }
         } catch {
             streams.message(REPL.message(for: error))
+            if case .file(let path) = invocation.script, let subcommand = mistypedSubcommand(path, error: error) {
+                streams.message("did you mean '\(Processes.commandName()) \(subcommand)'? (\(path) was read as a script, as lua reads it)")
+            }
             return 1
         }
 
@@ -142,6 +145,35 @@ enum CoordRun {
             _ = try fresh.silencingPrint { try fresh.lua.withTimeLimit(options.timeLimit) { try startUp(fresh, invocation, options, secrets: secrets) } }
             return fresh
         }
+    }
+
+    /// The subcommand `word` is one or two letters away from (`tset` for `test`), when lua could not open
+    /// it as a script: a word, not a path, and no file of that name.
+    static func mistypedSubcommand(_ word: String, error: Error) -> String? {
+        guard let lua = error as? LuaError, lua.message.hasPrefix("cannot open " + word + ":"), !word.contains("/"), !word.contains("."),
+              !Files.exists(word) else { return nil }
+        let names = CoordRunCommand.configuration.subcommands.map { $0.configuration.commandName ?? "" }.filter { !$0.isEmpty }
+        let scored = names.map { (name: $0, distance: editDistance(Array(word), Array($0))) }
+        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= min(2, best.name.count / 2) else { return nil }
+        return best.name
+    }
+
+    /// The edits (an insertion, a deletion, a substitution, or two neighbours swapped) that make `a` into `b`.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var rows = [Array(0...b.count), [Int](repeating: 0, count: b.count + 1), [Int](repeating: 0, count: b.count + 1)]
+        for i in 1...a.count {
+            let (current, previous, before) = (i % 3, (i + 2) % 3, (i + 1) % 3)
+            rows[current][0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var best = min(rows[previous][j] + 1, rows[current][j - 1] + 1, rows[previous][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { best = min(best, rows[before][j - 2] + 1) }
+                rows[current][j] = best
+            }
+        }
+        return rows[a.count % 3][b.count]
     }
 
     /// What a script that defines screens or coordinators but never declares the app is told (it would

@@ -29,7 +29,9 @@ extension CoordRun {
     /// to it; if it fails, the app is as before.
     static func require(_ module: String, as global: String, in runtime: ScriptRuntime) throws {
         try runtime.app.atomically {
-            let value = try runtime.lua.globals.get("require", as: LuaFunction.self).callValues(module).first ?? .nil
+            // Called under a C frame, as lua.c's docall runs it under pmain: its traceback ends with `[C]: in ?`.
+            let require = try runtime.lua.program(runtime.lua.globals.get("require", as: LuaFunction.self))
+            let value = try require.callValues(module).first ?? .nil
             try runtime.lua.globals.set(global, value)
         }
     }

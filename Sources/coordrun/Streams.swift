@@ -1,14 +1,17 @@
 import CoordinatorTools
 
 extension CoordRun {
-    /// Where text goes, coloured per stream (standard error redirected to a file gets no escape codes).
+    /// Where text goes, coloured per stream: on a terminal unless `NO_COLOR` is set or `TERM` is `dumb`
+    /// (standard error redirected to a file gets no escape codes); always when `FORCE_COLOR` is set to
+    /// anything but empty or `0` (a CI log that shows colours), whatever else says.
     struct Streams {
         let out: TextStyle
         let err: TextStyle
 
         init() {
+            let force = Processes.environment("FORCE_COLOR").map { !$0.isEmpty && $0 != "0" }
             func colourful(_ fd: Int32) -> Bool {
-                Terminal.isTerminal(fd) && Processes.environment("NO_COLOR") == nil && Processes.environment("TERM") != "dumb"
+                force ?? (Terminal.isTerminal(fd) && Processes.environment("NO_COLOR") == nil && Processes.environment("TERM") != "dumb")
             }
             out = TextStyle(colour: colourful(1))
             err = TextStyle(colour: colourful(2))

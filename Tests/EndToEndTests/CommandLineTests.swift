@@ -48,6 +48,31 @@ import TestSupport
     /// A subcommand's command line it does not understand ends with status 2, as every other mistake in a
     /// coordrun command, saying what and pointing at its help as typed; help itself is status 0 on
     /// standard output. The script form keeps lua's status 1.
+    /// A missing script ends every subcommand that takes one with status 2, as a usage mistake does.
+    @Test func aMissingScriptEndsEverySubcommandWithStatusTwo() throws {
+        for arguments in [["annotations", "nosuch.lua"], ["routes", "nosuch.lua"], ["explore", "nosuch.lua"], ["test", "nosuch_test.lua"],
+                          ["diff", "nosuch.lua", "scripts/app.lua"]] {
+            let outcome = try Programs.run(arguments, input: "")
+            #expect(outcome.status == 2 && outcome.err.contains("nosuch"), "\(arguments): \(outcome.status) \(outcome.err)")
+        }
+    }
+
+    /// `FORCE_COLOR` colours what goes to a pipe (a CI log); `FORCE_COLOR=0` and `NO_COLOR` leave it plain.
+    @Test func forceColorColoursAPipe() throws {
+        let escape = "\u{1B}["
+        func err(_ environment: [String: String?]) throws -> String {
+            try Programs.run(Programs.coordrun, ["nosuch.lua"], input: "", environment: environment).err
+        }
+        #expect(try err(["FORCE_COLOR": "1", "NO_COLOR": nil]).contains(escape))
+        #expect(try err(["FORCE_COLOR": "1", "NO_COLOR": "1"]).contains(escape)) // asked for, whatever else says
+        #expect(try !err(["FORCE_COLOR": "0", "NO_COLOR": nil]).contains(escape))
+        #expect(try !err(["FORCE_COLOR": nil, "NO_COLOR": nil]).contains(escape)) // a pipe: plain
+        let folder = try TemporaryDirectory()
+        let failing = try folder.write("fails_test.lua", "app \"\(repositoryRoot)/scripts/app.lua\"\ntest(\"fails\", function() expect.stack { \"Nowhere\" } end)\n")
+        let tests = try Programs.run(Programs.coordrun, ["test", failing], input: "", environment: ["FORCE_COLOR": "1"])
+        #expect(tests.status == 1 && tests.err.contains(escape), "\(tests.err)")
+    }
+
     @Test func aCommandLineASubcommandDoesNotUnderstandEndsWithStatusTwo() throws {
         for arguments in [["test", "--bogus"], ["explore"], ["routes", "--nope", "x"], ["serve", "--bogus"], ["explore", "--depth", "x", "a.lua"],
                           ["--generate-completion-script", "nope"], ["explore", "--open", "a://x", "--open", "b://y", "a.lua"],

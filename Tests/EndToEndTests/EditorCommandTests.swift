@@ -119,7 +119,7 @@ import CoordinatorLua
         #expect(text.contains("---@class A\\nos.execute("), "\(text)")
         let loop = try folder.write("loop.lua", "local flow = require 'coordinator'\nwhile true do end\n")
         let bounded = try Programs.run(["annotations", "--sandbox", "--timeout", "1", loop, "-o", folder.path + "/loop"], input: "", within: 30)
-        #expect(bounded.status == 1 && bounded.err.contains("loop.lua:2: timed out"), "\(bounded.err)")
+        #expect(bounded.status == 2 && bounded.err.contains("loop.lua:2: timed out"), "\(bounded.err)")
     }
 
     func check(_ arguments: [String], folder: String) throws -> Programs.Outcome {

@@ -131,6 +131,40 @@ import TestSupport
         }
     }
 
+    /// An error in `-l`'s `require` has lua's whole traceback, down to its `[C]: in ?` (lua.c runs it under
+    /// pmain), for a module that is missing and one that fails.
+    @Test func aFailingLibraryHasLuasTraceback() throws {
+        try Self.requireLua()
+        let folder = try TemporaryDirectory()
+        _ = try folder.write("failing.lua", "error('cannot load')\n")
+        for argv in [["-l", "nosuchmodule"], ["-l", "failing"], ["-l", "g=failing"]] {
+            let lua = try Programs.run(Self.lua, argv, input: "", folder: folder.path)
+            let ours = try Programs.run(Programs.coordrun, argv, input: "", folder: folder.path)
+            #expect(ours.status == lua.status && ours.status == 1)
+            #expect(Self.withoutProgram(ours.err) == Self.withoutProgram(lua.err), "\(argv): \(ours.err)")
+            #expect(ours.err.hasSuffix("\t[C]: in ?\n"), "\(ours.err)")
+        }
+    }
+
+    /// A mistyped subcommand is a script name to lua: the first line stays lua's, the status too, and a
+    /// second line names the subcommand meant. A real file, a path or a far word gets no hint.
+    @Test func aMistypedSubcommandKeepsLuasMessageAndSaysWhatWasMeant() throws {
+        try Self.requireLua()
+        let folder = try TemporaryDirectory()
+        for (word, meant) in [("tset", "test"), ("explroe", "explore"), ("dif", "diff"), ("annotation", "annotations")] {
+            let lua = try Programs.run(Self.lua, [word], input: "", folder: folder.path)
+            let ours = try Programs.run(Programs.coordrun, [word], input: "", folder: folder.path)
+            #expect(ours.status == lua.status && ours.status == 1)
+            let lines = ours.err.split(separator: "\n").map(String.init)
+            #expect(lines.count == 2 && Self.firstMessage(ours.err) == Self.firstMessage(lua.err), "\(ours.err)")
+            #expect(lines.last?.hasPrefix("coordrun: did you mean '") == true && lines.last?.contains(" \(meant)'?") == true, "\(ours.err)")
+        }
+        for word in ["zzz", "./tset", "tset.lua"] {
+            let ours = try Programs.run(Programs.coordrun, [word], input: "", folder: folder.path)
+            #expect(ours.status == 1 && !ours.err.contains("did you mean"), "\(word): \(ours.err)")
+        }
+    }
+
     @Test func luaInitRunsFirstUnlessIgnored() throws {
         try Self.requireLua()
         let folder = try TemporaryDirectory()
