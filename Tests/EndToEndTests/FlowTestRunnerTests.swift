@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import CoordinatorOptions
 import TestSupport
+import CoordinatorScript
 
 /// `coordrun test`'s runner: failures and errors told apart (one line for a failed expectation), reports
 /// CI tools read (JUnit that validates against the schema, JSON), the exit status when no test ran, jobs
@@ -81,6 +82,34 @@ import TestSupport
         #expect(xml.contains("<error message=\"attempt to index a nil value (local &apos;missing&apos;)\" type=\"error\">"), "\(xml)")
         #expect(xml.contains("<system-out>before the error\n</system-out>"), "\(xml)")
         #expect(xml.contains("name=\"(loading the file)\"") && xml.contains("type=\"load\""), "\(xml)")
+    }
+
+    /// Tests declared in a loop share a name as written: every report names them apart (`NAME [2]`, ...),
+    /// the first unchanged, a name the file declares itself never taken twice.
+    @Test func testsDeclaredInALoopHaveNamesOfTheirOwnInEveryReport() throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("loop_test.lua", """
+            app "\(repositoryRoot)/examples/shop.lua"
+            for i = 1, 3 do
+              test("a category opens", function() tap("open", top().categories[1]) end)
+            end
+            test("a category opens [2]", function() end)
+            test("alone", function() end)
+            """)
+        let expected = ["a category opens", "a category opens [3]", "a category opens [4]", "a category opens [2]", "alone"]
+        let list = try Programs.run(["test", "--list", file], input: "")
+        #expect(list.out.split(separator: "\n").map { String($0.split(separator: ": ", maxSplits: 1).last ?? "") } == expected, "\(list.out)")
+        let json = folder.path + "/report.json", junit = folder.path + "/report.xml"
+        let run = try Programs.run(["test", file, "--json", json, "--junit", junit], input: "")
+        #expect(run.status == 0, "\(run.err)")
+        let text = try #require(readFile(json))
+        let tests = try #require(try FlowValue(json: text)["tests"]?.listValue)
+        #expect(tests.compactMap { $0["name"]?.stringValue } == expected)
+        let xml = try #require(readFile(junit))
+        for name in expected { #expect(xml.components(separatedBy: "<testcase name=\"\(name)\"").count == 2, "\(name)") }
+        // A name picks out one test.
+        let one = try Programs.run(["test", file, "--filter", "a category opens [3]"], input: "")
+        #expect(one.out.hasSuffix("1 passed, 0 failed\n"), "\(one.out)")
     }
 
     @Test func theJSONReportHoldsEveryOutcome() throws {

@@ -12,8 +12,12 @@ import Darwin
 
 /// A test a test file declares: `test("login, then pick a city", function() ... end)`.
 public struct FlowTest: Sendable, Equatable {
-    /// Its name, as written.
+    /// Its name: as written, or with its place among the tests of that name after it when the file
+    /// declares several (`login [2]`, `login [3]`: tests declared in a loop; the first keeps the name), so
+    /// that every report names each test apart.
     public let name: String
+    /// Its name as written in `test(...)`.
+    package let declaredName: String
     /// The test file.
     public let file: String
     /// The line its function starts on.
@@ -24,9 +28,27 @@ public struct FlowTest: Sendable, Equatable {
     /// told apart by it.
     package let index: Int
 
-    /// The `index`-th test of `file`, named `name`, declared at `line` (skipped when `isSkipped`).
-    package init(name: String, file: String, line: Int, isSkipped: Bool, index: Int = 0) {
+    /// The `index`-th test of `file`, named `name` (declared as `declaredName`, when that differs), declared
+    /// at `line` (skipped when `isSkipped`).
+    package init(name: String, declaredName: String? = nil, file: String, line: Int, isSkipped: Bool, index: Int = 0) {
         (self.name, self.file, self.line, self.isSkipped, self.index) = (name, file, line, isSkipped, index)
+        self.declaredName = declaredName ?? name
+    }
+
+    /// The tests of `file` as `declared` lists them, each with a name of its own (``name``).
+    static func named(_ declared: [(name: String, line: Int, skipped: Bool)], file: String) -> [FlowTest] {
+        var taken = Set(declared.map(\.name)), seen: [String: Int] = [:]
+        return declared.enumerated().map { i, test in
+            seen[test.name, default: 0] += 1
+            var name = test.name
+            if let count = seen[test.name], count > 1 {
+                var place = count
+                while taken.contains("\(test.name) [\(place)]") { place += 1 }
+                name = "\(test.name) [\(place)]"
+                taken.insert(name)
+            }
+            return FlowTest(name: name, declaredName: test.name, file: file, line: test.line, isSkipped: test.skipped, index: i)
+        }
     }
 }
 
@@ -84,9 +106,7 @@ public enum FlowTests {
     public static func list(_ file: String) throws -> [FlowTest] { try list(file, prepare: nil) }
 
     static func list(_ file: String, prepare: ((ScriptRuntime) throws -> Void)?) throws -> [FlowTest] {
-        try TestHarness(file: file, prepare: prepare).declared.enumerated().map { i, test in
-            FlowTest(name: test.name, file: file, line: test.line, isSkipped: test.skipped, index: i)
-        }
+        FlowTest.named(try TestHarness(file: file, prepare: prepare).declared.map { ($0.name, $0.line, $0.skipped) }, file: file)
     }
 
     /// Runs the tests of `file` that `include` selects, in the order written, each as in a fresh runtime
@@ -120,9 +140,7 @@ public enum FlowTests {
         // the next ones too while each test leaves no trace in its state (else a new harness loads the file).
         let listed = Clock.now()
         let listing = try TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, limits: limits, prepare: prepare)
-        let tests = listing.declared.enumerated().map { i, test in
-            FlowTest(name: test.name, file: file, line: test.line, isSkipped: test.skipped, index: i)
-        }
+        let tests = FlowTest.named(listing.declared.map { ($0.name, $0.line, $0.skipped) }, file: file)
         let harnesses = FreshHosts(make: {
             try TestHarness(file: file, strictLifecycle: strictLifecycle, timeLimit: timeLimit, limits: limits, prepare: prepare)
         }, runtime: { $0.runtime }, identity: { try $0.identity() }, reset: { try $0.restart() })
@@ -141,7 +159,7 @@ public enum FlowTests {
                 var harness: TestHarness?
                 do {
                     harness = try harnesses.next()
-                    try harness?.run(index, named: test.name, timeLimit: timeLimit)
+                    try harness?.run(index, named: test.declaredName, timeLimit: timeLimit)
                 } catch {
                     outcome = self.outcome(of: error, in: file, test: test, harness: harness)
                 }
