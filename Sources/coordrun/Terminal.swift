@@ -14,6 +14,12 @@ enum Terminal {
     /// Whether the file descriptor is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
 
+    /// How many columns the terminal at `fd` has (80 when it does not say).
+    static func columns(_ fd: Int32) -> Int {
+        var size = winsize()
+        return ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
+    }
+
     /// A line read from the terminal on standard input with echo off, after `prompt` on standard error;
     /// nil when standard input is no terminal or is at its end.
     static func readSecret(prompt: String) -> String? {

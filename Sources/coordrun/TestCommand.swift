@@ -182,7 +182,9 @@ struct TestCommand: ParsableCommand {
             }
             return listed == 0 ? 5 : 0
         }
-        let runs = jobs > 1 ? Self.runConcurrently(files, jobs: jobs, settings, streams) : Self.runInOrder(files, settings, streams)
+        let line = ProgressLine(files: files.count, style: streams.err, shown: Terminal.isTerminal(2))
+        let runs = jobs > 1 ? Self.runConcurrently(files, jobs: jobs, settings, streams, line) : Self.runInOrder(files, settings, streams, line)
+        line.end()
         let results = runs.flatMap(\.results)
         let loadFailures = zip(files, runs).compactMap { file, run in run.loadFailure.map { (file: file, message: $0) } }
         for result in results { if let app = result.coverage?.app { apps(app) } }
@@ -237,11 +239,12 @@ struct TestCommand: ParsableCommand {
     }
 
     /// The files one after another on this thread, each result printed as it comes.
-    static func runInOrder(_ files: [String], _ settings: Settings, _ streams: CoordRun.Streams) -> [FileRun] {
+    static func runInOrder(_ files: [String], _ settings: Settings, _ streams: CoordRun.Streams, _ line: ProgressLine) -> [FileRun] {
         var runs: [FileRun] = []
         for file in files {
-            let run = runFile(file, settings) { print($0, streams) }
-            print(FileRun(loadFailure: run.loadFailure), of: file, streams) // its results were printed as they came
+            line.started(file)
+            let run = runFile(file, settings) { result in line.printing(heard: result) { print(result, streams) } }
+            line.printing(file: run.loadFailure != nil) { print(FileRun(loadFailure: run.loadFailure), of: file, streams) } // its results were printed as they came
             runs.append(run)
             if settings.failFast, run.failed { break }
         }
@@ -250,15 +253,86 @@ struct TestCommand: ParsableCommand {
 
     /// The files on `jobs` threads, each file's runtimes its own; each file is printed once it and every
     /// file before it are done, so the output is the same as one job's.
-    static func runConcurrently(_ files: [String], jobs: Int, _ settings: Settings, _ streams: CoordRun.Streams) -> [FileRun] {
+    static func runConcurrently(_ files: [String], jobs: Int, _ settings: Settings, _ streams: CoordRun.Streams, _ line: ProgressLine) -> [FileRun] {
         let progress = Progress(count: files.count)
         DispatchQueue.concurrentPerform(iterations: min(jobs, files.count)) { _ in
             while let index = progress.take() {
-                let run = runFile(files[index], settings) { _ in }
-                progress.finish(index, run, stopping: settings.failFast && run.failed) { index, run in print(run, of: files[index], streams) }
+                line.started(files[index])
+                let run = runFile(files[index], settings) { result in line.printing(heard: result) {} }
+                progress.finish(index, run, stopping: settings.failFast && run.failed) { index, run in
+                    line.printing(file: run.loadFailure != nil) { print(run, of: files[index], streams) }
+                }
             }
         }
         return progress.runs
+    }
+
+    /// `coordrun test`'s progress on a terminal: one line on standard error, written over as each test ends
+    /// (`12 passed, 1 failed · 3 of 8 files · shop_test.lua`), taken away before anything else is printed
+    /// and at the end, so that the output is what it is without it. Not shown when standard error is no
+    /// terminal.
+    final class ProgressLine: Sendable {
+        private struct State {
+            var passed = 0, failed = 0, skipped = 0, filesDone = 0
+            var current = ""
+            var drawn = false
+        }
+        private let state = Mutex(State())
+        private let files: Int, style: TextStyle, shown: Bool
+
+        init(files: Int, style: TextStyle, shown: Bool) { (self.files, self.style, self.shown) = (files, style, shown) }
+
+        /// A file's tests begin.
+        func started(_ file: String) {
+            guard shown else { return }
+            state.withLock { state in
+                state.current = file
+                draw(&state)
+            }
+        }
+
+        /// A test ended (`result`, when one did) or a file's tests did (`file`: it did not load, or its
+        /// last test ended): `body` prints what it has to say with the line taken away, then the line is
+        /// drawn again with the counts.
+        func printing(heard result: FlowTestResult? = nil, file failed: Bool? = nil, _ body: () -> Void) {
+            guard shown else { return body() }
+            state.withLock { state in
+                if state.drawn { Terminal.writeError("\r\u{1B}[K") }
+                state.drawn = false
+                body()
+                Terminal.flushOut()
+                switch result?.outcome {
+                case .passed?: state.passed += 1
+                case .skipped?: state.skipped += 1
+                case .failed?, .error?: state.failed += 1
+                case nil: break
+                }
+                if let failed {
+                    state.filesDone += 1
+                    if failed { state.failed += 1 }
+                }
+                draw(&state)
+            }
+        }
+
+        /// The run ended: the line goes.
+        func end() {
+            guard shown else { return }
+            state.withLock { state in
+                if state.drawn { Terminal.writeError("\r\u{1B}[K") }
+                state.drawn = false
+            }
+        }
+
+        private func draw(_ state: inout State) {
+            guard state.filesDone < files else { return }
+            let counts = "\(state.passed) passed, \(state.failed) failed" + (state.skipped > 0 ? ", \(state.skipped) skipped" : "")
+            let place = "\(state.filesDone) of \(files) file\(files == 1 ? "" : "s")"
+            // One row, never wrapped (a wrapped line could not be written over): cut to the terminal's width.
+            let text = counts + " · " + place + " · " + (state.current.split(separator: "/").last.map(String.init) ?? state.current)
+            Terminal.writeError("\r\u{1B}[K" + style.dim(TextStyle.inert(String(text.prefix(max(Terminal.columns(2) - 1, 10))))))
+            state.drawn = true
+        }
     }
 
     /// The files handed out to the jobs and what they gave, printed in order.
