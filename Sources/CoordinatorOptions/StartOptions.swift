@@ -21,10 +21,10 @@ package struct StartOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Start the app at this link (a route the app declares: docs/Links.md); given again, each next link is opened in turn.", valueName: "url"))
     package var open: [String] = []
 
-    @Option(help: ArgumentHelp("Start the app where this snapshot was taken (a file written from snapshot()).", valueName: "file"))
+    @Option(help: ArgumentHelp("Start the app where this snapshot was taken (a file written from snapshot()).", valueName: "file"), completion: .file(extensions: ["json"]))
     package var restore: String?
 
-    @Option(help: ArgumentHelp("Keep the app's storage (flow.storage) in this JSON file: read before the scripts run, written after each step that changed it (explore only reads it).", valueName: "file"))
+    @Option(help: ArgumentHelp("Keep the app's storage (flow.storage) in this JSON file: read before the scripts run, written after each step that changed it (explore only reads it).", valueName: "file"), completion: .file(extensions: ["json"]))
     package var storage: String?
 
     package init() {}

@@ -11,13 +11,13 @@ struct AnnotationsCommand: ParsableCommand {
         usage: "coordrun annotations [<options>] [<script>]",
         discussion: "Writes coordinator.lua, driver.lua and (with a script) app.lua to the folder, and .luacheckrc beside it with --luacheckrc. Point .luarc.json's workspace.library at the folder. Exit status: 2 when the script is missing or does not load (as every subcommand), 1 when a file cannot be written.")
 
-    @Argument(help: "The app's main script: its screens and coordinator classes are annotated too (it is loaded, not started).")
+    @Argument(help: "The app's main script: its screens and coordinator classes are annotated too (it is loaded, not started).", completion: .file(extensions: ["lua"]))
     var script: String?
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The folder to write the annotations to.", valueName: "dir"))
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The folder to write the annotations to.", valueName: "dir"), completion: .directory)
     var output = "annotations"
 
-    @Option(help: ArgumentHelp("Also write luacheck's configuration for a project of flows to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write luacheck's configuration for a project of flows to this file.", valueName: "file"), completion: .file())
     var luacheckrc: String?
 
     @Option(help: ArgumentHelp("The most seconds loading the script may take (0: no limit).", valueName: "seconds"))

@@ -18,7 +18,14 @@ enum CoordRun {
         if argv.count > 1, CoordRunCommand.takes(Array(argv.dropFirst())) {
             // A subcommand parses its own command line: through the tree, coordrun's own options (--timeout,
             // --state, --open, --restore) would take the subcommand's options of the same names.
-            let arguments = Array(argv.dropFirst())
+            var arguments = Array(argv.dropFirst())
+            // `coordrun help [SUBCOMMAND]` is that command's --help (the tree's root takes a script as its
+            // argument, so `help` would be read as one).
+            if arguments.first == "help" { arguments = Array(arguments.dropFirst().prefix(1)) + ["--help"] }
+            if let script = CompletionScripts.script(for: arguments) {
+                Terminal.writeOut(script)
+                Processes.exit(0)
+            }
             // The preview is its own program, which reads its own command line (help included).
             if arguments.first == "serve" { Processes.runSibling("coordrun-serve", Array(arguments.dropFirst())) }
             if let name = arguments.first, let command = CoordRunCommand.subcommand(named: name) {

@@ -25,13 +25,13 @@ struct DiffCommand: ParsableCommand {
             differences, 1 differences, 2 either version could not be explored.
             """)
 
-    @Argument(help: ArgumentHelp("The version before the change: a script, a folder, or a git revision.", valueName: "old"))
+    @Argument(help: ArgumentHelp("The version before the change: a script, a folder, or a git revision.", valueName: "old"), completion: .file())
     var old: String
 
-    @Argument(help: ArgumentHelp("The version after it.", valueName: "new"))
+    @Argument(help: ArgumentHelp("The version after it.", valueName: "new"), completion: .file())
     var new: String
 
-    @Argument(parsing: .postTerminator, help: ArgumentHelp("After --: the app's main script within each folder or revision.", valueName: "script"))
+    @Argument(parsing: .postTerminator, help: ArgumentHelp("After --: the app's main script within each folder or revision.", valueName: "script"), completion: .file(extensions: ["lua"]))
     var script: [String] = []
 
     @Option(help: "The most steps from the start.")
@@ -54,7 +54,7 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Print the differences as Markdown (for a pull request's comment or a job summary).")
     var markdown = false
 
-    @Option(help: ArgumentHelp("Draw both flows as one graph, what the change adds in green and what it removes in red (rendered by Graphviz's dot).", valueName: "file"))
+    @Option(help: ArgumentHelp("Draw both flows as one graph, what the change adds in green and what it removes in red (rendered by Graphviz's dot).", valueName: "file"), completion: .file())
     var svg: String?
 
     @OptionGroup var limitOptions: LimitOptions

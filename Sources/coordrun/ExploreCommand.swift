@@ -26,7 +26,7 @@ struct ExploreCommand: ParsableCommand {
             --verify found a mismatch).
             """)
 
-    @Argument(help: "The app's main script (for --worker: where the exploration's script is here, when not where the exploration named it).")
+    @Argument(help: "The app's main script (for --worker: where the exploration's script is here, when not where the exploration named it).", completion: .file(extensions: ["lua"]))
     var script: String?
 
     @Option(help: "The most steps from the start.")
@@ -47,19 +47,19 @@ struct ExploreCommand: ParsableCommand {
     /// `--set`, `-e`: the variant explored.
     @OptionGroup var variant: VariantOptions
 
-    @Option(help: ArgumentHelp("Write the report as JSON to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the report as JSON to this file.", valueName: "file"), completion: .file())
     var json: String?
 
-    @Option(help: ArgumentHelp("Write the findings as SARIF 2.1.0 to this file (for code-scanning views).", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the findings as SARIF 2.1.0 to this file (for code-scanning views).", valueName: "file"), completion: .file())
     var sarif: String?
 
-    @Option(help: ArgumentHelp("Write the flow graph: .mmd (Mermaid), .dot (Graphviz), .json, or .svg/.png (rendered by Graphviz's dot).", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the flow graph: .mmd (Mermaid), .dot (Graphviz), .json, or .svg/.png (rendered by Graphviz's dot).", valueName: "file"), completion: .file())
     var graph: String?
 
-    @Option(help: ArgumentHelp("Colour the graph by what flow tests reached (a file from coordrun test --coverage-json).", valueName: "file"))
+    @Option(help: ArgumentHelp("Colour the graph by what flow tests reached (a file from coordrun test --coverage-json).", valueName: "file"), completion: .file(extensions: ["json"]))
     var coverage: String?
 
-    @Option(help: ArgumentHelp("Where to write the findings as a flow test (default: .coordrun/explore/NAME_test.lua).", valueName: "file"))
+    @Option(help: ArgumentHelp("Where to write the findings as a flow test (default: .coordrun/explore/NAME_test.lua).", valueName: "file"), completion: .file())
     var tests: String?
 
     @Option(help: ArgumentHelp("The most seconds one action may run before it counts as an error (0: no limit).", valueName: "seconds"))

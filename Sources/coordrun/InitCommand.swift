@@ -10,7 +10,7 @@ struct InitCommand: ParsableCommand {
         usage: "coordrun init [--repository <url>] <name>",
         discussion: "The folder must not exist yet (or be an empty folder); nothing is written otherwise. Then: cd NAME && coordrun test. The CI workflow builds coordrun from the coordinator runtime's git repository: --repository, or else the GitHub repository variable COORDINATOR_REPOSITORY. Exit status: 2 without a name; 1 when the name is taken by a file or a folder that is not empty, or the folder cannot be made.")
 
-    @Argument(help: "The project's folder (made here).")
+    @Argument(help: "The project's folder (made here).", completion: .directory)
     var name: String
 
     @Option(help: ArgumentHelp("The coordinator runtime's git repository, which the CI workflow builds coordrun from (without it: the repository variable COORDINATOR_REPOSITORY).", valueName: "url"))

@@ -27,7 +27,7 @@ struct CoordRunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The most session lines time travel keeps (default 10000); past it the oldest go, and :history says where travel starts.", valueName: "lines"))
     var history: Int?
 
-    @Option(help: ArgumentHelp("Sign the snapshots taken with the key in this file, and restore only snapshots it signed (docs/Links.md).", valueName: "file"))
+    @Option(help: ArgumentHelp("Sign the snapshots taken with the key in this file, and restore only snapshots it signed (docs/Links.md).", valueName: "file"), completion: .file())
     var snapshotKey: String?
 
     /// Each long option (`--timeout`) and whether it takes a value (the next argument, or `--name=value`),

@@ -13,7 +13,7 @@ struct TestCommand: ParsableCommand {
         usage: "coordrun test [<options>] [<paths> ...]",
         discussion: "Each test starts as from a fresh app. Prints each failing test with its place and message, then `N passed, N failed`. Exit status: 0 every test passed, 1 a test failed or stopped on an error (or a test file did not load), 2 the run itself failed (a path that does not exist, a report that cannot be written), 5 no test ran (no test file, or --filter matched none).")
 
-    @Argument(help: "Test files or folders to search (build folders and hidden folders are skipped).")
+    @Argument(help: "Test files or folders to search (build folders and hidden folders are skipped).", completion: .file())
     var paths: [String] = []
 
     @Option(help: ArgumentHelp("Run only the tests whose name or file contains this text.", valueName: "pattern"))
@@ -34,13 +34,13 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run only shard K of N of the suite (1 ≤ K ≤ N): every test in exactly one shard, the same split on every machine. Also read from COORDRUN_SHARD=K/N, or from JOB_COMPLETION_INDEX (0-based, a Kubernetes Indexed Job's) with COORDRUN_SHARDS=N.", valueName: "K/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("Balance --shard by the tests' durations in this earlier --json report (without it, tests are dealt in turn).", valueName: "file"))
+    @Option(help: ArgumentHelp("Balance --shard by the tests' durations in this earlier --json report (without it, tests are dealt in turn).", valueName: "file"), completion: .file(extensions: ["json"]))
     var timings: String?
 
-    @Option(help: ArgumentHelp("Write the results as JUnit XML to this file (the format Jenkins and Surefire read).", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the results as JUnit XML to this file (the format Jenkins and Surefire read).", valueName: "file"), completion: .file())
     var junit: String?
 
-    @Option(help: ArgumentHelp("Write the results as JSON to this file: each test's outcome, message, place, time and output.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the results as JSON to this file: each test's outcome, message, place, time and output.", valueName: "file"), completion: .file())
     var json: String?
 
     @Option(help: ArgumentHelp("The most seconds one test may run (0: no limit).", valueName: "seconds"))
@@ -49,7 +49,7 @@ struct TestCommand: ParsableCommand {
     @Flag(help: "List the screen types, outputs and coordinator classes the tests reached and never reached.")
     var coverage = false
 
-    @Option(name: .customLong("coverage-json"), help: ArgumentHelp("Write the coverage as JSON to this file.", valueName: "file"))
+    @Option(name: .customLong("coverage-json"), help: ArgumentHelp("Write the coverage as JSON to this file.", valueName: "file"), completion: .file())
     var coverageJSON: String?
 
     @OptionGroup var limitOptions: LimitOptions

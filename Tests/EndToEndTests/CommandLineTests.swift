@@ -202,6 +202,54 @@ import TestSupport
         #expect(check.status == 0, "\(shell) -n: \(check.err)")
     }
 
+    /// What a shell offers for `line` (the word being completed last, empty after a space), in `folder`,
+    /// with coordrun's completion script loaded: bash through its completion function, fish through
+    /// `complete -C`.
+    static func completions(_ shell: String, _ line: String, in folder: String) throws -> Set<String> {
+        let script = try Programs.run(["--generate-completion-script", shell], input: "").out
+        let path = folder + "/completion." + shell
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        let outcome: Programs.Outcome
+        if shell == "bash" {
+            let words = line.split(separator: " ", omittingEmptySubsequences: false).map { shellQuote(String($0)) }
+            let code = "source \(shellQuote(path)); COMP_WORDS=(\(words.joined(separator: " "))); COMP_CWORD=\(words.count - 1); "
+                + "COMP_LINE=\(shellQuote(line)); COMP_POINT=${#COMP_LINE}; _coordrun coordrun \"${COMP_WORDS[COMP_CWORD]}\" \"${COMP_WORDS[COMP_CWORD-1]}\"; "
+                + "printf '%s\\n' \"${COMPREPLY[@]}\""
+            outcome = try Programs.run("/usr/bin/env", ["bash", "-c", code], input: "", folder: folder)
+        } else {
+            outcome = try Programs.run("/usr/bin/env", ["fish", "-c", "source \(shellQuote(path)); complete -C \(shellQuote(line))"], input: "", folder: folder)
+        }
+        return Set(outcome.out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") })
+    }
+
+    /// Scripts, test files and reports complete as file names: the script that is coordrun's first word
+    /// (beside the subcommands), a subcommand's script (`.lua` only, and folders), its paths and its reports.
+    @Test(arguments: ["bash", "fish"])
+    func fileArgumentsComplete(_ shell: String) throws {
+        let folder = try TemporaryDirectory()
+        for name in ["app.lua", "app_test.lua", "notes.txt", "cov.json", "flows/.keep"] { try folder.write(name, "") }
+        let first = try Self.completions(shell, "coordrun ", in: folder.path)
+        #expect(first.isSuperset(of: ["app.lua", "app_test.lua", "explore", "test"]) && !first.contains("notes.txt"), "\(first)")
+        let script = try Self.completions(shell, "coordrun explore ", in: folder.path)
+        #expect(script.contains("app.lua") && script.contains(where: { $0.hasPrefix("flows") }) && !script.contains("notes.txt"), "\(script)")
+        let coverage = try Self.completions(shell, "coordrun explore app.lua --coverage ", in: folder.path)
+        #expect(coverage.contains("cov.json") && !coverage.contains("app.lua"), "\(coverage)")
+        let report = try Self.completions(shell, "coordrun test --junit ", in: folder.path)
+        #expect(report.isSuperset(of: ["notes.txt", "app.lua"]), "\(report)")
+        let paths = try Self.completions(shell, "coordrun test ", in: folder.path)
+        #expect(paths.contains("app_test.lua"), "\(paths)")
+        let versions = try Self.completions(shell, "coordrun diff ", in: folder.path)
+        #expect(versions.contains("app.lua"), "\(versions)")
+    }
+
+    /// zsh's script says the same with `_files` (its completion needs a terminal to run).
+    @Test func zshCompletesFileArguments() throws {
+        let script = try Programs.run(["--generate-completion-script", "zsh"], input: "").out
+        #expect(script.contains("_describe -V subcommand subcommands && ret=0\n        _files -g '*.lua' && ret=0"))
+        #expect(script.contains("':script:_files -g '\\''*.lua'\\'''"), "the explore script")
+        #expect(script.contains("--coverage[") && script.contains(":file:_files -g '\\''*.json'\\'''"))
+    }
+
     /// docs/man/coordrun.1 (scripts/man) names every subcommand and option the command tree has.
     @Test func theManPageNamesEverySubcommandAndOption() throws {
         let page = try String(contentsOfFile: repositoryRoot + "/docs/man/coordrun.1", encoding: .utf8)
