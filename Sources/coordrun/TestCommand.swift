@@ -31,7 +31,7 @@ struct TestCommand: ParsableCommand {
     @Flag(help: "Run the tests again whenever a Lua file under the paths, or of the apps they test, is saved (Ctrl-C stops).")
     var watch = false
 
-    @Option(help: ArgumentHelp("Run only shard K of N of the suite (1 ≤ K ≤ N): every test in exactly one shard, the same split on every machine. Also read from COORDRUN_SHARD=K/N, or from JOB_COMPLETION_INDEX (0-based, a Kubernetes Indexed Job's) with COORDRUN_SHARDS=N.", valueName: "K/N"))
+    @Option(help: ArgumentHelp("Run only shard K of N of the suite (K from 1 to N): every test in exactly one shard, the same split on every machine. Also read from COORDRUN_SHARD=K/N, or from JOB_COMPLETION_INDEX (0-based, a Kubernetes Indexed Job's) with COORDRUN_SHARDS=N.", valueName: "K/N"))
     var shard: String?
 
     @Option(help: ArgumentHelp("Balance --shard by the tests' durations in this earlier --json report (without it, tests are dealt in turn).", valueName: "file"), completion: .file(extensions: ["json"]))

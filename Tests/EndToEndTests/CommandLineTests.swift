@@ -250,6 +250,26 @@ import TestSupport
         #expect(script.contains("--coverage[") && script.contains(":file:_files -g '\\''*.json'\\'''"))
     }
 
+    /// The man page has both forms of the command line, serve's own options, ENVIRONMENT, EXIT STATUS and
+    /// SEE ALSO, and neither mandoc nor groff warns of anything in it; the help texts it is made from keep to
+    /// ASCII (the manual plugin drops any other character).
+    @Test func theManPageIsCompleteAndLintFree() throws {
+        let page = repositoryRoot + "/docs/man/coordrun.1"
+        let text = try String(contentsOfFile: page, encoding: .utf8)
+        for section in [".Sh SYNOPSIS", ".Sh ENVIRONMENT", ".Sh \"EXIT STATUS\"", ".Sh \"SEE ALSO\"", ".Op Ar script Op Ar args ...", ".Ar subcommand",
+                        ".It Fl -port Ar port", ".It Ev FORCE_COLOR", ".Xr lua 1"] {
+            #expect(text.contains(section), "\(section)")
+        }
+        #expect(!text.contains("\n\n"), "a blank line")
+        let lint = try Programs.run("/usr/bin/env", ["mandoc", "-T", "lint", "-W", "warning", page], input: "")
+        #expect(lint.status == 0 && lint.out.isEmpty && lint.err.isEmpty, "mandoc: \(lint.out)\(lint.err)")
+        let groff = try Programs.run("/usr/bin/env", ["groff", "-ww", "-z", "-mandoc", page], input: "")
+        #expect(groff.status == 0 && groff.err.isEmpty, "groff: \(groff.err)")
+        let dump = try Programs.run(["--experimental-dump-help"], input: "")
+        let beyondASCII = dump.out.unicodeScalars.filter { !$0.isASCII }
+        #expect(beyondASCII.isEmpty, "help texts beyond ASCII: \(String(String.UnicodeScalarView(beyondASCII)))")
+    }
+
     /// docs/man/coordrun.1 (scripts/man) names every subcommand and option the command tree has.
     @Test func theManPageNamesEverySubcommandAndOption() throws {
         let page = try String(contentsOfFile: repositoryRoot + "/docs/man/coordrun.1", encoding: .utf8)
