@@ -200,6 +200,41 @@ import CoordinatorLua
         #expect(typos.out.split(separator: "\n").count == 7, "\(typos.out)")
     }
 
+    /// A class bound to a local of another name (`local App = flow.coordinator "Ride"`): the fields its
+    /// methods set on `self` are the class's, read in its other methods without a warning; a typo still is one.
+    @Test func selfFieldsAreTheClassesWhateverTheLocalIsNamed() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.venv + "/bin/python"), "no analyzer: scripts/ensure-deps --test installs it")
+        let folder = try TemporaryDirectory()
+        _ = try folder.write("app.lua", """
+            local flow = require "coordinator"
+            flow.screen "Map" { outputs = { "book" } }
+            local App = flow.coordinator "Ride"
+            function App:start()
+              self.fare = 10
+              self:push("Map").onBook = function() self:book() end
+            end
+            function App:book() self:finish(self.fare) end
+            local Other = flow.coordinator("Trip")
+            function Other:start() self.distance = 3 end
+            function Other:done() return self.distance end
+            flow.app(App)
+            """)
+        _ = try folder.write("typo.lua", """
+            local flow = require "coordinator"
+            local App = flow.coordinator "Ride"
+            function App:later() return self.fair end
+            """)
+        let annotated = try Programs.run(Programs.coordrun, ["annotations", "app.lua", "-o", "annotations"], input: "", folder: folder.path)
+        #expect(annotated.status == 0, "\(annotated.out)\(annotated.err)")
+        let scaffold = try TemporaryDirectory()
+        _ = try Programs.run(Programs.coordrun, ["init", "p"], input: "", folder: scaffold.path)
+        _ = try folder.write(".luarc.json", try #require(readFile(scaffold.path + "/p/.luarc.json")))
+        let clean = try analyze(folder, ["app.lua"])
+        #expect(clean.status == 0 && clean.out.isEmpty, "\(clean.out)\(clean.err)")
+        let typo = try analyze(folder, ["typo.lua"])
+        #expect(typo.out.contains("typo.lua:3: undefined-field: Undefined field `fair`"), "\(typo.out)\(typo.err)")
+    }
+
     @Test(arguments: ["ab-picker", "bank", "catalog", "launch", "multi-select", "notes", "pages", "profile", "ride", "shop", "social", "split", "tabs"])
     func everyExampleAppIsClean(_ name: String) throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.venv + "/bin/python"), "no analyzer: scripts/ensure-deps --test installs it")
