@@ -21,7 +21,9 @@ flow.screen "NewNote" { title = "New note", outputs = { "cancel", save = "value"
 local Storage = flow.coordinator "Storage"
 Storage.ui = false -- a service: the lifecycle oracle of `coordrun test` expects no screen from it
 function Storage:start()
-  self.path = io and (os.getenv("NOTES_FILE") or ((os.getenv("TMPDIR") or "/tmp") .. "/notes.txt"))
+  -- No file where the scripts have no io (coordrun --sandbox): the notes are kept in memory then.
+  self.path = nil
+  if rawget(_G, "io") then self.path = os.getenv("NOTES_FILE") or ((os.getenv("TMPDIR") or "/tmp") .. "/notes.txt") end
   self.saved = 0
   self.kept = {}
   self:onSignal("noteCreated", function(note)

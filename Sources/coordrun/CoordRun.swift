@@ -99,7 +99,9 @@ enum CoordRun {
         } catch {
             streams.message(REPL.message(for: error))
             if case .file(let path) = invocation.script, let subcommand = mistypedSubcommand(path, error: error) {
-                streams.message("did you mean '\(Processes.commandName()) \(subcommand)'? (\(path) was read as a script, as lua reads it)")
+                streams.message(subcommand == path
+                    ? "a subcommand comes first, before any option: \(Processes.commandName()) \(subcommand) [options] (\(path) was read as a script, as lua reads it)"
+                    : "did you mean '\(Processes.commandName()) \(subcommand)'? (\(path) was read as a script, as lua reads it)")
             }
             return 1
         }

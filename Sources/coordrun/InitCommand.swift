@@ -153,7 +153,7 @@ enum Scaffold {
           "$schema": "https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json",
           "runtime": { "version": "Lua 5.4" },
           "workspace": { "library": ["annotations"], "checkThirdParty": false },
-          "diagnostics": { "globals": [], "disable": ["unnecessary-if"] }
+          "diagnostics": { "globals": [] }
         }
 
         """

@@ -159,6 +159,9 @@ import TestSupport
             #expect(lines.count == 2 && Self.firstMessage(ours.err) == Self.firstMessage(lua.err), "\(ours.err)")
             #expect(lines.last?.hasPrefix("coordrun: did you mean '") == true && lines.last?.contains(" \(meant)'?") == true, "\(ours.err)")
         }
+        // A subcommand after coordrun's own options: lua's message, then where the subcommand goes.
+        let late = try Programs.run(Programs.coordrun, ["--sandbox", "test"], input: "", folder: folder.path)
+        #expect(late.status == 1 && late.err.contains("cannot open test") && late.err.contains("a subcommand comes first, before any option"), "\(late.err)")
         for word in ["zzz", "./tset", "tset.lua"] {
             let ours = try Programs.run(Programs.coordrun, [word], input: "", folder: folder.path)
             #expect(ours.status == 1 && !ours.err.contains("did you mean"), "\(word): \(ours.err)")
