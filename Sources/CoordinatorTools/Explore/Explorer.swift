@@ -375,6 +375,13 @@ public final class Explorer {
         return key
     }
 
+    /// Brings the app to the state `path` leads to, whose identity the search recorded as `key` (replaying
+    /// the path from the base, as a branch does), and reads it with `read` (``Storyboard``'s cards).
+    package func visit<T>(_ path: [UserStep], key: String, _ read: (ScriptRuntime) throws -> T) throws -> T {
+        _ = try goTo(path, expecting: key)
+        return try read(runtime)
+    }
+
     /// What re-running transitions in fresh runtimes found (``verify(_:sample:)``).
     package struct Verification {
         /// Transitions re-run.

@@ -1,0 +1,212 @@
+import CoordinatorScript
+
+/// The app as a storyboard anyone can open (`coordrun storyboard SCRIPT -o DIR`): one self-contained HTML
+/// page — no server, no script, nothing fetched — with the flow graph, each of its screens and edges a link,
+/// and every screen type as cards, one for each look exploration reached it in (its title, its rendering,
+/// its actions, the steps that lead there), painted with what flow tests reached when coverage is given.
+package struct Storyboard {
+    /// A screen as it looked in one state.
+    package struct Card {
+        /// Its title (an alert's own), and the screen type when the title is another.
+        package let title: String
+        /// Its rendering (or why it failed).
+        package let body: String
+        /// Its actions, as run mode lists them (`login PAYLOAD`, `open Shoes`).
+        package let actions: [String]
+        /// The tabs or pages around it, when it shows in some (`tabs: [Catalog] | Cart | Profile`).
+        package let context: String?
+        /// The steps from the start, as Lua.
+        package let path: String
+
+        /// Whether it looks like `other` (the steps to them aside).
+        func looks(like other: Card) -> Bool {
+            (title, body, actions, context) == (other.title, other.body, other.actions, other.context)
+        }
+    }
+
+    /// The screen types, in the order first reached, each with its cards (at most ``maxCards``).
+    package private(set) var cards: [(type: String, cards: [Card])] = []
+    /// The screen types no state showed.
+    package let unreached: [String]
+    /// The flow graph.
+    package let graph: FlowGraph
+    /// What the search found, and how far it went.
+    package let summary: String
+    /// The most cards a screen type has.
+    package let maxCards: Int
+
+    /// The storyboard of what `explorer` found (`report`), at most `maxCards` cards a screen type (each a
+    /// look not seen before, from the states in the order found); `tested` (screen types flow tests
+    /// reached, `Alert: title` for an alert) paints the graph and the screen types.
+    package init(report: ExploreReport, explorer: Explorer, maxCards: Int, tested: Set<String>? = nil) throws {
+        self.maxCards = max(maxCards, 0)
+        graph = FlowGraph(report, tested: tested)
+        unreached = report.unreachedTypes
+        summary = "\(report.states.count) states, \(report.transitions.count) transitions: " + report.reach
+        // A secret in a step's payload (a password) is shown masked, as the flow graph shows it: by the
+        // output's name, whatever screen has it (masking one too many is no harm).
+        var secret: [String: OutputSpec] = [:]
+        for (key, spec) in report.secretOutputs { secret[String(key.split(separator: ".").last ?? "")] = spec }
+        func masked(_ path: [UserStep]) -> [UserStep] {
+            path.map { step in
+                guard case let .tap(output, payload) = step, let spec = secret[output] else { return step }
+                return .tap(output, payload: SecretText.shown(payload, of: spec))
+            }
+        }
+        var order: [String] = [], byType: [String: [Card]] = [:], full: Set<String> = []
+        for state in report.states where !state.screen.isEmpty && !full.contains(state.screen) {
+            let card = try explorer.visit(state.path, key: state.key) { runtime in Self.card(of: runtime.app, path: masked(state.path)) }
+            guard let card else { continue }
+            if byType[state.screen] == nil { order.append(state.screen) }
+            // A look not seen before (the first state that shows it, the nearest to the start).
+            if !(byType[state.screen] ?? []).contains(where: { $0.looks(like: card) }) { byType[state.screen, default: []].append(card) }
+            if (byType[state.screen]?.count ?? 0) >= self.maxCards { full.insert(state.screen) }
+        }
+        cards = order.map { ($0, byType[$0] ?? []) }
+        self.tested = tested
+    }
+
+    private let tested: Set<String>?
+
+    /// The visible screen of `app` as a card, or nil when none shows.
+    static func card(of app: Application, path: [UserStep]) -> Card? {
+        guard let screen = app.window.visibleScreen else { return nil }
+        let title = screen.title == screen.name ? screen.name : screen.title + " (" + screen.name + ")"
+        let actions = ((try? ScreenAction.actions(of: screen)) ?? []).map(\.label)
+        var context: String?
+        if let tabs = app.visibleTabs {
+            context = "tabs: " + tabs.titles.indices.map { $0 == tabs.selectedIndex ? "[" + tabs.label(ofTab: $0) + "]" : tabs.label(ofTab: $0) }.joined(separator: " | ")
+        } else if let pages = app.window.visiblePages {
+            context = "pages: " + pages.titles.indices.map { $0 == pages.selectedIndex ? "[" + pages.titles[$0] + "]" : pages.titles[$0] }.joined(separator: " | ")
+        }
+        return Card(title: title, body: ScreenDisplay.text(of: screen), actions: actions, context: context,
+                    path: path.isEmpty ? "(the start)" : path.map(\.luaSource).joined(separator: " "))
+    }
+
+    /// The anchor of screen type number `index` (names are the app's: never part of an id).
+    static func anchor(type index: Int) -> String { "type-\(index + 1)" }
+
+    /// The flow graph in Graphviz DOT, each screen linking to its screen type's cards and each edge to its
+    /// entry in the list of transitions.
+    package var dot: String {
+        var types: [String: Int] = [:]
+        for (i, entry) in cards.enumerated() { types[entry.type] = i }
+        var text = graph.dot
+        for node in graph.nodes {
+            let type = node.screen.hasPrefix("Alert") ? "Alert" : node.screen
+            guard let index = types[type] else { continue }
+            // A node's line is its id and its attributes, however deep its cluster (`    n3 [label=...]`).
+            text = text.replacing(" \(node.id) [", with: " \(node.id) [URL=\"#\(Self.anchor(type: index))\", ")
+        }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var edge = 0
+        for i in lines.indices where lines[i].contains(" -> ") && lines[i].hasSuffix("];") && !lines[i].hasPrefix("  start") {
+            edge += 1
+            lines[i] = String(lines[i].dropLast(2)) + ", URL=\"#edge-\(edge)\"];"
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The page, with `svg` (``dot`` drawn by Graphviz) as its flow; `title` names the app.
+    package func html(title: String, svg: String) -> String {
+        let e = Self.escaped
+        var types: [String: Int] = [:]
+        for (i, entry) in cards.enumerated() { types[entry.type] = i }
+        func link(_ node: String) -> String {
+            guard let n = graph.nodes.first(where: { $0.id == node }) else { return e(node) }
+            let type = n.screen.hasPrefix("Alert") ? "Alert" : n.screen
+            let label = e(n.caption) + " <span class=\"owner\">in " + e(n.coordinator.isEmpty ? "the app" : n.coordinator) + "</span>"
+            return types[type].map { "<a href=\"#\(Self.anchor(type: $0))\">" + label + "</a>" } ?? label
+        }
+        var page = """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Storyboard: \(e(title))</title>
+            <style>
+            :root { color-scheme: light dark; --bg: #f6f7f9; --card: #fff; --text: #1d1f23; --dim: #5b6270; --line: #d8dce3; --accent: #0a5dc2; --ok: #2e7d32; --no: #c62828; }
+            @media (prefers-color-scheme: dark) { :root { --bg: #15171b; --card: #22252b; --text: #e8eaef; --dim: #a3a9b6; --line: #3a3f48; --accent: #7ab4ff; } }
+            * { box-sizing: border-box; }
+            body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--bg); color: var(--text); }
+            header, main { max-width: 1200px; margin: 0 auto; padding: 16px; }
+            h1 { font-size: 1.5rem; margin: 8px 0; } h2 { font-size: 1.2rem; margin: 24px 0 8px; } h3 { font-size: 1.05rem; margin: 16px 0 8px; }
+            a { color: var(--accent); }
+            .summary, .owner, .path, .context { color: var(--dim); }
+            .flow { background: #fff; border: 1px solid var(--line); border-radius: 12px; padding: 8px; overflow: auto; }
+            .flow svg { max-width: 100%; height: auto; }
+            .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); gap: 12px; }
+            .card { background: var(--card); border: 1px solid var(--line); border-radius: 18px; padding: 14px; box-shadow: 0 1px 3px rgba(0,0,0,.08); }
+            .card h4 { margin: 0 0 6px; font-size: 1rem; }
+            .card pre { white-space: pre-wrap; font: inherit; margin: 0 0 8px; }
+            .card ul { list-style: none; padding: 0; margin: 0 0 8px; display: flex; flex-wrap: wrap; gap: 6px; }
+            .card li { border: 1px solid var(--accent); color: var(--accent); border-radius: 999px; padding: 2px 10px; font-size: .9em; }
+            .path { font-family: ui-monospace, monospace; font-size: .8em; word-break: break-word; margin: 0; }
+            .badge { font-size: .75em; border-radius: 999px; padding: 1px 8px; margin-left: 6px; color: #fff; vertical-align: middle; }
+            .tested .badge { background: var(--ok); } .untested .badge { background: var(--no); }
+            :target { outline: 3px solid var(--accent); outline-offset: 4px; border-radius: 12px; }
+            ol.edges li { margin: 2px 0; }
+            </style>
+            </head>
+            <body>
+            <header>
+            <h1>Storyboard of \(e(title))</h1>
+            <p class="summary">\(e(summary))</p>
+            <nav><a href="#flow">Flow</a> · <a href="#screens">Screens</a> · <a href="#edges">Transitions</a></nav>
+            </header>
+            <main>
+            <section id="flow" aria-labelledby="flow-title">
+            <h2 id="flow-title">Flow</h2>
+            <p class="summary">Each screen links to its cards, each arrow to its transition.</p>
+            <div class="flow">\(svg)</div>
+            </section>
+            <section id="screens" aria-labelledby="screens-title">
+            <h2 id="screens-title">Screens</h2>
+
+            """
+        for (i, entry) in cards.enumerated() {
+            let state = tested.map { set -> String in
+                let reached = set.contains(entry.type) || (entry.type == "Alert" && set.contains { $0.hasPrefix("Alert") })
+                return reached ? " tested" : " untested"
+            } ?? ""
+            let badge = state.isEmpty ? "" : "<span class=\"badge\">" + (state == " tested" ? "tested" : "not tested") + "</span>"
+            page += "<section class=\"type\(state)\" id=\"\(Self.anchor(type: i))\" aria-labelledby=\"\(Self.anchor(type: i))-title\">\n"
+            page += "<h3 id=\"\(Self.anchor(type: i))-title\">\(e(entry.type))\(badge) <span class=\"summary\">\(entry.cards.count) look\(entry.cards.count == 1 ? "" : "s")</span></h3>\n<div class=\"cards\">\n"
+            for card in entry.cards {
+                page += "<article class=\"card\">\n<h4>\(e(card.title))</h4>\n"
+                if !card.body.isEmpty { page += "<pre>\(e(card.body))</pre>\n" }
+                if !card.actions.isEmpty { page += "<ul aria-label=\"actions\">" + card.actions.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n" }
+                if let context = card.context { page += "<p class=\"context\">\(e(context))</p>\n" }
+                page += "<p class=\"path\">after: \(e(card.path))</p>\n</article>\n"
+            }
+            page += "</div>\n</section>\n"
+        }
+        if !unreached.isEmpty {
+            page += "<section id=\"unreached\"><h3>Never reached</h3><p>" + unreached.map(e).joined(separator: ", ") + "</p></section>\n"
+        }
+        page += "</section>\n<section id=\"edges\" aria-labelledby=\"edges-title\">\n<h2 id=\"edges-title\">Transitions</h2>\n<ol class=\"edges\">\n"
+        var number = 0
+        for edge in graph.edges {
+            number += 1
+            page += "<li id=\"edge-\(number)\">\(link(edge.from)) — <strong>\(e(edge.label))</strong> → \(link(edge.to))</li>\n"
+        }
+        page += "</ol>\n</section>\n</main>\n</body>\n</html>\n"
+        return page
+    }
+
+    /// `text` safe in HTML's text and attribute values.
+    static func escaped(_ text: String) -> String {
+        text.replacingScalars { scalar in
+            switch scalar {
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&#39;"
+            case "\u{FFFE}", "\u{FFFF}": "\u{FFFD}"
+            default: scalar.value < 32 && scalar != "\n" && scalar != "\t" ? " " : nil
+            }
+        }
+    }
+}
