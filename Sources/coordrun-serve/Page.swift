@@ -17,14 +17,20 @@ enum Page {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>coordrun serve</title>
     <style>
-      :root { --ink: #1c1c1e; --dim: #6e6e73; --line: #d1d1d6; --accent: #0a66d9; --bad: #c62828; --paper: #f2f2f7; }
+      :root { color-scheme: light dark; --ink: #1c1c1e; --dim: #636366; --line: #d1d1d6; --accent: #0a5fc9; --bad: #c62828; --paper: #f2f2f7;
+               --surface: #fff; --on-bad: #fff; --bar: #fafafa; --hover: #eef4ff; --frame: #111; --dimmed: #8e8e93; --mark: #ffe08a; }
+      /* The dark palette, as iOS's: a black device, grey surfaces, lighter accents. */
+      @media (prefers-color-scheme: dark) {
+        :root { --ink: #f2f2f7; --dim: #aeaeb2; --line: #3a3a3c; --accent: #64a8ff; --bad: #ff6961; --paper: #000;
+                --surface: #1c1c1e; --on-bad: #000; --bar: #2c2c2e; --hover: #243447; --frame: #3a3a3c; --dimmed: #48484a; --mark: #7a6300; }
+      }
       * { box-sizing: border-box; }
       body { margin: 0; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--paper); }
-      header { padding: 10px 16px; background: #fff; border-bottom: 1px solid var(--line); display: flex; gap: 8px; align-items: center; }
+      header { padding: 10px 16px; background: var(--surface); border-bottom: 1px solid var(--line); display: flex; gap: 8px; align-items: center; }
       header h1 { font-size: 15px; margin: 0 12px 0 0; }
       header input { flex: 1; padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
       main { display: flex; gap: 20px; padding: 16px; align-items: flex-start; flex-wrap: wrap; }
-      #device { width: 360px; height: min(700px, calc(100vh - 90px)); min-height: 480px; border: 10px solid #111; border-radius: 36px; background: #fff; position: relative; overflow: hidden; display: flex; flex-direction: column; }
+      #device { width: min(360px, 100%); height: min(700px, calc(100vh - 90px)); min-height: 480px; border: 10px solid var(--frame); border-radius: 36px; background: var(--surface); position: relative; overflow: hidden; display: flex; flex-direction: column; }
       #navbar { display: flex; align-items: center; height: 44px; border-bottom: 1px solid var(--line); padding: 0 8px; }
       #navbar h2 { flex: 1; text-align: center; font-size: 16px; margin: 0; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
       #back { border: none; background: none; color: var(--accent); font: inherit; cursor: pointer; min-width: 60px; text-align: left; }
@@ -33,9 +39,10 @@ enum Page {
       #screen-text { white-space: pre-wrap; margin: 0 0 12px; }
       #inputs { font-size: 12px; color: var(--dim); margin-bottom: 12px; }
       #inputs dt { font-weight: 600; } #inputs dd { margin: 0 0 4px 10px; word-break: break-all; }
-      .action { display: block; width: 100%; text-align: left; padding: 10px 12px; margin: 0 0 6px; border: 1px solid var(--line); border-radius: 10px; background: #fff; font: inherit; cursor: pointer; }
+      .action { display: block; width: 100%; text-align: left; padding: 10px 12px; margin: 0 0 6px; border: 1px solid var(--line); border-radius: 10px; background: var(--surface); font: inherit; cursor: pointer; }
       .action.item { border-radius: 0; border-width: 0 0 1px; }
-      .action:hover { background: #eef4ff; }
+      .action:hover { background: var(--hover); }
+      .action { color: var(--ink); }
       .value { border: 1px solid var(--line); border-radius: 10px; padding: 8px; margin-bottom: 6px; }
       .value input { width: 100%; font: 12px ui-monospace, monospace; padding: 5px; margin: 4px 0; }
       .value .examples button, .value .send { font: 12px inherit; margin: 2px; }
@@ -43,37 +50,37 @@ enum Page {
       #pager button { border: none; background: none; font: 12px inherit; color: var(--dim); cursor: pointer; }
       #pager button.selected { color: var(--accent); font-weight: 600; }
       #tabbar { display: flex; border-top: 1px solid var(--line); height: 52px; }
-      #tabbar button { flex: 1; border: none; background: #fafafa; font: 12px inherit; cursor: pointer; position: relative; }
+      #tabbar button { flex: 1; border: none; background: var(--bar); color: var(--ink); font: 12px inherit; cursor: pointer; position: relative; }
       #tabbar button.selected { color: var(--accent); font-weight: 600; }
-      .badge { background: var(--bad); color: #fff; border-radius: 9px; padding: 0 6px; font-size: 11px; margin-left: 4px; }
-      #sheet { flex: 1; min-height: 0; display: flex; flex-direction: column; background: #fff; position: relative; }
+      .badge { background: var(--bad); color: var(--on-bad); border-radius: 9px; padding: 0 6px; font-size: 11px; margin-left: 4px; }
+      #sheet { flex: 1; min-height: 0; display: flex; flex-direction: column; background: var(--surface); position: relative; }
       #sheet-grip { display: none; text-align: center; padding: 6px; }
       /* A modal is drawn as iOS presents it: the presenter dimmed behind; a page sheet from near the top, at
          its medium detent from half way; a form sheet a centred card; a popover a card with its arrow; a
          full-screen cover over everything. One the user cannot swipe away has no grip. */
-      #device.modal { background: #8e8e93; }
+      #device.modal { background: var(--dimmed); }
       #device.modal #sheet { margin-top: 24px; border-radius: 12px 12px 0 0; }
       #device.modal #sheet-grip { display: block; }
       #device.modal.fixed #sheet-grip { display: none; }
       #device.modal.medium #sheet { flex: 0 0 52%; margin-top: auto; }
       #device.modal.formSheet #sheet { margin: 64px 18px; border-radius: 12px; }
       #device.modal.popover #sheet { flex: 0 1 auto; max-height: 70%; margin: 44px 26px auto; border-radius: 12px; box-shadow: 0 6px 24px rgba(0,0,0,.35); }
-      #device.modal.popover #sheet::before { content: ""; position: absolute; top: -11px; left: 50%; margin-left: -11px; border: 11px solid transparent; border-top: 0; border-bottom-color: #fff; }
+      #device.modal.popover #sheet::before { content: ""; position: absolute; top: -11px; left: 50%; margin-left: -11px; border: 11px solid transparent; border-top: 0; border-bottom-color: var(--surface); }
       #device.modal.popover #sheet-close { width: auto; height: auto; padding: 2px 8px; font: 11px inherit; color: var(--dim); background: none; }
-      #device.modal.fullScreen { background: #fff; }
+      #device.modal.fullScreen { background: var(--surface); }
       #device.modal.fullScreen #sheet { margin: 0; border-radius: 0; }
       #device.modal #navbar { border-top: 1px solid var(--line); }
       #sheet-close { border: none; background: var(--line); border-radius: 3px; width: 60px; height: 6px; cursor: pointer; }
       #alert { position: absolute; inset: 0; background: rgba(0,0,0,.35); display: none; align-items: center; justify-content: center; }
       #alert.shown { display: flex; }
-      #alert .box { background: #fff; border-radius: 14px; width: 270px; text-align: center; overflow: hidden; }
+      #alert .box { background: var(--surface); border-radius: 14px; width: 270px; text-align: center; overflow: hidden; }
       #alert h3 { margin: 16px 12px 4px; font-size: 16px; } #alert p { margin: 0 12px 14px; }
       #alert.actionSheet { align-items: flex-end; }
       #alert.actionSheet .box { width: calc(100% - 16px); margin-bottom: 8px; }
-      #alert button { display: block; width: 100%; border: none; border-top: 1px solid var(--line); background: #fff; padding: 11px; color: var(--accent); font: inherit; cursor: pointer; }
-      #side { flex: 1; min-width: 340px; display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
-      section { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; overflow: auto; max-height: 330px; }
-      section h4 { margin: 0 0 6px; font-size: 12px; text-transform: uppercase; color: var(--dim); letter-spacing: .04em; }
+      #alert button { display: block; width: 100%; border: none; border-top: 1px solid var(--line); background: var(--surface); padding: 11px; color: var(--accent); font: inherit; cursor: pointer; }
+      #side { flex: 1; min-width: min(340px, 100%); display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
+      section { background: var(--surface); border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; overflow: auto; max-height: 330px; }
+      section h3 { margin: 0 0 6px; font-size: 12px; text-transform: uppercase; color: var(--dim); letter-spacing: .04em; }
       pre { margin: 0; font: 12px/1.35 ui-monospace, monospace; white-space: pre-wrap; }
       #history li.current { font-weight: 600; } #history li.undone { color: var(--dim); text-decoration: line-through; }
       #history li button { font: 11px inherit; margin-left: 6px; }
@@ -82,7 +89,14 @@ enum Page {
       #report { color: var(--dim); white-space: pre-wrap; font: 12px ui-monospace, monospace; }
       #messages { grid-column: 1 / -1; }
       #graph svg { max-width: 100%; height: auto; }
-      #graph g.current polygon, #graph g.current path { fill: #ffe08a; stroke: #c62828; stroke-width: 2; }
+      /* A phone's width: one column, the header's controls wrapping under the link. */
+      @media (max-width: 720px) {
+        header { flex-wrap: wrap; } header input { flex: 1 1 100%; }
+        main { padding: 8px; gap: 12px; }
+        #side { min-width: 0; grid-template-columns: minmax(0, 1fr); }
+        #side section { grid-column: 1 / -1 !important; }
+      }
+      #graph g.current polygon, #graph g.current path { fill: var(--mark); stroke: #c62828; stroke-width: 2; }
     </style>
     </head>
     <body data-revision="-1" data-token="">
@@ -100,9 +114,9 @@ enum Page {
       <div id="device">
         <div id="sheet">
           <div id="sheet-grip"><button id="sheet-close" title="swipe down: dismiss()" aria-label="dismiss"></button></div>
-          <div id="navbar"><button id="back">‹ Back</button><h2 id="screen-title"></h2><span style="min-width:60px"></span></div>
+          <div id="navbar"><button id="back">‹ Back</button><h2 id="screen-title" tabindex="-1"></h2><span style="min-width:60px"></span></div>
           <div id="pager" aria-label="pages"></div>
-          <div id="content">
+          <div id="content" tabindex="0" aria-label="the screen">
             <p id="screen-text"></p>
             <dl id="inputs"></dl>
             <div id="actions"></div>
@@ -113,14 +127,14 @@ enum Page {
       </div>
       <div id="side">
         <section id="messages"><div id="error"></div><div id="report"></div></section>
-        <section><h4>Stack</h4><pre id="stack"></pre><h4 style="margin-top:10px">Hierarchy</h4><pre id="hierarchy"></pre></section>
-        <section><h4>Coordinators</h4><pre id="tree"></pre></section>
-        <section><h4>History</h4><ol id="history"></ol></section>
-        <section><h4>Events</h4><ul id="events" style="list-style:none;padding:0"></ul></section>
-        <section><h4>From outside</h4><div id="outside"></div><p id="held-link"></p></section>
-        <section><h4>Storage <button id="relaunch" title="relaunch(): the app closes and launches again; only its storage and clock are kept">Relaunch</button></h4><dl id="storage"></dl></section>
-        <section style="grid-column: 1 / -1; max-height: none"><h4>Flow graph <button id="draw-graph" title="explores the app (coordrun explore) and draws it; the node shown now is marked">Draw</button></h4><div id="graph"></div></section>
-        <section style="grid-column: 1 / -1"><h4>Lua</h4><input id="lua" style="width:100%;font:12px ui-monospace,monospace;padding:5px" placeholder="a Lua line, as at the REPL: tap('login', { name = 'Ann', password = 'secret' })"><pre id="output"></pre></section>
+        <section tabindex="0"><h3>Stack</h3><pre id="stack"></pre><h3 style="margin-top:10px">Hierarchy</h3><pre id="hierarchy"></pre></section>
+        <section tabindex="0"><h3>Coordinators</h3><pre id="tree"></pre></section>
+        <section tabindex="0"><h3>History</h3><ol id="history"></ol></section>
+        <section tabindex="0"><h3>Events</h3><ul id="events" style="list-style:none;padding:0"></ul></section>
+        <section tabindex="0"><h3>From outside</h3><div id="outside"></div><p id="held-link"></p></section>
+        <section tabindex="0"><h3>Storage <button id="relaunch" title="relaunch(): the app closes and launches again; only its storage and clock are kept">Relaunch</button></h3><dl id="storage"></dl></section>
+        <section style="grid-column: 1 / -1; max-height: none" tabindex="0"><h3>Flow graph <button id="draw-graph" title="explores the app (coordrun explore) and draws it; the node shown now is marked">Draw</button></h3><div id="graph"></div></section>
+        <section style="grid-column: 1 / -1" tabindex="0"><h3>Lua</h3><input id="lua" style="width:100%;font:12px ui-monospace,monospace;padding:5px" placeholder="a Lua line, as at the REPL: tap('login', { name = 'Ann', password = 'secret' })"><pre id="output"></pre></section>
       </div>
     </main>
     <script>
@@ -247,7 +261,7 @@ enum Page {
       // The storage kept across launches, and a link waiting for the sign-in.
       const storage = $("storage"); storage.replaceChildren();
       for (const [key, value] of Object.entries(state.storage || {})) { storage.append(el("dt", key), el("dd", value)); }
-      if (!Object.keys(state.storage || {}).length) storage.append(el("dd", "(empty)"));
+      if (!Object.keys(state.storage || {}).length) storage.append(el("dt", "(empty)"), el("dd", "nothing kept across a relaunch yet"));
       $("held-link").textContent = state.heldLink ? "held until its state: " + state.heldLink : "";
       $("error").textContent = state.error || "";
       $("report").textContent = state.reload || "";
@@ -255,6 +269,13 @@ enum Page {
       $("output").textContent = state.output || "";
       markGraph();
       document.body.dataset.revision = state.revision;
+      // The user's focus follows the screen a step showed (a screen reader reads the new one), unless it is
+      // somewhere of its own (the link, the Lua line): after a step the button pressed is gone.
+      const focused = document.activeElement;
+      if (!focused || focused === document.body || !document.contains(focused) || $("device").contains(focused)) {
+        const first = alert ? $("alert-actions").querySelector("button") : null;
+        (first || $("screen-title")).focus({ preventScroll: true });
+      }
     }
 
     function markGraph() {

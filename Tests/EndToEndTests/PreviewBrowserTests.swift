@@ -54,6 +54,22 @@ import TestSupport
         return python
     }
 
+    /// The preview by the keyboard, at a phone's width and in the dark (Tests/Browser/preview_a11y_test.py):
+    /// axe-core finds no serious or moderate violation (in the dark palette too), the focus goes to the new
+    /// screen after a step, at 390 px the page is one column with every control on screen; screenshots of
+    /// the three in the test's folder.
+    @Test func thePreviewIsAccessibleAtAPhonesWidthAndInTheDark() throws {
+        let python = try Self.python()
+        let folder = try TemporaryDirectory()
+        let server = try Server(["scripts/app.lua"])
+        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_a11y_test.py", server.url, folder.path + "/shots"], input: "", within: 300)
+        #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")
+        #expect(outcome.out.contains("ok: the dark palette has no serious or moderate violation"), "\(outcome.out)")
+        for shot in ["preview-desktop.png", "preview-phone.png", "preview-dark.png"] {
+            #expect(FileManager.default.fileExists(atPath: folder.path + "/shots/" + shot), "\(shot)")
+        }
+    }
+
     /// A page on another origin, in headless Chromium, tries to run Lua in the preview (a no-cors POST, a
     /// text/plain form), to read the session (fetch, the /live WebSocket, DNS rebinding) and to make it
     /// explore (an image of /graph.svg): nothing runs, nothing is read, the history is as before.

@@ -1,0 +1,93 @@
+"""The web preview (`coordrun serve`) as the people who cannot or do not use a mouse, a wide screen or a
+light palette meet it, in a real headless Chromium.
+
+Run by Tests/EndToEndTests/PreviewBrowserTests.swift:
+    preview_a11y_test.py PREVIEW_URL SCREENSHOTS
+It runs axe-core (from PyPI's selenium-axe-python, which scripts/ensure-deps --test installs) over the page
+and accepts no serious or moderate violation; takes a step by the keyboard and checks that the focus is on
+the new screen; at a phone's width (390 px) checks the page is one column with every control on screen; in
+the dark palette checks the colours change; and takes screenshots of the three (phone, desktop, dark).
+Prints one line a check; exits 1 at the first that fails.
+"""
+import os
+import sys
+
+import selenium_axe_python
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+url, shots = sys.argv[1:3]
+os.makedirs(shots, exist_ok=True)
+options = Options()
+options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
+    options.add_argument(flag)
+driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+wait = WebDriverWait(driver, 60)
+with open(os.path.join(os.path.dirname(selenium_axe_python.__file__), "axe-core", "axe.min.js")) as f:
+    axe = f.read()
+
+
+def check(condition, message):
+    if not condition:
+        print("FAILED: " + message)
+        driver.quit()
+        sys.exit(1)
+    print("ok: " + message)
+
+
+def violations():
+    driver.execute_script(axe)
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations.map(v => [v.id, v.impact, v.nodes.length])));")
+    return [v for v in result if v[1] in ("serious", "critical", "moderate")]
+
+
+def revision():
+    return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-revision"))
+
+
+try:
+    driver.get(url)
+    wait.until(lambda d: revision() >= 0)
+    found = violations()
+    check(not found, "axe-core finds no serious or moderate violation (%s)" % found)
+    # A step by the keyboard: Tab to the first action, Enter; the focus is then on the new screen.
+    before = revision()
+    first = driver.find_element(By.CSS_SELECTOR, "#actions button, #actions input")
+    driver.execute_script("arguments[0].focus()", first)
+    if first.tag_name == "input":
+        first = driver.find_element(By.CSS_SELECTOR, "#actions .send")
+        driver.execute_script("arguments[0].focus()", first)
+    first.send_keys(Keys.ENTER)
+    wait.until(lambda d: revision() > before)
+    focused = driver.execute_script("const e = document.activeElement; return e.id || e.tagName")
+    check(focused in ("screen-title",) or driver.execute_script("return document.getElementById('alert-actions').contains(document.activeElement)"),
+          "after a step the focus is on the new screen (%s)" % focused)
+    check(not violations(), "and the next screen has no serious or moderate violation either")
+    driver.save_screenshot(os.path.join(shots, "preview-desktop.png"))
+    driver.set_window_size(390, 844)
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    check(width <= 390, "at 390 px the page is no wider (%d px)" % width)
+    offscreen = driver.execute_script(
+        "return [...document.querySelectorAll('header button, header a, header input')]"
+        ".filter(e => { const r = e.getBoundingClientRect(); return r.right > innerWidth || r.left < 0; }).map(e => e.id)")
+    check(not offscreen, "every header control is on screen at 390 px (%s)" % offscreen)
+    columns = driver.execute_script("return getComputedStyle(document.getElementById('side')).gridTemplateColumns.split(' ').length")
+    check(columns == 1, "the panels are one column at 390 px")
+    driver.save_screenshot(os.path.join(shots, "preview-phone.png"))
+    driver.set_window_size(1280, 900)
+    light = driver.execute_script("return getComputedStyle(document.querySelector('section')).backgroundColor")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    dark = driver.execute_script("return getComputedStyle(document.querySelector('section')).backgroundColor")
+    check(light != dark, "the dark palette applies (%s, %s)" % (light, dark))
+    found = violations()
+    check(not found, "the dark palette has no serious or moderate violation, contrast included (%s)" % found)
+    driver.save_screenshot(os.path.join(shots, "preview-dark.png"))
+finally:
+    driver.quit()
