@@ -41,6 +41,10 @@ enum Page {
       #inputs dt { font-weight: 600; } #inputs dd { margin: 0 0 4px 10px; word-break: break-all; }
       .action { display: block; width: 100%; text-align: left; padding: 10px 12px; margin: 0 0 6px; border: 1px solid var(--line); border-radius: 10px; background: var(--surface); font: inherit; cursor: pointer; }
       .action.item { border-radius: 0; border-width: 0 0 1px; }
+      .subtitle { display: block; color: var(--dim); font-size: 12px; }
+      ul.rows { list-style: none; padding: 0; margin: 0 0 12px; font: inherit; } ul.rows li { padding: 8px 0; border-bottom: 1px solid var(--line); }
+      .value .star { border: none; background: none; font-size: 22px; color: #d4a000; cursor: pointer; padding: 0 2px; }
+      .value.control-stepper output { display: inline-block; min-width: 2em; text-align: center; }
       .action:hover { background: var(--hover); }
       .action { color: var(--ink); }
       .value { border: 1px solid var(--line); border-radius: 10px; padding: 8px; margin-bottom: 6px; }
@@ -169,11 +173,21 @@ enum Page {
       $("device").classList.toggle("medium", !!(screen && screen.detent === "medium"));
       for (const style of ["formSheet", "popover"]) $("device").classList.toggle(style, !!(screen && screen.presentation === style));
       $("sheet-close").textContent = screen && screen.presentation === "popover" ? "tap outside: dismiss()" : "";
-      $("screen-title").textContent = screen ? (alert ? "" : screen.title) : "(no screen is showing)";
-      $("screen-text").textContent = screen && !alert ? screen.text : "";
+      const look = (screen && !alert && screen.look) || null;
+      $("screen-title").textContent = screen ? (alert ? "" : (look && look.title) || screen.title) : "(no screen is showing)";
+      $("screen-text").textContent = screen && !alert ? (look && look.text != null ? look.text : screen.text) : "";
       $("back").disabled = (state.stack || []).length < 2 || !!alert;
       const inputs = $("inputs"); inputs.replaceChildren();
-      if (screen && !alert) for (const [name, value] of Object.entries(screen.inputs || {})) { inputs.append(el("dt", name), el("dd", value)); }
+      // The fields the screen's look names (else its inputs), each a label and a value a person reads.
+      if (look && look.fields && look.fields.length) { for (const f of look.fields) inputs.append(el("dt", f.label), el("dd", f.value)); }
+      else if (screen && !alert) for (const [name, value] of Object.entries(screen.inputs || {})) { inputs.append(el("dt", name), el("dd", value)); }
+      // The look's list, as rows; where the screen's outputs choose from it, its items are the actions' rows.
+      for (const old of document.querySelectorAll("ul.rows")) old.remove();
+      if (look && look.list && !(state.actions || []).some(a => a.kind === "item")) {
+        const rows = el("ul", undefined, "rows");
+        for (const row of look.list) { const li = el("li", row.title); if (row.subtitle) li.append(el("span", row.subtitle, "subtitle")); rows.append(li); }
+        inputs.after(rows);
+      }
       const actions = $("actions"); actions.replaceChildren();
       const alertActions = $("alert-actions"); alertActions.replaceChildren();
       for (const action of state.actions || []) {
@@ -181,20 +195,46 @@ enum Page {
           const b = el("button", action.label); b.dataset.number = action.number;
           b.onclick = () => act({ action: "choose", number: action.number }); alertActions.append(b); continue;
         }
+        if (action.kind === "value" && action.control && action.control !== "text" && action.control !== "secure") {
+          // The control the screen's look gives the output: stars, a stepper, a switch or a button.
+          const box = el("div", undefined, "value control-" + action.control); box.dataset.output = action.output;
+          const label = el("div", action.output); box.append(label);
+          const tap = (payload) => act({ action: "tap", output: action.output, payload: payload });
+          if (action.control === "stars") {
+            for (let n = 1; n <= 5; n++) { const b = el("button", "★", "star"); b.setAttribute("aria-label", n + (n === 1 ? " star" : " stars")); b.onclick = () => tap(String(n)); box.append(b); }
+          } else if (action.control === "stepper") {
+            const value = el("output", (action.examples || [])[0] || "0"); value.setAttribute("aria-live", "polite");
+            const step = (d) => { value.textContent = String((Number(value.textContent) || 0) + d); };
+            const minus = el("button", "−"); minus.setAttribute("aria-label", "one less"); minus.onclick = () => step(-1);
+            const plus = el("button", "+"); plus.setAttribute("aria-label", "one more"); plus.onclick = () => step(1);
+            const set = el("button", "Set", "send"); set.onclick = () => tap(value.textContent);
+            box.append(minus, value, plus, set);
+          } else if (action.control === "toggle") {
+            const toggle = el("input"); toggle.type = "checkbox"; toggle.setAttribute("role", "switch"); toggle.setAttribute("aria-label", action.output);
+            toggle.checked = ((action.examples || [])[0] || "") === "true";
+            toggle.onchange = () => tap(toggle.checked ? "true" : "false");
+            box.append(toggle);
+          } else {
+            const b = el("button", action.output, "action"); b.onclick = () => tap((action.examples || [])[0] || "nil"); box.replaceChildren(b);
+          }
+          actions.append(box); continue;
+        }
         if (action.kind === "value") {
           const box = el("div", undefined, "value"); box.dataset.output = action.output;
           box.append(el("div", action.output));
           const field = el("input"); field.value = (action.examples || [])[0] || ""; field.placeholder = "a Lua value: { name = 'Ann' }";
-          if (action.secret) { field.type = "password"; field.autocomplete = "off"; }
+          if (action.secret || action.control === "secure") { field.type = "password"; field.autocomplete = "off"; }
+          field.setAttribute("aria-label", action.output);
           const send = el("button", "Tap " + action.output, "send");
           send.onclick = () => act({ action: "tap", output: action.output, payload: field.value });
           const examples = el("div", undefined, "examples");
           (action.examples || []).forEach((example, i) => {
-            const b = el("button", action.secret ? "example " + (i + 1) : example); b.onclick = () => { field.value = example; }; examples.append(b);
+            const b = el("button", action.secret || action.control === "secure" ? "example " + (i + 1) : example); b.onclick = () => { field.value = example; }; examples.append(b);
           });
           box.append(field, examples, send); actions.append(box); continue;
         }
-        const b = el("button", (action.column ? action.column + " · " : "") + action.label, "action" + (action.kind === "item" ? " item" : ""));
+        const b = el("button", (action.column ? action.column + " · " : "") + (action.item != null ? action.item : action.label), "action" + (action.kind === "item" ? " item" : ""));
+        if (action.subtitle) b.append(el("span", action.subtitle, "subtitle"));
         b.dataset.number = action.number; b.dataset.output = action.output;
         b.onclick = () => act({ action: "choose", number: action.number });
         actions.append(b);

@@ -27,6 +27,31 @@ import CoordinatorLua
         #expect(define("{ inputs = { 'messages' }, outputs = { open = { from = 'messages', label = 'subject' } } }") == nil)
     }
 
+    /// `look` says how a screen type looks in a prototype: every part is read, and every name in it must be
+    /// one the type declares, each mistake with its message.
+    @Test func aLookIsReadAndItsNamesChecked() throws {
+        let runtime = try ScriptRuntime()
+        _ = try runtime.run("""
+            local flow = require 'coordinator'
+            flow.screen "Pay" { inputs = { "balance", "card", "items" }, outputs = { pin = "value", rating = "value", pick = { from = "items" } },
+              look = { title = "Pay", text = "Choose", fields = { "balance", { label = "Card", input = "card" } },
+                       list = { from = "items", title = "name", subtitle = "city" }, controls = { pin = "secure", rating = "stars" } } }
+            """)
+        let look = try #require(runtime.app.catalog.types["Pay"]?.look)
+        #expect(look == ScreenLook(title: "Pay", text: "Choose", fields: [.init(input: "balance"), .init(label: "Card", input: "card")],
+                                   list: .init(from: "items", title: "name", subtitle: "city"), controls: ["pin": .secure, "rating": .stars]))
+        let spec = "{ inputs = { 'a' }, outputs = { go = 'value', tap = 'none' }, look = "
+        #expect(define(spec + "{ colour = 'red' } }")?.contains("screen S: look's fields") == true)
+        #expect(define(spec + "{ fields = { 'b' } } }")?.contains("screen S: its look shows 'b', which is not one of its inputs (inputs: a)") == true)
+        #expect(define(spec + "{ list = { from = 'b' } } }")?.contains("its look shows 'b'") == true)
+        #expect(define(spec + "{ list = { title = 'x' } } }")?.contains("list = { from = \"input\"") == true)
+        #expect(define(spec + "{ controls = { nope = 'stars' } } }")?.contains("a control for 'nope', which is not one of its outputs") == true)
+        #expect(define(spec + "{ controls = { tap = 'stars' } } }")?.contains("a control for 'tap', which takes no value") == true)
+        #expect(define(spec + "{ controls = { go = 'slider' } } }")?.contains("each kind one of \"text\", \"secure\", \"stars\", \"stepper\", \"toggle\", \"button\"") == true)
+        #expect(define(spec + "{ fields = { { label = 'A' } } } }")?.contains("a field is an input's name, or { label = ..., input = ... }") == true)
+        #expect(define(spec + "{ controls = { go = 'toggle' }, fields = { 'a' } } }") == nil)
+    }
+
     @Test func flowScreenIsAStatement() throws {
         let runtime = try ScriptRuntime()
         let results = try runtime.run("local flow = require 'coordinator'\nreturn flow.screen \"A\" { }")

@@ -70,6 +70,18 @@ import TestSupport
         }
     }
 
+    /// A screen type's look (Tests/Browser/look_app.lua): its title, text, fields and rows, and each output's
+    /// control (secure, stars, stepper, switch, button) entering its payload as a step of the session
+    /// (Tests/Browser/preview_look_test.py); axe-core finds no serious or moderate violation.
+    @Test func aScreensLookAndControlsDrawItAsAPrototype() throws {
+        let python = try Self.python()
+        let folder = try TemporaryDirectory()
+        let server = try Server(["Tests/Browser/look_app.lua"])
+        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_look_test.py", server.url, folder.path + "/shots"], input: "", within: 300)
+        #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")
+        #expect(outcome.out.contains("ok: the tap is the step tap(\"confirm\", (\"yes\"))"), "\(outcome.out)")
+    }
+
     /// A page on another origin, in headless Chromium, tries to run Lua in the preview (a no-cors POST, a
     /// text/plain form), to read the session (fetch, the /live WebSocket, DNS rebinding) and to make it
     /// explore (an image of /graph.svg): nothing runs, nothing is read, the history is as before.

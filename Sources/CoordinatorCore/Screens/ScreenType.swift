@@ -162,6 +162,8 @@ public final class ScreenType {
     public private(set) var examples: [String: [FlowValue]] = [:]
     /// When each of its outputs that is not always there is offered, by output name (``OutputCondition``).
     public private(set) var conditions: [String: OutputCondition] = [:]
+    /// How it says it looks, for what draws it as a prototype (``ScreenLook``); nil: drawn from its inputs.
+    public private(set) var look: ScreenLook?
 
     /// A type named `name` with its inputs and outputs, the title shown above its rendering (default: the
     /// name) and the text its screens render to (default: their inputs listed).
@@ -205,6 +207,7 @@ public final class ScreenType {
         title = other.title
         examples = other.examples
         conditions = other.conditions
+        look = other.look
     }
 
     /// A type with this one's definition (inputs, outputs, rendering, title, examples, conditions): what a
@@ -213,6 +216,7 @@ public final class ScreenType {
         let copy = ScreenType(name, inputs: inputs, outputs: outputs, title: title, render: render)
         copy.examples = examples
         copy.conditions = conditions
+        copy.look = look
         return copy
     }
 
@@ -223,6 +227,26 @@ public final class ScreenType {
             throw NavigationError(.unknownOutput, "screen \(self.name): a condition for '\(name)', which is not one of its outputs")
         }
         self.conditions = conditions
+    }
+
+    /// Sets how it looks (``look``). A field or a list of an input it does not declare, or a control for
+    /// an output it does not declare or one that takes no value, is an error.
+    public func setLook(_ look: ScreenLook?) throws {
+        if let look {
+            for input in look.fields.map(\.input) + [look.list?.from].compactMap({ $0 }) where self.input(named: input) == nil {
+                throw NavigationError(.unknownInput, "screen \(name): its look shows '\(input)', which is not one of its inputs" +
+                    (inputs.isEmpty ? " (it has none)" : " (inputs: \(inputs.map(\.name).joined(separator: ", ")))"))
+            }
+            for output in look.controls.keys.sorted() {
+                guard let spec = self.output(named: output) else {
+                    throw NavigationError(.unknownOutput, "screen \(name): its look has a control for '\(output)', which is not one of its outputs")
+                }
+                guard spec.payload == .value else {
+                    throw NavigationError(.badPayload, "screen \(name): its look has a control for '\(output)', which takes no value (a control enters an output's value)")
+                }
+            }
+        }
+        self.look = look
     }
 
     /// Sets the example payloads of its outputs that take a value (``examples``). An output it does not

@@ -151,8 +151,48 @@ final class ScreenBridge {
             }
             do { try type.setExamples(examples) } catch let error as NavigationError { throw LuaError(.runtime, error.message) }
         }
+        if let look = try spec.get("look", as: LuaTable?.self) {
+            do { try type.setLook(try Self.look(of: name, look)) } catch let error as NavigationError { throw LuaError(.runtime, error.message) }
+        }
         renders[name] = render
         runtime.app.catalog.register(type)
+    }
+
+    /// `look = { title = ..., text = ..., fields = { "balance", { label = "Card", input = "card" } }, list =
+    /// { from = "items", title = "name", subtitle = "city" }, controls = { pin = "secure" } }`, every key
+    /// optional (``ScreenLook``); what the screen type declares is checked by ``ScreenType/setLook(_:)``.
+    private static func look(of name: String, _ table: LuaTable) throws -> ScreenLook {
+        let place = "screen \(name): look"
+        try table.checkKeys(["title", "text", "fields", "list", "controls"], of: place + "'s fields")
+        var fields: [ScreenLook.Field] = []
+        for item in try table.rawGet("fields", as: [LuaValue]?.self) ?? [] {
+            switch item {
+            case .string(let input): fields.append(ScreenLook.Field(input: input.string))
+            case .table(let field):
+                try field.checkKeys(["label", "input"], of: place + "'s field")
+                guard let input = try field.rawGet("input", as: String?.self) else { throw LuaError(.runtime, "\(place): a field is an input's name, or { label = ..., input = ... }") }
+                fields.append(ScreenLook.Field(label: try field.rawGet("label", as: String?.self), input: input))
+            default: throw LuaError(.runtime, "\(place): a field is an input's name, or { label = ..., input = ... }")
+            }
+        }
+        var list: ScreenLook.List?
+        if let spec = try table.rawGet("list", as: LuaTable?.self) {
+            try spec.checkKeys(["from", "title", "subtitle"], of: place + "'s list")
+            guard let from = try spec.rawGet("from", as: String?.self) else { throw LuaError(.runtime, "\(place): list = { from = \"input\", title = \"field\", subtitle = \"field\" }") }
+            list = ScreenLook.List(from: from, title: try spec.rawGet("title", as: String?.self), subtitle: try spec.rawGet("subtitle", as: String?.self))
+        }
+        var controls: [String: ScreenLook.Control] = [:]
+        if let spec = try table.rawGet("controls", as: LuaTable?.self) {
+            for (key, value) in try spec.pairs() {
+                let kinds = ScreenLook.Control.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                guard let output = key.stringValue, let kind = value.stringValue.flatMap(ScreenLook.Control.init(rawValue:)) else {
+                    throw LuaError(.runtime, "\(place): controls = { output = kind }, each kind one of \(kinds)")
+                }
+                controls[output] = kind
+            }
+        }
+        return ScreenLook(title: try table.rawGet("title", as: String?.self), text: try table.rawGet("text", as: String?.self),
+                          fields: fields, list: list, controls: controls)
     }
 
     /// The names a screen answers in Lua whatever its inputs (`screen.name`, `screen.id`): an input cannot

@@ -374,6 +374,15 @@ package enum Annotations {
             ---@field outputs? table
             ---@field render? fun(screen: any): string
             ---@field examples? table<string, any[]>
+            ---@field look? coordinator.ScreenLook how it looks in a prototype (the web preview, a storyboard)
+
+            ---How a screen type looks: every key optional, every name one of its inputs or outputs.
+            ---@class coordinator.ScreenLook
+            ---@field title? string the title drawn at the top
+            ---@field text? string the text under it
+            ---@field fields? (string|{ label?: string, input: string })[] inputs shown with their labels
+            ---@field list? { from: string, title?: string, subtitle?: string } an input's items as rows
+            ---@field controls? table<string, "text"|"secure"|"stars"|"stepper"|"toggle"|"button"> the control of each output that takes a value
 
             ---A coordinator: a Lua class over the Swift coordinator (instance -> class -> these methods).
             ---@class coordinator.Coordinator

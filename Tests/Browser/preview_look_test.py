@@ -1,0 +1,80 @@
+"""A screen type's `look` in the web preview (`coordrun serve`), in a real headless Chromium.
+
+Run by Tests/EndToEndTests/PreviewBrowserTests.swift:
+    preview_look_test.py PREVIEW_URL SCREENSHOTS
+PREVIEW_URL serves Tests/Browser/look_app.lua. Checks the look's title, text, fields and rows; that each
+output's control enters its payload (a secure field, stars, a stepper, a switch, a button), each tap landing
+in the session's history as the step it is; that no input is shown as a dump of its data; and that axe-core
+finds no serious or moderate violation. Prints one line a check; exits 1 at the first that fails.
+"""
+import os
+import sys
+
+import selenium_axe_python
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+url, shots = sys.argv[1:3]
+os.makedirs(shots, exist_ok=True)
+options = Options()
+options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"):
+    options.add_argument(flag)
+driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+wait = WebDriverWait(driver, 60)
+
+
+def check(condition, message):
+    if not condition:
+        print("FAILED: " + message)
+        driver.quit()
+        sys.exit(1)
+    print("ok: " + message)
+
+
+def revision():
+    return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-revision"))
+
+
+def history():
+    return [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#history li")]
+
+
+def step(click, expected):
+    before = revision()
+    driver.execute_script("arguments[0].click()", click())
+    wait.until(lambda d: revision() > before)
+    check(any(expected in line for line in history()), "the tap is the step %s (%s)" % (expected, history()[-1:]))
+
+
+try:
+    driver.get(url)
+    wait.until(lambda d: revision() >= 0)
+    check(driver.find_element(By.ID, "screen-title").text == "Send money", "the look's title")
+    check(driver.find_element(By.ID, "screen-text").text == "Choose who gets it.", "the look's text")
+    labels = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#inputs dt")]
+    values = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#inputs dd")]
+    check(labels == ["balance", "From"] and values == ["120.5", "Savings"], "the look's fields, a record by its name (%s %s)" % (labels, values))
+    rows = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".action.item")]
+    check(rows == ["Anna\nN26", "Bo\nING"], "the items as rows with their subtitles (%s)" % rows)
+    check(not any("{" in v for v in values), "no input is a dump of its data")
+    check(driver.find_element(By.CSS_SELECTOR, ".value[data-output=pin] input").get_attribute("type") == "password", "pin's control is secure")
+    check(all(not b.text.startswith('"') for b in driver.find_elements(By.CSS_SELECTOR, ".value[data-output=pin] .examples button")),
+          "and its examples are not shown")
+    driver.save_screenshot(os.path.join(shots, "look.png"))
+    step(lambda: driver.find_elements(By.CSS_SELECTOR, ".value[data-output=rating] .star")[2], 'tap("rating", (3))')
+    plus = lambda: driver.find_element(By.CSS_SELECTOR, ".value[data-output=count] button[aria-label='one more']")
+    driver.execute_script("arguments[0].click()", plus())
+    step(lambda: driver.find_element(By.CSS_SELECTOR, ".value[data-output=count] .send"), 'tap("count", (3))')
+    step(lambda: driver.find_element(By.CSS_SELECTOR, ".value[data-output=alerts] input[role=switch]"), 'tap("alerts", (false))')
+    step(lambda: driver.find_element(By.CSS_SELECTOR, ".value[data-output=confirm] button"), 'tap("confirm", ("yes"))')
+    driver.execute_script(open(os.path.join(os.path.dirname(selenium_axe_python.__file__), "axe-core", "axe.min.js")).read())
+    found = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations.filter(v => ['serious', 'critical', 'moderate'].includes(v.impact)).map(v => v.id)));")
+    check(not found, "axe-core finds no serious or moderate violation (%s)" % found)
+finally:
+    driver.quit()
