@@ -63,6 +63,20 @@ import TestSupport
         #expect(missing.status == 2 && missing.err.contains("--coverage: cannot read"))
     }
 
+    /// A screen type's look draws its cards: its title and text, its fields, its actions by name (a value's
+    /// control beside it) and its items by their labels.
+    @Test func aScreensLookDrawsItsCards() throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try Programs.run(["storyboard", "Tests/Browser/look_app.lua", "-o", folder.path + "/board"], input: "")
+        #expect(outcome.status == 0, "\(outcome.err)")
+        let page = try #require(readFile(folder.path + "/board/index.html"))
+        for part in ["<h4>Send money (Transfer)</h4>", "<pre>Choose who gets it.</pre>", "<dt>From</dt><dd>Savings</dd>",
+                     "<li>rating (stars)</li>", "<li>pin (secure)</li>", "<li>Anna</li>"] {
+            #expect(page.contains(part), "\(part)")
+        }
+        #expect(!page.contains("PAYLOAD") && !page.contains("(pay)"))
+    }
+
     @Test func aScriptThatDoesNotLoadEndsWithStatusTwo() throws {
         let folder = try TemporaryDirectory()
         let broken = try folder.write("broken.lua", "local x = = 1\n")

@@ -9,8 +9,10 @@ package struct Storyboard {
     package struct Card {
         /// Its title (an alert's own), and the screen type when the title is another.
         package let title: String
-        /// Its rendering (or why it failed).
+        /// Its rendering (or why it failed), or the text its look gives.
         package let body: String
+        /// The fields its look names, each a label and a value as a person reads it.
+        package let fields: [(label: String, value: String)]
         /// Its actions, as run mode lists them (`login PAYLOAD`, `open Shoes`).
         package let actions: [String]
         /// The tabs or pages around it, when it shows in some (`tabs: [Catalog] | Cart | Profile`).
@@ -21,6 +23,7 @@ package struct Storyboard {
         /// Whether it looks like `other` (the steps to them aside).
         func looks(like other: Card) -> Bool {
             (title, body, actions, context) == (other.title, other.body, other.actions, other.context)
+                && fields.map(\.label) == other.fields.map(\.label) && fields.map(\.value) == other.fields.map(\.value)
         }
     }
 
@@ -71,15 +74,25 @@ package struct Storyboard {
     /// The visible screen of `app` as a card, or nil when none shows.
     static func card(of app: Application, path: [UserStep]) -> Card? {
         guard let screen = app.window.visibleScreen else { return nil }
-        let title = screen.title == screen.name ? screen.name : screen.title + " (" + screen.name + ")"
-        let actions = ((try? ScreenAction.actions(of: screen)) ?? []).map(\.label)
+        // As the screen's look says it looks, where it says (its title, its text, its fields).
+        let look = screen.type.look
+        let shownTitle = look?.title ?? screen.title
+        let title = shownTitle == screen.name ? screen.name : shownTitle + " (" + screen.name + ")"
+        // Each action as the screen offers it: an output by its name (with the control its look gives a
+        // value), an item of a list by its label.
+        let actions = ((try? ScreenAction.actions(of: screen)) ?? []).map { action -> String in
+            if action.needsPayload { return action.output + (look?.controls[action.output].map { " (" + $0.rawValue + ")" } ?? "") }
+            if action.payload != nil, let cut = action.label.firstRange(of: "  (") { return String(action.label[..<cut.lowerBound]) }
+            return action.label
+        }
         var context: String?
         if let tabs = app.visibleTabs {
             context = "tabs: " + tabs.titles.indices.map { $0 == tabs.selectedIndex ? "[" + tabs.label(ofTab: $0) + "]" : tabs.label(ofTab: $0) }.joined(separator: " | ")
         } else if let pages = app.window.visiblePages {
             context = "pages: " + pages.titles.indices.map { $0 == pages.selectedIndex ? "[" + pages.titles[$0] + "]" : pages.titles[$0] }.joined(separator: " | ")
         }
-        return Card(title: title, body: ScreenDisplay.text(of: screen), actions: actions, context: context,
+        let fields = (look?.fields ?? []).map { ($0.label, screen[$0.input].map(PreviewSession.shortText(of:)) ?? "—") }
+        return Card(title: title, body: look?.text ?? ScreenDisplay.text(of: screen), fields: fields, actions: actions, context: context,
                     path: path.isEmpty ? "(the start)" : path.map(\.luaSource).joined(separator: " "))
     }
 
@@ -140,6 +153,7 @@ package struct Storyboard {
             .card { background: var(--card); border: 1px solid var(--line); border-radius: 18px; padding: 14px; box-shadow: 0 1px 3px rgba(0,0,0,.08); }
             .card h4 { margin: 0 0 6px; font-size: 1rem; }
             .card pre { white-space: pre-wrap; font: inherit; margin: 0 0 8px; }
+            .card dl { margin: 0 0 8px; display: grid; grid-template-columns: auto 1fr; gap: 2px 10px; } .card dt { color: var(--dim); } .card dd { margin: 0; }
             .card ul { list-style: none; padding: 0; margin: 0 0 8px; display: flex; flex-wrap: wrap; gap: 6px; }
             .card li { border: 1px solid var(--accent); color: var(--accent); border-radius: 999px; padding: 2px 10px; font-size: .9em; }
             .path { font-family: ui-monospace, monospace; font-size: .8em; word-break: break-word; margin: 0; }
@@ -176,6 +190,9 @@ package struct Storyboard {
             for card in entry.cards {
                 page += "<article class=\"card\">\n<h4>\(e(card.title))</h4>\n"
                 if !card.body.isEmpty { page += "<pre>\(e(card.body))</pre>\n" }
+                if !card.fields.isEmpty {
+                    page += "<dl>" + card.fields.map { "<dt>\(e($0.label))</dt><dd>\(e($0.value))</dd>" }.joined() + "</dl>\n"
+                }
                 if !card.actions.isEmpty { page += "<ul aria-label=\"actions\">" + card.actions.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n" }
                 if let context = card.context { page += "<p class=\"context\">\(e(context))</p>\n" }
                 page += "<p class=\"path\">after: \(e(card.path))</p>\n</article>\n"
