@@ -212,18 +212,6 @@ package struct Storyboard {
         return page
     }
 
-    /// `text` safe in HTML's text and attribute values.
-    static func escaped(_ text: String) -> String {
-        text.replacingScalars { scalar in
-            switch scalar {
-            case "&": "&amp;"
-            case "<": "&lt;"
-            case ">": "&gt;"
-            case "\"": "&quot;"
-            case "'": "&#39;"
-            case "\u{FFFE}", "\u{FFFF}": "\u{FFFD}"
-            default: scalar.value < 32 && scalar != "\n" && scalar != "\t" ? " " : nil
-            }
-        }
-    }
+    /// `text` safe in the page's text (``Markup/text(_:)``).
+    static func escaped(_ text: String) -> String { Markup.text(text) }
 }

@@ -61,31 +61,11 @@ public enum JUnitReport {
         return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - String(milliseconds % 1000).count))\(milliseconds % 1000)"
     }
 
-    /// Text for XML content, scalar by scalar: the special characters escaped, a carriage return as a
-    /// reference (a parser would turn CRLF into LF), the scalars XML 1.0 cannot hold (control characters,
-    /// U+FFFE, U+FFFF) as `?`. A parser reads back the text, those scalars as `?`.
-    static func escape(_ text: String) -> String { escape(text, attribute: false) }
+    /// Text for XML content (``Markup/text(_:)``).
+    static func escape(_ text: String) -> String { Markup.text(text) }
 
-    /// Text for an XML attribute's value: as ``escape(_:)``, and line feeds and tabs as references (a
-    /// parser turns them into spaces in an attribute).
-    static func attribute(_ text: String) -> String { escape(text, attribute: true) }
-
-    private static func escape(_ text: String, attribute: Bool) -> String {
-        text.replacingScalars { scalar in
-            switch scalar {
-            case "&": "&amp;"
-            case "<": "&lt;"
-            case ">": "&gt;"
-            case "\"": "&quot;"
-            case "'": "&apos;"
-            case "\r": "&#13;"
-            case "\n": attribute ? "&#10;" : nil
-            case "\t": attribute ? "&#9;" : nil
-            case "\u{FFFE}", "\u{FFFF}": "?"
-            default: scalar.value < 32 ? "?" : nil
-            }
-        }
-    }
+    /// Text for an XML attribute's value (``Markup/attribute(_:)``).
+    static func attribute(_ text: String) -> String { Markup.attribute(text) }
 }
 
 extension String {
