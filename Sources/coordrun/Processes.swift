@@ -104,8 +104,9 @@ enum Processes {
         fileprivate let output: UnsafeMutablePointer<FILE> // SAFETY[c-handle]
     }
 
-    /// Starts `arguments` (the program first, found on PATH or by its path) with pipes to and from it.
-    static func spawn(_ arguments: [String]) -> Child? {
+    /// Starts `arguments` (the program first, found on PATH or by its path) with pipes to and from it;
+    /// `quiet`: its standard error to /dev/null.
+    static func spawn(_ arguments: [String], quiet: Bool = false) -> Child? {
         // Close-on-exec: a second child must not inherit the first one's pipes (it would hold the first's
         // input open, and the first would never see its end). The child's own ends are duplicated onto 0
         // and 1, which are not closed on exec.
@@ -118,6 +119,7 @@ enum Processes {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) } // its own chatter not in ours
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil] // SAFETY[c-buffer]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
@@ -136,6 +138,20 @@ enum Processes {
         var text = text
         let written = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, child.input) == $0.count }
         return written && fflush(child.input) == 0
+    }
+
+    /// The child's next `count` bytes, or nil when its output ends before them.
+    static func read(_ count: Int, from child: Child) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = bytes.withUnsafeMutableBytes { buffer in // SAFETY[c-buffer]
+                fread(buffer.baseAddress.map { $0 + done }, 1, count - done, child.output)
+            }
+            if got == 0 { return nil }
+            done += got
+        }
+        return bytes
     }
 
     /// The child's next line (without its newline), or nil at the end of its output.

