@@ -3,9 +3,6 @@ import CoordinatorOptions
 import CoordinatorTools
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `coordrun check [PATHS]`: the editor's checks from the command line, for CI — luacheck with the
 /// project's settings (or the ones `coordrun annotations` writes), and the language server's diagnostics
@@ -128,14 +125,17 @@ struct LanguageServerCheck {
     /// Each diagnostic of `files`, as `FILE:LINE: [emmylua_ls] CODE: message`, sorted by file and line.
     func diagnostics(of files: [String]) throws -> [String] {
         guard !files.isEmpty else { return [] }
-        let previous = signal(SIGPIPE, SIG_IGN) // a server that ends early must give an error, not end coordrun
-        defer { signal(SIGPIPE, previous) }
+        // A server that ends early must give an error, not end coordrun.
+        return try Processes.ignoringBrokenPipes { try talk(files) }
+    }
+
+    private func talk(_ files: [String]) throws -> [String] {
         guard let child = Processes.spawn([server, "--log-path", "none"], quiet: true) else { throw Failure(description: "cannot start \(server)") }
         // The whole check is bounded: past the time, the server is ended and its output ends with it.
         let ended = Mutex(false)
         let pid = child.pid
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-            if !ended.withLock({ $0 }) { _ = kill(pid, SIGKILL) }
+            if !ended.withLock({ $0 }) { Processes.end(pid) }
         }
         defer {
             ended.withLock { $0 = true }

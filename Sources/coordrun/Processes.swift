@@ -140,6 +140,17 @@ enum Processes {
         return written && fflush(child.input) == 0
     }
 
+    /// Runs `body` with a write to a pipe whose reader has ended an error (`EPIPE`) rather than a signal
+    /// that ends coordrun without a word.
+    static func ignoringBrokenPipes<T>(_ body: () throws -> T) rethrows -> T {
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
+        return try body()
+    }
+
+    /// Ends the process `pid` at once (a watchdog's, from any thread).
+    static func end(_ pid: Int32) { _ = kill(pid, SIGKILL) }
+
     /// The child's next `count` bytes, or nil when its output ends before them.
     static func read(_ count: Int, from child: Child) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
