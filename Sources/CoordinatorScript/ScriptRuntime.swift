@@ -321,7 +321,7 @@ public final class ScriptRuntime {
             guard let text = file.text else { continue }
             let source = LuaSource(text)
             // The class's methods, by whatever name the file binds it to (`local App = flow.coordinator "Ride"`).
-            let prefixes = Self.variables(boundToCoordinatorClass: name, in: Array(text.utf8)).map { $0 + ":" }
+            let prefixes = LuaSource.variables(boundToCoordinatorClass: name, in: Array(text.utf8)).map { $0 + ":" }
             for (index, function) in source.functions.enumerated() where prefixes.contains(where: { function.name?.hasPrefix($0) == true }) {
                 // `self . NAME =` (not `==`), over the function's tokens: strings and comments are not code.
                 let tokens = LuaScanner.tokens(of: Array(source.source(of: index).utf8)).map(\.token)
@@ -333,27 +333,6 @@ public final class ScriptRuntime {
             }
         }
         return (methods.sorted(), fields.subtracting(methods).sorted())
-    }
-
-    /// The names a source binds the coordinator class `name` to: `name` itself, and each `X` of
-    /// `X = M.coordinator "name"` or `X = M.coordinator("name")` (with or without `local`).
-    static func variables(boundToCoordinatorClass name: String, in text: [UInt8]) -> Set<String> {
-        let lexemes = LuaScanner.tokens(of: text)
-        var names: Set<String> = [name]
-        func string(at i: Int) -> String? {
-            guard i < lexemes.count, lexemes[i].token == .other else { return nil }
-            let bytes = text[lexemes[i].offset..<lexemes[i].end]
-            guard bytes.count >= 2, let quote = bytes.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"), bytes.last == quote else { return nil }
-            return String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self)
-        }
-        for i in lexemes.indices.dropLast(5) {
-            guard case .name(let variable) = lexemes[i].token, lexemes[i + 1].token == .symbol(UInt8(ascii: "=")),
-                  case .name = lexemes[i + 2].token, lexemes[i + 3].token == .symbol(UInt8(ascii: ".")),
-                  lexemes[i + 4].token == .name("coordinator") else { continue }
-            let argument = lexemes[i + 5].token == .symbol(UInt8(ascii: "(")) ? i + 6 : i + 5
-            if string(at: argument) == name { names.insert(variable) }
-        }
-        return names
     }
 
     /// The methods every coordinator instance has in Lua (`push`, `run`, `finish`, ...).

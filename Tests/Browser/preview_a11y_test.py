@@ -12,40 +12,22 @@ Prints one line a check; exits 1 at the first that fails.
 import os
 import sys
 
-import selenium_axe_python
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+import chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 url, shots = sys.argv[1:3]
 os.makedirs(shots, exist_ok=True)
-options = Options()
-options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
-    options.add_argument(flag)
-driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+driver = chromium.start(1280, 900)
 wait = WebDriverWait(driver, 60)
-with open(os.path.join(os.path.dirname(selenium_axe_python.__file__), "axe-core", "axe.min.js")) as f:
-    axe = f.read()
 
 
-def check(condition, message):
-    if not condition:
-        print("FAILED: " + message)
-        driver.quit()
-        sys.exit(1)
-    print("ok: " + message)
+check = chromium.checker(driver)
 
 
 def violations():
-    driver.execute_script(axe)
-    result = driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations.map(v => [v.id, v.impact, v.nodes.length])));")
-    return [v for v in result if v[1] in ("serious", "critical", "moderate")]
+    return chromium.serious_violations(driver)
 
 
 def revision():

@@ -10,29 +10,16 @@ finds no serious or moderate violation. Prints one line a check; exits 1 at the 
 import os
 import sys
 
-import selenium_axe_python
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+import chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 url, shots = sys.argv[1:3]
 os.makedirs(shots, exist_ok=True)
-options = Options()
-options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"):
-    options.add_argument(flag)
-driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+driver = chromium.start(1280, 1000)
 wait = WebDriverWait(driver, 60)
 
-
-def check(condition, message):
-    if not condition:
-        print("FAILED: " + message)
-        driver.quit()
-        sys.exit(1)
-    print("ok: " + message)
+check = chromium.checker(driver)
 
 
 def revision():
@@ -71,10 +58,7 @@ try:
     step(lambda: driver.find_element(By.CSS_SELECTOR, ".value[data-output=count] .send"), 'tap("count", (3))')
     step(lambda: driver.find_element(By.CSS_SELECTOR, ".value[data-output=alerts] input[role=switch]"), 'tap("alerts", (false))')
     step(lambda: driver.find_element(By.CSS_SELECTOR, ".value[data-output=confirm] button"), 'tap("confirm", ("yes"))')
-    driver.execute_script(open(os.path.join(os.path.dirname(selenium_axe_python.__file__), "axe-core", "axe.min.js")).read())
-    found = driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations.filter(v => ['serious', 'critical', 'moderate'].includes(v.impact)).map(v => v.id)));")
+    found = chromium.serious_violations(driver)
     check(not found, "axe-core finds no serious or moderate violation (%s)" % found)
 finally:
     driver.quit()

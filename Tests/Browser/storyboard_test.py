@@ -10,26 +10,14 @@ check; exits 1 at the first that fails.
 import os
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+import chromium
 from selenium.webdriver.common.by import By
 
 index, shots = sys.argv[1:3]
 os.makedirs(shots, exist_ok=True)
-options = Options()
-options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
-    options.add_argument(flag)
-driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+driver = chromium.start(1280, 900)
 
-
-def check(condition, message):
-    if not condition:
-        print("FAILED: " + message)
-        driver.quit()
-        sys.exit(1)
-    print("ok: " + message)
+check = chromium.checker(driver)
 
 
 try:

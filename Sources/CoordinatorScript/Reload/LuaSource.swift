@@ -190,3 +190,26 @@ struct LuaSource {
 extension Array {
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
+
+extension LuaSource {
+    /// The names a source binds the coordinator class `name` to: `name` itself, and each `X` of
+    /// `X = M.coordinator "name"` or `X = M.coordinator("name")` (with or without `local`).
+    static func variables(boundToCoordinatorClass name: String, in text: [UInt8]) -> Set<String> {
+        let lexemes = LuaScanner.tokens(of: text)
+        var names: Set<String> = [name]
+        func string(at i: Int) -> String? {
+            guard i < lexemes.count, lexemes[i].token == .other else { return nil }
+            let bytes = text[lexemes[i].offset..<lexemes[i].end]
+            guard bytes.count >= 2, let quote = bytes.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"), bytes.last == quote else { return nil }
+            return String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self)
+        }
+        for i in lexemes.indices.dropLast(5) {
+            guard case .name(let variable) = lexemes[i].token, lexemes[i + 1].token == .symbol(UInt8(ascii: "=")),
+                  case .name = lexemes[i + 2].token, lexemes[i + 3].token == .symbol(UInt8(ascii: ".")),
+                  lexemes[i + 4].token == .name("coordinator") else { continue }
+            let argument = lexemes[i + 5].token == .symbol(UInt8(ascii: "(")) ? i + 6 : i + 5
+            if string(at: argument) == name { names.insert(variable) }
+        }
+        return names
+    }
+}
