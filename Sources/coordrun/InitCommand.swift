@@ -200,7 +200,7 @@ enum Scaffold {
                 env:
                   COORDINATOR_REPOSITORY: \(source)
                 steps:
-                  - uses: actions/checkout@v4
+                  - uses: actions/checkout@v5
                   - name: install what coordrun needs
                     run: |
                       apt-get update && apt-get install -y --no-install-recommends liblua5.4-dev libedit-dev pkg-config git graphviz
@@ -211,7 +211,7 @@ enum Scaffold {
                       fi
                       git clone --depth 1 "$COORDINATOR_REPOSITORY" /tmp/coordinator
                       echo "COORDINATOR_COMMIT=$(git -C /tmp/coordinator rev-parse HEAD)" >> "$GITHUB_ENV"
-                  - uses: actions/cache@v4
+                  - uses: actions/cache@v5
                     with:
                       path: /tmp/coordinator/.build
                       key: coordrun-${{ runner.os }}-${{ env.COORDINATOR_COMMIT }}
@@ -233,12 +233,12 @@ enum Scaffold {
                       cat flow-diff.md >> "$GITHUB_STEP_SUMMARY"
                   - name: comment the flow diff
                     if: github.event_name == 'pull_request' && github.event.pull_request.head.repo.full_name == github.repository
-                    uses: actions/github-script@v7
+                    uses: actions/github-script@v8
                     with:
                       script: |
                         const body = require('fs').readFileSync('flow-diff.md', 'utf8');
                         await github.rest.issues.createComment({ owner: context.repo.owner, repo: context.repo.repo, issue_number: context.issue.number, body });
-                  - uses: actions/upload-artifact@v4
+                  - uses: actions/upload-artifact@v6
                     if: always()
                     with:
                       name: flows

@@ -3,27 +3,52 @@ runners would read them.
 
     ci_snippets_check.py WORKFLOW DOC...
 
-Run by Tests/RepositoryTests/CISnippetTests.swift. Each ```yaml block of the documents must parse. A GitHub
-Actions workflow whose steps run coordrun must install it first with the init workflow's own steps (the
-clone, the cache keyed by the runtime's commit, the build) and read the runtime's repository from somewhere
-(--repository's URL, or the repository variable). A Kubernetes Job must mount a volume for every path it
-writes under /reports, name only volumes it declares, and hold no ${...} (Kubernetes expands $(VAR) in a
-command, never ${VAR}). Prints one line a problem; exits 1 when there is one, 0 with the count checked.
+Run by Tests/EndToEndTests/CISnippetTests.swift. Each ```yaml block of the documents must parse. A GitHub
+Actions workflow must pass actionlint (with ShellCheck over its `run:` scripts), and one whose steps run
+coordrun must install it first with the init workflow's own steps (the clone, the cache keyed by the
+runtime's commit, the build) and read the runtime's repository from somewhere (--repository's URL, or the
+repository variable). A Kubernetes Job must pass the Kubernetes API's schema, strictly (kubernetes-validate,
+no field the API does not know), mount a volume for every path it writes under /reports, name only volumes it
+declares, and hold no ${...} (Kubernetes expands $(VAR) in a command, never ${VAR}). actionlint and
+kubernetes-validate are PyPI's, in the same virtual environment as this script's Python (scripts/ensure-deps
+--test). Prints one line a problem; exits 1 when there is one, 0 with the count checked.
 """
+import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
+import kubernetes_validate
 import yaml
 
 workflow_path, docs = sys.argv[1], sys.argv[2:]
 problems = []
+if shutil.which("shellcheck") is None:
+    problems.append("shellcheck is not installed (scripts/ensure-deps --test): actionlint would not check the run: scripts")
 checked = 0
 
 with open(workflow_path) as f:
     init = yaml.safe_load(f)
 init_steps = {step.get("name") or step.get("uses"): step for step in init["jobs"]["flows"]["steps"]}
-cache, build = init_steps["actions/cache@v4"], init_steps["build coordrun"]
+cache, build = init_steps["actions/cache@v5"], init_steps["build coordrun"]
 clone = 'git clone --depth 1 "$COORDINATOR_REPOSITORY" /tmp/coordinator'
+
+
+def lint_workflow(where, text):
+    """actionlint's findings on one workflow, each a problem. It reads a file inside .github/workflows."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, ".github", "workflows", "workflow.yml")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w") as f:
+            f.write(text)
+        actionlint = os.path.join(os.path.dirname(sys.executable), "actionlint")
+        run = subprocess.run([actionlint, "-no-color", "-oneline", path], capture_output=True, text=True, cwd=folder)
+        if run.returncode not in (0, 1):
+            problems.append("%s: actionlint could not run: %s" % (where, run.stderr.strip() or run.stdout.strip()))
+        for line in run.stdout.splitlines():
+            problems.append("%s: actionlint: %s" % (where, line.replace(path, "workflow").replace(".github/workflows/workflow.yml:", "line ")))
 
 
 def check_workflow(where, document):
@@ -45,6 +70,11 @@ def check_workflow(where, document):
 
 
 def check_job(where, document):
+    try:
+        kubernetes_validate.validate(document, kubernetes_validate.latest_version(), strict=True)
+    except kubernetes_validate.ValidationError as error:
+        problems.append("%s: not a valid Kubernetes %s: %s at %s" % (where, document.get("kind"), error.message,
+                                                                      "/".join(str(p) for p in error.path)))
     spec = document["spec"]["template"]["spec"]
     volumes = {volume["name"] for volume in spec.get("volumes", [])}
     for container in spec["containers"]:
@@ -58,6 +88,7 @@ def check_job(where, document):
 
 
 check_workflow(workflow_path, init)
+lint_workflow(workflow_path, open(workflow_path).read())
 checked += 1
 for doc in docs:
     text = open(doc).read()
@@ -71,6 +102,7 @@ for doc in docs:
         checked += 1
         if isinstance(document, dict) and "jobs" in document:
             check_workflow(where, document)
+            lint_workflow(where, block)
         if isinstance(document, dict) and document.get("kind") == "Job":
             if "${" in block:
                 problems.append("%s: ${...} is never expanded in a Kubernetes manifest" % where)

@@ -43,7 +43,7 @@ import CoordinatorLua
         let project = folder.path + "/demo"
         let workflow = try #require(readFile(project + "/.github/workflows/flows.yml"))
         #expect(workflow.contains("COORDINATOR_REPOSITORY: https://example.com/coordinator.git\n"))
-        #expect(workflow.contains("uses: actions/cache@v4") && workflow.contains("key: coordrun-${{ runner.os }}-${{ env.COORDINATOR_COMMIT }}"))
+        #expect(workflow.contains("uses: actions/cache@v5") && workflow.contains("key: coordrun-${{ runner.os }}-${{ env.COORDINATOR_COMMIT }}"))
         #expect(!workflow.contains("OWNER"))
         // Comment only from this repository's branches; the summary always.
         #expect(workflow.contains("if: github.event_name == 'pull_request' && github.event.pull_request.head.repo.full_name == github.repository"))
