@@ -35,7 +35,17 @@ enum Page {
       #navbar h2 { flex: 1; text-align: center; font-size: 16px; margin: 0; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
       #back { border: none; background: none; color: var(--accent); font: inherit; cursor: pointer; min-width: 60px; text-align: left; }
       #back:disabled { visibility: hidden; }
-      #content { flex: 1; overflow: auto; padding: 12px; }
+      #body { flex: 1; min-height: 0; display: flex; }
+      #content { flex: 1; min-width: 0; overflow: auto; padding: 12px; }
+      /* A split in a regular window, as an iPad draws it: the columns before the detail side by side, each
+         with its own title; the device as wide as a tablet. */
+      #columns { display: none; }
+      #device.split { width: min(760px, 100%); border-radius: 24px; }
+      #device.split #columns { display: flex; flex: none; }
+      .pane { flex: 0 0 clamp(120px, 30vw, 230px); overflow: auto; padding: 10px; border-right: 1px solid var(--line); background: var(--bar); }
+      .pane h2 { font-size: 17px; margin: 2px 0 6px; }
+      .pane .pane-text { color: var(--dim); white-space: pre-wrap; margin: 0 0 8px; }
+      .pane .action { background: transparent; }
       #screen-text { white-space: pre-wrap; margin: 0 0 12px; }
       #inputs { font-size: 12px; color: var(--dim); margin-bottom: 12px; }
       #inputs dt { font-weight: 600; } #inputs dd { margin: 0 0 4px 10px; word-break: break-all; }
@@ -50,14 +60,20 @@ enum Page {
       .value { border: 1px solid var(--line); border-radius: 10px; padding: 8px; margin-bottom: 6px; }
       .value input { width: 100%; font: 12px ui-monospace, monospace; padding: 5px; margin: 4px 0; }
       .value .examples button, .value .send { font: 12px inherit; margin: 2px; }
-      #pager { display: none; gap: 4px; justify-content: center; padding: 6px; border-bottom: 1px solid var(--line); }
-      #pager button { border: none; background: none; font: 12px inherit; color: var(--dim); cursor: pointer; }
-      #pager button.selected { color: var(--accent); font-weight: 600; }
+      /* Pages, as a page view controller shows them: a dot a page under the content, the shown one filled;
+         a swipe on the content (or the arrow keys) brings a neighbour, as do the chevrons beside the dots. */
+      #pager { display: none; gap: 2px; justify-content: center; align-items: center; padding: 4px; }
+      #pager button { border: none; background: none; font: 16px inherit; color: var(--accent); cursor: pointer; min-width: 24px; min-height: 24px; }
+      #pager button.dot::before { content: ""; display: inline-block; width: 8px; height: 8px; border-radius: 50%; background: var(--dimmed); }
+      #pager button.dot.selected::before { background: var(--ink); }
       #tabbar { display: flex; border-top: 1px solid var(--line); height: 52px; }
       #tabbar button { flex: 1; border: none; background: var(--bar); color: var(--ink); font: 12px inherit; cursor: pointer; position: relative; }
       #tabbar button.selected { color: var(--accent); font-weight: 600; }
       .badge { background: var(--bad); color: var(--on-bad); border-radius: 9px; padding: 0 6px; font-size: 11px; margin-left: 4px; }
-      #sheet { flex: 1; min-height: 0; display: flex; flex-direction: column; background: var(--surface); position: relative; }
+      #sheet { flex: 1; min-height: 0; display: flex; flex-direction: column; background: var(--surface); position: relative; z-index: 1; }
+      /* Behind a sheet, a form sheet or a popover: the screen that presented it, pushed back and dimmed. */
+      #behind { display: none; }
+      #device.modal:not(.fullScreen) #behind { display: block; position: absolute; inset: 8px 12px 0; border-radius: 12px 12px 0 0; background: var(--bar); color: var(--ink); text-align: center; padding-top: 10px; font-weight: 600; }
       #sheet-grip { display: none; text-align: center; padding: 6px; }
       /* A modal is drawn as iOS presents it: the presenter dimmed behind; a page sheet from near the top, at
          its medium detent from half way; a form sheet a centred card; a popover a card with its arrow; a
@@ -75,13 +91,18 @@ enum Page {
       #device.modal.fullScreen #sheet { margin: 0; border-radius: 0; }
       #device.modal #navbar { border-top: 1px solid var(--line); }
       #sheet-close { border: none; background: var(--line); border-radius: 3px; width: 60px; height: 6px; cursor: pointer; }
-      #alert { position: absolute; inset: 0; background: rgba(0,0,0,.35); display: none; align-items: center; justify-content: center; }
+      #alert { position: absolute; inset: 0; z-index: 2; background: rgba(0,0,0,.35); display: none; align-items: center; justify-content: center; }
       #alert.shown { display: flex; }
       #alert .box { background: var(--surface); border-radius: 14px; width: 270px; text-align: center; overflow: hidden; }
       #alert h3 { margin: 16px 12px 4px; font-size: 16px; } #alert p { margin: 0 12px 14px; }
-      #alert.actionSheet { align-items: flex-end; }
       #alert.actionSheet .box { width: calc(100% - 16px); margin-bottom: 8px; }
       #alert button { display: block; width: 100%; border: none; border-top: 1px solid var(--line); background: var(--surface); padding: 11px; color: var(--accent); font: inherit; cursor: pointer; }
+      /* Two actions of an alert side by side; an action sheet's Cancel in a box of its own, below the rest. */
+      #alert-actions.pair { display: flex; } #alert-actions.pair button + button { border-left: 1px solid var(--line); }
+      #alert-cancel { display: none; }
+      #alert.actionSheet #alert-cancel.shown { display: block; width: calc(100% - 16px); margin-bottom: 8px; }
+      #alert-cancel button { border-top: none; font-weight: 600; }
+      #alert.actionSheet { flex-direction: column; justify-content: flex-end; align-items: center; }
       #side { flex: 1; min-width: min(340px, 100%); display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
       section { background: var(--surface); border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; overflow: auto; max-height: 330px; }
       section h3 { margin: 0 0 6px; font-size: 12px; text-transform: uppercase; color: var(--dim); letter-spacing: .04em; }
@@ -116,18 +137,22 @@ enum Page {
     </header>
     <main>
       <div id="device">
+        <div id="behind" aria-hidden="true"></div>
         <div id="sheet">
           <div id="sheet-grip"><button id="sheet-close" title="swipe down: dismiss()" aria-label="dismiss"></button></div>
           <div id="navbar"><button id="back">‹ Back</button><h2 id="screen-title" tabindex="-1"></h2><span style="min-width:60px"></span></div>
-          <div id="pager" aria-label="pages"></div>
-          <div id="content" tabindex="0" aria-label="the screen">
-            <p id="screen-text"></p>
-            <dl id="inputs"></dl>
-            <div id="actions"></div>
+          <div id="body">
+            <div id="columns"></div>
+            <div id="content" tabindex="0" role="region" aria-label="the screen">
+              <p id="screen-text"></p>
+              <dl id="inputs"></dl>
+              <div id="actions"></div>
+            </div>
           </div>
+          <div id="pager" role="group" aria-label="pages"></div>
           <div id="tabbar"></div>
         </div>
-        <div id="alert"><div class="box"><h3 id="alert-title"></h3><p id="alert-message"></p><div id="alert-actions"></div></div></div>
+        <div id="alert"><div class="box"><h3 id="alert-title"></h3><p id="alert-message"></p><div id="alert-actions"></div></div><div id="alert-cancel" class="box"></div></div>
       </div>
       <div id="side">
         <section id="messages"><div id="error"></div><div id="report"></div></section>
@@ -173,10 +198,23 @@ enum Page {
       $("device").classList.toggle("medium", !!(screen && screen.detent === "medium"));
       for (const style of ["formSheet", "popover"]) $("device").classList.toggle(style, !!(screen && screen.presentation === style));
       $("sheet-close").textContent = screen && screen.presentation === "popover" ? "tap outside: dismiss()" : "";
+      $("behind").textContent = (screen && !alert && screen.presenter) || "";
+      // A split's columns before the detail, each a pane with its title, its text and its actions.
+      const columns = (state.columns || []).filter(c => c.column !== "secondary");
+      $("device").classList.toggle("split", !!(state.columns || []).length);
+      const panes = new Map();
+      $("columns").replaceChildren(...columns.map(column => {
+        const pane = el("div", undefined, "pane"); pane.dataset.column = column.column;
+        pane.setAttribute("role", "region"); pane.setAttribute("aria-label", column.column + " column");
+        pane.append(el("h2", column.title || ""), el("p", column.text || "", "pane-text"));
+        panes.set(column.column, pane);
+        return pane;
+      }));
       const look = (screen && !alert && screen.look) || null;
-      $("screen-title").textContent = screen ? (alert ? "" : (look && look.title) || screen.title) : "(no screen is showing)";
+      // Under an alert, the title of the screen it was shown over, dimmed behind it.
+      $("screen-title").textContent = screen ? (alert ? screen.presenter || "" : (look && look.title) || screen.title) : "(no screen is showing)";
       $("screen-text").textContent = screen && !alert ? (look && look.text != null ? look.text : screen.text) : "";
-      $("back").disabled = (state.stack || []).length < 2 || !!alert;
+      $("back").disabled = !state.canGoBack || !!alert;
       const inputs = $("inputs"); inputs.replaceChildren();
       // The fields the screen's look names (else its inputs), each a label and a value a person reads.
       if (look && look.fields && look.fields.length) { for (const f of look.fields) inputs.append(el("dt", f.label), el("dd", f.value)); }
@@ -188,13 +226,19 @@ enum Page {
         for (const row of look.list) { const li = el("li", row.title); if (row.subtitle) li.append(el("span", row.subtitle, "subtitle")); rows.append(li); }
         inputs.after(rows);
       }
-      const actions = $("actions"); actions.replaceChildren();
+      $("actions").replaceChildren();
       const alertActions = $("alert-actions"); alertActions.replaceChildren();
+      const alertCancel = $("alert-cancel"); alertCancel.replaceChildren();
+      const actionSheet = !!(alert && screen.style === "actionSheet");
       for (const action of state.actions || []) {
         if (alert) {
           const b = el("button", action.label); b.dataset.number = action.number;
-          b.onclick = () => act({ action: "choose", number: action.number }); alertActions.append(b); continue;
+          b.onclick = () => act({ action: "choose", number: action.number });
+          (actionSheet && action.label === "Cancel" ? alertCancel : alertActions).append(b); continue;
         }
+        // Beside a split's columns: an action of a column before the detail is in that column's pane.
+        const pane = action.column ? panes.get(action.column) : null;
+        const actions = pane || $("actions");
         if (action.kind === "value" && action.control && action.control !== "text" && action.control !== "secure") {
           // The control the screen's look gives the output: stars, a stepper, a switch or a button.
           const box = el("div", undefined, "value control-" + action.control); box.dataset.output = action.output;
@@ -233,14 +277,16 @@ enum Page {
           });
           box.append(field, examples, send); actions.append(box); continue;
         }
-        const b = el("button", (action.column ? action.column + " · " : "") + (action.item != null ? action.item : action.label), "action" + (action.kind === "item" ? " item" : ""));
+        const b = el("button", action.item != null ? action.item : action.label, "action" + (action.kind === "item" ? " item" : ""));
         if (action.subtitle) b.append(el("span", action.subtitle, "subtitle"));
         b.dataset.number = action.number; b.dataset.output = action.output;
         b.onclick = () => act({ action: "choose", number: action.number });
         actions.append(b);
       }
       $("alert").classList.toggle("shown", !!alert);
-      $("alert").classList.toggle("actionSheet", !!(alert && screen.style === "actionSheet"));
+      $("alert").classList.toggle("actionSheet", actionSheet);
+      alertActions.classList.toggle("pair", !actionSheet && alertActions.children.length === 2);
+      alertCancel.classList.toggle("shown", alertCancel.children.length > 0);
       $("alert-title").textContent = alert ? screen.title : "";
       $("alert-message").textContent = alert ? (screen.message || "") : "";
       const tabbar = $("tabbar"); tabbar.replaceChildren();
@@ -250,15 +296,17 @@ enum Page {
         b.onclick = () => act({ action: "tab", number: i + 1 }); tabbar.append(b);
       });
       tabbar.style.display = (state.tabs || []).length ? "flex" : "none";
-      // Pages: the one shown and its neighbours a swipe away (‹ swipe("right"), › swipe("left")).
+      // Pages: a dot a page, the shown one filled, and its neighbours a swipe away (‹ swipe("right"),
+      // › swipe("left")).
       const pager = $("pager"); pager.replaceChildren();
       const pages = state.pages || [], shownPage = pages.findIndex(p => p.selected);
-      if (shownPage > 0) { const b = el("button", "‹", "swipe"); b.title = 'swipe("right")'; b.onclick = () => act({ action: "page", number: shownPage }); pager.append(b); }
+      if (shownPage > 0) { const b = el("button", "‹", "swipe"); b.title = 'swipe("right")'; b.setAttribute("aria-label", "previous page"); b.onclick = () => swipe(-1); pager.append(b); }
       pages.forEach((page, i) => {
-        const b = el("button", page.title, page.selected ? "selected" : ""); b.dataset.title = page.title;
+        const b = el("button", undefined, "dot" + (page.selected ? " selected" : "")); b.dataset.title = page.title;
+        b.title = page.title; b.setAttribute("aria-label", page.title); if (page.selected) b.setAttribute("aria-current", "page");
         b.onclick = () => act({ action: "page", number: i + 1 }); pager.append(b);
       });
-      if (shownPage >= 0 && shownPage < pages.length - 1) { const b = el("button", "›", "swipe"); b.title = 'swipe("left")'; b.onclick = () => act({ action: "page", number: shownPage + 2 }); pager.append(b); }
+      if (shownPage >= 0 && shownPage < pages.length - 1) { const b = el("button", "›", "swipe"); b.title = 'swipe("left")'; b.setAttribute("aria-label", "next page"); b.onclick = () => swipe(1); pager.append(b); }
       pager.style.display = pages.length ? "flex" : "none";
       $("stack").textContent = (state.stack || []).join(" › ");
       $("hierarchy").textContent = state.hierarchy;
@@ -334,6 +382,24 @@ enum Page {
       markGraph();
     };
 
+    // The page a swipe brings: `by` 1 the next, -1 the previous; none past either end.
+    function swipe(by) {
+      const pages = (latest && latest.pages) || [], shownPage = pages.findIndex(p => p.selected);
+      const next = shownPage + by;
+      if (shownPage >= 0 && next >= 0 && next < pages.length) act({ action: "page", number: next + 1 });
+    }
+    // A horizontal drag across the content is a swipe, as on a phone; so are the arrow keys on it.
+    let dragFrom = null;
+    $("content").addEventListener("pointerdown", (e) => { dragFrom = [e.clientX, e.clientY]; });
+    $("content").addEventListener("pointerup", (e) => {
+      if (!dragFrom) return;
+      const dx = e.clientX - dragFrom[0], dy = e.clientY - dragFrom[1]; dragFrom = null;
+      if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy)) swipe(dx < 0 ? 1 : -1);
+    });
+    $("content").addEventListener("keydown", (e) => {
+      if (e.target !== $("content")) return;
+      if (e.key === "ArrowRight") swipe(1); else if (e.key === "ArrowLeft") swipe(-1);
+    });
     $("back").onclick = () => act({ action: "back" });
     $("relaunch").onclick = () => act({ action: "relaunch" });
     $("sheet-close").onclick = () => act({ action: "dismiss" });

@@ -14,14 +14,16 @@ import time
 import urllib.error
 import urllib.request
 
+import chromium
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-app_url, app_script, shop_url, shots, cover_url, pages_url, ride_url, bank_url, bank_storage = sys.argv[1:10]
+app_url, app_script, shop_url, shots, cover_url, pages_url, ride_url, bank_url, bank_storage, split_url = sys.argv[1:11]
 os.makedirs(shots, exist_ok=True)
 
 options = Options()
@@ -197,6 +199,7 @@ check(driver.find_element(By.ID, "sheet-grip").is_displayed(), "a sheet the user
 driver.save_screenshot(os.path.join(shots, "medium-sheet.png"))
 sheet_top = driver.execute_script("return document.getElementById('sheet').getBoundingClientRect().top - document.getElementById('device').getBoundingClientRect().top")
 check(sheet_top > 200, "a medium sheet begins half way down the device (at %d px)" % sheet_top)
+check(text("behind") == "Home", "behind the sheet, the screen that presented it (%r)" % text("behind"))
 click(lambda: driver.find_element(By.ID, "sheet-close"))
 until(lambda: "modal" not in driver.find_element(By.ID, "device").get_attribute("class"), "the grip swipes the sheet away")
 for style in ["popover", "formSheet"]:
@@ -209,9 +212,15 @@ for style in ["popover", "formSheet"]:
     until(lambda: "modal" not in driver.find_element(By.ID, "device").get_attribute("class"), "the %s is dismissed" % style)
 click(lambda: action("share"))
 until(lambda: "actionSheet" in driver.find_element(By.ID, "alert").get_attribute("class"), "an action sheet is drawn as one")
-gap = driver.execute_script("const b = document.querySelector('#alert .box').getBoundingClientRect(), d = document.getElementById('device').getBoundingClientRect(); return d.bottom - b.bottom")
+gap = driver.execute_script("const b = document.getElementById('alert-cancel').getBoundingClientRect(), d = document.getElementById('device').getBoundingClientRect(); return d.bottom - b.bottom")
 check(gap < 40, "an action sheet rises from the bottom (%d px above it)" % gap)
-click(lambda: driver.find_element(By.XPATH, "//div[@id='alert-actions']/button[normalize-space(.)='Cancel']"))
+cancel_below = driver.execute_script("const b = document.querySelector('#alert .box').getBoundingClientRect(), c = document.getElementById('alert-cancel').getBoundingClientRect(); return c.top - b.bottom")
+check(0 < cancel_below < 20, "its Cancel is a box of its own under the other actions (%s px)" % cancel_below)
+driver.save_screenshot(os.path.join(shots, "action-sheet.png"))
+check(text("screen-title") == "Home", "behind the action sheet, the screen it was shown over")
+found = chromium.serious_violations(driver)
+check(not found, "axe-core finds no serious or moderate violation on an action sheet (%s)" % found)
+click(lambda: driver.find_element(By.XPATH, "//div[@id='alert-cancel']/button[normalize-space(.)='Cancel']"))
 until(lambda: "shown" not in driver.find_element(By.ID, "alert").get_attribute("class"), "its action closes it")
 
 # --- pages: the one shown, a swipe to its neighbour ----------------------------------------------------
@@ -221,8 +230,33 @@ check(driver.find_element(By.ID, "pager").is_displayed(), "pages show their page
 click(lambda: driver.find_element(By.XPATH, "//div[@id='pager']/button[normalize-space(.)='›']"))
 until(lambda: text("screen-title") == "News", "a swipe shows the next page")
 check("swipeTo(2)" in text("history"), "the swipe is a step of the history (%r)" % text("history"))
-click(lambda: driver.find_element(By.XPATH, "//div[@id='pager']/button[normalize-space(.)='Users']"))
+click(lambda: driver.find_element(By.XPATH, "//div[@id='pager']/button[@data-title='Users']"))
 until(lambda: text("screen-title") == "Users", "a page's title swipes to it")
+dots = driver.find_elements(By.CSS_SELECTOR, "#pager button.dot")
+check([d.get_attribute("aria-label") for d in dots] == ["Users", "News"] and dots[0].get_attribute("aria-current") == "page",
+      "a dot a page, named for it, the shown one current")
+pager_below = driver.execute_script("return document.getElementById('pager').getBoundingClientRect().top - document.getElementById('content').getBoundingClientRect().bottom")
+check(pager_below >= 0, "the dots are under the content, as a page control is")
+driver.find_element(By.ID, "content").send_keys(Keys.ARROW_RIGHT)
+until(lambda: text("screen-title") == "News", "the arrow key on the content swipes to the next page")
+driver.save_screenshot(os.path.join(shots, "pages.png"))
+found = chromium.serious_violations(driver)
+check(not found, "axe-core finds no serious or moderate violation on pages (%s)" % found)
+
+# --- a split in a regular window: its columns side by side, each with its title and its actions ---------
+driver.get(split_url)
+until(lambda: "split" in driver.find_element(By.ID, "device").get_attribute("class"), "a split is drawn as its columns side by side")
+pane = lambda: driver.find_element(By.CSS_SELECTOR, "#columns .pane[data-column=primary]")
+check(pane().find_element(By.TAG_NAME, "h2").text == "Settings", "the primary column has its own title")
+check(not driver.find_element(By.ID, "back").is_displayed(), "the detail column's root has no Back button")
+click(lambda: pane().find_element(By.XPATH, ".//button[starts-with(normalize-space(.), 'Bluetooth')]"))
+until(lambda: text("screen-text") == "Bluetooth: off", "a row of the primary column shows its detail beside it")
+beside = driver.execute_script("return document.getElementById('content').getBoundingClientRect().left - document.querySelector('#columns .pane').getBoundingClientRect().right")
+check(beside >= -1, "the detail is beside the list, not under it (%s px)" % beside)
+check(len(pane().find_elements(By.CSS_SELECTOR, "button.action")) == 2 and action("toggle").is_displayed(), "each column's actions are in its own pane")
+driver.save_screenshot(os.path.join(shots, "split.png"))
+found = chromium.serious_violations(driver)
+check(not found, "axe-core finds no serious or moderate violation on a split (%s)" % found)
 
 # --- the world outside: a request answered, an event sent, time passing --------------------------------
 driver.get(ride_url)

@@ -22,14 +22,20 @@ import CoordinatorTools
         try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     }
 
-    /// Beside a split's columns, the page gets every column's actions, each with its column; pages give
-    /// their titles and the one shown, and a page action is a swipe.
+    /// Beside a split's columns, the page gets every column's top screen and actions, each with its column;
+    /// pages give their titles and the one shown, and a page action is a swipe.
     @Test func splitColumnsAndPagesAreInTheState() throws {
         let split = try session(repositoryRoot + "/examples/split.lua")
         let actions = try #require(try state(split.state)["actions"] as? [[String: Any]])
         #expect(actions.map { $0["column"] as? String } == ["primary", "primary"])
         let opened = try state(try split.perform(json: #"{"action": "choose", "number": 2}"#))
         #expect((opened["actions"] as? [[String: Any]])?.map { "\($0["column"] ?? "-") \($0["label"] ?? "-")" } == ["primary Wi-Fi  (open)", "primary Bluetooth  (open)", "secondary toggle"])
+        // Each column's top screen, primary first, as the page draws them side by side.
+        #expect((opened["columns"] as? [[String: Any]])?.map { "\($0["column"] ?? "-") \($0["title"] ?? "-") \($0["text"] ?? "-")" }
+                == ["primary Settings ", "secondary Setting Bluetooth: off"])
+        // In a compact window the split is one stack: no columns.
+        _ = try split.perform(json: #"{"action": "lua", "code": "sizeClass('compact')"}"#)
+        #expect(try state(split.state)["columns"] == nil)
         let pages = try session(repositoryRoot + "/examples/pages.lua")
         #expect((try state(pages.state)["pages"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Users", "News"])
         let swiped = try state(try pages.perform(json: #"{"action": "page", "number": 2}"#))

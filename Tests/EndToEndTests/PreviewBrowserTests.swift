@@ -3,8 +3,9 @@ import Testing
 import TestSupport
 
 /// `coordrun serve` in a real headless Chromium driven by Selenium (Tests/Browser/preview_test.py): the
-/// login → profile → city pick journey clicked through, an alert, a modal sheet, tabs and badges, undo and
-/// redo, a link, a snapshot restored, a saved script reloaded into every page, bad requests refused; and it
+/// login → profile → city pick journey clicked through, an alert, each presentation style as iOS draws it,
+/// tabs and badges, pages by their dots and a swipe, a split's columns side by side, undo and redo, a link,
+/// a snapshot restored, a saved script reloaded into every page, bad requests refused; and it
 /// prints a click's latency with 50 more pages connected (docs/Performance.md: measured, not asserted).
 /// Screenshots go to a folder this test prints.
 @Suite(.serialized) struct PreviewBrowserTests {
@@ -289,9 +290,10 @@ import TestSupport
         let rideServer = try Server(["examples/ride.lua"])
         let bankStorage = folder.path + "/bank.json"
         let bankServer = try Server(["--storage", bankStorage, "examples/bank.lua"])
+        let splitServer = try Server(["examples/split.lua"])
         let shots = NSTemporaryDirectory() + "coordrun-preview-screenshots"
         let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_test.py", appServer.url, app, shopServer.url, shots, coverServer.url, pagesServer.url, rideServer.url,
-                                                  bankServer.url, bankStorage],
+                                                  bankServer.url, bankStorage, splitServer.url],
                                        input: "", within: 300)
         print(outcome.out.split(separator: "\n").filter { $0.hasPrefix("measure:") || $0.hasPrefix("screenshots:") }.joined(separator: "\n"))
         #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")

@@ -142,7 +142,9 @@ package final class PreviewSession {
 
     /// The whole app as a page shows it, as JSON: `revision`; `screen` (`name`, `title`, `text`, `inputs` as
     /// Lua, `modal`, `alert` with its own `title` and `message`) or null; `actions` (`number`, `label`, `output`, `column` beside a split's columns, `kind`:
-    /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one); `tabs` (`title`, `badge`, `selected`); `pages` (`title`, `selected`); `outsideEvents` (`name`, `payload`, `examples` as Lua); `pendingRequests` (`kind`, `nth`, `outcomes`);
+    /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one); `tabs` (`title`, `badge`, `selected`); `pages` (`title`, `selected`);
+    /// `columns` beside a split's columns (`column`, and its top screen's `name`, `title` and `text`); a modal screen's
+    /// `presentation`, `swipeable`, `detent` and `presenter` (the title of the screen it covers); `canGoBack`; `outsideEvents` (`name`, `payload`, `examples` as Lua); `pendingRequests` (`kind`, `nth`, `outcomes`);
     /// `nextTimer` (seconds until the next timer fires, or null); `storage` (each key's value as Lua, a secret
     /// one as `(secret)`); `heldLink` (a link waiting for its gateway state, or null); `stack`; `tree` and
     /// `hierarchy` as text; `events`; `history` (`line`, `text`, `current`, `undone`: the newest
@@ -164,6 +166,9 @@ package final class PreviewSession {
         }
         return text.count <= 60 ? text : String(text.prefix(59)) + "…"
     }
+
+    /// A screen's title as its navigation bar shows it: its look's title, else its own.
+    static func title(of screen: Screen) -> String { screen.type.look?.title ?? screen.title }
 
     /// What the page draws of `look` on `screen`: its title and text, each field with its value, the list's
     /// rows (each a title and a subtitle), the control of each output by name.
@@ -197,12 +202,15 @@ package final class PreviewSession {
                                      // The rendering is the app's code: under the line's time limit.
                                      "text": .string(repl.runtime.lua.withTimeLimit(repl.timeLimit) { ScreenDisplay.text(of: screen) }),
                                      "modal": .bool(app.window.modals.contains { $0.screens.contains { $0 === screen } })]
-            if let modal = app.window.modals.last(where: { $0.screens.contains { $0 === screen } }) {
+            if let k = app.window.modals.lastIndex(where: { $0.screens.contains { $0 === screen } }) {
                 // How the modal is presented: the page draws a sheet (by its detent), a cover or a popover, and
-                // no grip on one the user cannot swipe away.
+                // no grip on one the user cannot swipe away; behind it, the screen that presented it, dimmed.
+                let modal = app.window.modals[k]
                 shown["presentation"] = .string(modal.presentation.style.rawValue)
                 shown["swipeable"] = .bool(modal.presentation.isSwipeable)
                 shown["detent"] = modal.presentation.detents.first.map(FlowValue.string)
+                let presenter = app.window.modals[..<k].reversed().lazy.compactMap(\.visibleScreen).first ?? app.window.root.visibleScreen
+                shown["presenter"] = presenter.map { .string(Self.title(of: $0)) }
             }
             // Inputs as a person reads them (a name, a number, "3 items"), never a dump of their data.
             var inputs: FlowRecord = [:]
@@ -248,6 +256,19 @@ package final class PreviewSession {
                 return .record(entry)
             })
         }
+        // A split in a regular window: each column's top screen, primary first, drawn side by side (the
+        // secondary's is `screen`).
+        if let split = app.window.visibleSplit {
+            document["columns"] = .list(zip(split.columns, split.stacks).map { column, stack in
+                var shown: FlowRecord = ["column": .string(column.rawValue)]
+                if let top = stack.visibleScreen {
+                    shown["name"] = .string(top.name)
+                    shown["title"] = .string(Self.title(of: top))
+                    shown["text"] = .string(repl.runtime.lua.withTimeLimit(repl.timeLimit) { ScreenDisplay.text(of: top) })
+                }
+                return .record(shown)
+            })
+        }
         if let tabs = app.visibleTabs {
             document["tabs"] = .list(tabs.titles.indices.map { i in
                 var tab: FlowRecord = ["title": .string(tabs.titles[i]), "selected": .bool(i == tabs.selectedIndex)]
@@ -278,6 +299,9 @@ package final class PreviewSession {
             })
         }
         document["graphNode"] = flowGraph?.node(showing: app).map { .string($0.id) }
+        // Whether the navigation bar has a Back button: the visible stack (in a regular split, the secondary
+        // column's) has a screen under its top.
+        document["canGoBack"] = .bool(app.window.canGoBack(in: app.window.modals.last ?? app.window.root))
         document["stack"] = .list(app.window.visibleStack.map { .string($0.name) })
         document["tree"] = .string(app.root.map { Inspection(app: app, style: .plain).tree($0) } ?? "")
         document["hierarchy"] = .string(app.window.hierarchyDescription)
