@@ -186,8 +186,8 @@ enum Scaffold {
     static func workflow(repository: String?) -> String {
         let source = repository ?? "${{ vars.COORDINATOR_REPOSITORY }}"
         return """
-            # Runs the flow tests and opens every route on each push; on a pull request, shows what it does to the
-            # flow (coordrun diff). coordrun is built from the coordinator runtime's repository\(repository == nil ? " (the repository\n# variable COORDINATOR_REPOSITORY: Settings > Secrets and variables > Actions > Variables)" : "").
+            # Runs the flow tests, opens every route and draws the storyboard (an artifact) on each push; on a pull
+            # request, shows what it does to the flow (coordrun diff). coordrun is built from the coordinator runtime's repository\(repository == nil ? " (the repository\n# variable COORDINATOR_REPOSITORY: Settings > Secrets and variables > Actions > Variables)" : "").
             name: flows
             on: [push, pull_request]
             permissions:
@@ -221,6 +221,8 @@ enum Scaffold {
                       echo /tmp/coordinator/.build/release >> "$GITHUB_PATH"
                   - run: coordrun test --junit flow-tests.xml
                   - run: coordrun routes app.lua
+                  - name: storyboard
+                    run: coordrun storyboard app.lua -o storyboard
                   - name: flow diff
                     if: github.event_name == 'pull_request'
                     env:
@@ -245,6 +247,7 @@ enum Scaffold {
                       path: |
                         flow-tests.xml
                         flow-diff.svg
+                        storyboard
                       if-no-files-found: ignore
 
             """

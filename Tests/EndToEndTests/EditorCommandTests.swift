@@ -69,6 +69,21 @@ import CoordinatorLua
         #expect(refused.status == 2 && !FileManager.default.fileExists(atPath: folder.path + "/other"))
     }
 
+    /// The storyboard the init workflow uploads with the reports, drawn by its command as written in a new
+    /// project.
+    @Test func initsWorkflowDrawsTheStoryboardItUploads() throws {
+        let folder = try TemporaryDirectory()
+        let made = try Programs.run(Programs.coordrun, ["init", "demo"], input: "", folder: folder.path)
+        #expect(made.status == 0, "\(made.err)")
+        let project = folder.path + "/demo"
+        let workflow = try #require(readFile(project + "/.github/workflows/flows.yml"))
+        let command = "coordrun storyboard app.lua -o storyboard"
+        #expect(workflow.contains("run: " + command + "\n") && workflow.contains("    storyboard\n"), "\(workflow)")
+        let storyboard = try Programs.run(Programs.coordrun, Array(command.split(separator: " ").dropFirst().map(String.init)), input: "", folder: project)
+        #expect(storyboard.status == 0, "\(storyboard.err)")
+        #expect(readFile(project + "/storyboard/index.html")?.contains("<svg") == true)
+    }
+
     /// `coordrun init "$NAME"` with NAME unset, a name taken by a file, a folder holding only a hidden
     /// file: each refused before anything is written (an empty name once made the project in `/`).
     @Test func initRefusesAnEmptyNameAndATakenTargetWritingNothing() throws {
