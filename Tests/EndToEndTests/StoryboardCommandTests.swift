@@ -27,6 +27,21 @@ import TestSupport
         // Self-contained: nothing loads from anywhere, nothing runs.
         #expect(!page.contains("<script") && !page.contains(" src=") && !page.contains("href=\"http") && !page.contains("url("))
         #expect(page.contains("<svg") && page.contains("xlink:href=\"#edge-1\"") && page.contains("<li id=\"edge-1\">"))
+        // The steps to a card as a person reads them (Lua kept under them); where a screen shows.
+        #expect(page.contains("<p class=\"steps\">after: open “Shoes” → open “Trail runner”"), "the steps as a person reads them")
+        #expect(page.contains("<summary>as Lua</summary><code>tap(&quot;open&quot;, {id = &quot;shoes&quot;"))
+        #expect(page.contains("<p class=\"context\">presented as sheet</p>") && page.contains("<p class=\"context\">presented as alert</p>"))
+        #expect(page.contains("<p class=\"context\">tabs: [Catalog] | Cart | Profile</p>"))
+    }
+
+    /// A split's detail card says what is beside it; a card reached by a rotation says so.
+    @Test func aSplitsCardsSayWhatIsBesideThem() throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try Programs.run(["storyboard", "examples/split.lua", "-o", folder.path + "/board"], input: "")
+        #expect(outcome.status == 0, "\(outcome.err)")
+        let page = try #require(readFile(folder.path + "/board/index.html"))
+        #expect(page.contains("<p class=\"context\">beside: Settings (primary)</p>\n<p class=\"steps\">after: open “Bluetooth”</p>"), "\(page)")
+        #expect(page.contains("<p class=\"steps\">after: compact window</p>"))
     }
 
     /// What the app writes is text on the page, never markup; a secret in a step's payload is masked.

@@ -15,9 +15,12 @@ package struct Storyboard {
         package let fields: [(label: String, value: String)]
         /// Its actions, as run mode lists them (`login PAYLOAD`, `open Shoes`).
         package let actions: [String]
-        /// The tabs or pages around it, when it shows in some (`tabs: [Catalog] | Cart | Profile`).
+        /// Where it shows: the modal that presents it (`sheet at its medium detent`), the tabs or pages
+        /// around it (`tabs: [Catalog] | Cart | Profile`), the split columns beside it; nil on a plain stack.
         package let context: String?
-        /// The steps from the start, as Lua.
+        /// The steps from the start as a person reads them (`open “Shoes” → add → tab 2`).
+        package let steps: String
+        /// The same steps as Lua, to run at the REPL.
         package let path: String
 
         /// Whether it looks like `other` (the steps to them aside).
@@ -85,15 +88,21 @@ package struct Storyboard {
             if action.payload != nil, let cut = action.label.firstRange(of: "  (") { return String(action.label[..<cut.lowerBound]) }
             return action.label
         }
-        var context: String?
+        var context: [String] = []
+        if let presentation = Readable.presentation(of: screen, in: app) { context.append("presented as " + presentation) }
         if let tabs = app.visibleTabs {
-            context = "tabs: " + tabs.titles.indices.map { $0 == tabs.selectedIndex ? "[" + tabs.label(ofTab: $0) + "]" : tabs.label(ofTab: $0) }.joined(separator: " | ")
+            context.append("tabs: " + tabs.titles.indices.map { $0 == tabs.selectedIndex ? "[" + tabs.label(ofTab: $0) + "]" : tabs.label(ofTab: $0) }.joined(separator: " | "))
         } else if let pages = app.window.visiblePages {
-            context = "pages: " + pages.titles.indices.map { $0 == pages.selectedIndex ? "[" + pages.titles[$0] + "]" : pages.titles[$0] }.joined(separator: " | ")
+            context.append("pages: " + pages.titles.indices.map { $0 == pages.selectedIndex ? "[" + pages.titles[$0] + "]" : pages.titles[$0] }.joined(separator: " | "))
+        } else if let split = app.window.visibleSplit {
+            let beside = split.columnTops.filter { $0.screen !== screen }.reversed().map { $0.screen.name + " (" + $0.column.rawValue + ")" }
+            if !beside.isEmpty { context.append("beside: " + beside.joined(separator: ", ")) }
         }
-        let fields = (look?.fields ?? []).map { ($0.label, screen[$0.input].map(PreviewSession.shortText(of:)) ?? "—") }
-        return Card(title: title, body: look?.text ?? ScreenDisplay.text(of: screen), fields: fields, actions: actions, context: context,
-                    path: path.isEmpty ? "(the start)" : path.map(\.luaSource).joined(separator: " "))
+        let fields = (look?.fields ?? []).map { ($0.label, screen[$0.input].map(Readable.text(of:)) ?? "—") }
+        return Card(title: title, body: look?.text ?? ScreenDisplay.text(of: screen), fields: fields, actions: actions,
+                    context: context.isEmpty ? nil : context.joined(separator: "; "),
+                    steps: path.isEmpty ? "(the start)" : path.map(Readable.step).joined(separator: " → "),
+                    path: path.map(\.luaSource).joined(separator: " "))
     }
 
     /// The anchor of screen type number `index` (names are the app's: never part of an id).
@@ -146,7 +155,7 @@ package struct Storyboard {
             header, main { max-width: 1200px; margin: 0 auto; padding: 16px; }
             h1 { font-size: 1.5rem; margin: 8px 0; } h2 { font-size: 1.2rem; margin: 24px 0 8px; } h3 { font-size: 1.05rem; margin: 16px 0 8px; }
             a { color: var(--accent); }
-            .summary, .owner, .path, .context { color: var(--dim); }
+            .summary, .owner, .path, .context, .steps { color: var(--dim); }
             .flow { background: #fff; border: 1px solid var(--line); border-radius: 12px; padding: 8px; overflow: auto; }
             .flow svg { max-width: 100%; height: auto; }
             .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); gap: 12px; }
@@ -156,7 +165,8 @@ package struct Storyboard {
             .card dl { margin: 0 0 8px; display: grid; grid-template-columns: auto 1fr; gap: 2px 10px; } .card dt { color: var(--dim); } .card dd { margin: 0; }
             .card ul { list-style: none; padding: 0; margin: 0 0 8px; display: flex; flex-wrap: wrap; gap: 6px; }
             .card li { border: 1px solid var(--accent); color: var(--accent); border-radius: 999px; padding: 2px 10px; font-size: .9em; }
-            .path { font-family: ui-monospace, monospace; font-size: .8em; word-break: break-word; margin: 0; }
+            .steps { font-size: .85em; margin: 0 0 4px; }
+            .path { font-size: .8em; } .path code { font-family: ui-monospace, monospace; word-break: break-word; }
             .badge { font-size: .75em; border-radius: 999px; padding: 1px 8px; margin-left: 6px; color: #fff; vertical-align: middle; }
             .tested .badge { background: var(--ok); } .untested .badge { background: var(--no); }
             :target { outline: 3px solid var(--accent); outline-offset: 4px; border-radius: 12px; }
@@ -195,7 +205,9 @@ package struct Storyboard {
                 }
                 if !card.actions.isEmpty { page += "<ul aria-label=\"actions\">" + card.actions.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n" }
                 if let context = card.context { page += "<p class=\"context\">\(e(context))</p>\n" }
-                page += "<p class=\"path\">after: \(e(card.path))</p>\n</article>\n"
+                page += "<p class=\"steps\">after: \(e(card.steps))</p>\n"
+                if !card.path.isEmpty { page += "<details class=\"path\"><summary>as Lua</summary><code>\(e(card.path))</code></details>\n" }
+                page += "</article>\n"
             }
             page += "</div>\n</section>\n"
         }

@@ -153,20 +153,6 @@ package final class PreviewSession {
     /// action printed (`output`), reported (`error`, with its place) and reloaded (`reload`).
     package var state: String { FlowValue.record(document).json }
 
-    /// A value as a prototype shows it: a string or a number as it is, a record by its `label`, `name` or
-    /// `title`, a list by its count; at most 60 characters.
-    static func shortText(of value: FlowValue) -> String {
-        let text: String
-        switch value {
-        case .list(let items): text = items.count == 1 ? "1 item" : "\(items.count) items"
-        case .record(let fields):
-            text = (fields["label"] ?? fields["name"] ?? fields["title"]).map(shortText(of:)) ?? (fields.count == 1 ? "1 field" : "\(fields.count) fields")
-        case .string(let string): text = string
-        default: text = value.luaLiteral
-        }
-        return text.count <= 60 ? text : String(text.prefix(59)) + "…"
-    }
-
     /// A screen's title as its navigation bar shows it: its look's title, else its own.
     static func title(of screen: Screen) -> String { screen.type.look?.title ?? screen.title }
 
@@ -177,13 +163,13 @@ package final class PreviewSession {
         document["title"] = look.title.map(FlowValue.string)
         document["text"] = look.text.map(FlowValue.string)
         document["fields"] = .list(look.fields.map { field in
-            ["label": .string(field.label), "value": .string(screen[field.input].map(shortText(of:)) ?? "—")]
+            ["label": .string(field.label), "value": .string(screen[field.input].map(Readable.text(of:)) ?? "—")]
         })
         if let list = look.list {
             let items = screen[list.from]?.listValue ?? []
             document["list"] = .list(items.map { item in
-                var row: FlowRecord = ["title": .string(list.title.flatMap { item[$0] }.map(shortText(of:)) ?? shortText(of: item))]
-                row["subtitle"] = list.subtitle.flatMap { item[$0] }.map { .string(shortText(of: $0)) }
+                var row: FlowRecord = ["title": .string(list.title.flatMap { item[$0] }.map(Readable.text(of:)) ?? Readable.text(of: item))]
+                row["subtitle"] = list.subtitle.flatMap { item[$0] }.map { .string(Readable.text(of: $0)) }
                 return .record(row)
             })
         }
@@ -214,7 +200,7 @@ package final class PreviewSession {
             }
             // Inputs as a person reads them (a name, a number, "3 items"), never a dump of their data.
             var inputs: FlowRecord = [:]
-            for input in screen.type.inputs { if let value = screen[input.name] { inputs[input.name] = .string(Self.shortText(of: value)) } }
+            for input in screen.type.inputs { if let value = screen[input.name] { inputs[input.name] = .string(Readable.text(of: value)) } }
             shown["inputs"] = .record(inputs)
             if let look = screen.type.look { shown["look"] = Self.document(of: look, on: screen) }
             if screen.type === app.alertType {
@@ -239,9 +225,9 @@ package final class PreviewSession {
                 // An item is a row: its label, and under it the field the screen's look names.
                 if let item = action.payload, let spec = action.screen.type.output(named: action.output), case .choice(let from) = spec.payload {
                     let look = action.screen.type.look?.list.flatMap { $0.from == from ? $0 : nil }
-                    entry["item"] = .string(look?.title.flatMap { item[$0] }.map(Self.shortText(of:))
-                                            ?? spec.itemLabel.flatMap { item[$0] }.map(Self.shortText(of:)) ?? Self.shortText(of: item))
-                    entry["subtitle"] = look?.subtitle.flatMap { item[$0] }.map { .string(Self.shortText(of: $0)) }
+                    entry["item"] = .string(look?.title.flatMap { item[$0] }.map(Readable.text(of:))
+                                            ?? spec.itemLabel.flatMap { item[$0] }.map(Readable.text(of:)) ?? Readable.text(of: item))
+                    entry["subtitle"] = look?.subtitle.flatMap { item[$0] }.map { .string(Readable.text(of: $0)) }
                 }
                 if let control = action.screen.type.look?.controls[action.output] { entry["control"] = .string(control.rawValue) }
                 // Beside a split's columns: the column whose top screen the action is on.

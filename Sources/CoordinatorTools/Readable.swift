@@ -1,0 +1,54 @@
+import CoordinatorScript
+
+/// Values, steps and presentations as a person reads them in a prototype (the web preview's device, the
+/// storyboard's cards): a name rather than a record, "3 items" rather than a list, `open “Shoes”` rather than
+/// a line of Lua. The REPL, the history and the logs keep Lua, which can be run again.
+package enum Readable {
+    /// A value: a string or a number as it is, a record by its `label`, `name` or `title` (else its count of
+    /// fields), a list by its count; at most 60 characters.
+    package static func text(of value: FlowValue) -> String {
+        let text: String
+        switch value {
+        case .list(let items): text = items.count == 1 ? "1 item" : "\(items.count) items"
+        case .record(let fields):
+            text = (fields["label"] ?? fields["name"] ?? fields["title"]).map(Readable.text(of:)) ?? (fields.count == 1 ? "1 field" : "\(fields.count) fields")
+        case .string(let string): text = string
+        default: text = value.luaLiteral
+        }
+        return text.count <= 60 ? text : String(text.prefix(59)) + "…"
+    }
+
+    /// A step of the user or of the world outside: `open “Shoes”`, `add`, `Back`, `tab 2`, `wait 5 s`.
+    package static func step(_ step: UserStep) -> String {
+        switch step {
+        case let .tap(output, payload): output + (payload.map { " “" + text(of: $0) + "”" } ?? "")
+        case .back: "Back"
+        case .dismiss: "swipe down"
+        case .selectTab(let index): "tab \(index + 1)"
+        case .swipeTo(let index): "page \(index + 1)"
+        case .sizeClass(let sizeClass): sizeClass.rawValue + " window"
+        case .open(let url): "link " + url
+        case let .event(name, payload): "event " + name + (payload.map { " “" + text(of: $0) + "”" } ?? "")
+        case .advance(let seconds): "wait " + AppClock.seconds(seconds) + " s"
+        case let .answer(kind, nth, outcome, _): "answer " + kind + (nth > 0 ? " #\(nth + 1)" : "") + " " + outcome
+        case .relaunch: "relaunch"
+        }
+    }
+
+    /// How the modal that holds `screen` shows it, or nil when it is in none: `sheet at its medium detent`,
+    /// `full-screen cover`, `form sheet, cannot be swiped away`; an alert as `alert` or `action sheet`.
+    package static func presentation(of screen: Screen, in app: Application) -> String? {
+        guard let modal = app.window.modals.last(where: { $0.screens.contains { $0 === screen } }) else { return nil }
+        if screen.type === app.alertType { return screen["style"]?.stringValue == AlertStyle.actionSheet.rawValue ? "action sheet" : "alert" }
+        let presentation = modal.presentation
+        var text: String
+        switch presentation.style {
+        case .pageSheet: text = "sheet" + (presentation.detents.first.map { " at its " + $0 + " detent" } ?? "")
+        case .formSheet: text = "form sheet"
+        case .fullScreen: text = "full-screen cover"
+        case .popover: text = "popover"
+        }
+        if !presentation.isSwipeable && presentation.style != .fullScreen { text += ", cannot be swiped away" }
+        return text
+    }
+}
