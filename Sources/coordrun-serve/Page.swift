@@ -67,8 +67,12 @@ enum Page {
       #pager button.dot::before { content: ""; display: inline-block; width: 8px; height: 8px; border-radius: 50%; background: var(--dimmed); }
       #pager button.dot.selected::before { background: var(--ink); }
       #tabbar { display: flex; border-top: 1px solid var(--line); height: 52px; }
-      #tabbar button { flex: 1; border: none; background: var(--bar); color: var(--ink); font: 12px inherit; cursor: pointer; position: relative; }
+      /* A tab bar as iOS draws it: each item a glyph over its title (the app gives no icons: the title's
+         initial stands in), the selected one tinted, a badge at the glyph's corner. */
+      #tabbar button { flex: 1; border: none; background: var(--bar); color: var(--dim); font: 10px inherit; cursor: pointer; display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 2px; position: relative; }
       #tabbar button.selected { color: var(--accent); font-weight: 600; }
+      #tabbar .glyph { position: relative; width: 24px; height: 24px; border-radius: 7px; border: 2px solid currentColor; font: 600 12px/20px inherit; text-align: center; }
+      #tabbar .badge { position: absolute; top: 2px; left: calc(50% + 6px); margin: 0; }
       .badge { background: var(--bad); color: var(--on-bad); border-radius: 9px; padding: 0 6px; font-size: 11px; margin-left: 4px; }
       #sheet { flex: 1; min-height: 0; display: flex; flex-direction: column; background: var(--surface); position: relative; z-index: 1; }
       /* Behind a sheet, a form sheet or a popover: the screen that presented it, pushed back and dimmed. */
@@ -291,8 +295,11 @@ enum Page {
       $("alert-message").textContent = alert ? (screen.message || "") : "";
       const tabbar = $("tabbar"); tabbar.replaceChildren();
       (state.tabs || []).forEach((tab, i) => {
-        const b = el("button", tab.title, tab.selected ? "selected" : ""); b.dataset.title = tab.title;
-        if (tab.badge) b.append(el("span", tab.badge, "badge"));
+        const b = el("button", undefined, tab.selected ? "selected" : ""); b.dataset.title = tab.title;
+        const glyph = el("span", Array.from(tab.title)[0] || "", "glyph"); glyph.setAttribute("aria-hidden", "true");
+        b.append(glyph, el("span", tab.title, "label"));
+        if (tab.selected) b.setAttribute("aria-current", "page");
+        if (tab.badge) { const badge = el("span", tab.badge, "badge"); glyph.after(badge); }
         b.onclick = () => act({ action: "tab", number: i + 1 }); tabbar.append(b);
       });
       tabbar.style.display = (state.tabs || []).length ? "flex" : "none";
