@@ -66,7 +66,7 @@ function Compose:start()
     -- An action sheet whose actions are functions: answering it leaves the app as the action made it.
     self:alert {
       title = "Discard this post?", style = "actionSheet",
-      actions = { { "Discard", function() self:finish() end }, "Keep editing" },
+      actions = { { "Discard", function() self:finish() end, style = "destructive" }, { "Keep editing", style = "cancel" } },
     }
   end
 end

@@ -101,11 +101,13 @@ enum Page {
       #alert h3 { margin: 16px 12px 4px; font-size: 16px; } #alert p { margin: 0 12px 14px; }
       #alert.actionSheet .box { width: calc(100% - 16px); margin-bottom: 8px; }
       #alert button { display: block; width: 100%; border: none; border-top: 1px solid var(--line); background: var(--surface); padding: 11px; color: var(--accent); font: inherit; cursor: pointer; }
-      /* Two actions of an alert side by side; an action sheet's Cancel in a box of its own, below the rest. */
+      /* Two actions of an alert side by side; a cancel action bold (an action sheet's in a box of its own,
+         below the rest), a destructive one red. */
       #alert-actions.pair { display: flex; } #alert-actions.pair button + button { border-left: 1px solid var(--line); }
       #alert-cancel { display: none; }
       #alert.actionSheet #alert-cancel.shown { display: block; width: calc(100% - 16px); margin-bottom: 8px; }
-      #alert-cancel button { border-top: none; font-weight: 600; }
+      #alert-cancel button { border-top: none; }
+      #alert button.cancel { font-weight: 600; } #alert button.destructive { color: var(--bad); }
       #alert.actionSheet { flex-direction: column; justify-content: flex-end; align-items: center; }
       #side { flex: 1; min-width: min(340px, 100%); display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
       section { background: var(--surface); border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; overflow: auto; max-height: 330px; }
@@ -236,9 +238,9 @@ enum Page {
       const actionSheet = !!(alert && screen.style === "actionSheet");
       for (const action of state.actions || []) {
         if (alert) {
-          const b = el("button", action.label); b.dataset.number = action.number;
+          const b = el("button", action.label, action.role || ""); b.dataset.number = action.number;
           b.onclick = () => act({ action: "choose", number: action.number });
-          (actionSheet && action.label === "Cancel" ? alertCancel : alertActions).append(b); continue;
+          (actionSheet && action.role === "cancel" ? alertCancel : alertActions).append(b); continue;
         }
         // Beside a split's columns: an action of a column before the detail is in that column's pane.
         const pane = action.column ? panes.get(action.column) : null;

@@ -216,6 +216,11 @@ gap = driver.execute_script("const b = document.getElementById('alert-cancel').g
 check(gap < 40, "an action sheet rises from the bottom (%d px above it)" % gap)
 cancel_below = driver.execute_script("const b = document.querySelector('#alert .box').getBoundingClientRect(), c = document.getElementById('alert-cancel').getBoundingClientRect(); return c.top - b.bottom")
 check(0 < cancel_below < 20, "its Cancel is a box of its own under the other actions (%s px)" % cancel_below)
+check([b.text for b in driver.find_elements(By.CSS_SELECTOR, "#alert-actions button")] == ["Copy", "Delete"],
+      "the cancel action, declared first, is not among the others")
+delete = driver.find_element(By.XPATH, "//div[@id='alert-actions']/button[normalize-space(.)='Delete']")
+check("destructive" in delete.get_attribute("class") and delete.value_of_css_property("color") != driver.find_element(By.XPATH, "//div[@id='alert-actions']/button[normalize-space(.)='Copy']").value_of_css_property("color"),
+      "a destructive action is drawn in another colour than the others")
 driver.save_screenshot(os.path.join(shots, "action-sheet.png"))
 check(text("screen-title") == "Home", "behind the action sheet, the screen it was shown over")
 found = chromium.serious_violations(driver)

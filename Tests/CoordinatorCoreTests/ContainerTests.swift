@@ -162,6 +162,23 @@ import CoordinatorCore
         #expect(chosen == ["delete: [\"A\"]"]) // dismissed before the handler ran
     }
 
+    /// An alert's action roles are its inputs, for hosts to draw (a cancel action bold and apart, a
+    /// destructive one red); a role for an action it does not have, or a second cancel, is refused and shows
+    /// nothing.
+    @Test func anAlertsActionRolesAreSaidToHosts() throws {
+        let (app, root) = try Application.simple()
+        try root.push("A")
+        let alert = try root.alert(title: "Delete?", actions: [("Delete", nil), ("Archive", nil), ("Cancel", nil)],
+                                   roles: ["Cancel": .cancel, "Delete": .destructive, "Archive": .default])
+        #expect(alert["cancel"] == .string("Cancel") && alert["destructive"] == .list([.string("Delete")]))
+        try app.tap("Cancel")
+        let unknown = navigationError { try root.alert(title: "Sure?", actions: [("OK", nil)], roles: ["Nope": .cancel]) }
+        #expect(unknown?.code == .badAlertRole && unknown?.message == "the alert has no action 'Nope' to give a role (actions: OK)")
+        let twice = navigationError { try root.alert(title: "Sure?", actions: [("No", nil), ("Never", nil)], roles: ["No": .cancel, "Never": .cancel]) }
+        #expect(twice?.message == "an alert has at most one cancel action, not 2 (No, Never)")
+        #expect(app.names == ["A"])
+    }
+
     @Test func parentNavigationThatRemovesAChildsScreensFinishesTheChild() throws {
         let (app, root) = try Application.simple()
         try root.push("A")

@@ -39,6 +39,8 @@ import CoordinatorLua
             ("root:setTabs { { 'One', Tab, title = 'x' } }", "a tab's entries have no 'title' (they take: \"Title\", Class [, args], in that order; or \"Title\", action = function)"),
             ("root:push('A', nil, true)", "bad argument #3 to 'push' (options are a table)"),
             ("root:alert { title = 'Hi', style = 'popup' }", "no alert style 'popup' (styles: alert, actionSheet)"),
+            ("root:alert { title = 'Hi', actions = { { 'No', style = 'bold' } } }", "no action style 'bold' (styles: default, cancel, destructive)"),
+            ("root:alert { title = 'Hi', actions = { { 'No', style = 'cancel' }, { 'Never', style = 'cancel' } } }", "an alert has at most one cancel action, not 2 (No, Never)"),
             ("root:push('A', nil, { animated = 'no' })", "push's option 'animated': boolean expected, got string"),
             ("root:run(Child, nil, { modal = 1 })", "run's option 'modal': boolean expected, got number"),
         ] {
@@ -49,7 +51,8 @@ import CoordinatorLua
         // The options they take work as before.
         try runtime.run("root:run(Child, nil, { modal = true, onFinish = function() end }) root:push('A', nil, { animated = false })")
         #expect(runtime.app.window.modals.count == 1)
-        try runtime.run("root:alert { title = 'Share', style = 'actionSheet', actions = { 'Copy', 'Cancel' } }")
+        try runtime.run("root:alert { title = 'Share', style = 'actionSheet', actions = { 'Copy', { 'Delete', function() end, style = 'destructive' }, { 'Cancel', style = 'cancel' } } }")
         #expect(runtime.app.window.visibleScreen?["style"] == "actionSheet")
+        #expect(runtime.app.window.visibleScreen?["cancel"] == "Cancel" && runtime.app.window.visibleScreen?["destructive"] == .list(["Delete"]))
     }
 }

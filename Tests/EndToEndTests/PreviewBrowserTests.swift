@@ -281,7 +281,7 @@ import TestSupport
               home.onSheet = function() self:present("Modal", nil, { detents = { "medium", "large" } }) end
               home.onPop = function() self:present("Modal", nil, { presentation = "popover" }) end
               home.onForm = function() self:present("Modal", nil, { presentation = "formSheet" }) end
-              home.onShare = function() self:alert { title = "Share", style = "actionSheet", actions = { "Copy", "Cancel" } } end
+              home.onShare = function() self:alert { title = "Share", style = "actionSheet", actions = { { "Cancel", style = "cancel" }, "Copy", { "Delete", style = "destructive" } } } end
             end
             flow.app(Home)
             """)

@@ -84,7 +84,7 @@ public final class Application {
         requests = RequestBook(context: context)
         eventCatalog = EventCatalog(context: context)
         storage = AppStorage(context: context)
-        alertType = ScreenType("Alert", inputs: ["title", "message", "style"]) { screen in
+        alertType = ScreenType("Alert", inputs: ["title", "message", "style", "cancel", "destructive"]) { screen in
             [screen["title"]?.displayText, screen["message"]?.displayText].compactMap { $0 }.joined(separator: "\n")
         }
         context.attach(self)

@@ -13,6 +13,8 @@ public struct NavigationError: CoordinatorError, Equatable {
         case nothingToGoBack
         /// An alert with no action: the user could never answer it.
         case alertNeedsAction
+        /// A role for an action an alert does not have, or a second cancel action.
+        case badAlertRole
         /// A screen type that is not in the catalog.
         case unknownScreen
         /// An input the screen type does not declare.

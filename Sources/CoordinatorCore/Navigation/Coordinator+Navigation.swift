@@ -111,16 +111,31 @@ extension Coordinator {
     /// Presents an alert: a screen of the built-in type `Alert` with inputs `title` and `message` (and
     /// `style = "actionSheet"` for an action sheet), whose outputs are its actions. Choosing an action
     /// dismisses the alert, then runs the action's handler; the Back gesture cannot dismiss an alert.
+    /// `roles` names the actions that are not ordinary: the alert's inputs say them to hosts (`cancel`, the
+    /// cancel action's title; `destructive`, the destructive ones' titles). A role for an action the alert
+    /// does not have, or a second cancel action, is refused.
     @discardableResult
     public func alert(
         title: String, message: String? = nil, style: AlertStyle = .alert,
-        actions: [(title: String, handler: (() throws -> Void)?)] = [("OK", nil)]
+        actions: [(title: String, handler: (() throws -> Void)?)] = [("OK", nil)],
+        roles: [String: AlertActionRole] = [:]
     ) throws -> Screen {
         let app = try runningApp()
+        let titles = Set(actions.map(\.title))
+        for (action, _) in roles.sorted(by: { $0.key < $1.key }) where !titles.contains(action) {
+            throw NavigationError(.badAlertRole, "the alert has no action '\(action)' to give a role (actions: \(actions.map(\.title).joined(separator: ", ")))")
+        }
+        let cancel = actions.map(\.title).filter { roles[$0] == .cancel }
+        guard cancel.count <= 1 else {
+            throw NavigationError(.badAlertRole, "an alert has at most one cancel action, not \(cancel.count) (\(cancel.joined(separator: ", ")))")
+        }
+        let destructive = actions.map(\.title).filter { roles[$0] == .destructive }
         return try app.atomically {
             var inputs: FlowRecord = ["title": .string(title)]
             if let message { inputs["message"] = .string(message) }
             if style != .alert { inputs["style"] = .string(style.rawValue) }
+            if let cancel = cancel.first { inputs["cancel"] = .string(cancel) }
+            if !destructive.isEmpty { inputs["destructive"] = .list(destructive.map(FlowValue.string)) }
             let alert = Screen(context: app.context, type: app.alertType, inputs: inputs,
                                extraOutputs: actions.map { OutputSpec($0.title) }, dismissesOnOutput: true)
             // The handlers do not hold the alert (it holds them): an alert answered is released at once.

@@ -54,6 +54,18 @@ public enum AlertStyle: String, Sendable, CaseIterable {
     case actionSheet
 }
 
+/// What an alert's action does, as UIKit's `UIAlertAction.Style` says: a host draws a cancel action bold (an
+/// action sheet's apart, below the others) and a destructive one in red. An alert has at most one cancel
+/// action.
+public enum AlertActionRole: String, Sendable, CaseIterable {
+    /// An ordinary action.
+    case `default`
+    /// The action that leaves things as they were.
+    case cancel
+    /// An action that destroys data or cannot be undone.
+    case destructive
+}
+
 extension Presentable {
     /// Refuses to swipe it away when the user cannot (a full-screen cover, `dismissable = false`).
     func checkSwipeable() throws {

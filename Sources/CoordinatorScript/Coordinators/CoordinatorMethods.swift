@@ -142,8 +142,8 @@ enum CoordinatorMethods {
         try call.pushResult(list)
     }
 
-    /// `self:alert { title = ..., message = ..., actions = { "OK", { "Delete", function() ... end } } }`:
-    /// shows an alert; returns its screen.
+    /// `self:alert { title = ..., message = ..., actions = { "OK", { "Delete", function() ... end, style =
+    /// "destructive" }, { "Cancel", style = "cancel" } } }`: shows an alert; returns its screen.
     static func alert(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let spec = try call.argument(1, as: LuaTable.self)
         try spec.checkKeys(["title", "message", "actions", "style"], of: "an alert's fields")
@@ -154,17 +154,25 @@ enum CoordinatorMethods {
         }
         let message = try spec.get("message", as: String?.self)
         var actions: [(title: String, handler: (() throws -> Void)?)] = []
+        var roles: [String: AlertActionRole] = [:]
         for item in try spec.get("actions", as: [LuaValue]?.self) ?? ["OK"] {
             if let name = item.stringValue {
                 actions.append((name, nil))
             } else if let pair = item.tableValue, let name = try pair.rawGet(1, as: String?.self) {
                 let handler = try pair.rawGet(2, as: LuaFunction?.self)
                 actions.append((name, handler.map { f in { try f.call() } }))
+                // What the action does, as UIKit's action styles say: drawn bold and apart, or in red.
+                if let roleName = try pair.rawGet("style", as: String?.self) {
+                    guard let role = AlertActionRole(rawValue: roleName) else {
+                        throw LuaError(.runtime, "no action style '\(roleName)' (styles: default, cancel, destructive)")
+                    }
+                    roles[name] = role
+                }
             } else {
-                throw call.badArgument(1, "actions are names or { name, function }")
+                throw call.badArgument(1, "actions are names or { name, function, style = ... }")
             }
         }
-        let alert = try coordinator.alert(title: title, message: message, style: style, actions: actions)
+        let alert = try coordinator.alert(title: title, message: message, style: style, actions: actions, roles: roles)
         try call.pushResult(LuaObject(alert))
     }
 

@@ -142,7 +142,7 @@ package final class PreviewSession {
 
     /// The whole app as a page shows it, as JSON: `revision`; `screen` (`name`, `title`, `text`, `inputs` as
     /// Lua, `modal`, `alert` with its own `title` and `message`) or null; `actions` (`number`, `label`, `output`, `column` beside a split's columns, `kind`:
-    /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one); `tabs` (`title`, `badge`, `selected`); `pages` (`title`, `selected`);
+    /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one, an alert action's `role`: `cancel` or `destructive`); `tabs` (`title`, `badge`, `selected`); `pages` (`title`, `selected`);
     /// `columns` beside a split's columns (`column`, and its top screen's `name`, `title` and `text`); a modal screen's
     /// `presentation`, `swipeable`, `detent` and `presenter` (the title of the screen it covers); `canGoBack`; `outsideEvents` (`name`, `payload`, `examples` as Lua); `pendingRequests` (`kind`, `nth`, `outcomes`);
     /// `nextTimer` (seconds until the next timer fires, or null); `storage` (each key's value as Lua, a secret
@@ -230,6 +230,11 @@ package final class PreviewSession {
                     entry["subtitle"] = look?.subtitle.flatMap { item[$0] }.map { .string(Readable.text(of: $0)) }
                 }
                 if let control = action.screen.type.look?.controls[action.output] { entry["control"] = .string(control.rawValue) }
+                // An alert's action that is not ordinary: drawn bold and apart (cancel), or in red (destructive).
+                if action.screen.type === app.alertType {
+                    if action.screen["cancel"]?.stringValue == action.output { entry["role"] = "cancel" }
+                    if action.screen["destructive"]?.listValue?.contains(.string(action.output)) == true { entry["role"] = "destructive" }
+                }
                 // Beside a split's columns: the column whose top screen the action is on.
                 if let split = app.window.visibleSplit, let i = split.stacks.firstIndex(where: { $0.visibleScreen === action.screen }) {
                     entry["column"] = .string(split.columns[i].rawValue)
