@@ -81,7 +81,7 @@ enum Scaffold {
             ("app_test.lua", test),
             (".luarc.json", luarc),
             (".luacheckrc", Annotations.luacheckConfig),
-            (".gitignore", "# coordrun test --junit and --json reports\n*.xml\nresults.json\n"),
+            (".gitignore", "# coordrun test --junit and --json reports, the storyboard and the flow diff\n*.xml\nresults.json\nstoryboard/\nflow-diff.*\n"),
             ("README.md", readme(title)),
             (".github/workflows/flows.yml", workflow(repository: repository)),
         ]
@@ -170,10 +170,15 @@ enum Scaffold {
         | `coordrun -i app.lua` | a Lua REPL over the live app (`:help`) |
         | `coordrun test` | run the flow tests (`*_test.lua`); `--junit report.xml` for CI |
         | `coordrun explore app.lua` | every state the app can reach, with its faults |
-        | `coordrun serve app.lua` | the app as a live web page |
+        | `coordrun serve app.lua` | the app as a live web page: a clickable prototype |
+        | `coordrun storyboard app.lua -o storyboard` | every screen as a card and the flow, one page to open from its file |
+        | `coordrun diff main HEAD -- app.lua` | what a change does to the flow, for a review |
         | `coordrun annotations app.lua -o annotations` | refresh the editor annotations after changing screens or coordinators |
+        | `coordrun check` | the editor's checks from the command line (luacheck, the language server) |
 
         Editors read `annotations/` through `.luarc.json` (LuaLS, EmmyLua); `luacheck .` reads `.luacheckrc`.
+        `.github/workflows/flows.yml` runs the tests and opens every route on each push, uploads the storyboard
+        with the test report, and shows the flow diff on each pull request.
 
         """
     }
