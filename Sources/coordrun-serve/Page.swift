@@ -409,6 +409,15 @@ enum Page {
       if (e.target !== $("content")) return;
       if (e.key === "ArrowRight") swipe(1); else if (e.key === "ArrowLeft") swipe(-1);
     });
+    // Escape, as a hardware keyboard does on an iPad: an alert's cancel action, else the swipe-down of a
+    // sheet the user may swipe away. Not while typing in a field.
+    document.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || !latest || !latest.screen || (e.target && e.target.tagName === "INPUT")) return;
+      const screen = latest.screen;
+      const cancel = screen.alert ? (latest.actions || []).find(a => a.role === "cancel") : null;
+      if (cancel) act({ action: "choose", number: cancel.number });
+      else if (!screen.alert && screen.modal && screen.swipeable) act({ action: "dismiss" });
+    });
     $("back").onclick = () => act({ action: "back" });
     $("relaunch").onclick = () => act({ action: "relaunch" });
     $("sheet-close").onclick = () => act({ action: "dismiss" });

@@ -208,8 +208,11 @@ for style in ["popover", "formSheet"]:
     box = driver.execute_script("const s = document.getElementById('sheet').getBoundingClientRect(), d = document.getElementById('device').getBoundingClientRect(); return [s.left - d.left, d.right - s.right]")
     check(box[0] > 15 and box[1] > 15, "a %s is a card with the presenter beside it (%s)" % (style, box))
     driver.save_screenshot(os.path.join(shots, style + ".png"))
-    click(lambda: driver.find_element(By.ID, "sheet-close"))
-    until(lambda: "modal" not in driver.find_element(By.ID, "device").get_attribute("class"), "the %s is dismissed" % style)
+    if style == "popover":
+        click(lambda: driver.find_element(By.ID, "sheet-close"))
+    else:
+        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    until(lambda: "modal" not in driver.find_element(By.ID, "device").get_attribute("class"), "the %s is dismissed (%s)" % (style, "its close control" if style == "popover" else "Escape"))
 click(lambda: action("share"))
 until(lambda: "actionSheet" in driver.find_element(By.ID, "alert").get_attribute("class"), "an action sheet is drawn as one")
 gap = driver.execute_script("const b = document.getElementById('alert-cancel').getBoundingClientRect(), d = document.getElementById('device').getBoundingClientRect(); return d.bottom - b.bottom")
@@ -225,8 +228,9 @@ driver.save_screenshot(os.path.join(shots, "action-sheet.png"))
 check(text("screen-title") == "Home", "behind the action sheet, the screen it was shown over")
 found = chromium.serious_violations(driver)
 check(not found, "axe-core finds no serious or moderate violation on an action sheet (%s)" % found)
-click(lambda: driver.find_element(By.XPATH, "//div[@id='alert-cancel']/button[normalize-space(.)='Cancel']"))
-until(lambda: "shown" not in driver.find_element(By.ID, "alert").get_attribute("class"), "its action closes it")
+driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+until(lambda: "shown" not in driver.find_element(By.ID, "alert").get_attribute("class"), "Escape chooses its cancel action, as an iPad's keyboard does")
+check('tap("Cancel")' in text("history"), "and it is that action's step (%r)" % text("history"))
 
 # --- pages: the one shown, a swipe to its neighbour ----------------------------------------------------
 driver.get(pages_url)
