@@ -34,6 +34,16 @@ import TestSupport
         #expect(page.contains("<p class=\"context\">tabs: [Catalog] | Cart | Profile</p>"))
     }
 
+    /// An action sheet's card marks its cancel and destructive actions.
+    @Test func anAlertsCardMarksWhatItsActionsDo() throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try Programs.run(["storyboard", "examples/social.lua", "-o", folder.path + "/board"], input: "")
+        #expect(outcome.status == 0, "\(outcome.err)")
+        let page = try #require(readFile(folder.path + "/board/index.html"))
+        #expect(page.contains("<li>Discard (destructive)</li><li>Keep editing (cancel)</li>"), "the action sheet's actions")
+        #expect(page.contains("<p class=\"context\">presented as action sheet</p>"))
+    }
+
     /// A split's detail card says what is beside it; a card reached by a rotation says so.
     @Test func aSplitsCardsSayWhatIsBesideThem() throws {
         let folder = try TemporaryDirectory()

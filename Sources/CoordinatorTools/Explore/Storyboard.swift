@@ -13,7 +13,8 @@ package struct Storyboard {
         package let body: String
         /// The fields its look names, each a label and a value as a person reads it.
         package let fields: [(label: String, value: String)]
-        /// Its actions, as run mode lists them (`login PAYLOAD`, `open Shoes`).
+        /// Its actions, as run mode lists them (`login PAYLOAD`, `open Shoes`), an alert's cancel and
+        /// destructive ones marked (`Discard (destructive)`).
         package let actions: [String]
         /// Where it shows: the modal that presents it (`sheet at its medium detent`), the tabs or pages
         /// around it (`tabs: [Catalog] | Cart | Profile`), the split columns beside it; nil on a plain stack.
@@ -85,6 +86,11 @@ package struct Storyboard {
         // value), an item of a list by its label.
         let actions = ((try? ScreenAction.actions(of: screen)) ?? []).map { action -> String in
             if action.needsPayload { return action.output + (look?.controls[action.output].map { " (" + $0.rawValue + ")" } ?? "") }
+            // An alert's action that is not ordinary says what it does (UIKit's action styles).
+            if screen.type === app.alertType {
+                if screen["cancel"]?.stringValue == action.output { return action.label + " (cancel)" }
+                if screen["destructive"]?.listValue?.contains(.string(action.output)) == true { return action.label + " (destructive)" }
+            }
             if action.payload != nil, let cut = action.label.firstRange(of: "  (") { return String(action.label[..<cut.lowerBound]) }
             return action.label
         }
