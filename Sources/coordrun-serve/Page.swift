@@ -238,7 +238,7 @@ enum Page {
       const actionSheet = !!(alert && screen.style === "actionSheet");
       for (const action of state.actions || []) {
         if (alert) {
-          const b = el("button", action.label, action.role || ""); b.dataset.number = action.number;
+          const b = el("button", action.output, action.role || ""); b.dataset.number = action.number;
           b.onclick = () => act({ action: "choose", number: action.number });
           (actionSheet && action.role === "cancel" ? alertCancel : alertActions).append(b); continue;
         }

@@ -43,6 +43,28 @@ import CoordinatorTools
         #expect((swiped["history"] as? [[String: Any]])?.last?["text"] as? String == "swipeTo(2)")
     }
 
+    /// An alert's cancel and destructive actions carry their role (and run mode's label says it); a screen of
+    /// the app's own whose inputs happen to be named `cancel` and `destructive` has no roles.
+    @Test func anAlertsActionsCarryTheirRolesAndNoOtherScreensDo() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("app.lua", """
+            local flow = require "coordinator"
+            flow.screen "Form" { inputs = { "cancel", "destructive" }, outputs = { "go", "ask" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              self:push("Form", { cancel = "go", destructive = { "ask" } }).onAsk = function()
+                self:alert { title = "Sure?", actions = { { "Delete", style = "destructive" }, "Keep", { "Cancel", style = "cancel" } } }
+              end
+            end
+            flow.app(App)
+            """)
+        let preview = try session(script)
+        let form = try #require(try state(preview.state)["actions"] as? [[String: Any]])
+        #expect(form.map { "\($0["label"] ?? "-") \($0["role"] ?? "-")" } == ["go -", "ask -"])
+        let alert = try #require(try state(try preview.perform(json: #"{"action": "choose", "number": 2}"#))["actions"] as? [[String: Any]])
+        #expect(alert.map { "\($0["label"] ?? "-") \($0["role"] ?? "-")" } == ["Delete (destructive) destructive", "Keep -", "Cancel (cancel) cancel"])
+    }
+
     @Test func actionsAreREPLLinesAndTheStateIsWhatAPersonSees() throws {
         let preview = try session()
         var state = try state(preview.state)

@@ -86,11 +86,6 @@ package struct Storyboard {
         // value), an item of a list by its label.
         let actions = ((try? ScreenAction.actions(of: screen)) ?? []).map { action -> String in
             if action.needsPayload { return action.output + (look?.controls[action.output].map { " (" + $0.rawValue + ")" } ?? "") }
-            // An alert's action that is not ordinary says what it does (UIKit's action styles).
-            if screen.type === app.alertType {
-                if screen["cancel"]?.stringValue == action.output { return action.label + " (cancel)" }
-                if screen["destructive"]?.listValue?.contains(.string(action.output)) == true { return action.label + " (destructive)" }
-            }
             if action.payload != nil, let cut = action.label.firstRange(of: "  (") { return String(action.label[..<cut.lowerBound]) }
             return action.label
         }

@@ -231,10 +231,7 @@ package final class PreviewSession {
                 }
                 if let control = action.screen.type.look?.controls[action.output] { entry["control"] = .string(control.rawValue) }
                 // An alert's action that is not ordinary: drawn bold and apart (cancel), or in red (destructive).
-                if action.screen.type === app.alertType {
-                    if action.screen["cancel"]?.stringValue == action.output { entry["role"] = "cancel" }
-                    if action.screen["destructive"]?.listValue?.contains(.string(action.output)) == true { entry["role"] = "destructive" }
-                }
+                entry["role"] = action.role.map { .string($0.rawValue) }
                 // Beside a split's columns: the column whose top screen the action is on.
                 if let split = app.window.visibleSplit, let i = split.stacks.firstIndex(where: { $0.visibleScreen === action.screen }) {
                     entry["column"] = .string(split.columns[i].rawValue)

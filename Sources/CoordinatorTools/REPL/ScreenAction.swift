@@ -6,11 +6,15 @@ import CoordinatorScript
 struct ScreenAction {
     /// The screen it is an action of.
     let screen: Screen
+    /// How it is listed: the output's name, an item's label with the output after it, `NAME PAYLOAD` for
+    /// a value; an alert's cancel or destructive action with its role after it (`Discard (destructive)`).
     let label: String
     let output: String
     let payload: FlowValue?
     /// True for an output that takes any value: it cannot be triggered by its number alone.
     let needsPayload: Bool
+    /// What an alert's action does, when it is not ordinary (UIKit's action styles); nil for the others.
+    var role: AlertActionRole? = nil
 
     /// The screens whose actions the user has, in the order they are shown: the visible screen, or the top
     /// screen of each column of a split shown side by side (``Window/visibleSplit``), primary first,
@@ -33,7 +37,11 @@ struct ScreenAction {
         try screen.offeredOutputs().flatMap { output -> [ScreenAction] in
             switch output.payload {
             case .nothing:
-                [ScreenAction(screen: screen, label: output.name, output: output.name, payload: nil, needsPayload: false)]
+                if let role = role(of: output.name, on: screen) {
+                    [ScreenAction(screen: screen, label: output.name + " (" + role.rawValue + ")", output: output.name, payload: nil, needsPayload: false, role: role)]
+                } else {
+                    [ScreenAction(screen: screen, label: output.name, output: output.name, payload: nil, needsPayload: false)]
+                }
             case .choice(let from):
                 (screen[from]?.listValue ?? []).map {
                     ScreenAction(screen: screen, label: "\(output.text(ofItem: $0, notation: \.luaLiteral))  (\(output.name))", output: output.name, payload: $0, needsPayload: false)
@@ -42,6 +50,15 @@ struct ScreenAction {
                 [ScreenAction(screen: screen, label: "\(output.name) PAYLOAD", output: output.name, payload: nil, needsPayload: true)]
             }
         }
+    }
+
+    /// The role an alert gives its action `output` (its inputs `cancel` and `destructive`), or nil; a
+    /// screen of the app's own types has none, whatever its inputs are named.
+    private static func role(of output: String, on screen: Screen) -> AlertActionRole? {
+        guard screen.dismissesOnOutput else { return nil } // an alert: its outputs are its actions
+        if screen["cancel"]?.stringValue == output { return .cancel }
+        if screen["destructive"]?.listValue?.contains(.string(output)) == true { return .destructive }
+        return nil
     }
 
     /// A note for each output of `catalog`'s screen types named like a driver function (`open`), which
