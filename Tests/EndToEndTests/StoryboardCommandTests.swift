@@ -15,6 +15,14 @@ import TestSupport
         return counts
     }
 
+    /// The storyboard page of `script` (a path from the repository's root), written by the real binary.
+    static func page(of script: String) throws -> String {
+        let folder = try TemporaryDirectory()
+        let outcome = try Programs.run(["storyboard", script, "-o", folder.path + "/board"], input: "")
+        #expect(outcome.status == 0, "\(outcome.err)")
+        return try #require(readFile(folder.path + "/board/index.html"))
+    }
+
     @Test func aPageWithEveryScreenTypeAsCardsAndNothingFetched() throws {
         let folder = try TemporaryDirectory()
         let outcome = try Programs.run(["storyboard", "examples/shop.lua", "-o", folder.path + "/board", "--max-cards", "2"], input: "")
@@ -36,20 +44,14 @@ import TestSupport
 
     /// An action sheet's card marks its cancel and destructive actions.
     @Test func anAlertsCardMarksWhatItsActionsDo() throws {
-        let folder = try TemporaryDirectory()
-        let outcome = try Programs.run(["storyboard", "examples/social.lua", "-o", folder.path + "/board"], input: "")
-        #expect(outcome.status == 0, "\(outcome.err)")
-        let page = try #require(readFile(folder.path + "/board/index.html"))
+        let page = try Self.page(of: "examples/social.lua")
         #expect(page.contains("<li>Discard (destructive)</li><li>Keep editing (cancel)</li>"), "the action sheet's actions")
         #expect(page.contains("<p class=\"context\">presented as action sheet</p>"))
     }
 
     /// A split's detail card says what is beside it; a card reached by a rotation says so.
     @Test func aSplitsCardsSayWhatIsBesideThem() throws {
-        let folder = try TemporaryDirectory()
-        let outcome = try Programs.run(["storyboard", "examples/split.lua", "-o", folder.path + "/board"], input: "")
-        #expect(outcome.status == 0, "\(outcome.err)")
-        let page = try #require(readFile(folder.path + "/board/index.html"))
+        let page = try Self.page(of: "examples/split.lua")
         #expect(page.contains("<p class=\"context\">beside: Settings (primary)</p>\n<p class=\"steps\">after: open “Bluetooth”</p>"), "\(page)")
         #expect(page.contains("<p class=\"steps\">after: compact window</p>"))
     }
