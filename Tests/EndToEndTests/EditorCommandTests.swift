@@ -208,11 +208,12 @@ import CoordinatorLua
                          "typos.lua:8: undefined-field: Undefined field `usr`",                   // a field the app set on self
                          "typos.lua:9: generic-constraint-mismatch",                               // a screen's name
                          "typos.lua:10: undefined-field: Undefined field `scren`",                // the module
+                         "typos.lua:11: assign-type-mismatch",                                     // an alert action's style
                          "typos_test.lua:4: undefined-field: Undefined field `stak`",             // an expectation
                          "typos_test.lua:5: undefined-global: undefined global variable: tapp"] { // a driver function
             #expect(typos.out.contains(expected), "\(expected) in:\n\(typos.out)")
         }
-        #expect(typos.out.split(separator: "\n").count == 7, "\(typos.out)")
+        #expect(typos.out.split(separator: "\n").count == 8, "\(typos.out)")
     }
 
     /// `coordrun check`: luacheck and the language server over a new project, from the command line: clean

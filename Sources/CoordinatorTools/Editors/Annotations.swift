@@ -184,8 +184,8 @@ package enum Annotations {
             function Coordinator:selectTab(tab) end
             """),
         ("alert", """
-            ---Shows an alert: `self:alert { title = ..., message = ..., actions = { "OK" } }`.
-            ---@param spec { title: string, message?: string, actions?: (string|table)[], style?: "alert"|"actionSheet" }
+            ---Shows an alert: `self:alert { title = ..., message = ..., actions = { "OK", { "Cancel", style = "cancel" } } }`.
+            ---@param spec { title: string, message?: string, actions?: (string|[string, fun()]|coordinator.AlertAction)[], style?: "alert"|"actionSheet" }
             ---@return coordinator.Screen
             function Coordinator:alert(spec) end
             """),
@@ -383,6 +383,12 @@ package enum Annotations {
             ---@field fields? (string|{ label?: string, input: string })[] inputs shown with their labels
             ---@field list? { from: string, title?: string, subtitle?: string } an input's items as rows
             ---@field controls? table<string, "text"|"secure"|"stars"|"stepper"|"toggle"|"button"> the control of each output that takes a value
+
+            ---An alert's action with a function or a style: `{ "Delete", function() ... end, style = "destructive" }`.
+            ---@class coordinator.AlertAction
+            ---@field [1] string its title: the alert's output
+            ---@field [2]? fun() what it does, after the alert has gone
+            ---@field style? "default"|"cancel"|"destructive" what it does, as UIKit's action styles say (at most one cancel)
 
             ---A coordinator: a Lua class over the Swift coordinator (instance -> class -> these methods).
             ---@class coordinator.Coordinator

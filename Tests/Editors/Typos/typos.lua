@@ -8,4 +8,5 @@ function Main:start()
   print(self.usr)
   self:push("Regoins")
   flow.scren "X" {}
+  self:alert { title = "Sure?", actions = { { "Delete", style = "destrcutive" } } }
 end
