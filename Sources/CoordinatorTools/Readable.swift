@@ -39,7 +39,7 @@ package enum Readable {
     /// `full-screen cover`, `form sheet, cannot be swiped away`; an alert as `alert` or `action sheet`.
     package static func presentation(of screen: Screen, in app: Application) -> String? {
         guard let modal = app.window.modals.last(where: { $0.screens.contains { $0 === screen } }) else { return nil }
-        if screen.type === app.alertType { return screen["style"]?.stringValue == AlertStyle.actionSheet.rawValue ? "action sheet" : "alert" }
+        if let style = screen.alertStyle { return style == .actionSheet ? "action sheet" : "alert" }
         let presentation = modal.presentation
         var text: String
         switch presentation.style {

@@ -121,21 +121,12 @@ extension Coordinator {
         roles: [String: AlertActionRole] = [:]
     ) throws -> Screen {
         let app = try runningApp()
-        let titles = Set(actions.map(\.title))
-        for (action, _) in roles.sorted(by: { $0.key < $1.key }) where !titles.contains(action) {
-            throw NavigationError(.badAlertRole, "the alert has no action '\(action)' to give a role (actions: \(actions.map(\.title).joined(separator: ", ")))")
-        }
-        let cancel = actions.map(\.title).filter { roles[$0] == .cancel }
-        guard cancel.count <= 1 else {
-            throw NavigationError(.badAlertRole, "an alert has at most one cancel action, not \(cancel.count) (\(cancel.joined(separator: ", ")))")
-        }
-        let destructive = actions.map(\.title).filter { roles[$0] == .destructive }
+        let roleInputs = try AlertActionRole.inputs(of: roles, actions: actions.map(\.title))
         return try app.atomically {
             var inputs: FlowRecord = ["title": .string(title)]
             if let message { inputs["message"] = .string(message) }
             if style != .alert { inputs["style"] = .string(style.rawValue) }
-            if let cancel = cancel.first { inputs["cancel"] = .string(cancel) }
-            if !destructive.isEmpty { inputs["destructive"] = .list(destructive.map(FlowValue.string)) }
+            for (key, value) in roleInputs { inputs[key] = value }
             let alert = Screen(context: app.context, type: app.alertType, inputs: inputs,
                                extraOutputs: actions.map { OutputSpec($0.title) }, dismissesOnOutput: true)
             // The handlers do not hold the alert (it holds them): an alert answered is released at once.

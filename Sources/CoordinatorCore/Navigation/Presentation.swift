@@ -64,6 +64,42 @@ public enum AlertActionRole: String, Sendable, CaseIterable {
     case cancel
     /// An action that destroys data or cannot be undone.
     case destructive
+
+    /// The inputs an alert carries its actions' roles in, for hosts: `cancel`, the cancel action's title, and
+    /// `destructive`, the destructive ones' titles in the order of `actions`. A role for an action not in
+    /// `actions`, or a second cancel action, is refused.
+    static func inputs(of roles: [String: AlertActionRole], actions: [String]) throws -> FlowRecord {
+        for (action, _) in roles.sorted(by: { $0.key < $1.key }) where !actions.contains(action) {
+            throw NavigationError(.badAlertRole, "the alert has no action '\(action)' to give a role (actions: \(actions.joined(separator: ", ")))")
+        }
+        let cancel = actions.filter { roles[$0] == .cancel }
+        guard cancel.count <= 1 else {
+            throw NavigationError(.badAlertRole, "an alert has at most one cancel action, not \(cancel.count) (\(cancel.joined(separator: ", ")))")
+        }
+        let destructive = actions.filter { roles[$0] == .destructive }
+        var inputs: FlowRecord = [:]
+        inputs["cancel"] = cancel.first.map(FlowValue.string)
+        inputs["destructive"] = destructive.isEmpty ? nil : .list(destructive.map(FlowValue.string))
+        return inputs
+    }
+}
+
+extension Screen {
+    /// How an alert is shown (``Coordinator/alert(title:message:style:actions:roles:)``); nil for a screen
+    /// that is no alert.
+    public var alertStyle: AlertStyle? {
+        guard dismissesOnOutput else { return nil } // an alert: its outputs are its actions
+        return self["style"]?.stringValue.flatMap(AlertStyle.init(rawValue:)) ?? .alert
+    }
+
+    /// What an alert's action `title` does, when it is not ordinary; nil for an ordinary action, and for
+    /// every output of a screen that is no alert (whatever its inputs are named).
+    public func role(ofAlertAction title: String) -> AlertActionRole? {
+        guard alertStyle != nil else { return nil }
+        if self["cancel"]?.stringValue == title { return .cancel }
+        if self["destructive"]?.listValue?.contains(.string(title)) == true { return .destructive }
+        return nil
+    }
 }
 
 extension Presentable {

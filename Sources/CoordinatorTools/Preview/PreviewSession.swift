@@ -207,7 +207,7 @@ package final class PreviewSession {
                 shown["alert"] = .bool(true)
                 shown["title"] = .string(screen["title"]?.displayText ?? "")
                 shown["message"] = screen["message"].map { .string($0.displayText) }
-                shown["style"] = screen["style"].map { .string($0.displayText) } // an action sheet: from the bottom
+                shown["style"] = screen.alertStyle.map { .string($0.rawValue) } // an action sheet: from the bottom
             }
             document["screen"] = .record(shown)
             // The outputs offered now (their `when` is the app's code: under the line's time limit too); a

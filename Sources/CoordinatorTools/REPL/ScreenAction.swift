@@ -37,11 +37,9 @@ struct ScreenAction {
         try screen.offeredOutputs().flatMap { output -> [ScreenAction] in
             switch output.payload {
             case .nothing:
-                if let role = role(of: output.name, on: screen) {
+                screen.role(ofAlertAction: output.name).map { role in
                     [ScreenAction(screen: screen, label: output.name + " (" + role.rawValue + ")", output: output.name, payload: nil, needsPayload: false, role: role)]
-                } else {
-                    [ScreenAction(screen: screen, label: output.name, output: output.name, payload: nil, needsPayload: false)]
-                }
+                } ?? [ScreenAction(screen: screen, label: output.name, output: output.name, payload: nil, needsPayload: false)]
             case .choice(let from):
                 (screen[from]?.listValue ?? []).map {
                     ScreenAction(screen: screen, label: "\(output.text(ofItem: $0, notation: \.luaLiteral))  (\(output.name))", output: output.name, payload: $0, needsPayload: false)
@@ -50,15 +48,6 @@ struct ScreenAction {
                 [ScreenAction(screen: screen, label: "\(output.name) PAYLOAD", output: output.name, payload: nil, needsPayload: true)]
             }
         }
-    }
-
-    /// The role an alert gives its action `output` (its inputs `cancel` and `destructive`), or nil; a
-    /// screen of the app's own types has none, whatever its inputs are named.
-    private static func role(of output: String, on screen: Screen) -> AlertActionRole? {
-        guard screen.dismissesOnOutput else { return nil } // an alert: its outputs are its actions
-        if screen["cancel"]?.stringValue == output { return .cancel }
-        if screen["destructive"]?.listValue?.contains(.string(output)) == true { return .destructive }
-        return nil
     }
 
     /// A note for each output of `catalog`'s screen types named like a driver function (`open`), which

@@ -15,7 +15,7 @@ struct ScreenDisplay {
         var text = "", bodies = "", number = 0
         for (column, screen) in ScreenAction.shownScreens(in: app) {
             // An action sheet is an alert shown from the bottom: named as the user sees it.
-            let title = screen.type === app.alertType && screen["style"]?.stringValue == AlertStyle.actionSheet.rawValue ? "Action sheet" : screen.title
+            let title = screen.alertStyle == .actionSheet ? "Action sheet" : screen.title
             let named = title == screen.name ? "" : " (\(screen.name))"
             text += style.bold("== \(title)" + named + (column.map { " [\($0)]" } ?? "") + " ==") + "\n"
             let body = rendered.flatMap { $0.screen == screen.id ? $0.text : nil } ?? Self.text(of: screen)
