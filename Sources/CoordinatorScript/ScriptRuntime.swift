@@ -319,18 +319,7 @@ public final class ScriptRuntime {
         var fields: Set<String> = []
         for file in files.files {
             guard let text = file.text else { continue }
-            let source = LuaSource(text)
-            // The class's methods, by whatever name the file binds it to (`local App = flow.coordinator "Ride"`).
-            let prefixes = LuaSource.variables(boundToCoordinatorClass: name, in: Array(text.utf8)).map { $0 + ":" }
-            for (index, function) in source.functions.enumerated() where prefixes.contains(where: { function.name?.hasPrefix($0) == true }) {
-                // `self . NAME =` (not `==`), over the function's tokens: strings and comments are not code.
-                let tokens = LuaScanner.tokens(of: Array(source.source(of: index).utf8)).map(\.token)
-                for i in tokens.indices.dropLast(3) {
-                    guard tokens[i] == .name("self"), tokens[i + 1] == .symbol(UInt8(ascii: ".")), case .name(let field) = tokens[i + 2],
-                          tokens[i + 3] == .symbol(UInt8(ascii: "=")), tokens[safe: i + 4] != .symbol(UInt8(ascii: "=")) else { continue }
-                    fields.insert(field)
-                }
-            }
+            fields.formUnion(LuaSource(text).fieldsSetOnSelf(byMethodsOfCoordinatorClass: name))
         }
         return (methods.sorted(), fields.subtracting(methods).sorted())
     }

@@ -192,9 +192,26 @@ extension Array {
 }
 
 extension LuaSource {
+    /// The fields the methods of coordinator class `name` set on `self` (`self.user = ...`, not `==`), the
+    /// class bound to whatever name (`local App = flow.coordinator "Ride"`); strings and comments are not
+    /// code.
+    func fieldsSetOnSelf(byMethodsOfCoordinatorClass name: String) -> Set<String> {
+        let prefixes = Self.variables(boundToCoordinatorClass: name, in: text).map { $0 + ":" }
+        var fields: Set<String> = []
+        for (index, function) in functions.enumerated() where prefixes.contains(where: { function.name?.hasPrefix($0) == true }) {
+            let tokens = LuaScanner.tokens(of: Array(source(of: index).utf8)).map(\.token)
+            for i in tokens.indices.dropLast(3) {
+                guard tokens[i] == .name("self"), tokens[i + 1] == .symbol(UInt8(ascii: ".")), case .name(let field) = tokens[i + 2],
+                      tokens[i + 3] == .symbol(UInt8(ascii: "=")), tokens[safe: i + 4] != .symbol(UInt8(ascii: "=")) else { continue }
+                fields.insert(field)
+            }
+        }
+        return fields
+    }
+
     /// The names a source binds the coordinator class `name` to: `name` itself, and each `X` of
     /// `X = M.coordinator "name"` or `X = M.coordinator("name")` (with or without `local`).
-    static func variables(boundToCoordinatorClass name: String, in text: [UInt8]) -> Set<String> {
+    private static func variables(boundToCoordinatorClass name: String, in text: [UInt8]) -> Set<String> {
         let lexemes = LuaScanner.tokens(of: text)
         var names: Set<String> = [name]
         func string(at i: Int) -> String? {
