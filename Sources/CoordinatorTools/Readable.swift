@@ -18,6 +18,23 @@ package enum Readable {
         return text.count <= 60 ? text : String(text.prefix(59)) + "…"
     }
 
+    /// A screen's title as its navigation bar shows it: its look's title, else its own.
+    package static func title(of screen: Screen) -> String { screen.type.look?.title ?? screen.title }
+
+    /// An item of a list as a row: titled by the field `list` names (else the field `label` names, else the
+    /// item read as a value), with the field `list` names for its subtitle under it.
+    package static func row(of item: FlowValue, list: ScreenLook.List?, label: String? = nil) -> (title: String, subtitle: String?) {
+        let title = list?.title.flatMap { item[$0] } ?? label.flatMap { item[$0] }
+        return (title.map(text(of:)) ?? text(of: item), list?.subtitle.flatMap { item[$0] }.map(text(of:)))
+    }
+
+    /// An action that chooses an item, as a row (the screen's look's list when it lists that input, else the
+    /// output's label field); nil for any other action.
+    static func row(of action: ScreenAction) -> (title: String, subtitle: String?)? {
+        guard let item = action.payload, let spec = action.screen.type.output(named: action.output), case .choice(let from) = spec.payload else { return nil }
+        return row(of: item, list: action.screen.type.look?.list.flatMap { $0.from == from ? $0 : nil }, label: spec.itemLabel)
+    }
+
     /// A step of the user or of the world outside: `open “Shoes”`, `add`, `Back`, `tab 2`, `wait 5 s`.
     package static func step(_ step: UserStep) -> String {
         switch step {

@@ -80,21 +80,20 @@ package struct Storyboard {
         guard let screen = app.window.visibleScreen else { return nil }
         // As the screen's look says it looks, where it says (its title, its text, its fields).
         let look = screen.type.look
-        let shownTitle = look?.title ?? screen.title
+        let shownTitle = Readable.title(of: screen)
         let title = shownTitle == screen.name ? screen.name : shownTitle + " (" + screen.name + ")"
         // Each action as the screen offers it: an output by its name (with the control its look gives a
         // value), an item of a list by its label.
         let actions = ((try? ScreenAction.actions(of: screen)) ?? []).map { action -> String in
             if action.needsPayload { return action.output + (look?.controls[action.output].map { " (" + $0.rawValue + ")" } ?? "") }
-            if action.payload != nil, let cut = action.label.firstRange(of: "  (") { return String(action.label[..<cut.lowerBound]) }
-            return action.label
+            return Readable.row(of: action)?.title ?? action.label
         }
         var context: [String] = []
         if let presentation = Readable.presentation(of: screen, in: app) { context.append("presented as " + presentation) }
         if let tabs = app.visibleTabs {
-            context.append("tabs: " + tabs.titles.indices.map { $0 == tabs.selectedIndex ? "[" + tabs.label(ofTab: $0) + "]" : tabs.label(ofTab: $0) }.joined(separator: " | "))
+            context.append(ScreenDisplay.line(of: tabs))
         } else if let pages = app.window.visiblePages {
-            context.append("pages: " + pages.titles.indices.map { $0 == pages.selectedIndex ? "[" + pages.titles[$0] + "]" : pages.titles[$0] }.joined(separator: " | "))
+            context.append(ScreenDisplay.line(of: pages))
         } else if let split = app.window.visibleSplit {
             let beside = split.columnTops.filter { $0.screen !== screen }.reversed().map { $0.screen.name + " (" + $0.column.rawValue + ")" }
             if !beside.isEmpty { context.append("beside: " + beside.joined(separator: ", ")) }

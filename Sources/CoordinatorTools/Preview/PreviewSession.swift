@@ -153,9 +153,6 @@ package final class PreviewSession {
     /// action printed (`output`), reported (`error`, with its place) and reloaded (`reload`).
     package var state: String { FlowValue.record(document).json }
 
-    /// A screen's title as its navigation bar shows it: its look's title, else its own.
-    static func title(of screen: Screen) -> String { screen.type.look?.title ?? screen.title }
-
     /// What the page draws of `look` on `screen`: its title and text, each field with its value, the list's
     /// rows (each a title and a subtitle), the control of each output by name.
     static func document(of look: ScreenLook, on screen: Screen) -> FlowValue {
@@ -168,8 +165,9 @@ package final class PreviewSession {
         if let list = look.list {
             let items = screen[list.from]?.listValue ?? []
             document["list"] = .list(items.map { item in
-                var row: FlowRecord = ["title": .string(list.title.flatMap { item[$0] }.map(Readable.text(of:)) ?? Readable.text(of: item))]
-                row["subtitle"] = list.subtitle.flatMap { item[$0] }.map { .string(Readable.text(of: $0)) }
+                let (title, subtitle) = Readable.row(of: item, list: list)
+                var row: FlowRecord = ["title": .string(title)]
+                row["subtitle"] = subtitle.map(FlowValue.string)
                 return .record(row)
             })
         }
@@ -196,7 +194,7 @@ package final class PreviewSession {
                 shown["swipeable"] = .bool(modal.presentation.isSwipeable)
                 shown["detent"] = modal.presentation.detents.first.map(FlowValue.string)
                 let presenter = app.window.modals[..<k].reversed().lazy.compactMap(\.visibleScreen).first ?? app.window.root.visibleScreen
-                shown["presenter"] = presenter.map { .string(Self.title(of: $0)) }
+                shown["presenter"] = presenter.map { .string(Readable.title(of: $0)) }
             }
             // Inputs as a person reads them (a name, a number, "3 items"), never a dump of their data.
             var inputs: FlowRecord = [:]
@@ -223,11 +221,9 @@ package final class PreviewSession {
                 var entry: FlowRecord = ["number": .int(i + 1), "label": .string(action.label), "output": .string(action.output)]
                 entry["kind"] = action.needsPayload ? "value" : action.payload == nil ? "tap" : "item"
                 // An item is a row: its label, and under it the field the screen's look names.
-                if let item = action.payload, let spec = action.screen.type.output(named: action.output), case .choice(let from) = spec.payload {
-                    let look = action.screen.type.look?.list.flatMap { $0.from == from ? $0 : nil }
-                    entry["item"] = .string(look?.title.flatMap { item[$0] }.map(Readable.text(of:))
-                                            ?? spec.itemLabel.flatMap { item[$0] }.map(Readable.text(of:)) ?? Readable.text(of: item))
-                    entry["subtitle"] = look?.subtitle.flatMap { item[$0] }.map { .string(Readable.text(of: $0)) }
+                if let row = Readable.row(of: action) {
+                    entry["item"] = .string(row.title)
+                    entry["subtitle"] = row.subtitle.map(FlowValue.string)
                 }
                 if let control = action.screen.type.look?.controls[action.output] { entry["control"] = .string(control.rawValue) }
                 // An alert's action that is not ordinary: drawn bold and apart (cancel), or in red (destructive).
@@ -251,7 +247,7 @@ package final class PreviewSession {
                 var shown: FlowRecord = ["column": .string(column.rawValue)]
                 if let top = stack.visibleScreen {
                     shown["name"] = .string(top.name)
-                    shown["title"] = .string(Self.title(of: top))
+                    shown["title"] = .string(Readable.title(of: top))
                     shown["text"] = .string(repl.runtime.lua.withTimeLimit(repl.timeLimit) { ScreenDisplay.text(of: top) })
                 }
                 return .record(shown)

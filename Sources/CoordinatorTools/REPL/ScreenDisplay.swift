@@ -32,15 +32,20 @@ struct ScreenDisplay {
         }
         rendered = nil
         shown = (visible.id, bodies)
-        if let tabs = app.visibleTabs {
-            let labels = tabs.titles.indices.map { i in i == tabs.selectedIndex ? "[" + tabs.label(ofTab: i) + "]" : tabs.label(ofTab: i) }
-            text += style.dim("tabs: " + labels.joined(separator: " | ")) + "\n"
-        }
-        if let pages = app.window.visiblePages {
-            let labels = pages.titles.indices.map { i in i == pages.selectedIndex ? "[" + pages.titles[i] + "]" : pages.titles[i] }
-            text += style.dim("pages: " + labels.joined(separator: " | ") + "  (swipe(\"left\"), swipe(\"right\"))") + "\n"
-        }
+        if let tabs = app.visibleTabs { text += style.dim(Self.line(of: tabs)) + "\n" }
+        if let pages = app.window.visiblePages { text += style.dim(Self.line(of: pages) + "  (swipe(\"left\"), swipe(\"right\"))") + "\n" }
         return text + style.dim("stack: " + app.window.visibleStack.map(\.name).joined(separator: " > ")) + "\n"
+    }
+
+    /// The tab bar as a line: `tabs: [Catalog] | Cart (1) | Profile`, each tab's label (its badge after
+    /// it), the selected one in brackets.
+    static func line(of tabs: TabContainer) -> String {
+        "tabs: " + tabs.titles.indices.map { i in i == tabs.selectedIndex ? "[" + tabs.label(ofTab: i) + "]" : tabs.label(ofTab: i) }.joined(separator: " | ")
+    }
+
+    /// The pages as a line: `pages: Users | [News]`, the one shown in brackets.
+    static func line(of pages: PageContainer) -> String {
+        "pages: " + pages.titles.indices.map { i in i == pages.selectedIndex ? "[" + pages.titles[i] + "]" : pages.titles[i] }.joined(separator: " | ")
     }
 
     /// Whether the visible screen (or a split's column) is another than the one last shown, or renders
