@@ -17,6 +17,22 @@ def start(width=1280, height=900, extra=()):
     return webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
 
 
+def page_test(height):
+    """A test of the preview's page, run as `TEST PREVIEW_URL SHOTS`: the URL, the screenshots' folder (made),
+    a headless Chromium 1280 px wide and `height` high, a wait of at most 60 s, and ``checker``'s check."""
+    from selenium.webdriver.support.ui import WebDriverWait
+    url, shots = sys.argv[1:3]
+    os.makedirs(shots, exist_ok=True)
+    driver = start(1280, height)
+    return url, shots, driver, WebDriverWait(driver, 60), checker(driver)
+
+
+def revision(driver):
+    """The revision of the state the preview's page shows (-1 before its first)."""
+    from selenium.webdriver.common.by import By
+    return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-revision"))
+
+
 def checker(driver):
     """check(condition, message): prints `ok: message`, or `FAILED: message` and ends the test (status 1)."""
     def check(condition, message):

@@ -10,20 +10,12 @@ the dark palette checks the colours change; and takes screenshots of the three (
 Prints one line a check; exits 1 at the first that fails.
 """
 import os
-import sys
 
 import chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
-url, shots = sys.argv[1:3]
-os.makedirs(shots, exist_ok=True)
-driver = chromium.start(1280, 900)
-wait = WebDriverWait(driver, 60)
-
-
-check = chromium.checker(driver)
+url, shots, driver, wait, check = chromium.page_test(900)
 
 
 def violations():
@@ -31,7 +23,7 @@ def violations():
 
 
 def revision():
-    return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-revision"))
+    return chromium.revision(driver)
 
 
 try:

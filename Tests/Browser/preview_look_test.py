@@ -8,22 +8,15 @@ in the session's history as the step it is; that no input is shown as a dump of 
 finds no serious or moderate violation. Prints one line a check; exits 1 at the first that fails.
 """
 import os
-import sys
 
 import chromium
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-url, shots = sys.argv[1:3]
-os.makedirs(shots, exist_ok=True)
-driver = chromium.start(1280, 1000)
-wait = WebDriverWait(driver, 60)
-
-check = chromium.checker(driver)
+url, shots, driver, wait, check = chromium.page_test(1000)
 
 
 def revision():
-    return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-revision"))
+    return chromium.revision(driver)
 
 
 def history():

@@ -55,16 +55,22 @@ import TestSupport
         return python
     }
 
+    /// Tests/Browser/`script`, run as `script URL SHOTS` against `coordrun serve APP`; its status is 0.
+    static func pageTest(_ script: String, serving app: String, shots: String) throws -> Programs.Outcome {
+        let python = try Self.python()
+        let server = try Server([app])
+        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/" + script, server.url, shots], input: "", within: 300)
+        #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")
+        return outcome
+    }
+
     /// The preview by the keyboard, at a phone's width and in the dark (Tests/Browser/preview_a11y_test.py):
     /// axe-core finds no serious or moderate violation (in the dark palette too), the focus goes to the new
     /// screen after a step, at 390 px the page is one column with every control on screen; screenshots of
     /// the three in the test's folder.
     @Test func thePreviewIsAccessibleAtAPhonesWidthAndInTheDark() throws {
-        let python = try Self.python()
         let folder = try TemporaryDirectory()
-        let server = try Server(["scripts/app.lua"])
-        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_a11y_test.py", server.url, folder.path + "/shots"], input: "", within: 300)
-        #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")
+        let outcome = try Self.pageTest("preview_a11y_test.py", serving: "scripts/app.lua", shots: folder.path + "/shots")
         #expect(outcome.out.contains("ok: the dark palette has no serious or moderate violation"), "\(outcome.out)")
         for shot in ["preview-desktop.png", "preview-phone.png", "preview-dark.png"] {
             #expect(FileManager.default.fileExists(atPath: folder.path + "/shots/" + shot), "\(shot)")
@@ -75,11 +81,8 @@ import TestSupport
     /// control (secure, stars, stepper, switch, button) entering its payload as a step of the session
     /// (Tests/Browser/preview_look_test.py); axe-core finds no serious or moderate violation.
     @Test func aScreensLookAndControlsDrawItAsAPrototype() throws {
-        let python = try Self.python()
         let folder = try TemporaryDirectory()
-        let server = try Server(["Tests/Browser/look_app.lua"])
-        let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_look_test.py", server.url, folder.path + "/shots"], input: "", within: 300)
-        #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")
+        let outcome = try Self.pageTest("preview_look_test.py", serving: "Tests/Browser/look_app.lua", shots: folder.path + "/shots")
         #expect(outcome.out.contains("ok: the tap is the step tap(\"confirm\", (\"yes\"))"), "\(outcome.out)")
     }
 
