@@ -265,7 +265,8 @@ import TestSupport
             return secret.name == "password" ? "hunter2" : 1234
         }
         #expect(fresh.app.window.visibleStack.map(\.name) == ["Login", "Home", "Vault"])
-        #expect(asked.map { "\($0.step) \($0.screen).\($0.output) \($0.name)" } == ["1 Login.submit password", "2 Home.unlock unlock"])
+        #expect(asked.map { "\($0.step) \($0)" } == ["1 the secret 'password' of Login's output submit", "2 the secret 'unlock' of Home's output unlock"])
+        #expect(asked.map(\.origin) == [.output(screen: "Login", output: "submit"), .output(screen: "Home", output: "unlock")])
         #expect(try fresh.snapshot() == json)
 
         // A wrong secret fails the step; the message shows the step as recorded, never the secret given.
@@ -303,6 +304,132 @@ import TestSupport
         #expect(results[4].stringValue?.contains("bad argument #2 to 'restore'") == true)
         // A name the snapshot does not ask for is a mistake, said before anything runs.
         #expect(results[5].stringValue?.hasSuffix("restore's secrets have no 'unlok' (they take: password, unlock)") == true, "\(results[5])")
+    }
+
+    /// A sign-in whose token arrives in the request's answer, which the app keeps among the storage's
+    /// secrets; the second request (`pin`) declares its whole answer secret, and `plain` nothing.
+    static let answers = """
+        local flow = require "coordinator"
+        flow.storageSecrets { "token" }
+        flow.request "signIn" { secret = { "token" }, examples = { ok = { name = "Ann", token = "t-1" }, wrong = { error = "no" } } }
+        flow.request "pin" { secret = true, examples = { ok = 0 } }
+        flow.request "plain" { examples = { ok = "" } }
+        flow.screen "Login" { outputs = { "go", "again" } }
+        flow.screen "Home" { inputs = { "user" }, outputs = { "refresh", "note" } }
+        local App = flow.coordinator "App"
+        function App:start()
+          local login = self:push("Login")
+          login.onGo = function()
+            self:request("signIn").onResult = function(outcome, answer)
+              if outcome ~= "ok" then return end
+              flow.storage.token = answer.token
+              local home = self:push("Home", { user = answer.name })
+              home.onRefresh = function() self:request("pin").onResult = function(_, pin) self.unlocked = pin ~= nil end end
+              home.onNote = function() self:request("plain").onResult = function() self.notes = (self.notes or 0) + 1 end end
+            end
+          end
+        end
+        flow.app(App)
+        """
+
+    /// A request's `secret` keeps what an answer gives out of the steps and snapshots, as an output's does:
+    /// a marker in its place, asked for on restore with the request and outcome it came with; an answer that
+    /// gives no value (the outcome's example) records nothing secret.
+    @Test func aSecretThatArrivesInAnAnswerIsNeverRecorded() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("answers.lua", Self.answers)
+        func started() throws -> ScriptRuntime {
+            let runtime = try ScriptRuntime(driverFunctions: true)
+            try runtime.load(script: script)
+            try runtime.start()
+            return runtime
+        }
+        let runtime = try started()
+        try runtime.app.tap("go")
+        try runtime.app.answer("signIn", outcome: "ok", value: ["name": "Ann", "token": "live-Zq81-token"])
+        try runtime.app.tap("refresh")
+        try runtime.app.answer("pin", outcome: "ok", value: 4321)
+        #expect(runtime.app.storage["token"] == "live-Zq81-token")
+        #expect(Array(runtime.app.steps.suffix(3)) == [
+            .answer("signIn", nth: 0, outcome: "ok", value: ["name": "Ann", "token": ["$secret": "token"]]),
+            .tap("refresh", payload: nil),
+            .answer("pin", nth: 0, outcome: "ok", value: ["$secret": "pin"]),
+        ])
+        let json = try runtime.snapshot()
+        #expect(!json.contains("live-Zq81-token") && !json.contains("4321"), "\(json)")
+        #expect(AppSnapshot.secretNames(in: json) == ["token", "pin"])
+
+        // Without its secrets the snapshot is refused, naming the first one with its request and outcome.
+        let refused = #expect(throws: SnapshotError.self) { try started().restore(json) }
+        #expect(refused?.message.hasPrefix("restoring: step 2 needs the secret 'token' of request signIn's answer ok, which a snapshot never holds") == true,
+                "\(refused?.message ?? "")")
+        var asked: [SnapshotSecret] = []
+        let fresh = try started()
+        try fresh.restore(json) { secret in
+            asked.append(secret)
+            return secret.name == "token" ? "live-Zq81-token" : 4321
+        }
+        #expect(asked.map(\.origin) == [.answer(request: "signIn", outcome: "ok"), .answer(request: "pin", outcome: "ok")])
+        #expect(asked.map(\.step) == [2, 4])
+        #expect(fresh.app.storage["token"] == "live-Zq81-token")
+        #expect(try fresh.snapshot() == json)
+
+        // An answer that gives no value takes the outcome's example: nothing secret is recorded or asked.
+        let examples = try started()
+        try examples.app.tap("go")
+        try examples.app.answer("signIn", outcome: "ok")
+        #expect(examples.app.steps.last == .answer("signIn", nth: 0, outcome: "ok", value: nil))
+        #expect(AppSnapshot.secretNames(in: try examples.snapshot()).isEmpty)
+    }
+
+    /// The second line of defence: a string of 8 characters or more equal to a storage secret's value is
+    /// recorded as the key's marker in any step that carried it, though nothing declares it secret there,
+    /// and asked for under the key on restore; a shorter value is left as it is.
+    @Test func aStorageSecretsValueIsHiddenInAnyStepThatCarriedIt() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("answers.lua", Self.answers.replacingOccurrences(of: "secret = { \"token\" }, ", with: ""))
+        func started() throws -> ScriptRuntime {
+            let runtime = try ScriptRuntime(driverFunctions: true)
+            try runtime.load(script: script)
+            try runtime.start()
+            return runtime
+        }
+        let runtime = try started()
+        try runtime.app.tap("go")
+        try runtime.app.answer("signIn", outcome: "ok", value: ["name": "Ann", "token": "live-Zq81-token"])
+        try runtime.app.tap("note")
+        try runtime.app.answer("plain", outcome: "ok", value: ["copied": ["live-Zq81-token", "live-Zq81"]])
+        #expect(runtime.app.steps[1] == .answer("signIn", nth: 0, outcome: "ok", value: ["name": "Ann", "token": ["$secret": "token"]]))
+        #expect(runtime.app.steps[3] == .answer("plain", nth: 0, outcome: "ok", value: ["copied": [["$secret": "token"], "live-Zq81"]]))
+        let json = try runtime.snapshot()
+        #expect(!json.contains("live-Zq81-token"), "\(json)")
+        #expect(AppSnapshot.secretNames(in: json) == ["token"])
+        var asked: [SnapshotSecret] = []
+        let fresh = try started()
+        try fresh.restore(json) { secret in
+            asked.append(secret)
+            return "live-Zq81-token"
+        }
+        #expect(asked.map(\.description) == ["the storage's secret 'token'", "the storage's secret 'token'"])
+        #expect(asked.map(\.step) == [2, 4])
+        #expect(try fresh.snapshot() == json)
+
+        // A token shorter than 8 characters is too likely to be something else: recorded as it is.
+        let short = try started()
+        try short.app.tap("go")
+        try short.app.answer("signIn", outcome: "ok", value: ["name": "Ann", "token": "t-7f3a"])
+        #expect(short.app.steps[1] == .answer("signIn", nth: 0, outcome: "ok", value: ["name": "Ann", "token": "t-7f3a"]))
+    }
+
+    @Test func aRequestsSecretIsTrueOrNames() throws {
+        func refused(_ spec: String, _ message: String) throws {
+            let runtime = try ScriptRuntime(driverFunctions: true)
+            let error = #expect(throws: LuaError.self) { try runtime.run("require('coordinator').request 'signIn' \(spec)") }
+            #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
+        }
+        try refused("{ examples = { ok = 1 }, secret = 'yes' }", "request signIn: secret is true (the whole answer's value) or a list of the answer's value's field names")
+        try refused("{ examples = { ok = 1 }, secret = { 1 } }", "request signIn: secret = { 'field', ... } names the answer's value's secret fields (strings)")
+        try refused("{ examples = { ok = 1 }, secrets = true }", "request signIn's fields")
     }
 
     @Test func anOutputThatChoosesFromAnInputCannotBeSecretAndSecretIsTrueOrNames() throws {

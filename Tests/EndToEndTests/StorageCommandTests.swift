@@ -35,6 +35,49 @@ import CoordinatorTools
         #expect(try FlowValue(json: String(contentsOfFile: storage, encoding: .utf8)) == ["onboarded": true])
     }
 
+    /// A live token that arrives in the sign-in's answer (examples/bank.lua declares it secret) is kept in
+    /// the storage file, where the app keeps it, and nowhere else: not in the snapshot, not in `:history`,
+    /// not in the test `:record` writes, which reads it from COORDRUN_SECRET_token; the snapshot restores
+    /// in a new process given the token.
+    @Test func aTokenThatArrivesInAnAnswerIsWrittenNowhereButTheStorage() throws {
+        let folder = try TemporaryDirectory()
+        let storage = folder.path + "/bank.json", snapshot = folder.path + "/signed-in.json", test = folder.path + "/signin_test.lua"
+        let token = "live-7f3a9c2e-token"
+        let first = try Programs.run(["--storage", storage, "-i", "examples/bank.lua"], input: """
+            :record \(test)
+            tap("next")
+            tap("login", { name = "Ann", password = "secret" })
+            answer("signIn", "ok", { name = "Ann", token = "\(token)" })
+            :record stop
+            :history
+            local f = io.open(\(luaQuote(snapshot)), "w") f:write(snapshot()) f:close()
+            """)
+        #expect(first.status == 0, "\(first.err)")
+        #expect(try FlowValue(json: String(contentsOfFile: storage, encoding: .utf8))["token"] == .string(token))
+        // Only the echo of the line as it was typed holds it.
+        #expect(first.out.components(separatedBy: token).count == 2 && !first.err.contains(token), "\(first.out)\(first.err)")
+        #expect(first.out.contains(#"answer("signIn", "ok", {name = "Ann", token = "•••"})"#), "\(first.out)")
+        let saved = try String(contentsOfFile: snapshot, encoding: .utf8)
+        #expect(!saved.contains(token) && saved.contains(#""$secret" : "token""#) || saved.contains(#""$secret": "token""#), "\(saved)")
+        let recorded = try String(contentsOfFile: test, encoding: .utf8)
+        #expect(!recorded.contains(token) && recorded.contains("COORDRUN_SECRET_token"), "\(recorded)")
+        // The recorded test passes given the token (and the password) where it runs, and names what it lacks.
+        let tested = try Programs.run(Programs.coordrun, ["test", test], input: "",
+                                      environment: ["COORDRUN_SECRET_token": token, "COORDRUN_SECRET_password": "secret"])
+        #expect(tested.status == 0, "\(tested.out)\(tested.err)")
+        let lacking = try Programs.run(Programs.coordrun, ["test", test], input: "", environment: ["COORDRUN_SECRET_password": "secret"])
+        #expect(lacking.status == 1 && (lacking.out + lacking.err).contains("set COORDRUN_SECRET_token"), "\(lacking.out)\(lacking.err)")
+        // A new process restores the snapshot given both secrets by name; without the token it says so.
+        let restored = try Programs.run(["-i", "examples/bank.lua"], input: """
+            restore(io.open(\(luaQuote(snapshot))):read("a"), { password = "secret", token = "\(token)" })
+            =stack()
+            =select(2, pcall(restore, io.open(\(luaQuote(snapshot))):read("a"), { password = "secret" }))
+            """)
+        #expect(restored.status == 0, "\(restored.err)")
+        #expect(restored.out.contains("{ \"Accounts\" }"), "\(restored.out)")
+        #expect(restored.out.contains("the secret 'token' of request signIn's answer ok"), "\(restored.out)")
+    }
+
     @Test func aStorageFileThatIsNotOneIsAClearErrorAndExploringOnlyReadsIt() throws {
         let folder = try TemporaryDirectory()
         let bad = try folder.write("bad.json", "[1, 2, 3]")

@@ -174,8 +174,9 @@ public final class Application {
     /// How many taps ``perform(_:)`` was asked for (those that failed too): a REPL says when one changed
     /// nothing visible.
     package private(set) var tapsTaken = 0
-    /// How many taps carried a payload their output declares secret (``OutputSpec/secret``): what shows a
-    /// line typed one, so that its text is never shown or written again.
+    /// How many steps carried a secret (a payload part an output declares secret, ``OutputSpec/secret``; an
+    /// answer's part its request declares secret; a storage secret's value): what shows a line typed one,
+    /// so that its text is never shown or written again.
     package private(set) var secretsTaken = 0
 
     /// How the app's messages write data that has no name (an item an output did not accept): Swift literal
@@ -270,12 +271,7 @@ public final class Application {
             try atomically {
                 let screen = try window.tapTarget(for: output)
                 try screen.emit(output, payload: payload)
-                if let spec = screen.type.output(named: output), spec.secret != .nothing {
-                    secretsTaken &+= 1
-                    stepLog.note(.tap(output, payload: spec.recorded(payload))) // never the secret itself
-                } else {
-                    stepLog.note(step)
-                }
+                record(step, as: .tap(output, payload: screen.type.output(named: output)?.recorded(payload) ?? payload))
             }
         case .back:
             try atomically {
@@ -309,7 +305,7 @@ public final class Application {
         case let .answer(kind, nth, outcome, value):
             try atomically {
                 try requests.deliverAnswer(kind, nth: nth, outcome: outcome, value: value, in: self)
-                stepLog.note(step)
+                record(step, as: .answer(kind, nth: nth, outcome: outcome, value: requests.declarations[kind]?.recorded(value) ?? value))
             }
         case .advance(let seconds):
             try atomically {
@@ -320,7 +316,7 @@ public final class Application {
         case let .event(name, payload):
             try atomically {
                 lastEventReceivers = try eventCatalog.deliver(name, payload: payload, in: self)
-                stepLog.note(step)
+                record(step, as: step)
             }
         case .relaunch:
             guard let relauncher = scripting.relaunch else {
@@ -333,6 +329,16 @@ public final class Application {
             }
             try linkOpener(link) // it records the link itself
         }
+    }
+
+    /// Records `step` in ``steps`` as `kept`, the step with the parts its output or request declares secret
+    /// replaced by markers, and every string equal to one of the storage's secret values too
+    /// (``AppStorage/hidingSecrets(in:)``): never a secret itself. A step recorded otherwise than it was
+    /// taken counts in ``secretsTaken``.
+    private func record(_ step: UserStep, as kept: UserStep) {
+        let kept = storage.hidingSecrets(in: kept)
+        if kept != step { secretsTaken &+= 1 }
+        stepLog.note(kept)
     }
 
     /// The visible screen emits an output, as if the user acted: ``perform(_:)`` of ``UserStep/tap(_:payload:)``.

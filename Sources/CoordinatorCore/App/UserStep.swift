@@ -34,6 +34,26 @@ public enum UserStep: Hashable, Sendable {
     case relaunch
 }
 
+extension UserStep {
+    /// Whether the step carries a value: a tap's or an event's payload, an answer's value.
+    package var carriesValue: Bool {
+        switch self {
+        case .tap(_, _?), .event(_, _?), .answer(_, _, _, _?): true
+        default: false
+        }
+    }
+
+    /// The step with the value it carries (``carriesValue``) as `transform` makes it.
+    package func mappingValues(_ transform: (FlowValue) throws -> FlowValue) rethrows -> UserStep {
+        switch self {
+        case let .tap(output, value?): .tap(output, payload: try transform(value))
+        case let .event(name, value?): .event(name, payload: try transform(value))
+        case let .answer(kind, nth, outcome, value?): .answer(kind, nth: nth, outcome: outcome, value: try transform(value))
+        default: self
+        }
+    }
+}
+
 extension UserStep: CustomStringConvertible {
     /// The step in Swift's notation, for logs: `.tap("select", payload: ["id": 1])`, `.back`,
     /// `.selectTab(1)`. (A scripting layer writes it in its own language: the Lua runtime's `luaSource`.)

@@ -71,6 +71,24 @@ public final class AppStorage {
         return FlowRecord(values.fields.filter { !secretKeys.contains($0.key) }.map { ($0.key, $0.value) })
     }
 
+    /// The shortest secret value a step is searched for (``hidingSecrets(in:)``): a shorter string (`"ok"`,
+    /// a number typed) is too likely to be something else.
+    package static let shortestHiddenSecret = 8
+
+    /// `step` with every string equal to a secret key's string value (of at least
+    /// ``shortestHiddenSecret`` characters) replaced by `{"$secret": KEY}`, wherever the step carried it: a
+    /// token an answer gave, a password typed, that the app keeps as a secret is recorded by name, never as
+    /// it is, even where the step declares nothing secret.
+    package func hidingSecrets(in step: UserStep) -> UserStep {
+        guard !secretKeys.isEmpty, step.carriesValue else { return step }
+        var names: [String: String] = [:]
+        for key in secretKeys.sorted() {
+            if case .string(let text)? = values[key], text.count >= Self.shortestHiddenSecret, names[text] == nil { names[text] = key }
+        }
+        guard !names.isEmpty else { return step }
+        return step.mappingValues { SecretParts.hiding(names, in: $0) }
+    }
+
     /// Each value as a front shows it, by key: in `notation` (Lua's), a secret one as `(secret)`.
     package func shown(_ notation: (FlowValue) -> String) -> [(key: String, text: String)] {
         values.fields.map { ($0.key, secretKeys.contains($0.key) ? "(secret)" : notation($0.value)) }

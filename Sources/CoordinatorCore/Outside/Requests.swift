@@ -13,17 +13,25 @@ public struct RequestDeclaration: Sendable, Equatable {
     public let kind: String
     /// The outcomes it may answer, in order, each with its example value.
     public let outcomes: [(name: String, example: FlowValue)]
+    /// What of an answer's value is secret (a sign-in's token): never recorded in ``Application/steps``, so
+    /// never written into a snapshot; a snapshot's restore asks for it again. An answer that gives no
+    /// value (the outcome's example) records nothing secret.
+    public let secret: SecretParts
 
-    /// A kind of request answering one of `outcomes`.
-    public init(_ kind: String, outcomes: [(name: String, example: FlowValue)]) {
-        (self.kind, self.outcomes) = (kind, outcomes)
+    /// A kind of request answering one of `outcomes`, of whose values `secret` is never recorded.
+    public init(_ kind: String, outcomes: [(name: String, example: FlowValue)], secret: SecretParts = .nothing) {
+        (self.kind, self.outcomes, self.secret) = (kind, outcomes, secret)
     }
+
+    /// An answer's value as ``Application/steps`` records it: each secret part replaced by
+    /// `{"$secret": name}` (the field's name, or the request's kind for a whole secret value).
+    package func recorded(_ value: FlowValue?) -> FlowValue? { secret.recorded(value, wholeName: kind) }
 
     /// The example value of `outcome`, or nil when it declares no such outcome.
     public func example(of outcome: String) -> FlowValue? { outcomes.first { $0.name == outcome }?.example }
 
     public static func == (a: RequestDeclaration, b: RequestDeclaration) -> Bool {
-        a.kind == b.kind && a.outcomes.map(\.name) == b.outcomes.map(\.name) && a.outcomes.map(\.example) == b.outcomes.map(\.example)
+        a.kind == b.kind && a.outcomes.map(\.name) == b.outcomes.map(\.name) && a.outcomes.map(\.example) == b.outcomes.map(\.example) && a.secret == b.secret
     }
 }
 

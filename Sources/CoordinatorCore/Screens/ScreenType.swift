@@ -24,23 +24,13 @@ public struct OutputSpec: Hashable, Sendable {
         case choice(from: String)
     }
 
-    /// What of a payload is secret (a password, a PIN): it is never recorded in ``Application/steps``, so
-    /// never written into a snapshot; a snapshot's restore asks for it again.
-    public enum Secret: Hashable, Sendable {
-        /// Nothing: the whole payload is recorded.
-        case nothing
-        /// The whole payload (`pin = { secret = true }`).
-        case whole
-        /// These fields of a record payload (`login = { secret = { "password" } }`).
-        case fields(Set<String>)
-    }
-
     /// The output's name (`selectCity`).
     public let name: String
     /// What it carries.
     public var payload: Payload
-    /// What of its payload is secret.
-    public var secret: Secret
+    /// What of its payload is secret (a password, a PIN): never recorded in ``Application/steps``, so never
+    /// written into a snapshot; a snapshot's restore asks for it again.
+    public var secret: SecretParts
     /// For an output that chooses an item: the field each item is read by, in menus, messages and graphs
     /// (`label = "subject"` shows a message by its subject); nil: an item's `name` field, else the item.
     public var itemLabel: String?
@@ -49,7 +39,7 @@ public struct OutputSpec: Hashable, Sendable {
 
     /// An output named `name` carrying `payload`, of which `secret` is never recorded; a choice's items are
     /// read by their field `itemLabel`.
-    public init(_ name: String, payload: Payload = .nothing, secret: Secret = .nothing, itemLabel: String? = nil) {
+    public init(_ name: String, payload: Payload = .nothing, secret: SecretParts = .nothing, itemLabel: String? = nil) {
         self.name = name
         self.payload = payload
         self.secret = secret
@@ -64,39 +54,9 @@ public struct OutputSpec: Hashable, Sendable {
         return item.displayText(otherwise: notation)
     }
 
-    /// The key of the record that stands for a secret in a recorded payload: `{"$secret": "password"}`.
-    package static let secretKey = "$secret"
-
     /// The payload as ``Application/steps`` records it: each secret part replaced by `{"$secret": name}`
     /// (the field's name, or the output's for a whole secret payload).
-    package func recorded(_ payload: FlowValue?) -> FlowValue? {
-        switch (secret, payload) {
-        case (.nothing, _), (_, nil): return payload
-        case (.whole, _): return [Self.secretKey: .string(name)]
-        case (.fields(let names), .record(let record)?):
-            return .record(FlowRecord(record.fields.map { names.contains($0.key) ? ($0.key, [Self.secretKey: .string($0.key)]) : ($0.key, $0.value) }))
-        case (.fields, _): return payload
-        }
-    }
-
-    /// A recorded payload (``recorded(_:)``) with each secret it stands for put back by `value(name)`.
-    /// Only the places the output declares secret are read as secrets.
-    package func restoring(_ payload: FlowValue?, _ value: (String) throws -> FlowValue) rethrows -> FlowValue? {
-        func name(_ part: FlowValue) -> String? {
-            guard case .record(let record) = part, record.fields.count == 1 else { return nil }
-            return record[Self.secretKey]?.stringValue
-        }
-        switch (secret, payload) {
-        case (.nothing, _), (_, nil): return payload
-        case (.whole, let part?): return try name(part).map(value) ?? part
-        case (.fields(let names), .record(let record)?):
-            return .record(FlowRecord(try record.fields.map { field in
-                guard names.contains(field.key), let secret = name(field.value) else { return (field.key, field.value) }
-                return (field.key, try value(secret))
-            }))
-        case (.fields, _): return payload
-        }
-    }
+    package func recorded(_ payload: FlowValue?) -> FlowValue? { secret.recorded(payload, wholeName: name) }
 
     /// Whether the name starts with a lowercase ASCII letter (`selectCity`, not `SelectCity`).
     var startsLowercase: Bool {

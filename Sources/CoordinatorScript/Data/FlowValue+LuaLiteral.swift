@@ -9,7 +9,7 @@ extension FlowValue {
     package var luaLiteral: String { luaLiteral(secret: nil) }
 
     /// ``luaLiteral``, with each place a recorded payload holds a secret (`{"$secret": name}`, see
-    /// `OutputSpec.recorded(_:)`) written as `secret(name)` gives it: a mask to show, or an expression that
+    /// `SecretParts`) written as `secret(name)` gives it: a mask to show, or an expression that
     /// reads the secret where a test runs.
     package func luaLiteral(secret: ((String) -> String)?) -> String {
         switch self {
@@ -19,7 +19,7 @@ extension FlowValue {
         case .string(let s): return LuaSyntax.quoted(s)
         case .list(let items): return "{" + items.map { $0.luaLiteral(secret: secret) }.joined(separator: ", ") + "}"
         case .record(let fields):
-            if let secret, fields.count == 1, let name = self[OutputSpec.secretKey]?.stringValue { return secret(name) }
+            if let secret, let name = SecretParts.name(ofMarker: self) { return secret(name) }
             return "{" + fields.map { key, value in LuaSyntax.key(key) + " = " + value.luaLiteral(secret: secret) }.joined(separator: ", ") + "}"
         }
     }

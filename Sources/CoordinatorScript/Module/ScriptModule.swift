@@ -48,13 +48,15 @@ final class ScriptModule {
             runtime.app.declare(EventDeclaration(name, takesPayload: payload == "value", examples: examples))
         })
         try native.set("defineRequest", lua.function(name: "request", holding: runtime) { runtime, call in
-            // flow.request "kind" { examples = { outcome = value, ... } }: the outcomes are the examples' keys.
+            // flow.request "kind" { examples = { outcome = value, ... }, secret = { "field", ... } | true }: the
+            // outcomes are the examples' keys; what `secret` names of an answer's value is never recorded.
             let kind = try call.string(1)
             guard !kind.isEmpty, !kind.contains(where: \.isNewline) else {
                 throw call.badArgument(1, "a request kind is named by a non-empty one-line string")
             }
             let spec = try call.argument(2, as: LuaTable.self)
-            try spec.checkKeys(["examples"], of: "request \(kind)'s fields")
+            try spec.checkKeys(["examples", "secret"], of: "request \(kind)'s fields")
+            let secret = try SecretParts(declared: try spec.rawGet("secret", as: LuaValue.self), in: "request \(kind)", of: "answer's value") ?? .nothing
             guard let examples = try spec.rawGet("examples", as: LuaTable?.self) else {
                 throw LuaError(.runtime, "request \(kind): examples = { outcome = value, ... } names its outcomes, each with an example value")
             }
@@ -64,7 +66,7 @@ final class ScriptModule {
                 outcomes.append((name, try examples.rawGet(name, as: FlowValue.self)))
             }
             guard !outcomes.isEmpty else { throw LuaError(.runtime, "request \(kind): declare at least one outcome in examples") }
-            runtime.app.declare(RequestDeclaration(kind, outcomes: outcomes.sorted { $0.name < $1.name }))
+            runtime.app.declare(RequestDeclaration(kind, outcomes: outcomes.sorted { $0.name < $1.name }, secret: secret))
         })
         try native.set("setFlows", lua.function(name: "app", holding: runtime) { runtime, call in
             // Read first, then set: reading the table may run Lua, which may declare too.

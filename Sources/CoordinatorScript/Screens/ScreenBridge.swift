@@ -245,7 +245,7 @@ final class ScreenBridge {
             guard payload == nil else { throw LuaError(.runtime, "\(place): from = '\(from)' says the payload (an item of the list): leave out payload") }
             return (OutputSpec(output, payload: .choice(from: from), itemLabel: try options.rawGet("label", as: String?.self)), when)
         }
-        if let secret = try Self.secret(try options.rawGet("secret", as: LuaValue.self), in: place) {
+        if let secret = try SecretParts(declared: try options.rawGet("secret", as: LuaValue.self), in: place, of: "payload") {
             guard payload != "none" else { throw LuaError(.runtime, "\(place): a secret is a payload, so payload cannot be \"none\"") }
             return (OutputSpec(output, payload: .value, secret: secret), when)
         }
@@ -264,22 +264,6 @@ final class ScreenBridge {
         guard let info = function.info, info.isLua else { return nil }
         let chunk = info.source.hasPrefix("@") || info.source.hasPrefix("=") ? String(info.source.dropFirst()) : info.source
         return "\(chunk):\(info.lineDefined)"
-    }
-
-    /// An output's `secret = true` (the whole payload) or `secret = { "password", ... }` (those fields), or
-    /// nil when there is none.
-    private static func secret(_ value: LuaValue, in place: String) throws -> OutputSpec.Secret? {
-        switch value {
-        case .nil: return nil
-        case .boolean(true): return .whole
-        case .table(let list):
-            let names = try list.decode([LuaValue].self)
-            guard !names.isEmpty, names.allSatisfy({ $0.stringValue != nil }) else {
-                throw LuaError(.runtime, "\(place): secret = { 'field', ... } names the payload's secret fields (strings)")
-            }
-            return .fields(Set(names.compactMap(\.stringValue)))
-        default: throw LuaError(.runtime, "\(place): secret is true (the whole payload) or a list of the payload's field names")
-        }
     }
 
     /// The screen `coordinator:push(name, inputs)` (and present, setRoot) shows, with a receiver for the

@@ -120,17 +120,9 @@ public enum AppSnapshot {
     package static func secretNames(in json: String) -> [String] {
         guard let steps = try? FlowValue(json: json)["steps"]?.listValue else { return [] }
         var names: [String] = []
-        var pending = steps.compactMap { $0["payload"] }.reversed() as [FlowValue]
-        while let value = pending.popLast() {
-            switch value {
-            case .record(let record):
-                if record.fields.count == 1, let name = record[OutputSpec.secretKey]?.stringValue {
-                    if !names.contains(name) { names.append(name) }
-                } else {
-                    pending += record.fields.map(\.value).reversed()
-                }
-            case .list(let items): pending += items.reversed()
-            default: break
+        for step in steps {
+            for value in [step["payload"], step["value"]].compactMap(\.self) {
+                for name in SecretParts.markerNames(in: value) where !names.contains(name) { names.append(name) }
             }
         }
         return names

@@ -15,7 +15,7 @@ package enum SecretText {
         func masked(_ value: FlowValue) -> FlowValue {
             switch value {
             case .record(let fields):
-                if fields.count == 1, value[OutputSpec.secretKey]?.stringValue != nil { return .string("•••") }
+                if SecretParts.name(ofMarker: value) != nil { return .string("•••") }
                 return .record(FlowRecord(fields.map { ($0.key, masked($0.value)) }))
             case .list(let items): return .list(items.map(masked))
             default: return value

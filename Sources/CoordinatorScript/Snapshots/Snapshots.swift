@@ -183,8 +183,8 @@ package final class Snapshots {
     /// In a fresh runtime (`coordrun --restore FILE`) the result is the snapshotted app; in one that ran
     /// before, data the scripts keep outside coordinators (a file-level local) is what this runtime has.
     ///
-    /// A step that taps an output with a secret payload (``SnapshotSecret``) gets the secret from
-    /// `secrets`; without it, such a snapshot is refused with the secret named.
+    /// A step that carried a secret (``SnapshotSecret``: a payload's, an answer's, a storage secret's value)
+    /// gets it from `secrets`; without it, such a snapshot is refused with the secret named.
     ///
     /// A snapshot of other scripts (its digest names others: code changed, not only comments and layout)
     /// is restored when its steps still build the same app in these, with a warning (returned) that says
@@ -257,20 +257,37 @@ package final class Snapshots {
         }
     }
 
-    /// A recorded step with the secrets of its payload put back (``SnapshotSecret``): asked of `secrets`
-    /// for the output the visible screen declares secret, an error naming the secret without it.
+    /// A recorded step with the secrets it stands for put back (``SnapshotSecret``), each asked of
+    /// `secrets`: the parts of a payload its output (on the visible screen) declares secret, the parts of an
+    /// answer's value its request declares secret, then any marker named by one of the storage's secret
+    /// keys; an error naming the secret without `secrets`.
     private static func withSecrets(_ step: UserStep, number: Int, in app: Application, from secrets: ((SnapshotSecret) throws -> FlowValue)?) throws -> UserStep {
-        guard case let .tap(output, payload) = step, payload != nil, let screen = app.window.visibleScreen,
-              let spec = screen.type.output(named: output), spec.secret != .nothing else { return step }
-        return .tap(output, payload: try spec.restoring(payload) { name in
-            let secret = SnapshotSecret(step: number, screen: screen.name, output: output, name: name)
+        guard step.carriesValue else { return step }
+        func ask(_ name: String, _ origin: SnapshotSecret.Origin) throws -> FlowValue {
+            let secret = SnapshotSecret(step: number, name: name, origin: origin)
             guard let secrets else {
                 throw SnapshotError(.needsSecret, "restoring: step \(number) needs \(secret), which a snapshot never holds: restore it with its secrets (coordrun asks at a terminal; restore(json, { \(LuaSyntax.key(name)) = ... }) in Lua; restore(_:secrets:) in Swift)")
             }
             do { return try secrets(secret) } catch let error as SnapshotError { throw error } catch {
                 throw SnapshotError(.needsSecret, "restoring: step \(number) needs \(secret): \(error)")
             }
-        })
+        }
+        var step = step
+        switch step {
+        case let .tap(output, payload?):
+            if let screen = app.window.visibleScreen, let spec = screen.type.output(named: output), spec.secret != .nothing {
+                step = .tap(output, payload: try spec.secret.restoring(payload) { try ask($0, .output(screen: screen.name, output: output)) })
+            }
+        case let .answer(kind, nth, outcome, value?):
+            if let declaration = app.requests.declarations[kind], declaration.secret != .nothing {
+                step = .answer(kind, nth: nth, outcome: outcome,
+                               value: try declaration.secret.restoring(value) { try ask($0, .answer(request: kind, outcome: outcome)) })
+            }
+        default: break
+        }
+        let keys = app.storage.secretKeys
+        guard !keys.isEmpty else { return step }
+        return try step.mappingValues { try SecretParts.restoringMarkers(in: $0, named: keys) { try ask($0, .storage) } }
     }
 
     /// The numbers of the shared tables (`$id`, `$ref`) an encoded value writes or refers to.

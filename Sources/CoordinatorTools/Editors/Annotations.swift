@@ -82,9 +82,9 @@ package enum Annotations {
             function flow.update(name, value) end
             """),
         ("request", """
-            ---Declares a kind of request the outside answers later: `flow.request "signIn" { examples = { ok = { user = "Ann" }, failed = { error = "offline" } } }`; the examples' keys are its outcomes.
+            ---Declares a kind of request the outside answers later: `flow.request "signIn" { examples = { ok = { user = "Ann" }, failed = { error = "offline" } } }`; the examples' keys are its outcomes. `secret = { "token" }` (those fields of an answer's value) or `secret = true` (the whole value) is never recorded in the steps or a snapshot.
             ---@param kind string
-            ---@return fun(spec: { examples: table<string, any> })
+            ---@return fun(spec: { examples: table<string, any>, secret?: string[]|true })
             function flow.request(kind) end
             """),
         ("now", """
