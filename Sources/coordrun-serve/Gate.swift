@@ -13,16 +13,20 @@ import CoordinatorTools
 ///   but `same-origin` or `none` is refused, except a person following a link to the page itself.
 /// - **Content-Type**: an action must be `application/json`, which a page elsewhere cannot send without the
 ///   browser asking the preview first (CORS), and the preview never answers yes.
-/// - **Token**: listening on an address other than loopback, every request carries the server's random
-///   token (the `X-Coordrun-Token` header or the `token` query; the page embeds it, `coordrun serve` prints
-///   it in its URL), so nobody else on the network can act.
+/// - **Token**: every request carries the server's random token (the `X-Coordrun-Token` header or the
+///   `token` query; the page embeds it, `coordrun serve` prints it in its URL), on loopback too: another
+///   account on the same machine (a shared workstation, a CI runner) reaches loopback as well, and must
+///   not run Lua as the preview's owner. No cookie carries it: a browser sends a `localhost` cookie to
+///   every port.
+///
+/// Each check reads the request's head alone: a refused request's body is never read.
 struct Gate: Sendable {
     /// The Host names the preview answers to, lowercased (IPv6 addresses in brackets).
     let names: Set<String>
     /// Whether any IP address is a Host name it answers to (listening on every address).
     let anyAddress: Bool
-    /// The token every request must carry, or nil on loopback.
-    let token: String?
+    /// The token every request must carry: 128 random bits as hex, made at start.
+    let token: String
 
     /// The gate of a preview listening on `host` (`--host`).
     init(listeningOn host: String) {
@@ -30,7 +34,7 @@ struct Gate: Sendable {
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[" + host + "]" : host
         names = loopback.union([bracketed.lowercased()])
         anyAddress = host == "0.0.0.0" || host == "::" || host == "[::]"
-        token = Self.isLoopback(host) ? nil : Self.randomToken()
+        token = Self.randomToken()
     }
 
     /// Whether `host` is a loopback address or name (nobody else on the network reaches it).
@@ -59,11 +63,9 @@ struct Gate: Sendable {
                 return Refusal(status: 403, message: "the preview takes requests only from its own pages (this one is \(site))")
             }
         }
-        if let token {
-            let given = header("X-Coordrun-Token") ?? query("token") ?? ""
-            guard Self.same(given, token) else {
-                return Refusal(status: 403, message: "the preview listens beyond this machine: every request carries the token coordrun serve printed with its address (?token=...)")
-            }
+        let given = header("X-Coordrun-Token") ?? query("token") ?? ""
+        guard Self.same(given, token) else {
+            return Refusal(status: 403, message: "every request to the preview carries the token coordrun serve printed with its address (?token=...)")
         }
         if method == "POST" && path == "/action" {
             let type = header("Content-Type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()

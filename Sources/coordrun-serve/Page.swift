@@ -3,10 +3,9 @@
 /// text it shows is set as text (`textContent`), never as markup: screen titles, inputs and messages are
 /// data.
 enum Page {
-    /// The page, carrying `token` (hex) for its requests when the server has one.
-    static func html(token: String?) -> String {
-        guard let token else { return html }
-        return html.replacingOccurrences(of: #"data-token="""#, with: #"data-token=""# + token + #"""#)
+    /// The page, carrying `token` (hex) for its requests.
+    static func html(token: String) -> String {
+        html.replacingOccurrences(of: #"data-token="""#, with: #"data-token=""# + token + #"""#)
     }
 
     static let html = #"""
@@ -176,10 +175,13 @@ enum Page {
     "use strict";
     let shown = -1;
     let latest = null;
-    // The server's token (listening beyond loopback): every request carries it.
+    // The server's token: every request carries it (as a header; in the query where a header cannot go).
+    // The address keeps it too, so that a reload gets the page again; no cookie holds it (a browser would
+    // send a localhost cookie to every port).
     const token = document.body.dataset.token || "";
-    const tokenQuery = token ? "?token=" + encodeURIComponent(token) : "";
-    const tokenHeaders = token ? { "X-Coordrun-Token": token } : {};
+    const tokenQuery = "?token=" + encodeURIComponent(token);
+    const tokenHeaders = { "X-Coordrun-Token": token };
+    if (new URLSearchParams(location.search).get("token") !== token) history.replaceState(null, "", location.pathname + tokenQuery + location.hash);
     const $ = (id) => document.getElementById(id);
     function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
 

@@ -1,6 +1,7 @@
 import CoordinatorOptions
 import CoordinatorTools
 import Foundation
+import Synchronization
 
 /// The one session every page shows and drives: its runtime, REPL and ``PreviewSession`` live on this
 /// actor, so the actions of all pages run one after another, each under the time limit; every change is
@@ -12,6 +13,9 @@ actor Preview {
     private var nextListener = 0
     /// The state the pages were sent last, which the next message is a patch of.
     private var sent: FlowRecord?
+    /// The state as JSON after the last action (or reload, or graph): what `GET /state` answers at once,
+    /// also while an action runs on this actor (a page that reloads is never kept waiting by a step).
+    private let latest: Mutex<String>
     /// Watches the scripts (``reloadIfSaved()``).
     private let watcher: FileWatcher
     /// The flow graph drawn last, with the scripts' texts it was explored from.
@@ -65,11 +69,13 @@ actor Preview {
         self.initialStorage = initialStorage
         session = PreviewSession(repl: repl)
         sink.session = session
+        latest = Mutex(session.state)
         watcher = FileWatcher(paths: runtime.scriptFiles)
     }
 
-    /// The app as the page shows it (``PreviewSession/state``).
-    func state() -> String { session.state }
+    /// The app as the page shows it (``PreviewSession/state``) after the last action that ended: answered
+    /// without waiting for one that runs.
+    nonisolated func state() -> String { latest.withLock { $0 } }
 
     /// Runs a page's action (JSON): the new state, sent to every page, or the reason the request was
     /// refused (nothing ran).
@@ -179,7 +185,9 @@ actor Preview {
             for continuation in listeners.values { continuation.yield(message) }
         }
         sent = document
-        return FlowValue.record(document).json
+        let json = FlowValue.record(document).json
+        latest.withLock { $0 = json }
+        return json
     }
 }
 
@@ -216,7 +224,7 @@ struct PreviewHandler: Sendable {
             return Response(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
                             body: Array(Page.html(token: gate.token).utf8))
         case ("GET", "/state"):
-            return .json(200, await preview.state())
+            return .json(200, preview.state())
         case ("POST", "/action"):
             guard request.header("content-length") != nil else { return .error(411, "an action needs a Content-Length") }
             guard let text = String(validating: request.body, as: UTF8.self) else { return .error(400, "the action is not UTF-8 text") }

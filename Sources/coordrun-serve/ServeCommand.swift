@@ -20,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The port to listen on (0: any free port; the address is printed).", valueName: "port"))
     var port: UInt16 = 8080
 
-    @Option(help: ArgumentHelp("The address to listen on: loopback unless told otherwise (any page that reaches the preview runs Lua in it).", valueName: "address"))
+    @Option(help: ArgumentHelp("The address to listen on: loopback unless told otherwise. On every address each request carries the token the printed URL holds (whoever has it runs Lua in the preview).", valueName: "address"))
     var host = "127.0.0.1"
 
     @Flag(help: "Reload the app's scripts whenever one of them is saved; every open page shows the result.")
@@ -67,7 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let gate = Gate(listeningOn: host)
-        if gate.token != nil {
+        if !Gate.isLoopback(host) {
             FileHandle.standardError.write(Data("coordrun serve: warning: listening on \(host): whoever has the URL with its token runs Lua in this process\n".utf8))
         }
         let server: PreviewServer
@@ -85,8 +85,8 @@ struct ServeCommand: AsyncParsableCommand {
         case .ip6(let ip, let port)?: "[\(ip)]:\(port)"
         default: "\(host):\(port)"
         }
-        let query = gate.token.map { "?token=" + $0 } ?? ""
-        FileHandle.standardOutput.write(Data("coordrun serve: http://\(listening)/\(query) (Ctrl-C stops)\n".utf8))
+        // The token is in the URL on every address: only whoever was given it (the person who ran this) gets in.
+        FileHandle.standardOutput.write(Data("coordrun serve: http://\(listening)/?token=\(gate.token) (Ctrl-C stops)\n".utf8))
         if watch {
             Task {
                 while !Task.isCancelled {

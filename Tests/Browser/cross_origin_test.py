@@ -4,7 +4,8 @@ Run by Tests/EndToEndTests/PreviewBrowserTests.swift:
     cross_origin_test.py PREVIEW_URL MARKER
 PREVIEW_URL serves an app on 127.0.0.1; MARKER is a file path that exists only if the attack ran Lua.
 
-The attacker's page is served by this script from another origin (127.0.0.1 on another port). It tries what
+The attacker's page is served by this script from another origin (127.0.0.1 on another port). It is given
+the preview's token, as if it had leaked, so that what stops it is the gate's other rules. It tries what
 a hostile page can do without the user's help: a no-cors POST of a Lua action as text/plain, a form posted
 as text/plain, a WebSocket to /live, an image and a script loading the preview's pages; and through DNS
 rebinding (Chromium maps attacker.example to 127.0.0.1), the preview read as the attacker's own origin.
@@ -16,16 +17,16 @@ import json
 import os
 import sys
 import threading
-import urllib.parse
-import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
+from preview_client import Preview
+
 preview_url, marker = sys.argv[1:3]
-preview = urllib.parse.urlparse(preview_url)
+preview = Preview(preview_url)
 port = preview.port
 lua = "os.execute([[touch %s]])" % marker
 action = json.dumps({"action": "lua", "code": lua})
@@ -33,26 +34,28 @@ form_name = json.dumps({"action": "lua", "code": lua, "x": ""})[:-3]  # the body
 
 attack = """<!doctype html><html><body>
 <iframe name="sink" id="sink"></iframe>
-<form id="form" method="POST" action="%(preview)saction" enctype="text/plain" target="sink">
+<form id="form" method="POST" action="%(action_url)s" enctype="text/plain" target="sink">
   <input type="hidden" name='%(form_name)s' value='"}'>
 </form>
 <pre id="stolen"></pre>
 <script>
 const done = {};
 function finish(what) { done[what] = true; document.title = Object.keys(done).sort().join(","); }
-fetch("%(preview)saction", { method: "POST", mode: "no-cors", headers: { "Content-Type": "text/plain" }, body: %(action)s })
+fetch("%(action_url)s", { method: "POST", mode: "no-cors", headers: { "Content-Type": "text/plain" }, body: %(action)s })
   .then(() => finish("fetch"), () => finish("fetch"));
-fetch("%(preview)sstate").then((r) => r.text()).then((t) => { document.getElementById("stolen").textContent += t; finish("read"); }, () => finish("read"));
+fetch("%(state_url)s").then((r) => r.text()).then((t) => { document.getElementById("stolen").textContent += t; finish("read"); }, () => finish("read"));
 document.getElementById("sink").onload = () => finish("form");
 document.getElementById("form").submit();
-const socket = new WebSocket("ws://%(host)s/live");
+const socket = new WebSocket("%(live_url)s");
 socket.onmessage = (m) => { document.getElementById("stolen").textContent += m.data; };
 socket.onerror = () => finish("socket");
 socket.onclose = () => finish("socket");
 const image = new Image();
 image.onload = image.onerror = () => finish("image");
-image.src = "%(preview)sgraph.svg";
-</script></body></html>""" % {"preview": preview_url, "host": preview.netloc, "form_name": form_name.replace("'", "&#39;"), "action": json.dumps(action)}
+image.src = "%(graph_url)s";
+</script></body></html>""" % {"action_url": preview.url("action"), "state_url": preview.url("state"), "graph_url": preview.url("graph.svg"),
+                               "live_url": preview.url("live").replace("http://", "ws://"),
+                               "form_name": form_name.replace("'", "&#39;"), "action": json.dumps(action)}
 
 
 class Attacker(http.server.BaseHTTPRequestHandler):
@@ -89,8 +92,7 @@ def check(condition, what):
 
 
 def history():
-    with urllib.request.urlopen(preview_url + "state") as response:
-        return json.loads(response.read())["history"]
+    return preview.state()["history"]
 
 
 before = history()
@@ -103,9 +105,9 @@ check(history() == before, "the session's history is unchanged")
 
 # DNS rebinding: the attacker's name now points at the preview, so the page is same-origin with it.
 rebound = "http://attacker.example:%d/" % port
-driver.get(rebound + "state")
+driver.get(rebound + "state?token=" + preview.token)
 check("answers only to its own address" in driver.page_source, "a page reached through another name (DNS rebinding) is refused")
-driver.get(rebound)
+driver.get(rebound + "?token=" + preview.token)
 check("answers only to its own address" in driver.page_source, "and so is the page itself")
 
 # The preview's own page works as before: same origin, its actions go through.
@@ -113,7 +115,8 @@ driver.get(preview_url)
 WebDriverWait(driver, 60).until(lambda d: d.find_element("id", "screen-title").text == "Sign in")
 driver.execute_script("""
   const done = arguments[0];
-  fetch("/action", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action: "lua", code: "x = 1" }) })
+  fetch("/action", { method: "POST", headers: { "Content-Type": "application/json", "X-Coordrun-Token": document.body.dataset.token },
+                     body: JSON.stringify({ action: "lua", code: "x = 1" }) })
     .then((r) => r.json()).then((s) => { document.title = "answered " + (s.error || "ok"); });
 """, None)
 WebDriverWait(driver, 60).until(lambda d: d.title.startswith("answered"))

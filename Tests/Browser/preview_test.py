@@ -11,10 +11,9 @@ import socket
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 
 import chromium
+from preview_client import Preview
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -75,18 +74,16 @@ def action(label):
     return driver.find_element(By.XPATH, "//button[contains(@class,'action') and starts-with(normalize-space(.), %s)]" % json.dumps(label))
 
 
-def post(url, body, content_type="application/json"):
-    request = urllib.request.Request(url + "action", data=body, method="POST", headers={"Content-Type": content_type})
-    try:
-        with urllib.request.urlopen(request) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+def post(url, body):
+    return Preview(url).action(body)
 
 
 # --- login -> profile -> city pick, as a person clicks it ---------------------------------------------
 driver.get(app_url)
 until(lambda: revision() >= 0 and text("screen-title") == "Sign in", "the page shows the login screen")
+check("token=" + Preview(app_url).token in driver.current_url, "the page keeps its token in its address")
+driver.refresh()
+until(lambda: revision() >= 0 and text("screen-title") == "Sign in", "so a reload shows the page again")
 login = driver.find_element(By.CSS_SELECTOR, ".value[data-output=login] input")
 check(login.get_attribute("type") == "password", "the login's payload, which holds a secret, is typed into a field that hides it")
 login.clear()
@@ -133,16 +130,17 @@ click(lambda: driver.find_element(By.ID, "redo"))
 until(lambda: "City: Dimitrovgrad" in text("screen-text"), "redo takes it again")
 
 # --- bad requests change nothing ----------------------------------------------------------------------
-before = json.loads(urllib.request.urlopen(app_url + "state").read())
+app = Preview(app_url)
+before = app.state()
 for body, expected in ((b'{"action": "fly"}', "unknown action 'fly'"), (b"{not json", "not JSON"),
                        (b'{"action": "choose", "number": -3}', "needs a number"),
                        (b'{"action": "tap", "output": "selectCity", "payload": "1\\n2"}', "one Lua expression on one line")):
     status, answer = post(app_url, body)
     check(status == 400 and expected in answer.get("error", ""), "a bad action is refused: %s" % expected)
-host, port = app_url.split("//")[1].rstrip("/").split(":")
+host, port = app.host, app.port
 with socket.create_connection((host, int(port))) as raw:
-    raw.sendall(("POST /action HTTP/1.1\r\nHost: %s:%s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
-                 % (host, port, 9 << 20)).encode())
+    raw.sendall(("POST /action HTTP/1.1\r\nHost: %s:%s\r\nX-Coordrun-Token: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+                 % (host, port, app.token, 9 << 20)).encode())
     reply = ""
     raw.settimeout(10)
     while "}" not in reply:
@@ -152,16 +150,12 @@ with socket.create_connection((host, int(port))) as raw:
         reply += chunk.decode(errors="replace")
 check(reply.startswith("HTTP/1.1 413") and "over the 8 MiB" in reply, "an oversized action is refused before it is read")
 for path in ("../../etc/passwd", "state/../../x", "nope"):
-    try:
-        urllib.request.urlopen(app_url + path)
-        check(False, "a path outside the preview is refused")
-    except urllib.error.HTTPError as error:
-        check(error.code == 404, "a path outside the preview is refused: " + path)
-after = json.loads(urllib.request.urlopen(app_url + "state").read())
+    check(app.request(path)[0] == 404, "a path outside the preview is refused: " + path)
+after = app.state()
 check(after["revision"] == before["revision"] and after["stack"] == before["stack"], "and none of them changed the app")
 status, answer = post(app_url, b'{"action": "lua", "code": "while true do end"}')
 check(status == 200 and "timed out" in (answer.get("error") or ""), "a runaway line is stopped by the time limit")
-check(json.loads(urllib.request.urlopen(app_url + "state").read())["stack"] == before["stack"], "and the server goes on, the app as before")
+check(app.state()["stack"] == before["stack"], "and the server goes on, the app as before")
 status, answer = post(app_url, b'{"action": "tap", "output": "nope"}')
 check(status == 200 and "no output 'nope'" in (answer.get("error") or ""), "a failing line is reported with its message")
 until(lambda: "no output 'nope'" in text("error"), "the page shows the error")
@@ -310,7 +304,7 @@ click(lambda: driver.find_element(By.ID, "open-link"))
 until(lambda: text("stack") == "Categories › Products › Product", "a link opens three deep")
 click(lambda: action("add"))
 until(lambda: driver.find_element(By.CSS_SELECTOR, "#tabbar button[data-title=Cart] .badge").get_attribute("textContent") == "1", "the cart's tab shows its badge")
-snapshot = urllib.request.urlopen(shop_url + "snapshot").read()
+snapshot = Preview(shop_url).request("snapshot")[1].encode()
 snapshot_file = os.path.join(shots, "shop-snapshot.json")
 with open(snapshot_file, "wb") as f:
     f.write(snapshot)
@@ -326,12 +320,13 @@ driver.find_element(By.ID, "restore").send_keys(snapshot_file)
 until(lambda: text("stack") == "Categories › Products › Product", "restoring the snapshot brings the product back")
 
 # --- latency: a click to the updated page, with 50 more pages connected (printed for docs/Performance.md) -
-host, port = shop_url.split("//")[1].rstrip("/").split(":")
+shop = Preview(shop_url)
+host, port = shop.host, shop.port
 listeners = []
 for _ in range(50):
     s = socket.create_connection((host, int(port)))
-    s.sendall(("GET /live HTTP/1.1\r\nHost: %s:%s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n" % (host, port)).encode())
+    s.sendall(("GET /live?token=%s HTTP/1.1\r\nHost: %s:%s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n" % (shop.token, host, port)).encode())
     listeners.append(s)
 def drain(sock):
     try:

@@ -3,7 +3,8 @@
 Run by Tests/EndToEndTests/PreviewBrowserTests.swift:
     server_limits_test.py PREVIEW_URL SERVER_PID CONNECTIONS
 PREVIEW_URL is a preview whose descriptor limit lets it hold fewer than CONNECTIONS connections; SERVER_PID
-is its process. After each load (and while the connections of a load are still open) a GET /state must be
+is its process. No load here carries the preview's token, but GET /state (which does) and a page's
+WebSocket. After each load (and while the connections of a load are still open) a GET /state must be
 answered: the server neither stops nor waits on the load. Prints one line a check, with the time GET /state
 took (measured, not asserted past a generous bound: a busy machine is slow, a blocked server never answers);
 exits 1 at the first that fails.
@@ -13,11 +14,12 @@ import socket
 import struct
 import sys
 import time
-import urllib.parse
+
+from preview_client import Preview
 
 preview_url, pid, connections = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-address = urllib.parse.urlparse(preview_url)
-host, port = address.hostname, address.port
+preview = Preview(preview_url)
+host, port, token = preview.host, preview.port, preview.token.encode()
 BOUND = 20.0  # seconds: the server that waited on these loads took minutes, or never answered
 
 
@@ -58,7 +60,7 @@ def answer(sock):
 def state(what):
     started = time.monotonic()
     with connect() as sock:
-        sock.sendall(b"GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        sock.sendall(b"GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Coordrun-Token: " + token + b"\r\nConnection: close\r\n\r\n")
         status, body = answer(sock)
     took = time.monotonic() - started
     check(status == 200 and "revision" in json.loads(body), "GET /state is answered %s (%.3f s)" % (what, took))
@@ -73,7 +75,51 @@ def resident():
     return 0
 
 
+def websocket(with_token):
+    """A connection that asks for the page's WebSocket (with the token in its query, or without), and the
+    head of the answer."""
+    sock = connect()
+    path = b"/live?token=" + token if with_token else b"/live"
+    sock.sendall(b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    head = b""
+    while b"\r\n\r\n" not in head:
+        byte = sock.recv(1)
+        if not byte:
+            break
+        head += byte
+    return sock, head
+
+
 state("before any load")
+idle_memory = resident()
+
+# Uploads without the token: the gate decides on the head, so no body is read or kept (60 connections
+# each announcing and sending 8 MiB once took the server to 533 MB).
+uploads = []
+for _ in range(60):
+    sock = connect()
+    sock.sendall(b"POST /action HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % (8 << 20))
+    uploads.append(sock)
+chunk = b"x" * (1 << 20)
+refused = 0
+for sock in uploads:
+    try:
+        for _ in range(8):
+            sock.sendall(chunk)
+    except OSError:
+        pass  # the server refused the head and closed: the rest is never read
+    try:
+        status, body = answer(sock)
+        refused += status == 403 and b"token" in body
+    except OSError:
+        refused += 1  # closed before the answer could be read back: refused all the same
+check(refused == 60, "60 uploads of 8 MiB without the token are refused (%d)" % refused)
+grown = resident() - idle_memory
+check(grown < 32 << 20, "the server's memory is within 32 MiB of idle (%d KiB more)" % (grown >> 10))
+state("beside 60 refused uploads of 8 MiB")
+for sock in uploads:
+    sock.close()
 
 # Long request lines and header lines: refused with 431 as soon as they pass 8 KiB; the server does not scan
 # what follows (two 256 KiB lines once kept it busy for minutes).
@@ -122,15 +168,23 @@ for sock in idle:
     sock.close()
 check(closed > 0, "the server closed %d of them to make room" % closed)
 
+# A peer without the token holds every connection it can, and asks for WebSockets: it gets none (its
+# connections are idle ones, which make room), and the page's own WebSocket is taken in.
+held = [connect() for _ in range(connections)]
+sock, head = websocket(False)
+check(head.startswith(b"HTTP/1.1 403"), "a WebSocket without the token is refused (%r)" % head[:40])
+sock.close()
+sock, head = websocket(True)
+check(head.startswith(b"HTTP/1.1 101"), "with %d connections of a peer open, the page's WebSocket is accepted (%r)" % (connections, head[:40]))
+sock.close()
+for held_sock in held:
+    held_sock.close()
+
 # A WebSocket message over 1 MiB: the socket is closed with 1009 before the message is read, and the
 # server's memory does not grow by it (a 1 GiB frame once took it to 1.8 GB).
 before = resident()
-with connect() as sock:
-    sock.sendall(b"GET /live HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += sock.recv(1)
+sock, head = websocket(True)
+with sock:
     check(head.startswith(b"HTTP/1.1 101") and b"s3pPLMBiTxaQ9kYGzzhZRbK+xOo=" in head, "the WebSocket handshake is accepted (RFC 6455's example key)")
     # The head of a masked text frame declaring 1 GiB: the server answers it before reading any more (what
     # a peer sends past it would only reset the connection before the answer is read here).

@@ -81,9 +81,13 @@ struct Request {
     static let single: Set<String> = ["host", "origin", "content-length", "content-type", "transfer-encoding", "x-coordrun-token",
                                       "sec-fetch-site", "sec-fetch-mode", "upgrade", "sec-websocket-key"]
 
-    /// Reads the next request from `reader`, its body at most `bodyLimit` bytes; nil when the peer closed
-    /// the connection between requests.
-    static func read(from reader: inout ByteReader, bodyLimit: Int) async throws -> Request? {
+    /// The length of the body that follows the head (its `Content-Length`), or nil when it has none; the
+    /// body is read only once the request is let in (``readBody(from:limit:)``).
+    var bodyLength: Int?
+
+    /// Reads the next request's head (its line and headers) from `reader`, not its body; nil when the peer
+    /// closed the connection between requests.
+    static func head(from reader: inout ByteReader) async throws -> Request? {
         var total = 0
         func nextLine() async throws -> String? {
             guard let line = try await reader.line(limit: Limit.line) else {
@@ -131,22 +135,30 @@ struct Request {
                 query[decode(pair[0])] = pair.count == 2 ? decode(pair[1]) : ""
             }
         }
-        var body: [UInt8] = []
         if headers["transfer-encoding"] != nil {
             throw Refused(status: 411, message: "a body is sent with a Content-Length, not a Transfer-Encoding")
         }
+        var bodyLength: Int?
         if let length = headers["content-length"] {
             guard !length.isEmpty, length.count <= 18, length.allSatisfy({ $0.isASCII && $0.isNumber }), let count = Int(length) else {
                 throw Refused(status: 400, message: "the Content-Length is not a number")
             }
-            guard count <= bodyLimit else {
-                throw Refused(status: 413, message: "the body is \(count) bytes, over the \(bodyLimit >> 20) MiB a request may hold")
-            }
-            body = try await reader.bytes(count)
+            bodyLength = count
         }
         let connection = headers["connection"]?.lowercased() ?? ""
         let keepAlive = parts[2] == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
-        return Request(method: String(parts[0]), path: String(target[0]), query: query, headers: headers, body: body, keepAlive: keepAlive)
+        return Request(method: String(parts[0]), path: String(target[0]), query: query, headers: headers, body: [], keepAlive: keepAlive,
+                       bodyLength: bodyLength)
+    }
+
+    /// Reads the body the head announced (``bodyLength``), at most `limit` bytes: a request's body is read
+    /// only after the gate let the request in, so a refused one never fills the server's memory.
+    mutating func readBody(from reader: inout ByteReader, limit: Int) async throws {
+        guard let count = bodyLength, count > 0 else { return }
+        guard count <= limit else {
+            throw Refused(status: 413, message: "the body is \(count) bytes, over the \(limit >> 20) MiB a request may hold")
+        }
+        body = try await reader.bytes(count)
     }
 }
 

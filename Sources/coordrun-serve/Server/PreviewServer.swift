@@ -145,9 +145,9 @@ actor PreviewServer {
         defer { try? socket.close() }
         var reader = ByteReader(socket)
         while true {
-            let request: Request
+            var request: Request
             do {
-                guard let next = try await Request.read(from: &reader, bodyLimit: handler.bodyLimit) else { return }
+                guard let next = try await Request.head(from: &reader) else { return }
                 request = next
             } catch let refused as Request.Refused {
                 try? await socket.write(handler.finish(Response.error(refused.status, refused.message)).bytes(keepAlive: false))
@@ -156,7 +156,21 @@ actor PreviewServer {
                 return
             }
             guard await server.enter(.busy, number) else { return }
-            if request.path == "/live", request.method == "GET", handler.gate.refusal(request) == nil {
+            // The gate decides on the head alone: a refused request's body is never read, and its
+            // connection is closed (what follows the head is not read either).
+            if let refusal = handler.gate.refusal(request) {
+                try? await socket.write(handler.finish(Response.error(refusal.status, refusal.message)).bytes(keepAlive: false))
+                return
+            }
+            do {
+                try await request.readBody(from: &reader, limit: handler.bodyLimit)
+            } catch let refused as Request.Refused {
+                try? await socket.write(handler.finish(Response.error(refused.status, refused.message)).bytes(keepAlive: false))
+                return
+            } catch {
+                return
+            }
+            if request.path == "/live", request.method == "GET" {
                 switch WebSocket.accept(request) {
                 case .success(let handshake):
                     guard (try? await socket.write(handshake.bytes(keepAlive: true))) != nil, await server.enter(.live, number) else { return }
