@@ -290,20 +290,6 @@ int coordlua_searcher_folders(lua_State *L) {
     return coordlua_load_found(L, name);
 }
 
-/* The file searcher of a sandbox: text only, and only along the path in the registry's "coordlua.modulePath"
-   (the app's own folders), whatever a script puts in package.path. Upvalue 1: package.searchpath. */
-int coordlua_searcher_sandboxed(lua_State *L) {
-    const char *name = luaL_checkstring(L, 1);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_pushstring(L, name);
-    if (lua_getfield(L, LUA_REGISTRYINDEX, "coordlua.modulePath") != LUA_TSTRING) {
-        lua_pushliteral(L, "no module folder in the sandbox");
-        return 1;
-    }
-    lua_call(L, 2, 2);
-    return coordlua_load_found(L, name);
-}
-
 /* The program's results: the whole stack (also when the chunk yielded and was resumed). */
 static int coordlua_program_finish(lua_State *L, int status, lua_KContext extra) {
     (void)status; (void)extra;

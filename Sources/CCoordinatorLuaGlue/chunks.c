@@ -196,21 +196,26 @@ static int readFile(lua_State *L, const char *filename, char **text, size_t *siz
         lua_pushfstring(L, "cannot read %s: %s", filename, strerror(error));
         return LUA_ERRFILE;
     }
-    size_t start = 0;
-    if (length >= 3 && memcmp(bytes, "\xEF\xBB\xBF", 3) == 0) start = 3;
-    if (start < length && bytes[start] == '#') {
-        const char *newline = memchr(bytes + start, '\n', length - start);
-        if (newline != NULL) {
-            start = (size_t)(newline - bytes);
-        } else {
-            bytes[start] = '\n';
-            length = start + 1;
-        }
-    }
+    size_t start = coordlua_chunk_text(bytes, &length);
     *text = bytes;
     *size = length - start;
     *skip = start;
     return LUA_OK;
+}
+
+size_t coordlua_chunk_text(char *bytes, size_t *length) {
+    size_t start = 0;
+    if (*length >= 3 && memcmp(bytes, "\xEF\xBB\xBF", 3) == 0) start = 3;
+    if (start < *length && bytes[start] == '#') {
+        const char *newline = memchr(bytes + start, '\n', *length - start);
+        if (newline != NULL) {
+            start = (size_t)(newline - bytes);
+        } else {
+            bytes[start] = '\n';
+            *length = start + 1;
+        }
+    }
+    return start;
 }
 
 int coordlua_loadfile_shared(lua_State *L, const char *filename) {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 import CoordinatorCore
@@ -45,6 +46,52 @@ import CoordinatorLua
         let (runtime, _) = try sandboxed()
         #expect(runtime.app.window.visibleScreen?["answer"] == 42)
         #expect(runtime.lua.isSandboxed)
+    }
+
+    /// A sandboxed `require` loads only regular files inside the app's folder: a module whose file is a
+    /// symbolic link is refused, pointing outside or inside; links among its folders are followed, but the
+    /// file they lead to must stay inside; a FIFO, a link to /dev/stdin and a folder are refused at once
+    /// (a FIFO once kept `require` waiting past every limit); each refusal names the file, and the app is
+    /// as before.
+    @Test func requireLoadsOnlyRegularFilesInsideTheAppsFolder() throws {
+        let (runtime, folder) = try sandboxed()
+        let outside = try TemporaryDirectory()
+        let secret = try outside.write("secret.lua", "return 'read from outside'")
+        try folder.write("inside.lua", "return 'inside'")
+        try FileManager.default.createDirectory(atPath: folder.path + "/lib/deep", withIntermediateDirectories: true)
+        try folder.write("lib/deep/mod.lua", "return 'deep'")
+        let links = [("escape.lua", secret), ("alias.lua", folder.path + "/inside.lua"), ("stdin.lua", "/dev/stdin"),
+                     ("outer", outside.path), ("inner", folder.path + "/lib")]
+        for (name, target) in links { try FileManager.default.createSymbolicLink(atPath: folder.path + "/" + name, withDestinationPath: target) }
+        #expect(mkfifo(folder.path + "/pipe.lua", 0o600) == 0)
+        try FileManager.default.createDirectory(atPath: folder.path + "/dir.lua", withIntermediateDirectories: true)
+        let before = runtime.app.stateDescription
+        func refused(_ module: String, _ message: String) {
+            let error = luaError { try runtime.run("return require '\(module)'") }
+            #expect(error?.message.contains(message) == true, "\(module): \(error?.message ?? "loaded")")
+            #expect(runtime.app.stateDescription == before)
+        }
+        refused("escape", "module 'escape': \(folder.path)/escape.lua is a symbolic link, and the sandbox loads only regular files inside the app's folder")
+        refused("alias", "\(folder.path)/alias.lua is a symbolic link")
+        refused("stdin", "\(folder.path)/stdin.lua is a symbolic link")
+        refused("outer.secret", "\(folder.path)/outer/secret.lua is \(secret), outside the app's folder")
+        refused("pipe", "\(folder.path)/pipe.lua is a FIFO")
+        refused("dir", "\(folder.path)/dir.lua is a folder")
+        refused("nowhere", "no file '\(folder.path)/nowhere.lua'")
+        #expect(try runtime.run("return require 'inside', require 'lib.deep.mod', (require 'inner.deep.mod')") == ["inside", "deep", "deep"])
+    }
+
+    /// Reading a module is work of the line that requires it: a module bigger than the memory limit ends
+    /// it with "not enough memory", and each byte counts against the instruction budget.
+    @Test func readingAModuleCountsAgainstTheLinesLimits() throws {
+        let (runtime, folder) = try sandboxed()
+        try folder.write("big.lua", "return " + String(repeating: " ", count: 4 << 20) + "1")
+        try runtime.limit(memory: 2 << 20, instructions: nil)
+        #expect(luaError { try runtime.run("return require 'big'") }?.message.contains("not enough memory") == true)
+        try runtime.limit(memory: nil, instructions: 1_000_000)
+        #expect(luaError { try runtime.run("return require 'big'") }?.message.contains("instruction budget of 1000000 instructions exhausted") == true)
+        try runtime.limit(memory: nil, instructions: nil)
+        #expect(try runtime.run("return (require 'big')") == [1])
     }
 
     @Test func whatIsGone() throws {

@@ -21,7 +21,7 @@
  * The parts, included below in order (each uses the ones before it): coordlua_pool.h (a state's small
  * blocks), coordlua_runtime.h (the runtime record and the allocator), coordlua_trampolines.h, coordlua_errors.h, coordlua_hooks.h (hooks, Ctrl-C, introspection,
  * warnings), coordlua_calls.h (protected calls), coordlua_chunks.h (compiled chunks shared by the process's
- * states), coordlua_values.h (weak maps, macros, data images),
+ * states), coordlua_modules.h (where a sandbox's `require` may read), coordlua_values.h (weak maps, macros, data images),
  * coordlua_fingerprint.h (state fingerprints), coordlua_patterns.h (pattern matching whose work counts).
  */
 #ifndef COORDLUA_GLUE_H
@@ -49,6 +49,7 @@
 #include "coordlua_hooks.h"
 #include "coordlua_calls.h"
 #include "coordlua_chunks.h"
+#include "coordlua_modules.h"
 #include "coordlua_values.h"
 #include "coordlua_fingerprint.h"
 #include "coordlua_patterns.h"

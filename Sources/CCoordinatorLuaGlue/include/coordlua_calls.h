@@ -78,8 +78,5 @@ int coordlua_searcher_folders(lua_State *L);
 /* Calls upvalue 1 with this call's arguments and returns its results: a chunk run under a C frame, as lua.c runs its chunks under
    pmain (a traceback ends with "[C]: in ?"). */
 int coordlua_program(lua_State *L);
-/* A sandbox's file searcher: text only, along the registry's "coordlua.modulePath" only; upvalue 1:
-   package.searchpath. */
-int coordlua_searcher_sandboxed(lua_State *L);
 
 #endif /* COORDLUA_CALLS_H */

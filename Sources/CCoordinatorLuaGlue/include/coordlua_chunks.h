@@ -18,6 +18,11 @@ int coordlua_load_shared(lua_State *L, const char *text, size_t size, const char
    same messages), through the store. */
 int coordlua_loadfile_shared(lua_State *L, const char *filename);
 
+/* Where a file's chunk starts in its `*length` bytes, as luaL_loadfilex reads it: past a UTF-8 BOM, a first
+   line starting with '#' replaced by its newline (so line numbers stay); a '#' line without a newline is made
+   one newline (`*length` shortened). */
+size_t coordlua_chunk_text(char *bytes, size_t *length);
+
 /* The store's figures: chunks kept, bytes held (texts and dumps), loads served from it, loads that
    compiled, and the byte limit. */
 typedef struct coordlua_ChunkStats {

@@ -39,8 +39,6 @@ static inline int coordlua_weakmap_new(lua_State *L) {
 
 static inline int coordlua_registryindex(void) { return LUA_REGISTRYINDEX; }
 static inline const char *coordlua_copyright(void) { return LUA_COPYRIGHT; }
-/* Whether the file can be opened for reading (what Lua's searchpath checks). */
-static inline int coordlua_readable(const char *path) { FILE *f = fopen(path, "r"); if (f == NULL) return 0; fclose(f); return 1; }
 static inline int coordlua_upvalueindex(int i) { return lua_upvalueindex(i); }
 static inline void coordlua_pop(lua_State *L, int n) { lua_pop(L, n); }
 static inline void coordlua_newtable(lua_State *L) { lua_newtable(L); }

@@ -38,14 +38,14 @@ extension LuaState {
 
     /// Makes `require` load only preloaded modules and Lua modules from the folders ``allowModules(in:)``
     /// allows, as text: no C modules, no `package.loadlib` or `package.searchpath`, whatever a script puts in
-    /// `package.path`. What a sandbox does to `package`; for a host that needs `require` (a library that
+    /// `package.path`; only regular files inside those folders, never through a symbolic link as the file
+    /// itself, never a FIFO or a device, read under the line's limits (`coordlua_modules.h`). What a sandbox does to `package`; for a host that needs `require` (a library that
     /// preloads its module) in a state opened without `package` (``LuaLibraries/safe``).
     package func restrictModules() throws {
         guard !core.modules.restricted else { return }
         let L = try core.thread()
         lua_getglobal(L, "package")
-        lua_getfield(L, -1, "searchpath")
-        lua_pushcclosure(L, coordlua_searcher_sandboxed, 1)
+        lua_pushcclosure(L, coordlua_searcher_sandboxed, 0)
         let searcher = lua_gettop(L)
         lua_createtable(L, 2, 0)
         lua_getfield(L, -3, "searchers")

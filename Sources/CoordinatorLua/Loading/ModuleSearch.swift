@@ -34,6 +34,13 @@ final class ModuleSearch {
         let path = self.directories.flatMap { ["\($0)/?.lua", "\($0)/?/init.lua"] }.joined(separator: ";")
         lua_pushstring(L, path)
         lua_setfield(L, coordlua_registryindex(), "coordlua.modulePath")
+        // The folders themselves, for the sandbox's searcher (coordlua_modules.h).
+        lua_createtable(L, Int32(clamping: self.directories.count), 0)
+        for (i, directory) in self.directories.enumerated() {
+            lua_pushstring(L, directory)
+            lua_rawseti(L, -2, lua_Integer(i + 1))
+        }
+        lua_setfield(L, coordlua_registryindex(), "coordlua.moduleFolders")
         guard !restricted, !hasSearcher else { return }
         // package.searchers: preload, then this one, then Lua's own.
         lua_getglobal(L, "package")
