@@ -8,7 +8,7 @@ struct InitCommand: ParsableCommand {
         commandName: "init",
         abstract: "Make a new project: an app with two screens and a coordinator, its flow test, editor and luacheck settings, a README and a CI workflow.",
         usage: "coordrun init [--repository <url>] <name>",
-        discussion: "The folder must not exist yet (or be an empty folder); nothing is written otherwise. Then: cd NAME && coordrun test. The CI workflow builds coordrun from the coordinator runtime's git repository: --repository, or else the GitHub repository variable COORDINATOR_REPOSITORY. Exit status: 2 without a name; 1 when the name is taken by a file or a folder that is not empty, or the folder cannot be made.")
+        discussion: "The folder must not exist yet (or be an empty folder); nothing is written otherwise. Then: cd NAME && coordrun test. The CI workflow builds coordrun from the coordinator runtime's git repository: --repository, or else the GitHub repository variable COORDINATOR_REPOSITORY. Exit status: 2 without a name or with a name that holds '..'; 1 when the name is taken by a file or a folder that is not empty, or the folder cannot be made.")
 
     @Argument(help: "The project's folder (made here).", completion: .directory)
     var name: String
@@ -21,6 +21,12 @@ struct InitCommand: ParsableCommand {
         // `coordrun init "$NAME"` with NAME unset must not make the project in the current folder or in /.
         guard !name.allSatisfy(\.isWhitespace) else {
             Terminal.writeError(streams.err.error(CoordRun.program + " init: a project name is required") + "\n")
+            throw ExitCode(2)
+        }
+        // `new/../..` once named the current folder's parent, which the check below saw as missing (`new`
+        // was): the path checked must be the path written, so a name that climbs is refused outright.
+        guard !name.split(separator: "/").contains("..") else {
+            streams.notice("\(name): a project's name has no '..' in it (name the new folder itself: coordrun init notes, coordrun init ~/work/notes); nothing was written")
             throw ExitCode(2)
         }
         switch Files.target(name) {

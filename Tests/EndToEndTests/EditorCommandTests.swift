@@ -85,7 +85,8 @@ import CoordinatorLua
     }
 
     /// `coordrun init "$NAME"` with NAME unset, a name taken by a file, a folder holding only a hidden
-    /// file: each refused before anything is written (an empty name once made the project in `/`).
+    /// file, a name with `..`: each refused before anything is written (an empty name once made the project
+    /// in `/`).
     @Test func initRefusesAnEmptyNameAndATakenTargetWritingNothing() throws {
         let folder = try TemporaryDirectory()
         for name in ["", "  "] {
@@ -99,6 +100,19 @@ import CoordinatorLua
             let refused = try Programs.run(Programs.coordrun, ["init", name], input: "", folder: folder.path)
             #expect(refused.status == 1 && refused.err.contains("exists and is not an empty folder"), "\(name): \(refused.err)")
         }
+        // A name that climbs out of the folder it names (`new/../..` once wrote over the parent's README.md
+        // and app.lua) is refused before anything is written, whatever is there.
+        let project = folder.path + "/work/here"
+        try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+        _ = try folder.write("work/here/README.md", "mine\n")
+        for name in ["new/../..", "new/..", "..", "a/../b", "../x"] {
+            let refused = try Programs.run(Programs.coordrun, ["init", name], input: "", folder: project)
+            #expect(refused.status == 2 && refused.err.contains("a project's name has no '..' in it"), "\(name): \(refused.err)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: project) == ["README.md"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/work") == ["here"])
+        #expect(readFile(project + "/README.md") == "mine\n")
+        try FileManager.default.removeItem(atPath: folder.path + "/work")
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(left == ["hidden", "taken"], "\(left)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/hidden") == [".git"])
