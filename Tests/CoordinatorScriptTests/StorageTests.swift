@@ -130,16 +130,19 @@ import CoordinatorLua
     }
 
     @Test func aSnapshotTakenAfterSignInRestoresAfterARelaunchAndInANewRuntime() throws {
-        let store = FileStorage(path: folder.path + "/storage.json")
-        let runtime = try runtime(store: store)
-        try runtime.run("tap('next') tap('login', 'Ann')", name: "=test")
-        let snapshot = try runtime.snapshot()
-        // The token is secret: never written into the snapshot, but kept in the store.
-        #expect(!snapshot.contains("t-Ann"))
-        #expect(try store.load() == ["onboarded": true, "token": "t-Ann", "user": "Ann"])
-        try runtime.relaunch()
-        try runtime.restore(snapshot)
-        #expect(stack(runtime) == ["Home"])
+        let snapshot: String
+        do {
+            let store = FileStorage(path: folder.path + "/storage.json")
+            let runtime = try runtime(store: store)
+            try runtime.run("tap('next') tap('login', 'Ann')", name: "=test")
+            snapshot = try runtime.snapshot()
+            // The token is secret: never written into the snapshot, but kept in the store.
+            #expect(!snapshot.contains("t-Ann"))
+            #expect(try store.load() == ["onboarded": true, "token": "t-Ann", "user": "Ann"])
+            try runtime.relaunch()
+            try runtime.restore(snapshot)
+            #expect(stack(runtime) == ["Home"])
+        } // the runtime and its store go: the storage has no owner any more
         // A new process with the storage from then: it starts signed in, and its steps began with none.
         let other = try self.runtime(store: FileStorage(path: folder.path + "/storage.json"))
         #expect(stack(other) == ["Home"])
@@ -161,6 +164,40 @@ import CoordinatorLua
         let moved = try self.runtime(storage: ["onboarded": true])
         try moved.restore(snapshot)
         #expect(stack(moved) == ["Home"])
+    }
+
+    /// An app owns its storage: a second runtime that would write the same file while the first holds it is
+    /// refused, naming the file and the process that holds it (nothing is silently lost); reading it (as
+    /// exploration does) is never refused; once the first goes, the file is free again.
+    @Test func aStorageFileHasOneWriterAtATime() throws {
+        let path = folder.path + "/owned.json"
+        do {
+            let first = try runtime(store: FileStorage(path: path))
+            try first.run("tap('next')", name: "=test")
+            let refused = #expect(throws: StorageError.self) { _ = try self.runtime(store: FileStorage(path: path)) }
+            #expect(refused?.message.hasPrefix("the storage \(path) is in use by process \(getpid()) (") == true, "\(refused?.message ?? "")")
+            #expect(refused?.message.contains("it holds \(path).lock") == true)
+            #expect(try FileStorage(path: path).load() == ["onboarded": true]) // reading is never refused
+            try first.run("tap('login', 'Ann')", name: "=test")
+        }
+        let next = try runtime(store: FileStorage(path: path))
+        #expect(stack(next) == ["Home"])
+    }
+
+    /// A write the next launch would refuse to read (over 16 MiB) fails the step that makes it, the app and
+    /// the file as before.
+    @Test func aStorageTooBigToReadIsRefusedWhenWritten() throws {
+        let path = folder.path + "/big.json"
+        let runtime = try runtime(store: FileStorage(path: path))
+        try runtime.run("tap('next')", name: "=test")
+        let before = (runtime.app.stateDescription, try String(contentsOfFile: path, encoding: .utf8))
+        let error = #expect(throws: StorageError.self) {
+            try runtime.run("flow = require 'coordinator' tap('login', 'Ann') flow.storage.draft = ('x'):rep(17 << 20)", name: "=test")
+        }
+        #expect(error?.message.contains("over the 16 MiB a storage file may hold") == true, "\(error?.message ?? "")")
+        #expect(runtime.app.stateDescription == before.0)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == before.1)
+        #expect(runtime.app.storage["draft"] == nil)
     }
 
     @Test func aFileStorageSavesAtOnceAndSaysWhatIsWrongWithAFile() throws {

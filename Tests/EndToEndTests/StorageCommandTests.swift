@@ -78,6 +78,54 @@ import CoordinatorTools
         #expect(restored.out.contains("the secret 'token' of request signIn's answer ok"), "\(restored.out)")
     }
 
+    /// An app's storage has one writer: while a session holds `--storage F`, a second coordrun (run mode,
+    /// the REPL, the preview) is refused at start with a message naming F and the process holding it, and
+    /// the file keeps every update the first made; `explore` only reads it and is never refused; once the
+    /// first ends, F is free again.
+    @Test func aSecondProcessWritingTheSameStorageIsRefusedAtStart() throws {
+        let folder = try TemporaryDirectory()
+        let storage = folder.path + "/bank.json"
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: Programs.coordrun)
+        first.arguments = ["--storage", storage, "-i", "examples/bank.lua"]
+        first.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        let (input, output) = (Pipe(), Pipe())
+        (first.standardInput, first.standardOutput, first.standardError) = (input, output, output)
+        try first.run()
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) }; first.waitUntilExit() }
+        // A safety net, never the thing tested: a session that never answers is ended.
+        let net = DispatchWorkItem { [pid = first.processIdentifier] in kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: net)
+        defer { net.cancel() }
+        // 300 updates, then a line whose answer says they are done (the session holds the file meanwhile).
+        let update = "local storage = require('coordinator').storage for i = 1, 300 do storage.count = i end print('counted ' .. storage.count)\n"
+        input.fileHandleForWriting.write(Data(update.utf8))
+        var seen = ""
+        while !seen.contains("counted 300") && !seen.contains("traceback") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+        }
+        #expect(seen.contains("counted 300"), "\(seen)")
+        for arguments in [["--storage", storage, "examples/bank.lua"], ["--storage", storage, "-i", "examples/bank.lua"]] {
+            let second = try Programs.run(arguments, input: "require('coordinator').storage.count = 0\n")
+            #expect(second.status == 1, "\(arguments): \(second.out)\(second.err)")
+            #expect(second.err.contains("the storage \(storage) is in use by process \(first.processIdentifier) ("), "\(second.err)")
+            #expect(second.err.contains("coordrun --storage \(storage) -i examples/bank.lua"), "\(second.err)")
+        }
+        let served = try Programs.run(["serve", "--port", "0", "--storage", storage, "examples/bank.lua"], input: "", within: 60)
+        #expect(served.status == 1 && served.err.contains("is in use by process \(first.processIdentifier)"), "\(served.out)\(served.err)")
+        let explored = try Programs.run(["explore", "examples/bank.lua", "--storage", storage, "--depth", "2"], input: "")
+        #expect(explored.status == 0, "\(explored.out)\(explored.err)")
+        #expect(try FlowValue(json: String(contentsOfFile: storage, encoding: .utf8))["count"] == 300)
+        try input.fileHandleForWriting.close()
+        first.waitUntilExit()
+        let after = try Programs.run(["--storage", storage, "-i", "examples/bank.lua"],
+                                     input: "local storage = require('coordinator').storage storage.count = storage.count + 1\n")
+        #expect(after.status == 0, "\(after.err)")
+        #expect(try FlowValue(json: String(contentsOfFile: storage, encoding: .utf8))["count"] == 301)
+    }
+
     @Test func aStorageFileThatIsNotOneIsAClearErrorAndExploringOnlyReadsIt() throws {
         let folder = try TemporaryDirectory()
         let bad = try folder.write("bad.json", "[1, 2, 3]")
