@@ -14,7 +14,8 @@ struct CheckCommand: ParsableCommand {
         usage: "coordrun check [<paths> ...]",
         discussion: """
             Checks every .lua file under the paths (default: the current folder; hidden and build folders \
-            skipped) with luacheck (the project's .luacheckrc, else the settings coordrun annotations writes) \
+            skipped) with luacheck (the settings coordrun annotations writes; a folder's .luacheckrc is Lua, which \
+            luacheck would run, so it is read only when --luacheckrc names it) \
             and with EmmyLua's language server, emmylua_ls (found on PATH, or named by COORDRUN_LANGUAGE_SERVER), \
             which reads the project's .luarc.json and annotations as an editor does. Prints each finding as \
             FILE:LINE: [checker] message, then a summary. Exit status: 0 nothing found, 1 findings, 2 neither \
@@ -26,6 +27,9 @@ struct CheckCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The most seconds the language server may take to check everything.", valueName: "seconds"))
     var timeout: Double = 120
+
+    @Option(help: ArgumentHelp("luacheck's settings from this file (it is Lua, which luacheck runs: name only a file you trust). Without it, the settings coordrun annotations writes, whatever .luacheckrc the folder holds.", valueName: "file"), completion: .file())
+    var luacheckrc: String?
 
     func run() throws {
         let streams = CoordRun.Streams()
@@ -48,8 +52,15 @@ struct CheckCommand: ParsableCommand {
         }
         var findings: [String] = []
         var used: [String] = []
+        if let luacheckrc, !Files.exists(luacheckrc) {
+            streams.notice("--luacheckrc \(luacheckrc): no such file")
+            throw ExitCode(2)
+        }
+        if luacheckrc == nil, let settings = Files.readFile(".luacheckrc"), settings != Annotations.luacheckConfig {
+            streams.notice(".luacheckrc is not read (it is Lua, which luacheck would run): the settings coordrun annotations writes are used; give --luacheckrc .luacheckrc to use it")
+        }
         if let luacheck {
-            do { findings += try Self.luacheck(luacheck, files); used.append("luacheck") } catch {
+            do { findings += try Self.luacheck(luacheck, files, settings: luacheckrc); used.append("luacheck") } catch {
                 streams.notice("luacheck: \(error)")
                 throw ExitCode(2)
             }
@@ -88,13 +99,16 @@ struct CheckCommand: ParsableCommand {
 
     struct CheckFailure: Error, CustomStringConvertible { let description: String }
 
-    /// luacheck's findings in `files`, with the project's `.luacheckrc` or, without one, the settings
-    /// `coordrun annotations` writes.
-    static func luacheck(_ program: String, _ files: [String]) throws -> [String] {
+    /// luacheck's findings in `files`, with the settings in the file `settings` or, without one, those
+    /// `coordrun annotations` writes: never a `.luacheckrc` luacheck would find by itself (it is Lua, which
+    /// luacheck runs: a folder checked out from elsewhere could run anything).
+    static func luacheck(_ program: String, _ files: [String], settings: String?) throws -> [String] {
         guard !files.isEmpty else { return [] }
         var config = ""
         var folder: String?
-        if !Files.exists(".luacheckrc") {
+        if let settings {
+            config = " --config " + Processes.shellQuoted(settings)
+        } else {
             guard let made = Files.temporaryFolder("coordrun-check") else { throw CheckFailure(description: "cannot make a temporary folder") }
             folder = made
             if let failure = Files.writing(Annotations.luacheckConfig, to: made + "/luacheckrc") { throw CheckFailure(description: failure) }

@@ -59,12 +59,12 @@ final class ExploreQueue: ExploreWorkforce {
     private let lease: Double
     private var localWorkers: [Processes.Child?]
     private var lastBeat = Processes.nanoseconds()
-    /// What checks the workers' answers (``AnswerCheck``), or nil to believe them.
-    private let check: AnswerCheck?
+    /// What checks the workers' answers (``AnswerCheck``).
+    private let check: AnswerCheck
 
     /// A run of the exploration on the database at `url`: the scripts' `digest`, the `arguments` a worker
     /// explores with (the script first), the `snapshot` explored from; `localWorkers` workers started here.
-    init(url: String, digest: String, arguments: [String], snapshot: String?, lease: Double, localWorkers count: Int, check: AnswerCheck?) throws {
+    init(url: String, digest: String, arguments: [String], snapshot: String?, lease: Double, localWorkers count: Int, check: AnswerCheck) throws {
         self.check = check
         database = try PostgresConnection(url)
         // The workers started here connect without the password on their command lines: libpq reads it
@@ -124,12 +124,11 @@ final class ExploreQueue: ExploreWorkforce {
                 "DELETE FROM coordrun_explore_batches WHERE run = $1::bigint AND answers IS NOT NULL RETURNING first, answers, worker", [run])
             for row in rows {
                 guard row.count == 3, let first = row[0].flatMap({ Int($0) }), let batch = byFirst[first], let answers = row[1] else { continue }
-                let expansions = try answers.split(separator: "\n").map { try Explorer.Expansion(answer: String($0)) }
-                guard expansions.count == batches[batch].count else {
-                    throw Explorer.WorkerFailure(message: "a worker answered \(expansions.count) of the \(batches[batch].count) states of a batch")
-                }
-                // A worker anywhere is not believed: a share of its answers, and each with a finding, again here.
-                if let check { try check.check(batches[batch], expansions, from: row[2] ?? "(unnamed)") }
+                let worker = row[2] ?? "(unnamed)"
+                // A worker anywhere is not believed: its answers are read as its word (a failure it claims is
+                // checked here), and a share of them, and each with a finding, expanded again here.
+                let expansions = try check.read(answers, to: batches[batch], from: worker)
+                try check.check(batches[batch], expansions, from: worker)
                 answered += 1
                 guard try take(batch, expansions) else {
                     try database.query("DELETE FROM coordrun_explore_batches WHERE run = $1::bigint", [run])

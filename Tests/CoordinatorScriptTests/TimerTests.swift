@@ -77,6 +77,23 @@ import CoordinatorLua
         #expect(finished?.message.contains("has finished") == true, "\(finished?.message ?? "")")
     }
 
+    /// The clock never reaches infinity: a step that would move it past the largest time there is, or a
+    /// timer that would fall due there, is an error and the clock is as before.
+    @Test func theClockStopsShortOfInfinity() throws {
+        let runtime = try Self.runtime()
+        try runtime.run("advance(1.7e308)", name: "=test")
+        let before = (runtime.app.clock.now, runtime.app.stateDescription, runtime.app.steps.count)
+        let error = luaError { try runtime.run("advance(1.7e308)", name: "=test") }
+        #expect(error?.message == "test:1: the clock cannot move 1.7e+308 s on from 1.7e+308 s: it would pass the largest time there is", "\(error?.message ?? "")")
+        #expect(runtime.app.clock.now == before.0 && runtime.app.clock.now.isFinite)
+        #expect(runtime.app.stateDescription == before.1 && runtime.app.steps.count == before.2)
+        try runtime.app.tap("signIn")
+        let timers = runtime.app.clock.timers.count
+        let late = luaError { try runtime.run("session:after(1e308, print)", name: "=test") }
+        #expect(late?.message == "test:1: a timer 1e+308 s from 1.7e+308 s would fall due past the largest time there is", "\(late?.message ?? "")")
+        #expect(runtime.app.clock.timers.count == timers)
+    }
+
     /// A line that moves the clock and then fails leaves the clock, the timers and what they did as before.
     @Test func aFailedLineTakesBackTheTimeItMoved() throws {
         let runtime = try Self.runtime()

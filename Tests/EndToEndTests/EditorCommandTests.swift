@@ -253,6 +253,27 @@ import CoordinatorLua
         #expect(none.status == 2 && none.err.contains("neither checker is installed: install luacheck (Debian's lua-check) or EmmyLua's language server"), "\(none.err)")
     }
 
+    /// A folder's `.luacheckrc` is Lua, which luacheck runs: `coordrun check` in a folder checked out from
+    /// elsewhere never runs it (it says so, and checks with the settings `coordrun annotations` writes),
+    /// unless `--luacheckrc FILE` names it.
+    @Test func checkRunsAFoldersLuacheckrcOnlyWhenNamed() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/luacheck"), "no luacheck: scripts/ensure-deps --test installs it")
+        let folder = try TemporaryDirectory()
+        let marker = folder.path + "/ran"
+        _ = try folder.write("app.lua", "local x = 1\nreturn x\n")
+        _ = try folder.write(".luacheckrc", "os.execute(\"touch \(marker)\")\nstd = \"lua54\"\n")
+        let environment: [String: String?] = ["COORDRUN_LANGUAGE_SERVER": nil, "PATH": "/usr/bin:/bin"]
+        let checked = try Programs.run(Programs.coordrun, ["check"], input: "", environment: environment, folder: folder.path, within: 120)
+        #expect(checked.status == 0, "\(checked.out)\(checked.err)")
+        #expect(checked.err.contains(".luacheckrc is not read (it is Lua, which luacheck would run)"), "\(checked.err)")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        let named = try Programs.run(Programs.coordrun, ["check", "--luacheckrc", ".luacheckrc"], input: "", environment: environment, folder: folder.path, within: 120)
+        #expect(named.status == 0 && !named.err.contains("is not read"), "\(named.out)\(named.err)")
+        #expect(FileManager.default.fileExists(atPath: marker))
+        let missing = try Programs.run(Programs.coordrun, ["check", "--luacheckrc", "nope"], input: "", environment: environment, folder: folder.path, within: 120)
+        #expect(missing.status == 2 && missing.err.contains("--luacheckrc nope: no such file"), "\(missing.err)")
+    }
+
     /// A class bound to a local of another name (`local App = flow.coordinator "Ride"`): the fields its
     /// methods set on `self` are the class's, read in its other methods without a warning; a typo still is one.
     @Test func selfFieldsAreTheClassesWhateverTheLocalIsNamed() throws {

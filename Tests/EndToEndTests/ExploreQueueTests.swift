@@ -76,6 +76,42 @@ import CoordinatorTools
         }, "\(workers)")
     }
 
+    /// A rogue writer of the database answers every batch with what is not an answer, or claims its states
+    /// could not be expanded (as if the app failed there): even without checking a share of the answers
+    /// (`--verify-sample 0`), the exploration ends with status 2 naming the worker and what it answered,
+    /// never as the app's fault.
+    @Test(arguments: [
+        ("{\"failed\":\"faults.lua:3: attempt to call a nil value\"}", "worker rogue.example:666 answered state 0 otherwise than this process expands it (it answered that it could not expand it: faults.lua:3: attempt to call a nil value;"),
+        ("not json", "worker rogue.example:666 answered state 0 with what is not an answer ("),
+    ])
+    func aTamperedAnswerIsTheWorkersNotTheApps(answer: String, message: String) throws {
+        let server = try PostgresServer()
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("faults.lua", explorationFaultsApp)
+        let coordinator = Process()
+        coordinator.executableURL = URL(fileURLWithPath: Programs.coordrun)
+        coordinator.arguments = ["explore", script, "--depth", "3", "--queue", server.url, "--workers", "0", "--lease", "1", "--verify-sample", "0"]
+        let (out, err) = (Pipe(), Pipe())
+        (coordinator.standardOutput, coordinator.standardError) = (out, err)
+        try coordinator.run()
+        var rounds = 0
+        while coordinator.isRunning && rounds < 3_000 {
+            rounds += 1
+            _ = try? server.sql("""
+                UPDATE coordrun_explore_batches SET worker = 'rogue.example:666',
+                  answers = (SELECT string_agg('\(answer.replacingOccurrences(of: "'", with: "''"))', E'\\n') FROM generate_series(1, count))
+                WHERE answers IS NULL
+                """)
+        }
+        if coordinator.isRunning { kill(coordinator.processIdentifier, SIGKILL) } // the refusal never came: a failure below
+        let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let messages = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        coordinator.waitUntilExit()
+        #expect(coordinator.terminationStatus == 2, "\(report)\(messages)")
+        #expect(messages.contains(message), "\(messages)")
+        #expect(report.isEmpty, "\(report)")
+    }
+
     /// A rogue writer of the database answers every batch as if its states had no action (a crashing step
     /// made harmless, a whole app explored away): with every answer checked (`--verify-sample 1`) the
     /// exploration ends with status 2 naming the worker, and reports nothing of what it was told.

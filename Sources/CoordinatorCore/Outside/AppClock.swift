@@ -27,6 +27,9 @@ public final class AppClock {
         if let period, !(period.isFinite && period > 0) {
             throw NavigationError(.badTime, "a repeating timer's period is a finite number of seconds above 0, not \(Self.seconds(period))")
         }
+        guard (now + seconds).isFinite else {
+            throw NavigationError(.badTime, "a timer \(Self.seconds(seconds)) s from \(Self.seconds(now)) s would fall due past the largest time there is")
+        }
         record()
         made += 1
         let timer = AppTimer(id: context.nextID(), order: made, due: now + seconds, period: period, owner: owner, action: action, clock: self)
@@ -56,8 +59,11 @@ public final class AppClock {
         guard seconds.isFinite, seconds >= 0 else {
             throw NavigationError(.badTime, "the clock moves on by a finite number of seconds, 0 or more, not \(Self.seconds(seconds))")
         }
-        record()
         let target = now + seconds
+        guard target.isFinite else {
+            throw NavigationError(.badTime, "the clock cannot move \(Self.seconds(seconds)) s on from \(Self.seconds(now)) s: it would pass the largest time there is")
+        }
+        record()
         var fired = 0
         while let first = timers.first, first.due <= target {
             guard fired < Self.maximumFirings else {

@@ -28,9 +28,34 @@ package struct AnswerCheck {
         /// What it answered, and what this process found (as the wire writes them, shortened).
         package let answered: String, found: String
         package var description: String {
-            func short(_ text: String) -> String { text.count <= 300 ? text : String(text.prefix(299)) + "…" }
-            return "worker \(worker) answered state \(state) otherwise than this process expands it (it answered \(short(answered)); "
-                + "this process found \(short(found))): its answers are not believed, and the exploration ends"
+            "worker \(worker) answered state \(state) otherwise than this process expands it (it answered \(Self.short(answered)); "
+                + "this process found \(Self.short(found))): its answers are not believed, and the exploration ends"
+        }
+
+        /// A worker's text as a message quotes it: at most 300 characters.
+        static func short(_ text: String) -> String { text.count <= 300 ? text : String(text.prefix(299)) + "…" }
+    }
+
+    /// The expansions a worker's answers (a line a request, in order) say, each read as the worker's word:
+    /// a batch answered in part, a line that is not an answer, or a state the worker says it could not
+    /// expand ends the exploration naming the worker and the answer, never as the app's fault. A state the
+    /// worker could not expand is expanded here: when this process can, the answer is a ``Mismatch``;
+    /// when it cannot either, its own error is the app's.
+    package func read(_ answers: String, to requests: [ExploreRequest], from worker: String) throws -> [Explorer.Expansion] {
+        let lines = answers.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count == requests.count else {
+            throw Explorer.WorkerFailure(message: "worker \(worker) answered \(lines.count) of the \(requests.count) states of a batch: its answers are not believed, and the exploration ends")
+        }
+        return try zip(lines, requests).map { line, request in
+            do {
+                return try Explorer.Expansion(answer: String(line))
+            } catch let failure as Explorer.WorkerFailure {
+                let own = try explorer.expand(request.path, expecting: request.key) // failing here too: the app's error
+                throw Mismatch(state: request.index, worker: worker, answered: "that it could not expand it: " + failure.message, found: comparable(own))
+            } catch {
+                throw Explorer.WorkerFailure(message: "worker \(worker) answered state \(request.index) with what is not an answer (\(error)): "
+                                             + Mismatch.short(String(line)) + ": its answers are not believed, and the exploration ends")
+            }
         }
     }
 
