@@ -12,7 +12,8 @@ extension CoordRun {
         // coordrun's own text (screens, reports, messages about an app) is made inert for the terminal; what
         // the script writes and the values the REPL prints stay as lua writes them, and so do the errors of
         // plain Lua (no app declared), as `lua -i` reports them.
-        let output = REPL.Output(write: { Terminal.writeOut(TextStyle.inert($0)) },
+        let colours = streams.out.colour
+        let output = REPL.Output(write: { Terminal.writeOut(TextStyle.inert($0, keepingColours: colours)) },
                                  error: { message in
                                      let text = runtime.declaresApplication ? TextStyle.inert(message) : message
                                      Terminal.writeError(streams.err.error(text) + "\n")

@@ -142,7 +142,7 @@ with socket.create_connection((host, int(port))) as raw:
     raw.sendall(("POST /action HTTP/1.1\r\nHost: %s:%s\r\nX-Coordrun-Token: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
                  % (host, port, app.token, 9 << 20)).encode())
     reply = ""
-    raw.settimeout(10)
+    raw.settimeout(60)
     while "}" not in reply:
         chunk = raw.recv(4096)
         if not chunk:

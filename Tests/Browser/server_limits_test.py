@@ -20,7 +20,7 @@ from preview_client import Preview
 preview_url, pid, connections = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 preview = Preview(preview_url)
 host, port, token = preview.host, preview.port, preview.token.encode()
-BOUND = 20.0  # seconds: the server that waited on these loads took minutes, or never answered
+BOUND = 60.0  # seconds, a net: the server that waited on these loads took minutes, or never answered
 
 
 def check(condition, what):

@@ -701,13 +701,13 @@ import TestSupport
             flow.app(App)
             flow.route("loop://spin", { { on = "S", tap = "spin" } })
             """)
-        let report = try Self.explore(script) { $0.stepTimeLimit = 0.05 }
+        let report = try Self.explore(script) { $0.stepTimeLimit = 1 } // a second: the other steps fit in it on a loaded machine
         #expect(report.errors.count == 1 && report.errors.first?.message.hasPrefix("\(script):5: timed out") == true)
         #expect(report.states.count == 2 && report.reachedFixedPoint)
-        let routes = try RouteCheck.run(script: script, timeLimit: 0.05)
+        let routes = try RouteCheck.run(script: script, timeLimit: 1)
         #expect(routes.first?.failure?.hasSuffix("loop.lua:5: timed out") == true)
         // A base that never arrives times out too; a report from a link starts its tests by opening it.
-        let stuck = #expect(throws: RouteError.self) { _ = try Self.explore(script) { $0.base = .link("loop://spin"); $0.stepTimeLimit = 0.05 } }
+        let stuck = #expect(throws: RouteError.self) { _ = try Self.explore(script) { $0.base = .link("loop://spin"); $0.stepTimeLimit = 1 } }
         #expect(stuck?.code == .stepFailed)
         #expect(stuck?.message.hasSuffix("loop.lua:5: timed out") == true, "\(stuck?.message ?? "no error")")
         #expect(report.testFile(app: script, base: .link("loop://x")).contains("test(\"error 1: \(script):5: timed out\", function()\n  open(\"loop://x\")\n  tap(\"spin\")"))

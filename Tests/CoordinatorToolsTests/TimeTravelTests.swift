@@ -61,22 +61,23 @@ import TestSupport
 
     @Test func theTimeLimitHoldsForATravelAsAWholeNotForEachLineItReplays() throws {
         let session = try REPLTranscript(script: repositoryRoot + "/examples/shop.lua")
-        session.repl.timeLimit = 1
-        // Eight lines that each wait 0.15 s for a command: each within the limit, the eight together not.
-        for _ in 1...8 {
-            session.line("os.execute('sleep 0.15') n = (n or 0) + 1")
+        session.repl.timeLimit = 3
+        // Ten lines that each wait 0.35 s for a command: each well within the limit (2.65 s to spare on a busy
+        // machine), the ten together never (at least 3.5 s, whatever the machine).
+        for _ in 1...10 {
+            session.line("os.execute('sleep 0.35') n = (n or 0) + 1")
             #expect(session.errors.isEmpty, "\(session.errors)")
         }
         session.line("tap('open', top().categories[1])")
-        session.line(":goto 8")
+        session.line(":goto 10")
         #expect(session.errors.count == 1)
         #expect(session.errors.first?.contains("timed out replaying line ") == true, "\(session.errors)")
         #expect(session.errors.first?.contains("the time limit holds for the whole travel, so the app stays as it is") == true)
         #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories", "Products"])
-        #expect(session.line("=n") == "8\n")
+        #expect(session.line("=n") == "10\n")
         // Without a limit the same travel arrives.
         session.repl.timeLimit = nil
-        session.line(":goto 8")
+        session.line(":goto 10")
         #expect(session.errors.isEmpty, "\(session.errors)")
         #expect(session.repl.runtime.app.window.visibleStack.map(\.name) == ["Categories"])
     }

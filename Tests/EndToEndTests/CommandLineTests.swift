@@ -121,13 +121,16 @@ import TestSupport
         let app = try folder.write("app.lua", """
             local flow = require "coordinator"
             local osc = "\\27]52;c;ZXZpbA==\\7"
-            flow.screen("Home" .. osc) { title = "T\\rTitle" .. osc, outputs = { "go" .. osc, "fail" },
+            local stuck = "Stuck\\27[31m\\0\\r"
+            flow.screen("Home" .. osc) { title = "T\\rTitle" .. osc, outputs = { "go" .. osc, "fail", "stuck" },
                                          render = function() return "text" .. osc end }
+            flow.screen(stuck) {}
             local Main = flow.coordinator "Main"
             function Main:start()
               local home = self:push("Home" .. osc)
               home["onGo" .. osc] = function() end
               home.onFail = function() error("bad" .. osc) end
+              home.onStuck = function() self:setRoot(stuck) end
             end
             flow.app { authorization = Main }
             """)
@@ -141,6 +144,9 @@ import TestSupport
         #expect(echoed.out.contains("> x = '^[]52;c;x^G' return x\n") && echoed.out.contains("\u{1B}]52;c;x\u{07}\n"), "\(echoed.out.debugDescription)")
         let explored = try Programs.run(["explore", app, "--depth", "2"], input: "")
         #expect(!explored.out.contains("\u{1B}") && !explored.err.contains("\u{1B}") && explored.out.contains("bad^[]52"), "\(explored.out.debugDescription)")
+        // A name that holds one of coordrun's own colours, NUL and CR: the dead end's line shows each escaped.
+        #expect(explored.out.contains("  Stuck^[[31m^@^M has no way forward and no way back\n"), "\(explored.out.debugDescription)")
+        #expect(!explored.out.contains("\u{0}") && !explored.out.contains("\r"), "\(explored.out.debugDescription)")
         _ = try folder.write("app_test.lua", "app 'app.lua'\ntest('fails' .. '\\27]52;c;x\\7', function() tap('fail') end)\n")
         let tested = try Programs.run(["test", folder.path + "/app_test.lua"], input: "")
         #expect(tested.status == 1 && !tested.err.contains("\u{1B}") && tested.err.contains("fails^[]52;c;x^G"), "\(tested.err.debugDescription)")

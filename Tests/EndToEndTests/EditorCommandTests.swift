@@ -147,7 +147,7 @@ import CoordinatorLua
         #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix("--") }, "\(text)")
         #expect(text.contains("---@class A\\nos.execute("), "\(text)")
         let loop = try folder.write("loop.lua", "local flow = require 'coordinator'\nwhile true do end\n")
-        let bounded = try Programs.run(["annotations", "--sandbox", "--timeout", "1", loop, "-o", folder.path + "/loop"], input: "", within: 30)
+        let bounded = try Programs.run(["annotations", "--sandbox", "--timeout", "1", loop, "-o", folder.path + "/loop"], input: "", within: 60)
         #expect(bounded.status == 2 && bounded.err.contains("loop.lua:2: timed out"), "\(bounded.err)")
     }
 

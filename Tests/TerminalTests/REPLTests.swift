@@ -79,10 +79,10 @@ final class TerminalSession {
             .joined(separator: "\n").trimmingCharacters(in: .newlines)
     }
 
-    /// Waits until the screen shows `text` `count` times (10 s at most); returns the screen.
+    /// Waits until the screen shows `text` `count` times (a net of 60 s); returns the screen.
     @discardableResult
     func waitFor(_ text: String, count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let deadline = Date().addingTimeInterval(30) // generous: the whole suite runs beside it on two cores
+        let deadline = Date().addingTimeInterval(60) // a net, not the test: the whole suite runs beside it on two cores
         var last = ""
         while Date() < deadline {
             last = try screen()

@@ -15,6 +15,10 @@ public enum Programs {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("coordrun").path
     }
 
+    /// The least time a guard on a child process waits before it kills it: 60 s. A guard is a net for a
+    /// hang; a test that needs a program to end sooner races the clock on a loaded machine.
+    public static let shortestGuard = 60.0
+
     /// What a program printed and its exit status.
     public struct Outcome { public var out: String; public var err: String; public var status: Int32 }
 
@@ -22,14 +26,15 @@ public enum Programs {
     static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
     /// Runs the `coordrun` of this build in the repository's root with `input` on its standard input;
-    /// `within` seconds, if given, is how long it may run before it is killed (status 9, as for a hang).
+    /// `within` seconds, if given, is how long it may run before it is killed (status 9, as for a hang): a
+    /// safety net against a hang, never the thing tested, so never less than ``shortestGuard``.
     public static func run(_ arguments: [String], input: String, within: Double? = nil) throws -> Outcome {
         try run(coordrun, arguments, input: input, within: within)
     }
 
     /// Runs `program` in the repository's root with `input` on its standard input; `environment` adds to
     /// (or, with nil values, removes from) this process's; `within` seconds, if given, is how long it may
-    /// run before it is killed (SIGKILL: status 9).
+    /// run before it is killed (SIGKILL: status 9; never sooner than ``shortestGuard``).
     public static func run(_ program: String, _ arguments: [String], input: String, environment extra: [String: String?] = [:],
                            folder: String = repositoryRoot, within: Double? = nil) throws -> Outcome {
         let process = Process()
@@ -49,7 +54,7 @@ public enum Programs {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        let killer = within.map { seconds in
+        let killer = within.map { max($0, shortestGuard) }.map { seconds in
             let pid = process.processIdentifier
             let item = DispatchWorkItem { kill(pid, SIGKILL) }
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)

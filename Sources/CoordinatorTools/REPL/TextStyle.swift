@@ -22,11 +22,13 @@ public struct TextStyle: Sendable {
     /// Text coordrun writes to a terminal made inert: a screen's name, title or rendering, a report's line,
     /// a message or an echoed line cannot move the cursor, set the window's title, write the clipboard
     /// (OSC 52) or hide what came before. Control characters but the line end and the tab are shown in caret
-    /// notation (ESC as `^[`, CR as `^M`, DEL as `^?`), C1 controls as `<9B>`; the colours this style itself
-    /// makes (`ESC[0m`, `[1m`, `[2m`, `[31m`, `[36m`) are kept. The one rule for all of coordrun's own text;
+    /// notation (ESC as `^[`, CR as `^M`, DEL as `^?`), C1 controls as `<9B>`. Text that holds this style's
+    /// own colours (`keepingColours`: the REPL's screens on a colour terminal) keeps the sequences they are
+    /// made of (`ESC[0m`, `[1m`, `[2m`, `[31m`, `[36m`), which can colour text and do nothing else; any other
+    /// text (a report, a message, a pipe) keeps no ESC at all. The one rule for all of coordrun's own text;
     /// what a script writes (`print`, `io.write`, the values the REPL prints) is not coordrun's, and stays
     /// as `lua` writes it.
-    package static func inert(_ text: String) -> String {
+    package static func inert(_ text: String, keepingColours: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
         let colours: Set<String> = ["[0m", "[1m", "[2m", "[31m", "[36m"]
         var out = String.UnicodeScalarView()
@@ -34,7 +36,7 @@ public struct TextStyle: Sendable {
         var i = 0
         while i < scalars.count {
             let scalar = scalars[i]
-            if scalar == "\u{1B}", let end = scalars[i...].prefix(5).firstIndex(of: "m"),
+            if keepingColours, scalar == "\u{1B}", let end = scalars[i...].prefix(5).firstIndex(of: "m"),
                colours.contains(String(String.UnicodeScalarView(scalars[(i + 1)...end]))) {
                 out.append(contentsOf: scalars[i...end])
                 i = end + 1
