@@ -20,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The port to listen on (0: any free port; the address is printed).", valueName: "port"))
     var port: UInt16 = 8080
 
-    @Option(help: ArgumentHelp("The address to listen on: loopback unless told otherwise. On every address each request carries the token the printed URL holds (whoever has it runs Lua in the preview).", valueName: "address"))
+    @Option(help: ArgumentHelp("The address to listen on: loopback unless told otherwise; on every address, each request carries the token the printed URL holds (whoever has it runs Lua in the preview).", valueName: "address"))
     var host = "127.0.0.1"
 
     @Flag(help: "Reload the app's scripts whenever one of them is saved; every open page shows the result.")

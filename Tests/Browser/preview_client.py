@@ -2,6 +2,7 @@
 (`http://127.0.0.1:PORT/?token=HEX`). Imported by the tests in this folder, and by the ones
 Tests/EndToEndTests runs with this folder on `sys.path`."""
 import json
+import socket
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -46,3 +47,18 @@ class Preview:
         body = action if isinstance(action, bytes) else json.dumps(action).encode()
         status, text, _ = self.request("action", data=body, headers={"Content-Type": content_type}, token=token, method="POST")
         return status, json.loads(text)
+
+    def websocket(self, token=True, timeout=60):
+        """A connection that asks for the page's WebSocket (`/live`, the token in its query unless told not),
+        and the head of the answer (its status line and headers)."""
+        sock = socket.create_connection((self.host, self.port), timeout=timeout)
+        path = "/live?token=" + self.token if token else "/live"
+        sock.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n" % path).encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            byte = sock.recv(1)
+            if not byte:
+                break
+            head += byte
+        return sock, head

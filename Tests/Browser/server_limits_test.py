@@ -75,22 +75,6 @@ def resident():
     return 0
 
 
-def websocket(with_token):
-    """A connection that asks for the page's WebSocket (with the token in its query, or without), and the
-    head of the answer."""
-    sock = connect()
-    path = b"/live?token=" + token if with_token else b"/live"
-    sock.sendall(b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-    head = b""
-    while b"\r\n\r\n" not in head:
-        byte = sock.recv(1)
-        if not byte:
-            break
-        head += byte
-    return sock, head
-
-
 state("before any load")
 idle_memory = resident()
 
@@ -171,10 +155,10 @@ check(closed > 0, "the server closed %d of them to make room" % closed)
 # A peer without the token holds every connection it can, and asks for WebSockets: it gets none (its
 # connections are idle ones, which make room), and the page's own WebSocket is taken in.
 held = [connect() for _ in range(connections)]
-sock, head = websocket(False)
+sock, head = preview.websocket(token=False, timeout=BOUND)
 check(head.startswith(b"HTTP/1.1 403"), "a WebSocket without the token is refused (%r)" % head[:40])
 sock.close()
-sock, head = websocket(True)
+sock, head = preview.websocket(timeout=BOUND)
 check(head.startswith(b"HTTP/1.1 101"), "with %d connections of a peer open, the page's WebSocket is accepted (%r)" % (connections, head[:40]))
 sock.close()
 for held_sock in held:
@@ -183,7 +167,7 @@ for held_sock in held:
 # A WebSocket message over 1 MiB: the socket is closed with 1009 before the message is read, and the
 # server's memory does not grow by it (a 1 GiB frame once took it to 1.8 GB).
 before = resident()
-sock, head = websocket(True)
+sock, head = preview.websocket(timeout=BOUND)
 with sock:
     check(head.startswith(b"HTTP/1.1 101") and b"s3pPLMBiTxaQ9kYGzzhZRbK+xOo=" in head, "the WebSocket handshake is accepted (RFC 6455's example key)")
     # The head of a masked text frame declaring 1 GiB: the server answers it before reading any more (what

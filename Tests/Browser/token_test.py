@@ -5,8 +5,6 @@ Run by Tests/EndToEndTests/PreviewBrowserTests.swift:
 PREVIEW_URL is the address the preview printed (with its token); MARKER is a file that exists only if a
 request without the token ran Lua. Prints one line a check; exits 1 at the first that fails.
 """
-import json
-import socket
 import sys
 
 from preview_client import Preview
@@ -32,16 +30,9 @@ check(preview.request("state?token=" + "0" * 32, token=False)[0] == 403, "and so
 lua = {"action": "lua", "code": "os.execute([[touch %s]])" % marker}
 check(preview.action(lua, token=False)[0] == 403, "an action without the token is refused")
 # A WebSocket without it gets no state.
-with socket.create_connection((preview.host, preview.port), timeout=60) as sock:
-    sock.sendall(b"GET /live HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-    head = b""
-    while b"\r\n\r\n" not in head:
-        byte = sock.recv(1)
-        if not byte:
-            break
-        head += byte
-    check(head.startswith(b"HTTP/1.1 403"), "a WebSocket without the token is refused")
+sock, head = preview.websocket(token=False)
+sock.close()
+check(head.startswith(b"HTTP/1.1 403"), "a WebSocket without the token is refused")
 
 # With it, as the header or in the query, the preview answers.
 check(preview.request("state")[0] == 200, "GET /state with the token as its header is answered")

@@ -85,7 +85,7 @@ import CoordinatorLua
         for (spec, message) in [
             ("flow.request 'x' {}", "request x: examples = { outcome = value, ... } names its outcomes, each with an example value"),
             ("flow.request 'x' { examples = {} }", "request x: declare at least one outcome in examples"),
-            ("flow.request 'x' { outcomes = {} }", "request x's fields have no 'outcomes' (they take: examples)"),
+            ("flow.request 'x' { outcomes = {} }", "request x's fields have no 'outcomes' (they take: examples, secret)"),
         ] {
             let fresh = try ScriptRuntime(driverFunctions: true)
             fresh.lua.tracebacks = false

@@ -332,18 +332,21 @@ import TestSupport
         flow.app(App)
         """
 
+    /// A runtime of `script`, started.
+    static func started(_ script: String) throws -> ScriptRuntime {
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        try runtime.load(script: script)
+        try runtime.start()
+        return runtime
+    }
+
     /// A request's `secret` keeps what an answer gives out of the steps and snapshots, as an output's does:
     /// a marker in its place, asked for on restore with the request and outcome it came with; an answer that
     /// gives no value (the outcome's example) records nothing secret.
     @Test func aSecretThatArrivesInAnAnswerIsNeverRecorded() throws {
         let folder = try TemporaryDirectory()
         let script = try folder.write("answers.lua", Self.answers)
-        func started() throws -> ScriptRuntime {
-            let runtime = try ScriptRuntime(driverFunctions: true)
-            try runtime.load(script: script)
-            try runtime.start()
-            return runtime
-        }
+        func started() throws -> ScriptRuntime { try Self.started(script) }
         let runtime = try started()
         try runtime.app.tap("go")
         try runtime.app.answer("signIn", outcome: "ok", value: ["name": "Ann", "token": "live-Zq81-token"])
@@ -388,12 +391,7 @@ import TestSupport
     @Test func aStorageSecretsValueIsHiddenInAnyStepThatCarriedIt() throws {
         let folder = try TemporaryDirectory()
         let script = try folder.write("answers.lua", Self.answers.replacingOccurrences(of: "secret = { \"token\" }, ", with: ""))
-        func started() throws -> ScriptRuntime {
-            let runtime = try ScriptRuntime(driverFunctions: true)
-            try runtime.load(script: script)
-            try runtime.start()
-            return runtime
-        }
+        func started() throws -> ScriptRuntime { try Self.started(script) }
         let runtime = try started()
         try runtime.app.tap("go")
         try runtime.app.answer("signIn", outcome: "ok", value: ["name": "Ann", "token": "live-Zq81-token"])

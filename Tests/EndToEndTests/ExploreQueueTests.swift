@@ -20,7 +20,7 @@ import CoordinatorTools
         let alone = try Programs.run(Programs.coordrun, ["explore", script, "--depth", "5", "--json", folder.path + "/alone.json",
                                                          "--tests", folder.path + "/alone_test.lua"], input: "")
         let marker = folder.path + "/killed"
-        let queued = try Programs.run(Programs.coordrun, ["explore", script, "--depth", "5", "--queue", server.url, "--workers", "3", "--lease", "1",
+        let queued = try Programs.run(Programs.coordrun, ["explore", script, "--depth", "5", "--queue", server.url, "--workers", "3", "--lease", "2",
                                                           "--json", folder.path + "/queued.json", "--tests", folder.path + "/queued_test.lua"],
                                       input: "", environment: ["EXPLORE_KILL": "once:" + marker])
         #expect(FileManager.default.fileExists(atPath: marker)) // a worker was killed holding a batch
@@ -32,14 +32,16 @@ import CoordinatorTools
         let found = try Self.fingerprint(folder.path + "/queued.json")
         #expect(expected != nil && expected == found)
 
-        // A state that ends every process that expands it ends the exploration after three claims.
-        let doomed = try Programs.run(Programs.coordrun, ["explore", script, "--depth", "5", "--queue", server.url, "--workers", "2", "--lease", "0.3"],
+        // A state that ends every process that expands it ends the exploration after three claims. (Leases
+        // of 2 s: the coordinator says it is alive for three of them, which a loaded machine keeps up with;
+        // with 0.3 s, a coordinator starved of the processor for a second looked gone to its workers.)
+        let doomed = try Programs.run(Programs.coordrun, ["explore", script, "--depth", "5", "--queue", server.url, "--workers", "2", "--lease", "2"],
                                       input: "", environment: ["EXPLORE_KILL": "always"])
         #expect(doomed.status == 2 && doomed.err.contains("3 workers stopped while expanding state 0 (a state there ends the process that expands it)"),
                 "\(doomed.err)")
         // A worker that fails on its own is not started again and again: the exploration ends with its reason.
         let loadsOnce = try folder.write("once.lua", firstLoadOnlyApp)
-        let failing = try Programs.run(Programs.coordrun, ["explore", loadsOnce, "--queue", server.url, "--workers", "2", "--lease", "0.3"],
+        let failing = try Programs.run(Programs.coordrun, ["explore", loadsOnce, "--queue", server.url, "--workers", "2", "--lease", "2"],
                                        input: "", environment: ["EXPLORE_LOADED": folder.path + "/loaded"], within: 60)
         #expect(failing.status == 2 && failing.err.contains("only the first process loads this app")
                 && failing.err.contains("a worker could not go on (exit status 2; it says why above)"), "\(failing.err)")
@@ -76,21 +78,16 @@ import CoordinatorTools
         }, "\(workers)")
     }
 
-    /// A rogue writer of the database answers every batch with what is not an answer, or claims its states
-    /// could not be expanded (as if the app failed there): even without checking a share of the answers
-    /// (`--verify-sample 0`), the exploration ends with status 2 naming the worker and what it answered,
-    /// never as the app's fault.
-    @Test(arguments: [
-        ("{\"failed\":\"faults.lua:3: attempt to call a nil value\"}", "worker rogue.example:666 answered state 0 otherwise than this process expands it (it answered that it could not expand it: faults.lua:3: attempt to call a nil value;"),
-        ("not json", "worker rogue.example:666 answered state 0 with what is not an answer ("),
-    ])
-    func aTamperedAnswerIsTheWorkersNotTheApps(answer: String, message: String) throws {
+    /// An exploration of the faults app through the queue with no worker of its own, while a rogue writer of
+    /// the database answers every batch it finds unanswered with `answer` (a line a state), as long as the
+    /// exploration runs (bounded: each round is a statement): its status, report and messages.
+    static func rogueAnswers(_ answer: String, verifySample: String) throws -> (status: Int32, report: String, messages: String) {
         let server = try PostgresServer()
         let folder = try TemporaryDirectory()
         let script = try folder.write("faults.lua", explorationFaultsApp)
         let coordinator = Process()
         coordinator.executableURL = URL(fileURLWithPath: Programs.coordrun)
-        coordinator.arguments = ["explore", script, "--depth", "3", "--queue", server.url, "--workers", "0", "--lease", "1", "--verify-sample", "0"]
+        coordinator.arguments = ["explore", script, "--depth", "3", "--queue", server.url, "--workers", "0", "--lease", "2", "--verify-sample", verifySample]
         let (out, err) = (Pipe(), Pipe())
         (coordinator.standardOutput, coordinator.standardError) = (out, err)
         try coordinator.run()
@@ -103,11 +100,24 @@ import CoordinatorTools
                 WHERE answers IS NULL
                 """)
         }
-        if coordinator.isRunning { kill(coordinator.processIdentifier, SIGKILL) } // the refusal never came: a failure below
+        if coordinator.isRunning { kill(coordinator.processIdentifier, SIGKILL) } // the refusal never came: a failure in the test
         let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let messages = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         coordinator.waitUntilExit()
-        #expect(coordinator.terminationStatus == 2, "\(report)\(messages)")
+        return (coordinator.terminationStatus, report, messages)
+    }
+
+    /// A rogue writer of the database answers every batch with what is not an answer, or claims its states
+    /// could not be expanded (as if the app failed there): even without checking a share of the answers
+    /// (`--verify-sample 0`), the exploration ends with status 2 naming the worker and what it answered, as
+    /// its word, never as the app's fault.
+    @Test(arguments: [
+        ("{\"failed\":\"faults.lua:3: attempt to call a nil value\"}", "worker rogue.example:666 answered that it could not expand state 0: faults.lua:3: attempt to call a nil value\n"),
+        ("not json", "worker rogue.example:666 answered state 0 with what is not an answer ("),
+    ])
+    func aTamperedAnswerIsTheWorkersNotTheApps(answer: String, message: String) throws {
+        let (status, report, messages) = try Self.rogueAnswers(answer, verifySample: "0")
+        #expect(status == 2, "\(report)\(messages)")
         #expect(messages.contains(message), "\(messages)")
         #expect(report.isEmpty, "\(report)")
     }
@@ -116,30 +126,8 @@ import CoordinatorTools
     /// made harmless, a whole app explored away): with every answer checked (`--verify-sample 1`) the
     /// exploration ends with status 2 naming the worker, and reports nothing of what it was told.
     @Test func aRewrittenAnswerEndsTheExplorationNamingItsWorker() throws {
-        let server = try PostgresServer()
-        let folder = try TemporaryDirectory()
-        let script = try folder.write("faults.lua", explorationFaultsApp)
-        let coordinator = Process()
-        coordinator.executableURL = URL(fileURLWithPath: Programs.coordrun)
-        coordinator.arguments = ["explore", script, "--depth", "3", "--queue", server.url, "--workers", "0", "--lease", "1", "--verify-sample", "1"]
-        let (out, err) = (Pipe(), Pipe())
-        (coordinator.standardOutput, coordinator.standardError) = (out, err)
-        try coordinator.run()
-        // The rogue claims what is there, as long as the exploration runs (bounded: each round is a statement).
-        var rounds = 0
-        while coordinator.isRunning && rounds < 3_000 {
-            rounds += 1
-            _ = try? server.sql("""
-                UPDATE coordrun_explore_batches SET worker = 'rogue.example:666',
-                  answers = (SELECT string_agg('{"actions":0,"outcomes":[]}', E'\\n') FROM generate_series(1, count))
-                WHERE answers IS NULL
-                """)
-        }
-        if coordinator.isRunning { kill(coordinator.processIdentifier, SIGKILL) } // the check never came: a failure below
-        let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let messages = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        coordinator.waitUntilExit()
-        #expect(coordinator.terminationStatus == 2, "\(report)\(messages)")
+        let (status, report, messages) = try Self.rogueAnswers(#"{"actions":0,"outcomes":[]}"#, verifySample: "1")
+        #expect(status == 2, "\(report)\(messages)")
         #expect(messages.contains("worker rogue.example:666 answered state 0 otherwise than this process expands it"), "\(messages)")
         #expect(!report.contains("every reachable state"), "\(report)")
     }

@@ -201,18 +201,16 @@ import TestSupport
         #expect(outcome.status == 0 && outcome.out.contains("ok: only a signed snapshot restores"), "\(outcome.out)\(outcome.err)")
     }
 
-    /// Drawing the flow graph explores the app off the session: while an exploration waits in a handler,
-    /// GET /state and an action are answered (the graph once blocked every page for as long as it took).
-    @Test func drawingTheGraphBlocksNoOtherRequest() throws {
-        let folder = try TemporaryDirectory()
+    /// An app in `folder` whose Home's `wait` creates `started`, then waits until `go` exists before it
+    /// pushes Done: a step that runs as long as a test wants.
+    static func waitingApp(in folder: TemporaryDirectory) throws -> (app: String, started: String, go: String) {
         let started = folder.path + "/started", go = folder.path + "/go"
-        let app = try folder.write("slow.lua", """
+        let app = try folder.write("waiting.lua", """
             local flow = require "coordinator"
             flow.screen "Home" { outputs = { "wait" } }
             flow.screen "Done" {}
             local Main = flow.coordinator "Main"
             function Main:start()
-              -- Only the graph's exploration taps it: it waits there until the test was answered.
               self:push("Home").onWait = function()
                 io.open("\(started)", "w"):close()
                 while not io.open("\(go)") do end
@@ -221,6 +219,14 @@ import TestSupport
             end
             flow.app { authorization = Main }
             """)
+        return (app, started, go)
+    }
+
+    /// Drawing the flow graph explores the app off the session: while an exploration waits in a handler,
+    /// GET /state and an action are answered (the graph once blocked every page for as long as it took).
+    @Test func drawingTheGraphBlocksNoOtherRequest() throws {
+        let folder = try TemporaryDirectory()
+        let (app, started, go) = try Self.waitingApp(in: folder) // only the graph's exploration taps it
         let server = try Server([app])
         let script = """
             import json, os, sys, threading
@@ -252,21 +258,7 @@ import TestSupport
     /// from the state: `GET /state` is answered meanwhile (Tests/Browser/busy_action_test.py).
     @Test func theStateIsAnsweredWhileAnActionRuns() throws {
         let folder = try TemporaryDirectory()
-        let started = folder.path + "/started", go = folder.path + "/go"
-        let app = try folder.write("busy.lua", """
-            local flow = require "coordinator"
-            flow.screen "Home" { outputs = { "wait" } }
-            flow.screen "Done" {}
-            local Main = flow.coordinator "Main"
-            function Main:start()
-              self:push("Home").onWait = function()
-                io.open("\(started)", "w"):close()
-                while not io.open("\(go)") do end
-                self:push("Done")
-              end
-            end
-            flow.app(Main)
-            """)
+        let (app, started, go) = try Self.waitingApp(in: folder)
         let server = try Server(["--timeout", "120", app])
         let outcome = try Programs.run("/usr/bin/python3", [repositoryRoot + "/Tests/Browser/busy_action_test.py", server.url, started, go],
                                        input: "", within: 180)

@@ -38,9 +38,9 @@ package struct AnswerCheck {
 
     /// The expansions a worker's answers (a line a request, in order) say, each read as the worker's word:
     /// a batch answered in part, a line that is not an answer, or a state the worker says it could not
-    /// expand ends the exploration naming the worker and the answer, never as the app's fault. A state the
-    /// worker could not expand is expanded here: when this process can, the answer is a ``Mismatch``;
-    /// when it cannot either, its own error is the app's.
+    /// expand ends the exploration naming the worker and what it answered, never as the app's fault. (A
+    /// failure is not expanded again here: a state may end the process that expands it, as the workers
+    /// that gave up on it found.)
     package func read(_ answers: String, to requests: [ExploreRequest], from worker: String) throws -> [Explorer.Expansion] {
         let lines = answers.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count == requests.count else {
@@ -50,8 +50,8 @@ package struct AnswerCheck {
             do {
                 return try Explorer.Expansion(answer: String(line))
             } catch let failure as Explorer.WorkerFailure {
-                let own = try explorer.expand(request.path, expecting: request.key) // failing here too: the app's error
-                throw Mismatch(state: request.index, worker: worker, answered: "that it could not expand it: " + failure.message, found: comparable(own))
+                throw Explorer.WorkerFailure(message: "worker \(worker) answered that it could not expand state \(request.index): "
+                                             + Mismatch.short(failure.message))
             } catch {
                 throw Explorer.WorkerFailure(message: "worker \(worker) answered state \(request.index) with what is not an answer (\(error)): "
                                              + Mismatch.short(String(line)) + ": its answers are not believed, and the exploration ends")
