@@ -17,6 +17,7 @@ static void *coordlua_system_realloc(coordlua_Runtime *rt, void *ptr, size_t osi
         size_t held = rt->used + (rt->reserveHeld ? COORDLUA_RESERVE : 0);
         if (held + (nsize - osize) > rt->systemLimit) return NULL;
     }
+    if (rt->arena.base != NULL) return coordlua_arena_realloc(&rt->arena, ptr, osize, nsize);
     return coordlua_pool_realloc(&rt->pool, ptr, osize, nsize);
 }
 
@@ -53,7 +54,8 @@ void *coordlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     coordlua_Runtime *rt = (coordlua_Runtime *)ud;
     if (ptr == NULL) osize = 0; /* when ptr is NULL, osize encodes the object's type */
     if (nsize == 0) {
-        coordlua_pool_free(&rt->pool, ptr, osize);
+        if (rt->arena.base != NULL) coordlua_arena_free(&rt->arena, ptr, osize);
+        else coordlua_pool_free(&rt->pool, ptr, osize);
         rt->used -= osize;
         return NULL;
     }
@@ -77,7 +79,19 @@ void *coordlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return block;
 }
 
-void coordlua_release_memory(coordlua_Runtime *rt) { coordlua_pool_release(&rt->pool); }
+void coordlua_release_memory(coordlua_Runtime *rt) {
+    if (rt->arena.base != NULL) coordlua_arena_close(&rt->arena);
+    else coordlua_pool_release(&rt->pool);
+}
+
+int coordlua_checkpoint(coordlua_Runtime *rt, coordlua_ArenaImage *image) {
+    return rt->arena.base != NULL && coordlua_arena_checkpoint(&rt->arena, image, rt->used);
+}
+
+void coordlua_restore(coordlua_Runtime *rt, const coordlua_ArenaImage *image) {
+    coordlua_arena_restore(&rt->arena, image);
+    rt->used = image->used;
+}
 
 lua_State *coordlua_newstate(coordlua_Runtime *rt) {
     lua_State *L = lua_newstate(coordlua_alloc, rt);

@@ -19,7 +19,7 @@
  *    every instruction trap, which roughly doubles interpreter cost.
  *
  * The parts, included below in order (each uses the ones before it): coordlua_pool.h (a state's small
- * blocks), coordlua_runtime.h (the runtime record and the allocator), coordlua_trampolines.h, coordlua_errors.h, coordlua_hooks.h (hooks, Ctrl-C, introspection,
+ * blocks), coordlua_arena.h (a heap in one region, which a checkpoint copies), coordlua_runtime.h (the runtime record and the allocator), coordlua_trampolines.h, coordlua_errors.h, coordlua_hooks.h (hooks, Ctrl-C, introspection,
  * warnings), coordlua_calls.h (protected calls), coordlua_chunks.h (compiled chunks shared by the process's
  * states), coordlua_modules.h (where a sandbox's `require` may read), coordlua_values.h (weak maps, macros, data images),
  * coordlua_fingerprint.h (state fingerprints), coordlua_patterns.h (pattern matching whose work counts).
@@ -43,6 +43,7 @@
 #include <stdatomic.h>
 
 #include "coordlua_pool.h"
+#include "coordlua_arena.h"
 #include "coordlua_runtime.h"
 #include "coordlua_trampolines.h"
 #include "coordlua_errors.h"

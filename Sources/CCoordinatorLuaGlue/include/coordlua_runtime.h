@@ -47,6 +47,7 @@ typedef struct coordlua_Runtime {
     size_t sharedChunkLoads;     /* chunks this state took compiled from the process's store (coordlua_chunks.h) */
     int binaryChunks;            /* binary chunks load (the debug library is open: the scripts are trusted with everything) */
     coordlua_Pool pool;          /* the state's small blocks (coordlua_pool.h), given back by coordlua_release_memory */
+    coordlua_Arena arena;        /* the state's whole heap, when it has one (coordlua_arena.h): then the pool is unused */
     volatile sig_atomic_t interruptRequested;
     volatile sig_atomic_t stopArmed; /* a deadline passed or the cancel flag was set while code ran: every thread it resumes stops (coordlua_watch) */
     int watched;                 /* on its thread's watch list (coordlua_watch) */
@@ -78,7 +79,16 @@ void coordlua_free_reserve(coordlua_Runtime *rt);
 
 lua_State *coordlua_newstate(coordlua_Runtime *rt);
 
-/* Gives back the pages of the state's small blocks: after lua_close (or a failed coordlua_newstate). */
+/* Gives back the pages of the state's small blocks, or its arena: after lua_close (or a failed
+   coordlua_newstate). */
 void coordlua_release_memory(coordlua_Runtime *rt);
+
+/* An image of the state's heap (a state with an arena), with the memory limit's accounting: 1, or 0 when
+   no memory was left for the copy. */
+int coordlua_checkpoint(coordlua_Runtime *rt, coordlua_ArenaImage *image);
+
+/* Puts the state's heap back as `image` holds it, and the accounting; the running thread is the main one
+   again. Only between calls: no Lua or C frame of the state may be running. */
+void coordlua_restore(coordlua_Runtime *rt, const coordlua_ArenaImage *image);
 
 #endif /* COORDLUA_RUNTIME_H */

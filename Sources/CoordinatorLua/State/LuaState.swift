@@ -64,8 +64,13 @@ public final class LuaState {
 
     /// Creates a state with the given standard libraries open. With `ignoringEnvironment` (`lua -E`),
     /// `package.path` and `package.cpath` take Lua's defaults, not `LUA_PATH` and `LUA_CPATH`.
-    public init(libraries: LuaLibraries = .all, ignoringEnvironment: Bool = false) throws {
-        core = try LuaCore()
+    public convenience init(libraries: LuaLibraries = .all, ignoringEnvironment: Bool = false) throws {
+        try self.init(core: LuaCore(), libraries: libraries, ignoringEnvironment: ignoringEnvironment)
+    }
+
+    /// A state over `core` (a pooled heap, or one in an arena: ``LuaImage``).
+    init(core: LuaCore, libraries: LuaLibraries, ignoringEnvironment: Bool = false) throws {
+        self.core = core
         core.owner = self
         if ignoringEnvironment {
             let L = try core.thread()

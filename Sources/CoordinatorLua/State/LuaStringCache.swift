@@ -19,7 +19,7 @@ struct LuaStringCache {
     private static let probes = 4
 
     /// An address and its string side by side: a hit reads one cache line.
-    private struct Entry {
+    fileprivate struct Entry {
         var address: UnsafeRawPointer? // SAFETY[identity-address]
         var string: String
     }
@@ -33,6 +33,21 @@ struct LuaStringCache {
         entries.initialize(repeating: Entry(address: nil, string: ""), count: Self.size)
         anchorsRef = .allocate(capacity: 1)
         anchorsRef.initialize(to: LUA_NOREF)
+    }
+
+    /// The entries and the anchors' slot as they are: what an image of the heap keeps (``LuaImage``), since
+    /// the strings they name live in that heap.
+    struct Saved {
+        fileprivate let entries: [Entry]
+        fileprivate let anchorsRef: Int32
+    }
+
+    func save() -> Saved { Saved(entries: (0..<Self.size).map { entries[$0] }, anchorsRef: anchorsRef.pointee) }
+
+    /// The entries and the anchors' slot as `saved` holds them, with the heap of the same image back.
+    func restore(_ saved: Saved) {
+        for (i, entry) in saved.entries.enumerated() { entries[i] = entry }
+        anchorsRef.pointee = saved.anchorsRef
     }
 
     /// Frees the storage (the anchors go with the state).

@@ -1,0 +1,115 @@
+import Testing
+import TestSupport
+@testable import CoordinatorLua
+
+/// A state whose heap is one arena (`LuaState(arenaBytes:)`): an image taken between calls and put back is
+/// the heap byte for byte, whatever the code did in between; the same code run again from it makes the same
+/// state; the memory limit's accounting and the string cache come back with it.
+@Suite struct LuaImageTests {
+    /// Code that writes every kind of value into every place it can reach: globals, the registry through a
+    /// module, upvalues, coroutines (one suspended, one dead), metatables, long and short strings, a table
+    /// grown past its array part, a closure's upvalue shared with another, a collection on the way.
+    static let mutate = """
+        counter = (counter or 0) + 1
+        local shared = { n = counter }
+        package.loaded.extra = { shared = shared, text = ("x"):rep(1000) .. counter }
+        local function bump() shared.n = shared.n + 1 return shared.n end
+        held = { bump = bump, co = coroutine.create(function(a) local b = coroutine.yield(a + 1) return b end) }
+        coroutine.resume(held.co, counter)
+        local done = coroutine.create(function() return 1 end)
+        coroutine.resume(done)
+        held.done = done
+        setmetatable(held, { __index = function(_, k) return "missing " .. k end })
+        for i = 1, 200 do held[i] = { i, tostring(i), i * 0.5 } end
+        string.format("%d %s", counter, "interned")
+        collectgarbage("step", 10)
+        return bump()
+        """
+
+    func state(limit: Int? = nil) throws -> LuaState {
+        let lua = try LuaState(arenaBytes: 64 << 20)
+        try lua.run("base = { 1, 2, 3, name = 'base' } local t = {} for i = 1, 100 do t[i] = i end keep = t")
+        if let limit { lua.memoryLimit = limit }
+        return lua
+    }
+
+    @Test func aRestoreIsTheImageByteForByte() throws {
+        let lua = try state()
+        let before = try LuaFingerprint(in: lua, of: [lua.globals], registry: true)
+        let image = try lua.checkpoint()
+        #expect(lua.changedLines(since: image) == 0)
+        for round in 1...50 {
+            #expect(try lua.evaluate(Self.mutate, as: Int.self) == 2) // the same every time: from the image
+            #expect(lua.changedLines(since: image) > 0)
+            try lua.restore(image)
+            #expect(lua.changedLines(since: image) == 0, "round \(round)")
+        }
+        #expect(try LuaFingerprint(in: lua, of: [lua.globals], registry: true) == before)
+        #expect(try lua.run("return counter, held, package.loaded.extra") == [.nil, .nil, .nil])
+        // A full collection of the restored heap, then more work: the heap is sound.
+        try lua.run("collectgarbage() collectgarbage()")
+        #expect(try lua.evaluate("return #keep + base[3]", as: Int.self) == 103)
+    }
+
+    /// The same code from the same image makes the same state: a branch is the state a replay would make.
+    /// (Not always the same bytes: a Lua stack's slots above its top keep what calls from Swift left there,
+    /// which no code reads.)
+    @Test func theSameStepFromTheSameImageMakesTheSameState() throws {
+        let lua = try state()
+        let start = try lua.checkpoint()
+        _ = try lua.evaluate(Self.mutate, as: Int.self)
+        let after = try LuaFingerprint(in: lua, of: [lua.globals], registry: true)
+        for _ in 1...20 {
+            try lua.restore(start)
+            _ = try lua.evaluate(Self.mutate, as: Int.self)
+            #expect(try LuaFingerprint(in: lua, of: [lua.globals], registry: true) == after)
+        }
+    }
+
+    /// Branching back and forth keeps the heap's size: what a branch allocated is gone with it.
+    @Test func restoresDoNotGrowTheHeap() throws {
+        let lua = try state()
+        let image = try lua.checkpoint()
+        for _ in 1...1_000 {
+            _ = try lua.evaluate(Self.mutate, as: Int.self)
+            try lua.restore(image)
+        }
+        #expect(try lua.checkpoint().bytes == image.bytes)
+    }
+
+    /// The memory limit counts the restored heap: what a branch allocated is no longer counted after it.
+    @Test func theMemoryLimitsAccountingComesBackWithTheImage() throws {
+        let lua = try state(limit: 16 << 20)
+        let image = try lua.checkpoint()
+        let used = lua.memoryUsed
+        try lua.run("big = ('y'):rep(6 << 20)")
+        #expect(lua.memoryUsed > used + (5 << 20))
+        #expect(throws: LuaError.self) { try lua.run("again = ('z'):rep(6 << 20)") } // over the limit, with big held
+        try lua.restore(image)
+        #expect(lua.memoryUsed == used)
+        try lua.run("again = ('z'):rep(6 << 20)") // room again
+    }
+
+    /// An arena that is full is "not enough memory", as a limit is, and the state goes on.
+    @Test func aFullArenaIsNotEnoughMemory() throws {
+        let lua = try LuaState(arenaBytes: 4 << 20)
+        let error = #expect(throws: LuaError.self) { try lua.run("x = ('a'):rep(16 << 20)") }
+        #expect(error?.message.contains("not enough memory") == true, "\(error?.message ?? "")")
+        #expect(try lua.evaluate("return 1 + 1", as: Int.self) == 2)
+    }
+
+    /// Images are taken and put back between calls only, of the state they belong to, where there is an arena.
+    @Test func imagesAreTakenAndPutBackOnlyBetweenCallsOfTheirState() throws {
+        let lua = try state()
+        let image = try lua.checkpoint()
+        let inside = lua.function(name: "inside") { (_: Int) -> String in
+            do { try lua.restore(image); return "restored" } catch { return "\(error)" }
+        }
+        try lua.globals.set("inside", inside)
+        #expect(try lua.evaluate("return inside(1)", as: String.self).contains("between calls"))
+        let other = try state()
+        #expect(throws: LuaError.self) { try other.restore(image) }
+        let pooled = try LuaState()
+        #expect(throws: LuaError.self) { _ = try pooled.checkpoint() }
+    }
+}
