@@ -28,7 +28,7 @@ struct CoordBench: ParsableCommand {
 
     @Option(help: """
         Run only these groups (comma-separated): bridge (or one of closure, method, output), patterns, journey, signal, links, explore, \
-        cancel, runtime, memory, leak, reload, scaling, tests.
+        image, cancel, runtime, memory, leak, reload, scaling, tests.
         """)
     var only: String?
 
@@ -45,7 +45,7 @@ struct CoordBench: ParsableCommand {
     static let groups: [(name: String, cases: [String])] = [
         ("bridge", ["bridge", "closure", "method", "output"]), ("patterns", ["patterns"]), ("journey", ["journey"]), ("signal", ["signal"]),
         ("memory", ["memory"]), ("leak", ["leak"]), ("reload", ["reload"]), ("scaling", ["scaling"]),
-        ("tests", ["tests"]), ("links", ["links"]), ("explore", ["explore"]), ("cancel", ["cancel"]), ("runtime", ["runtime"]),
+        ("tests", ["tests"]), ("links", ["links"]), ("explore", ["explore"]), ("image", ["image"]), ("cancel", ["cancel"]), ("runtime", ["runtime"]),
     ]
 
     func validate() throws {
@@ -122,6 +122,7 @@ struct CoordBench: ParsableCommand {
         }
         if wanted("links") { results += try linkCases(rounds: rounds, repeats: quick ? 2 : 200, root: root) }
         if wanted("explore") { results += try exploreCases(rounds: quick ? 1 : 3, root: root, quick: quick) }
+        if wanted("image") { results += try imageCase(operations: count(20_000), rounds: rounds) }
         if wanted("cancel") { results += try cancelCase(rounds: quick ? 2 : 50) }
         if wanted("runtime") {
             results += try runtimeCase(count: quick ? 5 : 200, rounds: rounds, root: root)

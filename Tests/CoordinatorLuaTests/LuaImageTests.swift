@@ -66,6 +66,19 @@ import TestSupport
         }
     }
 
+    /// Swift's cache of short Lua strings comes back with the image: a string cached in one branch is not
+    /// served in the next for another string made at the same address.
+    @Test func stringsReadInABranchAreNotServedInTheNext() throws {
+        let lua = try state()
+        let make = try lua.load("local prefix = ... local t = {} for i = 1, 50 do t[i] = prefix .. i end return t", name: "make")
+        let image = try lua.checkpoint() // after `make`: a value Swift holds across restores is made before
+        for prefix in ["alpha", "beta", "gamma", "alpha"] {
+            let strings = try make.call(prefix, as: [String].self)
+            #expect(strings == (1...50).map { prefix + String($0) })
+            try lua.restore(image)
+        }
+    }
+
     /// Branching back and forth keeps the heap's size: what a branch allocated is gone with it.
     @Test func restoresDoNotGrowTheHeap() throws {
         let lua = try state()

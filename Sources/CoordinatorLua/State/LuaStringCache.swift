@@ -19,42 +19,54 @@ struct LuaStringCache {
     private static let probes = 4
 
     /// An address and its string side by side: a hit reads one cache line.
-    fileprivate struct Entry {
+    private struct Entry {
         var address: UnsafeRawPointer? // SAFETY[identity-address]
         var string: String
+        /// When it was cached: the count of insertions then (``Saved``).
+        var stamp = 0
     }
 
     private let entries: UnsafeMutablePointer<Entry> // SAFETY[c-owned-memory]
+    /// The registry slot of the table that anchors the cached Lua strings (made on the first insert), and
+    /// how many strings were cached so far.
+    private struct Bookkeeping {
+        var anchorsRef = LUA_NOREF
+        var inserted = 0
+    }
+    private let book: UnsafeMutablePointer<Bookkeeping> // SAFETY[c-owned-memory]
+
     /// Registry slot of the table that anchors the cached Lua strings (made on the first insert).
-    let anchorsRef: UnsafeMutablePointer<Int32> // SAFETY[c-owned-memory]
+    var anchorsRef: Int32 { book.pointee.anchorsRef }
 
     init() {
         entries = .allocate(capacity: Self.size)
         entries.initialize(repeating: Entry(address: nil, string: ""), count: Self.size)
-        anchorsRef = .allocate(capacity: 1)
-        anchorsRef.initialize(to: LUA_NOREF)
+        book = .allocate(capacity: 1)
+        book.initialize(to: Bookkeeping())
     }
 
-    /// The entries and the anchors' slot as they are: what an image of the heap keeps (``LuaImage``), since
-    /// the strings they name live in that heap.
+    /// What an image of the heap keeps of the cache (``LuaImage``): how many strings were cached then, and
+    /// the anchors' slot. An entry is only ever added to a free place, never replaced, so the entries of
+    /// then are the ones cached by then; their strings are anchored in the heap the image holds.
     struct Saved {
-        fileprivate let entries: [Entry]
+        fileprivate let inserted: Int
         fileprivate let anchorsRef: Int32
     }
 
-    func save() -> Saved { Saved(entries: (0..<Self.size).map { entries[$0] }, anchorsRef: anchorsRef.pointee) }
+    func save() -> Saved { Saved(inserted: book.pointee.inserted, anchorsRef: book.pointee.anchorsRef) }
 
-    /// The entries and the anchors' slot as `saved` holds them, with the heap of the same image back.
+    /// The cache as it was when `saved` was taken, with the heap of the same image back: the entries cached
+    /// since (whose strings that heap does not hold) are dropped.
     func restore(_ saved: Saved) {
-        for (i, entry) in saved.entries.enumerated() { entries[i] = entry }
-        anchorsRef.pointee = saved.anchorsRef
+        for i in 0..<Self.size where entries[i].stamp > saved.inserted { entries[i] = Entry(address: nil, string: "") }
+        book.pointee = Bookkeeping(anchorsRef: saved.anchorsRef, inserted: saved.inserted)
     }
 
     /// Frees the storage (the anchors go with the state).
     func deallocate() {
         entries.deinitialize(count: Self.size)
         entries.deallocate()
-        anchorsRef.deallocate()
+        book.deallocate()
     }
 
     /// The string for the Lua string at `index` whose bytes are `bytes` (`length` of them, at most
@@ -73,16 +85,17 @@ struct LuaStringCache {
     private func insert(at index: Int32, in L: OpaquePointer, bytes: UnsafeRawPointer, slot: Int, _ string: String) -> String { // SAFETY[c-buffer]
         guard lua_checkstack(L, 3) != 0 else { return string }
         let value = lua_absindex(L, index)
-        if anchorsRef.pointee == LUA_NOREF {
+        if book.pointee.anchorsRef == LUA_NOREF {
             lua_createtable(L, 0, 0)
-            anchorsRef.pointee = coordlua_ref(L)
+            book.pointee.anchorsRef = coordlua_ref(L)
         }
-        coordlua_rawgetref(L, anchorsRef.pointee)
+        coordlua_rawgetref(L, book.pointee.anchorsRef)
         lua_pushvalue(L, value)
         lua_pushboolean(L, 1)
         lua_rawset(L, -3)
         lua_settop(L, -2)
-        entries[slot] = Entry(address: bytes, string: string)
+        book.pointee.inserted += 1
+        entries[slot] = Entry(address: bytes, string: string, stamp: book.pointee.inserted)
         return string
     }
 }

@@ -53,8 +53,8 @@ extension LuaFingerprint {
                 lua_pushboolean(L, 1)
                 lua_rawset(L, -3)
             }
-            if core.strings.anchorsRef.pointee != LUA_NOREF {
-                coordlua_rawgetref(L, core.strings.anchorsRef.pointee)
+            if core.strings.anchorsRef != LUA_NOREF {
+                coordlua_rawgetref(L, core.strings.anchorsRef)
                 lua_pushboolean(L, 1)
                 lua_rawset(L, -3)
             }
