@@ -15,7 +15,7 @@ import TestSupport
 
     /// How many chunks `lua` took compiled since it was made (a new state loads its own library code, such
     /// as the coroutine wrappers, through the cache too).
-    func shared(_ lua: LuaState, since made: Int) -> Int { lua.sharedChunkLoads - made }
+    func shared(_ lua: LuaState, since made: Int) -> Int { LuaChunkCache.sharedLoads(of: lua) - made }
 
     @Test func aSecondStateTakesTheFileCompiledWithTheSameMessages() throws {
         let path = try folder.write("app.lua", unique("""
@@ -25,7 +25,7 @@ import TestSupport
         var messages: [String] = []
         for round in 0..<3 {
             let lua = try makeState()
-            let made = lua.sharedChunkLoads
+            let made = LuaChunkCache.sharedLoads(of: lua)
             let results = try lua.loadFile(path).callValues()
             #expect(results.first == .integer(42))
             #expect(shared(lua, since: made) == (round == 0 ? 0 : 1))
@@ -41,7 +41,7 @@ import TestSupport
         _ = try makeState().runFile(path)
         try folder.write("app.lua", unique("return 2"))
         let lua = try makeState()
-        let made = lua.sharedChunkLoads
+        let made = LuaChunkCache.sharedLoads(of: lua)
         #expect(try lua.runFile(path).first == .integer(2))
         #expect(shared(lua, since: made) == 0)
     }
@@ -66,11 +66,11 @@ import TestSupport
         let broken = try folder.write("broken.lua", unique("local x = = 1"))
         for _ in 0..<2 {
             let trusted = try makeState()
-            let before = trusted.sharedChunkLoads
+            let before = LuaChunkCache.sharedLoads(of: trusted)
             #expect(try trusted.runFile(binary) == [.integer(1)])
             #expect(shared(trusted, since: before) == 0) // binary chunks are not kept in the process's store
             let lua = try makeState(LuaLibraries.all.subtracting(.debug))
-            let made = lua.sharedChunkLoads
+            let made = LuaChunkCache.sharedLoads(of: lua)
             #expect(luaError { _ = try lua.loadFile(binary) }?.message.contains("attempt to load a binary chunk (mode is 't')") == true)
             #expect(luaError { _ = try lua.loadFile(broken) }?.message == "\(broken):2: unexpected symbol near '='")
             #expect(luaError { _ = try lua.loadFile(folder.path + "/none.lua") }?.message == "cannot open \(folder.path)/none.lua: No such file or directory")
@@ -84,7 +84,7 @@ import TestSupport
         let library = unique("return ...")
         for round in 0..<2 {
             let lua = try makeState()
-            let made = lua.sharedChunkLoads
+            let made = LuaChunkCache.sharedLoads(of: lua)
             #expect(try lua.runMainScript(main).first == .integer(42))
             #expect(try lua.load(library, name: "[library]", cached: true).callValues("x").first == .string("x"))
             #expect(shared(lua, since: made) == (round == 0 ? 0 : 3))
@@ -93,7 +93,7 @@ import TestSupport
         let plain = unique("return 1")
         _ = try makeState().load(plain)
         let lua = try makeState()
-        let made = lua.sharedChunkLoads
+        let made = LuaChunkCache.sharedLoads(of: lua)
         _ = try lua.load(plain, cached: true)
         #expect(shared(lua, since: made) == 0)
     }
@@ -108,18 +108,18 @@ import TestSupport
         #expect(LuaChunkCache.statistics.chunks == 0)
         #expect(LuaChunkCache.statistics.bytes == 0)
         let lua = try makeState()
-        let made = lua.sharedChunkLoads
+        let made = LuaChunkCache.sharedLoads(of: lua)
         #expect(try lua.runFile(path).first == .integer(1))
         #expect(shared(lua, since: made) == 0)
         LuaChunkCache.limit = limit
         _ = try makeState().runFile(path)
         let again = try makeState()
-        let againMade = again.sharedChunkLoads
+        let againMade = LuaChunkCache.sharedLoads(of: again)
         _ = try again.runFile(path)
         #expect(shared(again, since: againMade) == 1)
         LuaChunkCache.removeAll()
         let afterClear = try makeState()
-        let clearMade = afterClear.sharedChunkLoads
+        let clearMade = LuaChunkCache.sharedLoads(of: afterClear)
         _ = try afterClear.runFile(path)
         #expect(shared(afterClear, since: clearMade) == 0)
     }

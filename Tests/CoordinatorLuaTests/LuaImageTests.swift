@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 @testable import CoordinatorLua
 
-/// A state whose heap is one arena (`LuaState(arenaBytes:)`): an image taken between calls and put back is
+/// A state whose heap is one arena (`LuaImage.state(arenaBytes:)`): an image taken between calls and put back is
 /// the heap byte for byte, whatever the code did in between; the same code run again from it makes the same
 /// state; the memory limit's accounting and the string cache come back with it.
 @Suite struct LuaImageTests {
@@ -27,7 +27,7 @@ import TestSupport
         """
 
     func state(limit: Int? = nil) throws -> LuaState {
-        let lua = try LuaState(arenaBytes: 64 << 20)
+        let lua = try LuaImage.state(arenaBytes: 64 << 20)
         try lua.run("base = { 1, 2, 3, name = 'base' } local t = {} for i = 1, 100 do t[i] = i end keep = t")
         if let limit { lua.memoryLimit = limit }
         return lua
@@ -36,13 +36,13 @@ import TestSupport
     @Test func aRestoreIsTheImageByteForByte() throws {
         let lua = try state()
         let before = try LuaFingerprint(in: lua, of: [lua.globals], registry: true)
-        let image = try lua.checkpoint()
-        #expect(lua.changedLines(since: image) == 0)
+        let image = try LuaImage(of: lua)
+        #expect(image.changedLines == 0)
         for round in 1...50 {
             #expect(try lua.evaluate(Self.mutate, as: Int.self) == 2) // the same every time: from the image
-            #expect(lua.changedLines(since: image) > 0)
-            try lua.restore(image)
-            #expect(lua.changedLines(since: image) == 0, "round \(round)")
+            #expect(image.changedLines > 0)
+            try image.restore()
+            #expect(image.changedLines == 0, "round \(round)")
         }
         #expect(try LuaFingerprint(in: lua, of: [lua.globals], registry: true) == before)
         #expect(try lua.run("return counter, held, package.loaded.extra") == [.nil, .nil, .nil])
@@ -56,11 +56,11 @@ import TestSupport
     /// which no code reads.)
     @Test func theSameStepFromTheSameImageMakesTheSameState() throws {
         let lua = try state()
-        let start = try lua.checkpoint()
+        let start = try LuaImage(of: lua)
         _ = try lua.evaluate(Self.mutate, as: Int.self)
         let after = try LuaFingerprint(in: lua, of: [lua.globals], registry: true)
         for _ in 1...20 {
-            try lua.restore(start)
+            try start.restore()
             _ = try lua.evaluate(Self.mutate, as: Int.self)
             #expect(try LuaFingerprint(in: lua, of: [lua.globals], registry: true) == after)
         }
@@ -71,58 +71,55 @@ import TestSupport
     @Test func stringsReadInABranchAreNotServedInTheNext() throws {
         let lua = try state()
         let make = try lua.load("local prefix = ... local t = {} for i = 1, 50 do t[i] = prefix .. i end return t", name: "make")
-        let image = try lua.checkpoint() // after `make`: a value Swift holds across restores is made before
+        let image = try LuaImage(of: lua) // after `make`: a value Swift holds across restores is made before
         for prefix in ["alpha", "beta", "gamma", "alpha"] {
             let strings = try make.call(prefix, as: [String].self)
             #expect(strings == (1...50).map { prefix + String($0) })
-            try lua.restore(image)
+            try image.restore()
         }
     }
 
     /// Branching back and forth keeps the heap's size: what a branch allocated is gone with it.
     @Test func restoresDoNotGrowTheHeap() throws {
         let lua = try state()
-        let image = try lua.checkpoint()
+        let image = try LuaImage(of: lua)
         for _ in 1...1_000 {
             _ = try lua.evaluate(Self.mutate, as: Int.self)
-            try lua.restore(image)
+            try image.restore()
         }
-        #expect(try lua.checkpoint().bytes == image.bytes)
+        #expect(try LuaImage(of: lua).bytes == image.bytes)
     }
 
     /// The memory limit counts the restored heap: what a branch allocated is no longer counted after it.
     @Test func theMemoryLimitsAccountingComesBackWithTheImage() throws {
         let lua = try state(limit: 16 << 20)
-        let image = try lua.checkpoint()
+        let image = try LuaImage(of: lua)
         let used = lua.memoryUsed
         try lua.run("big = ('y'):rep(6 << 20)")
         #expect(lua.memoryUsed > used + (5 << 20))
         #expect(throws: LuaError.self) { try lua.run("again = ('z'):rep(6 << 20)") } // over the limit, with big held
-        try lua.restore(image)
+        try image.restore()
         #expect(lua.memoryUsed == used)
         try lua.run("again = ('z'):rep(6 << 20)") // room again
     }
 
     /// An arena that is full is "not enough memory", as a limit is, and the state goes on.
     @Test func aFullArenaIsNotEnoughMemory() throws {
-        let lua = try LuaState(arenaBytes: 4 << 20)
+        let lua = try LuaImage.state(arenaBytes: 4 << 20)
         let error = #expect(throws: LuaError.self) { try lua.run("x = ('a'):rep(16 << 20)") }
         #expect(error?.message.contains("not enough memory") == true, "\(error?.message ?? "")")
         #expect(try lua.evaluate("return 1 + 1", as: Int.self) == 2)
     }
 
-    /// Images are taken and put back between calls only, of the state they belong to, where there is an arena.
-    @Test func imagesAreTakenAndPutBackOnlyBetweenCallsOfTheirState() throws {
+    /// Images are taken and put back between calls only, of a state with an arena.
+    @Test func imagesAreTakenAndPutBackOnlyBetweenCalls() throws {
         let lua = try state()
-        let image = try lua.checkpoint()
+        let image = try LuaImage(of: lua)
         let inside = lua.function(name: "inside") { (_: Int) -> String in
-            do { try lua.restore(image); return "restored" } catch { return "\(error)" }
+            do { try image.restore(); return "restored" } catch { return "\(error)" }
         }
         try lua.globals.set("inside", inside)
         #expect(try lua.evaluate("return inside(1)", as: String.self).contains("between calls"))
-        let other = try state()
-        #expect(throws: LuaError.self) { try other.restore(image) }
-        let pooled = try LuaState()
-        #expect(throws: LuaError.self) { _ = try pooled.checkpoint() }
+        #expect(throws: LuaError.self) { _ = try LuaImage(of: LuaState()) } // a pooled heap has no image
     }
 }

@@ -25,6 +25,9 @@ public enum LuaChunkCache {
         public var misses: Int
     }
 
+    /// How many chunks `lua` took already compiled from the store.
+    package static func sharedLoads(of lua: LuaState) -> Int { Int(lua.core.runtime.pointee.sharedChunkLoads) }
+
     /// The cache's figures now.
     public static var statistics: Statistics {
         let s = coordlua_chunks_stats()

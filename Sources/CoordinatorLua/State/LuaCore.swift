@@ -93,16 +93,11 @@ import Darwin
     /// Whether the last piece said more pieces follow.
     var warningContinues = false
 
-    /// A core whose heap is pooled, or (`arenaBytes`) in an arena of that many bytes of address space
-    /// (``LuaImage``).
+    /// A core whose heap is pooled, or in an arena of `arenaBytes` bytes of address space (``LuaImage``).
     init(arenaBytes: Int? = nil) throws(LuaError) {
         runtime = .allocate(capacity: 1)
         runtime.initialize(to: coordlua_Runtime())
-        if let arenaBytes, coordlua_arena_open(&runtime.pointee.arena, max(0, arenaBytes)) == 0 {
-            runtime.deallocate()
-            throw LuaError(.memory, "cannot reserve \(arenaBytes) bytes of address space for a Lua state's heap")
-        }
-        guard let L = coordlua_newstate(runtime) else {
+        guard arenaBytes.map({ coordlua_arena_open(&runtime.pointee.arena, max(0, $0)) != 0 }) ?? true, let L = coordlua_newstate(runtime) else {
             coordlua_release_memory(runtime)
             runtime.deallocate()
             throw LuaError(.memory, "cannot create a Lua state: not enough memory")

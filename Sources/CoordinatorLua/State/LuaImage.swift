@@ -1,25 +1,40 @@
 import CCoordinatorLua
 import CCoordinatorLuaGlue
 
-/// An image of a Lua state's whole heap: every byte of it, taken in microseconds by ``LuaState/checkpoint(into:)``
-/// and put back by ``LuaState/restore(_:)``, after which the state is, byte for byte, what it was (every
-/// table, string, closure, coroutine and upvalue, the registry, the collector's own state), at the same
-/// addresses. For a state made with an arena (``LuaState/init(libraries:arenaBytes:)``: `coordlua_arena.h`).
+/// An image of a Lua state's whole heap: every byte of it, taken in microseconds (``init(of:)``, ``take()``)
+/// and put back (``restore()``), after which the state is, byte for byte, what it was (every table, string,
+/// closure, coroutine and upvalue, the registry, the collector's own state), at the same addresses. For a
+/// state made with an arena (``state(libraries:arenaBytes:)``: `coordlua_arena.h`).
 ///
 /// What is not the heap is not in the image, and a restore is exact only under this contract, which the
-/// caller keeps: no Swift value made after the checkpoint (a ``LuaTable``, a ``LuaFunction``, a callback,
-/// a class registered) is used after the restore, and none is released after it either (the registry slots
-/// they held are free again in the restored heap; the restore drops the releases that were pending). The
-/// memory limit's accounting and the state's string cache are put back with the heap.
+/// caller keeps: no Swift value made after the image was taken (a ``LuaTable``, a ``LuaFunction``, a
+/// callback, a class registered) is used after the restore, and none is released after it either (the
+/// registry slots they held are free again in the restored heap; the restore drops the releases that were
+/// pending). The memory limit's accounting and the state's string cache are put back with the heap.
+///
+/// Images are taken and put back between calls only: never while Lua code of the state runs.
 package final class LuaImage {
-    fileprivate let core: LuaCore
-    fileprivate let image: UnsafeMutablePointer<coordlua_ArenaImage> // SAFETY[c-owned-memory]
-    fileprivate var strings: LuaStringCache.Saved?
+    private let core: LuaCore
+    private let image: UnsafeMutablePointer<coordlua_ArenaImage> // SAFETY[c-owned-memory]
+    private var strings: LuaStringCache.Saved
 
-    fileprivate init(core: LuaCore) {
-        self.core = core
+    /// A state whose heap is one arena of `arenaBytes` bytes of address space (reserved, not taken: the heap
+    /// grows into it a megabyte at a time), so that it can be imaged. Running out of the arena is "not enough
+    /// memory", as the memory limit is.
+    package static func state(libraries: LuaLibraries = .all, arenaBytes: Int) throws -> LuaState {
+        try LuaState(core: LuaCore(arenaBytes: arenaBytes), libraries: libraries)
+    }
+
+    /// An image of `lua`'s heap now.
+    package init(of lua: LuaState) throws {
+        core = lua.core
+        guard core.runtime.pointee.arena.base != nil else {
+            throw LuaError(.misuse, "a Lua state without an arena has no image (LuaImage.state(arenaBytes:))")
+        }
         image = .allocate(capacity: 1)
         image.initialize(to: coordlua_ArenaImage())
+        strings = core.strings.save()
+        try take()
     }
 
     deinit {
@@ -28,53 +43,32 @@ package final class LuaImage {
         image.deallocate()
     }
 
-    /// The heap's bytes the image holds.
-    package var bytes: Int { image.pointee.size }
-}
-
-extension LuaState {
-    /// A state whose heap is one arena of `arenaBytes` bytes of address space (reserved, not taken: the heap
-    /// grows into it a megabyte at a time), so that it can be imaged (``checkpoint(into:)``) and restored.
-    /// Running out of the arena is "not enough memory", as the memory limit is.
-    package convenience init(libraries: LuaLibraries = .all, arenaBytes: Int) throws {
-        try self.init(core: LuaCore(arenaBytes: arenaBytes), libraries: libraries)
-    }
-
-    /// Whether the heap is in an arena (``init(libraries:arenaBytes:)``).
-    package var hasArena: Bool { core.runtime.pointee.arena.base != nil }
-
-    /// An image of the heap now, written into `image` when given (its storage reused), else a new one.
-    /// Only between calls, in a state with an arena.
-    package func checkpoint(into image: LuaImage? = nil) throws -> LuaImage {
-        let core = self.core
-        guard !core.isClosed else { throw LuaError(.misuse, "the Lua state is closed") }
-        guard hasArena else { throw LuaError(.misuse, "a Lua state without an arena has no image (LuaState(arenaBytes:))") }
-        guard core.callDepth == 0 else { throw LuaError(.misuse, "a Lua state is imaged between calls, not while Lua code runs") }
-        let target = image ?? LuaImage(core: core)
-        guard target.core === core else { throw LuaError(.misuse, "an image belongs to the Lua state it was taken of") }
+    /// Takes the image again: the heap as it is now, in the same storage.
+    package func take() throws {
+        try checkBetweenCalls()
         core.drainUnrefs()
-        guard coordlua_checkpoint(core.runtime, target.image) != 0 else { throw LuaError(.memory, "not enough memory for an image of the Lua state") }
-        target.strings = core.strings.save()
-        return target
+        guard coordlua_checkpoint(core.runtime, image) != 0 else { throw LuaError(.memory, "not enough memory for an image of the Lua state") }
+        strings = core.strings.save()
     }
 
-    /// Puts the heap back as `image` holds it (see ``LuaImage`` for what the caller keeps). Only between
-    /// calls, with an image of this state.
-    package func restore(_ image: LuaImage) throws {
-        let core = self.core
-        guard !core.isClosed else { throw LuaError(.misuse, "the Lua state is closed") }
-        guard image.core === core, let strings = image.strings else { throw LuaError(.misuse, "an image belongs to the Lua state it was taken of") }
-        guard core.callDepth == 0 else { throw LuaError(.misuse, "a Lua state is restored between calls, not while Lua code runs") }
-        coordlua_restore(core.runtime, image.image)
+    /// Puts the heap back as the image holds it (see the contract above).
+    package func restore() throws {
+        try checkBetweenCalls()
+        coordlua_restore(core.runtime, image)
         core.runtime.pointee.current = core.mainThread
         core.pendingUnrefs.removeAll()
         core.strings.restore(strings)
     }
 
-    /// How many of the heap's 64-byte lines differ from `image`'s: 0 exactly when the heap is the image's.
-    package func changedLines(since image: LuaImage) -> Int {
-        guard image.core === core, !core.isClosed else { return 0 }
-        return coordlua_arena_changed(&core.runtime.pointee.arena, image.image, nil, 0)
-    }
+    /// The heap's bytes the image holds.
+    package var bytes: Int { image.pointee.size }
 
+    /// How many of the heap's 64-byte lines differ from the image's: 0 exactly when the heap is the image's.
+    package var changedLines: Int { core.isClosed ? 0 : coordlua_arena_changed(&core.runtime.pointee.arena, image, nil, 0) }
+
+    private func checkBetweenCalls() throws {
+        guard !core.isClosed else { throw LuaError(.misuse, "the Lua state is closed") }
+        guard core.callDepth == 0 else { throw LuaError(.misuse, "a Lua state is imaged and restored between calls, not while Lua code runs") }
+    }
 }
+

@@ -67,8 +67,7 @@ public final class LuaState {
     public convenience init(libraries: LuaLibraries = .all, ignoringEnvironment: Bool = false) throws {
         try self.init(core: LuaCore(), libraries: libraries, ignoringEnvironment: ignoringEnvironment)
     }
-
-    /// A state over `core` (a pooled heap, or one in an arena: ``LuaImage``).
+    /// A state over `core`: a pooled heap, or one in an arena (``LuaImage``).
     init(core: LuaCore, libraries: LuaLibraries, ignoringEnvironment: Bool = false) throws {
         self.core = core
         core.owner = self
@@ -149,8 +148,6 @@ public final class LuaState {
 
     /// The most bytes this state has had allocated at once.
     public var peakMemoryUsed: Int { Int(core.runtime.pointee.peak) }
-    /// How many chunks this state took already compiled from the process's ``LuaChunkCache``.
-    package var sharedChunkLoads: Int { Int(core.runtime.pointee.sharedChunkLoads) }
 
     /// The most bytes Lua code may have allocated, or `nil` for no limit.
     ///
