@@ -80,6 +80,9 @@ void *coordlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 }
 
 void coordlua_release_memory(coordlua_Runtime *rt) {
+    free(rt->ledger.made.boxes);
+    free(rt->ledger.collected.boxes);
+    rt->ledger = (coordlua_Ledger){0};
     if (rt->arena.base != NULL) coordlua_arena_close(&rt->arena);
     else coordlua_pool_release(&rt->pool);
 }
@@ -100,4 +103,51 @@ lua_State *coordlua_newstate(coordlua_Runtime *rt) {
         coordlua_restore_reserve(rt);
     }
     return L;
+}
+
+static void coordlua_note_box(coordlua_Ledger *ledger, coordlua_BoxLog *log, void *box) {
+    if (log->count == log->capacity) {
+        size_t capacity = log->capacity < 64 ? 64 : log->capacity * 2;
+        void **grown = capacity > log->capacity ? realloc(log->boxes, capacity * sizeof(void *)) : NULL;
+        if (grown == NULL) { ledger->lost = 1; return; }
+        log->boxes = grown;
+        log->capacity = capacity;
+    }
+    log->boxes[log->count++] = box;
+}
+
+void coordlua_box_made(coordlua_Runtime *rt, void *box) {
+    if (rt->ledger.on) coordlua_note_box(&rt->ledger, &rt->ledger.made, box);
+}
+
+void coordlua_box_collected(coordlua_Runtime *rt, void *box) {
+    /* Deferred while an image is kept (a note that cannot be kept leaks the object rather than free what a
+       restore may bring back). */
+    if (rt->ledger.on) coordlua_note_box(&rt->ledger, &rt->ledger.collected, box);
+    else rt->release(box);
+}
+
+void coordlua_ledger_start(coordlua_Runtime *rt) { rt->ledger.on = 1; }
+
+int coordlua_ledger_rewind(coordlua_Runtime *rt, size_t made, size_t collected) {
+    coordlua_Ledger *ledger = &rt->ledger;
+    if (ledger->lost) return 0;
+    if (ledger->collected.count > collected) ledger->collected.count = collected;
+    /* Released newest first; a release runs Swift deinitialisers, which never make boxes. */
+    while (ledger->made.count > made) rt->release(ledger->made.boxes[--ledger->made.count]);
+    return 1;
+}
+
+void coordlua_ledger_settle(coordlua_Runtime *rt) {
+    coordlua_Ledger *ledger = &rt->ledger;
+    ledger->on = 0;
+    ledger->lost = 0;
+    ledger->made.count = 0;
+    size_t count = ledger->collected.count;
+    ledger->collected.count = 0;
+    for (size_t i = 0; i < count; i++) rt->release(ledger->collected.boxes[i]);
+    free(ledger->made.boxes);
+    free(ledger->collected.boxes);
+    ledger->made = (coordlua_BoxLog){0};
+    ledger->collected = (coordlua_BoxLog){0};
 }

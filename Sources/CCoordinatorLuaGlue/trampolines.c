@@ -103,6 +103,7 @@ void coordlua_pushbox(lua_State *L, void *object, const void *tag) {
     coordlua_Box *box = (coordlua_Box *)lua_newuserdatauv(L, sizeof(coordlua_Box), 0);
     box->object = object;
     box->tag = tag;
+    coordlua_box_made(coordlua_runtime(L), object);
 }
 
 int coordlua_box_gc(lua_State *L) {
@@ -110,7 +111,7 @@ int coordlua_box_gc(lua_State *L) {
     if (block != NULL && *block != NULL) {
         void *box = *block;
         *block = NULL;
-        coordlua_runtime(L)->release(box);
+        coordlua_box_collected(coordlua_runtime(L), box);
     }
     return 0;
 }

@@ -122,4 +122,77 @@ import TestSupport
         #expect(try lua.evaluate("return inside(1)", as: String.self).contains("between calls"))
         #expect(throws: LuaError.self) { _ = try LuaImage(of: LuaState()) } // a pooled heap has no image
     }
+
+    /// A reference Swift takes after the image is dead once the heap goes back: its slot is free in the
+    /// restored registry, so using it fails and letting go of it gives nothing back twice (the registry's
+    /// free list stays the image's: the references taken next are all distinct and right).
+    @Test func aReferenceTakenAfterTheImageIsDeadAfterARestore() throws {
+        let lua = try state()
+        let image = try LuaImage(of: lua)
+        var late: LuaTable? = try lua.evaluate("return { 'late' }", as: LuaTable.self)
+        try image.restore()
+        #expect(throws: LuaError.self) { try late?.get(1, as: String.self) }
+        late = nil
+        let fresh = try (1...20).map { i in try lua.evaluate("return { \(i) }", as: LuaTable.self) }
+        for (i, table) in fresh.enumerated() { #expect(try table.get(1, as: Int.self) == i + 1) }
+    }
+
+    /// A reference taken before the image and let go of in a branch is let go of again after the restore
+    /// (the restored registry holds its slot): what only it held is collected.
+    @Test func aReferenceLetGoOfInABranchIsReleasedAfterTheRestore() throws {
+        let lua = try state()
+        var early: LuaTable? = try lua.evaluate("probe = setmetatable({}, { __mode = 'v' }) probe[1] = {} return probe[1]", as: LuaTable.self)
+        #expect(early != nil)
+        let image = try LuaImage(of: lua)
+        early = nil
+        try lua.run("collectgarbage()") // the release is taken at this call
+        try image.restore()
+        lua.collectGarbage()
+        #expect(try lua.evaluate("return probe[1] == nil", as: Bool.self))
+    }
+
+    /// A Swift object held by a box made after the image is released by the restore (the box is gone); one
+    /// whose box a collection took in a branch keeps its retain (the box is back) and is released once no
+    /// image is kept and the box is collected for good.
+    @Test func swiftObjectsHeldByBoxesFollowTheRestoredHeap() throws {
+        final class Probe {}
+        let lua = try state()
+        weak var early: Probe?, late: Probe?
+        do {
+            let probe = Probe()
+            early = probe
+            try lua.globals.set("early", lua.function { _ in _ = probe })
+        }
+        var image: LuaImage? = try LuaImage(of: lua)
+        do {
+            let probe = Probe()
+            late = probe
+            try lua.globals.set("late", lua.function { _ in _ = probe })
+        }
+        try lua.run("early = nil late = nil collectgarbage() collectgarbage()")
+        #expect(early != nil) // its box may come back: the release waits
+        #expect(late != nil)
+        try image?.restore()
+        #expect(late == nil) // its box is gone with the restore
+        #expect(early != nil)
+        try lua.run("early()") // the box is back, its object alive
+        try lua.run("early = nil collectgarbage()")
+        #expect(early != nil) // collected while the image is kept: deferred again
+        image = nil
+        #expect(early == nil) // no image kept: the deferred release is done
+    }
+
+    /// A restore discards the images taken after the one restored: they cannot be restored.
+    @Test func aRestoreDiscardsTheImagesTakenAfterIt() throws {
+        let lua = try state()
+        let first = try LuaImage(of: lua)
+        try lua.run("step = 1")
+        let second = try LuaImage(of: lua)
+        try lua.run("step = 2")
+        try second.restore()
+        #expect(try lua.evaluate("return step", as: Int.self) == 1)
+        try first.restore()
+        #expect(throws: LuaError.self) { try second.restore() }
+        #expect(try lua.evaluate("return step", as: Int?.self) == nil)
+    }
 }

@@ -34,6 +34,26 @@ typedef struct coordlua_ArenaImage {
     size_t used;       /* the runtime record's `used` when taken */
 } coordlua_ArenaImage;
 
+/* What a restore must settle outside the heap: the Swift objects Lua's boxes hold. A box retains its object
+   when made (coordlua_pushbox) and releases it when collected (its `__gc`). While an image is kept, a box
+   made since may vanish with a restore, and one collected since may come back: so each box made is noted
+   in `made`, and a collected box's release is deferred into `collected` instead of done. A restore to an
+   image whose marks were (m, c) releases the boxes made after m (their userdata is gone) and forgets the
+   collections after c (their userdata is back, its object still retained); once no image is kept, the
+   deferred releases are done. `lost` says a note could not be kept (no memory): no restore is exact then. */
+typedef struct coordlua_BoxLog {
+    void **boxes;      /* malloc'd */
+    size_t count;
+    size_t capacity;
+} coordlua_BoxLog;
+
+typedef struct coordlua_Ledger {
+    int on;            /* an image is kept */
+    int lost;          /* a note was lost since it went on */
+    coordlua_BoxLog made;
+    coordlua_BoxLog collected;
+} coordlua_Ledger;
+
 /* Reserves `bytes` of address space (rounded up to the page size) for the heap: 1, or 0 when the system
    refuses. */
 int coordlua_arena_open(coordlua_Arena *arena, size_t bytes);

@@ -48,6 +48,7 @@ typedef struct coordlua_Runtime {
     int binaryChunks;            /* binary chunks load (the debug library is open: the scripts are trusted with everything) */
     coordlua_Pool pool;          /* the state's small blocks (coordlua_pool.h), given back by coordlua_release_memory */
     coordlua_Arena arena;        /* the state's whole heap, when it has one (coordlua_arena.h): then the pool is unused */
+    coordlua_Ledger ledger;      /* the boxes made and collected while an image is kept (coordlua_arena.h) */
     volatile sig_atomic_t interruptRequested;
     volatile sig_atomic_t stopArmed; /* a deadline passed or the cancel flag was set while code ran: every thread it resumes stops (coordlua_watch) */
     int watched;                 /* on its thread's watch list (coordlua_watch) */
@@ -90,5 +91,21 @@ int coordlua_checkpoint(coordlua_Runtime *rt, coordlua_ArenaImage *image);
 /* Puts the state's heap back as `image` holds it, and the accounting; the running thread is the main one
    again. Only between calls: no Lua or C frame of the state may be running. */
 void coordlua_restore(coordlua_Runtime *rt, const coordlua_ArenaImage *image);
+
+/* A box was made holding a retained object: noted while an image is kept. */
+void coordlua_box_made(coordlua_Runtime *rt, void *box);
+
+/* A box was collected: its object is released, or the release deferred while an image is kept. */
+void coordlua_box_collected(coordlua_Runtime *rt, void *box);
+
+/* Starts noting boxes (the first image is kept). */
+void coordlua_ledger_start(coordlua_Runtime *rt);
+
+/* A restore to an image taken when the logs held `made` and `collected` boxes: the boxes made since are
+   released, the collections since forgotten. 0 when a note was lost (the restore cannot be exact). */
+int coordlua_ledger_rewind(coordlua_Runtime *rt, size_t made, size_t collected);
+
+/* No image is kept any more: the deferred releases are done, the notes dropped. */
+void coordlua_ledger_settle(coordlua_Runtime *rt);
 
 #endif /* COORDLUA_RUNTIME_H */

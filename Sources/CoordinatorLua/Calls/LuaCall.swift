@@ -189,7 +189,7 @@ extension LuaCore {
     }
 
     func makeFunction(name: String, _ body: @escaping (borrowing LuaCall) throws -> Void) -> LuaFunction {
-        guard let L = try? thread() else { return LuaFunction(reference: LuaReference(core: self, ref: LUA_NOREF, pointer: nil)) }
+        guard let L = try? thread() else { return LuaFunction(reference: LuaReference(core: self, ref: LUA_NOREF, era: 0, pointer: nil)) }
         pushFunction(name: name, body, L)
         defer { lua_settop(L, -2) }
         return LuaFunction(reference: reference(at: -1, in: L))

@@ -18,6 +18,8 @@ public final class LuaCallback: LuaReadable, LuaPushable {
     @usableFromInline let core: LuaCore
     /// The registry slot; ``replace(with:)`` puts new code into the same slot.
     @usableFromInline let slot: Int32
+    /// When the slot was taken (``LuaReference/era``).
+    private let era: Int
     /// Its position in the state's list of live callbacks (`LuaState.liveCallbacks`).
     private var position = 0
 
@@ -29,6 +31,7 @@ public final class LuaCallback: LuaReadable, LuaPushable {
         try reference.pushValue(L)
         defer { lua_settop(L, -2) }
         slot = core.slot(for: -1, in: L)
+        era = core.images.era
         enlist()
     }
 
@@ -36,11 +39,12 @@ public final class LuaCallback: LuaReadable, LuaPushable {
     init(_ stack: borrowing LuaStack, at index: Int32) {
         core = stack.core
         slot = core.slot(for: index, in: stack.L)
+        era = core.images.era
         enlist()
     }
 
     deinit {
-        if !core.isClosed { core.pendingUnrefs.append(slot) } // released at the state's next safe point
+        if !core.isClosed { core.pendingUnrefs.append(PendingUnref(slot: slot, era: era)) } // released at the state's next safe point
         // Off the list of live callbacks: the last one takes this one's place.
         let last = core.callbacks.removeLast()
         if position < core.callbacks.count {

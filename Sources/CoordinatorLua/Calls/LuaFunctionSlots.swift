@@ -30,6 +30,8 @@ import CCoordinatorLuaGlue
     @exclusivity(unchecked) // SAFETY[one-thread]
     #endif
     @usableFromInline var table: Int32 = LUA_NOREF
+    /// When the table's slot was taken (``LuaReference/era``).
+    private final var tableEra = 0
     /// How many slots hold a function.
     #if !COORDINATOR_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked) // SAFETY[one-thread]
@@ -49,7 +51,7 @@ import CCoordinatorLuaGlue
     }
 
     deinit {
-        if table != LUA_NOREF, !core.isClosed { core.pendingUnrefs.append(table) } // released at the state's next safe point
+        if table != LUA_NOREF, !core.isClosed { core.pendingUnrefs.append(PendingUnref(slot: table, era: tableEra)) } // released at the state's next safe point
         // Off the list of live sets: the last one takes this one's place.
         let last = core.functionSlots.removeLast()
         if position < core.functionSlots.count {
@@ -63,6 +65,7 @@ import CCoordinatorLuaGlue
         if table == LUA_NOREF {
             lua_createtable(L, capacity, 0)
             table = core.slot(for: -1, in: L)
+            tableEra = core.images.era
         } else {
             coordlua_rawgetref(L, table)
         }
@@ -175,11 +178,12 @@ import CCoordinatorLuaGlue
     /// is copied). Calling it undoes every change made since.
     package func removeAllSaved() -> () -> Void {
         guard count > 0 else { return { [self] in removeAll() } }
-        let old = LuaReference(core: core, ref: table, pointer: nil), saved = count
+        let old = LuaReference(core: core, ref: table, era: tableEra, pointer: nil), saved = count
         table = LUA_NOREF
         count = 0
         return { [self] in
-            if table != LUA_NOREF, !core.isClosed { core.pendingUnrefs.append(table) }
+            if table != LUA_NOREF, !core.isClosed { core.pendingUnrefs.append(PendingUnref(slot: table, era: tableEra)) }
+            tableEra = old.era
             table = old.take()
             count = table == LUA_NOREF ? 0 : saved
         }

@@ -21,7 +21,13 @@ public struct LuaSandbox: Sendable {
 extension LuaState {
     /// Creates a state for untrusted scripts (see ``LuaSandbox``).
     public convenience init(sandbox: LuaSandbox) throws {
-        try self.init(libraries: LuaSandbox.libraries)
+        try self.init(sandbox: sandbox, arenaBytes: nil)
+    }
+
+    /// A state for untrusted scripts whose heap is one arena of `arenaBytes` bytes of address space when
+    /// given, so that it can be imaged (``LuaImage``).
+    package convenience init(sandbox: LuaSandbox, arenaBytes: Int?) throws {
+        try self.init(core: LuaCore(arenaBytes: arenaBytes), libraries: LuaSandbox.libraries)
         try restrict()
         isSandboxed = true
     }

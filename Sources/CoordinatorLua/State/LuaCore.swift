@@ -31,7 +31,9 @@ import Darwin
     #if !COORDINATOR_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked) // SAFETY[one-thread]
     #endif
-    var pendingUnrefs: [Int32] = []
+    var pendingUnrefs: [PendingUnref] = []
+    /// The images kept of the heap, and what a restore must settle outside it (``LuaImages``).
+    let images = LuaImages()
     /// Objects that libraries keep with the state (`LuaStack.attachment`), by their class. Read on every
     /// data conversion.
     #if !COORDINATOR_CHECKED_EXCLUSIVITY
@@ -154,6 +156,7 @@ import Darwin
 
     func close() {
         guard let L = mainThread else { return }
+        coordlua_ledger_settle(runtime) // no image is restored any more: what a collection deferred is released
         lua_close(L) // runs every __gc: Swift objects held by Lua are released here
         coordlua_release_memory(runtime) // every block is free now: the pages go at once
         coordlua_free_reserve(runtime)
@@ -197,13 +200,19 @@ import Darwin
         // In place: `luaL_unref` only writes registry slots (no allocation, so no collector step and no
         // `__gc` that could append meanwhile), and a copy of the list would cost an allocation per drain.
         let L = self.L
-        while let ref = pendingUnrefs.popLast() { coordlua_unref(L, ref) }
+        guard images.isEmpty else {
+            while let unref = pendingUnrefs.popLast() {
+                if images.mayRelease(unref) { coordlua_unref(L, unref.slot) }
+            }
+            return
+        }
+        while let unref = pendingUnrefs.popLast() { coordlua_unref(L, unref.slot) }
     }
 
     /// Takes a registry reference to the value at `index` (the stack is unchanged).
     func reference(at index: Int32, in L: OpaquePointer) -> LuaReference {
         let pointer = lua_topointer(L, index)
-        return LuaReference(core: self, ref: slot(for: index, in: L), pointer: pointer)
+        return LuaReference(core: self, ref: slot(for: index, in: L), era: images.era, pointer: pointer)
     }
 
     /// A registry slot holding the value at `index` (the stack is unchanged). Slots released since the

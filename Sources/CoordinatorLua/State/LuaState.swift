@@ -67,6 +67,11 @@ public final class LuaState {
     public convenience init(libraries: LuaLibraries = .all, ignoringEnvironment: Bool = false) throws {
         try self.init(core: LuaCore(), libraries: libraries, ignoringEnvironment: ignoringEnvironment)
     }
+    /// A state whose heap is one arena of `arenaBytes` bytes of address space when given, so that it can be
+    /// imaged (``LuaImage``).
+    package convenience init(libraries: LuaLibraries, ignoringEnvironment: Bool, arenaBytes: Int?) throws {
+        try self.init(core: LuaCore(arenaBytes: arenaBytes), libraries: libraries, ignoringEnvironment: ignoringEnvironment)
+    }
     /// A state over `core`: a pooled heap, or one in an arena (``LuaImage``).
     init(core: LuaCore, libraries: LuaLibraries, ignoringEnvironment: Bool = false) throws {
         self.core = core
@@ -113,7 +118,7 @@ public final class LuaState {
 
     /// The global table.
     public var globals: LuaTable {
-        guard let L = try? core.thread() else { return LuaTable(reference: LuaReference(core: core, ref: LUA_NOREF, pointer: nil)) }
+        guard let L = try? core.thread() else { return LuaTable(reference: LuaReference(core: core, ref: LUA_NOREF, era: 0, pointer: nil)) }
         coordlua_pushglobaltable(L)
         defer { lua_settop(L, -2) }
         return LuaTable(reference: core.reference(at: -1, in: L))

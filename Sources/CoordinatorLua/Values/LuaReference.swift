@@ -8,20 +8,24 @@ import CCoordinatorLuaGlue
 @usableFromInline final class LuaReference: Hashable {
     @usableFromInline let core: LuaCore
     private(set) var ref: Int32
+    /// When the slot was taken, as images count time (``LuaImages``): a restore to an image taken before
+    /// it leaves the slot free, and the reference dead.
+    let era: Int
     /// The Lua object's address: its identity while the reference keeps it alive.
     let pointer: UnsafeRawPointer? // SAFETY[identity-address]
 
-    init(core: LuaCore, ref: Int32, pointer: UnsafeRawPointer?) { // SAFETY[identity-address]
+    init(core: LuaCore, ref: Int32, era: Int, pointer: UnsafeRawPointer?) { // SAFETY[identity-address]
         self.core = core
         self.ref = ref
+        self.era = era
         self.pointer = pointer
     }
 
     deinit {
-        if ref >= 0, !core.isClosed { core.pendingUnrefs.append(ref) }
+        if ref >= 0, !core.isClosed { core.pendingUnrefs.append(PendingUnref(slot: ref, era: era)) }
     }
 
-    var isValid: Bool { ref >= 0 && !core.isClosed }
+    var isValid: Bool { ref >= 0 && !core.isClosed && !core.images.isDead(era) }
 
     /// Pushes the value onto `stack`, which must belong to the same state.
     func push(on stack: borrowing LuaStack) throws(LuaError) {
@@ -38,6 +42,9 @@ import CCoordinatorLuaGlue
     @usableFromInline func slot() throws(LuaError) -> Int32 {
         guard !core.isClosed else { throw LuaError(.misuse, "the Lua state is closed") }
         guard ref >= 0 else { throw LuaError(.misuse, "the Lua value was released") }
+        guard !core.images.isDead(era) else {
+            throw LuaError(.misuse, "the Lua value was made after the image the heap was restored to")
+        }
         return ref
     }
 
@@ -49,7 +56,10 @@ import CCoordinatorLuaGlue
 
     func release() {
         guard ref >= 0 else { return }
-        if !core.isClosed { coordlua_unref(core.L, ref) }
+        if !core.isClosed {
+            core.pendingUnrefs.append(PendingUnref(slot: ref, era: era))
+            core.drainUnrefs()
+        }
         ref = LUA_NOREF
     }
 
@@ -209,6 +219,10 @@ public struct LuaTable: LuaPushable, LuaReadable {
 
     /// Releases the reference now; later uses of this value (and its copies) throw.
     public func release() { reference.release() }
+
+    /// Whether the table can still be used: not released, its state open, and not made after the image
+    /// the state's heap was last restored to (``LuaImage``). A cache of tables made on first need asks it.
+    package var isAlive: Bool { reference.isValid }
 
     public func push(to stack: borrowing LuaStack) throws { try reference.push(on: stack) }
 
