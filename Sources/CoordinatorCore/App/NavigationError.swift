@@ -55,6 +55,8 @@ public struct NavigationError: CoordinatorError, Equatable {
         case unknownRequest
         /// A link opened in an app that has nothing to route it (the scripting layer's routes do).
         case noRouter
+        /// A branch (``Application/branch(_:)``) begun while an operation runs.
+        case operationRunning
     }
 
     /// What went wrong.

@@ -41,7 +41,7 @@ final class EventBus {
     @inline(__always)
     func emit(_ event: @autoclosure () -> NavigationEvent, in journal: Journal) {
         guard !observers.isEmpty else { return }
-        if journal.isOpen { journal.queue(event()) } else { deliver(event()) }
+        if journal.isRunning { journal.queue(event()) } else { deliver(event()) }
     }
 
     /// Reports events of an operation that succeeded, in order. Delivery goes over a copy: an observer

@@ -68,10 +68,15 @@ final class Journal {
     #endif
     private var made = MadeObjects()
 
-    /// Whether an operation is running.
+    /// How many of the outermost levels are savepoints (``beginSavepoint()``).
+    private var savepoints = 0
+
+    /// Whether changes are logged: an operation runs, or a savepoint is open.
     var isOpen: Bool { !levels.isEmpty }
-    /// Whether the running level is the outermost one.
-    var isOutermost: Bool { levels.count == 1 }
+    /// Whether an operation is running (a savepoint alone is none).
+    var isRunning: Bool { levels.count > savepoints }
+    /// Whether the running level is the outermost operation (the first above the savepoints).
+    var isOutermost: Bool { levels.count == savepoints + 1 }
 
     /// The serial of the innermost running level (0 outside operations).
     var born: Int { levels.last?.serial ?? 0 }
@@ -134,8 +139,23 @@ final class Journal {
                             madeStart: made.count))
     }
 
+    /// Opens a savepoint: a level under the operations to come, each of which then runs as the outermost
+    /// one (its commit-time work runs, its events are reported) while everything it changes stays logged,
+    /// until ``rollbackSavepoint()`` puts all of it back. Only between operations; savepoints nest.
+    func beginSavepoint() {
+        begin()
+        savepoints += 1
+    }
+
+    /// Puts back everything changed since the innermost savepoint opened, and closes it.
+    func rollbackSavepoint() {
+        savepoints -= 1
+        rollback()
+    }
+
     /// Closes the innermost level successfully. Returns the events to report: all of them when it was the
-    /// outermost level, none otherwise (they stay queued for the level around it).
+    /// outermost operation, none otherwise (they stay queued for the level around it). Above a savepoint,
+    /// the outermost operation's log stays for the savepoint.
     func commit() -> [NavigationEvent] {
         let level = levels.removeLast()
         if let outer = levels.last {
@@ -143,7 +163,10 @@ final class Journal {
                 compact(from: level.logStart, into: outer.serial)
                 levels[levels.count - 1].madeObjects = true
             }
-            return []
+            guard levels.count == savepoints else { return [] }
+            let events = Array(pending[level.eventStart...])
+            pending.removeSubrange(level.eventStart...)
+            return events
         }
         log.removeAll(keepingCapacity: log.capacity <= 1024)
         made.removeAll()
@@ -205,7 +228,7 @@ final class Journal {
 
     /// The actions of an outermost level that succeeded, taken out (nil when there are none).
     func takeCommitActions() -> [() -> Void]? {
-        guard !isOpen, !commitActions.isEmpty else { return nil }
+        guard !isRunning, !commitActions.isEmpty else { return nil }
         defer { commitActions.removeAll() }
         return commitActions
     }

@@ -21,11 +21,11 @@ extension Application {
             }
         } catch {
             journal.rollback()
-            lifecycle.operationFailed(outermost: !journal.isOpen)
+            lifecycle.operationFailed(outermost: !journal.isRunning)
             throw error
         }
         let events = journal.commit()
-        if !journal.isOpen {
+        if !journal.isRunning {
             for event in events { context.events.deliver(event) }
             runCommitActions()
         }
@@ -40,7 +40,7 @@ extension Application {
     /// app.afterCommit { navigationController.setViewControllers(controllers(for: stack), animated: true) }
     /// ```
     public func afterCommit(_ action: @escaping () -> Void) {
-        guard context.journal.isOpen else { return action() }
+        guard context.journal.isRunning else { return action() }
         context.journal.queueCommitAction(action)
     }
 
@@ -48,6 +48,23 @@ extension Application {
         while let actions = context.journal.takeCommitActions() {
             for action in actions { action() }
         }
+    }
+
+    /// Runs `body` as a branch the app comes back from: each operation `body` runs is an outermost one (the
+    /// flows that lost their screens finish, its events are reported, its `afterCommit` work runs), and
+    /// once `body` returns or throws, everything they and `body` changed is put back, newest first, a
+    /// bridge's own state included: the app is as before, object for object, and what the branch made is
+    /// dropped. For tools that try a step and come back (exploration). Branches nest; one cannot begin
+    /// while an operation runs.
+    package func branch<T>(_ body: () throws -> T) throws -> T {
+        let journal = context.journal
+        guard !journal.isRunning else { throw NavigationError(.operationRunning, "a branch begins between operations, not inside one") }
+        journal.beginSavepoint()
+        defer {
+            journal.rollbackSavepoint()
+            lifecycle.operationFailed(outermost: !journal.isRunning)
+        }
+        return try body()
     }
 
     /// The operation log as a bridge records its own state in it (see ``UndoLog``).
