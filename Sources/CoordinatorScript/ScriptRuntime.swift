@@ -94,17 +94,23 @@ public final class ScriptRuntime {
     ///
     /// With `ignoringEnvironment` (`lua -E`), `package.path` and `package.cpath` do not come from `LUA_PATH`
     /// and `LUA_CPATH`.
+    ///
+    /// With `imageable`, the scripts' heap lives in one region of address space the runtime owns (a
+    /// gigabyte reserved, used as the heap grows), so that exploration can take it back in microseconds
+    /// instead of replaying a path: its branches then run from images of it (docs/Explore.md). The region's
+    /// size is then a memory limit of its own.
     public init(state: AppState = .authorization, libraries: LuaLibraries = .all, driverFunctions: Bool = false,
-                sandbox: Bool = false, ignoringEnvironment: Bool = false) throws {
+                sandbox: Bool = false, ignoringEnvironment: Bool = false, imageable: Bool = false) throws {
         configuration = Configuration(state: state, libraries: libraries, sandbox: sandbox, ignoringEnvironment: ignoringEnvironment)
+        let arena = imageable ? Self.arenaBytes : nil
         if sandbox {
-            lua = try LuaState(sandbox: LuaSandbox())
+            lua = try LuaState(sandbox: LuaSandbox(), arenaBytes: arena)
         } else if libraries.contains(.package) {
-            lua = try LuaState(libraries: libraries, ignoringEnvironment: ignoringEnvironment)
+            lua = try LuaState(libraries: libraries, ignoringEnvironment: ignoringEnvironment, arenaBytes: arena)
         } else {
             // The module "coordinator" is found through `package`: opened, but loading only it and the app's
             // own Lua modules (as a sandbox does), since the host left `package` out.
-            lua = try LuaState(libraries: libraries.union(.package), ignoringEnvironment: ignoringEnvironment)
+            lua = try LuaState(libraries: libraries.union(.package), ignoringEnvironment: ignoringEnvironment, arenaBytes: arena)
             try lua.restrictModules()
         }
         app = Application(state: state)
@@ -126,9 +132,13 @@ public final class ScriptRuntime {
     /// Creates a runtime whose gateway starts in the state named `state` (`"authorization"`, `"main"`, or
     /// any state the app declares).
     public convenience init(stateNamed state: String, driverFunctions: Bool = false, sandbox: Bool = false,
-                            ignoringEnvironment: Bool = false) throws {
-        try self.init(state: AppState(state), driverFunctions: driverFunctions, sandbox: sandbox, ignoringEnvironment: ignoringEnvironment)
+                            ignoringEnvironment: Bool = false, imageable: Bool = false) throws {
+        try self.init(state: AppState(state), driverFunctions: driverFunctions, sandbox: sandbox, ignoringEnvironment: ignoringEnvironment,
+                      imageable: imageable)
     }
+
+    /// The address space an imageable runtime reserves for its scripts' heap.
+    static let arenaBytes = 1 << 30
 
     /// Limits for scripts: `memory` caps the bytes the Lua state holds (what Swift makes for Lua in data
     /// conversions counts too), `instructions` the VM instructions of each call into Lua (a driven line, a

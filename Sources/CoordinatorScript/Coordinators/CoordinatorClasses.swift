@@ -73,7 +73,8 @@ final class CoordinatorClasses {
     /// The metatable of the instances of the coordinator class `type` (made once per class, kept by the
     /// prelude).
     func instanceMeta(for type: LuaTable) throws -> LuaTable {
-        if let meta = instanceMetatables[.table(type)] { return meta }
+        // One made in a branch the runtime came back from is gone with it (``LuaImage``): made again.
+        if let meta = instanceMetatables[.table(type)], meta.isAlive { return meta }
         guard let metaFor else { throw LuaError(.misuse, "the coordinator module is not loaded") }
         let meta = try metaFor.call(type, as: LuaTable.self)
         instanceMetatables[.table(type)] = meta
@@ -91,7 +92,9 @@ final class CoordinatorClasses {
     /// looked up by identity in a cache that holds them (so an address is never reused while cached):
     /// running a class again takes no new reference and reads no name.
     func `class`(at n: Int, of call: borrowing LuaCall) throws -> CoordinatorClass {
-        if call.type(n) == .table, let address = call.stack.pointer(at: call.index(n)), let known = cache[address] {
+        // An entry made in a branch the runtime came back from is dead (``LuaImage``), its address free: made again.
+        if call.type(n) == .table, let address = call.stack.pointer(at: call.index(n)), let known = cache[address],
+           known.table.isAlive, known.meta.isAlive {
             return known
         }
         let type = try call.argument(n, as: LuaTable.self)

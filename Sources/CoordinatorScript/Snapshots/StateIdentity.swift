@@ -42,7 +42,7 @@ package final class StateIdentities {
     /// What the runtime makes for itself on first need and keeps (the instances' metatables, the snapshot
     /// codec): whether a runtime made them yet is no part of the app's state.
     private func caches(of runtime: ScriptRuntime) -> [any LuaPushable] {
-        Array(runtime.classes.instanceMetatables.values) + runtime.snapshots.codecValues + runtime.launch.markValues + runtime.properties.cacheValues
+        runtime.classes.instanceMetatables.values.filter(\.isAlive) + runtime.snapshots.codecValues + runtime.launch.markValues + runtime.properties.cacheValues
     }
 
     /// The state of `runtime`'s app now as exploration tells states apart (``StateIdentity``). Runs the
