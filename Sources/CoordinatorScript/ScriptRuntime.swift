@@ -320,18 +320,7 @@ public final class ScriptRuntime {
     /// table) and the fields its methods set on `self` (`self.user = ...`, read from the scripts' text), for
     /// editor annotations.
     package func members(ofCoordinatorClass name: String) -> (methods: [String], fields: [String]) {
-        var methods: [String] = []
-        if let classes = try? module?.get("classes", as: LuaTable?.self), let table = try? classes.get(name, as: LuaTable?.self) {
-            for (key, value) in (try? table.pairs()) ?? [] {
-                if let method = key.stringValue, value.functionValue != nil { methods.append(method) }
-            }
-        }
-        var fields: Set<String> = []
-        for file in files.files {
-            guard let text = file.text else { continue }
-            fields.formUnion(LuaSource(text).fieldsSetOnSelf(byMethodsOfCoordinatorClass: name))
-        }
-        return (methods.sorted(), fields.subtracting(methods).sorted())
+        scriptModule.members(ofClass: name, texts: files.files.compactMap(\.text))
     }
 
     /// The methods every coordinator instance has in Lua (`push`, `run`, `finish`, ...).

@@ -215,27 +215,14 @@ extension LuaCore {
             case COORDLUA_ERRFILE: .file
             default: interrupted ? .interrupted : exhausted ? .budgetExhausted : .runtime
             }
-        var underlying: (any Error)?
-        if let last = lastSwiftError {
-            if last.message == message { underlying = last.error }
-            lastSwiftError = nil
-        }
-        if let nested = nestedTraceback {
-            if nested.message == message {
-                // Where it happened first, then the frames of the call that passed it on.
-                traceback = Self.joinTracebacks(nested.traceback, then: traceback)
-            }
-            nestedTraceback = nil
-        }
-        var error = LuaError(kind, message, traceback: traceback, underlying: underlying)
+        let kept = errorRelay.take(for: message)
+        // Where it happened first, then the frames of the call that passed it on.
+        if let nested = kept.traceback { traceback = Self.joinTracebacks(nested, then: traceback) }
+        var error = LuaError(kind, message, traceback: traceback, underlying: kept.underlying)
         error.raisedByLua = true
         // An object that crossed a Swift callback on its way out (the callback threw the inner call's error,
         // passed on as its message) is the inner error's.
-        error.value = value
-        if let nested = nestedErrorValue {
-            if value == nil, nested.message == message { error.value = nested.value }
-            nestedErrorValue = nil
-        }
+        error.value = value ?? kept.value
         return error
     }
 

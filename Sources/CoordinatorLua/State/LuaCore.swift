@@ -1,10 +1,5 @@
 import CCoordinatorLua
 import CCoordinatorLuaGlue
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The shared, reference-counted owner of one `lua_State`.
 ///
@@ -70,14 +65,8 @@ import Darwin
     /// Registry slots of the shared metatables.
     var boxMetatableRef: Int32 = LUA_NOREF
     var objectCacheRef: Int32 = LUA_NOREF
-    /// The Swift error most recently turned into a Lua error, to hand back as `underlying`.
-    var lastSwiftError: (message: String, error: any Error)?
-    /// The traceback of a Lua error that a nested call raised and a callback passed on, so that the error
-    /// keeps the stack where it really happened.
-    var nestedTraceback: (message: String, traceback: String)?
-    /// The object of an error Lua raised in a nested call, which a Swift callback passed on as its message:
-    /// the outer error takes it back (``LuaError/value``).
-    var nestedErrorValue: (message: String, value: LuaErrorValue)?
+    /// What a callback's error leaves for the call that catches it.
+    let errorRelay = LuaErrorRelay()
     /// Nesting of protected calls made from Swift; 0 means no Lua code is running.
     #if !COORDINATOR_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked) // SAFETY[one-thread]
@@ -85,15 +74,8 @@ import Darwin
     var callDepth = 0
     /// Maximum instructions for each top-level call, or nil.
     var instructionBudget: Int?
-    /// Warning routing.
-    var warningHandler: (String) -> Void = { message in
-        var line = "Lua warning: \(message)\n"
-        line.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
-    }
-    var warningsEnabled = true
-    var warningBuffer = ""
-    /// Whether the last piece said more pieces follow.
-    var warningContinues = false
+    /// The state's warnings.
+    let warnings = LuaWarnings()
 
     /// A core whose heap is pooled, or in an arena of `arenaBytes` bytes of address space (``LuaImage``).
     init(arenaBytes: Int? = nil) throws(LuaError) {
@@ -124,7 +106,7 @@ import Darwin
         runtime.pointee.warn = { owner, message, toContinue in
             guard let owner, let message else { return }
             let core = Unmanaged<LuaCore>.fromOpaque(owner).takeUnretainedValue() // SAFETY[boxed-object]
-            core.receiveWarning(String(cString: message), continues: toContinue != 0)
+            core.warnings.receive(String(cString: message), continues: toContinue != 0)
         }
         coordlua_setwarnf(L, runtime)
         setUpRegistry(L)
@@ -168,9 +150,7 @@ import Darwin
         // What Swift values the core still holds go too: an error kept for its `underlying` value can hold
         // objects that hold references to this core (a coordinator and its Lua tables), a cycle that would
         // keep the closed core and its buffers alive for good.
-        lastSwiftError = nil
-        nestedTraceback = nil
-        nestedErrorValue = nil
+        errorRelay.clear()
         attachments.removeAll()
     }
 
@@ -269,9 +249,7 @@ import Darwin
         let message: String
         if let lua = error as? LuaError, lua.raisedByLua {
             message = lua.message
-            if let underlying = lua.underlying { lastSwiftError = (message, underlying) }
-            if let traceback = lua.traceback { nestedTraceback = (message, traceback) }
-            if let value = lua.value { nestedErrorValue = (message, value) }
+            errorRelay.passing(lua)
         } else {
             coordlua_where(L, level)
             let location = LuaStack(L, self).rawString(at: -1)
@@ -279,27 +257,10 @@ import Darwin
             let text: String
             if let described = error as? CustomStringConvertible { text = described.description } else { text = "\(error)" }
             message = location + text
-            lastSwiftError = (message, error)
+            errorRelay.raising(error, as: message)
         }
         LuaStack(L, self).pushString(message)
         return -1
-    }
-
-    // MARK: Warnings
-
-    /// A message in one piece that starts with `@` is a control message (`@on`, `@off`; others are
-    /// ignored), as in Lua's own `warnf`: `warn("", "@on")` is a warning.
-    func receiveWarning(_ piece: String, continues: Bool) {
-        if !warningContinues, !continues, piece.hasPrefix("@") {
-            if piece == "@on" { warningsEnabled = true } else if piece == "@off" { warningsEnabled = false }
-            return
-        }
-        warningBuffer += piece
-        warningContinues = continues
-        guard !continues else { return }
-        let message = warningBuffer
-        warningBuffer = ""
-        if warningsEnabled { warningHandler(message) }
     }
 }
 

@@ -90,8 +90,8 @@ public final class LuaState {
     /// Whether `warn` messages are printed (to standard error, or to ``onWarning(_:)``'s handler). On by
     /// default; the stand-alone `lua` starts with them off (`-W` and `warn("@on")` turn them on).
     public var warningsEnabled: Bool {
-        get { core.warningsEnabled }
-        set { core.warningsEnabled = newValue }
+        get { core.warnings.enabled }
+        set { core.warnings.enabled = newValue }
     }
 
     deinit { core.close() }
@@ -277,5 +277,5 @@ public final class LuaState {
     /// Receives Lua warnings: `warn(...)` from scripts and errors raised inside `__gc` metamethods. By
     /// default they go to standard error as `Lua warning: ...`. Scripts can switch them off and on with
     /// `warn("@off")` and `warn("@on")`.
-    public func onWarning(_ handler: @escaping (String) -> Void) { core.warningHandler = handler }
+    public func onWarning(_ handler: @escaping (String) -> Void) { core.warnings.handler = handler }
 }

@@ -14,6 +14,20 @@ final class ScriptModule {
     private(set) var classes: LuaTable?
     /// The classes' names, sorted.
     var classNames: [String] { ((try? classes?.pairs()) ?? []).compactMap(\.key.stringValue).sorted() }
+
+    /// What the class `name` has of its own: its methods (the functions in its class table) and the fields
+    /// its methods set on `self` (`self.user = ...`, read from the scripts' `texts`).
+    func members(ofClass name: String, texts: [String]) -> (methods: [String], fields: [String]) {
+        var methods: [String] = []
+        if let table = try? classes?.get(name, as: LuaTable?.self) {
+            for (key, value) in (try? table.pairs()) ?? [] {
+                if let method = key.stringValue, value.functionValue != nil { methods.append(method) }
+            }
+        }
+        var fields: Set<String> = []
+        for text in texts { fields.formUnion(LuaSource(text).fieldsSetOnSelf(byMethodsOfCoordinatorClass: name)) }
+        return (methods.sorted(), fields.subtracting(methods).sorted())
+    }
     /// What `flow.app` declared.
     var declaration = AppDeclaration()
 
