@@ -28,12 +28,19 @@ final class LuaImages {
         let collected: Int
     }
 
+    // `era` is read whenever Swift takes a slot, `dead` whenever it uses one.
     /// The era now.
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
     private(set) var era = 1
     /// The kept images, oldest first.
     private var kept: [Mark] = []
     private var serials = 0
     /// The eras whose slots are free in the heap: sorted, disjoint ranges `after+1 ... upTo`.
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
     private var dead: [(after: Int, upTo: Int)] = []
     /// Releases done while an image taken after their slot is kept: done again after a restore to it.
     private var held: [PendingUnref] = []
