@@ -271,7 +271,8 @@ public final class Application {
             try atomically {
                 let screen = try window.tapTarget(for: output)
                 try screen.emit(output, payload: payload)
-                record(step, as: .tap(output, payload: screen.type.output(named: output)?.recorded(payload) ?? payload))
+                let spec = screen.type.output(named: output)
+                record(step, declared: spec.flatMap { $0.secret == .nothing ? nil : .tap(output, payload: $0.recorded(payload)) })
             }
         case .back:
             try atomically {
@@ -305,7 +306,8 @@ public final class Application {
         case let .answer(kind, nth, outcome, value):
             try atomically {
                 try requests.deliverAnswer(kind, nth: nth, outcome: outcome, value: value, in: self)
-                record(step, as: .answer(kind, nth: nth, outcome: outcome, value: requests.declarations[kind]?.recorded(value) ?? value))
+                let request = requests.declarations[kind]
+                record(step, declared: request.flatMap { $0.secret == .nothing ? nil : .answer(kind, nth: nth, outcome: outcome, value: $0.recorded(value)) })
             }
         case .advance(let seconds):
             try atomically {
@@ -316,7 +318,7 @@ public final class Application {
         case let .event(name, payload):
             try atomically {
                 lastEventReceivers = try eventCatalog.deliver(name, payload: payload, in: self)
-                record(step, as: step)
+                record(step, declared: nil)
             }
         case .relaunch:
             guard let relauncher = scripting.relaunch else {
@@ -331,12 +333,14 @@ public final class Application {
         }
     }
 
-    /// Records `step` in ``steps`` as `kept`, the step with the parts its output or request declares secret
-    /// replaced by markers, and every string equal to one of the storage's secret values too
-    /// (``AppStorage/hidingSecrets(in:)``): never a secret itself. A step recorded otherwise than it was
-    /// taken counts in ``secretsTaken``.
-    private func record(_ step: UserStep, as kept: UserStep) {
-        let kept = storage.hidingSecrets(in: kept)
+    /// Records `step` in ``steps`` as `declared` (the step with the parts its output or request declares
+    /// secret replaced by markers; nil when it declares none), with every string equal to one of the
+    /// storage's secret values hidden too (``AppStorage/hidingSecrets(in:)``): never a secret itself. A step
+    /// recorded otherwise than it was taken counts in ``secretsTaken``. A step with nothing to hide is
+    /// recorded as it is, without a look at its value.
+    private func record(_ step: UserStep, declared: UserStep?) {
+        let hidden = storage.hidingSecrets(in: declared ?? step)
+        guard let kept = hidden ?? declared else { return stepLog.note(step) }
         if kept != step { secretsTaken &+= 1 }
         stepLog.note(kept)
     }

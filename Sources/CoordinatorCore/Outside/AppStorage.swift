@@ -78,14 +78,15 @@ public final class AppStorage {
     /// `step` with every string equal to a secret key's string value (of at least
     /// ``shortestHiddenSecret`` characters) replaced by `{"$secret": KEY}`, wherever the step carried it: a
     /// token an answer gave, a password typed, that the app keeps as a secret is recorded by name, never as
-    /// it is, even where the step declares nothing secret.
-    package func hidingSecrets(in step: UserStep) -> UserStep {
-        guard !secretKeys.isEmpty, step.carriesValue else { return step }
+    /// it is, even where the step declares nothing secret. Nil when there is nothing to look for (no
+    /// secret value that long, or a step that carries no value).
+    package func hidingSecrets(in step: UserStep) -> UserStep? {
+        guard !secretKeys.isEmpty, step.carriesValue else { return nil }
         var names: [String: String] = [:]
         for key in secretKeys.sorted() {
             if case .string(let text)? = values[key], text.count >= Self.shortestHiddenSecret, names[text] == nil { names[text] = key }
         }
-        guard !names.isEmpty else { return step }
+        guard !names.isEmpty else { return nil }
         return step.mappingValues { SecretParts.hiding(names, in: $0) }
     }
 
