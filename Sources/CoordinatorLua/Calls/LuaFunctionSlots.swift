@@ -179,9 +179,11 @@ import CCoordinatorLuaGlue
     package func removeAllSaved() -> () -> Void {
         guard count > 0 else { return { [self] in removeAll() } }
         let old = LuaReference(core: core, ref: table, era: tableEra, pointer: nil), saved = count
+        let hold = LuaUndoHold(LuaTable(reference: old))
         table = LUA_NOREF
         count = 0
-        return { [self] in
+        return { [self, hold] in
+            _ = hold
             if table != LUA_NOREF, !core.isClosed { core.pendingUnrefs.append(PendingUnref(slot: table, era: tableEra)) }
             tableEra = old.era
             table = old.take()
@@ -205,9 +207,11 @@ import CCoordinatorLuaGlue
             lua_rawset(L, -4)
         }
         let copy = core.reference(at: -1, in: L)
+        let hold = LuaUndoHold(LuaTable(reference: copy))
         lua_settop(L, -3)
         let saved = count
-        return { [self] in
+        return { [self, hold] in
+            _ = hold
             removeAll()
             guard let L = try? core.thread(), lua_checkstack(L, 4) != 0, let from = try? copy.slot() else { return }
             pushTable(L)

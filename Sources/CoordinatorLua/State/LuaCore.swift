@@ -27,6 +27,8 @@ import CCoordinatorLuaGlue
     @exclusivity(unchecked) // SAFETY[one-thread]
     #endif
     var pendingUnrefs: [PendingUnref] = []
+    /// The tables undo entries keep, by hold (``LuaUndoHold``): no part of a state.
+    var undoHeld: [ObjectIdentifier: LuaTable] = [:]
     /// The images kept of the heap, and what a restore must settle outside it (``LuaImages``).
     let images = LuaImages()
     /// Objects that libraries keep with the state (`LuaStack.attachment`), by their class. Read on every

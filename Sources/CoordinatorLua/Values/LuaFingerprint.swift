@@ -47,7 +47,13 @@ extension LuaFingerprint {
             if let views { try stack.push(views) } else { lua_pushnil(L) }
             lua_pushboolean(L, registry ? 1 : 0)
             // The host's caches and the runtime's own (the string cache's anchors) are no part of any state.
-            lua_createtable(L, 0, Int32(clamping: caches.count + 1))
+            // So are the tables only an undo entry keeps (``LuaUndoHold``).
+            lua_createtable(L, 0, Int32(clamping: caches.count + core.undoHeld.count + 1))
+            for table in core.undoHeld.values where table.isAlive {
+                try stack.push(table)
+                lua_pushboolean(L, 1)
+                lua_rawset(L, -3)
+            }
             for cache in caches {
                 try stack.push(cache)
                 lua_pushboolean(L, 1)

@@ -167,7 +167,10 @@ package final class ScriptedCoordinator: Coordinator {
 
     /// Takes the Lua side's state (instance, adopted screens) for undo, before it changes.
     private func record() {
-        undo.record(&undoMark, born: born) { [saved = (instance, adopted)] in { (self.instance, self.adopted) = saved } }
+        undo.record(&undoMark, born: born) { [saved = (instance, adopted)] in
+            let hold = saved.0.map(LuaUndoHold.init) // the entry's, not the app's (for the state's identity)
+            return { _ = hold; (self.instance, self.adopted) = saved }
+        }
     }
 
     private func setInstance(_ value: LuaTable?) {
