@@ -75,6 +75,8 @@ final class Journal {
     var isOpen: Bool { !levels.isEmpty }
     /// Whether an operation is running (a savepoint alone is none).
     var isRunning: Bool { levels.count > savepoints }
+    /// Whether a savepoint is open: what an undo entry keeps lives until the savepoint rolls back.
+    var isBranching: Bool { savepoints > 0 }
     /// Whether the running level is the outermost operation (the first above the savepoints).
     var isOutermost: Bool { levels.count == savepoints + 1 }
 

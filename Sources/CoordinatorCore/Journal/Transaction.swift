@@ -77,6 +77,10 @@ extension Application {
 package struct UndoLog {
     let journal: Journal
 
+    /// Whether the app is in a branch (``Application/branch(_:)``), whose log keeps what its entries hold
+    /// until it rolls back; outside one, an entry lives only while its operation runs.
+    package var isBranching: Bool { journal.isBranching }
+
     /// Call it *before* every change of the state `mark` guards, which belongs to an object made in the
     /// operation level `born` (a screen's or a coordinator's `born`, 0 for anything older). The first call in
     /// an operation level takes the snapshot (`snapshot` returns the closure that restores it), later ones

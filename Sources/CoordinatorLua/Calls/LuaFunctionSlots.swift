@@ -175,11 +175,12 @@ import CCoordinatorLuaGlue
     }
 
     /// Empties every slot and returns what puts them back (the table itself, held by the closure: nothing
-    /// is copied). Calling it undoes every change made since.
-    package func removeAllSaved() -> () -> Void {
+    /// is copied). Calling it undoes every change made since. With `marked`, the table is held as an undo
+    /// entry's (``LuaUndoHold``: an entry a branch keeps).
+    package func removeAllSaved(marked: Bool = false) -> () -> Void {
         guard count > 0 else { return { [self] in removeAll() } }
         let old = LuaReference(core: core, ref: table, era: tableEra, pointer: nil), saved = count
-        let hold = LuaUndoHold(LuaTable(reference: old))
+        let hold = marked ? LuaUndoHold(old) : nil
         table = LUA_NOREF
         count = 0
         return { [self, hold] in
@@ -192,8 +193,8 @@ import CCoordinatorLuaGlue
     }
 
     /// What puts back the functions held now: call it to undo changes made since. Holding it keeps those
-    /// functions alive.
-    package func saved() throws -> () -> Void {
+    /// functions alive; with `marked`, as an undo entry's (``LuaUndoHold``).
+    package func saved(marked: Bool = false) throws -> () -> Void {
         guard count > 0 else { return { [self] in removeAll() } }
         let L = try core.thread()
         try LuaStack(L, core).reserve(4)
@@ -207,7 +208,7 @@ import CCoordinatorLuaGlue
             lua_rawset(L, -4)
         }
         let copy = core.reference(at: -1, in: L)
-        let hold = LuaUndoHold(LuaTable(reference: copy))
+        let hold = marked ? LuaUndoHold(copy) : nil
         lua_settop(L, -3)
         let saved = count
         return { [self, hold] in

@@ -27,8 +27,12 @@ import CCoordinatorLuaGlue
     @exclusivity(unchecked) // SAFETY[one-thread]
     #endif
     var pendingUnrefs: [PendingUnref] = []
-    /// The tables undo entries keep, by hold (``LuaUndoHold``): no part of a state.
-    var undoHeld: [ObjectIdentifier: LuaTable] = [:]
+    /// Every live ``LuaUndoHold``, unretained, kept as ``callbacks`` are: what undo entries keep is no part
+    /// of a state.
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    var undoHolds: [Unmanaged<LuaUndoHold>] = [] // SAFETY[unretained-list]
     /// The images kept of the heap, and what a restore must settle outside it (``LuaImages``).
     let images = LuaImages()
     /// Objects that libraries keep with the state (`LuaStack.attachment`), by their class. Read on every

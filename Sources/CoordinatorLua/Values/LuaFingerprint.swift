@@ -48,9 +48,11 @@ extension LuaFingerprint {
             lua_pushboolean(L, registry ? 1 : 0)
             // The host's caches and the runtime's own (the string cache's anchors) are no part of any state.
             // So are the tables only an undo entry keeps (``LuaUndoHold``).
-            lua_createtable(L, 0, Int32(clamping: caches.count + core.undoHeld.count + 1))
-            for table in core.undoHeld.values where table.isAlive {
-                try stack.push(table)
+            lua_createtable(L, 0, Int32(clamping: caches.count + core.undoHolds.count + 1))
+            for hold in core.undoHolds {
+                let reference = hold.takeUnretainedValue().reference
+                guard reference.isValid else { continue }
+                try reference.push(on: stack)
                 lua_pushboolean(L, 1)
                 lua_rawset(L, -3)
             }

@@ -168,7 +168,7 @@ package final class ScriptedCoordinator: Coordinator {
     /// Takes the Lua side's state (instance, adopted screens) for undo, before it changes.
     private func record() {
         undo.record(&undoMark, born: born) { [saved = (instance, adopted)] in
-            let hold = saved.0.map(LuaUndoHold.init) // the entry's, not the app's (for the state's identity)
+            let hold = undo.isBranching ? saved.0.map(LuaUndoHold.init) : nil // the entry's, not the app's (the identity)
             return { _ = hold; (self.instance, self.adopted) = saved }
         }
     }

@@ -58,7 +58,7 @@ final class ScreenHandlers: OutputReceiver {
             var emptied = false
             undo.record(&undoMark, born: born) {
                 emptied = true
-                return slots.removeAllSaved()
+                return slots.removeAllSaved(marked: undo.isBranching)
             }
             if !emptied { slots.removeAll() }
         }
@@ -72,6 +72,6 @@ final class ScreenHandlers: OutputReceiver {
 
     /// Takes the handlers for undo, once per operation, before they change.
     private func record() {
-        undo.record(&undoMark, born: born) { (try? slots.saved()) ?? {} }
+        undo.record(&undoMark, born: born) { (try? slots.saved(marked: undo.isBranching)) ?? {} }
     }
 }
