@@ -19,9 +19,11 @@ public struct RuntimeLimits: Sendable {
     }
 
     /// A runtime under these limits, in gateway state `state`, with the driver functions (`tap`, `back`, ...)
-    /// if asked; `timed` says that a time limit bounds its calls too (``apply(to:timed:)``).
-    package func runtime(stateNamed state: String = "authorization", driverFunctions: Bool = false, timed: Bool) throws -> ScriptRuntime {
-        let runtime = try ScriptRuntime(stateNamed: state, driverFunctions: driverFunctions, sandbox: sandbox)
+    /// if asked; `timed` says that a time limit bounds its calls too (``apply(to:timed:)``); `imageable`, that
+    /// its scripts' heap can be imaged (exploration's branches).
+    package func runtime(stateNamed state: String = "authorization", driverFunctions: Bool = false, timed: Bool,
+                         imageable: Bool = false) throws -> ScriptRuntime {
+        let runtime = try ScriptRuntime(stateNamed: state, driverFunctions: driverFunctions, sandbox: sandbox, imageable: imageable)
         try apply(to: runtime, timed: timed)
         return runtime
     }

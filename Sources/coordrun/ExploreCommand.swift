@@ -70,6 +70,9 @@ struct ExploreCommand: ParsableCommand {
     @Flag(help: "Re-run a sample of the transitions, each in a fresh runtime, and check that each reaches the state the search recorded.")
     var verify = false
 
+    @Flag(help: "Take every action after replaying its path from the start, instead of in a branch the runtime comes back from: the reference, slower, reaching the same states with the same findings.")
+    var replay = false
+
     @Option(name: .customLong("verify-sample"), help: ArgumentHelp("With --queue: the share of the workers' answers this process expands again, from 0 to 1 (every answer with a finding is, too); a mismatch ends the exploration naming the worker. With --verify, a number above 1 is how many transitions it re-runs (default 200).", valueName: "share"))
     var verifySample = 0.05
 
@@ -220,6 +223,7 @@ struct ExploreCommand: ParsableCommand {
         for set in sets { arguments += ["--set", set] }
         for chunk in chunks { arguments += ["-e", chunk] }
         arguments += limitOptions.arguments
+        if replay { arguments.append("--replay") }
         if let open { arguments += ["--open", open] }
         if let values = try? baseStorage(), !values.isEmpty { arguments += ["--storage-values", FlowValue.record(values).json] }
         return arguments
@@ -233,6 +237,7 @@ struct ExploreCommand: ParsableCommand {
         options.maxPending = max(maxPending, 1)
         options.stepTimeLimit = timeout > 0 ? timeout : nil
         options.timeLimit = timeLimit > 0 ? timeLimit : nil
+        options.replay = replay
         if let open { options.base = .link(open) } else if let snapshot { options.base = .snapshot(snapshot) }
         do {
             return try Explorer(options: options, runtime: maker(parsedSets(streams), storage: baseStorage(), stepTimeLimit: options.stepTimeLimit))
@@ -306,7 +311,7 @@ struct ExploreCommand: ParsableCommand {
     static func maker(script: String, state: String, width: SizeClass, globals: [(name: String, value: FlowValue)] = [], chunks: [String] = [],
                       storage: FlowRecord = [:], limits: RuntimeLimits, stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
         {
-            let runtime = try limits.runtime(stateNamed: state, timed: stepTimeLimit != nil)
+            let runtime = try limits.runtime(stateNamed: state, timed: stepTimeLimit != nil, imageable: true)
             runtime.app.setStartingSizeClass(width)
             if !storage.isEmpty { try runtime.seedStorage(storage) }
             try Explorer.prepare(runtime)

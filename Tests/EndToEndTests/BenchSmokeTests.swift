@@ -14,7 +14,7 @@ import TestSupport
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = Programs.readToEnd(out.fileHandleForReading)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let cases = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
@@ -37,7 +37,7 @@ import TestSupport
             process.standardOutput = FileHandle.nullDevice
             process.standardError = err
             try process.run()
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let message = String(decoding: Programs.readToEnd(err.fileHandleForReading), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 64, "\(arguments)")   // a usage error, not a trap
             #expect(message.hasPrefix("Error: "), "\(arguments): \(message)")

@@ -101,8 +101,8 @@ import CoordinatorTools
                 """)
         }
         if coordinator.isRunning { kill(coordinator.processIdentifier, SIGKILL) } // the refusal never came: a failure in the test
-        let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let messages = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let (outData, errData) = Programs.readToEnd(out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor)
+        let report = String(decoding: outData, as: UTF8.self), messages = String(decoding: errData, as: UTF8.self)
         coordinator.waitUntilExit()
         return (coordinator.terminationStatus, report, messages)
     }
@@ -178,8 +178,7 @@ import CoordinatorTools
         let worker = try Programs.run(Programs.coordrun, ["explore", "--worker", server.url], input: "", within: 60)
         #expect(worker.status == 0, "\(worker.err)")
         #expect(worker.err.contains("explore: working for exploration") && worker.err.contains("ended; this worker expanded"), "\(worker.err)")
-        let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        _ = err.fileHandleForReading.readDataToEndOfFile()
+        let report = String(decoding: Programs.readToEnd(out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor).0, as: UTF8.self)
         coordinator.waitUntilExit()
         #expect(coordinator.terminationStatus == 1 && report.contains("lifecycle violations: 2"), "\(report)")
         let expected = try Self.fingerprint(folder.path + "/alone.json")
@@ -213,8 +212,7 @@ import CoordinatorTools
         let elsewhere = try TemporaryDirectory()
         let worker = try Programs.run(Programs.coordrun, ["explore", "--worker", server.url, shop], input: "", folder: elsewhere.path, within: 60)
         #expect(worker.status == 0, "\(worker.err)")
-        _ = out.fileHandleForReading.readDataToEndOfFile()
-        _ = err.fileHandleForReading.readDataToEndOfFile()
+        _ = Programs.readToEnd(out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor)
         coordinator.waitUntilExit()
         let expected = try Self.fingerprint(folder.path + "/alone.json")
         let found = try Self.fingerprint(folder.path + "/queued.json")

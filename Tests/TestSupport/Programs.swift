@@ -66,12 +66,42 @@ public enum Programs {
         _ = Self.ignoreBrokenPipes
         try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        let (out, err) = Self.readToEnd(stdout.fileHandleForReading.fileDescriptor, stderr.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
         return Outcome(out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self),
                        status: process.terminationStatus)
     }
+}
+
+extension Programs {
+    /// Everything written to the pipes `out` and `err` until both close, read side by side (a program that
+    /// fills one pipe while the other is read never waits on it), each read retried when a signal
+    /// interrupts it (Foundation's `readDataToEndOfFile` traps on `EINTR`).
+    public static func readToEnd(_ out: Int32, _ err: Int32) -> (Data, Data) {
+        var data = [Data(), Data()]
+        var open = [out >= 0, err >= 0]
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while open[0] || open[1] {
+            var fds = [pollfd(fd: open[0] ? out : -1, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: open[1] ? err : -1, events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for i in 0..<2 where open[i] && fds[i].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(fds[i].fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    data[i].append(contentsOf: buffer[0..<count])
+                } else if count == 0 || errno != EINTR && errno != EAGAIN {
+                    open[i] = false
+                }
+            }
+        }
+        return (data[0], data[1])
+    }
+
+    /// Everything written to the pipe `handle` until it closes (``readToEnd(_:_:)``, one pipe).
+    public static func readToEnd(_ handle: FileHandle) -> Data { readToEnd(handle.fileDescriptor, -1).0 }
 }
 
 /// `s` quoted for a POSIX shell.

@@ -387,6 +387,10 @@ public final class Application {
     /// stack. Undone with the operation.
     package func tearDown() throws { try lifecycle.tearDown(self) }
 
+    /// Puts the clock back to 0 without timers, where a new process's begins (a tool that brings the app
+    /// back to its start in the same runtime, exploration). Undone with the operation.
+    package func rewindClock() { clock.rewind() }
+
     /// The tab bar the user sees: the topmost container when it is a tab container (a modal covers the
     /// tab bars below it, as in UIKit).
     public var visibleTabs: TabContainer? { (window.modals.last ?? window.root) as? TabContainer }

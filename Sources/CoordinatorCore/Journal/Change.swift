@@ -26,8 +26,8 @@ enum Change {
     case placement(Screen, owner: Coordinator?, stack: NavigationStack?, isShown: Bool)
     case input(Screen, String, FlowValue?)
     case outputHandler(Screen, String, ((FlowValue?) throws -> Void)?)
-    case screenSignalHandler(Screen, String, ((Signal) throws -> Void)?)
-    case screenHandlers(Screen, HandlerTable<(FlowValue?) throws -> Void>, HandlerTable<(Signal) throws -> Void>)
+    case screenSignalHandler(Screen, String, Screen.SignalHandler?)
+    case screenHandlers(Screen, HandlerTable<(FlowValue?) throws -> Void>, HandlerTable<Screen.SignalHandler>)
     // Coordinators
     case childAdded(Coordinator, count: Int, router: (any Router)?)
     case childRemoved(Coordinator, Coordinator, at: Int)
@@ -274,7 +274,7 @@ extension Screen {
         handlers[output] = handler
     }
 
-    func setSignalHandler(_ handler: ((Signal) throws -> Void)?, for name: String) {
+    func setSignalHandler(_ handler: SignalHandler?, for name: String) {
         if context.journal.shouldLog(born) { context.journal.record(.screenSignalHandler(self, name, signalHandlers[name])) }
         signalHandlers[name] = handler
     }

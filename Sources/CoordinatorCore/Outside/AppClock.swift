@@ -37,6 +37,16 @@ public final class AppClock {
         return timer
     }
 
+    /// Puts the clock back to the app's start, 0, its timers gone (their actions released): where a new
+    /// process's clock begins.
+    func rewind() {
+        guard now != 0 || !timers.isEmpty else { return }
+        record()
+        for timer in timers { timer.action = nil }
+        timers.removeAll()
+        now = 0
+    }
+
     /// Takes `timer` out (its action released); nothing when it is not pending.
     func cancel(_ timer: AppTimer) {
         guard let index = timers.firstIndex(where: { $0 === timer }) else { return }

@@ -46,7 +46,7 @@ public final class Screen: Presentable {
     #if !COORDINATOR_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked) // SAFETY[one-thread]
     #endif
-    var signalHandlers = HandlerTable<(Signal) throws -> Void>()
+    var signalHandlers = HandlerTable<SignalHandler>()
     /// Hears the outputs that have no handler of the screen's own (a scripting bridge sets it once, before
     /// it sets handlers). Not part of the screen's undo: the receiver journals its handlers itself.
     #if !COORDINATOR_CHECKED_EXCLUSIVITY
@@ -190,8 +190,22 @@ public final class Screen: Presentable {
 
     /// Reacts to a signal that reaches this screen.
     public func onSignal(_ name: String, _ handler: @escaping (Signal) throws -> Void) {
-        setSignalHandler(handler, for: name)
+        signalHandlersSet &+= 1
+        setSignalHandler(SignalHandler(run: handler, serial: signalHandlersSet), for: name)
     }
+
+    /// A signal's handler, with the number of its setting (``handlerSerial(signal:)``).
+    struct SignalHandler {
+        let run: (Signal) throws -> Void
+        let serial: Int
+    }
+
+    /// Counts the signal handlers set, to tell one setting from another.
+    private var signalHandlersSet = 0
+
+    /// The number of the handler in place for signal `name` (nil: none): a front that set a handler, and
+    /// noted the number then, knows whether its handler is still the one the screen keeps.
+    package func handlerSerial(signal name: String) -> Int? { signalHandlers[name]?.serial }
 
     /// Reports an output, as if the user acted: the payload is checked against the declaration, then the
     /// listener runs. Prefer ``Application/tap(_:payload:)``, which also undoes everything if a listener fails.

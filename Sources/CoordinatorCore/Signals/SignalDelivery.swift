@@ -34,7 +34,7 @@ final class SignalDelivery {
                     screen.signalMark = round
                     reached += 1
                     if !screen.signalHandlers.isEmpty, let handler = screen.signalHandlers[signal.name] {
-                        try handler(signal)
+                        try handler.run(signal)
                         signal.received(by: screen.name, id: screen.id)
                     }
                     // A screen's only other neighbour is its owner, which reached it.

@@ -56,6 +56,24 @@ open class Coordinator {
         var signals = HandlerTable<(Signal) throws -> Void>()
         var events = HandlerTable<(FlowValue?, String) throws -> Void>()
         var signalIsolation: SignalIsolation = .open
+        /// Which setting of each signal's and event's handler is in place (``handlerSerial(signal:)``).
+        var serials = HandlerTable<Int>()
+    }
+
+    /// Counts the handlers set for signals and events, to tell one setting from another.
+    private var handlersSet = 0
+
+    /// The number of the handler in place for signal `name` (nil: none): a front that set a handler, and
+    /// noted the number then, knows whether its handler is still the one the coordinator keeps.
+    package func handlerSerial(signal name: String) -> Int? { handlers.serials["signal " + name] }
+
+    /// The number of the handler in place for event `name` (``handlerSerial(signal:)``).
+    package func handlerSerial(event name: String) -> Int? { handlers.serials["event " + name] }
+
+    /// Notes a new setting of the handler `key` in `h`.
+    private func noteSet(_ key: String, in h: inout Handlers) {
+        handlersSet &+= 1
+        h.serials[key] = handlersSet
     }
 
     // The state below is read and written by every navigation step, settle and signal (an in-place change's
@@ -216,6 +234,7 @@ open class Coordinator {
     public func onSignal(_ name: String, _ handler: @escaping (Signal) throws -> Void) {
         var h = handlers
         h.signals[name] = handler
+        noteSet("signal " + name, in: &h)
         setHandlers(h)
     }
 
@@ -227,6 +246,7 @@ open class Coordinator {
         guard app.eventDeclarations[name] != nil else { throw app.eventCatalog.unknown(name) }
         var h = handlers
         h.events[name] = handler
+        noteSet("event " + name, in: &h)
         setHandlers(h)
     }
 
@@ -272,6 +292,7 @@ open class Coordinator {
         var h = handlers
         h.signals.removeAll()
         h.events.removeAll()
+        h.serials.removeAll()
         h.screenLeft = nil
         setHandlers(h)
     }

@@ -20,6 +20,12 @@ public final class LuaCallback: LuaReadable, LuaPushable {
     @usableFromInline let slot: Int32
     /// When the slot was taken (``LuaReference/era``).
     private let era: Int
+    /// Whether what keeps the callback is part of the app now (nil: it is while the callback lives). A
+    /// handler whose holder left the app (a request answered) is gone once its operation commits, but a
+    /// branch's log keeps it to put it back: the state's fingerprint leaves out a callback this says no of.
+    package var isKept: (() -> Bool)?
+    /// Whether the slot holds the function still (not freed by a restore of an image taken before it).
+    var isAlive: Bool { !core.isClosed && !core.images.isDead(era) }
     /// Its position in the state's list of live callbacks (`LuaState.liveCallbacks`).
     private var position = 0
 

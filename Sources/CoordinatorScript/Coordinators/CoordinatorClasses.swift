@@ -40,6 +40,7 @@ final class CoordinatorClasses {
                 case .nil, .none: try request.onResult(nil)
                 case .function:
                     let callback = try call.argument(2, as: LuaCallback.self)
+                    callback.isKept = { [weak request] in request?.isPending == true }
                     try request.onResult { outcome, value in try callback.call(outcome, value) }
                 default: throw LuaError(.runtime, "a request's onResult is a function(outcome, value), or nil")
                 }

@@ -155,12 +155,14 @@ enum CoordinatorMethods {
         let message = try spec.get("message", as: String?.self)
         var actions: [(title: String, handler: (() throws -> Void)?)] = []
         var roles: [String: AlertActionRole] = [:]
+        var callbacks: [LuaCallback] = []
         for item in try spec.get("actions", as: [LuaValue]?.self) ?? ["OK"] {
             if let name = item.stringValue {
                 actions.append((name, nil))
             } else if let pair = item.tableValue, let name = try pair.rawGet(1, as: String?.self) {
-                let handler = try pair.rawGet(2, as: LuaFunction?.self)
-                actions.append((name, handler.map { f in { try f.call() } }))
+                let callback = try pair.rawGet(2, as: LuaFunction?.self).map(LuaCallback.init)
+                callbacks += callback.map { [$0] } ?? []
+                actions.append((name, callback.map { f in { try f.call() } }))
                 // What the action does, as UIKit's action styles say: drawn bold and apart, or in red.
                 if let roleName = try pair.rawGet("style", as: String?.self) {
                     guard let role = AlertActionRole(rawValue: roleName) else {
@@ -173,6 +175,8 @@ enum CoordinatorMethods {
             }
         }
         let alert = try coordinator.alert(title: title, message: message, style: style, actions: actions, roles: roles)
+        // An action's function is part of the app while its alert is up (``LuaCallback/isKept``).
+        for callback in callbacks { callback.isKept = { [weak alert] in alert?.isShown == true } }
         try call.pushResult(LuaObject(alert))
     }
 
@@ -233,7 +237,10 @@ enum CoordinatorMethods {
                 let child = ScriptedCoordinator(runtime: runtime, type: type)
                 flows.append((child, args))
                 items.append(.flow(title: title, child))
-            case let .action(title, action):
+            case let .action(title, function):
+                // Part of the app while the coordinator that set the tabs runs (``LuaCallback/isKept``).
+                let action = try LuaCallback(function)
+                action.isKept = { [weak coordinator] in coordinator?.isRunning == true }
                 items.append(.action(title: title) { try action.call() })
             }
         }
@@ -336,14 +343,21 @@ enum CoordinatorMethods {
     static func after(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let seconds = try call.number(1)
         let callback = try call.argument(2, as: LuaCallback.self)
-        try call.pushResult(LuaObject(try coordinator.after(seconds) { try callback.call() }))
+        try call.pushResult(LuaObject(kept(callback, by: try coordinator.after(seconds) { try callback.call() })))
     }
 
     /// `self:every(seconds, function() ... end)`: a timer that fires every `seconds`; returns it.
     static func every(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let seconds = try call.number(1)
         let callback = try call.argument(2, as: LuaCallback.self)
-        try call.pushResult(LuaObject(try coordinator.every(seconds) { try callback.call() }))
+        try call.pushResult(LuaObject(kept(callback, by: try coordinator.every(seconds) { try callback.call() })))
+    }
+
+    /// `timer`, whose action calls `callback`: the callback is part of the app while the timer is pending
+    /// (``LuaCallback/isKept``).
+    private static func kept(_ callback: LuaCallback, by timer: AppTimer) -> AppTimer {
+        callback.isKept = { [weak timer] in timer?.isPending == true }
+        return timer
     }
 
     /// `self:request(kind [, payload])`: starts a request the outside answers later (`flow.request`);
@@ -360,11 +374,18 @@ enum CoordinatorMethods {
         let name = try call.string(1)
         let callback = try call.argument(2, as: LuaCallback.self)
         try coordinator.onEvent(name) { payload, name in try callback.call(payload, name) }
+        // Part of the app while its coordinator runs with this handler for the name (``LuaCallback/isKept``).
+        let serial = coordinator.handlerSerial(event: name)
+        callback.isKept = { [weak coordinator] in coordinator.map { $0.isRunning && $0.handlerSerial(event: name) == serial } ?? false }
     }
 
     /// `self:onSignal(name, function(payload, name) ... end)`: handles a signal from below.
     static func onSignal(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
         let name = try call.string(1)
-        coordinator.onSignal(name, try runtime.signalHandler(call.argument(2, as: LuaCallback.self)))
+        let callback = try call.argument(2, as: LuaCallback.self)
+        coordinator.onSignal(name, runtime.signalHandler(callback))
+        // Part of the app while its coordinator runs with this handler for the name (``LuaCallback/isKept``).
+        let serial = coordinator.handlerSerial(signal: name)
+        callback.isKept = { [weak coordinator] in coordinator.map { $0.isRunning && $0.handlerSerial(signal: name) == serial } ?? false }
     }
 }

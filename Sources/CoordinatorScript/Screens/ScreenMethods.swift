@@ -60,6 +60,10 @@ enum ScreenMethods {
     /// `screen:onSignal(name, function(payload, name) ... end)`: handles a signal sent to the screen.
     static func onSignal(_ runtime: ScriptRuntime, _ screen: Screen, _ call: borrowing LuaCall) throws {
         let name = try call.string(2)
-        screen.onSignal(name, try runtime.signalHandler(call.argument(3, as: LuaCallback.self)))
+        let callback = try call.argument(3, as: LuaCallback.self)
+        screen.onSignal(name, runtime.signalHandler(callback))
+        // Part of the app while its screen keeps this handler for the name (``LuaCallback/isKept``).
+        let serial = screen.handlerSerial(signal: name)
+        callback.isKept = { [weak screen] in screen.map { $0.owner != nil && $0.handlerSerial(signal: name) == serial } ?? false }
     }
 }

@@ -16,8 +16,17 @@ import CoordinatorScript
 /// the way exactly. Where the runtime kept something from an earlier branch (a file-level local the
 /// restart does not reset), the state reached is not the one recorded: the explorer then takes a fresh
 /// runtime from its maker and replays there, so that every branch starts from the state a fresh runtime
-/// replaying its path reaches. A path that leads elsewhere even in a fresh runtime means the app depends
-/// on more than its steps (the clock, random numbers): ``ExploreFailure``.
+/// replaying its path reaches.
+///
+/// A runtime made `imageable` then takes each action at the state in a branch it comes back from
+/// (``ScriptRuntime/branch(from:_:)``: the app's journal puts back what the step changed, an image the
+/// scripts' heap) instead of replaying the path before each; an action that finished a flow or took a
+/// screen away is taken once more for real, for the lifecycle oracle's collection (a branch's log keeps
+/// what the step dropped, to put it back). ``Options/replay`` takes every action after a replay: the
+/// reference, reaching the same states with the same findings.
+///
+/// A path that leads elsewhere even in a fresh runtime means the app depends on more than its steps (the
+/// clock, random numbers), or that a branch led elsewhere than the replay does: ``ExploreFailure``.
 public final class Explorer {
     /// How far and how wide it goes, and where it starts.
     public struct Options {
@@ -37,6 +46,19 @@ public final class Explorer {
         public var maxPending = 2
         /// Every how many expanded states ``Explorer/progress`` hears how far the search has come.
         package var progressEvery = 500
+        /// Whether every action is taken after a replay of its path from the base (`--replay`), the
+        /// reference: otherwise a runtime made `imageable` takes them in branches (``Explorer``), reaching
+        /// the same states.
+        public var replay = false
+        /// Whether the runtime's state after every branch is checked against the state it branched from, by
+        /// a full identity (on in debug builds): a branch that does not come back exactly is an
+        /// ``ExploreFailure``.
+        package var checksBranches = Options.isDebugBuild
+        #if DEBUG
+        static let isDebugBuild = true
+        #else
+        static let isDebugBuild = false
+        #endif
         /// The secrets a snapshot's restore needs (``Base/snapshot(_:)``: a snapshot never holds them), by
         /// name; one not here is read from `COORDRUN_SECRET_NAME` in the environment.
         public var secrets: [String: FlowValue] = [:]
@@ -251,41 +273,30 @@ public final class Explorer {
             actions.append(.relaunch)
         }
         var outcomes: [Outcome] = []
+        let branching = !options.replay && runtime.canBranch
+        if branching { outcomes = try branches(actions, at: path, origin: origin) }
         var atState = true
-        for action in actions {
+        for action in actions where !branching {
             if !atState { _ = try goTo(path, expecting: origin) }
             atState = false
             oracle.beforeStep(action.luaSource)
             oracle.listen()
             defer { oracle.stopListening() }
-            let unheard = app.unheard.count
-            do {
-                try runtime.lua.withTimeLimit(options.stepTimeLimit) {
-                    try app.atomicallyRendering { try app.perform(action) }
-                }
-            } catch {
-                outcomes.append(Outcome(action: action, result: .failed(Self.text(of: error)), unhandled: nil, violations: []))
+            var outcome = try take(action)
+            switch outcome.result {
+            case .failed:
                 // The step was undone, but a handler may have changed Lua data before it failed.
                 atState = (try? identity().key) == origin
-                continue
+            case .state(let state):
+                if state.key == origin, state.propertyFault == nil { atState = true } // a property that wrote moved it
+                fallthrough
+            case .cut:
+                // What the step left (a flow it finished, a screen it took away) is looked for now, while the
+                // runtime is at the state the step reached: a later action's replay may drop what holds it,
+                // and the leak would go unseen. A look costs a collection: only after a step that left something.
+                outcome.violations += oracle.leftByLastSteps(collecting: runtime.lua)
             }
-            oracle.afterStep()
-            var pendingOfKind: [String: Int] = [:]
-            for request in app.pendingRequests { pendingOfKind[request.kind, default: 0] += 1 }
-            if let (kind, waiting) = pendingOfKind.filter({ $0.value > options.maxPending }).min(by: { $0.key < $1.key }) {
-                let left = oracle.leftByLastSteps(collecting: runtime.lua)
-                outcomes.append(Outcome(action: action, result: .cut(kind: kind, waiting: waiting), unhandled: nil, violations: left))
-                continue
-            }
-            var unhandled: (String, String)?
-            if app.unheard.count != unheard, let last = app.unheard.last { unhandled = (last.screen.name, last.output) }
-            let state = try seen()
-            if state.key == origin, state.propertyFault == nil { atState = true } // a property that wrote moved it
-            // What the step left (a flow it finished, a screen it took away) is looked for now, while the
-            // runtime is at the state the step reached: a later action's replay may drop what holds it,
-            // and the leak would go unseen. A look costs a collection: only after a step that left something.
-            let left = oracle.leftByLastSteps(collecting: runtime.lua)
-            outcomes.append(Outcome(action: action, result: .state(state), unhandled: unhandled, violations: oracle.cheapViolations() + left))
+            outcomes.append(outcome)
         }
         var expansion = Expansion(actionCount: actions.count, outcomes: outcomes, leftAlive: [])
         defer { leftInReplacedRuntimes = [] }
@@ -298,6 +309,75 @@ public final class Explorer {
         }
         expansion.freshRuntimes = freshRuntimes - freshBefore
         return expansion
+    }
+
+    /// Takes each of `actions` at the state `path` leads to (where the runtime is, its identity `origin`) in a
+    /// branch it comes back from, and says what each gave; then takes for real, each from the state, the
+    /// actions that finished a flow or took a screen away (and a relaunch, which no branch takes), for the
+    /// lifecycle oracle to collect after them.
+    private func branches(_ actions: [UserStep], at path: [UserStep], origin: String) throws -> [Outcome] {
+        var outcomes: [Outcome] = []
+        var forReal: [Int] = []
+        do {
+            // Kept for the branches only: while an image is kept, what a collection frees is released only
+            // once none is (its box may come back), and the oracle's collection after a step taken for real
+            // would find it alive.
+            let image = try runtime.branchPoint()
+            for action in actions {
+                guard action != .relaunch else {
+                    forReal.append(outcomes.count)
+                    outcomes.append(Outcome(action: action, result: .failed(""), unhandled: nil, violations: []))
+                    continue
+                }
+                oracle.beforeStep(action.luaSource)
+                oracle.listen()
+                defer { oracle.stopListening() }
+                let (outcome, left) = try oracle.hearingBranch { try runtime.branch(from: image) { try take(action) } }
+                if options.checksBranches, try identity().key != origin { throw ExploreFailure.branchDidNotComeBack(path + [action]) }
+                if case .failed = outcome.result {} else if left { forReal.append(outcomes.count) }
+                outcomes.append(outcome)
+            }
+        }
+        var atState = true
+        for index in forReal {
+            if !atState { _ = try goTo(path, expecting: origin) }
+            atState = false
+            let action = outcomes[index].action
+            oracle.beforeStep(action.luaSource)
+            oracle.listen()
+            defer { oracle.stopListening() }
+            if action == .relaunch {
+                outcomes[index] = try take(action)
+            } else {
+                try runtime.lua.withTimeLimit(options.stepTimeLimit) {
+                    try app.atomicallyRendering { try app.perform(action) }
+                }
+                oracle.afterStep()
+            }
+            outcomes[index].violations += oracle.leftByLastSteps(collecting: runtime.lua)
+        }
+        return outcomes
+    }
+
+    /// Takes `action` where the app is, and says what it gave (the lifecycle oracle's collection aside).
+    private func take(_ action: UserStep) throws -> Outcome {
+        let unheard = app.unheard.count
+        do {
+            try runtime.lua.withTimeLimit(options.stepTimeLimit) {
+                try app.atomicallyRendering { try app.perform(action) }
+            }
+        } catch {
+            return Outcome(action: action, result: .failed(Self.text(of: error)), unhandled: nil, violations: [])
+        }
+        oracle.afterStep()
+        var pendingOfKind: [String: Int] = [:]
+        for request in app.pendingRequests { pendingOfKind[request.kind, default: 0] += 1 }
+        if let (kind, waiting) = pendingOfKind.filter({ $0.value > options.maxPending }).min(by: { $0.key < $1.key }) {
+            return Outcome(action: action, result: .cut(kind: kind, waiting: waiting), unhandled: nil, violations: [])
+        }
+        var unhandled: (String, String)?
+        if app.unheard.count != unheard, let last = app.unheard.last { unhandled = (last.screen.name, last.output) }
+        return Outcome(action: action, result: .state(try seen()), unhandled: unhandled, violations: oracle.cheapViolations())
     }
 
     /// The state's identity, its views run under the step's time limit.
@@ -344,9 +424,13 @@ public final class Explorer {
         let app = runtime.app
         switch base {
         case .start:
-            try runtime.reset(to: state, width: width, storage: storage, starting: true)
+            try app.atomically {
+                app.rewindClock() // as a fresh runtime's, whatever a branch before advanced it to
+                try runtime.reset(to: state, width: width, storage: storage, starting: true)
+            }
         case .link(let url):
             try app.atomically {
+                app.rewindClock()
                 try runtime.reset(to: state, width: width, storage: storage, starting: false)
                 try runtime.open(url)
             }
@@ -370,7 +454,7 @@ public final class Explorer {
         runtime = try make()
         oracle = LifecycleOracle(app: runtime.app, listening: false)
         guard (try? runtime.lua.withTimeLimit(options.stepTimeLimit, { try replay(path) })) != nil, try identity().key == key else {
-            throw ExploreFailure.notReproducible(path)
+            throw ExploreFailure.notReproducible(path, branched: !options.replay && runtime.canBranch)
         }
         return key
     }
@@ -444,13 +528,20 @@ public final class Explorer {
 /// Why an exploration could not go on: the app did not behave as a function of its steps.
 package enum ExploreFailure: Error, CustomStringConvertible {
     /// Replaying a path in a fresh runtime reached another state than the search recorded there.
-    case notReproducible([UserStep])
+    /// `branched`: the state was recorded in a branch (``Explorer``), not by a replay.
+    case notReproducible([UserStep], branched: Bool)
+    /// A branch (the path's last step) did not come back to the state it began at (``Explorer/Options/checksBranches``).
+    case branchDidNotComeBack([UserStep])
 
     package var description: String {
         switch self {
-        case .notReproducible(let path):
+        case let .notReproducible(path, branched):
             "replaying " + (path.isEmpty ? "the start" : path.map(\.luaSource).joined(separator: " "))
                 + " in a fresh runtime reached another state than before: the app depends on more than its steps (the clock, random numbers, files), so exploration cannot tell its states apart"
+                + (branched ? "; or the branch that found the state reached another than a replay does, an explorer fault (--replay explores without branches)" : "")
+        case .branchDidNotComeBack(let path):
+            "the runtime did not come back exactly from the branch " + path.map(\.luaSource).joined(separator: " ")
+                + ": an explorer fault (coordrun explore --replay explores without branches)"
         }
     }
 }

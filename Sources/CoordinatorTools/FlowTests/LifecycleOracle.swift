@@ -71,6 +71,18 @@ final class LifecycleOracle {
         shown = now
     }
 
+    /// Runs `body`, a step taken in a branch the runtime comes back from (``ScriptRuntime/branch(from:_:)``),
+    /// and forgets what it heard there: the objects it saw finish or leave are back. Returns `body`'s
+    /// result and whether the step finished a flow or took a screen away (only then can a collection after
+    /// it, taken for real, find something it left alive).
+    func hearingBranch<T>(_ body: () throws -> T) rethrows -> (result: T, left: Bool) {
+        let (heard, before) = (leftAt, leftSinceLastLook)
+        leftSinceLastLook = false
+        defer { (leftAt, leftSinceLastLook) = (heard, before) }
+        let result = try body()
+        return (result, leftSinceLastLook)
+    }
+
     /// What breaks the rules now, after collecting garbage (Lua's, which releases what only Lua held). A
     /// second collection runs only when the first leaves something that breaks them: finalizers release
     /// Swift objects, and what those held goes in the second cycle (no collection can make a violation).
