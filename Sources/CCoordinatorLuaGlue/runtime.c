@@ -59,6 +59,10 @@ void *coordlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         rt->used -= osize;
         return NULL;
     }
+    if (nsize > osize && rt->refuseNext) { /* Lua collects, then asks again */
+        rt->refuseNext = 0;
+        return NULL;
+    }
     if (nsize > osize && rt->enforce && rt->limit != 0 && rt->used + (nsize - osize) > rt->limit)
         return NULL;
     void *block = coordlua_system_realloc(rt, ptr, osize, nsize);
@@ -129,12 +133,26 @@ void coordlua_box_collected(coordlua_Runtime *rt, void *box) {
 
 void coordlua_ledger_start(coordlua_Runtime *rt) { rt->ledger.on = 1; }
 
+/* The tags of a stream's entry in the ledger (coordlua_arena.h). */
+#define COORDLUA_STREAM_FILE ((uintptr_t)1)
+#define COORDLUA_STREAM_PIPE ((uintptr_t)2)
+#define COORDLUA_STREAM_TAGS ((uintptr_t)3)
+
+/* Settles an entry of the ledger: a box's object released, or a stream closed. */
+static void coordlua_settle_entry(coordlua_Runtime *rt, void *entry) {
+    uintptr_t bits = (uintptr_t)entry;
+    if ((bits & COORDLUA_STREAM_TAGS) == 0) { rt->release(entry); return; }
+    FILE *stream = (FILE *)(bits & ~COORDLUA_STREAM_TAGS);
+    if ((bits & COORDLUA_STREAM_TAGS) == COORDLUA_STREAM_PIPE) pclose(stream);
+    else fclose(stream);
+}
+
 int coordlua_ledger_rewind(coordlua_Runtime *rt, size_t made, size_t collected) {
     coordlua_Ledger *ledger = &rt->ledger;
     if (ledger->lost) return 0;
     if (ledger->collected.count > collected) ledger->collected.count = collected;
-    /* Released newest first; a release runs Swift deinitialisers, which never make boxes. */
-    while (ledger->made.count > made) rt->release(ledger->made.boxes[--ledger->made.count]);
+    /* Settled newest first; a release runs Swift deinitialisers, which never make boxes. */
+    while (ledger->made.count > made) coordlua_settle_entry(rt, ledger->made.boxes[--ledger->made.count]);
     return 1;
 }
 
@@ -145,9 +163,61 @@ void coordlua_ledger_settle(coordlua_Runtime *rt) {
     ledger->made.count = 0;
     size_t count = ledger->collected.count;
     ledger->collected.count = 0;
-    for (size_t i = 0; i < count; i++) rt->release(ledger->collected.boxes[i]);
+    for (size_t i = 0; i < count; i++) coordlua_settle_entry(rt, ledger->collected.boxes[i]);
     free(ledger->made.boxes);
     free(ledger->collected.boxes);
     ledger->made = (coordlua_BoxLog){0};
     ledger->collected = (coordlua_BoxLog){0};
+}
+
+/* The allocation refused: a userdata Lua makes again after its emergency collection. */
+static int coordlua_refused_allocation(lua_State *L) {
+    coordlua_runtime(L)->refuseNext = 1;
+    lua_newuserdatauv(L, 1, 0);
+    return 0;
+}
+
+int coordlua_collect_without_finalizers(lua_State *L) {
+    coordlua_Runtime *rt = coordlua_runtime(L);
+    lua_pushcfunction(L, coordlua_refused_allocation); /* a light C function: nothing allocated */
+    int status = lua_pcall(L, 0, 0, 0);
+    rt->refuseNext = 0;
+    if (status != LUA_OK) lua_pop(L, 1);
+    return status == LUA_OK;
+}
+
+/* A stream's close (p->closef, which the io library calls once, marking the handle closed): done now, or,
+   while an image is kept, deferred (the stream flushed) until none is, since a restore may bring the handle
+   back open. */
+static int coordlua_stream_close(lua_State *L, uintptr_t kind) {
+    luaL_Stream *p = (luaL_Stream *)luaL_checkudata(L, 1, LUA_FILEHANDLE);
+    coordlua_Runtime *rt = coordlua_runtime(L);
+    if (rt->ledger.on) {
+        fflush(p->f);
+        coordlua_note_box(&rt->ledger, &rt->ledger.collected, (void *)((uintptr_t)p->f | kind));
+        if (kind == COORDLUA_STREAM_PIPE) return luaL_execresult(L, 0); /* the status comes with the real close */
+        return luaL_fileresult(L, 1, NULL);
+    }
+    if (kind == COORDLUA_STREAM_PIPE) return luaL_execresult(L, pclose(p->f));
+    return luaL_fileresult(L, fclose(p->f) == 0, NULL);
+}
+
+static int coordlua_file_close(lua_State *L) { return coordlua_stream_close(L, COORDLUA_STREAM_FILE); }
+static int coordlua_pipe_close(lua_State *L) { return coordlua_stream_close(L, COORDLUA_STREAM_PIPE); }
+
+int coordlua_io_opening(lua_State *L) {
+    int pipe = lua_toboolean(L, lua_upvalueindex(2));
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    coordlua_Runtime *rt = coordlua_runtime(L);
+    int results = lua_gettop(L);
+    for (int i = 1; i <= results; i++) {
+        luaL_Stream *p = (luaL_Stream *)luaL_testudata(L, i, LUA_FILEHANDLE);
+        if (p == NULL || p->closef == NULL || p->f == NULL || p->f == stdin || p->f == stdout || p->f == stderr) continue;
+        if (p->closef == coordlua_file_close || p->closef == coordlua_pipe_close) continue; /* a default file again */
+        p->closef = pipe ? coordlua_pipe_close : coordlua_file_close;
+        if (rt->ledger.on) coordlua_note_box(&rt->ledger, &rt->ledger.made, (void *)((uintptr_t)p->f | (pipe ? COORDLUA_STREAM_PIPE : COORDLUA_STREAM_FILE)));
+    }
+    return results;
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import CoordinatorLua
@@ -169,14 +170,16 @@ import TestSupport
             late = probe
             try lua.globals.set("late", lua.function { _ in _ = probe })
         }
-        try lua.run("early = nil late = nil collectgarbage() collectgarbage()")
+        try lua.run("early = nil late = nil")
+        lua.collectGarbage()
         #expect(early != nil) // its box may come back: the release waits
         #expect(late != nil)
         try image?.restore()
         #expect(late == nil) // its box is gone with the restore
         #expect(early != nil)
         try lua.run("early()") // the box is back, its object alive
-        try lua.run("early = nil collectgarbage()")
+        try lua.run("early = nil")
+        lua.collectGarbage()
         #expect(early != nil) // collected while the image is kept: deferred again
         image = nil
         #expect(early == nil) // no image kept: the deferred release is done
@@ -194,5 +197,58 @@ import TestSupport
         try first.restore()
         #expect(throws: LuaError.self) { try second.restore() }
         #expect(try lua.evaluate("return step", as: Int?.self) == nil)
+    }
+
+    /// How many descriptors this process has open on files in `folder` (other tests run beside).
+    static func openDescriptors(in folder: TemporaryDirectory) -> Int {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.filter { fd in
+            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)) ?? "").hasPrefix(folder.path + "/")
+        }.count
+    }
+
+    /// A file the scripts opened before an image and close in a branch is open again after the restore (its
+    /// stream was never closed: the close waits until no image is kept), and one they open in the branch is
+    /// closed by the restore: no handle comes back with its stream freed, and no descriptor is left behind.
+    @Test func filesClosedOrOpenedInABranchFollowTheRestoredHeap() throws {
+        let folder = try TemporaryDirectory()
+        let lua = try state()
+        try lua.globals.set("folder", folder.path)
+        try lua.run("log = io.open(folder .. '/log.txt', 'w') log:write('before ')")
+        let open = Self.openDescriptors(in: folder)
+        var image: LuaImage? = try LuaImage(of: lua)
+        try lua.run("log:write('in the branch ') log:close() other = io.open(folder .. '/other.txt', 'w') other:write('x')")
+        #expect(try lua.evaluate("return io.type(log)", as: String.self) == "closed file")
+        try image?.restore()
+        #expect(Self.openDescriptors(in: folder) == open) // the stream opened in the branch is closed
+        #expect(try lua.evaluate("return io.type(log)", as: String.self) == "file")
+        try lua.run("log:write('after') log:flush()")
+        try lua.run("log:close()")
+        #expect(Self.openDescriptors(in: folder) == open) // closed while the image is kept: not yet
+        image = nil
+        #expect(Self.openDescriptors(in: folder) == open - 1) // no image kept: closed now
+        #expect(try String(contentsOfFile: folder.path + "/log.txt", encoding: .utf8) == "before in the branch after")
+    }
+
+    /// A file handle the collector finalizes while an image is kept closes its stream only once none is (the
+    /// restore may bring the handle back); the emergency collection runs no finalizer at all.
+    @Test func aFileFinalizedWhileAnImageIsKeptClosesOnceNoneIs() throws {
+        let folder = try TemporaryDirectory()
+        let lua = try state()
+        try lua.globals.set("folder", folder.path)
+        try lua.run("kept = io.open(folder .. '/kept.txt', 'w')")
+        let open = Self.openDescriptors(in: folder)
+        var image: LuaImage? = try LuaImage(of: lua)
+        try lua.run("kept = nil")
+        try lua.collectWithoutFinalizers()
+        #expect(Self.openDescriptors(in: folder) == open) // unreachable, not finalized
+        try lua.run("collectgarbage()")
+        #expect(Self.openDescriptors(in: folder) == open) // finalized: the close waits
+        try image?.restore()
+        try lua.run("kept:write('still open')")
+        try lua.run("kept = nil collectgarbage()")
+        image = nil
+        #expect(Self.openDescriptors(in: folder) == open - 1)
+        #expect(try String(contentsOfFile: folder.path + "/kept.txt", encoding: .utf8) == "still open")
     }
 }

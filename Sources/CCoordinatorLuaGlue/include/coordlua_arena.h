@@ -40,7 +40,13 @@ typedef struct coordlua_ArenaImage {
    in `made`, and a collected box's release is deferred into `collected` instead of done. A restore to an
    image whose marks were (m, c) releases the boxes made after m (their userdata is gone) and forgets the
    collections after c (their userdata is back, its object still retained); once no image is kept, the
-   deferred releases are done. `lost` says a note could not be kept (no memory): no restore is exact then. */
+   deferred releases are done. `lost` says a note could not be kept (no memory): no restore is exact then.
+
+   The io library's streams are kept the same way (coordlua_io_opening): a stream opened while an image is
+   kept is noted as made, and its close (explicit or by the collector) deferred, the handle marked closed; an
+   entry for a stream is its FILE pointer with the low bits 1 (a file) or 2 (a pipe), never a box's. So a
+   restore closes the streams opened since (their handle is gone) and reopens none: those closed since were
+   never closed. */
 typedef struct coordlua_BoxLog {
     void **boxes;      /* malloc'd */
     size_t count;

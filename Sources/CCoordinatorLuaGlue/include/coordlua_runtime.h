@@ -49,6 +49,7 @@ typedef struct coordlua_Runtime {
     coordlua_Pool pool;          /* the state's small blocks (coordlua_pool.h), given back by coordlua_release_memory */
     coordlua_Arena arena;        /* the state's whole heap, when it has one (coordlua_arena.h): then the pool is unused */
     coordlua_Ledger ledger;      /* the boxes made and collected while an image is kept (coordlua_arena.h) */
+    int refuseNext;              /* the next allocation that grows is refused (coordlua_collect_without_finalizers) */
     volatile sig_atomic_t interruptRequested;
     volatile sig_atomic_t stopArmed; /* a deadline passed or the cancel flag was set while code ran: every thread it resumes stops (coordlua_watch) */
     int watched;                 /* on its thread's watch list (coordlua_watch) */
@@ -107,5 +108,17 @@ int coordlua_ledger_rewind(coordlua_Runtime *rt, size_t made, size_t collected);
 
 /* No image is kept any more: the deferred releases are done, the notes dropped. */
 void coordlua_ledger_settle(coordlua_Runtime *rt);
+
+/* A full collection that runs no finalizer: Lua's emergency collection, the one it makes when an allocation
+   fails, brought about by refusing one allocation (which Lua then makes again, after collecting). Unreachable
+   objects with a finalizer stay, waiting for the next collection that runs finalizers; their entries in weak
+   tables are gone. Between calls only (no Lua code of the state running). 1 when it ran; 0 when the
+   allocation failed again (the state is out of memory), nothing changed but what was collected. */
+int coordlua_collect_without_finalizers(lua_State *L);
+
+/* An io function that opens a stream (upvalue 1: the io library's; upvalue 2: true for io.popen), in a state
+   whose heap is imaged: the streams among its results close through the box ledger (coordlua_arena.h), so
+   that a restore closes those opened since and never leaves a handle it brings back with its stream closed. */
+int coordlua_io_opening(lua_State *L);
 
 #endif /* COORDLUA_RUNTIME_H */

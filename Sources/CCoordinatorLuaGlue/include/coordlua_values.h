@@ -94,6 +94,8 @@ static inline void coordlua_pushboxgc(lua_State *L) { lua_pushcfunction(L, coord
 static inline int coordlua_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
 static inline void coordlua_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }
 static inline int coordlua_rawgetref(lua_State *L, int ref) { return lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
+/* registry[ref] = the value on top, popped (nil empties the slot without giving it back to the free list). */
+static inline void coordlua_rawsetref(lua_State *L, int ref) { lua_rawseti(L, LUA_REGISTRYINDEX, ref); }
 /* Pushes entry `n` (raw) of the table in registry slot `ref`; returns the entry's type. */
 static inline int coordlua_push_entry(lua_State *L, int ref, lua_Integer n) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);

@@ -30,6 +30,23 @@ enum StandardLibraries {
             try guardMessageHandlers(in: lua)
         }
         if libraries.contains(.package) { try requireTextOnly(in: lua) }
+        if libraries.contains(.io), LuaImage.canImage(lua) { closeStreamsThroughTheLedger(in: L) }
+    }
+
+    /// In a state whose heap is imaged, the streams the io library opens close through the box ledger
+    /// (coordlua_io_opening): a restore brings back no handle whose stream was closed since, and closes
+    /// the streams opened since.
+    private static func closeStreamsThroughTheLedger(in L: OpaquePointer) {
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        guard lua_getglobal(L, "io") == LUA_TTABLE else { return }
+        for (name, pipe) in [("open", false), ("popen", true), ("tmpfile", false), ("lines", false), ("input", false), ("output", false)] {
+            lua_getfield(L, -1, name)
+            guard lua_type(L, -1) == LUA_TFUNCTION else { lua_settop(L, -2); continue }
+            lua_pushboolean(L, pipe ? 1 : 0)
+            lua_pushcclosure(L, coordlua_io_opening, 2)
+            lua_setfield(L, -2, name)
+        }
     }
 
     /// Where the debug library is not open, binary chunks are never loaded: a crafted one crashes Lua's VM

@@ -49,18 +49,10 @@ extension LuaFingerprint {
             // The host's caches and the runtime's own (the string cache's anchors) are no part of any state.
             // So are the tables only an undo entry keeps (``LuaUndoHold``), and the callbacks whose holders
             // left the app (``LuaCallback/isKept``).
-            lua_createtable(L, 0, Int32(clamping: caches.count + core.undoHolds.count + 1))
-            for entry in core.callbacks {
-                let callback = entry.takeUnretainedValue()
-                guard let isKept = callback.isKept, callback.isAlive, !isKept() else { continue }
-                coordlua_rawgetref(L, callback.slot)
-                lua_pushboolean(L, 1)
-                lua_rawset(L, -3)
-            }
-            for hold in core.undoHolds {
-                let reference = hold.takeUnretainedValue().reference
-                guard reference.isValid else { continue }
-                try reference.push(on: stack)
+            let letGo = core.slotsLetGoOnCommit()
+            lua_createtable(L, 0, Int32(clamping: caches.count + letGo.count + 1))
+            for slot in letGo {
+                coordlua_rawgetref(L, slot)
                 lua_pushboolean(L, 1)
                 lua_rawset(L, -3)
             }
