@@ -255,20 +255,20 @@ struct ExploreQueueWorker {
                 SELECT number, key, path FROM coordrun_explore_states
                 WHERE run = $1::bigint AND number >= $2::int AND number < $2::int + $3::int ORDER BY number
                 """, [run.id, String(first), String(count)])
-            var lines: [String] = []
-            var renewed = Processes.nanoseconds()
+            var requests: [ExploreRequest] = []
             for state in states {
                 guard state.count == 3, let number = state[0].flatMap({ Int($0) }), let key = state[1], let path = state[2] else { continue }
-                lines.append(explorer.answer(ExploreRequest(index: number, path: try Explorer.path(from: FlowValue(json: path)), key: key)))
-                if Double(Processes.nanoseconds() - renewed) / 1e9 > run.lease / 3 {
-                    try database.query("""
-                        UPDATE coordrun_explore_batches SET lease_until = now() + make_interval(secs => $3::float8)
-                        WHERE run = $1::bigint AND first = $2::int AND answers IS NULL
-                        """, [run.id, String(first), String(run.lease)])
-                    renewed = Processes.nanoseconds()
-                }
+                requests.append(ExploreRequest(index: number, path: try Explorer.path(from: FlowValue(json: path)), key: key))
             }
-            answers = lines.joined(separator: "\n")
+            var renewed = Processes.nanoseconds()
+            answers = explorer.answers(requests) {
+                guard Double(Processes.nanoseconds() - renewed) / 1e9 > run.lease / 3 else { return }
+                try database.query("""
+                    UPDATE coordrun_explore_batches SET lease_until = now() + make_interval(secs => $3::float8)
+                    WHERE run = $1::bigint AND first = $2::int AND answers IS NULL
+                    """, [run.id, String(first), String(run.lease)])
+                renewed = Processes.nanoseconds()
+            }.joined(separator: "\n")
         }
         // The first answer stored wins; the coordinator hears of it.
         try database.query("""

@@ -98,7 +98,15 @@ final class ExploreWorkers: ExploreWorkforce {
         var batch: [String] = []
         while let line = readLine() {
             guard line.isEmpty else { batch.append(line); continue }
-            for request in batch { Terminal.writeOut(explorer.answer(request) + "\n") }
+            // A request that cannot be read is answered with why; the others are expanded together.
+            let requests = batch.map { line in Result { try ExploreRequest(line: line) } }
+            var answers = explorer.answers(requests.compactMap { try? $0.get() })[...]
+            for (line, request) in zip(batch, requests) {
+                switch request {
+                case .success: Terminal.writeOut((answers.popFirst() ?? "") + "\n")
+                case .failure: Terminal.writeOut(explorer.answer(line) + "\n") // says why it cannot be read
+                }
+            }
             Terminal.flushOut()
             batch.removeAll(keepingCapacity: true)
         }

@@ -39,17 +39,19 @@ import CoordinatorTools
 
     /// A flow that writes every kind of Lua value into every place it can reach (globals, the registry,
     /// upvalues, a suspended and a dead coroutine, metatables, a module, strings long and short), keeps a
-    /// finished flow and a left screen alive, replaces its handlers and answers requests and timers:
-    /// the same states, the same findings.
+    /// finished flow and a left screen alive, replaces its handlers, answers requests and timers, and
+    /// opens, drops and closes files (one opened before any branch) and collects garbage: the same
+    /// states, the same findings, and no stream closed twice.
     @Test func aFlowThatWritesEverywhereExploresTheSameBothWays() throws {
         let folder = try TemporaryDirectory()
         let script = try folder.write("everywhere.lua", """
             local flow = require "coordinator"
-            flow.screen "Home" { outputs = { "write", "child", "rewire", "ask", "wait" } }
+            flow.screen "Home" { outputs = { "files", "write", "child", "rewire", "ask", "wait" } }
             flow.screen "Child" { outputs = { "done", "keep" } }
             flow.request "lookup" { examples = { found = "here", missing = "nowhere" } }
             local count = 0
             local kept = {}
+            local log = io.open("\(folder.path)/log.txt", "w")
             local co = coroutine.create(function(x) while true do x = coroutine.yield(x + 1) end end)
             local Child = flow.coordinator "Child"
             function Child:start()
@@ -68,6 +70,13 @@ import CoordinatorTools
                 setmetatable(kept, { __index = function(_, k) return k .. count end })
                 local ok, v = coroutine.resume(co, count)
                 written = { v, co, coroutine.create(function() end), 0.5 * count, "s" .. count }
+              end
+              home.onFiles = function()
+                if io.type(log) == "file" then log:write(count, " ") log:close() end
+                local dropped = io.open("\(folder.path)/dropped.txt", "w")
+                dropped:write(count)
+                collectgarbage()
+                count = count + 1
               end
               home.onChild = function() self:run(Child) end
               home.onRewire = function()

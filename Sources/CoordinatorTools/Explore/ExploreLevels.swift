@@ -45,8 +45,14 @@ public struct ExploreLevels {
         return max(1, min(64, (count + parts - 1) / parts))
     }
 
+    /// How many states a batch holds when the level is expanded in this process: each batch is reached
+    /// from the base once, down the tree of its states' paths (``Explorer/expand(_:expanded:)``), and the
+    /// state and time limits are looked at between batches.
+    package static let inProcessBatch = 256
+
     /// Searches until every state within the depth is expanded or a limit is met, each level cut into
-    /// batches for `workers` workers (``batchSize(level:workers:)``; nil: a state a batch).
+    /// batches for `workers` workers (``batchSize(level:workers:)``; nil: expanded in this process, in
+    /// batches of ``inProcessBatch``).
     public func run(workforce: some ExploreWorkforce, workers: Int?) throws -> ExploreReport {
         let options = explorer.options
         let began = Clock.now()
@@ -66,7 +72,7 @@ public struct ExploreLevels {
             }
             let found = report.states.count
             let requests = level.map { ExploreRequest(index: $0, path: report.states[$0].path, key: report.states[$0].key) }
-            let size = workers.map { Self.batchSize(level: requests.count, workers: $0) } ?? 1
+            let size = workers.map { Self.batchSize(level: requests.count, workers: $0) } ?? Self.inProcessBatch
             let batches = stride(from: 0, to: requests.count, by: size).map { Array(requests[$0..<min($0 + size, requests.count)]) }
             // Batches that came back before the ones in front of them wait here for their turn.
             var waiting: [Int: [Explorer.Expansion]] = [:]

@@ -39,6 +39,13 @@ extension Explorer {
     /// A worker's answer to a request: what expanding its state gave, or why it could not be expanded, as one line of JSON.
     public func answer(_ request: ExploreRequest) -> String { Self.answering { try expand(request) } }
 
+    /// A worker's answers to a batch of requests (a level's states, in its order), a line each: expanded
+    /// together (``expand(_:expanded:)``: a branching runtime reaches them without replaying their paths).
+    /// `expanded` hears of each state as its expansion is done.
+    public func answers(_ requests: [ExploreRequest], expanded: () throws -> Void = {}) -> [String] {
+        expand(requests, expanded: expanded).map { result in Self.answering { try result.get() } }
+    }
+
     private func expand(_ request: ExploreRequest) throws -> Expansion { try expand(request.path, expecting: request.key) }
 
     /// The answer line of an expansion, or of the reason it failed.

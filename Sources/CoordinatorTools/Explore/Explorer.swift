@@ -206,6 +206,8 @@ public final class Explorer {
         package internal(set) var freshRuntimes = 0
     }
 
+    /// The base's identity, once ``start()`` reached it: where a walk begins (``walk(_:)``).
+    private var baseKey: String?
     /// Listens for finishes only while an action runs: a path replayed to reach a state builds no events.
     private var oracle: LifecycleOracle
     /// What runtimes replaced during the expansion under way left alive.
@@ -242,7 +244,7 @@ public final class Explorer {
 
         func expand(_ batches: [[ExploreRequest]], take: (Int, [Expansion]) throws -> Bool) throws {
             for (i, batch) in batches.enumerated() {
-                let expansions = try batch.map { try explorer.expand($0.path, expecting: $0.key) }
+                let expansions = try explorer.expand(batch).map { try $0.get() }
                 guard try take(i, expansions) else { return }
             }
         }
@@ -256,7 +258,9 @@ public final class Explorer {
         defer { oracle.stopListening() }
         try runtime.lua.withTimeLimit(options.stepTimeLimit) { try goToBase() }
         oracle.afterStep()
-        return try seen()
+        let base = try seen()
+        baseKey = base.key
+        return base
     }
 
     /// Takes every action the user has at the state `path` leads to (each from that state), and says what
@@ -266,17 +270,96 @@ public final class Explorer {
     package func expand(_ path: [UserStep], expecting key: String? = nil) throws -> Expansion {
         let freshBefore = freshRuntimes
         let origin = try goTo(path, expecting: key)
+        let actions = try actionsHere()
+        let outcomes: [Outcome]
+        if branching {
+            // The image is kept for the branches only: while one is, what a collection frees is released only
+            // once none is (``takeForReal(_:at:origin:atState:)``).
+            let branched = try branches(actions, at: path, origin: origin, image: try runtime.branchPoint())
+            outcomes = try takeForReal(branched, at: path, origin: origin, atState: true)
+        } else {
+            outcomes = try replays(actions, at: path, origin: origin)
+        }
+        return finish(outcomes, actionCount: actions.count, freshBefore: freshBefore)
+    }
+
+    /// Expands the states `requests` name (part of a level, in the level's order), each as
+    /// ``expand(_:expecting:)`` does, and says what each gave or why it could not be expanded. A runtime
+    /// that branches reaches them without replaying their paths: down the tree their paths make from the
+    /// base, each step taken once in a branch the walk comes back from, an image of the heap kept at each
+    /// state on the way (``walk(_:)``); a state the walk could not reach is expanded after a replay.
+    /// `expanded` hears of each state as its expansion is done (a queue's worker renews its lease).
+    package func expand(_ requests: [ExploreRequest], expanded: () throws -> Void = {}) -> [Result<Expansion, any Error>] {
+        guard branching, requests.count > 1 else {
+            return requests.map { request in
+                Result {
+                    defer { try? expanded() }
+                    return try expand(request.path, expecting: request.key)
+                }
+            }
+        }
+        let walked = walk(requests)
+        return requests.indices.map { i in
+            Result {
+                defer { try? expanded() }
+                let request = requests[i]
+                guard let branched = walked[i] else { return try expand(request.path, expecting: request.key) }
+                let freshBefore = freshRuntimes
+                let outcomes = try takeForReal(branched, at: request.path, origin: request.key, atState: false)
+                return finish(outcomes, actionCount: branched.outcomes.count, freshBefore: freshBefore)
+            }
+        }
+    }
+
+    /// Whether actions are taken in branches (a runtime made `imageable`, without ``Options/replay``).
+    private var branching: Bool { !options.replay && runtime.canBranch }
+
+    /// The actions the user has where the app is: ``UserActions``, and a relaunch where it may lead
+    /// elsewhere than the start (the storage, the clock or the width is not the start's: with all three as
+    /// at the start, a relaunch launches the app the start launched).
+    private func actionsHere() throws -> [UserStep] {
         var actions = try runtime.lua.withTimeLimit(options.stepTimeLimit) { try UserActions.available(in: app) }
-        // A relaunch, where it may lead elsewhere than the start: the storage, the clock or the width is
-        // not the start's (with all three as at the start, a relaunch launches the app the start launched).
         if runtime.canRelaunch, app.storage.values != baseStorage || app.clock.now != 0 || app.window.sizeClass != baseWidth {
             actions.append(.relaunch)
         }
+        return actions
+    }
+
+    /// What a state's branches gave (``branches(_:at:origin:)``): each action's outcome, and which of them
+    /// are still to be taken for real (``takeForReal(_:at:origin:atState:)``).
+    private struct Branched {
+        var outcomes: [Outcome]
+        let forReal: [Int]
+        /// Of those, the ones the branch found left nothing alive (taken for real only to check that,
+        /// ``Options/checksBranches``).
+        var leavesNothing: Set<Int> = []
+    }
+
+    /// The expansion of a state whose actions gave `outcomes`: what the lifecycle oracle finds alive at the
+    /// end goes to the action that left it, or to the state. Looked for only when a step taken for real was
+    /// heard since the last look (the base's start, an action after which no collection looked): a
+    /// collection finds nothing new otherwise.
+    private func finish(_ outcomes: [Outcome], actionCount: Int, freshBefore: Int) -> Expansion {
+        var expansion = Expansion(actionCount: actionCount, outcomes: outcomes, leftAlive: [])
+        defer { leftInReplacedRuntimes = [] }
+        let found = oracle.heardSinceLastLook ? oracle.newlyLeftAlive(collecting: runtime.lua) : []
+        for left in leftInReplacedRuntimes + found {
+            if let step = left.step, let i = outcomes.firstIndex(where: { $0.action.luaSource == step }) {
+                expansion.outcomes[i].violations.append(left.violation)
+            } else {
+                expansion.leftAlive.append(left.violation)
+            }
+        }
+        expansion.freshRuntimes = freshRuntimes - freshBefore
+        return expansion
+    }
+
+    /// Takes each of `actions` at the state `path` leads to (where the runtime is, its identity `origin`)
+    /// after a replay of the path before each (``Options/replay``, or a runtime that cannot branch).
+    private func replays(_ actions: [UserStep], at path: [UserStep], origin: String) throws -> [Outcome] {
         var outcomes: [Outcome] = []
-        let branching = !options.replay && runtime.canBranch
-        if branching { outcomes = try branches(actions, at: path, origin: origin) }
         var atState = true
-        for action in actions where !branching {
+        for action in actions {
             if !atState { _ = try goTo(path, expecting: origin) }
             atState = false
             oracle.beforeStep(action.luaSource)
@@ -298,48 +381,53 @@ public final class Explorer {
             }
             outcomes.append(outcome)
         }
-        var expansion = Expansion(actionCount: actions.count, outcomes: outcomes, leftAlive: [])
-        defer { leftInReplacedRuntimes = [] }
-        for left in leftInReplacedRuntimes + oracle.newlyLeftAlive(collecting: runtime.lua) {
-            if let step = left.step, let i = outcomes.firstIndex(where: { $0.action.luaSource == step }) {
-                expansion.outcomes[i].violations.append(left.violation)
-            } else {
-                expansion.leftAlive.append(left.violation)
-            }
-        }
-        expansion.freshRuntimes = freshRuntimes - freshBefore
-        return expansion
+        return outcomes
     }
 
-    /// Takes each of `actions` at the state `path` leads to (where the runtime is, its identity `origin`) in a
-    /// branch it comes back from, and says what each gave; then takes for real, each from the state, the
-    /// actions that finished a flow or took a screen away (and a relaunch, which no branch takes), for the
-    /// lifecycle oracle to collect after them.
-    private func branches(_ actions: [UserStep], at path: [UserStep], origin: String) throws -> [Outcome] {
+    /// Takes each of `actions` at the state `path` leads to (where the runtime is, its identity `origin`,
+    /// `image` taken there) in a branch it comes back from, and says what each gave, and which actions are to
+    /// be taken for real: those that finished a flow or took a screen away, and a relaunch, which no branch
+    /// takes.
+    private func branches(_ actions: [UserStep], at path: [UserStep], origin: String, image: LuaImage) throws -> Branched {
         var outcomes: [Outcome] = []
-        var forReal: [Int] = []
-        do {
-            // Kept for the branches only: while an image is kept, what a collection frees is released only
-            // once none is (its box may come back), and the oracle's collection after a step taken for real
-            // would find it alive.
-            let image = try runtime.branchPoint()
-            for action in actions {
-                guard action != .relaunch else {
-                    forReal.append(outcomes.count)
-                    outcomes.append(Outcome(action: action, result: .failed(""), unhandled: nil, violations: []))
-                    continue
-                }
-                oracle.beforeStep(action.luaSource)
-                oracle.listen()
-                defer { oracle.stopListening() }
-                let (outcome, left) = try oracle.hearingBranch { try runtime.branch(from: image) { try take(action) } }
-                if options.checksBranches, try identity().key != origin { throw ExploreFailure.branchDidNotComeBack(path + [action]) }
-                if case .failed = outcome.result {} else if left { forReal.append(outcomes.count) }
-                outcomes.append(outcome)
+        var forReal: [Int] = [], leavesNothing: Set<Int> = []
+        for action in actions {
+            guard action != .relaunch else {
+                forReal.append(outcomes.count)
+                outcomes.append(Outcome(action: action, result: .failed(""), unhandled: nil, violations: []))
+                continue
             }
+            oracle.beforeStep(action.luaSource)
+            oracle.listen()
+            defer { oracle.stopListening() }
+            let ((outcome, mayHaveLeftAlive), left) = try oracle.hearingBranch {
+                try runtime.branch(from: image) { () throws -> (Outcome, Bool) in
+                    let outcome = try take(action)
+                    if case .failed = outcome.result { return (outcome, false) }
+                    return (outcome, try oracle.mayHaveLeftAlive(in: runtime.lua))
+                }
+            }
+            if options.checksBranches, try identity().key != origin { throw ExploreFailure.branchDidNotComeBack(path + [action]) }
+            if case .failed = outcome.result {} else if mayHaveLeftAlive {
+                forReal.append(outcomes.count)
+            } else if left, options.checksBranches {
+                // Debug builds take it for real as well, to check that the collection finds nothing new.
+                forReal.append(outcomes.count)
+                leavesNothing.insert(outcomes.count)
+            }
+            outcomes.append(outcome)
         }
-        var atState = true
-        for index in forReal {
+        return Branched(outcomes: outcomes, forReal: forReal, leavesNothing: leavesNothing)
+    }
+
+    /// Takes for real, each from the state `path` leads to (its identity `origin`; the runtime there when
+    /// `atState`), the actions of `branched` that are to be, for the lifecycle oracle to collect after them:
+    /// while an image is kept, what a collection frees is released only once none is (its box may come
+    /// back), and a collection in a branch would find alive what the branch's log keeps.
+    private func takeForReal(_ branched: Branched, at path: [UserStep], origin: String, atState: Bool) throws -> [Outcome] {
+        var outcomes = branched.outcomes
+        var atState = atState
+        for index in branched.forReal {
             if !atState { _ = try goTo(path, expecting: origin) }
             atState = false
             let action = outcomes[index].action
@@ -354,9 +442,83 @@ public final class Explorer {
                 }
                 oracle.afterStep()
             }
-            outcomes[index].violations += oracle.leftByLastSteps(collecting: runtime.lua)
+            let found = oracle.leftByLastSteps(collecting: runtime.lua)
+            if branched.leavesNothing.contains(index), !found.isEmpty {
+                throw ExploreFailure.leftAliveUnseen(path + [action], found)
+            }
+            outcomes[index].violations += found
         }
         return outcomes
+    }
+
+    /// Takes the branches of every state `requests` name (a level's, in its order) down the tree their paths
+    /// make from the base: the base reached once, each step on the way taken once, in a branch (an
+    /// outermost operation, as when the state was found) that comes back to an image kept at its start. A
+    /// state the walk did not reach (a step on the way failed, or, checked in debug builds, it reached
+    /// another state) is nil: it is expanded after a replay, which replaces a runtime that strays.
+    private func walk(_ requests: [ExploreRequest]) -> [Branched?] {
+        var walked = [Branched?](repeating: nil, count: requests.count)
+        do {
+            try replay([])
+            // A runtime whose earlier replays left data a restart does not reset is at another base: every
+            // state is then expanded after a replay, which replaces it (``goTo(_:expecting:)``).
+            guard let baseKey, try identity().key == baseKey else { return walked }
+            var images: [LuaImage] = []
+            try descend(requests, 0..<requests.count, depth: 0, images: &images, into: &walked)
+        } catch {
+            // What the walk did not reach is expanded after a replay (and fails there, if it still does).
+        }
+        return walked
+    }
+
+    /// Takes the image of the state the walk is at, `depth` steps from the base, into `images[depth]`. The
+    /// collector is paused in the branches the walk goes down: where the garbage of the steps on the way
+    /// has grown past what was alive, it is collected first (without finalizers, whose effects the restore
+    /// could not take back), so that images copy what is alive rather than what piled up.
+    private func image(at depth: Int, in images: inout [LuaImage]) throws {
+        let lua = runtime.lua
+        if lua.memoryUsed > 2 * max(aliveAfterCollection, 64 << 10) {
+            try lua.collectWithoutFinalizers()
+            aliveAfterCollection = lua.memoryUsed
+        }
+        if images.count == depth { images.append(try runtime.branchPoint()) } else { try images[depth].take() }
+    }
+
+    /// The heap's size after the walk's last collection (``image(at:in:)``).
+    private var aliveAfterCollection = 0
+
+    /// The walk below the state the runtime is at, `depth` steps from the base, which the paths of
+    /// `requests[range]` all go through.
+    private func descend(_ requests: [ExploreRequest], _ range: Range<Int>, depth: Int, images: inout [LuaImage],
+                         into walked: inout [Branched?]) throws {
+        var i = range.lowerBound
+        var imageTaken = false
+        while i < range.upperBound {
+            let path = requests[i].path
+            guard path.count > depth else {
+                if !options.checksBranches || (try? identity().key) == requests[i].key {
+                    try image(at: depth, in: &images)
+                    walked[i] = try branches(try actionsHere(), at: path, origin: requests[i].key, image: images[depth])
+                }
+                i += 1
+                continue
+            }
+            var end = i + 1
+            while end < range.upperBound, requests[end].path.count > depth, requests[end].path[depth] == path[depth] { end += 1 }
+            if !imageTaken {
+                try image(at: depth, in: &images)
+                imageTaken = true
+            }
+            let group = i..<end
+            let stepped = try runtime.branch(from: images[depth]) { () throws -> Bool in
+                // As a replay takes its steps: no time limit (each finished under one when first taken).
+                do { try app.atomically { try app.perform(path[depth]) } } catch { return false }
+                try descend(requests, group, depth: depth + 1, images: &images, into: &walked)
+                return true
+            }
+            _ = stepped // a step that failed leaves its states to the replay
+            i = end
+        }
     }
 
     /// Takes `action` where the app is, and says what it gave (the lifecycle oracle's collection aside).
@@ -532,6 +694,8 @@ package enum ExploreFailure: Error, CustomStringConvertible {
     case notReproducible([UserStep], branched: Bool)
     /// A branch (the path's last step) did not come back to the state it began at (``Explorer/Options/checksBranches``).
     case branchDidNotComeBack([UserStep])
+    /// The path's last step, taken for real, left alive what its branch found it did not (``Explorer/Options/checksBranches``).
+    case leftAliveUnseen([UserStep], [String])
 
     package var description: String {
         switch self {
@@ -539,6 +703,9 @@ package enum ExploreFailure: Error, CustomStringConvertible {
             "replaying " + (path.isEmpty ? "the start" : path.map(\.luaSource).joined(separator: " "))
                 + " in a fresh runtime reached another state than before: the app depends on more than its steps (the clock, random numbers, files), so exploration cannot tell its states apart"
                 + (branched ? "; or the branch that found the state reached another than a replay does, an explorer fault (--replay explores without branches)" : "")
+        case let .leftAliveUnseen(path, found):
+            "the branch " + path.map(\.luaSource).joined(separator: " ") + " found it left nothing alive, but taken for real it left: "
+                + found.joined(separator: "; ") + ": an explorer fault (coordrun explore --replay explores without branches)"
         case .branchDidNotComeBack(let path):
             "the runtime did not come back exactly from the branch " + path.map(\.luaSource).joined(separator: " ")
                 + ": an explorer fault (coordrun explore --replay explores without branches)"

@@ -71,6 +71,10 @@ final class LifecycleOracle {
         shown = now
     }
 
+    /// Whether a step finished a flow or took a screen away since a collection last looked
+    /// (``newlyLeftAlive(collecting:)``): only then can one find something new.
+    var heardSinceLastLook: Bool { leftSinceLastLook }
+
     /// Runs `body`, a step taken in a branch the runtime comes back from (``ScriptRuntime/branch(from:_:)``),
     /// and forgets what it heard there: the objects it saw finish or leave are back. Returns `body`'s
     /// result and whether the step finished a flow or took a screen away (only then can a collection after
@@ -81,6 +85,32 @@ final class LifecycleOracle {
         defer { (leftAt, leftSinceLastLook) = (heard, before) }
         let result = try body()
         return (result, leftSinceLastLook)
+    }
+
+    /// Whether the step just taken in a branch (inside ``hearingBranch(_:)``, before the branch comes back)
+    /// may have left alive a finished flow or a screen that left, not reported yet: after a collection of
+    /// the heap as the step's commit would leave it (``LuaState/collectAsCommitted()``), Lua still holds
+    /// the userdata of one. Only then must the step be taken for real, for the collection that decides
+    /// (``leftByLastSteps(collecting:)``): otherwise nothing but the branch's log holds what it left, and
+    /// that collection finds nothing new.
+    ///
+    /// What Swift objects alone would hold is not looked for: the app's objects let go of a flow as it
+    /// finishes and of a screen as it leaves. Debug builds check it: their explorations take every step
+    /// that left something for real as well (``Explorer/Options/checksBranches``).
+    func mayHaveLeftAlive(in lua: LuaState) throws -> Bool {
+        guard leftSinceLastLook else { return false }
+        try lua.collectAsCommitted()
+        tracker.compact()
+        for entry in tracker.coordinators {
+            guard let c = entry.object, c.status == .finished || c.status == .finishing, !onlyHeard || leftAt[c.id] != nil,
+                  !reported.contains(c.id) else { continue }
+            if lua.holdsUserdata(of: c) { return true }
+        }
+        for entry in tracker.screens {
+            guard let s = entry.object, !s.isShown, leftAt[s.id] != nil, !reported.contains(s.id) else { continue }
+            if lua.holdsUserdata(of: s) { return true }
+        }
+        return false
     }
 
     /// What breaks the rules now, after collecting garbage (Lua's, which releases what only Lua held). A
