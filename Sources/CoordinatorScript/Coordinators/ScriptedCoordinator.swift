@@ -148,7 +148,12 @@ package final class ScriptedCoordinator: Coordinator {
         // undo puts that one screen back rather than copying the list.
         guard let index = adopted.lastIndex(where: { $0 === screen }) else { return }
         screen.removeAllHandlers()
-        undo.record(born: born) { [weak self] in self?.adopted.insert(screen, at: index) }
+        // The list may be shorter when this is undone (``adopt(_:)`` drops, unrecorded, screens only it
+        // holds): the order is no matter, the screen goes back where it can.
+        undo.record(born: born) { [weak self] in
+            guard let self else { return }
+            adopted.insert(screen, at: min(index, adopted.count))
+        }
         adopted.remove(at: index)
     }
 

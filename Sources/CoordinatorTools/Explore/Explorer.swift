@@ -463,61 +463,77 @@ public final class Explorer {
             // A runtime whose earlier replays left data a restart does not reset is at another base: every
             // state is then expanded after a replay, which replaces it (``goTo(_:expecting:)``).
             guard let baseKey, try identity().key == baseKey else { return walked }
-            var images: [LuaImage] = []
-            try descend(requests, 0..<requests.count, depth: 0, images: &images, into: &walked)
+            var images: [Int: LuaImage] = [:]
+            try descend(requests, 0..<requests.count, depth: 0, inBranch: false, images: &images, into: &walked)
         } catch {
             // What the walk did not reach is expanded after a replay (and fails there, if it still does).
         }
         return walked
     }
 
-    /// Takes the image of the state the walk is at, `depth` steps from the base, into `images[depth]`. The
+    /// Takes the image of the state the walk is at, `depth` steps from the base, into `images[depth]` (kept
+    /// for the next state at that depth: its storage is taken again). The
     /// collector is paused in the branches the walk goes down: where the garbage of the steps on the way
     /// has grown past what was alive, it is collected first (without finalizers, whose effects the restore
     /// could not take back), so that images copy what is alive rather than what piled up.
-    private func image(at depth: Int, in images: inout [LuaImage]) throws {
+    private func image(at depth: Int, in images: inout [Int: LuaImage]) throws -> LuaImage {
         let lua = runtime.lua
         if lua.memoryUsed > 2 * max(aliveAfterCollection, 64 << 10) {
             try lua.collectWithoutFinalizers()
             aliveAfterCollection = lua.memoryUsed
         }
-        if images.count == depth { images.append(try runtime.branchPoint()) } else { try images[depth].take() }
+        if let image = images[depth] {
+            try image.take()
+            return image
+        }
+        let image = try runtime.branchPoint()
+        images[depth] = image
+        return image
     }
 
     /// The heap's size after the walk's last collection (``image(at:in:)``).
     private var aliveAfterCollection = 0
 
     /// The walk below the state the runtime is at, `depth` steps from the base, which the paths of
-    /// `requests[range]` all go through.
-    private func descend(_ requests: [ExploreRequest], _ range: Range<Int>, depth: Int, images: inout [LuaImage],
-                         into walked: inout [Branched?]) throws {
+    /// `requests[range]` all go through; `inBranch` when the walk is in a branch that comes back past it.
+    private func descend(_ requests: [ExploreRequest], _ range: Range<Int>, depth: Int, inBranch: Bool,
+                         images: inout [Int: LuaImage], into walked: inout [Branched?]) throws {
+        // The states the paths end at here (at most one), and the steps they go on by, each with its paths.
+        var groups: [Range<Int>] = []
         var i = range.lowerBound
-        var imageTaken = false
         while i < range.upperBound {
-            let path = requests[i].path
+            var end = i + 1
+            if requests[i].path.count > depth {
+                let step = requests[i].path[depth]
+                while end < range.upperBound, requests[end].path.count > depth, requests[end].path[depth] == step { end += 1 }
+            }
+            groups.append(i..<end)
+            i = end
+        }
+        // A state passed through on the way to one other: its step is taken where the walk is, without an
+        // image of its own (the branch the walk is in comes back past it).
+        if inBranch, groups.count == 1, let only = groups.first, requests[only.lowerBound].path.count > depth {
+            guard (try? app.atomically({ try app.perform(requests[only.lowerBound].path[depth]) })) != nil else { return }
+            try descend(requests, only, depth: depth + 1, inBranch: true, images: &images, into: &walked)
+            return
+        }
+        var image: LuaImage?
+        for group in groups {
+            let path = requests[group.lowerBound].path
+            let here = try image ?? self.image(at: depth, in: &images)
+            image = here
             guard path.count > depth else {
-                if !options.checksBranches || (try? identity().key) == requests[i].key {
-                    try image(at: depth, in: &images)
-                    walked[i] = try branches(try actionsHere(), at: path, origin: requests[i].key, image: images[depth])
+                if !options.checksBranches || (try? identity().key) == requests[group.lowerBound].key {
+                    walked[group.lowerBound] = try branches(try actionsHere(), at: path, origin: requests[group.lowerBound].key, image: here)
                 }
-                i += 1
                 continue
             }
-            var end = i + 1
-            while end < range.upperBound, requests[end].path.count > depth, requests[end].path[depth] == path[depth] { end += 1 }
-            if !imageTaken {
-                try image(at: depth, in: &images)
-                imageTaken = true
+            try runtime.branch(from: here) {
+                // As a replay takes its steps: no time limit (each finished under one when first taken). A step
+                // that fails leaves its states to the replay.
+                guard (try? app.atomically({ try app.perform(path[depth]) })) != nil else { return }
+                try descend(requests, group, depth: depth + 1, inBranch: true, images: &images, into: &walked)
             }
-            let group = i..<end
-            let stepped = try runtime.branch(from: images[depth]) { () throws -> Bool in
-                // As a replay takes its steps: no time limit (each finished under one when first taken).
-                do { try app.atomically { try app.perform(path[depth]) } } catch { return false }
-                try descend(requests, group, depth: depth + 1, images: &images, into: &walked)
-                return true
-            }
-            _ = stepped // a step that failed leaves its states to the replay
-            i = end
         }
     }
 
