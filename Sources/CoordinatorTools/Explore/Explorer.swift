@@ -20,10 +20,12 @@ import CoordinatorScript
 ///
 /// A runtime made `imageable` then takes each action at the state in a branch it comes back from
 /// (``ScriptRuntime/branch(from:_:)``: the app's journal puts back what the step changed, an image the
-/// scripts' heap) instead of replaying the path before each; an action that finished a flow or took a
-/// screen away is taken once more for real, for the lifecycle oracle's collection (a branch's log keeps
-/// what the step dropped, to put it back). ``Options/replay`` takes every action after a replay: the
-/// reference, reaching the same states with the same findings.
+/// scripts' heap) instead of replaying the path before each, and reaches a batch of states down the tree
+/// of their paths (``expand(_:expanded:)``) instead of replaying each path. An action that finished a flow
+/// or took a screen away is looked at in its branch, by a collection as its commit would leave the heap, and
+/// taken once more for real only when that finds such an object's userdata alive, for the lifecycle
+/// oracle's collection (a branch's log keeps what the step dropped, to put it back). ``Options/replay``
+/// takes every action after a replay: the reference, reaching the same states with the same findings.
 ///
 /// A path that leads elsewhere even in a fresh runtime means the app depends on more than its steps (the
 /// clock, random numbers), or that a branch led elsewhere than the replay does: ``ExploreFailure``.
@@ -51,8 +53,9 @@ public final class Explorer {
         /// the same states.
         public var replay = false
         /// Whether the runtime's state after every branch is checked against the state it branched from, by
-        /// a full identity (on in debug builds): a branch that does not come back exactly is an
-        /// ``ExploreFailure``.
+        /// a full identity, and every step that left something that its branch found left nothing alive is
+        /// taken for real to check that (on in debug builds): a branch that does not come back exactly, or
+        /// that missed what the step left alive, is an ``ExploreFailure``.
         package var checksBranches = Options.isDebugBuild
         #if DEBUG
         static let isDebugBuild = true
