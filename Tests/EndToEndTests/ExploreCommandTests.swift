@@ -188,4 +188,28 @@ import CoordinatorTools
         let explored = try Programs.run(["explore", exiting, "--tests", folder.path + "/exiting_test.lua"], input: "")
         #expect(explored.status == 1 && explored.out.contains("exiting.lua:4: os.exit is refused here"), "\(explored.out)\(explored.err)")
     }
+
+    /// A property reads what the app keeps (`app.storage`, written by a step, and the rest of its view)
+    /// without becoming another state: no explorer fault, the property holds, in branches and by replay.
+    @Test func aPropertyThatReadsTheStorageIsNoFault() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("storage.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "seen" } }
+            local App = flow.coordinator "App"
+            function App:start() self:push("Home").onSeen = function() flow.storage.seen = true; flow.storage.list = { 1, 2 } end end
+            flow.invariant("never 42", function(app) return app.storage.seen ~= 42 end)
+            flow.invariant("reads the rest", function(app)
+              return app.gateway ~= nil and app.now >= 0 and #app.stack() >= 1 and app.top() ~= nil and #app.screens() >= 1
+                and #app.flows() >= 1 and app.tree() ~= nil and (app.storage.list == nil or app.storage.list[2] == 2)
+            end)
+            flow.app(App)
+            """)
+        for mode in [[], ["--replay"]] {
+            let run = try Programs.run(["explore", script] + mode, input: "")
+            #expect(run.status == 0, "\(mode): \(run.out)\(run.err)")
+            #expect(!run.out.contains("explorer faults") && run.out.contains("invariant 'never 42': holds"), "\(mode): \(run.out)")
+        }
+    }
+
 }

@@ -50,7 +50,7 @@ extension LuaFingerprint {
             // So are the tables only an undo entry keeps (``LuaUndoHold``), and the callbacks whose holders
             // left the app (``LuaCallback/isKept``).
             let letGo = core.slotsLetGoOnCommit()
-            lua_createtable(L, 0, Int32(clamping: caches.count + letGo.count + 1))
+            lua_createtable(L, 0, Int32(clamping: caches.count + letGo.count + 2))
             for slot in letGo {
                 coordlua_rawgetref(L, slot)
                 lua_pushboolean(L, 1)
@@ -61,8 +61,11 @@ extension LuaFingerprint {
                 lua_pushboolean(L, 1)
                 lua_rawset(L, -3)
             }
-            if core.strings.anchorsRef != LUA_NOREF {
-                coordlua_rawgetref(L, core.strings.anchorsRef)
+            // The runtime's own caches: the string cache's anchors, and the map that finds the table Lua
+            // already has for data coming back from Swift (made when first needed: reading data, as a
+            // property does, must not make another state).
+            for ref in [core.strings.anchorsRef, core.viewsRef] where ref != LUA_NOREF {
+                coordlua_rawgetref(L, ref)
                 lua_pushboolean(L, 1)
                 lua_rawset(L, -3)
             }
