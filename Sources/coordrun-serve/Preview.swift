@@ -118,7 +118,10 @@ actor Preview {
                     return runtime
                 }
                 let flow = FlowGraph(try explorer.run())
-                return (flow, try Self.dot(flow.dot))
+                switch Graphviz.svg({ flow.dot(clustered: $0) }) {
+                case .success(let svg): return (flow, svg)
+                case .failure(let why): throw PreviewSession.BadAction(message: "the flow graph could not be drawn (\(why))")
+                }
             }
             drawingGraph = (sources, drawing)
         }
@@ -130,25 +133,6 @@ actor Preview {
         return svg
     }
 
-    /// `dot -Tsvg` of `text`.
-    private nonisolated static func dot(_ text: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["dot", "-Tsvg"]
-        let (input, output) = (Pipe(), Pipe())
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let svg = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PreviewSession.BadAction(message: "Graphviz's dot could not draw the flow graph (status \(process.terminationStatus); Debian's graphviz package has it)")
-        }
-        return String(decoding: svg, as: UTF8.self)
-    }
 
     /// A stream of the states to come, starting with the current one, for a page that listens; the
     /// number ends it (``unsubscribe(_:)``).

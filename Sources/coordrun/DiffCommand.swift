@@ -94,10 +94,20 @@ struct DiffCommand: ParsableCommand {
             Terminal.writeOut(TextStyle.inert(diff.text(old: oldName, new: newName)))
         }
         if let svg {
-            let status = Processes.run("dot -Tsvg -o \(Processes.shellQuoted(svg))", input: diff.dot)
-            guard status == 0 else {
-                streams.notice("--svg: Graphviz's dot could not write \(svg)" + (status == 127 ? " (dot is not installed: Debian's graphviz package has it)" : ""))
+            // As `explore --graph`: a file that cannot be written fails the command; a picture Graphviz cannot
+            // draw does not (its graph is written beside, as DOT).
+            if let failure = Files.writing("", to: svg) {
+                streams.notice("--svg: \(failure)")
                 throw ExitCode(2)
+            }
+            if let why = Graphviz.draw({ _ in diff.dot }, format: "svg", to: svg) {
+                Files.remove(svg)
+                let source = (svg.hasSuffix(".svg") ? String(svg.dropLast(4)) : svg) + ".dot"
+                if let failure = Files.writing(diff.dot, to: source) {
+                    streams.notice("--svg: \(failure)")
+                    throw ExitCode(2)
+                }
+                streams.notice("--svg: \(svg) could not be drawn (\(why)); the graph is in \(source)")
             }
         }
         if !diff.isEmpty { throw ExitCode.failure }

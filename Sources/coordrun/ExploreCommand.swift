@@ -351,9 +351,15 @@ struct ExploreCommand: ParsableCommand {
             let text = format == "json" ? graph.json : format == "dot" || format == "gv" ? graph.dot : graph.mermaid
             if let failure = Files.writing(text, to: path) { fail(streams, "--graph: \(failure)") }
         case "svg", "png":
-            let status = Processes.run("dot -T\(format) -o \(Processes.shellQuoted(path))", input: graph.dot)
-            guard status == 0 else {
-                fail(streams, "--graph: Graphviz's dot could not write \(path)" + (status == 127 ? " (dot is not installed: Debian's graphviz package has it)" : ""))
+            // A file that cannot be written fails the command; a picture Graphviz cannot draw does not: its
+            // graph is written beside, as DOT, and the exploration's status stays.
+            if let failure = Files.writing("", to: path) { fail(streams, "--graph: \(failure)") }
+            if let why = Graphviz.draw({ graph.dot(clustered: $0) }, format: format, to: path) {
+                Files.remove(path)
+                let source = String(path.dropLast(format.count)) + "dot"
+                if let failure = Files.writing(graph.dot, to: source) { fail(streams, "--graph: \(failure)") }
+                streams.notice("--graph: \(path) could not be drawn (\(why)); the graph is in \(source)")
+                return
             }
         default:
             fail(streams, "--graph: \(path) must end in .mmd, .dot, .json, .svg or .png")

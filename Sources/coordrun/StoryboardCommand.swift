@@ -76,14 +76,21 @@ struct StoryboardCommand: ParsableCommand {
             throw ExitCode(2)
         }
         defer { Files.removeTree(folder) }
-        let drawn = folder + "/flow.svg"
-        let status = Processes.run("dot -Tsvg -o \(Processes.shellQuoted(drawn))", input: storyboard.dot)
-        guard status == 0, let svg = Files.readFile(drawn) else {
-            streams.notice("Graphviz's dot could not draw the flow" + (status == 127 ? " (dot is not installed: Debian's graphviz package has it)" : ""))
-            throw ExitCode(2)
-        }
         // The picture inside the page: from its <svg> on (the XML declaration and doctype are the file's).
-        let inline = svg.firstRange(of: "<svg").map { String(svg[$0.lowerBound...]) } ?? svg
+        // One Graphviz cannot draw leaves the page without it, its graph beside the page as DOT.
+        let inline: String
+        switch Graphviz.svg({ storyboard.dot(clustered: $0) }) {
+        case .success(let svg):
+            inline = svg.firstRange(of: "<svg").map { String(svg[$0.lowerBound...]) } ?? svg
+        case .failure(let why):
+            let source = output + "/flow.dot"
+            if let failure = Files.writing(storyboard.dot, to: source) {
+                streams.notice(failure)
+                throw ExitCode(2)
+            }
+            streams.notice("the flow could not be drawn (\(why)); its graph is in \(source)")
+            inline = Storyboard.undrawnFlow(why.description)
+        }
         let page = output + "/index.html"
         let title = script.split(separator: "/").last.map(String.init) ?? script
         if let failure = Files.writing(storyboard.html(title: title, svg: inline), to: page) {

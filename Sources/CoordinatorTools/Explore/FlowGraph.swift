@@ -234,9 +234,13 @@ package struct FlowGraph: Sendable {
 
     /// Graphviz DOT: clusters per gateway state and coordinator, modal screens rounded and doubled, Back
     /// dashed, a point for the start.
-    package var dot: String {
+    package var dot: String { dot(clustered: true) }
+
+    /// ``dot``, with its clusters or without them (the same nodes and edges: for a graph whose clusters
+    /// Graphviz cannot lay out, ``Graphviz``).
+    package func dot(clustered: Bool) -> String {
         var lines = ["digraph flow {", "  rankdir=LR;", "  graph [fontname=\"Helvetica\"];", "  node [shape=box, fontname=\"Helvetica\"];", "  edge [fontname=\"Helvetica\", fontsize=10];"]
-        let byGateway = gateways.count > 1
+        let byGateway = clustered && gateways.count > 1
         var group = 0
         for (g, gateway) in (byGateway ? gateways : [""]).enumerated() {
             let indent = byGateway ? "    " : "  "
@@ -246,10 +250,12 @@ package struct FlowGraph: Sendable {
             }
             for entry in groups where !byGateway || entry.gateway == gateway {
                 group += 1
-                lines.append(indent + "subgraph cluster_\(group) {")
-                lines.append(indent + "  label=\"\(Self.dotEscaped(entry.label))\"; style=rounded; color=gray;")
+                if clustered {
+                    lines.append(indent + "subgraph cluster_\(group) {")
+                    lines.append(indent + "  label=\"\(Self.dotEscaped(entry.label))\"; style=rounded; color=gray;")
+                }
                 for node in entry.nodes { lines.append(indent + "  \(node.id) [\(Self.attributes(of: node))];") }
-                lines.append(indent + "}")
+                if clustered { lines.append(indent + "}") }
             }
             if byGateway { lines.append("  }") }
         }

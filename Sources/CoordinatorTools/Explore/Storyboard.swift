@@ -110,10 +110,13 @@ package struct Storyboard {
 
     /// The flow graph in Graphviz DOT, each screen linking to its screen type's cards and each edge to its
     /// entry in the list of transitions.
-    package var dot: String {
+    package var dot: String { dot(clustered: true) }
+
+    /// ``dot``, with the graph's clusters or without them (``FlowGraph/dot(clustered:)``).
+    package func dot(clustered: Bool) -> String {
         var types: [String: Int] = [:]
         for (i, entry) in cards.enumerated() { types[entry.type] = i }
-        var text = graph.dot
+        var text = graph.dot(clustered: clustered)
         for node in graph.nodes {
             let type = node.screen.hasPrefix("Alert") ? "Alert" : node.screen
             guard let index = types[type] else { continue }
@@ -127,6 +130,12 @@ package struct Storyboard {
             lines[i] = String(lines[i].dropLast(2)) + ", URL=\"#edge-\(edge)\"];"
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What the page shows where its flow would be when Graphviz could not draw it (`why`), its graph
+    /// written beside the page as `flow.dot`.
+    package static func undrawnFlow(_ why: String) -> String {
+        "<p>" + escaped("The flow could not be drawn (\(why)); its graph is in flow.dot beside this page.") + "</p>"
     }
 
     /// The page, with `svg` (``dot`` drawn by Graphviz) as its flow; `title` names the app.
