@@ -389,6 +389,7 @@ struct ExploreCommand: ParsableCommand {
                 var entry: FlowRecord = ["name": .string(property.name), "kind": .string(property.kind.rawValue),
                                          "status": .string(property.status.rawValue), "message": .string(property.message)]
                 if let path = property.path { entry["path"] = .list(path.map { .string($0.luaSource) }) }
+                if let within = property.withinSteps { entry["withinSteps"] = .int(within) }
                 return .record(entry)
             }),
             "fingerprint": .string(report.fingerprint),

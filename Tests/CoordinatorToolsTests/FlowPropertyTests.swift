@@ -190,4 +190,41 @@ import TestSupport
         repl.handle("tap('remove', top().items[1])")
         #expect(errors.count == 1 && errors[0].hasPrefix("warning: invariant 'the cart's total is never negative' (") && errors[0].hasSuffix(") does not hold\n"), "\(errors)")
     }
+
+    /// An invariant of a search cut short holds within as many steps as the search found every state: at
+    /// the depth limit, the depth; at the state limit or where a step was not followed (`--max-pending`),
+    /// the nearest state that was not fully tried, however deep the search went elsewhere. A reachable
+    /// property says no such thing.
+    @Test func anInvariantHoldsWithinTheStepsTheSearchFoundCompletely() throws {
+        let folder = try TemporaryDirectory()
+        func app(asking: Bool) -> String {
+            """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "add", "ask" } }
+            flow.request "lookup" { examples = { found = "here" } }
+            local Main = flow.coordinator "Main"
+            function Main:start()
+              self.count = 0
+              local home = self:push("Home")
+              home.onAdd = function() self.count = self.count + 1 end
+              home.onAsk = function() \(asking ? "self:request(\"lookup\").onResult = function(r) self.last = r end" : "") end
+            end
+            flow.invariant("never negative", function(app) return app.flows("Main")[1].count >= 0 end)
+            flow.reachable("home", function(app) return app.top() ~= nil end)
+            flow.app { authorization = Main }
+            """
+        }
+        let counting = try folder.write("counting.lua", app(asking: false)), asking = try folder.write("asking.lua", app(asking: true))
+        let byDepth = try ExploreTests.explore(counting) { $0.depth = 4 }
+        #expect(byDepth.properties.map(\.status) == [.unchecked, .unchecked])
+        #expect(byDepth.properties.map(\.withinSteps) == [4, nil], "\(byDepth.properties.map(\.message))")
+        #expect(byDepth.properties[0].message.hasPrefix("every state at most 4 steps away found and checked"))
+        // A third ask is not followed: the states two asks away were not fully tried, the depth 6 whatever.
+        let byPending = try ExploreTests.explore(asking) { $0.depth = 6 }
+        #expect(byPending.cutByPending > 0 && byPending.properties[0].withinSteps == 2, "\(byPending.properties.map(\.message))")
+        // Four states: the base and the two one step away expanded, the fourth found two steps away.
+        let byStates = try ExploreTests.explore(asking) { ($0.depth, $0.maxStates) = (6, 4) }
+        #expect(byStates.states.count == 4 && byStates.properties[0].withinSteps == 1, "\(byStates.properties.map(\.message))")
+    }
+
 }

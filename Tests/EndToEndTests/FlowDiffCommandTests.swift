@@ -99,13 +99,17 @@ import TestSupport
         #expect(same.status == 0 && same.out.contains("No differences in the flow."))
     }
 
-    /// A search cut short says that what lies past it is unknown.
+    /// A search cut short says that what lies past it is unknown, and within how many steps every
+    /// difference is there.
     @Test func aSearchCutShortSaysDifferencesPastItAreUnknown() throws {
         let folder = try TemporaryDirectory()
         let old = try folder.write("old.lua", Self.app), new = try folder.write("new.lua", Self.withPayment)
         let outcome = try Programs.run(["diff", "--depth", "1", old, new], input: "")
         #expect(outcome.out.contains("note: exploring the new version stopped short (cut at the depth limit (1 step"), "\(outcome.out)")
         #expect(outcome.out.contains("differences past it are unknown"))
+        #expect(outcome.out.contains("note: every difference within 1 step of the start is here"), "\(outcome.out)")
+        let json = try Programs.run(["diff", "--depth", "1", "--json", old, new], input: "")
+        #expect(try FlowValue(json: json.out)["withinSteps"] == 1, "\(json.out)")
     }
 
     /// Two git revisions of a repository, the script named after `--` from the folder the command runs in;

@@ -76,6 +76,9 @@ public struct ExploreReport {
         package let path: [UserStep]?
         /// What the report says of it.
         package let message: String
+        /// Of an unchecked invariant: within how many steps of the base it holds in every state (the
+        /// search found and checked every state that near: ``ExploreReport/completeWithin``).
+        package var withinSteps: Int? = nil
     }
     /// For outputs that choose an item and read it by a field (`label = "subject"`): that field, by
     /// `Screen.output` (`Inbox.open`). The flow graph names a chosen item by it.
@@ -206,6 +209,17 @@ public struct ExploreReport {
         findPropertyStatuses()
     }
 
+    /// Within how many steps of the base the search found every state (the index of the first state not
+    /// fully tried, ``unexpanded`` of them at the end, tells which level it stopped in): the path length of
+    /// the nearest state not expanded, or expanded with an action not followed (``partlyTried``). Every
+    /// state at that distance or nearer was found, so every one was checked. Nil when every state was
+    /// fully tried.
+    package var completeWithin: Int? {
+        var nearest = unexpanded > 0 ? states[states.count - unexpanded].path.count : nil
+        for index in partlyTried { nearest = min(nearest ?? .max, states[index].path.count) }
+        return nearest
+    }
+
     /// Each property's status. An invariant is violated by the first state found that breaks it; else it
     /// holds when the search saw every state, and is unchecked otherwise. A reachable property is violated
     /// by a trap: a state from which no state where it holds can be reached, everything reachable from it
@@ -213,6 +227,7 @@ public struct ExploreReport {
     /// and is unchecked otherwise (a state whose future the search did not see all of may be one).
     mutating func findPropertyStatuses() {
         let view = viewed ? " (on the graph of the app's view)" : ""
+        let within = reachedFixedPoint ? nil : completeWithin
         properties = declaredProperties.map { kind, name, _ in
             switch kind {
             case .invariant:
@@ -220,10 +235,16 @@ public struct ExploreReport {
                 if let found = invariantViolations.first(where: { $0.message.hasPrefix(message) }) {
                     return PropertyStatus(kind: kind, name: name, status: .violated, path: found.path, message: found.message + view)
                 }
-                return reachedFixedPoint
-                    ? PropertyStatus(kind: kind, name: name, status: .holds, path: nil, message: "holds in every reachable state" + view)
-                    : PropertyStatus(kind: kind, name: name, status: .unchecked, path: nil,
-                                     message: "holds in the \(Self.count(states.count, "state")) explored, but the search was cut" + view)
+                if reachedFixedPoint {
+                    return PropertyStatus(kind: kind, name: name, status: .holds, path: nil, message: "holds in every reachable state" + view)
+                }
+                guard let within else {
+                    return PropertyStatus(kind: kind, name: name, status: .unchecked, path: nil,
+                                          message: "holds in the \(Self.count(states.count, "state")) explored, but the search was cut" + view)
+                }
+                return PropertyStatus(kind: kind, name: name, status: .unchecked, path: nil,
+                                      message: "every state at most \(Self.count(within, "step")) away found and checked; the search was cut beyond" + view,
+                                      withinSteps: within)
             case .reachable:
                 let traps = self.traps(of: goalStates[name] ?? [])
                 if let trap = traps.first {
@@ -318,7 +339,8 @@ public struct ExploreReport {
         if !properties.isEmpty {
             lines.append("properties:")
             for property in properties {
-                lines.append("  \(property.kind.rawValue) '\(property.name)': \(property.status.rawValue)" + (property.status == .violated ? "" : " (\(property.message))"))
+                let status = property.withinSteps.map { "holds within \(Self.count($0, "step"))" } ?? property.status.rawValue
+                lines.append("  \(property.kind.rawValue) '\(property.name)': \(status)" + (property.status == .violated ? "" : " (\(property.message))"))
             }
         }
         if !pendingCuts.isEmpty {

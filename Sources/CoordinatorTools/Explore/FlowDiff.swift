@@ -27,6 +27,8 @@ package struct FlowDiff {
         static let scriptMark = "\u{1}script\u{1}"
         /// How far the search went (``ExploreReport/reach``), and whether it saw every reachable state.
         package let reach: String, complete: Bool
+        /// Short of every state: within how many steps it found every one (``ExploreReport/completeWithin``).
+        package let completeWithin: Int?
 
         /// The side of an app whose exploration gave `report`, with the screen types and routes its runtime
         /// declares.
@@ -53,6 +55,7 @@ package struct FlowDiff {
             })
             reach = report.reach
             complete = report.complete
+            completeWithin = report.reachedFixedPoint ? nil : report.completeWithin
         }
 
         /// A node as an edge names it: the screen (an alert by its title, a modal with its presentation),
@@ -125,8 +128,22 @@ package struct FlowDiff {
         screenTypes.isEmpty && outputs.isEmpty && routes.isEmpty && findings.isEmpty && edges.isEmpty && reachable.isEmpty
     }
 
-    /// What a search cut short leaves unknown, one sentence per side cut (none when both were complete).
+    /// Within how many steps the differences are complete: the smaller of the two sides' (nil when both
+    /// searches saw every state).
+    package var withinSteps: Int? {
+        switch (old.completeWithin, new.completeWithin) {
+        case let (a?, b?): min(a, b)
+        case let (a?, nil): a
+        case let (nil, b?): b
+        case (nil, nil): nil
+        }
+    }
+
+    /// What a search cut short leaves unknown, one sentence per side cut (none when both were complete),
+    /// and within how many steps the differences are complete.
     package var unknowns: [String] {
+        let within = withinSteps.map { ["every difference within \($0) step\($0 == 1 ? "" : "s") of the start is here"] } ?? []
+        return within + 
         [("the old version", old), ("the new version", new)].compactMap { name, side in
             side.complete ? nil : "exploring \(name) stopped short (\(side.reach)): differences past it are unknown"
         }
@@ -181,7 +198,7 @@ package struct FlowDiff {
         func change(_ change: Change<String>) -> FlowValue { ["added": .list(change.added.map(FlowValue.string)), "removed": .list(change.removed.map(FlowValue.string))] }
         func edge(_ edge: Edge) -> FlowValue { ["from": .string(edge.from), "label": .string(edge.label), "to": .string(edge.to), "kind": .string(edge.kind)] }
         func side(_ name: String, _ side: Side) -> FlowValue { ["name": .string(name), "reach": .string(side.reach), "complete": .bool(side.complete)] }
-        return [
+        var fields: FlowRecord = [
             "format": 1, "differences": .bool(!isEmpty), "old": side(oldName, old), "new": side(newName, new),
             "screenTypes": change(screenTypes), "outputs": change(outputs), "routes": change(routes),
             "findings": ["added": .list(sections[5].added.map(FlowValue.string)), "removed": .list(sections[5].removed.map(FlowValue.string))],
@@ -189,6 +206,8 @@ package struct FlowDiff {
             "reachable": ["newly": .list(reachable.added.map(FlowValue.string)), "noLonger": .list(reachable.removed.map(FlowValue.string))],
             "unknown": .list(unknowns.map(FlowValue.string)),
         ]
+        if let withinSteps { fields["withinSteps"] = .int(withinSteps) }
+        return .record(fields)
     }
 
     /// Both flows as one Graphviz graph: what both have in grey, what the new version adds in green, what
