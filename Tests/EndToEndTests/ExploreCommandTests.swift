@@ -273,4 +273,52 @@ import CoordinatorTools
         #expect(real.status == 0 && real.out.contains("graph: \(folder.path)/generated.svg (201 screens"), "\(real.out)\(real.err)")
     }
 
+
+    /// A finding whose shortest path crosses a state that breaks an invariant is the app's: its test says
+    /// `expect.invariantFails` before each step that breaks it and goes on to the finding, which it
+    /// reproduces (no explorer fault, exit 1). In a flow test, an invariant expected to break that holds
+    /// fails the test, and a name no invariant has is an error at its line.
+    @Test func aFindingPastABrokenInvariantIsTheApps() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("onboard.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "skip", "stay" } }
+            flow.screen "Settings" { outputs = { "about" } }
+            flow.screen "About" { outputs = { "done" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              self.onboarded = true
+              local home = self:push("Home")
+              home.onStay = function() end
+              home.onSkip = function()
+                self.onboarded = false
+                self:push("Settings").onAbout = function() self:push("About") end
+              end
+            end
+            flow.invariant("onboarded", function(app) return app.flows("App")[1].onboarded end)
+            flow.app(App)
+            """)
+        let tests = folder.path + "/onboard_test.lua"
+        let run = try Programs.run(["explore", script, "--tests", tests], input: "")
+        #expect(run.status == 1 && run.out.contains("nothing handles done on About") && !run.out.contains("explorer faults"), "\(run.out)")
+        let file = (try? String(contentsOfFile: tests, encoding: .utf8)) ?? ""
+        #expect(file.contains("  expect.invariantFails(\"onboarded\")\n  tap(\"skip\")\n  expect.invariantFails(\"onboarded\")\n  tap(\"about\")"), "\(file)")
+        let written = try folder.write("written_test.lua", """
+            app "onboard.lua"
+            test("expects a break that does not come", function()
+              expect.invariantFails("onboarded")
+              tap("stay")
+            end)
+            test("names no invariant", function()
+              expect.invariantFails("onboard")
+            end)
+            """)
+        let checked = try Programs.run(["test", written], input: "")
+        #expect(checked.status == 1, "\(checked.out)\(checked.err)")
+        let said = checked.out + checked.err
+        #expect(said.contains("written_test.lua:4: expects a break that does not come: invariant 'onboarded' holds after tap(\"stay\") at "), "\(said)")
+        #expect(said.contains(", where the test expects it to break (expect.invariantFails)"), "\(said)")
+        #expect(said.contains("written_test.lua:7: names no invariant: expect.invariantFails: no invariant is named \"onboard\""), "\(said)")
+    }
+
 }

@@ -44,15 +44,37 @@ extension ExploreReport {
         var lines = ["-- Found by `coordrun explore` (docs/Explore.md): each test takes the shortest path to what it names."]
         lines += preamble
         lines.append("app " + LuaSyntax.quoted(app))
+        let next = transitionsByAction
         for (number, (kind, finding)) in reproducible.enumerated() {
             let title = "\(kind.rawValue) \(number + 1): " + finding.message.firstLine
             lines.append("")
             lines.append("test(" + LuaSyntax.quoted(title) + ", function()")
-            let ending = kind == .deadEnd ? ["back() -- no way back"] : []
-            for call in start + finding.path.map(\.luaSource) + ending { lines.append("  " + call) }
+            for call in start { lines.append("  " + call) }
+            // A step on the way that breaks an invariant is expected to (the test goes on to its finding); an
+            // invariant's own test fails at the step that breaks it.
+            var state = 0
+            for (i, step) in finding.path.enumerated() {
+                let reached = next[state]?[step.luaSource]
+                for name in reached.map({ states[$0].brokenInvariants.map(\.name) }) ?? []
+                where !(kind == .invariant && i == finding.path.count - 1 && finding.message.hasPrefix("invariant '\(name)' does not hold")) {
+                    lines.append("  expect.invariantFails(" + LuaSyntax.quoted(name) + ")")
+                }
+                lines.append("  " + step.luaSource)
+                state = reached ?? state
+            }
+            if kind == .deadEnd { lines.append("  back() -- no way back") }
             lines.append("end)")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The state each action leads to from each state, by the action's driver call.
+    private var transitionsByAction: [Int: [String: Int]] {
+        var next: [Int: [String: Int]] = [:]
+        for transition in transitions where next[transition.from]?[transition.action.luaSource] == nil {
+            next[transition.from, default: [:]][transition.action.luaSource] = transition.to
+        }
+        return next
     }
 
     /// Whether there is anything to reproduce.

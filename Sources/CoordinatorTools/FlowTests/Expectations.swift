@@ -89,6 +89,14 @@ enum Expectations {
       if spec.selected ~= nil and spec.selected ~= shown.selected then fail("selected " .. what, spec.selected, shown.selected) end
     end
 
+    --- expect.invariantFails(name): the next step breaks the invariant `name` (`flow.invariant`): no failure
+    --- then, but one if it holds after that step. Written before each step that breaks it on the way to
+    --- something else (the tests `coordrun explore` writes do).
+    function expect.invariantFails(name)
+      if type(name) ~= "string" then raise("expect.invariantFails: expected an invariant's name, got " .. show(name), 2) end
+      if not recorders.invariantFails(name) then raise(("expect.invariantFails: no invariant is named %s"):format(show(name)), 2) end
+    end
+
     --- expect.tabs { "Inbox", "Sent", selected = "Inbox" }: the tab bar showing has these tabs, by title
     --- and in order (and this one selected, when `selected` is given).
     function expect.tabs(spec) return expectTitled("tab", spec, recorders.tabs(), "no tab bar") end

@@ -149,6 +149,7 @@ final class TestHarness {
         guard let startState else { throw LuaError(.misuse, "\(file): the test file names no app") }
         (reachedScreens, reachedOutputs, reachedCoordinators) = ([], [], [])
         finishes.removeAll()
+        expectedToBreak = []
         oracle.beforeStep("starting the app")
         try runtime.lua.withTimeLimit(timeLimit) { try runtime.reset(to: startState, width: startWidth, storage: startStorage, starting: true) }
         oracle.afterStep()
@@ -157,12 +158,25 @@ final class TestHarness {
 
     /// Fails the running step when an invariant the scripts declare (`flow.invariant`) does not hold after
     /// it: a failure of the test (not an error), naming the invariant and the step.
+    /// An invariant that does not hold after the next step, as the test says (`expect.invariantFails`), is
+    /// no failure; one that is expected to break and holds is.
     func checkInvariants(after label: String) throws {
-        guard let broken = try runtime.checkInvariants().first(where: { !$0.holds }) else { return }
+        let expected = expectedToBreak
+        expectedToBreak = []
+        let results = try runtime.checkInvariants()
+        for name in expected where results.first(where: { $0.name == name })?.holds != false {
+            let message = "invariant '\(name)' holds after \(label), where the test expects it to break (expect.invariantFails)"
+            expectationFailures.append(message)
+            throw LuaError(.runtime, message)
+        }
+        guard let broken = results.first(where: { !$0.holds && !expected.contains($0.name) }) else { return }
         let message = "invariant '\(broken.name)' does not hold" + (broken.failure.map { ": " + $0 } ?? "") + " after \(label)"
         expectationFailures.append(message)
         throw LuaError(.runtime, message)
     }
+
+    /// The invariants the test says the next step breaks (`expect.invariantFails`).
+    private var expectedToBreak: [String] = []
 
     /// Whether `message` (a caught error's) is that of an expectation that failed in the running test.
     func isExpectationFailure(_ message: String) -> Bool {
@@ -259,6 +273,13 @@ final class TestHarness {
         })
         try recorders.set("failing", lua.function(name: "failing", holding: self) { harness, call in
             harness.expectationFailures.append(try call.string(1))
+        })
+        try recorders.set("invariantFails", lua.function(name: "invariantFails", holding: self) { harness, call in
+            // Whether the name is an invariant the scripts declare; if so, the next step is expected to break it.
+            let name = try call.string(1)
+            let declared = harness.runtime.declaredProperties.contains { $0.kind == .invariant && $0.name == name }
+            if declared { harness.expectedToBreak.append(name) }
+            try call.pushResult(declared)
         })
         try recorders.set("tabs", lua.function(name: "tabs", holding: self) { harness, call in
             // The tab bar showing: { { title = ..., badge = ... }, ..., selected = title }, or nothing.
