@@ -57,6 +57,33 @@ import TestSupport
         #expect(session.line("for i = 1, 3 do tap('login', {}) end") == "(nothing handles login on Login#4, and 2 more)\n")
     }
 
+    /// A signal no coordinator or screen hears (the sender never hears its own) is said as a tap nothing
+    /// handles is, in the REPL and in run mode; one a handler hears, even one that finishes its flow, is not.
+    @Test func aSignalNothingHearsIsNamedInTheREPLAndRunMode() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("signals.lua", """
+            local flow = require "coordinator"
+            flow.screen "A" { outputs = { "ping", "leave", "open" } }
+            local Child = flow.coordinator "Child"
+            function Child:start() self:push("A").onLeave = function() self:send("bye") end end
+            local App = flow.coordinator "App"
+            function App:start()
+              local a = self:push("A")
+              a.onPing = function() self:send("ping") end
+              a.onOpen = function() self:run(Child) end
+              self:onSignal("ping", function() end) -- its own: not heard
+              self:onSignal("bye", function() self:finish() end)
+            end
+            flow.app(App)
+            """)
+        let session = try REPLTranscript(mode: .run, script: script)
+        #expect(session.line("ping") == "(the tap changed nothing on screen)\n(nothing hears the signal ping from App#2)\n")
+        let repl = try REPLTranscript(script: script)
+        #expect(!repl.line("tap('open')").contains("nothing hears"))
+        let left = repl.line("tap('leave')") // App hears it and finishes: heard
+        #expect(!left.contains("nothing hears") && repl.errors.isEmpty, "\(left)")
+    }
+
     @Test func runModeSaysWhenATapReachesNoHandlerAndFailsOnABrokenRendering() throws {
         let folder = try TemporaryDirectory()
         let script = try folder.write("app.lua", """

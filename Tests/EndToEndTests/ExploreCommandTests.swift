@@ -321,4 +321,38 @@ import CoordinatorTools
         #expect(said.contains("written_test.lua:7: names no invariant: expect.invariantFails: no invariant is named \"onboard\""), "\(said)")
     }
 
+
+    /// A flow test's step that sends a signal nothing hears fails as one that taps an output nothing handles
+    /// does; an exploration whose script was edited while it ran says so, not that the app depends on the
+    /// clock.
+    @Test func anUnheardSignalFailsAFlowTestAndAnEditedScriptIsSaid() throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.write("signals.lua", """
+            local flow = require "coordinator"
+            flow.screen "A" { outputs = { "ping" } }
+            local App = flow.coordinator "App"
+            function App:start() self:push("A").onPing = function() self:send("ping") end end
+            flow.app(App)
+            """)
+        let tests = try folder.write("signals_test.lua", "app \"signals.lua\"\ntest(\"pings\", function() tap(\"ping\") end)\n")
+        let checked = try Programs.run(["test", tests], input: "")
+        #expect(checked.status == 1 && (checked.out + checked.err).contains("signals_test.lua:2: pings: nothing hears the signal ping from App#"), "\(checked.out)\(checked.err)")
+        let edits = folder.path + "/edits.lua"
+        _ = try folder.write("edits.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "edit" } }
+            count = count or 0
+            local App = flow.coordinator "App"
+            function App:start()
+              self:push("Home").onEdit = function()
+                count = count + 1
+                local file = io.open("\(edits)", "a") file:write("\\ncount = 100\\n") file:close()
+              end
+            end
+            flow.app(App)
+            """)
+        let run = try Programs.run(["explore", edits, "--replay", "--depth", "3"], input: "")
+        #expect(run.status == 2 && run.err.contains("edits.lua changed while it was explored (a fresh runtime loaded the new text)"), "\(run.err)")
+    }
+
 }

@@ -22,6 +22,7 @@ final class AppContext {
     let live = LiveObjects()
     /// The outputs no handler heard (``Application/unheard``).
     var unheard = UnheardOutputs()
+    var unheardSignals = UnheardSignals()
     /// Weak references to the objects made, when a lifecycle check asked for them.
     var tracker: ObjectTracker?
     /// How messages write data that has no name (``Application/dataNotation``).
@@ -73,5 +74,20 @@ package struct UnheardOutputs: Sendable {
     mutating func note(_ screen: ScreenInfo, output: String) {
         count &+= 1
         last = (screen, output)
+    }
+}
+
+/// Signals nothing heard: sent, and no coordinator or screen but the sender has a handler for it (a send
+/// that did nothing, as a tap nothing handles). Counted, with the last one, as ``UnheardOutputs`` are: not
+/// part of the app's state.
+package struct UnheardSignals: Sendable {
+    /// How many signals nothing heard since the app was made.
+    package private(set) var count = 0
+    /// The last one: its name and who sent it (`Cart#4`).
+    package private(set) var last: (signal: String, sender: String)?
+
+    mutating func note(_ signal: String, sender: String) {
+        count &+= 1
+        last = (signal, sender)
     }
 }

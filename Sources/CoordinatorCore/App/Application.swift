@@ -171,6 +171,9 @@ public final class Application {
     public var live: LiveObjects { context.live }
     /// The outputs no handler heard (taps that did nothing), for a REPL or a test to report.
     package var unheard: UnheardOutputs { context.unheard }
+    /// The signals nothing heard (sends no coordinator or screen but the sender handles), for a REPL or a
+    /// test to report.
+    package var unheardSignals: UnheardSignals { context.unheardSignals }
     /// How many taps ``perform(_:)`` was asked for (those that failed too): a REPL says when one changed
     /// nothing visible.
     package private(set) var tapsTaken = 0

@@ -45,14 +45,15 @@ final class SignalDelivery {
                     coordinator.signalMark = round
                     reached += 1
                     guard coordinator.status == .running else { continue } // a finished flow passes nothing on
+                    // Asked before the handler runs: one that finishes its flow takes its handlers with it.
+                    let hears = !coordinator.handlers.signals.isEmpty && coordinator.handlers.signals[signal.name] != nil
                     try coordinator.receive(signal)
-                    if !coordinator.handlers.signals.isEmpty, coordinator.handlers.signals[signal.name] != nil {
-                        signal.received(by: coordinator.name, id: coordinator.id)
-                    }
+                    if hears { signal.received(by: coordinator.name, id: coordinator.id) }
                     enqueueNeighbors(of: coordinator, fromParent: fromParent, into: &queue)
                 }
             }
         }
+        if signal.receivers.isEmpty { app.context.unheardSignals.note(signal.name, sender: signal.sender.description) }
         app.emit(.signal(signal.name, from: signal.sender.description, receivers: reached))
         return signal
     }

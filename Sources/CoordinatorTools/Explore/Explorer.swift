@@ -129,6 +129,7 @@ public final class Explorer {
         self.make = make
         self.options = options
         runtime = try make()
+        firstSources = runtime.sources
         oracle = LifecycleOracle(app: runtime.app, listening: false)
         baseState = runtime.app.gateway.state
         baseWidth = runtime.app.window.sizeClass
@@ -211,6 +212,9 @@ public final class Explorer {
 
     /// The base's identity, once ``start()`` reached it: where a walk begins (``walk(_:)``).
     private var baseKey: String?
+    /// The scripts the first runtime loaded, by file: a fresh runtime that loads others was given files
+    /// edited since (``ExploreFailure/scriptChanged(_:)``).
+    private var firstSources: [String: String] = [:]
     /// Listens for finishes only while an action runs: a path replayed to reach a state builds no events.
     private var oracle: LifecycleOracle
     /// What runtimes replaced during the expansion under way left alive.
@@ -635,6 +639,10 @@ public final class Explorer {
         runtime = try make()
         oracle = LifecycleOracle(app: runtime.app, listening: false)
         guard (try? runtime.lua.withTimeLimit(options.stepTimeLimit, { try replay(path) })) != nil, try identity().key == key else {
+            // A fresh runtime loads the scripts again: one edited since the search began is why.
+            if let edited = runtime.sources.keys.sorted().first(where: { runtime.sources[$0] != firstSources[$0] }) {
+                throw ExploreFailure.scriptChanged(edited)
+            }
             throw ExploreFailure.notReproducible(path, branched: !options.replay && runtime.canBranch)
         }
         return key
@@ -713,6 +721,8 @@ package enum ExploreFailure: Error, CustomStringConvertible {
     case notReproducible([UserStep], branched: Bool)
     /// A branch (the path's last step) did not come back to the state it began at (``Explorer/Options/checksBranches``).
     case branchDidNotComeBack([UserStep])
+    /// A fresh runtime loaded the script at this path as it is now, edited since the search began.
+    case scriptChanged(String)
     /// The path's last step, taken for real, left alive what its branch found it did not (``Explorer/Options/checksBranches``).
     case leftAliveUnseen([UserStep], [String])
 
@@ -725,6 +735,8 @@ package enum ExploreFailure: Error, CustomStringConvertible {
         case let .leftAliveUnseen(path, found):
             "the branch " + path.map(\.luaSource).joined(separator: " ") + " found it left nothing alive, but taken for real it left: "
                 + found.joined(separator: "; ") + ": an explorer fault (coordrun explore --replay explores without branches)"
+        case .scriptChanged(let file):
+            file + " changed while it was explored (a fresh runtime loaded the new text): explore it again"
         case .branchDidNotComeBack(let path):
             "the runtime did not come back exactly from the branch " + path.map(\.luaSource).joined(separator: " ")
                 + ": an explorer fault (coordrun explore --replay explores without branches)"

@@ -60,10 +60,13 @@ final class TestHarness {
         runtime.driverFunctions.stepDriver = { [weak self] label, step in
             oracle.beforeStep(label)
             try app.atomicallyRendering {
-                let unheard = app.unheard.count
+                let unheard = app.unheard.count, unheardSignals = app.unheardSignals.count
                 try step()
                 if app.unheard.count != unheard, let last = app.unheard.last {
                     throw NavigationError(.unknownOutput, "nothing handles \(last.output) on \(last.screen)")
+                }
+                if app.unheardSignals.count != unheardSignals, let last = app.unheardSignals.last {
+                    throw NavigationError(.unknownOutput, "nothing hears the signal \(last.signal) from \(last.sender)")
                 }
             }
             oracle.afterStep()

@@ -149,7 +149,7 @@ public final class REPL {
         defer { typedSecret = masked.map { (lines.count, $0) } }
         let outcome = runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
             let declarations = runtime.appDeclarations
-            let unheard = app.unheard.count, taps = app.tapsTaken
+            let unheard = app.unheard.count, unheardSignals = app.unheardSignals.count, taps = app.tapsTaken
             var outcome = dispatch(line)
             var ok = outcome.ok
             if let typed = secrets.line(succeeded: ok) { (masked, outcome.step) = (typed.shown, typed.recorded) }
@@ -160,6 +160,11 @@ public final class REPL {
                 output.write(style.dim("(nothing handles \(last.output) on \(last.screen)" + (more > 0 ? ", and \(more) more" : "") + ")") + "\n")
             } else if ok, app.tapsTaken != taps, signature == before {
                 output.write(style.dim("(the tap changed nothing on screen)") + "\n")
+            }
+            if ok, app.unheardSignals.count != unheardSignals, let last = app.unheardSignals.last {
+                // A signal nothing hears is said as a tap nothing handles is.
+                let more = app.unheardSignals.count &- unheardSignals &- 1
+                output.write(style.dim("(nothing hears the signal \(last.signal) from \(last.sender)" + (more > 0 ? ", and \(more) more" : "") + ")") + "\n")
             }
             if ok && app.root == nil && runtime.appDeclarations != declarations && runtime.declaresApplication {
                 // `flow.app(App)` typed at the prompt (or in a chunk the line ran) starts that app.
