@@ -4,8 +4,9 @@ import CoordinatorScript
 /// example parameters it declares, each as in a fresh runtime of the app. A route that requires a gateway
 /// state (a deferred link) is opened both ways: in that state (the user signed in first), and in the app's
 /// start state, where it must be held, then continue once the app gets to that state's flow the way the
-/// user would (the link first, then the sign-in: the shortest path exploration finds from the held link to
-/// the state, at most ``heldSearchDepth`` steps, is taken).
+/// user would (the link first, then the sign-in: the shortest path exploration finds from the app's start to
+/// the state, at most ``heldSearchDepth`` steps, is taken). That way is found once for each state, before any
+/// link opens, under its own time limit (``heldSearchSeconds``), and every held route takes it.
 public enum RouteCheck {
     /// How opening one route went.
     public struct Result {
@@ -44,6 +45,18 @@ public enum RouteCheck {
         try runtimes.adopt(reader)
         defer { runtimes.close() }
         var results: [Result] = []
+        // The user's way into each state a held route waits for: found once, before the link opens (a search
+        // of its own: its time is never the link's).
+        var ways: [AppState: Swift.Result<[UserStep], LuaError>] = [:]
+        func way(to requires: AppState) throws -> [UserStep] {
+            if let known = ways[requires] { return try known.get() }
+            let found: Swift.Result<[UserStep], LuaError>
+            do { found = .success(try pathToState(requires, script: script, state: state, limits: limits, stepTimeLimit: timeLimit)) } catch {
+                found = .failure(error as? LuaError ?? LuaError(.runtime, "\(error)"))
+            }
+            ways[requires] = found
+            return try found.get()
+        }
         for route in reader.declaredRoutes {
             let url: String
             do { url = try route.exampleURL() } catch {
@@ -67,12 +80,16 @@ public enum RouteCheck {
             })
             // The link first, in the start state: held, then continued once the user gets to the state's flow.
             guard requires != gateway else { continue }
+            let path: [UserStep]
+            do { path = try way(to: requires) } catch {
+                results.append(Result(route: route, url: url, failure: "\(error)", stack: [], order: "held until \(requires)"))
+                continue
+            }
             results.append(open(route, url, order: "held until \(requires)", timeLimit: timeLimit) {
                 let runtime = try runtimes.next()
                 return (runtime, { runtimes.done(runtime) })
             } then: { runtime, outcome in
                 guard outcome == .held else { throw LuaError(.runtime, "opened in \(gateway), the link was not held until \(requires)") }
-                let path = try pathToState(requires, from: url, script: script, state: state, limits: limits, timeLimit: timeLimit)
                 var dropped: String?
                 let observation = runtime.app.observe { if case let .linkDropped(_, reason) = $0 { dropped = reason } }
                 defer { observation.cancel() }
@@ -85,28 +102,33 @@ public enum RouteCheck {
         return results
     }
 
-    /// The most steps the check looks for a way from a held link to the state its route requires.
+    /// The most steps the check looks for the user's way from the app's start to the state a held route
+    /// requires.
     public static let heldSearchDepth = 12
+    /// The most seconds that search may take, for each state (its own budget, not a link's).
+    public static let heldSearchSeconds = 60.0
 
-    /// The shortest user steps from the app with `url` held (started in `state`) to a state where the
-    /// gateway is `requires`, found by exploring (``heldSearchDepth`` steps at most), or an error saying none
-    /// was found.
-    static func pathToState(_ requires: AppState, from url: String, script: String, state: String, limits: RuntimeLimits,
-                            timeLimit: Double?) throws -> [UserStep] {
+    /// The shortest user steps from the app's start (in `state`) to a state where the gateway is `requires`,
+    /// found by exploring (``heldSearchDepth`` steps at most, stopping at the first such state, under
+    /// ``heldSearchSeconds``; each step under `stepTimeLimit`), or an error saying none was found.
+    static func pathToState(_ requires: AppState, script: String, state: String, limits: RuntimeLimits,
+                            stepTimeLimit: Double?) throws -> [UserStep] {
         var options = Explorer.Options()
         options.depth = heldSearchDepth
-        options.maxStates = 2_000
-        options.base = .link(url)
-        options.stepTimeLimit = timeLimit
+        options.maxStates = 10_000
+        options.timeLimit = heldSearchSeconds
+        options.stepTimeLimit = stepTimeLimit
+        options.stopAt = { $0.gateway == requires.rawValue }
         let explorer = try Explorer(options: options) {
-            let runtime = try limits.runtime(stateNamed: state, timed: timeLimit != nil)
+            let runtime = try limits.runtime(stateNamed: state, timed: stepTimeLimit != nil, imageable: true)
             try Explorer.prepare(runtime)
             try runtime.load(script: script)
             return runtime
         }
         let report = try explorer.run()
         guard let found = report.states.first(where: { $0.gateway == requires.rawValue }) else {
-            throw LuaError(.runtime, "held until \(requires), but no way to \(requires) was found within \(heldSearchDepth) steps of the start (\(report.states.count) states explored)")
+            throw LuaError(.runtime, "held until \(requires), but the search for the user's way to \(requires) (its own, \(Int(heldSearchSeconds)) s at most) "
+                           + "found none: \(report.reach) (\(report.states.count) states explored)")
         }
         return found.path
     }

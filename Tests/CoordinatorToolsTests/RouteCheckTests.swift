@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import CoordinatorTools
 import TestSupport
@@ -50,4 +51,54 @@ import TestSupport
         #expect(failing.map(\.order) == ["in main", "held until main"])
         #expect(failing[1].failure?.contains("held until main, it did not continue after") == true, "\(failing.map(\.failure)) \(failing.map(\.stack))")
     }
+
+    /// Several held routes of an app whose sign-in is a few screens in all take the one way into main,
+    /// found once before any link opens (it loads the script once for its search, not once per route); a
+    /// route that requires a state no user can reach fails saying its own search found no way.
+    @Test func heldRoutesShareTheWayIntoTheirState() throws {
+        let folder = try TemporaryDirectory()
+        let loads = folder.path + "/loads.txt"
+        var app = """
+            local flow = require "coordinator"
+            local log = io.open("\(loads)", "a") log:write("x") log:close()
+            flow.screen "Welcome" { outputs = { "next", "skip" } }
+            flow.screen "Terms" { outputs = { "accept" } }
+            flow.screen "Login" { outputs = { "login" } }
+            flow.screen "Home" { outputs = { open = "value" } }
+            flow.screen "Item" { inputs = { "itemId" } }
+            local Login = flow.coordinator "Login"
+            function Login:start()
+              local welcome = self:push("Welcome")
+              welcome.onSkip = function() end
+              welcome.onNext = function()
+                self:push("Terms").onAccept = function()
+                  self:push("Login").onLogin = function() flow.gateway.state = "main" self:finish() end
+                end
+              end
+            end
+            local Main = flow.coordinator "Main"
+            function Main:start() self:push("Home").onOpen = function(id) self:push("Item", { itemId = id }) end end
+            flow.app { authorization = Login, main = Main }
+
+            """
+        for n in 1...4 {
+            app += "flow.route(\"app://item\(n)\", { requires = \"main\", { on = \"Home\", tap = \"open\", payload = \"\(n)\" } })\n"
+        }
+        let script = try folder.write("app.lua", app)
+        let results = try RouteCheck.run(script: script)
+        #expect(results.count == 8 && results.allSatisfy { $0.failure == nil }, "\(results.map(\.failure))")
+        #expect(results.filter { $0.order == "held until main" }.allSatisfy { $0.stack == ["Home", "Item"] }, "\(results.map(\.stack))")
+        let heldAlone = (try String(contentsOfFile: loads, encoding: .utf8)).count
+        // One held route more, in a copy: its check loads the script no more times for the way into main.
+        let more = try folder.write("more.lua", app + "flow.route(\"app://item5\", { requires = \"main\", { on = \"Home\", tap = \"open\", payload = \"5\" } })\n")
+        try "".write(toFile: loads, atomically: true, encoding: .utf8)
+        _ = try RouteCheck.run(script: more)
+        let withOneMore = (try String(contentsOfFile: loads, encoding: .utf8)).count
+        #expect(withOneMore <= heldAlone + 1, "\(heldAlone) loads for four held routes, \(withOneMore) for five")
+        let unreachable = try folder.write("unreachable.lua", app.replacingOccurrences(of: "flow.gateway.state = \"main\" ", with: ""))
+        let refused = try RouteCheck.run(script: unreachable).filter { $0.order == "held until main" }
+        #expect(refused.count == 4 && refused.allSatisfy { $0.failure?.contains("the search for the user's way to main (its own, 60 s at most) found none") == true },
+                "\(refused.map(\.failure))")
+    }
+
 }

@@ -82,21 +82,22 @@ public struct ExploreLevels {
                 while let ready = waiting.removeValue(forKey: merged) {
                     for (request, expansion) in zip(batches[merged], ready) {
                         report.freshRuntimes += expansion.freshRuntimes
-                        report.record(expansion, from: request.index, maxStates: options.maxStates)
+                        let added = report.record(expansion, from: request.index, maxStates: options.maxStates)
+                        if let stopAt = options.stopAt, added.contains(where: { stopAt(report.states[$0].seen) }) { report.cutByGoal = true }
                         expandedCount += 1
                         taken = request.index + 1
                         if expandedCount % max(options.progressEvery, 1) == 0, let progress = explorer.progress {
                             progress(Explorer.Progress(states: report.states.count, transitions: report.steps,
                                                        frontier: report.states.count - request.index - 1, seconds: Clock.now() - began))
                         }
-                        if report.cutByStates { return false }
+                        if report.cutByStates || report.cutByGoal { return false }
                     }
                     merged += 1
                 }
                 if outOfTime() { report.cutByTime = true; return false }
                 return true
             }
-            if report.cutByStates || report.cutByTime {
+            if report.cutByStates || report.cutByTime || report.cutByGoal {
                 // What was not taken in stays unexpanded, as in a search that stopped there.
                 level = taken..<report.states.count
                 break search

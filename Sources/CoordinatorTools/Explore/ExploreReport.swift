@@ -94,6 +94,8 @@ public struct ExploreReport {
     package internal(set) var cutByStates = false
     /// Whether exploration stopped at its time limit.
     package var cutByTime = false
+    /// Whether the search stopped at the state it looked for (``Explorer/Options/stopAt``).
+    package var cutByGoal = false
     /// Steps not followed because they would leave more requests of a kind pending than the search
     /// follows (``Explorer/Options/maxPending``).
     package internal(set) var cutByPending = 0
@@ -132,7 +134,7 @@ public struct ExploreReport {
     /// Whether it found an error, a lifecycle violation or a property violated (`coordrun explore` exits 1 then).
     public var failed: Bool { !errors.isEmpty || !violations.isEmpty || !invariantViolations.isEmpty || propertyViolated }
     /// Whether every state found was expanded: no limit cut the search short.
-    public var reachedFixedPoint: Bool { !cutByDepth && !cutByStates && !cutByTime && cutByPending == 0 }
+    public var reachedFixedPoint: Bool { !cutByDepth && !cutByStates && !cutByTime && !cutByGoal && cutByPending == 0 }
     /// Whether the search saw every reachable state: a fixed point, states told apart exactly (no view).
     public var complete: Bool { reachedFixedPoint && !viewed }
 
@@ -389,7 +391,8 @@ public struct ExploreReport {
         let pending = cutByPending == 0 ? nil
             : "cut where more than \(Self.count(pendingLimit, "request")) of a kind would wait (--max-pending): \(Self.count(cutByPending, "step")) not followed"
         var limit: String?
-        if cutByTime { limit = "stopped at the time limit (\(timeLimit.map { "\($0)" } ?? "?") s): \(left)" }
+        if cutByGoal { limit = "stopped at the state it looked for: \(left)" }
+        else if cutByTime { limit = "stopped at the time limit (\(timeLimit.map { "\($0)" } ?? "?") s): \(left)" }
         else if cutByStates { limit = "stopped at the state limit (\(stateLimit)): \(left)" }
         else if cutByDepth { limit = "cut at the depth limit (\(depthLimit) steps): \(left)" }
         if limit != nil || pending != nil { return [limit, pending].compactMap { $0 }.joined(separator: "; ") }

@@ -48,6 +48,9 @@ public final class Explorer {
         public var maxPending = 2
         /// Every how many expanded states ``Explorer/progress`` hears how far the search has come.
         package var progressEvery = 500
+        /// A state the search looks for: it stops once it found one (the report then says it was cut
+        /// there), which is the first found, by a shortest path. nil: none.
+        package var stopAt: ((StateSeen) -> Bool)?
         /// Whether every action is taken after a replay of its path from the base (`--replay`), the
         /// reference: otherwise a runtime made `imageable` takes them in branches (``Explorer``), reaching
         /// the same states.
