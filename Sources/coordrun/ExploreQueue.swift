@@ -261,14 +261,20 @@ struct ExploreQueueWorker {
                 requests.append(ExploreRequest(index: number, path: try Explorer.path(from: FlowValue(json: path)), key: key))
             }
             var renewed = Processes.nanoseconds()
+            var renewalFailure: (any Error)?
             answers = explorer.answers(requests) {
-                guard Double(Processes.nanoseconds() - renewed) / 1e9 > run.lease / 3 else { return }
-                try database.query("""
-                    UPDATE coordrun_explore_batches SET lease_until = now() + make_interval(secs => $3::float8)
-                    WHERE run = $1::bigint AND first = $2::int AND answers IS NULL
-                    """, [run.id, String(first), String(run.lease)])
+                guard renewalFailure == nil, Double(Processes.nanoseconds() - renewed) / 1e9 > run.lease / 3 else { return }
+                do {
+                    try database.query("""
+                        UPDATE coordrun_explore_batches SET lease_until = now() + make_interval(secs => $3::float8)
+                        WHERE run = $1::bigint AND first = $2::int AND answers IS NULL
+                        """, [run.id, String(first), String(run.lease)])
+                } catch {
+                    renewalFailure = error // the database is gone: said once the batch is done
+                }
                 renewed = Processes.nanoseconds()
             }.joined(separator: "\n")
+            if let renewalFailure { throw renewalFailure }
         }
         // The first answer stored wins; the coordinator hears of it.
         try database.query("""

@@ -42,7 +42,7 @@ extension Explorer {
     /// A worker's answers to a batch of requests (a level's states, in its order), a line each: expanded
     /// together (``expand(_:expanded:)``: a branching runtime reaches them without replaying their paths).
     /// `expanded` hears of each state as its expansion is done.
-    public func answers(_ requests: [ExploreRequest], expanded: () throws -> Void = {}) -> [String] {
+    public func answers(_ requests: [ExploreRequest], expanded: () -> Void = {}) -> [String] {
         expand(requests, expanded: expanded).map { result in Self.answering { try result.get() } }
     }
 

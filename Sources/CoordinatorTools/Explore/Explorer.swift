@@ -299,11 +299,11 @@ public final class Explorer {
     /// base, each step taken once in a branch the walk comes back from, an image of the heap kept at each
     /// state on the way (``walk(_:)``); a state the walk could not reach is expanded after a replay.
     /// `expanded` hears of each state as its expansion is done (a queue's worker renews its lease).
-    package func expand(_ requests: [ExploreRequest], expanded: () throws -> Void = {}) -> [Result<Expansion, any Error>] {
+    package func expand(_ requests: [ExploreRequest], expanded: () -> Void = {}) -> [Result<Expansion, any Error>] {
         guard branching, requests.count > 1 else {
             return requests.map { request in
                 Result {
-                    defer { try? expanded() }
+                    defer { expanded() }
                     return try expand(request.path, expecting: request.key)
                 }
             }
@@ -311,7 +311,7 @@ public final class Explorer {
         let walked = walk(requests)
         return requests.indices.map { i in
             Result {
-                defer { try? expanded() }
+                defer { expanded() }
                 let request = requests[i]
                 guard let branched = walked[i] else { return try expand(request.path, expecting: request.key) }
                 let freshBefore = freshRuntimes
