@@ -355,6 +355,7 @@ package enum Annotations {
         ("events", "---Running `step` caused these events, in order.\n---@param step fun()\n---@param events string[]\nfunction expect.events(step, events) end"),
         ("fails", "---Running `step` fails with a message containing the text, and the app is as before.\n---@param step fun()\n---@param part? string\nfunction expect.fails(step, part) end"),
         ("show", "---A value as the failure messages write it.\n---@param value any\n---@return string\nfunction expect.show(value) end"),
+        ("invariantFails", "---The next step breaks the invariant `name` (`flow.invariant`): no failure then, one if it holds after that step.\n---@param name string\nfunction expect.invariantFails(name) end"),
     ]
 
     // MARK: The files
