@@ -62,32 +62,24 @@ final class AppContext {
     }
 }
 
-/// Outputs that no handler heard: a tap that did nothing (no handler set for it, and no receiver that has
-/// one). Counted, with the last one, for tools that must not let it pass silently: the REPL says so after
-/// the line. Not part of the app's state (a line that fails does not take its count back).
-package struct UnheardOutputs: Sendable {
-    /// How many outputs nothing heard since the app was made.
+/// What nothing heard, counted with the last one, for tools that must not let it pass silently (the REPL
+/// says so after the line, a flow test's step fails): outputs no handler heard (``UnheardOutputs``: a tap
+/// that did nothing, no handler set for it and no receiver that has one) and signals no coordinator or
+/// screen but the sender handles (``UnheardSignals``). Not part of the app's state (a line that fails does
+/// not take its count back).
+package struct Unheard<Item: Sendable>: Sendable {
+    /// How many since the app was made.
     package private(set) var count = 0
-    /// The last one: its screen and the output.
-    package private(set) var last: (screen: ScreenInfo, output: String)?
+    /// The last one.
+    package private(set) var last: Item?
 
-    mutating func note(_ screen: ScreenInfo, output: String) {
+    mutating func note(_ item: Item) {
         count &+= 1
-        last = (screen, output)
+        last = item
     }
 }
 
-/// Signals nothing heard: sent, and no coordinator or screen but the sender has a handler for it (a send
-/// that did nothing, as a tap nothing handles). Counted, with the last one, as ``UnheardOutputs`` are: not
-/// part of the app's state.
-package struct UnheardSignals: Sendable {
-    /// How many signals nothing heard since the app was made.
-    package private(set) var count = 0
-    /// The last one: its name and who sent it (`Cart#4`).
-    package private(set) var last: (signal: String, sender: String)?
-
-    mutating func note(_ signal: String, sender: String) {
-        count &+= 1
-        last = (signal, sender)
-    }
-}
+/// Outputs no handler heard: the screen and the output.
+package typealias UnheardOutputs = Unheard<(screen: ScreenInfo, output: String)>
+/// Signals nothing heard: the signal's name and who sent it (`Cart#4`).
+package typealias UnheardSignals = Unheard<(signal: String, sender: String)>

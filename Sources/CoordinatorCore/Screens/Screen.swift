@@ -245,7 +245,7 @@ public final class Screen: Presentable {
         } else if let outputReceiver, try outputReceiver.receive(output: slot, of: self, payload: payload) {
             // heard
         } else if !dismissesOnOutput { // an alert's action without a handler still dismisses it
-            context.unheard.note(info, output: output)
+            context.unheard.note((info, output))
         }
     }
 

@@ -53,7 +53,7 @@ final class SignalDelivery {
                 }
             }
         }
-        if signal.receivers.isEmpty { app.context.unheardSignals.note(signal.name, sender: signal.sender.description) }
+        if signal.receivers.isEmpty { app.context.unheardSignals.note((signal.name, signal.sender.description)) }
         app.emit(.signal(signal.name, from: signal.sender.description, receivers: reached))
         return signal
     }
