@@ -473,7 +473,7 @@ public final class Explorer {
             // A runtime whose earlier replays left data a restart does not reset is at another base: every
             // state is then expanded after a replay, which replaces it (``goTo(_:expecting:)``).
             guard let baseKey, try identity().key == baseKey else { return walked }
-            var images: [Int: LuaImage] = [:]
+            var images = WalkImages()
             try descend(requests, 0..<requests.count, depth: 0, inBranch: false, images: &images, into: &walked)
         } catch {
             // What the walk did not reach is expanded after a replay (and fails there, if it still does).
@@ -481,33 +481,10 @@ public final class Explorer {
         return walked
     }
 
-    /// Takes the image of the state the walk is at, `depth` steps from the base, into `images[depth]` (kept
-    /// for the next state at that depth: its storage is taken again). The
-    /// collector is paused in the branches the walk goes down: where the garbage of the steps on the way
-    /// has grown past what was alive, it is collected first (without finalizers, whose effects the restore
-    /// could not take back), so that images copy what is alive rather than what piled up.
-    private func image(at depth: Int, in images: inout [Int: LuaImage]) throws -> LuaImage {
-        let lua = runtime.lua
-        if lua.memoryUsed > 2 * max(aliveAfterCollection, 64 << 10) {
-            try lua.collectWithoutFinalizers()
-            aliveAfterCollection = lua.memoryUsed
-        }
-        if let image = images[depth] {
-            try image.take()
-            return image
-        }
-        let image = try runtime.branchPoint()
-        images[depth] = image
-        return image
-    }
-
-    /// The heap's size after the walk's last collection (``image(at:in:)``).
-    private var aliveAfterCollection = 0
-
     /// The walk below the state the runtime is at, `depth` steps from the base, which the paths of
     /// `requests[range]` all go through; `inBranch` when the walk is in a branch that comes back past it.
     private func descend(_ requests: [ExploreRequest], _ range: Range<Int>, depth: Int, inBranch: Bool,
-                         images: inout [Int: LuaImage], into walked: inout [Branched?]) throws {
+                         images: inout WalkImages, into walked: inout [Branched?]) throws {
         // The states the paths end at here (at most one), and the steps they go on by, each with its paths.
         var groups: [Range<Int>] = []
         var i = range.lowerBound
@@ -530,7 +507,7 @@ public final class Explorer {
         var image: LuaImage?
         for group in groups {
             let path = requests[group.lowerBound].path
-            let here = try image ?? self.image(at: depth, in: &images)
+            let here = try image ?? images.take(at: depth, of: runtime)
             image = here
             guard path.count > depth else {
                 if !options.checksBranches || (try? identity().key) == requests[group.lowerBound].key {
