@@ -115,39 +115,111 @@ void coordlua_arena_free(coordlua_Arena *arena, void *ptr, size_t osize) {
 
 size_t coordlua_arena_size(const coordlua_Arena *arena) { return arena->base != NULL ? header(arena)->top : 0; }
 
+/* Free blocks at least this large are left out of an image, but for their first line (which holds the
+   free list's link): nothing reads a block's bytes before writing them, so what a free block held is no
+   part of the state. Each one left out saves copying a kilobyte or more, for one step of a list walk. */
+#define SKIPPED_FROM ((size_t)1024)
+
+static int byOffset(const void *a, const void *b) {
+    size_t x = ((const coordlua_ArenaRange *)a)->offset, y = ((const coordlua_ArenaRange *)b)->offset;
+    return x < y ? -1 : x > y;
+}
+
+/* Makes room for `count` ranges in the image: 1, or 0 when there is no memory. */
+static int roomForRanges(coordlua_ArenaImage *image, size_t count) {
+    if (image->rangeCapacity >= count) return 1;
+    size_t capacity = image->rangeCapacity * 2 > count ? image->rangeCapacity * 2 : count;
+    if (capacity > SIZE_MAX / sizeof(coordlua_ArenaRange)) return 0;
+    coordlua_ArenaRange *ranges = realloc(image->ranges, capacity * sizeof *ranges);
+    if (ranges == NULL) return 0;
+    image->ranges = ranges;
+    image->rangeCapacity = capacity;
+    return 1;
+}
+
 int coordlua_arena_checkpoint(const coordlua_Arena *arena, coordlua_ArenaImage *image, size_t used) {
-    size_t size = header(arena)->top;
-    if (image->capacity < size) {
-        char *bytes = malloc(size);
+    const Header *h = header(arena);
+    size_t top = h->top, holes = 0, first = classOf(SKIPPED_FROM);
+    for (size_t cls = first; cls < CLASSES; cls++)
+        for (char *block = h->free[cls]; block != NULL; block = *(char **)block) holes++;
+    /* The holes go at the end of the ranges, after the image's own (kept until the copy cannot fail) and
+       after the holes + 1 gaps that replace them. */
+    size_t below = image->rangeCount > holes + 1 ? image->rangeCount : holes + 1;
+    if (holes > SIZE_MAX / 2 - below || !roomForRanges(image, below + holes)) return 0;
+    coordlua_ArenaRange *hole = image->ranges + image->rangeCapacity - holes;
+    size_t skipped = 0, n = 0;
+    for (size_t cls = first; cls < CLASSES; cls++) {
+        size_t size = classSize(cls);
+        for (char *block = h->free[cls]; block != NULL; block = *(char **)block) {
+            /* The block's inside from the line after its link to the last line it fills. */
+            size_t offset = (size_t)(block - arena->base);
+            size_t start = (offset + sizeof(void *) + LINE - 1) & ~(size_t)(LINE - 1);
+            size_t end = (offset + size) & ~(size_t)(LINE - 1);
+            hole[n++] = (coordlua_ArenaRange){ start, end - start };
+            skipped += end - start;
+        }
+    }
+    size_t kept = top - skipped;
+    if (image->capacity < kept) {
+        char *bytes = malloc(kept);
         if (bytes == NULL) return 0;
         free(image->bytes);
         image->bytes = bytes;
-        image->capacity = size;
+        image->capacity = kept;
     }
-    memcpy(image->bytes, arena->base, size);
-    image->size = size;
+    qsort(hole, holes, sizeof *hole, byOffset);
+    /* The kept ranges: what lies between the holes. */
+    size_t from = 0, count = 0;
+    for (size_t i = 0; i <= holes; i++) {
+        size_t holeStart = i < holes ? hole[i].offset : top;
+        if (holeStart > from) image->ranges[count++] = (coordlua_ArenaRange){ from, holeStart - from };
+        from = i < holes ? holeStart + hole[i].length : top;
+    }
+    char *into = image->bytes;
+    for (size_t i = 0; i < count; i++) {
+        memcpy(into, arena->base + image->ranges[i].offset, image->ranges[i].length);
+        into += image->ranges[i].length;
+    }
+    image->rangeCount = count;
+    image->kept = kept;
+    image->size = top;
     image->used = used;
     return 1;
 }
 
 void coordlua_arena_restore(coordlua_Arena *arena, const coordlua_ArenaImage *image) {
     size_t now = header(arena)->top;
-    memcpy(arena->base, image->bytes, image->size);
+    const char *from = image->bytes;
+    for (size_t i = 0; i < image->rangeCount; i++) {
+        memcpy(arena->base + image->ranges[i].offset, from, image->ranges[i].length);
+        from += image->ranges[i].length;
+    }
     if (now > image->size) memset(arena->base + image->size, 0, now - image->size);
 }
 
 size_t coordlua_arena_changed(const coordlua_Arena *arena, const coordlua_ArenaImage *image, size_t *lines, size_t capacity) {
-    size_t now = header(arena)->top, end = now > image->size ? now : image->size, found = 0;
+    size_t now = header(arena)->top, found = 0;
     static const char zeros[LINE];
-    for (size_t offset = 0; offset < end; offset += LINE) {
-        size_t length = end - offset < LINE ? end - offset : LINE;
-        const char *mine = arena->base + offset;
-        int differs;
-        if (offset + length <= image->size) differs = memcmp(mine, image->bytes + offset, length) != 0;
-        else if (offset >= image->size) differs = memcmp(mine, zeros, length) != 0;
-        else differs = memcmp(mine, image->bytes + offset, image->size - offset) != 0
-                       || memcmp(mine + (image->size - offset), zeros, length - (image->size - offset)) != 0;
-        if (!differs) continue;
+    const char *kept = image->bytes;
+    /* The kept ranges start on a line; only the last (ending at the image's top) may end inside one. */
+    for (size_t i = 0; i < image->rangeCount; i++) {
+        size_t start = image->ranges[i].offset, end = start + image->ranges[i].length;
+        for (size_t offset = start; offset < end; offset += LINE) {
+            size_t length = end - offset < LINE ? end - offset : LINE;
+            int differs = memcmp(arena->base + offset, kept + (offset - start), length) != 0;
+            /* The rest of a line the image's top cuts, as far as the heap grew into it since, is compared with zeros. */
+            size_t grownInto = length < LINE && now > end ? (now - end < LINE - length ? now - end : LINE - length) : 0;
+            if (!differs && grownInto > 0) differs = memcmp(arena->base + end, zeros, grownInto) != 0;
+            if (!differs) continue;
+            if (lines != NULL && found < capacity) lines[found] = offset;
+            found++;
+        }
+        kept += image->ranges[i].length;
+    }
+    size_t grown = (image->size + LINE - 1) & ~(size_t)(LINE - 1);
+    for (size_t offset = grown; offset < now; offset += LINE) {
+        size_t length = now - offset < LINE ? now - offset : LINE;
+        if (memcmp(arena->base + offset, zeros, length) == 0) continue;
         if (lines != NULL && found < capacity) lines[found] = offset;
         found++;
     }
@@ -156,5 +228,6 @@ size_t coordlua_arena_changed(const coordlua_Arena *arena, const coordlua_ArenaI
 
 void coordlua_arena_image_free(coordlua_ArenaImage *image) {
     free(image->bytes);
+    free(image->ranges);
     memset(image, 0, sizeof *image);
 }

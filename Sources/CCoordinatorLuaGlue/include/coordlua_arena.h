@@ -11,7 +11,9 @@
    whole heap, with everything that says which of it is free, is the bytes from the region's start to its
    `top`. Copied out (coordlua_arena_checkpoint), those bytes are an image of the state; copied back
    (coordlua_arena_restore), with the tail the state grew into since zeroed, the heap is byte for byte
-   the image's, at the same addresses: every pointer inside it is right again. Nothing outside the region
+   the image's, at the same addresses: every pointer inside it is right again. Byte for byte but for what
+   no one reads: the insides of the large free blocks, which Lua writes before it reads, are left out of
+   the image, so that a heap whose loading left much of it free costs only what is in use. Nothing outside the region
    is part of it (the runtime record, Swift's objects, the process's chunk store): what the runtime keeps
    outside must be put back by the runtime (the memory limit's accounting is saved with the image here).
 
@@ -26,12 +28,24 @@ typedef struct coordlua_Arena {
     size_t usable;     /* bytes from base readable and writable */
 } coordlua_Arena;
 
-/* An image of an arena's heap: its bytes up to `top`, and the runtime's accounting of them. */
+/* A stretch of the heap an image keeps: `length` bytes from `offset` bytes past the region's start. */
+typedef struct coordlua_ArenaRange {
+    size_t offset;
+    size_t length;
+} coordlua_ArenaRange;
+
+/* An image of an arena's heap: its bytes up to `top` but for the insides of its large free blocks (each
+   free block of a kilobyte or more keeps only its first 64-byte line, which links the free list), and the
+   runtime's accounting of them. */
 typedef struct coordlua_ArenaImage {
-    char *bytes;       /* malloc'd, `capacity` bytes */
-    size_t size;       /* the heap's bytes copied (its top when taken) */
+    char *bytes;                  /* malloc'd, `capacity` bytes: the kept ranges' bytes, one after another */
     size_t capacity;
-    size_t used;       /* the runtime record's `used` when taken */
+    size_t kept;                  /* the bytes kept */
+    coordlua_ArenaRange *ranges;  /* malloc'd, `rangeCapacity`: the ranges kept, in order, each starting on a line */
+    size_t rangeCount;
+    size_t rangeCapacity;
+    size_t size;                  /* the heap's top when taken */
+    size_t used;                  /* the runtime record's `used` when taken */
 } coordlua_ArenaImage;
 
 /* What a restore must settle outside the heap: the Swift objects Lua's boxes hold. A box retains its object
@@ -85,8 +99,8 @@ int coordlua_arena_checkpoint(const coordlua_Arena *arena, coordlua_ArenaImage *
    The state must be one whose heap the image was taken of, and no C frame of it may be running. */
 void coordlua_arena_restore(coordlua_Arena *arena, const coordlua_ArenaImage *image);
 
-/* How many of the heap's 64-byte lines differ from `image`'s (bytes the heap grew into since count as
-   differing where they are not zero): 0 exactly when a restore would change nothing. When `lines` is not
+/* How many of the heap's 64-byte lines differ from `image`'s where it keeps them (bytes the heap grew into
+   since count as differing where they are not zero): 0 exactly when a restore would change nothing. When `lines` is not
    NULL, the offsets of the first `capacity` of them are written there, in order. */
 size_t coordlua_arena_changed(const coordlua_Arena *arena, const coordlua_ArenaImage *image, size_t *lines, size_t capacity);
 

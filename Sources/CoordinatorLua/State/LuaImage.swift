@@ -1,10 +1,11 @@
 import CCoordinatorLua
 import CCoordinatorLuaGlue
 
-/// An image of a Lua state's whole heap: every byte of it, taken in microseconds (``init(of:)``, ``take()``)
-/// and put back (``restore()``), after which the state is, byte for byte, what it was (every table, string,
-/// closure, coroutine and upvalue, the registry, the collector's own state), at the same addresses. For a
-/// state made with an arena (``state(libraries:arenaBytes:)``: `coordlua_arena.h`).
+/// An image of a Lua state's whole heap: every byte in use, taken in microseconds (``init(of:)``, ``take()``)
+/// and put back (``restore()``), after which the state is, byte for byte where anything reads (the insides
+/// of large free blocks are left out), what it was (every table, string, closure, coroutine and upvalue,
+/// the registry, the collector's own state), at the same addresses. For a state made with an arena
+/// (``state(libraries:arenaBytes:)``: `coordlua_arena.h`).
 ///
 /// What is not the heap is put right around it (``LuaImages``): the memory limit's accounting and the
 /// state's string cache come back with the heap; a registry reference Swift took after the image is dead
@@ -89,8 +90,12 @@ package final class LuaImage {
         _ = coordlua_gc_stop(core.L)
     }
 
-    /// The heap's bytes the image holds.
+    /// The heap's bytes when the image was taken (its top).
     package var bytes: Int { image.pointee.size }
+
+    /// The bytes the image copied: ``bytes`` but for the insides of the heap's large free blocks, which
+    /// nothing reads before writing them.
+    package var keptBytes: Int { image.pointee.kept }
 
     /// How many of the heap's 64-byte lines differ from the image's: 0 exactly when the heap is the image's.
     package var changedLines: Int { core.isClosed ? 0 : coordlua_arena_changed(&core.runtime.pointee.arena, image, nil, 0) }
