@@ -283,3 +283,24 @@ import CoordinatorCore
         #expect(app.names == ["A", "C", "D"])
     }
 }
+
+/// The tracker behind the lifecycle oracle: looked at in every branch of an exploration, its lists stay as
+/// long as what lives (give or take a factor of two), however many objects came and went.
+@Suite struct ObjectTrackerTests {
+    @Test func listsLookedAtOftenStayAsLongAsWhatLives() throws {
+        let (app, root) = try Application.simple()
+        let tracker = app.trackObjects()
+        for round in 1...1_000 {
+            let flow = ScriptCoordinator("Flow") { try $0.push("A") }
+            try root.run(flow)
+            try flow.finish(nil)
+            tracker.compactIfGrown()
+            #expect(tracker.coordinators.count + tracker.screens.count <= 64 + 2 * 4, "round \(round)")
+        }
+        #expect(tracker.containsScreen { _ in true } == false)
+        let kept = ScriptCoordinator("Kept") { try $0.push("B") }
+        try root.run(kept)
+        #expect(tracker.containsScreen { $0.name == "B" })
+        #expect(tracker.containsCoordinator { $0 === kept })
+    }
+}

@@ -15,10 +15,38 @@ package final class ObjectTracker {
     func add(_ coordinator: Coordinator) { coordinators.append(Weak(object: coordinator)) }
     func add(_ screen: Screen) { screens.append(Weak(object: screen)) }
 
+    /// The entries ``compact()`` last kept.
+    private var keptByCompact = 0
+
     /// Forgets the objects that are gone (their entries), keeping the list as long as what lives.
     package func compact() {
         coordinators.removeAll { $0.object == nil }
         screens.removeAll { $0.object == nil }
+        keptByCompact = coordinators.count + screens.count
+    }
+
+    /// Whether a coordinator made since tracking began, still alive, satisfies `predicate` (each read in
+    /// place, no weak reference copied).
+    package func containsCoordinator(where predicate: (Coordinator) throws -> Bool) rethrows -> Bool {
+        try coordinators.withUnsafeBufferPointer { entries in
+            for i in entries.indices { if let c = entries[i].object, try predicate(c) { return true } }
+            return false
+        }
+    }
+
+    /// Whether a screen made since tracking began, still alive, satisfies `predicate`.
+    package func containsScreen(where predicate: (Screen) throws -> Bool) rethrows -> Bool {
+        try screens.withUnsafeBufferPointer { entries in
+            for i in entries.indices { if let s = entries[i].object, try predicate(s) { return true } }
+            return false
+        }
+    }
+
+    /// ``compact()`` once the lists have grown to twice what the last one kept: a caller that looks often
+    /// (each branch of an exploration) walks lists as long as what lives, give or take a factor of two,
+    /// for amortised constant work per object made.
+    package func compactIfGrown() {
+        if coordinators.count + screens.count > 2 * keptByCompact + 64 { compact() }
     }
 }
 

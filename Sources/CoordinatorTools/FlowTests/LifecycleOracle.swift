@@ -100,17 +100,13 @@ final class LifecycleOracle {
     func mayHaveLeftAlive(in lua: LuaState) throws -> Bool {
         guard leftSinceLastLook else { return false }
         try lua.collectAsCommitted()
-        tracker.compact()
-        for entry in tracker.coordinators {
-            guard let c = entry.object, c.status == .finished || c.status == .finishing, !onlyHeard || leftAt[c.id] != nil,
-                  !reported.contains(c.id) else { continue }
-            if lua.holdsUserdata(of: c) { return true }
+        tracker.compactIfGrown()
+        return tracker.containsCoordinator { c in
+            (c.status == .finished || c.status == .finishing) && (!onlyHeard || leftAt[c.id] != nil) && !reported.contains(c.id)
+                && lua.holdsUserdata(of: c)
+        } || tracker.containsScreen { s in
+            !s.isShown && leftAt[s.id] != nil && !reported.contains(s.id) && lua.holdsUserdata(of: s)
         }
-        for entry in tracker.screens {
-            guard let s = entry.object, !s.isShown, leftAt[s.id] != nil, !reported.contains(s.id) else { continue }
-            if lua.holdsUserdata(of: s) { return true }
-        }
-        return false
     }
 
     /// What breaks the rules now, after collecting garbage (Lua's, which releases what only Lua held). A
