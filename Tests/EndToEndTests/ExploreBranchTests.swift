@@ -37,6 +37,29 @@ import CoordinatorTools
         try Self.expectSameBothWays("examples/shop.lua", ["--depth", "30"], in: folder)
     }
 
+    /// A runtime the explorer makes afresh mid-search (an app whose state a restart does not reset:
+    /// `math.random`'s generator) checks its first properties in a branch: the view they read, made there,
+    /// is made again once the branch comes back, never used stale.
+    @Test func aFreshRuntimesFirstPropertiesInABranchDoNotOutliveIt() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("dice.lua", """
+            local flow = require "coordinator"
+            flow.screen "Table" { outputs = { "roll" } }
+            flow.screen "Face" { inputs = { "value" }, outputs = { "again" } }
+            local Game = flow.coordinator "Game"
+            function Game:start()
+              self:push("Table").onRoll = function()
+                self:push("Face", { value = math.random(6) }).onAgain = function() self:pop() end
+              end
+            end
+            flow.invariant("a face", function(app) return app.top() ~= nil end)
+            flow.app { authorization = Game }
+            """)
+        let outcome = try Programs.run(["explore", script, "--depth", "6"], input: "")
+        #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")
+        #expect(outcome.out.contains("fresh runtimes:"), "\(outcome.out)")
+    }
+
     /// A flow that writes every kind of Lua value into every place it can reach (globals, the registry,
     /// upvalues, a suspended and a dead coroutine, metatables, a module, strings long and short), keeps a
     /// finished flow and a left screen alive, replaces its handlers, answers requests and timers, and

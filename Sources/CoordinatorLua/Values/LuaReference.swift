@@ -246,6 +246,10 @@ public struct LuaFunction: LuaPushable, LuaReadable {
 
     init(reference: LuaReference) { self.reference = reference }
 
+    /// Whether the function can still be used: not released, its state open, and not made after the image
+    /// the state's heap was last restored to (``LuaImage``). A cache of functions made on first need asks it.
+    package var isAlive: Bool { reference.isValid }
+
     /// The function as `lua` runs a program's chunk: called from a C function, so that a traceback ends
     /// with that frame (`[C]: in ?`) as the stand-alone interpreter's do (its chunks run under `pmain`).
     package func asProgram() throws -> LuaFunction {

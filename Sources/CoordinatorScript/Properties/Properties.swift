@@ -53,7 +53,7 @@ final class Properties {
     }
 
     /// The view's Lua value, once made: the runtime's own, no part of an app's state.
-    var cacheValues: [any LuaPushable] { view.map { [$0] } ?? [] }
+    var cacheValues: [any LuaPushable] { view.flatMap { $0.isAlive ? [$0] : nil } ?? [] }
 
     /// Forgets every property (the scripts declare them again: a reload, a relaunch).
     func removeAll() { declared = [] }
@@ -93,7 +93,7 @@ final class Properties {
 
     /// The read-only view of the app a property gets: functions that read it, never change it.
     private func appView(_ runtime: ScriptRuntime) throws -> LuaTable {
-        if let view { return view }
+        if let view, view.isAlive { return view } // one made in a branch the heap came back from is made again
         let lua = runtime.lua
         let made = try lua.load(Self.viewSource, name: "=[properties]", cached: true).call(Self.primitives(runtime), as: LuaTable.self)
         view = made

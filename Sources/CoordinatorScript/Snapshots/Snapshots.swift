@@ -420,19 +420,23 @@ package final class Snapshots {
         switch codec {
         case .none: []
         case .uncompiled(let primitives): [primitives]
-        case let .compiled(encode, apply): [encode, apply]
+        case let .compiled(encode, apply, primitives): encode.isAlive && apply.isAlive ? [encode, apply, primitives] : [primitives]
         }
     }
 
     private func codecFunctions(_ lua: LuaState, module: LuaTable?) throws -> (encode: LuaFunction, apply: LuaFunction) {
         switch codec {
-        case let .compiled(encode, apply): return (encode, apply)
+        case let .compiled(encode, apply, _) where encode.isAlive && apply.isAlive: return (encode, apply)
+        case let .compiled(_, _, primitives):
+            // Compiled in a branch the heap came back from: compiled again.
+            codec = .uncompiled(primitives: primitives)
+            return try codecFunctions(lua, module: module)
         case .none: throw LuaError(.misuse, "the coordinator module is not loaded")
         case .uncompiled(let primitives):
             guard let module else { throw LuaError(.misuse, "the coordinator module is not loaded") }
             let compiled = try lua.load(StateCodec.source, name: "=[snapshot]", cached: true).call(module, primitives, as: LuaTable.self)
             let functions = (encode: try compiled.get("encode", as: LuaFunction.self), apply: try compiled.get("apply", as: LuaFunction.self))
-            codec = .compiled(encode: functions.encode, apply: functions.apply)
+            codec = .compiled(encode: functions.encode, apply: functions.apply, primitives: primitives)
             return functions
         }
     }

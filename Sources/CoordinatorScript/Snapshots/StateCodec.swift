@@ -9,7 +9,7 @@ enum StateCodec {
     enum Loaded {
         case none
         case uncompiled(primitives: LuaTable)
-        case compiled(encode: LuaFunction, apply: LuaFunction)
+        case compiled(encode: LuaFunction, apply: LuaFunction, primitives: LuaTable)
     }
 
     static let source = #"""
