@@ -25,21 +25,17 @@ package final class ObjectTracker {
         keptByCompact = coordinators.count + screens.count
     }
 
-    /// Whether a coordinator made since tracking began, still alive, satisfies `predicate` (each read in
-    /// place, no weak reference copied).
+    /// Whether a coordinator made since tracking began, still alive, satisfies `predicate` (each entry's
+    /// reference read where it is, not copied).
     package func containsCoordinator(where predicate: (Coordinator) throws -> Bool) rethrows -> Bool {
-        try coordinators.withUnsafeBufferPointer { entries in
-            for i in entries.indices { if let c = entries[i].object, try predicate(c) { return true } }
-            return false
-        }
+        for i in coordinators.indices { if let c = coordinators[i].object, try predicate(c) { return true } }
+        return false
     }
 
     /// Whether a screen made since tracking began, still alive, satisfies `predicate`.
     package func containsScreen(where predicate: (Screen) throws -> Bool) rethrows -> Bool {
-        try screens.withUnsafeBufferPointer { entries in
-            for i in entries.indices { if let s = entries[i].object, try predicate(s) { return true } }
-            return false
-        }
+        for i in screens.indices { if let s = screens[i].object, try predicate(s) { return true } }
+        return false
     }
 
     /// ``compact()`` once the lists have grown to twice what the last one kept: a caller that looks often
