@@ -22,7 +22,7 @@ package final class DriverFunctions {
     /// (the pages' next or previous one), `sizeClass([width])` (the window's width, or a rotation),
     /// `event(name [, payload])` (the outside world sends an event; whether a flow heard it),
     /// `advance(seconds)` (time passes: the timers due fire), `answer(request or kind, outcome [, value])` (the
-    /// outside answers a request), `pending([kind])` (the requests waiting), `relaunch()` (the app closes and
+    /// outside answers a request), `random(k)` (the next random draw takes k), `pending([kind])` (the requests waiting), `relaunch()` (the app closes and
     /// launches again: only its storage and clock carry over), `stack()` (the visible stack's screen names), `tree()` (the
     /// coordinator tree), `snapshot()` and `restore(json)` (``snapshot()``, ``restore(_:)``) and
     /// `reload(...)` (``reload(fresh:)``).
@@ -110,6 +110,11 @@ package final class DriverFunctions {
             // relaunch(): the app closes and launches again as a new process would; only flow.storage and
             // the clock carry over.
             try runtime.driverFunctions.drive(.relaunch, call, in: runtime.app)
+        }),
+        ("random", { runtime, call in
+            // random(k): the next random draw takes k (a flow test gives each draw this way, before its step).
+            guard call.type(1) == .number else { throw call.badArgument(1, "an integer expected: the value the next random draw takes") }
+            runtime.app.draws.give([try call.integer(1)])
         }),
         ("snapshot", { runtime, call in try call.pushResult(runtime.snapshot()) }),
         ("restore", { runtime, call in

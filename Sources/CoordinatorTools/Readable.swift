@@ -49,6 +49,7 @@ package enum Readable {
         case .advance(let seconds): "wait " + AppClock.seconds(seconds) + " s"
         case let .answer(kind, nth, outcome, _): "answer " + kind + (nth > 0 ? " #\(nth + 1)" : "") + " " + outcome
         case .relaunch: "relaunch"
+        case let .drawn(inner, values): Self.step(inner) + " (random " + values.map(String.init).joined(separator: ", ") + ")"
         }
     }
 

@@ -455,3 +455,17 @@ import TestSupport
         #expect(try await session.visibleStack() == ["Login", "Home"])
     }
 }
+
+/// A step's random draws in a snapshot: written with the step (`"random": [values]`), read back into it,
+/// and anything else there refused as a malformed step.
+@Suite struct SnapshotDrawTests {
+    @Test func aStepsDrawsRoundTripAndMalformedOnesAreRefused() throws {
+        let step = UserStep.drawn(.tap("surprise", payload: ["n": 1]), values: [2, 5])
+        let value = AppSnapshot.value(of: step)
+        #expect(value == ["tap": "surprise", "payload": ["n": 1], "random": [2, 5]])
+        #expect(try AppSnapshot.step(from: value, number: 1) == step)
+        for bad: FlowValue in [["back": true, "random": []], ["back": true, "random": ["x"]], ["back": true, "random": 3], ["random": [1]]] {
+            #expect(throws: SnapshotError.self) { try AppSnapshot.step(from: bad, number: 4) }
+        }
+    }
+}

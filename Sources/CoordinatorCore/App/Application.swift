@@ -44,6 +44,8 @@ public final class Application {
     let lifecycle = Lifecycle()
     /// What the user did since the app started.
     package let stepLog: StepLog
+    /// The random draws steps make, and the values given for them.
+    package let draws = RandomDraws()
     /// Spreads signals through the tree.
     let signals = SignalDelivery()
     /// Carries out transitions and the system's own steps on the window.
@@ -259,13 +261,27 @@ public final class Application {
     /// navigation mistake, a handler's error), and records it in ``steps``. Every front that acts as the
     /// user (a host, a script's driver functions, a REPL, exploration, a snapshot's replay) comes here.
     public func perform(_ step: UserStep) throws {
-        // A hook for the end of every step (a held link continues there), in the step's operation.
-        guard let afterStep = scripting.afterStep else { return try take(step) }
-        try atomically {
-            try take(step)
-            try afterStep()
+        try draws.duringStep {
+            let recorded = stepLog.steps.count
+            // A hook for the end of every step (a held link continues there), in the step's operation.
+            guard let afterStep = scripting.afterStep else {
+                try take(step)
+                return stepLog.attach(draws: draws.taken, toStepAt: recorded)
+            }
+            try atomically {
+                try take(step)
+                try afterStep()
+                stepLog.attach(draws: draws.taken, toStepAt: recorded)
+            }
         }
     }
+
+    /// A random value from `range` (at most 64 values), drawn in the step running now and recorded with it
+    /// (``UserStep/drawn(_:values:)``): the first value given for it (a flow test's `random(k)`, a recorded
+    /// step's draws), else one from the system's generator where draws are live (run mode, the REPL, the
+    /// preview). Without either (flow tests, exploration), an error: exploration then takes each value of
+    /// the range as a branch.
+    public func draw(in range: ClosedRange<Int>) throws -> Int { try draws.draw(in: range) }
 
     private func take(_ step: UserStep) throws {
         switch step {
@@ -328,6 +344,8 @@ public final class Application {
                 throw NavigationError(.noRouter, "this app cannot relaunch: a scripting layer runs its scripts again")
             }
             try atomically { try relauncher() } // it begins the steps again
+        case let .drawn(step, values):
+            try atomically { try draws.giving(values) { try take(step) } } // one that draws fewer is undone
         case .open(let link):
             guard let linkOpener = scripting.openLink else {
                 throw NavigationError(.noRouter, "this app opens no links (\(link)): a scripting layer routes them")

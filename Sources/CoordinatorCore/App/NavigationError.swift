@@ -57,6 +57,9 @@ public struct NavigationError: CoordinatorError, Equatable {
         case noRouter
         /// A branch (``Application/branch(_:)``) begun while an operation runs.
         case operationRunning
+        /// A random draw that cannot be made: outside a step, from no values or more than 64, with no value
+        /// given where none is drawn at random (flow tests, exploration), or given a value out of its range.
+        case badDraw
     }
 
     /// What went wrong.

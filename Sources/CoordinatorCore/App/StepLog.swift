@@ -52,6 +52,17 @@ package final class StepLog {
         steps.append(step)
     }
 
+    /// Records the random values a step drew with it, the step recorded at `index` (undone with the running
+    /// operation): nothing when it drew none or recorded no step there.
+    package func attach(draws values: [Int], toStepAt index: Int) {
+        guard !values.isEmpty, index == steps.count - 1 else { return }
+        let step = steps[index]
+        journal.recordAlways(.custom(born: 0) { [weak self] in
+            if let self, index < self.steps.count { self.steps[index] = step }
+        })
+        if case let .drawn(inner, _) = step { steps[index] = .drawn(inner, values: values) } else { steps[index] = .drawn(step, values: values) }
+    }
+
     /// Runs `body` without recording the steps it takes (a link records itself, not the taps it made).
     package func withoutRecording<T>(_ body: () throws -> T) rethrows -> T {
         paused += 1

@@ -32,6 +32,9 @@ public enum UserStep: Hashable, Sendable {
     /// The app was closed and launched again, as a new process would launch it: a scripting layer runs its
     /// scripts again; only the storage and the clock carry over (``Application/relaunch()``).
     case relaunch
+    /// A step that made random draws (``Application/draw(in:)``), with the values they took, in order: a
+    /// replay gives them to its draws again.
+    indirect case drawn(UserStep, values: [Int])
 }
 
 extension UserStep {
@@ -39,6 +42,7 @@ extension UserStep {
     package var carriesValue: Bool {
         switch self {
         case .tap(_, _?), .event(_, _?), .answer(_, _, _, _?): true
+        case .drawn(let step, _): step.carriesValue
         default: false
         }
     }
@@ -49,6 +53,7 @@ extension UserStep {
         case let .tap(output, value?): .tap(output, payload: try transform(value))
         case let .event(name, value?): .event(name, payload: try transform(value))
         case let .answer(kind, nth, outcome, value?): .answer(kind, nth: nth, outcome: outcome, value: try transform(value))
+        case let .drawn(step, values): .drawn(try step.mappingValues(transform), values: values)
         default: self
         }
     }
@@ -71,6 +76,7 @@ extension UserStep: CustomStringConvertible {
         case let .answer(kind, nth, outcome, value):
             ".answer(\"\(kind.replacingEscapes())\", nth: \(nth), outcome: \"\(outcome.replacingEscapes())\", value: \(value?.description ?? "nil"))"
         case .relaunch: ".relaunch"
+        case let .drawn(step, values): ".drawn(\(step), values: \(values))"
         }
     }
 }

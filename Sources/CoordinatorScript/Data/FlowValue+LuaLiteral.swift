@@ -51,6 +51,7 @@ extension UserStep {
                 + ", " + LuaSyntax.quoted(outcome) + (value.map { ", " + $0.luaLiteral(secret: secret) } ?? "") + ")"
         case .open(let url): "open(" + LuaSyntax.quoted(url) + ")"
         case .relaunch: "relaunch()"
+        case let .drawn(step, values): values.map { "random(" + LuaSyntax.literal($0) + ") " }.joined() + step.luaSource(secret: secret)
         }
     }
 }

@@ -73,6 +73,11 @@ enum Prelude {
     --- The app's clock: seconds since the app began (virtual: it moves with advance(seconds), or the host).
     M.now = native.now
 
+    --- A random integer from 1 to m (flow.random(m)) or from m to n (flow.random(m, n)), at most 64 values,
+    --- drawn in a step and recorded with it: a replay draws the same, a flow test gives it with random(k),
+    --- and exploration takes each value as a branch. Use it instead of math.random.
+    M.random = native.random
+
     --- Declares the application: which coordinator runs for each gateway state.
     function M.app(flows) native.setFlows(flows) end
 

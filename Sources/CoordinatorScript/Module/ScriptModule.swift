@@ -152,6 +152,16 @@ final class ScriptModule {
         try native.set("now", lua.function(name: "now", holding: runtime) { runtime, call in
             try call.pushResult(runtime.app.clock.now)
         })
+        try native.set("random", lua.function(name: "random", holding: runtime) { runtime, call in
+            // flow.random(m): from 1 to m; flow.random(m, n): from m to n; integers, at most 64 values.
+            guard call.count >= 1, call.type(1) != .nil else {
+                throw LuaError(.runtime, "flow.random(m) draws from 1 to m and flow.random(m, n) from m to n: it takes one or two integers")
+            }
+            let first = try call.integer(1)
+            let (low, high) = call.count >= 2 && call.type(2) != .nil ? (first, try call.integer(2)) : (1, first)
+            guard low <= high else { throw LuaError(.runtime, "flow.random: no integer lies from \(low) to \(high)") }
+            try call.pushResult(runtime.app.draw(in: low...high))
+        })
         try native.set("getState", lua.function(name: "state", holding: runtime) { runtime, call in
             try call.pushResult(runtime.app.gateway.state.rawValue)
         })

@@ -89,13 +89,26 @@ public enum AppSnapshot {
             return .record(FlowRecord(fields))
         case .open(let url): return ["open": .string(url)]
         case .relaunch: return ["relaunch": true]
+        case let .drawn(step, values):
+            guard case .record(let fields) = value(of: step) else { return value(of: step) }
+            return .record(FlowRecord(fields.fields.map { ($0.key, $0.value) } + [("random", .list(values.map { .int($0) }))]))
         }
     }
 
     /// The step a document's entry describes.
     package static func step(from value: FlowValue, number: Int) throws -> UserStep {
-        func bad() -> SnapshotError { SnapshotError(.malformed, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, page, sizeClass, event, advance, answer, open, relaunch)") }
+        func bad() -> SnapshotError { SnapshotError(.malformed, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, page, sizeClass, event, advance, answer, open, relaunch; random: the values it drew)") }
         guard case .record(let fields) = value else { throw bad() }
+        if let drawn = fields["random"] {
+            // The values the step drew, each an integer.
+            guard let list = drawn.listValue, !list.isEmpty else { throw bad() }
+            let values = try list.map { item -> Int in
+                guard let value = item.intValue else { throw bad() }
+                return value
+            }
+            let step = try Self.step(from: .record(FlowRecord(fields.fields.filter { $0.key != "random" }.map { ($0.key, $0.value) })), number: number)
+            return .drawn(step, values: values)
+        }
         if let output = fields["tap"]?.stringValue { return .tap(output, payload: fields["payload"]) }
         if fields["back"] == true { return .back }
         if fields["dismiss"] == true { return .dismiss }

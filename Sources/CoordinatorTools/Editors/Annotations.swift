@@ -92,6 +92,13 @@ package enum Annotations {
             ---@return number
             function flow.now() end
             """),
+        ("random", """
+            ---A random integer from 1 to `m` (`flow.random(6)`) or from `m` to `n` (`flow.random(2, 5)`), at most 64 values, drawn in a step and recorded with it: a replay, a snapshot and `:goto` draw the same, a flow test gives it with `random(k)` before the step, and exploration takes each value as a branch. Use it instead of `math.random`.
+            ---@param m integer
+            ---@param n? integer
+            ---@return integer
+            function flow.random(m, n) end
+            """),
         ("restart", """
             ---Tears the whole app down and starts the flow of gateway state `state` in one step (a sign-out, a session that expired, another account): `flow.restart("authorization", { switching = true })`.
             ---@param state string
@@ -322,6 +329,7 @@ package enum Annotations {
         ("advance", "---Time passes: the app's clock moves on by `seconds`, and every timer due by then fires, in due order; returns how many fired.\n---@param seconds number\n---@return integer\nfunction advance(seconds) end"),
         ("event", "---The outside world sends an event the app declares (or `background`, `foreground`); returns whether a flow heard it.\n---@param name string\n---@param payload? any\n---@return boolean\nfunction event(name, payload) end"),
         ("sizeClass", "---The window's width, or (given one) a rotation: \"compact\" collapses a split into one stack, \"regular\" shows its columns side by side.\n---@param width? \"compact\"|\"regular\"\n---@return \"compact\"|\"regular\"?\nfunction sizeClass(width) end"),
+        ("random", "---The value the next random draw (`flow.random`) takes: a flow test gives each draw this way, before the step that draws it.\n---@param value integer\nfunction random(value) end"),
         ("stack", "---The visible stack's screen names, bottom first.\n---@return string[]\nfunction stack() end"),
         ("tree", "---The coordinator tree.\n---@return { name: string, children: table[] }?\nfunction tree() end"),
         ("snapshot", "---The whole app as JSON.\n---@return string\nfunction snapshot() end"),

@@ -106,6 +106,7 @@ public final class Explorer {
     /// `os.exit` an error (it would end the exploration without its report).
     package static func prepare(_ runtime: ScriptRuntime) throws {
         runtime.lua.warningsEnabled = false
+        runtime.app.draws.live = false // each value of a draw is a branch, given to it
         try runtime.lua.globals.set("print", runtime.lua.function(name: "print") { _ in })
         _ = try runtime.lua.run(randomSeeding, name: "=(explore)")
         try ExitGuard.install(in: runtime)
@@ -193,6 +194,9 @@ public final class Explorer {
         /// What the lifecycle oracle found after the step: what it left running without a screen, and what
         /// it left alive (found when the state's expansion ends, ``Expansion``).
         package internal(set) var violations: [String]
+        /// The range of a random draw the step failed at for want of a value given (it stands for an
+        /// action per value, ``drawing(_:_:)``).
+        var drawNeeded: ClosedRange<Int>? = nil
     }
 
     /// What expanding one state gave: every action the user has there and where each led.
@@ -290,7 +294,7 @@ public final class Explorer {
         } else {
             outcomes = try replays(actions, at: path, origin: origin)
         }
-        return finish(outcomes, actionCount: actions.count, freshBefore: freshBefore)
+        return finish(outcomes, actionCount: outcomes.count, freshBefore: freshBefore)
     }
 
     /// Expands the states `requests` name (part of a level, in the level's order), each as
@@ -369,13 +373,22 @@ public final class Explorer {
     private func replays(_ actions: [UserStep], at path: [UserStep], origin: String) throws -> [Outcome] {
         var outcomes: [Outcome] = []
         var atState = true
-        for action in actions {
+        var actions = actions, next = 0
+        while next < actions.count {
+            let action = actions[next]
+            next += 1
             if !atState { _ = try goTo(path, expecting: origin) }
             atState = false
             oracle.beforeStep(action.luaSource)
             oracle.listen()
             defer { oracle.stopListening() }
             var outcome = try take(action)
+            if let drawing = Self.drawing(action, outcome) {
+                // The step drew a value none gave: each value is an action of its own, taken next.
+                actions.insert(contentsOf: drawing, at: next)
+                atState = (try? identity().key) == origin
+                continue
+            }
             switch outcome.result {
             case .failed:
                 // The step was undone, but a handler may have changed Lua data before it failed.
@@ -401,7 +414,10 @@ public final class Explorer {
     private func branches(_ actions: [UserStep], at path: [UserStep], origin: String, image: LuaImage) throws -> Branched {
         var outcomes: [Outcome] = []
         var forReal: [Int] = [], leavesNothing: Set<Int> = []
-        for action in actions {
+        var actions = actions, next = 0
+        while next < actions.count {
+            let action = actions[next]
+            next += 1
             guard action != .relaunch else {
                 forReal.append(outcomes.count)
                 outcomes.append(Outcome(action: action, result: .failed(""), unhandled: nil, violations: []))
@@ -418,6 +434,10 @@ public final class Explorer {
                 }
             }
             if options.checksBranches, try identity().key != origin { throw ExploreFailure.branchDidNotComeBack(path + [action]) }
+            if let drawing = Self.drawing(action, outcome) {
+                actions.insert(contentsOf: drawing, at: next) // each value the step drew is an action, taken next
+                continue
+            }
             if case .failed = outcome.result {} else if mayHaveLeftAlive {
                 forReal.append(outcomes.count)
             } else if left, options.checksBranches {
@@ -524,6 +544,17 @@ public final class Explorer {
         }
     }
 
+    /// The actions `action` stands for when its step failed at a random draw that no value was given for:
+    /// the action with each value of the draw's range given to it (after those it gave already), or nil.
+    /// A draw is a choice the user cannot make: each of its values leads on as an action would.
+    private static func drawing(_ action: UserStep, _ outcome: Outcome) -> [UserStep]? {
+        guard case .failed = outcome.result, let range = outcome.drawNeeded else { return nil }
+        return range.map { value in
+            if case let .drawn(step, values) = action { return .drawn(step, values: values + [value]) }
+            return .drawn(action, values: [value])
+        }
+    }
+
     /// Takes `action` where the app is, and says what it gave (the lifecycle oracle's collection aside).
     private func take(_ action: UserStep) throws -> Outcome {
         let unheard = app.unheard.count
@@ -532,7 +563,9 @@ public final class Explorer {
                 try app.atomicallyRendering { try app.perform(action) }
             }
         } catch {
-            return Outcome(action: action, result: .failed(Self.text(of: error)), unhandled: nil, violations: [])
+            var outcome = Outcome(action: action, result: .failed(Self.text(of: error)), unhandled: nil, violations: [])
+            outcome.drawNeeded = app.draws.needed
+            return outcome
         }
         oracle.afterStep()
         var pendingOfKind: [String: Int] = [:]

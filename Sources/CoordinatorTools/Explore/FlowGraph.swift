@@ -93,11 +93,20 @@ package struct FlowGraph: Sendable {
         for state in report.states { _ = node(state) }
         start = report.states.first.map(node)
         // Each drawn action with its payload; labels are made once all are known.
-        var taken: [(from: String, to: String, name: String, payload: FlowValue?, kind: Kind, label: String?)] = []
+        var taken: [(from: String, to: String, name: String, payload: FlowValue?, kind: Kind, label: String?, draws: [Int])] = []
         for transition in report.transitions {
             if case .sizeClass = transition.action { continue } // a rotation shows the same screens: not drawn
             let from = report.states[transition.from]
-            let (name, payload, kind): (String, FlowValue?, Kind) = switch transition.action {
+            // A step's random draws are no part of its name: they say where it went when it went to several places.
+            var draws: [Int] = []
+            func drawn(_ action: UserStep) -> (String, FlowValue?, Kind) {
+                if case let .drawn(inner, values) = action {
+                    draws += values
+                    return drawn(inner)
+                }
+                return edge(action)
+            }
+            func edge(_ action: UserStep) -> (String, FlowValue?, Kind) { switch action {
             // A secret in a payload (a password) is drawn masked.
             case .tap(let output, let payload): (output, SecretText.shown(payload, of: report.secretOutputs[from.screen + "." + output]), .output)
             case .back: ("back", nil, .back)
@@ -110,12 +119,14 @@ package struct FlowGraph: Sendable {
             case .advance(let seconds): ("after " + AppClock.seconds(seconds) + " s", nil, .time)
             case let .answer(kind, _, outcome, _): ("answer " + kind + " " + outcome, nil, .answer)
             case .relaunch: ("relaunch", nil, .relaunch)
-            }
+            case .drawn(let inner, _): drawn(inner)
+            } }
+            let (name, payload, kind) = drawn(transition.action)
             // A switch to another tab is not drawn (each tab is its group); a tab that is a button acts,
             // selecting nothing (the selected tab stays, or a modal covers the bar): that edge is drawn.
             let to = report.states[transition.to]
             if kind == .tab, to.tab != nil, to.tab != from.tab { continue }
-            taken.append((node(from), node(report.states[transition.to]), name, payload, kind, report.itemLabels[from.screen + "." + name]))
+            taken.append((node(from), node(report.states[transition.to]), name, payload, kind, report.itemLabels[from.screen + "." + name], draws))
         }
         // An output that leads one node to several places: its edges say which payload goes where (of a
         // record, the fields whose values differ).
@@ -136,6 +147,9 @@ package struct FlowGraph: Sendable {
                 } else {
                     label += " " + Self.distinguishing(payload, among: payloads[key] ?? [])
                 }
+            }
+            if (targets[key]?.count ?? 0) > 1, !edge.draws.isEmpty {
+                label += " (random " + edge.draws.map(String.init).joined(separator: ", ") + ")"
             }
             let drawn = Edge(from: edge.from, to: edge.to, label: label, kind: edge.kind)
             if seen.insert(drawn).inserted { edges.append(drawn) }

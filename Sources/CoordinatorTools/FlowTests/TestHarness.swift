@@ -51,6 +51,7 @@ final class TestHarness {
         self.timeLimit = timeLimit
         runtime = try limits.runtime(driverFunctions: true, timed: timeLimit != nil)
         functions = try runtime.lua.newTable()
+        runtime.app.draws.live = false // a test gives each draw with random(k)
         try prepare?(runtime)
         oracle = LifecycleOracle(app: runtime.app)
         let oracle = oracle, app = runtime.app, lua = runtime.lua

@@ -147,11 +147,17 @@ public final class REPL {
         let secrets = SecretLine.Watch(app: app)
         var masked: String?
         defer { typedSecret = masked.map { (lines.count, $0) } }
+        // The random values the line drew: time travel gives them to it again, a recorded test before its step.
+        let draws = app.draws
+        var drawn: [Int] = []
+        draws.observer = { drawn.append($0) }
+        defer { draws.observer = nil }
         let outcome = runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
             let declarations = runtime.appDeclarations
             let unheard = app.unheard.count, unheardSignals = app.unheardSignals.count, taps = app.tapsTaken
             var outcome = dispatch(line)
             var ok = outcome.ok
+            if ok, !drawn.isEmpty, let step = outcome.step { outcome.step = drawn.map { "random(\($0)) " }.joined() + step }
             if let typed = secrets.line(succeeded: ok) { (masked, outcome.step) = (typed.shown, typed.recorded) }
             if ok, let step = outcome.step, signature != before { recorder.note(step, line: number, stack: app.window.visibleNames) }
             if ok, app.unheard.count != unheard, let last = app.unheard.last {
@@ -179,7 +185,7 @@ public final class REPL {
         let ok = outcome.ok
         if ok, outcome.replayable {
             let did = masked ?? outcome.step.flatMap { $0 == lines.joined(separator: "\n  ") ? nil : $0 }
-            history.append(LineHistory.Entry(number: number, lines: lines, did: did, secret: masked != nil,
+            history.append(LineHistory.Entry(number: number, lines: lines, did: did, secret: masked != nil, draws: drawn,
                                              changedState: app.changeCount != changesBefore, sources: sourcesBefore))
             if history.wantsCheckpoint {
                 history.checkpoint(try? runtime.snapshot(), sources: runtime.sources)

@@ -28,6 +28,8 @@ struct LineHistory {
         /// Whether its lines typed a secret: they run again when time travels, but are never shown (``did``
         /// shows the steps they took, the secrets masked).
         var secret = false
+        /// The random values it drew, in order (given to it again when time travels).
+        var draws: [Int] = []
         /// Whether it changed the app's state (navigation, inputs, tree, gateway): the lines `:history` lists
         /// and `:undo` takes back.
         let changedState: Bool
@@ -158,6 +160,8 @@ struct LineHistory {
                     _ = try fresh.reload()
                 }
                 replay.lineNumber = entry.number - 1
+                fresh.app.draws.give(entry.draws)
+                defer { fresh.app.draws.forgetGiven() }
                 for line in entry.lines where !replay.handle(line) {
                     if outOfTime() {
                         throw LuaError(.interrupted, "timed out replaying line \(entry.number): the time limit holds for the whole travel, so the app stays as it is")
