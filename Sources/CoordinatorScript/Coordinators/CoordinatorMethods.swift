@@ -16,7 +16,7 @@ enum CoordinatorMethods {
         ("dismiss", dismiss), ("selectTab", selectTab), ("alert", alert), ("run", run), ("setTabs", setTabs),
         ("finish", finish), ("update", update), ("send", send), ("onSignal", onSignal), ("onEvent", onEvent),
         ("after", after), ("every", every), ("request", request),
-        ("screens", screens), ("children", children), ("setBadge", setBadge),
+        ("screens", screens), ("children", children), ("child", child), ("setBadge", setBadge),
         ("setPages", setPages), ("selectPage", selectPage), ("setSplit", setSplit), ("showDetail", showDetail),
     ]
 
@@ -131,15 +131,39 @@ enum CoordinatorMethods {
 
     /// `self:children()`: its running child flows' instances (a Swift coordinator's handle), oldest first.
     static func children(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
+        let name = try childClassName(runtime, call, required: false)
         let list = try runtime.lua.newTable()
-        for (i, child) in coordinator.children.enumerated() {
-            if let scripted = child as? ScriptedCoordinator {
-                if let instance = scripted.instance { try list.set(i + 1, instance) }
-            } else {
-                try list.set(i + 1, LuaObject(child))
-            }
+        var count = 0
+        for child in coordinator.children where child.status == .running && (name == nil || child.name == name) {
+            count += 1
+            try list.set(count, value(of: child))
         }
         try call.pushResult(list)
+    }
+
+    /// `self:child(Class)`: its newest running direct child of that class (the class or its name), or nil:
+    /// the "already open" guard (`if self:child(Settings) then return end`).
+    static func child(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
+        let name = try childClassName(runtime, call, required: true)
+        guard let child = coordinator.children.last(where: { $0.status == .running && $0.name == name }) else { return }
+        try call.pushResult(value(of: child))
+    }
+
+    /// The class argument 1 names (a class, `flow.coordinator "Name"`'s value, or its name); nil when there is
+    /// none and none is `required`.
+    private static func childClassName(_ runtime: ScriptRuntime, _ call: borrowing LuaCall, required: Bool) throws -> String? {
+        switch call.type(1) {
+        case .string: return try call.string(1)
+        case .table: return try runtime.classes.class(at: 1, of: call).name
+        case .none where !required, .nil where !required: return nil
+        default: throw call.badArgument(1, "expected a coordinator class or its name")
+        }
+    }
+
+    /// A child as Lua sees it: a scripted flow's instance (its `self`), a Swift coordinator's handle.
+    private static func value(of child: Coordinator) -> any LuaPushable {
+        if let scripted = child as? ScriptedCoordinator { return scripted.instance.map(LuaValue.table) ?? LuaValue.nil }
+        return LuaObject(child)
     }
 
     /// `self:alert { title = ..., message = ..., actions = { "OK", { "Delete", function() ... end, style =

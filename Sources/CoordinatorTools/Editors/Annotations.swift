@@ -288,7 +288,8 @@ package enum Annotations {
             function Coordinator:onEvent(name, handler) end
             """),
         ("screens", "---The screens this coordinator shows.\n---@return coordinator.Screen[]\nfunction Coordinator:screens() end"),
-        ("children", "---Its running child flows.\n---@return coordinator.Coordinator[]\nfunction Coordinator:children() end"),
+        ("children", "---Its running child flows, oldest first; of one class (the class or its name) when given.\n---@param class? coordinator.Coordinator|string\n---@return coordinator.Coordinator[]\nfunction Coordinator:children(class) end"),
+        ("child", "---Its newest running child flow of a class (the class or its name), or nil: the \"already open\" guard, `if self:child(Settings) then return end`.\n---@param class coordinator.Coordinator|string\n---@return coordinator.Coordinator?\nfunction Coordinator:child(class) end"),
         ("setBadge", """
             ---Sets a tab's badge (nil: none).
             ---@param tab integer|string
