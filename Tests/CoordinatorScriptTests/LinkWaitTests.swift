@@ -101,6 +101,48 @@ import TestSupport
         #expect(stack(again) == ["Login"])
     }
 
+    /// A query value may be literal text with parameters inside: the link's value (percent-decoded once)
+    /// must match it whole, each parameter one or more characters other than `/`, so routes that differ
+    /// only there are routes of their own (a browser's `deep-link?url=...`).
+    @Test func literalQueryValuesChooseTheRoute() throws {
+        let folder = try TemporaryDirectory()
+        let runtime = try ScriptRuntime(driverFunctions: true)
+        runtime.lua.tracebacks = false
+        try runtime.load(script: folder.write("app.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { go = "value" } }
+            flow.screen "Item" { inputs = { "item", "ref", "extra" } }
+            local App = flow.coordinator "App"
+            function App:start() self:push("Home").onGo = function(item) self:push("Item", item) end end
+            flow.app { authorization = App }
+            flow.route("app://deep-link?url=/settings/:section", { example = { section = "privacy" },
+              { on = "Home", tap = "go", payload = { item = "settings", ref = ":section" } } })
+            flow.route("app://deep-link?url=/panel/:panel-:size&from=:source", { example = { panel = "top", size = "big", source = "mail" },
+              { on = "Home", tap = "go", payload = { item = ":panel", ref = ":size", extra = ":source" } } })
+            flow.route("app://deep-link?url=/about", { { on = "Home", tap = "go", payload = { item = "about" } } })
+            """))
+        try runtime.start()
+        func inputs(after url: String) throws -> [String: FlowValue]? {
+            try runtime.open(url)
+            defer { try? runtime.open("app://deep-link?url=/about") }
+            return runtime.app.window.visibleScreen?.inputs.fields.reduce(into: [:]) { $0[$1.key] = $1.value }
+        }
+        #expect(try inputs(after: "app://deep-link?url=%2Fsettings%2Fgeneral") == ["item": "settings", "ref": "general"])
+        #expect(try inputs(after: "app://deep-link?url=/panel/news-feed-small&from=push") == ["item": "news", "ref": "feed-small", "extra": "push"])
+        #expect(try inputs(after: "app://deep-link?url=/about") == ["item": "about"])
+        for unmatched in ["app://deep-link?url=/settings/a/b", "app://deep-link?url=/settings/", "app://deep-link?url=/about/more",
+                          "app://deep-link", "app://deep-link?url=/panel/-x"] {
+            #expect(throws: RouteError.self, "\(unmatched)") { try runtime.open(unmatched) }
+        }
+        #expect(try runtime.declaredRoutes.map { try $0.exampleURL() } == [
+            "app://deep-link?url=%2Fsettings%2Fprivacy", "app://deep-link?url=%2Fpanel%2Ftop-big&from=mail", "app://deep-link?url=%2Fabout"])
+        #expect(runtime.declaredRoutes[1].parameters == ["panel", "size", "source"])
+        // A value past 4 KiB matches no text (each parameter may try every place): refused at once, however
+        // many places it offers.
+        let long = "app://deep-link?url=/panel/" + String(repeating: "-", count: 1 << 20) + "&from=x"
+        #expect(throws: RouteError.self) { try runtime.open(long) }
+    }
+
     @Test func queryParametersAreDeclaredCheckedAndGivenToPayloads() throws {
         let folder = try TemporaryDirectory()
         func load(_ routes: String) throws -> ScriptRuntime {
@@ -134,7 +176,8 @@ import TestSupport
         }
         #expect(failure(#"flow.route("app://item/:id", { { on = "Home", tap = "go", payload = { ref = ":source" } } })"#)
             .contains("the payload names ':source', which is not a parameter of the pattern (parameters: id)"))
-        #expect(failure(#"flow.route("app://item?ref=mail", { { on = "Home" } })"#).contains("the query declares parameters (?ref=:name), not the value 'mail'"))
+        #expect(failure(#"flow.route("app://item?ref=:a:b", { { on = "Home" } })"#).contains("the query's ref has :a and :b side by side (text must part them)"))
+        #expect(failure(#"flow.route("app://item?url=/x/:id&id=:id", { { on = "Home" } })"#).contains("parameter ':id' is empty or named twice"))
         #expect(failure(#"flow.route("app://item/:id?x=:id", { { on = "Home" } })"#).contains("parameter ':id' is empty or named twice"))
         #expect(failure(#"flow.route("app://item", { requires = "mian", { on = "Home" } })"#).contains("requires 'mian', which is no gateway state of the app (states: authorization)"))
         #expect(failure(#"flow.route("app://item", { { optional = true, tap = "go" } })"#).contains("an optional step names the screen it waits for"))

@@ -49,17 +49,35 @@ public struct Route {
     let scheme: String
     /// The pattern's segments after the scheme (the host first): a literal, or a parameter (`:name`).
     let segments: [Segment]
-    /// The query parameters the pattern declares (`?to=:account`): the link's key, and the parameter it is.
-    let queryParameters: [(key: String, name: String)]
+    /// The query values the pattern declares, by the link's key: a parameter (`?to=:account`), or text
+    /// with parameters inside (`?url=/settings/:section`) that the link's value must match.
+    let queryValues: [(key: String, value: QueryValue)]
 
     enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
     }
 
+    /// What a pattern's query declares for one key.
+    enum QueryValue {
+        /// The whole value is the parameter (`?to=:account`): any value, or none.
+        case parameter(String)
+        /// Text the link's value must match whole (`?url=/settings/:section`): literal pieces and
+        /// parameters, each parameter one or more characters other than `/`; the key must be there.
+        case template([Segment])
+
+        /// The pieces: a parameter alone, or the template's.
+        var pieces: [Segment] {
+            switch self {
+            case .parameter(let name): [.parameter(name)]
+            case .template(let pieces): pieces
+            }
+        }
+    }
+
     /// The parameters the pattern names, in order: its path's, then its query's.
     public var parameters: [String] {
-        segments.compactMap { if case .parameter(let name) = $0 { name } else { nil } } + queryParameters.map(\.name)
+        (segments + queryValues.flatMap(\.value.pieces)).compactMap { if case .parameter(let name) = $0 { name } else { nil } }
     }
 
     init(pattern: String, from: Start, example: [String: String], location: String, steps: [RouteStep], requires: AppState? = nil) throws {
@@ -82,15 +100,21 @@ public struct Route {
                 segments.append(.literal(part))
             }
         }
-        var query: [(key: String, name: String)] = []
+        var query: [(key: String, value: QueryValue)] = []
         for (key, value) in Route.queryPairs(of: pattern) {
-            guard value.hasPrefix(":") else {
-                throw LuaError(.runtime, "route '\(pattern)': the query declares parameters (?\(key)=:name), not the value '\(value)'")
-            }
-            let name = String(value.dropFirst())
-            try declare(name)
             guard !query.contains(where: { $0.key == key }) else { throw LuaError(.runtime, "route '\(pattern)': the query names '\(key)' twice") }
-            query.append((key, name))
+            let pieces = Route.pieces(of: value)
+            for case .parameter(let name) in pieces { try declare(name) }
+            if pieces.count == 1, case .parameter(let name) = pieces[0] {
+                query.append((key, .parameter(name)))
+                continue
+            }
+            for (a, b) in zip(pieces, pieces.dropFirst()) {
+                if case .parameter(let first) = a, case .parameter(let second) = b {
+                    throw LuaError(.runtime, "route '\(pattern)': the query's \(key) has :\(first) and :\(second) side by side (text must part them)")
+                }
+            }
+            query.append((key, .template(pieces)))
         }
         self.pattern = pattern
         self.from = from
@@ -99,8 +123,73 @@ public struct Route {
         self.steps = steps
         self.scheme = scheme
         self.segments = segments
-        self.queryParameters = query
+        self.queryValues = query
         self.requires = requires
+    }
+
+    /// A query value of a pattern as literal text and parameters (`:name`, a run of letters, digits and
+    /// `_`; a `:` with no name after it is text).
+    static func pieces(of value: String) -> [Segment] {
+        var pieces: [Segment] = []
+        func add(text: String) {
+            guard !text.isEmpty else { return }
+            if case .literal(let previous)? = pieces.last { pieces[pieces.count - 1] = .literal(previous + text) } else { pieces.append(.literal(text)) }
+        }
+        var rest = Substring(value)
+        while let colon = rest.firstIndex(of: ":") {
+            add(text: String(rest[..<colon]))
+            let after = rest[rest.index(after: colon)...]
+            let name = after.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            if name.isEmpty { add(text: ":") } else { pieces.append(.parameter(String(name))) }
+            rest = after.dropFirst(name.count)
+        }
+        add(text: String(rest))
+        return pieces
+    }
+
+    /// The parameters `value` gives when it matches `pieces` whole (each parameter one or more characters
+    /// other than `/`; the shortest that lets the rest match), or nil.
+    static func match(_ pieces: ArraySlice<Segment>, _ value: Substring) -> [String: String]? {
+        guard let piece = pieces.first else { return value.isEmpty ? [:] : nil }
+        let rest = pieces.dropFirst()
+        switch piece {
+        case .literal(let text):
+            guard value.hasPrefix(text) else { return nil }
+            return match(rest, value.dropFirst(text.count))
+        case .parameter(let name):
+            let run = value.prefix { $0 != "/" }
+            guard !run.isEmpty else { return nil }
+            guard case .literal(let next)? = rest.first, let first = next.first else {
+                return rest.isEmpty && run.endIndex == value.endIndex ? [name: String(run)] : nil
+            }
+            // Each place in the run where the text after the parameter may begin, nearest first.
+            var end = run.index(after: run.startIndex)
+            while true {
+                if end == value.endIndex || value[end] == first, var found = match(rest, value[end...]) {
+                    found[name] = String(value[..<end])
+                    return found
+                }
+                guard end < run.endIndex else { return nil }
+                end = value.index(after: end)
+            }
+        }
+    }
+
+    /// The longest query value matched against text with parameters inside (a parameter may try every
+    /// place the text after it could begin: the cost grows with the square of the value's length).
+    static let longestMatchedValue = 4096
+
+    /// ``match(_:_:)`` of a whole query value: nil for one longer than ``longestMatchedValue`` bytes.
+    static func matchValue(_ pieces: [Segment], _ value: String) -> [String: String]? {
+        value.utf8.count <= longestMatchedValue ? match(pieces[...], value[...]) : nil
+    }
+
+    /// Whether the link's query (`query`, decoded) has every text value the pattern declares, matching.
+    func queryMatches(_ query: [String: String]) -> Bool {
+        queryValues.allSatisfy { key, declared in
+            guard case .template(let pieces) = declared else { return true }
+            return query[key].map { Self.matchValue(pieces, $0) != nil } ?? false
+        }
     }
 
     /// The scheme and the path's segments (percent-decoded) of `url`, or nil when it is not `scheme://...`.
@@ -150,8 +239,14 @@ public struct Route {
     func match(_ parts: [String], query: [String: String]) -> [String: String]? {
         guard parts.count == segments.count else { return nil }
         var parameters = query
-        for (key, name) in queryParameters {
-            if let value = query[key] { parameters[name] = value }
+        for (key, declared) in queryValues {
+            guard let value = query[key] else { continue }
+            switch declared {
+            case .parameter(let name): parameters[name] = value
+            case .template(let pieces):
+                guard let found = Self.matchValue(pieces, value) else { return nil }
+                parameters.merge(found) { _, new in new }
+            }
         }
         for (segment, part) in zip(segments, parts) {
             switch segment {
@@ -175,9 +270,17 @@ public struct Route {
                 url += "/" + Route.percentEncoded(value)
             }
         }
-        for (i, (key, name)) in queryParameters.enumerated() {
-            guard let value = example[name] else {
-                throw LuaError(.runtime, "route '\(pattern)' (\(location)) declares no example for :\(name)")
+        for (i, (key, declared)) in queryValues.enumerated() {
+            var value = ""
+            for piece in declared.pieces {
+                switch piece {
+                case .literal(let text): value += text
+                case .parameter(let name):
+                    guard let given = example[name] else {
+                        throw LuaError(.runtime, "route '\(pattern)' (\(location)) declares no example for :\(name)")
+                    }
+                    value += given
+                }
             }
             url += (i == 0 ? "?" : "&") + Route.percentEncoded(key) + "=" + Route.percentEncoded(value)
         }

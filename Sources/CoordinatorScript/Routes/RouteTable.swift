@@ -175,8 +175,9 @@ final class RouteTable {
         let app = runtime.app
         let index = self.index ?? RouteIndex(routes)
         self.index = index
-        guard let (scheme, parts) = Route.split(url), let i = index.first(scheme: scheme, parts[...]),
-              let parameters = routes[i].match(parts, query: Route.query(of: url)) else {
+        let query = Route.query(of: url)
+        guard let (scheme, parts) = Route.split(url), let i = index.first(scheme: scheme, parts[...], accepting: { self.routes[$0].queryMatches(query) }),
+              let parameters = routes[i].match(parts, query: query) else {
             let known = routes.isEmpty ? "the app declares no routes" : "routes: " + routes.map(\.pattern).joined(separator: ", ")
             throw RouteError(.noMatch, "no route matches \(Route.shown(url)) (\(known))")
         }
@@ -375,8 +376,9 @@ struct RouteIndex {
     final class Node {
         var literals: [String: Node] = [:]
         var parameter: Node?
-        /// The first route (by its place in the table) whose pattern ends at this node.
-        var ending: Int?
+        /// The routes whose patterns end at this node, by their place in the table (several differ in the
+        /// text values of their queries).
+        var endings: [Int] = []
     }
 
     private var roots: [String: Node] = [:]
@@ -397,20 +399,21 @@ struct RouteIndex {
                     node = next
                 }
             }
-            if node.ending == nil { node.ending = i }
+            node.endings.append(i)
         }
     }
 
-    /// The first route the link's segments `parts` match in scheme `scheme`.
-    func first(scheme: String, _ parts: ArraySlice<String>) -> Int? {
-        roots[scheme].flatMap { Self.first(from: $0, parts) }
+    /// The first route the link's segments `parts` match in scheme `scheme`, of those `accepting` takes (its
+    /// query's text values match).
+    func first(scheme: String, _ parts: ArraySlice<String>, accepting: (Int) -> Bool) -> Int? {
+        roots[scheme].flatMap { Self.first(from: $0, parts, accepting) }
     }
 
-    private static func first(from node: Node, _ parts: ArraySlice<String>) -> Int? {
-        guard let part = parts.first else { return node.ending }
+    private static func first(from node: Node, _ parts: ArraySlice<String>, _ accepting: (Int) -> Bool) -> Int? {
+        guard let part = parts.first else { return node.endings.first(where: accepting) }
         let rest = parts.dropFirst()
-        let literal = node.literals[part].flatMap { first(from: $0, rest) }
-        let parameter = node.parameter.flatMap { first(from: $0, rest) }
+        let literal = node.literals[part].flatMap { first(from: $0, rest, accepting) }
+        let parameter = node.parameter.flatMap { first(from: $0, rest, accepting) }
         switch (literal, parameter) {
         case let (a?, b?): return min(a, b)
         case let (a, b): return a ?? b
