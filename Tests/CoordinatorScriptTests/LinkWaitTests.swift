@@ -101,11 +101,8 @@ import TestSupport
         #expect(stack(again) == ["Login"])
     }
 
-    /// A query value may be literal text with parameters inside: the link's value (percent-decoded once)
-    /// must match it whole, each parameter one or more characters other than `/`, so routes that differ
-    /// only there are routes of their own (a browser's `deep-link?url=...`).
-    @Test func literalQueryValuesChooseTheRoute() throws {
-        let folder = try TemporaryDirectory()
+    /// An app whose Home's `go` output pushes Item with the payload as its inputs, and `routes` (Lua) declared.
+    static func itemApp(in folder: TemporaryDirectory, routes: String) throws -> ScriptRuntime {
         let runtime = try ScriptRuntime(driverFunctions: true)
         runtime.lua.tracebacks = false
         try runtime.load(script: folder.write("app.lua", """
@@ -115,16 +112,26 @@ import TestSupport
             local App = flow.coordinator "App"
             function App:start() self:push("Home").onGo = function(item) self:push("Item", item) end end
             flow.app { authorization = App }
+            \(routes)
+            """))
+        try runtime.start()
+        return runtime
+    }
+
+    /// A query value may be literal text with parameters inside: the link's value (percent-decoded once)
+    /// must match it whole, each parameter one or more characters other than `/`, so routes that differ
+    /// only there are routes of their own (a browser's `deep-link?url=...`).
+    @Test func literalQueryValuesChooseTheRoute() throws {
+        let runtime = try Self.itemApp(in: TemporaryDirectory(), routes: """
             flow.route("app://deep-link?url=/settings/:section", { example = { section = "privacy" },
               { on = "Home", tap = "go", payload = { item = "settings", ref = ":section" } } })
             flow.route("app://deep-link?url=/panel/:panel-:size&from=:source", { example = { panel = "top", size = "big", source = "mail" },
               { on = "Home", tap = "go", payload = { item = ":panel", ref = ":size", extra = ":source" } } })
             flow.route("app://deep-link?url=/about", { { on = "Home", tap = "go", payload = { item = "about" } } })
-            """))
-        try runtime.start()
+            """)
         func inputs(after url: String) throws -> [String: FlowValue]? {
             try runtime.open(url)
-            defer { try? runtime.open("app://deep-link?url=/about") }
+            defer { _ = try? runtime.open("app://deep-link?url=/about") }
             return runtime.app.window.visibleScreen?.inputs.fields.reduce(into: [:]) { $0[$1.key] = $1.value }
         }
         #expect(try inputs(after: "app://deep-link?url=%2Fsettings%2Fgeneral") == ["item": "settings", "ref": "general"])
@@ -145,21 +152,7 @@ import TestSupport
 
     @Test func queryParametersAreDeclaredCheckedAndGivenToPayloads() throws {
         let folder = try TemporaryDirectory()
-        func load(_ routes: String) throws -> ScriptRuntime {
-            let runtime = try ScriptRuntime(driverFunctions: true)
-            runtime.lua.tracebacks = false
-            try runtime.load(script: folder.write("app.lua", """
-                local flow = require "coordinator"
-                flow.screen "Home" { outputs = { go = "value" } }
-                flow.screen "Item" { inputs = { "item", "ref", "extra" } }
-                local App = flow.coordinator "App"
-                function App:start() self:push("Home").onGo = function(item) self:push("Item", item) end end
-                flow.app { authorization = App }
-                \(routes)
-                """))
-            try runtime.start()
-            return runtime
-        }
+        func load(_ routes: String) throws -> ScriptRuntime { try Self.itemApp(in: folder, routes: routes) }
         let runtime = try load("""
             flow.route("app://item/:id?ref=:source", { example = { id = "7", source = "mail" },
               { on = "Home", tap = "go", payload = { item = ":id", ref = ":source" } } })
