@@ -181,7 +181,7 @@ struct ExploreCommand: ParsableCommand {
             }
             if report.hasFindings { testPath = path }
         }
-        var verification: Explorer.Verification?
+        var verification: ExploreVerification?
         if verify {
             let count = verifySample > 1 ? Int(verifySample.rounded()) : 200
             do { verification = try explorer.verify(report, sample: count) } catch { fail(streams, "--verify: \(REPL.message(for: error))") }
@@ -368,7 +368,7 @@ struct ExploreCommand: ParsableCommand {
     }
 
     /// The report for machines (`--json`); `format` says which fields it has (docs/Explore.md).
-    private func document(_ report: ExploreReport, seconds: Double, verification: Explorer.Verification?) -> FlowValue {
+    private func document(_ report: ExploreReport, seconds: Double, verification: ExploreVerification?) -> FlowValue {
         func findings(_ list: [ExploreReport.Finding]) -> FlowValue {
             .list(list.map { ["message": .string($0.message), "path": .list($0.path.map { .string($0.luaSource) })] })
         }

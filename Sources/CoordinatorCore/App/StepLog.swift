@@ -60,7 +60,7 @@ package final class StepLog {
         journal.recordAlways(.custom(born: 0) { [weak self] in
             if let self, index < self.steps.count { self.steps[index] = step }
         })
-        if case let .drawn(inner, _) = step { steps[index] = .drawn(inner, values: values) } else { steps[index] = .drawn(step, values: values) }
+        steps[index] = .drawn(step, values: values)
     }
 
     /// Runs `body` without recording the steps it takes (a link records itself, not the taps it made).

@@ -25,8 +25,7 @@ package final class ObjectTracker {
         keptByCompact = coordinators.count + screens.count
     }
 
-    /// Whether a coordinator made since tracking began, still alive, satisfies `predicate` (each entry's
-    /// reference read where it is, not copied).
+    /// Whether a coordinator made since tracking began, still alive, satisfies `predicate`.
     package func containsCoordinator(where predicate: (Coordinator) throws -> Bool) rethrows -> Bool {
         for i in coordinators.indices { if let c = coordinators[i].object, try predicate(c) { return true } }
         return false

@@ -135,9 +135,7 @@ public final class Explorer {
         runtime = try make()
         firstSources = runtime.sources
         oracle = LifecycleOracle(app: runtime.app, listening: false)
-        baseState = runtime.app.gateway.state
-        baseWidth = runtime.app.window.sizeClass
-        baseStorage = runtime.app.storage.values
+        base = ExploreBase(options.base, secrets: options.secrets, of: runtime.app)
     }
 
     /// What an app looks like at a state, as the report keeps it.
@@ -270,11 +268,11 @@ public final class Explorer {
         oracle.beforeStep("starting the app")
         oracle.listen()
         defer { oracle.stopListening() }
-        try runtime.lua.withTimeLimit(options.stepTimeLimit) { try goToBase() }
+        try runtime.lua.withTimeLimit(options.stepTimeLimit) { try base.bring(runtime) }
         oracle.afterStep()
-        let base = try seen()
-        baseKey = base.key
-        return base
+        let first = try seen()
+        baseKey = first.key
+        return first
     }
 
     /// Takes every action the user has at the state `path` leads to (each from that state), and says what
@@ -333,7 +331,7 @@ public final class Explorer {
     /// at the start, a relaunch launches the app the start launched).
     private func actionsHere() throws -> [UserStep] {
         var actions = try runtime.lua.withTimeLimit(options.stepTimeLimit) { try UserActions.available(in: app) }
-        if runtime.canRelaunch, app.storage.values != baseStorage || app.clock.now != 0 || app.window.sizeClass != baseWidth {
+        if runtime.canRelaunch, app.storage.values != base.storage || app.clock.now != 0 || app.window.sizeClass != base.width {
             actions.append(.relaunch)
         }
         return actions
@@ -601,41 +599,8 @@ public final class Explorer {
     /// What the app's properties said of the states this explorer reached.
     private var properties = PropertyChecks()
 
-    /// The gateway's state the exploration began in: every branch starts the app in it again.
-    private let baseState: AppState
-    /// The window's width exploration began at: every branch starts the app that wide again.
-    private let baseWidth: SizeClass
-    /// The storage exploration began with (what the maker's runtime loaded its scripts with): every branch
-    /// starts with it again.
-    private let baseStorage: FlowRecord
-
-    /// The app at its base: started, or at the link, or restored from the snapshot; the gateway in the
-    /// state exploration began in (a step that signed in does not carry over to the next branch).
-    private func goToBase() throws {
-        try Self.base(options.base, state: baseState, width: baseWidth, storage: baseStorage, in: runtime, secrets: options.secrets)
-    }
-
-    /// Brings `runtime`'s app to `base` with the gateway in `state` and `storage` (a snapshot's secrets from
-    /// `secrets`, or the environment).
-    private static func base(_ base: Options.Base, state: AppState, width: SizeClass, storage: FlowRecord, in runtime: ScriptRuntime,
-                             secrets: [String: FlowValue]) throws {
-        let app = runtime.app
-        switch base {
-        case .start:
-            try app.atomically {
-                app.rewindClock() // as a fresh runtime's, whatever a branch before advanced it to
-                try runtime.reset(to: state, width: width, storage: storage, starting: true)
-            }
-        case .link(let url):
-            try app.atomically {
-                app.rewindClock()
-                try runtime.reset(to: state, width: width, storage: storage, starting: false)
-                try runtime.open(url)
-            }
-        case .snapshot(let json):
-            try runtime.restore(json) { secret in try secrets[secret.name] ?? SecretText.fromEnvironment(secret) }
-        }
-    }
+    /// Where every branch starts.
+    private let base: ExploreBase
 
     /// Brings the app to the state `path` leads to and returns its identity. With `key`, the identity the
     /// search recorded there: a runtime that reaches another is replaced by a fresh one, which must reach it.
@@ -668,48 +633,10 @@ public final class Explorer {
         return try read(runtime)
     }
 
-    /// What re-running transitions in fresh runtimes found (``verify(_:sample:)``).
-    package struct Verification {
-        /// Transitions re-run.
-        package let checked: Int
-        /// Those that reached another state than the search recorded: each its path and what happened.
-        package let mismatches: [(path: [UserStep], message: String)]
-    }
-
-    /// Re-runs up to `sample` of `report`'s transitions (spread evenly over them, the first and last
-    /// included), each in a fresh runtime that replays the path from the base, and compares the state
-    /// reached with the one the search recorded: the check that branches were isolated and that states
-    /// are told apart the same way in every runtime (`coordrun explore --verify`).
-    package func verify(_ report: ExploreReport, sample: Int) throws -> Verification {
-        let transitions = report.transitions
-        guard !transitions.isEmpty, sample > 0 else { return Verification(checked: 0, mismatches: []) }
-        let count = min(sample, transitions.count)
-        var picked: [Int] = []
-        for i in 0..<count {
-            let index = count == 1 ? 0 : i * (transitions.count - 1) / (count - 1)
-            if picked.last != index { picked.append(index) }
-        }
-        var mismatches: [(path: [UserStep], message: String)] = []
-        for index in picked {
-            let transition = transitions[index]
-            let path = report.states[transition.from].path + [transition.action]
-            let expected = report.states[transition.to].key
-            let fresh = try make()
-            let reached: String
-            do {
-                reached = try fresh.lua.withTimeLimit(options.stepTimeLimit) {
-                    try Self.base(options.base, state: baseState, width: baseWidth, storage: baseStorage, in: fresh, secrets: options.secrets)
-                    try fresh.app.atomically { for step in path.dropLast() { try fresh.app.perform(step) } }
-                    try fresh.app.atomicallyRendering { try fresh.app.perform(transition.action) }
-                    return try fresh.stateIdentity().key
-                }
-            } catch {
-                mismatches.append((path, "fails in a fresh runtime: " + Self.text(of: error).firstLine))
-                continue
-            }
-            if reached != expected { mismatches.append((path, "reaches another state in a fresh runtime than the search recorded")) }
-        }
-        return Verification(checked: picked.count, mismatches: mismatches)
+    /// Re-runs up to `sample` of `report`'s transitions in fresh runtimes (``ExploreVerification``):
+    /// `coordrun explore --verify`.
+    package func verify(_ report: ExploreReport, sample: Int) throws -> ExploreVerification {
+        try ExploreVerification(report, sample: sample, base: base, timeLimit: options.stepTimeLimit, make: make)
     }
 
     /// The app after `path` from the base, as one operation. No time limit here: each of these steps (and
@@ -717,7 +644,7 @@ public final class Explorer {
     /// every replay costs a tenth of the throughput.
     private func replay(_ path: [UserStep]) throws {
         try app.atomically {
-            try goToBase()
+            try base.bring(runtime)
             for step in path { try app.perform(step) }
         }
     }
