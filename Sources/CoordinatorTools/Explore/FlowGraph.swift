@@ -98,15 +98,9 @@ package struct FlowGraph: Sendable {
             if case .sizeClass = transition.action { continue } // a rotation shows the same screens: not drawn
             let from = report.states[transition.from]
             // A step's random draws are no part of its name: they say where it went when it went to several places.
-            var draws: [Int] = []
-            func drawn(_ action: UserStep) -> (String, FlowValue?, Kind) {
-                if case let .drawn(inner, values) = action {
-                    draws += values
-                    return drawn(inner)
-                }
-                return edge(action)
-            }
-            func edge(_ action: UserStep) -> (String, FlowValue?, Kind) { switch action {
+            var action = transition.action, draws: [Int] = []
+            while case let .drawn(inner, values) = action { (action, draws) = (inner, draws + values) }
+            let (name, payload, kind): (String, FlowValue?, Kind) = switch action {
             // A secret in a payload (a password) is drawn masked.
             case .tap(let output, let payload): (output, SecretText.shown(payload, of: report.secretOutputs[from.screen + "." + output]), .output)
             case .back: ("back", nil, .back)
@@ -119,9 +113,8 @@ package struct FlowGraph: Sendable {
             case .advance(let seconds): ("after " + AppClock.seconds(seconds) + " s", nil, .time)
             case let .answer(kind, _, outcome, _): ("answer " + kind + " " + outcome, nil, .answer)
             case .relaunch: ("relaunch", nil, .relaunch)
-            case .drawn(let inner, _): drawn(inner)
-            } }
-            let (name, payload, kind) = drawn(transition.action)
+            case .drawn: ("", nil, .output) // unwrapped above
+            }
             // A switch to another tab is not drawn (each tab is its group); a tab that is a button acts,
             // selecting nothing (the selected tab stays, or a modal covers the bar): that edge is drawn.
             let to = report.states[transition.to]
