@@ -125,6 +125,11 @@ public final class ScriptRuntime {
             guard let self else { throw ScriptRuntime.gone() }
             try launch.relaunch(self)
         }
+        // A later (`self:later`) that fails is undone alone, unless what stopped it stops everything.
+        app.scripting.isFatal = { error in
+            guard let error = error as? LuaError else { return false }
+            return [.memory, .interrupted, .budgetExhausted, .misuse].contains(error.kind)
+        }
         app.dataNotation = \.luaLiteral
         if driverFunctions { try installDriverFunctions() }
     }

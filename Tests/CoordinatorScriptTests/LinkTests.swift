@@ -182,7 +182,7 @@ import TestSupport
             (#"{ { on = "S", tap = "pick", choose = "other" } }"#, "choose names ':other', which is not a parameter of the pattern"),
             (#"{ { flow = "Nobody" } }"#, "no coordinator class 'Nobody'"),
             (#"{ { on = "S", push = "X" } }"#, "unknown field 'push'"),
-            (#"{ from = "elsewhere", { on = "S" } }"#, "from is \"start\" or \"current\""),
+            (#"{ from = "elsewhere", { on = "S" } }"#, "from = \"elsewhere\" names no coordinator class (from is \"start\", \"current\" or a coordinator class)"),
         ]
         for (i, (route, message)) in cases.enumerated() {
             let script = try folder.write("app\(i).lua", """

@@ -42,7 +42,7 @@ import TestSupport
     @Test(arguments: ["scripts/app.lua", "examples/tabs.lua", "examples/ab-picker.lua", "examples/catalog.lua",
                       "examples/launch.lua", "examples/notes.lua", "examples/multi-select.lua", "examples/shop.lua",
                       "examples/social.lua", "examples/pages.lua", "examples/split.lua", "examples/ride.lua", "examples/profile.lua",
-                      "examples/bank.lua"])
+                      "examples/bank.lua", "examples/browser.lua"])
     func theAppAndTheExamplesReachAFixedPointWithoutErrorsAndVerify(_ script: String) throws {
         let explorer = try Self.explorer(repositoryRoot + "/" + script) { $0.depth = 60 }
         let report = try explorer.run()

@@ -101,4 +101,32 @@ import TestSupport
                 "\(refused.map(\.failure))")
     }
 
+
+    /// A route that starts at a coordinator class opens after the user's shortest way to a state where that
+    /// class runs, and says which; a class no user can reach fails saying its search found no way.
+    @Test func aRouteToAFlowOpensWhereTheUserFindsIt() throws {
+        let results = try RouteCheck.run(script: repositoryRoot + "/examples/browser.lua")
+        #expect(results.allSatisfy { $0.failure == nil }, "\(results.map(\.failure))")
+        #expect(results.first?.order == "at Browser from the start")
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("app.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "settings" } }
+            flow.screen "Settings" { outputs = { "privacy" } }
+            flow.screen "Privacy" {}
+            local Settings = flow.coordinator "Settings"
+            function Settings:start() self:push("Settings").onPrivacy = function() self:push("Privacy") end end
+            flow.coordinator "Never"
+            local Home = flow.coordinator "Home"
+            function Home:start() self:push("Home").onSettings = function() self:run(Settings, nil, { modal = true }) end end
+            flow.app(Home)
+            flow.route("app://privacy", { from = "Settings", { on = "Settings", tap = "privacy" } })
+            flow.route("app://never", { from = "Never" })
+            """)
+        let found = try RouteCheck.run(script: script)
+        #expect(found[0].failure == nil, "\(found[0].failure ?? "")")
+        #expect(found[0].order == "at Settings after tap(\"settings\")")
+        #expect(found[0].stack == ["Home", "Settings", "Privacy"])
+        #expect(found[1].failure?.contains("it starts at Never, but the search for the user's way to a state where Never runs") == true, "\(found[1].failure ?? "")")
+    }
 }

@@ -10,14 +10,14 @@ import TestSupport
     /// Each transcript and the script it drives: `app` → `scripts/app.lua`, `examples/X` → `examples/X.lua`;
     /// `NAME.args`, when present, holds options that go before the script.
     @Test(arguments: ["app", "examples/tabs", "examples/notes", "examples/ab-picker", "examples/multi-select",
-                      "examples/catalog", "examples/launch", "examples/shop", "examples/social", "examples/pages", "examples/split", "examples/ride", "examples/profile", "examples/bank", "examples/recipes"])
+                      "examples/catalog", "examples/launch", "examples/shop", "examples/social", "examples/pages", "examples/split", "examples/ride", "examples/profile", "examples/bank", "examples/recipes", "examples/browser"])
     func transcript(_ name: String) throws {
         try check(name, sandbox: false)
     }
 
     /// The same sessions with the scripts untrusted (`--sandbox`): every flow runs unchanged.
     @Test(arguments: ["app", "examples/tabs", "examples/notes", "examples/ab-picker", "examples/multi-select",
-                      "examples/catalog", "examples/launch", "examples/shop", "examples/social", "examples/pages", "examples/split", "examples/ride", "examples/profile", "examples/bank", "examples/recipes"])
+                      "examples/catalog", "examples/launch", "examples/shop", "examples/social", "examples/pages", "examples/split", "examples/ride", "examples/profile", "examples/bank", "examples/recipes", "examples/browser"])
     func transcriptInTheSandbox(_ name: String) throws {
         try check(name, sandbox: true)
     }

@@ -62,12 +62,12 @@ final class AppContext {
     }
 }
 
-/// What nothing heard, counted with the last one, for tools that must not let it pass silently (the REPL
-/// says so after the line, a flow test's step fails): outputs no handler heard (``UnheardOutputs``: a tap
-/// that did nothing, no handler set for it and no receiver that has one) and signals no coordinator or
-/// screen but the sender handles (``UnheardSignals``). Not part of the app's state (a line that fails does
-/// not take its count back).
-package struct Unheard<Item: Sendable>: Sendable {
+/// What tools must not let pass silently, counted with the last one (the REPL says so after the line, a
+/// flow test's step fails): outputs no handler heard (``UnheardOutputs``: a tap that did nothing, no
+/// handler set for it and no receiver that has one), signals no coordinator or screen but the sender
+/// handles (``UnheardSignals``), laters that failed (``Application/failedLaters``). Not part of the app's
+/// state (a line that fails does not take its count back).
+package struct Tally<Item: Sendable>: Sendable {
     /// How many since the app was made.
     package private(set) var count = 0
     /// The last one.
@@ -80,6 +80,6 @@ package struct Unheard<Item: Sendable>: Sendable {
 }
 
 /// Outputs no handler heard: the screen and the output.
-package typealias UnheardOutputs = Unheard<(screen: ScreenInfo, output: String)>
+package typealias UnheardOutputs = Tally<(screen: ScreenInfo, output: String)>
 /// Signals nothing heard: the signal's name and who sent it (`Cart#4`).
-package typealias UnheardSignals = Unheard<(signal: String, sender: String)>
+package typealias UnheardSignals = Tally<(signal: String, sender: String)>

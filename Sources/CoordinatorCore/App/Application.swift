@@ -83,6 +83,7 @@ public final class Application {
         stepLog = StepLog(journal: context.journal, startState: state)
         catalog = ScreenCatalog(context: context)
         clock = AppClock(context: context)
+        laters = LaterQueue(context: context)
         requests = RequestBook(context: context)
         eventCatalog = EventCatalog(context: context)
         storage = AppStorage(context: context)
@@ -127,6 +128,13 @@ public final class Application {
 
     /// The app's clock and its timers (virtual: it moves only with ``advance(by:)``).
     public let clock: AppClock
+
+    /// The work coordinators asked to run right after the operation they run in (``Coordinator/later(_:)``).
+    let laters: LaterQueue
+
+    /// The laters that failed, counted with the last (its coordinator and why): the tools say so after the
+    /// step that ran them.
+    package var failedLaters: Tally<(owner: String, message: String)> { laters.failures }
 
     /// The app's storage: what outlives a launch (``AppStorage``), kept by ``relaunch()``.
     public let storage: AppStorage
@@ -266,10 +274,12 @@ public final class Application {
             // A hook for the end of every step (a held link continues there), in the step's operation.
             guard let afterStep = scripting.afterStep else {
                 try take(step)
+                try runLaters() // a step inside a link: its laters run before the next
                 return stepLog.attach(draws: draws.taken, toStepAt: recorded)
             }
             try atomically {
                 try take(step)
+                try runLaters()
                 try afterStep()
                 stepLog.attach(draws: draws.taken, toStepAt: recorded)
             }
@@ -407,6 +417,30 @@ public final class Application {
     /// (reason `parentFinished`: no `onFinish` runs), every screen leaves, and the window gets an empty root
     /// stack. Undone with the operation.
     package func tearDown() throws { try lifecycle.tearDown(self) }
+
+    /// Runs the laters waiting (``LaterQueue``), each in an operation of its own inside the running one.
+    func runLaters() throws {
+        guard !laters.pending.isEmpty else { return }
+        try laters.run(in: self, isFatal: scripting.isFatal)
+        try lifecycle.settleOperation(in: self) // what they did settles too
+    }
+
+    /// The running coordinator named `name` a link dispatched to that flow acts on: the deepest in the tree,
+    /// ties going to the one started last; nil when none runs. Costs the tree.
+    package func runningCoordinator(named name: String) -> Coordinator? {
+        var found: Coordinator?
+        for node in root?.subtree ?? [] where node.status == .running && node.name == name {
+            if let best = found, best.depth > node.depth || (best.depth == node.depth && best.id > node.id) { continue }
+            found = node
+        }
+        return found
+    }
+
+    /// Brings `coordinator`'s flow to the front (the modals above it go, its tab is selected), as one step
+    /// of the running operation: an error naming what refuses, and the app as before.
+    package func bringForward(_ coordinator: Coordinator) throws {
+        try atomically { try navigator.bringForward(coordinator) }
+    }
 
     /// Puts the clock back to 0 without timers, where a new process's begins (a tool that brings the app
     /// back to its start in the same runtime, exploration). Undone with the operation.

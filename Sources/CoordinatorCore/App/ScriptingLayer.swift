@@ -15,6 +15,9 @@ package struct ScriptingLayer {
     /// Runs at the end of every step of the user's side, inside its operation, while set (while a link is
     /// held).
     package var afterStep: (() throws -> Void)?
+    /// Whether an error stops everything rather than failing the work it came from (the user's Ctrl-C, a
+    /// memory limit): a later (``Coordinator/later(_:)``) that fails with one fails the step.
+    package var isFatal: ((Error) -> Bool)?
 
     package init() {}
 }

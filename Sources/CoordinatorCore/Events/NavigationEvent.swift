@@ -85,6 +85,9 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     case linkContinued(String)
     /// A held link was dropped: another took its place, or its steps failed when it continued.
     indirect case linkDropped(String, reason: String)
+    /// Work a coordinator asked for right after an operation (``Coordinator/later(_:)``) failed: its own
+    /// changes were undone, the step stands. `owner` is the coordinator (`Menu#4`).
+    indirect case laterFailed(owner: String, reason: String)
 
     public var description: String { description(notation: \.description) }
 
@@ -118,6 +121,7 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
         case let .linkHeld(url, until): "hold link \(url.replacingEscapes()) until \(until)"
         case let .linkContinued(url): "continue link \(url.replacingEscapes())"
         case let .linkDropped(url, reason): "drop link \(url.replacingEscapes()): \(reason)"
+        case let .laterFailed(owner, reason): "later of \(owner) failed: \(reason)"
         }
     }
 }

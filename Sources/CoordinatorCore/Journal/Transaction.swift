@@ -13,6 +13,7 @@ extension Application {
             result = try body()
             if journal.isOutermost {
                 try lifecycle.settleOperation(in: self)
+                try runLaters()
                 if let beforeCommit = scripting.beforeCommit {
                     try beforeCommit()
                     try lifecycle.settleOperation(in: self) // what it did settles too

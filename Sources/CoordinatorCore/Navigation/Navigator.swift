@@ -160,6 +160,44 @@ struct Navigator {
         if let flow = container.flow(at: index), flow.status == .running { try flow.didBecomeSelected(in: container) }
     }
 
+    /// Brings `coordinator`'s flow to the front, as a production app dispatches a link to the flow that
+    /// handles it: the modals presented above the container that holds its navigation stack go, topmost first
+    /// (each as the user's swipe-down takes it, a full-screen cover too; an alert, or a modal presented with
+    /// `dismissable = false`, refuses: an error naming it), then the tab or page that holds its stack is
+    /// selected (the flow there hears it). Its own stack is untouched. Costs the containers and the modals
+    /// that go.
+    func bringForward(_ coordinator: Coordinator) throws {
+        let stack = (coordinator.router as? HeadlessRouter)?.stack
+        func holds(_ layer: Presentable) -> Bool {
+            if let stack, layer === stack || (layer as? FlowContainer)?.holds(stack) == true { return true }
+            return (layer as? FlowContainer)?.owner === coordinator
+        }
+        let layers = [window.root] + window.modals
+        guard let layer = layers.firstIndex(where: holds) else {
+            throw NavigationError(.containerNotShown, "\(coordinator.name) runs, but its navigation stack is not shown")
+        }
+        // Each modal that was above it: one a handler presents as another goes is above it too, and refused.
+        for _ in 0..<max(window.modals.count - layer, 0) {
+            guard window.modals.count > layer, let top = window.modals.last else { break }
+            let name = top.visibleScreen?.name ?? top.containerName
+            if let screen = top as? Screen, screen.dismissesOnOutput {
+                throw NavigationError(.alertNeedsAction, "\(name) is showing above \(coordinator.name): an alert goes only with one of its actions")
+            }
+            guard top.presentation.dismissable else {
+                throw NavigationError(.notDismissable, "\(name) is showing above \(coordinator.name) and was presented with dismissable = false")
+            }
+            try dismiss(by: nil, animated: true, bySystem: true)
+        }
+        if window.modals.count > layer, let top = window.modals.last {
+            throw NavigationError(.containerNotShown,
+                                  "\(top.visibleScreen?.name ?? top.containerName) was presented above \(coordinator.name) as the modals above it went")
+        }
+        let container = layer == 0 ? window.root : window.modals[layer - 1]
+        if let flows = container as? FlowContainer, flows is TabContainer || flows is PageContainer, let stack, let index = flows.stacks.firstIndex(where: { $0 === stack }) {
+            try select(index, of: flows, bySystem: false)
+        }
+    }
+
     /// The Back button (or edge swipe) on the visible navigation stack, or the swipe-down of the top modal.
     func systemBack() throws {
         if let top = window.modals.last {

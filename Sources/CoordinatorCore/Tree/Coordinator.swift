@@ -258,6 +258,16 @@ open class Coordinator {
         return try app.clock.schedule(after: seconds, every: nil, owner: self, action: action)
     }
 
+    /// Runs `action` right after the operation running now, as part of the same step and before the user
+    /// can act again (what `DispatchQueue.main.async` does on iOS; ``after(_:_:)`` with 0 waits for the
+    /// clock instead): in an operation of its own, undone alone if it fails (the step stands). It is this
+    /// coordinator's: cancelled when it finishes. See ``LaterQueue``.
+    @discardableResult
+    public func later(_ action: @escaping () throws -> Void) throws -> Later {
+        let app = try runningApp()
+        return app.laters.schedule(owner: self, action: action)
+    }
+
     /// Runs `action` every `seconds` on the app's clock, the first time `seconds` from now, until cancelled
     /// or this coordinator finishes. A period that is not a finite number above 0 is an error.
     @discardableResult

@@ -213,6 +213,7 @@ final class Lifecycle {
         }
         coordinator.setStatus(.finished)
         app.clock.cancelTimers(of: coordinator) // a finished flow's timers never fire, their actions released
+        app.laters.cancelLaters(of: coordinator) // nor its laters
         app.requests.cancelRequests(of: coordinator) // nor is it answered: a late answer is dropped
         app.emit(.finished(coordinator.info, reason: reason, result: result))
         coordinator.didFinish(result, reason: reason)

@@ -56,6 +56,12 @@ final class CoordinatorClasses {
             t.method("cancel") { timer, _ in timer.cancel() }
             t.toString { "Timer \($0.id)" + ($0.isPending ? "" : " (done)") }
         }
+        // Work right after the running operation (`self:later`): `pending` and `cancel()`.
+        try runtime.lua.register(Later.self, name: "Later") { l in
+            l.readOnly("pending") { $0.isPending }
+            l.method("cancel") { later, _ in later.cancel() }
+            l.toString { "Later \($0.id)" + ($0.isPending ? "" : " (done)") }
+        }
     }
 
     /// Makes the coordinator for a class: Swift's when one is registered under its name, else a Lua one.

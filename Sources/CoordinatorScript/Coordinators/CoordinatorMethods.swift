@@ -15,7 +15,7 @@ enum CoordinatorMethods {
         ("push", push), ("present", present), ("setRoot", setRoot), ("pop", pop), ("popToRoot", popToRoot),
         ("dismiss", dismiss), ("selectTab", selectTab), ("alert", alert), ("run", run), ("setTabs", setTabs),
         ("finish", finish), ("update", update), ("send", send), ("onSignal", onSignal), ("onEvent", onEvent),
-        ("after", after), ("every", every), ("request", request),
+        ("after", after), ("every", every), ("later", later), ("request", request),
         ("screens", screens), ("children", children), ("child", child), ("setBadge", setBadge),
         ("setPages", setPages), ("selectPage", selectPage), ("setSplit", setSplit), ("showDetail", showDetail),
     ]
@@ -375,6 +375,16 @@ enum CoordinatorMethods {
         let seconds = try call.number(1)
         let callback = try call.argument(2, as: LuaCallback.self)
         try call.pushResult(LuaObject(kept(callback, by: try coordinator.every(seconds) { try callback.call() })))
+    }
+
+    /// `self:later(function() ... end)`: runs the function right after the running operation, in one of its
+    /// own, as part of the same step and before any other (``Coordinator/later(_:)``); returns its handle
+    /// (`pending`, `cancel()`). It is this coordinator's: cancelled when it finishes.
+    static func later(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
+        let callback = try call.argument(1, as: LuaCallback.self)
+        let later = try coordinator.later { try callback.call() }
+        callback.isKept = { [weak later] in later?.isPending == true }
+        try call.pushResult(LuaObject(later))
     }
 
     /// `timer`, whose action calls `callback`: the callback is part of the app while the timer is pending

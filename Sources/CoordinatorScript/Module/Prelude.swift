@@ -43,6 +43,9 @@ enum Prelude {
     --- Defines (or, on reload, redefines in place) a coordinator class.
     function M.coordinator(name)
       if type(name) ~= "string" then error("coordinator name must be a string", 2) end
+      if name == "start" or name == "current" then
+        error("a coordinator class cannot be named '" .. name .. "': a route's from = \"" .. name .. "\" says where a link starts", 2)
+      end
       local class = classes[name]
       if not class then
         class = setmetatable({ __name = name }, ClassMeta)

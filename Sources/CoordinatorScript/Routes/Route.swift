@@ -25,12 +25,35 @@ import CoordinatorLua
 /// link: a sign-in first).
 public struct Route {
     /// Where opening the link starts.
-    public enum Start: String, Sendable {
+    public enum Start: Sendable, Equatable {
         /// The app is rebuilt from its start (its root flow starts again), then the steps run: the result
         /// does not depend on where the app was.
         case start
         /// The steps run from where the app is (a link that continues the current flow).
         case current
+        /// The steps run from the running coordinator of this class (`from = "Browser"`), as production
+        /// apps dispatch a link to the flow that handles it: the deepest such coordinator in the tree (ties
+        /// to the one started last) is brought to the front (the modals above it dismissed, its tab
+        /// selected), its own stack untouched. An error naming the class when none runs.
+        case flow(String)
+
+        /// What `from` says: `"start"`, `"current"`, or a coordinator class's name.
+        public init(_ name: String) {
+            switch name {
+            case "start": self = .start
+            case "current": self = .current
+            default: self = .flow(name)
+            }
+        }
+
+        /// As a route declares it.
+        public var name: String {
+            switch self {
+            case .start: "start"
+            case .current: "current"
+            case .flow(let name): name
+            }
+        }
     }
 
     /// The pattern as declared.

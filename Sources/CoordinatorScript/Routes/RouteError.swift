@@ -10,6 +10,8 @@ public struct RouteError: CoordinatorError, Equatable {
         case stepFailed
         /// The route expects a screen or flow to be showing, and another is.
         case notShowing
+        /// The route starts at a coordinator class (`from = "Browser"`) and no coordinator of it runs.
+        case notRunning
     }
 
     /// What went wrong.

@@ -23,7 +23,7 @@ final class RouteTable {
         positions = Dictionary(saved.enumerated().map { ($1.pattern, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// `flow.route(pattern, { [from = "start" | "current"], [requires = state], [example = {...}], step, step, ... })`.
+    /// `flow.route(pattern, { [from = "start" | "current" | "Class"], [requires = state], [example = {...}], step, step, ... })`.
     func declare(_ call: borrowing LuaCall) throws {
         let pattern = try call.string(1)
         let spec = try call.argument(2, as: LuaTable.self)
@@ -34,8 +34,7 @@ final class RouteTable {
                 throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a route has from, requires, example, and its steps in order)")
             }
         }
-        let fromName = try spec.rawGet("from", as: String?.self) ?? "start"
-        guard let from = Route.Start(rawValue: fromName) else { throw fail("from is \"start\" or \"current\", not \"\(fromName)\"") }
+        let from = Route.Start(try spec.rawGet("from", as: String?.self) ?? "start")
         var example: [String: String] = [:]
         if let table = try spec.rawGet("example", as: LuaTable?.self) {
             for (key, value) in try table.pairs() {
@@ -121,6 +120,9 @@ final class RouteTable {
                         + (route.parameters.isEmpty ? " (it has none)" : " (parameters: \(route.parameters.joined(separator: ", ")))"))
                 }
             }
+            if case .flow(let name) = route.from, try classes?.rawGet(name, as: LuaTable?.self) == nil, runtime.classes.swiftCoordinators[name] == nil {
+                throw LuaError(.runtime, "\(route.location): route '\(route.pattern)': from = \"\(name)\" names no coordinator class (from is \"start\", \"current\" or a coordinator class)")
+            }
             if let requires = route.requires {
                 let states = runtime.scriptModule.declaration.flows.keys.map(\.rawValue).sorted()
                 guard states.isEmpty || states.contains(requires.rawValue) else {
@@ -166,8 +168,9 @@ final class RouteTable {
         if held != nil { hold(nil, in: runtime) }
     }
 
-    /// Opens a link: finds the route it matches and takes its steps (from the app's start, or from where it
-    /// is, as the route says), as one atomic operation. An unknown link, a parameter that resolves to
+    /// Opens a link: finds the route it matches and takes its steps (from the app's start, from where it is,
+    /// or from the running flow of a coordinator class brought to the front, as the route says), as one
+    /// atomic operation. An unknown link, a parameter that resolves to
     /// nothing, a step that finds the app elsewhere: an error naming the link and the step, and the app
     /// exactly as before. The steps record the link (`Application.steps`), not the taps it made.
     @discardableResult
@@ -236,6 +239,14 @@ final class RouteTable {
     /// Takes the steps of `route` for the link `url`: a step that fails is an error naming the link, the step
     /// and the route.
     private func takeSteps(of route: Route, for url: String, parameters: [String: String], in app: Application) throws {
+        if case .flow(let name) = route.from {
+            guard let coordinator = app.runningCoordinator(named: name) else {
+                throw RouteError(.notRunning, "\(Route.shown(url)): route '\(route.pattern)' (\(route.location)) starts at \(name), and no \(name) runs")
+            }
+            do { try app.bringForward(coordinator) } catch {
+                throw RouteError(.stepFailed, "\(Route.shown(url)): route '\(route.pattern)' (\(route.location)) starts at \(name): \(error)")
+            }
+        }
         for (i, step) in route.steps.enumerated() {
             do {
                 try take(step, parameters: parameters, in: app)

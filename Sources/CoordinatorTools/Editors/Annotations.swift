@@ -64,7 +64,7 @@ package enum Annotations {
             function flow.event(name) end
             """),
         ("route", """
-            ---Declares a deep link: `flow.route("shop://catalog/:category", { example = {...}, ... })`.
+            ---Declares a deep link: `flow.route("shop://catalog/:category", { example = {...}, ... })`. `from` is where it starts: `"start"` (the app rebuilt, the default), `"current"` (where the app is) or a coordinator class's name (`"Browser"`: its running flow brought to the front, the modals above it dismissed, its tab selected).
             ---@param pattern string
             ---@param spec table
             function flow.route(pattern, spec) end
@@ -267,6 +267,12 @@ package enum Annotations {
             ---@return coordinator.Timer
             function Coordinator:after(seconds, fn) end
             """),
+        ("later", """
+            ---Runs `fn` right after the running operation, as part of the same step and before the user can act again (iOS's `DispatchQueue.main.async`; `after(0, fn)` waits for the clock instead). If it fails, only its own changes are undone. Cancelled when this flow finishes.
+            ---@param fn fun()
+            ---@return coordinator.Later
+            function Coordinator:later(fn) end
+            """),
         ("every", """
             ---Runs `fn` every `seconds` on the app's clock; returns the timer (`timer:cancel()`). Cancelled when this flow finishes.
             ---@param seconds number
@@ -416,6 +422,7 @@ package enum Annotations {
         text += "---A screen: its inputs read and set as fields, its handlers as `on` fields.\n---@class coordinator.Screen\nlocal Screen = {}\n\n"
         text += "---A request waiting for the outside's answer (`self:request`).\n---@class coordinator.Request\n---@field kind string\n---@field payload any\n---@field pending boolean\n---@field onResult? fun(outcome: string, value: any)\nlocal Request = {}\n---Cancels it: its answer, if one comes, is dropped.\nfunction Request:cancel() end\n\n"
         text += "---The read-only app a property (`flow.invariant`, `flow.reachable`) reads.\n---@class coordinator.AppView\n---@field gateway string the gateway's state\n---@field storage table<string, any> the storage, read-only\n---@field now number the app's clock\nlocal AppView = {}\n---The visible screen.\n---@return coordinator.AnyScreen?\nfunction AppView.top() end\n---The visible stack's screen names, bottom first.\n---@return string[]\nfunction AppView.stack() end\n---The coordinator tree.\n---@return table?\nfunction AppView.tree() end\n---The screens shown anywhere in the window (of a type).\n---@param type? string\n---@return coordinator.AnyScreen[]\nfunction AppView.screens(type) end\n---The running coordinators (of a class).\n---@param class? string\n---@return table[]\nfunction AppView.flows(class) end\n\n"
+        text += "---Work right after the running operation (`self:later`).\n---@class coordinator.Later\n---@field pending boolean whether it will still run\nlocal Later = {}\n---Cancels it: it never runs.\nfunction Later:cancel() end\n\n"
         text += "---A timer of the app's clock (`self:after`, `self:every`).\n---@class coordinator.Timer\n---@field pending boolean whether it will still fire\n---@field remaining number? seconds until it fires\n---@field every number? a repeating timer's period\nlocal Timer = {}\n---Cancels it: it never fires again.\nfunction Timer:cancel() end\n\n"
         text += "---A screen of any type (what `top()` gives): any field reads.\n---@class coordinator.AnyScreen: coordinator.Screen\n---@field [string] any\n\n"
         for member in screenMembers { text += member.annotation + "\n\n" }

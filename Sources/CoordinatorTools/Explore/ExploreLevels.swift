@@ -63,6 +63,7 @@ public struct ExploreLevels {
         var level = 0..<1
         var expandedCount = 0
         func outOfTime() -> Bool { options.timeLimit.map { Clock.now() - began > $0 } ?? false }
+        if options.stopAt != nil, report.states[0].seen.isStop { report.cutByGoal = true; level = 0..<0 }
         search: while !level.isEmpty {
             if outOfTime() { report.cutByTime = true; break }
             // Every state of a level is as many steps from the base as the others.
@@ -83,7 +84,7 @@ public struct ExploreLevels {
                     for (request, expansion) in zip(batches[merged], ready) {
                         report.freshRuntimes += expansion.freshRuntimes
                         let added = report.record(expansion, from: request.index, maxStates: options.maxStates)
-                        if let stopAt = options.stopAt, added.contains(where: { stopAt(report.states[$0].seen) }) { report.cutByGoal = true }
+                        if options.stopAt != nil, added.contains(where: { report.states[$0].seen.isStop }) { report.cutByGoal = true }
                         expandedCount += 1
                         taken = request.index + 1
                         if expandedCount % max(options.progressEvery, 1) == 0, let progress = explorer.progress {

@@ -172,6 +172,7 @@ public struct ExploreReport {
             let taken = path + [outcome.action]
             for violation in outcome.violations { addViolation(violation, path: taken) }
             if let (screen, output) = outcome.unhandled { addUnhandled(screen: screen, output: output, path: taken) }
+            if let failure = outcome.laterFailure { addError(failure, path: taken) }
             switch outcome.result {
             case .failed(let message): addError(message, path: taken)
             case .cut(let kind, let waiting):

@@ -96,6 +96,7 @@ extension Explorer.Outcome {
         }
         if let unhandled { fields["unhandled"] = [.string(unhandled.screen), .string(unhandled.output)] }
         if !violations.isEmpty { fields["violations"] = .list(violations.map(FlowValue.string)) }
+        if let laterFailure { fields["laterFailure"] = .string(laterFailure) }
         return .record(fields)
     }
 
@@ -118,6 +119,7 @@ extension Explorer.Outcome {
             unhandled = nil
         }
         violations = value["violations"]?.listValue?.compactMap(\.stringValue) ?? []
+        laterFailure = value["laterFailure"]?.stringValue
     }
 }
 
@@ -139,6 +141,7 @@ extension Explorer.StateSeen {
         }
         if !goals.isEmpty { fields["goals"] = .list(goals.map(FlowValue.string)) }
         if let propertyFault { fields["propertyFault"] = .string(propertyFault) }
+        if isStop { fields["stop"] = true }
         return .record(fields)
     }
 
@@ -155,6 +158,7 @@ extension Explorer.StateSeen {
         }
         goals = value["goals"]?.listValue?.compactMap(\.stringValue) ?? []
         propertyFault = value["propertyFault"]?.stringValue
+        isStop = value["stop"]?.boolValue ?? false
     }
 }
 

@@ -48,9 +48,9 @@ public final class Explorer {
         public var maxPending = 2
         /// Every how many expanded states ``Explorer/progress`` hears how far the search has come.
         package var progressEvery = 500
-        /// A state the search looks for: it stops once it found one (the report then says it was cut
-        /// there), which is the first found, by a shortest path. nil: none.
-        package var stopAt: ((StateSeen) -> Bool)?
+        /// A state the search looks for, told from the app in it: the search stops once it found one (the
+        /// report then says it was cut there), which is the first found, by a shortest path. nil: none.
+        package var stopAt: ((Application) -> Bool)?
         /// Whether every action is taken after a replay of its path from the base (`--replay`), the
         /// reference: otherwise a runtime made `imageable` takes them in branches (``Explorer``), reaching
         /// the same states.
@@ -168,6 +168,8 @@ public final class Explorer {
         package var goals: [String] = []
         /// Why the properties could not be checked here (one changed the scripts' data), or nil.
         package var propertyFault: String?
+        /// Whether it is a state the search looks for (``Options/stopAt``).
+        package var isStop = false
     }
 
 
@@ -195,6 +197,9 @@ public final class Explorer {
         /// The range of a random draw the step failed at for want of a value given (it stands for an
         /// action per value, ``drawing(_:_:)``).
         var drawNeeded: ClosedRange<Int>? = nil
+        /// Why a later the step ran failed (``Application/failedLaters``): the step stood, the later's
+        /// changes were undone; an error of the app.
+        package internal(set) var laterFailure: String? = nil
     }
 
     /// What expanding one state gave: every action the user has there and where each led.
@@ -555,7 +560,7 @@ public final class Explorer {
 
     /// Takes `action` where the app is, and says what it gave (the lifecycle oracle's collection aside).
     private func take(_ action: UserStep) throws -> Outcome {
-        let unheard = app.unheard.count
+        let unheard = app.unheard.count, failedLaters = app.failedLaters.count
         do {
             try runtime.lua.withTimeLimit(options.stepTimeLimit) {
                 try app.atomicallyRendering { try app.perform(action) }
@@ -573,7 +578,11 @@ public final class Explorer {
         }
         var unhandled: (String, String)?
         if app.unheard.count != unheard, let last = app.unheard.last { unhandled = (last.screen.name, last.output) }
-        return Outcome(action: action, result: .state(try seen()), unhandled: unhandled, violations: oracle.cheapViolations())
+        var outcome = Outcome(action: action, result: .state(try seen()), unhandled: unhandled, violations: oracle.cheapViolations())
+        if app.failedLaters.count != failedLaters, let last = app.failedLaters.last {
+            outcome.laterFailure = "a later of \(last.owner) failed: \(last.message)"
+        }
+        return outcome
     }
 
     /// The state's identity, its views run under the step's time limit.
@@ -589,6 +598,7 @@ public final class Explorer {
                              owner: screen?.owner?.name ?? "", modal: FlowGraph.modal(in: app),
                              tab: tabs.map { $0.titles[$0.selectedIndex] }, gateway: app.gateway.state.rawValue,
                              shownTypes: app.window.allScreens.map(\.name))
+        seen.isStop = options.stopAt?(app) ?? false
         if runtime.declaresProperties {
             let verdict = try properties.verdict(at: identity.key, in: runtime, timeLimit: options.stepTimeLimit) { try self.identity().key }
             (seen.brokenInvariants, seen.goals, seen.propertyFault) = (verdict.broken, verdict.goals, verdict.fault)

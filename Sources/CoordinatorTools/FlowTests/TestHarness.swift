@@ -55,14 +55,17 @@ final class TestHarness {
         try prepare?(runtime)
         oracle = LifecycleOracle(app: runtime.app)
         let oracle = oracle, app = runtime.app, lua = runtime.lua
-        // Strict driving: each step is one operation that also fails when no handler heard its output or
-        // when the screen it shows does not render (a test never passes over a tap that did nothing or a
+        // Strict driving: each step is one operation that also fails when no handler heard its output, when
+        // a later it ran failed, or when the screen it shows does not render (a test never passes over a tap that did nothing or a
         // broken screen); the oracle follows the steps.
         runtime.driverFunctions.stepDriver = { [weak self] label, step in
             oracle.beforeStep(label)
             try app.atomicallyRendering {
-                let unheard = app.unheard.count, unheardSignals = app.unheardSignals.count
+                let unheard = app.unheard.count, unheardSignals = app.unheardSignals.count, failedLaters = app.failedLaters.count
                 try step()
+                if app.failedLaters.count != failedLaters, let last = app.failedLaters.last {
+                    throw LuaError(.runtime, "a later of \(last.owner) failed: \(last.message)")
+                }
                 if app.unheard.count != unheard, let last = app.unheard.last {
                     throw NavigationError(.unknownOutput, "nothing handles \(last.output) on \(last.screen)")
                 }

@@ -155,8 +155,14 @@ public final class REPL {
         let outcome = runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
             let declarations = runtime.appDeclarations
             let unheard = app.unheard.count, unheardSignals = app.unheardSignals.count, taps = app.tapsTaken
+            let failedLaters = app.failedLaters.count
             var outcome = dispatch(line)
             var ok = outcome.ok
+            if ok, app.failedLaters.count != failedLaters, let last = app.failedLaters.last {
+                // The step stands, the later's own changes undone: the line says why it failed.
+                let more = app.failedLaters.count &- failedLaters &- 1
+                output.error("error: a later of \(last.owner) failed: \(last.message)" + (more > 0 ? " (and \(more) more)" : ""))
+            }
             if ok, !drawn.isEmpty, let step = outcome.step { outcome.step = drawn.map { "random(\($0)) " }.joined() + step }
             if let typed = secrets.line(succeeded: ok) { (masked, outcome.step) = (typed.shown, typed.recorded) }
             if ok, let step = outcome.step, signature != before { recorder.note(step, line: number, stack: app.window.visibleNames) }
