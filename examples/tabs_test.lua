@@ -5,7 +5,7 @@ test("each tab keeps its own stack", function()
   expect.stack { "Feed" }
   tap("open")
   expect.screen("Post", { title = "Coordinators in Lua" })
-  tab(2)
+  tab(3)
   expect.stack { "Profile" }
   tap("settings")
   expect.stack { "Profile", "Settings" }
@@ -20,7 +20,21 @@ test("back pops within the selected tab only", function()
   expect.fails(back, "nothing to go back to")
 end)
 
+test("the Discover tab holds pages, each with its own stack", function()
+  tab(2)
+  expect.pages { "Trending", "Latest", selected = "Trending" }
+  tap("open")
+  expect.stack { "Trending", "Post" }
+  swipe("left")
+  expect.stack { "Latest" }
+  tab(1)
+  tab(2)
+  expect.stack { "Latest" }
+  swipe("right")
+  expect.stack { "Trending", "Post" }
+end)
+
 test("a tab that does not exist is refused", function()
-  expect.fails(function() tab(3) end, "there is no tab 3")
+  expect.fails(function() tab(4) end, "there is no tab 4")
   expect.stack { "Feed" }
 end)

@@ -160,7 +160,7 @@ package final class DriverFunctions {
             guard let column = SplitContainer.Column(rawValue: name) else {
                 throw call.badArgument(1, "a split's column (primary, supplementary, secondary) expected, got '\(name)'")
             }
-            guard let split = (runtime.app.window.modals.last ?? runtime.app.window.root) as? SplitContainer else {
+            guard let split = runtime.app.window.shownSplit else {
                 throw NavigationError(.containerNotShown, "no split is showing")
             }
             guard let stack = split.stack(column) else { throw NavigationError(.containerNotShown, "the split has no \(name) column") }

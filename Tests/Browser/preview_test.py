@@ -22,7 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-app_url, app_script, shop_url, shots, cover_url, pages_url, ride_url, bank_url, bank_storage, split_url = sys.argv[1:11]
+app_url, app_script, shop_url, shots, cover_url, pages_url, ride_url, bank_url, bank_storage, split_url, tabs_url = sys.argv[1:12]
 os.makedirs(shots, exist_ok=True)
 
 options = Options()
@@ -245,6 +245,26 @@ until(lambda: text("screen-title") == "News", "the arrow key on the content swip
 driver.save_screenshot(os.path.join(shots, "pages.png"))
 found = chromium.serious_violations(driver)
 check(not found, "axe-core finds no serious or moderate violation on pages (%s)" % found)
+
+# --- pages inside a tab: the tab bar under the page control, both working ------------------------------
+driver.get(tabs_url)
+until(lambda: text("screen-title") == "Feed", "the tabs app starts on its first tab")
+check(not driver.find_element(By.ID, "pager").is_displayed(), "a tab of a stack has no pager")
+click(lambda: driver.find_element(By.XPATH, "//div[@id='tabbar']/button[contains(normalize-space(.), 'Discover')]"))
+until(lambda: text("screen-title") == "Trending", "the Discover tab shows its first page")
+check(driver.find_element(By.ID, "pager").is_displayed() and driver.find_element(By.ID, "tabbar").is_displayed(),
+      "a tab that holds pages shows its pager and the tab bar")
+gap = driver.execute_script("return document.getElementById('tabbar').getBoundingClientRect().top - document.getElementById('pager').getBoundingClientRect().bottom")
+check(gap >= 0, "the page control is above the tab bar, not over it (%s px)" % gap)
+click(lambda: driver.find_element(By.XPATH, "//div[@id='pager']/button[normalize-space(.)='›']"))
+until(lambda: text("screen-title") == "Latest", "a swipe inside the tab shows the next page")
+click(lambda: driver.find_element(By.XPATH, "//div[@id='tabbar']/button[contains(normalize-space(.), 'Feed')]"))
+until(lambda: text("screen-title") == "Feed", "another tab")
+click(lambda: driver.find_element(By.XPATH, "//div[@id='tabbar']/button[contains(normalize-space(.), 'Discover')]"))
+until(lambda: text("screen-title") == "Latest", "back in Discover, the page chosen stays")
+driver.save_screenshot(os.path.join(shots, "pages-in-a-tab.png"))
+found = chromium.serious_violations(driver)
+check(not found, "axe-core finds no serious or moderate violation on pages in a tab (%s)" % found)
 
 # --- a split in a regular window: its columns side by side, each with its title and its actions ---------
 driver.get(split_url)

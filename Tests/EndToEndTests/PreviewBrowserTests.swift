@@ -293,9 +293,10 @@ import TestSupport
         let bankStorage = folder.path + "/bank.json"
         let bankServer = try Server(["--storage", bankStorage, "examples/bank.lua"])
         let splitServer = try Server(["examples/split.lua"])
+        let tabsServer = try Server(["examples/tabs.lua"])
         let shots = NSTemporaryDirectory() + "coordrun-preview-screenshots"
         let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_test.py", appServer.url, app, shopServer.url, shots, coverServer.url, pagesServer.url, rideServer.url,
-                                                  bankServer.url, bankStorage, splitServer.url],
+                                                  bankServer.url, bankStorage, splitServer.url, tabsServer.url],
                                        input: "", within: 300)
         print(outcome.out.split(separator: "\n").filter { $0.hasPrefix("measure:") || $0.hasPrefix("screenshots:") }.joined(separator: "\n"))
         #expect(outcome.status == 0, "\(outcome.out)\(outcome.err)")

@@ -22,6 +22,7 @@ enum Change {
     case stackReset(NavigationStack, [Screen], barHidden: Bool)
     case selected(FlowContainer, Int)
     case badge(TabContainer, Int, FlowValue?)
+    case tabContent(TabContainer, Int, FlowContainer?)
     // Screens
     case placement(Screen, owner: Coordinator?, stack: NavigationStack?, isShown: Bool)
     case input(Screen, String, FlowValue?)
@@ -54,7 +55,7 @@ enum Change {
         case .custom(let born, _): born
         case .pushed(let s, _), .popped(let s, _), .removed(let s, _, _), .stackReset(let s, _, _): s.born
         case .selected(let t, _): t.born
-        case .badge(let t, _, _): t.born
+        case .badge(let t, _, _), .tabContent(let t, _, _): t.born
         case .placement(let s, _, _, _), .input(let s, _, _), .outputHandler(let s, _, _),
              .screenSignalHandler(let s, _, _), .screenHandlers(let s, _, _): s.born
         case .childAdded(let c, _, _), .childRemoved(let c, _, _), .status(let c, _), .screenAdded(let c, _),
@@ -71,6 +72,7 @@ enum Change {
         case let .childRemoved(_, child, _): child.born
         case let .modalsRemoved(_, modals): modals.reduce(0) { max($0, bornLevel(of: $1)) }
         case let .modalReplaced(_, _, modal), let .windowRoot(_, modal): bornLevel(of: modal)
+        case let .tabContent(_, _, content?): content.born
         default: 0
         }
     }
@@ -104,6 +106,7 @@ enum Change {
         case let .modalReplaced(_, _, modal), let .windowRoot(_, modal):
             // Setting again what `outer` made: the entry that `outer` logged first puts back what was before.
             return bornLevel(of: modal) < outer ? .whole : .none
+        case let .tabContent(_, _, content?): return content.born < outer ? .whole : .none
         default: return .whole
         }
     }
@@ -128,6 +131,7 @@ enum Change {
         case let .stackReset(stack, screens, barHidden): (stack.screens, stack.barHidden) = (screens, barHidden)
         case let .selected(flows, index): flows.selectedIndex = index
         case let .badge(tabs, index, value): if tabs.badges.indices.contains(index) { tabs.badges[index] = value }
+        case let .tabContent(tabs, index, content): tabs.contents[index] = content
         case let .placement(screen, owner, stack, isShown): (screen.owner, screen.stack, screen.isShown) = (owner, stack, isShown)
         case let .input(screen, name, value):
             screen.inputs[name] = value
@@ -251,6 +255,12 @@ extension TabContainer {
     func setBadge(_ value: FlowValue?, at index: Int) {
         if context.journal.shouldLog(born) { context.journal.record(.badge(self, index, badges[index])) }
         badges[index] = value
+    }
+
+    /// Puts `content` where tab `index`'s stack was (nil: the stack takes its place back).
+    func setContent(_ content: FlowContainer?, at index: Int) {
+        if context.journal.shouldLog(born) { context.journal.record(.tabContent(self, index, contents[index])) }
+        contents[index] = content
     }
 }
 

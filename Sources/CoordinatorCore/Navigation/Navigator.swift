@@ -192,10 +192,17 @@ struct Navigator {
             throw NavigationError(.containerNotShown,
                                   "\(top.visibleScreen?.name ?? top.containerName) was presented above \(coordinator.name) as the modals above it went")
         }
-        let container = layer == 0 ? window.root : window.modals[layer - 1]
-        if let flows = container as? FlowContainer, flows is TabContainer || flows is PageContainer, let stack, let index = flows.stacks.firstIndex(where: { $0 === stack }) {
-            try select(index, of: flows, bySystem: false)
-        }
+        if let stack { try reveal(stack, in: layer == 0 ? window.root : window.modals[layer - 1]) }
+    }
+
+    /// Selects the tab or page of `container` that holds `stack`, and inside a tab the page that does.
+    private func reveal(_ stack: NavigationStack, in container: Presentable) throws {
+        guard let flows = container as? FlowContainer, !(flows is SplitContainer) else { return }
+        if let index = flows.stacks.firstIndex(where: { $0 === stack }) { return try select(index, of: flows, bySystem: false) }
+        guard let tabs = flows as? TabContainer,
+              let (index, content) = tabs.contents.first(where: { $0.value.holds(stack) }) else { return }
+        try select(index, of: tabs, bySystem: false)
+        try reveal(stack, in: content)
     }
 
     /// The Back button (or edge swipe) on the visible navigation stack, or the swipe-down of the top modal.
@@ -241,8 +248,17 @@ struct Navigator {
         } else if let index = window.modalIndex(of: stack) {
             window.setPresentation(stack.presentation, of: container)
             window.replaceModal(at: index, with: container)
+        } else if let (tabs, index) = window.tab(holding: stack) {
+            // Pages or a split inside a tab, as UIKit apps have them; a tab bar inside a tab UIKit has not.
+            guard !(container is TabContainer) else {
+                throw NavigationError(.containerNotShown, "\(actor.name) runs in tab \(tabs.titles[index]): a tab holds pages or a split, not another tab bar")
+            }
+            guard tabs.contents[index] == nil else {
+                throw NavigationError(.containerNotShown, "tab \(tabs.titles[index]) holds \(tabs.contents[index]?.kindName ?? "a container") already")
+            }
+            tabs.setContent(container, at: index)
         } else {
-            throw NavigationError(.containerNotShown, "\(actor.name)'s navigation stack is not a root or modal container")
+            throw NavigationError(.containerNotShown, "\(actor.name)'s navigation stack is not a root, modal or tab container")
         }
         let hidden = stack.reset(to: [], barHidden: false)
         try lifecycle.hide(hidden, by: actor)
@@ -287,6 +303,7 @@ struct Navigator {
     static func stacks(of container: Presentable) -> [NavigationStack] {
         switch container {
         case let stack as NavigationStack: [stack]
+        case let tabs as TabContainer: tabs.stacks + tabs.stacks.indices.flatMap { tabs.contents[$0]?.stacks ?? [] }
         case let flows as FlowContainer: flows.stacks
         default: []
         }

@@ -22,6 +22,9 @@ public final class TabContainer: FlowContainer {
     public internal(set) var badges: [FlowValue?]
     /// The action of each tab that is a button, by index (its stack stays empty: it is never selected).
     let actions: [Int: () throws -> Void]
+    /// The container a tab's flow put where the tab's navigation stack was (pages, a split: what UIKit apps
+    /// put inside a tab), by tab; the stack takes its place back when that flow finishes or restarts.
+    public internal(set) var contents: [Int: FlowContainer] = [:]
 
     init(context: AppContext, titles: [String], actions: [Int: () throws -> Void] = [:], owner: Coordinator? = nil,
          replacing replaced: NavigationStack? = nil) {
@@ -42,4 +45,17 @@ public final class TabContainer: FlowContainer {
     }
 
     public override var containerName: String { "Tabs[" + titles.joined(separator: ", ") + "]" }
+
+    /// What tab `index` shows: the container its flow put there, or its navigation stack.
+    public func content(ofTab index: Int) -> Presentable { contents[index] ?? stacks[index] }
+
+    /// The selected tab's screen: its container's, or its stack's.
+    public override var visibleScreen: Screen? { contents[selectedIndex]?.visibleScreen ?? selectedStack.visibleScreen }
+    override var visiblePath: [Screen] { contents[selectedIndex]?.visiblePath ?? selectedStack.screens }
+    public override var screens: [Screen] {
+        stacks.indices.flatMap { contents[$0]?.screens ?? stacks[$0].screens }
+    }
+    override func holds(_ stack: NavigationStack) -> Bool {
+        super.holds(stack) || contents.values.contains { $0.holds(stack) }
+    }
 }

@@ -47,6 +47,7 @@ public final class Window {
     }
 
     private static func names(of container: Presentable) -> ScreenNames? {
+        let container = shown(container)
         if let split = container as? SplitContainer { return split.visiblePath.reduce(nil) { ScreenNames($1, below: $0) } }
         if let stack = visibleStack(of: container) { return stack.names }
         return container.screens.reduce(nil) { ScreenNames($1, below: $0) }
@@ -60,9 +61,16 @@ public final class Window {
         }
     }
 
+    /// What the user sees of a container where a tab holds another: the selected tab's pages or split;
+    /// the container itself otherwise.
+    static func shown(_ container: Presentable) -> Presentable {
+        if let tabs = container as? TabContainer, let content = tabs.contents[tabs.selectedIndex] { return content }
+        return container
+    }
+
     /// The navigation stack the Back button works on inside a container.
     package static func visibleStack(of container: Presentable) -> NavigationStack? {
-        switch container {
+        switch shown(container) {
         case let stack as NavigationStack: stack
         case let container as FlowContainer: container.selectedStack
         default: nil
@@ -70,14 +78,17 @@ public final class Window {
     }
 
     /// The pages the user sees: the topmost container when it is a page container.
-    public var visiblePages: PageContainer? { (modals.last ?? root) as? PageContainer }
+    public var visiblePages: PageContainer? { Window.shown(modals.last ?? root) as? PageContainer }
 
     /// The split whose columns the user sees side by side: the topmost container when it is a split and the
     /// window is `regular`; nil otherwise (a compact split acts as one stack).
     public var visibleSplit: SplitContainer? {
         guard sizeClass == .regular else { return nil }
-        return (modals.last ?? root) as? SplitContainer
+        return shownSplit
     }
+
+    /// The split the topmost container shows (itself, or inside its selected tab), whatever the width.
+    package var shownSplit: SplitContainer? { Window.shown(modals.last ?? root) as? SplitContainer }
 
     /// The screens the user can tap now: the visible screen, or the top screen of each column of a
     /// ``visibleSplit``, secondary first.
@@ -105,7 +116,7 @@ public final class Window {
     /// root (a collapsed split's column, over the columns before it); nil when there is nothing to go back
     /// to there.
     func backStack(in container: Presentable) -> (stack: NavigationStack, takesRoot: Bool)? {
-        if let split = container as? SplitContainer, sizeClass == .compact {
+        if let split = Window.shown(container) as? SplitContainer, sizeClass == .compact {
             let filled = split.stacks.filter { !$0.screens.isEmpty }
             guard let last = filled.last else { return nil }
             if last.screens.count > 1 { return (last, false) }
@@ -138,11 +149,20 @@ public final class Window {
     /// Where the modal `container` sits in ``modals``, or nil.
     func modalIndex(of container: Presentable) -> Int? { modals.lastIndex { $0 === container } }
 
-    /// The shown container of kind `C` (the root or a modal) that has `stack` as one of its tabs or pages,
-    /// or nil.
+    /// Every container of flows shown: the root's and the modals', and the ones inside their tabs.
+    package var flowContainers: [FlowContainer] {
+        var result: [FlowContainer] = []
+        for case let flows as FlowContainer in [root] + modals {
+            result.append(flows)
+            if let tabs = flows as? TabContainer { result += tabs.stacks.indices.compactMap { tabs.contents[$0] } }
+        }
+        return result
+    }
+
+    /// The shown container of kind `C` (the root, a modal, or one inside a tab) that has `stack` as one of
+    /// its tabs, pages or columns, or nil.
     func container<C: FlowContainer>(_ kind: C.Type, holding stack: NavigationStack) -> C? {
-        if let found = root as? C, found.holds(stack) { return found }
-        for modal in modals { if let found = modal as? C, found.holds(stack) { return found } }
+        for case let found as C in flowContainers where found.stacks.contains(where: { $0 === stack }) { return found }
         return nil
     }
 
@@ -150,8 +170,14 @@ public final class Window {
     /// it set (its own stack was replaced by it). Costs the number of containers.
     func container<C: FlowContainer>(_ kind: C.Type, for coordinator: Coordinator, stack: NavigationStack?) -> C? {
         if let stack, let found = container(kind, holding: stack) { return found }
-        for container in [root] + modals {
-            if let found = container as? C, found.owner === coordinator { return found }
+        for case let found as C in flowContainers where found.owner === coordinator { return found }
+        return nil
+    }
+
+    /// The tab bar (the root or a modal) whose tab `stack` is, and that tab's index, or nil.
+    func tab(holding stack: NavigationStack) -> (tabs: TabContainer, index: Int)? {
+        for case let tabs as TabContainer in [root] + modals {
+            if let index = tabs.stacks.firstIndex(where: { $0 === stack }) { return (tabs, index) }
         }
         return nil
     }
@@ -176,6 +202,12 @@ public final class Window {
             replaceModal(at: index, with: stack)
             restored.append(flows)
         }
+        for case let tabs as TabContainer in [root] + modals {
+            for (index, content) in tabs.contents.sorted(by: { $0.key < $1.key }) where content.owner === coordinator {
+                tabs.setContent(nil, at: index)
+                restored.append(content)
+            }
+        }
         return restored
     }
 
@@ -194,6 +226,10 @@ public final class Window {
                 for (i, stack) in flows.stacks.enumerated() {
                     let title = flows.memberName + " " + (tabs?.label(ofTab: i) ?? flows.titles[i])
                     if tabs?.isAction(i) == true { lines.append(indent + "  " + title + ": an action"); continue }
+                    if let content = tabs?.contents[i] {
+                        list(content, indent + "  ", title + (i == flows.selectedIndex ? " (selected)" : "") + ": ")
+                        continue
+                    }
                     lines.append(indent + "  " + title + ": NavigationStack" + (stack.barHidden ? " (bar hidden)" : "")
                         + (i == flows.selectedIndex && !split ? " (selected)" : ""))
                     for screen in stack.screens { lines.append(indent + "    " + screen.info.description) }

@@ -101,13 +101,18 @@ package final class Snapshots {
             if stack.barHidden { fields.append(("barHidden", true)) }
             return fields
         }
-        func container(_ container: Presentable) -> FlowValue {
-            switch container {
+        func container(_ shown: Presentable) -> FlowValue {
+            switch shown {
             case let one as NavigationStack: return .record(FlowRecord(stack(one)))
             case let tabs as TabContainer:
                 result.tabs.append(tabs)
                 let list: [FlowValue] = tabs.stacks.indices.map { i in
-                    var fields = stack(tabs.stacks[i]) + [("title", .string(tabs.titles[i]))]
+                    // A tab that holds pages or a split: those, in the place of its stack.
+                    var fields: [(String, FlowValue)] = stack(tabs.stacks[i])
+                    if let content = tabs.contents[i], let inner = container(content).recordValue {
+                        fields = inner.fields.map { ($0.key, $0.value) }
+                    }
+                    fields.append(("title", .string(tabs.titles[i])))
                     if let badge = tabs.badges[i] { fields.append(("badge", badge)) }
                     if tabs.isAction(i) { fields.append(("action", true)) } // a button: no stack of its own
                     return .record(FlowRecord(fields))
@@ -123,7 +128,7 @@ package final class Snapshots {
                 }
                 return ["pages": .list(list), "selected": .int(pages.selectedIndex + 1)]
             case let alone as Screen: return ["screen": screen(alone)]
-            default: return ["container": .string(container.containerName)]
+            default: return ["container": .string(shown.containerName)]
             }
         }
         /// A modal, with how it is presented when that is not a page sheet the user may swipe away.
@@ -336,7 +341,7 @@ package final class Snapshots {
             if let screen = container["screen"] { screens.append((path + ".screen", screen)) }
             if let list = container["tabs"]?.listValue {
                 tabs.append(container)
-                for (i, tab) in list.enumerated() { stack(tab["stack"]?.listValue ?? [], at: "\(path).tabs[\(i + 1)]") }
+                for (i, tab) in list.enumerated() { walk(tab, at: "\(path).tabs[\(i + 1)]") } // a stack, or pages or a split
             }
             if let split = container["split"]?.recordValue {
                 for column in SplitContainer.Column.allCases {

@@ -64,7 +64,7 @@ enum UserActions {
         // Time passing until the next timer fires, when one is pending.
         if let next = app.clock.untilNext { actions.append(.advance(next)) }
         // A rotation, where a split shows: it collapses or expands.
-        if ([app.window.root] + app.window.modals).contains(where: { $0 is SplitContainer }) {
+        if app.window.flowContainers.contains(where: { $0 is SplitContainer }) {
             actions.append(.sizeClass(app.window.sizeClass == .regular ? .compact : .regular))
         }
         return actions

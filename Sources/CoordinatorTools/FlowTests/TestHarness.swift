@@ -316,7 +316,7 @@ final class TestHarness {
         try recorders.set("split", lua.function(name: "split", holding: self) { harness, call in
             // The split showing: { primary = { names... }, secondary = { ... }, supplementary = { ... } }, or nothing.
             let app = harness.runtime.app
-            guard let split = (app.window.modals.last ?? app.window.root) as? SplitContainer else { return }
+            guard let split = app.window.shownSplit else { return }
             let table = try harness.runtime.lua.newTable()
             for (column, stack) in zip(split.columns, split.stacks) { try table.set(column.rawValue, stack.screens.map(\.name)) }
             try call.pushResult(table)

@@ -64,7 +64,7 @@ struct Completer {
             case "event": Array(app.eventDeclarations.keys)
             case "answer", "pending": Array(Set(app.pendingRequests.map(\.kind)))
             case "open": runtime.declaredRoutes.compactMap { try? $0.exampleURL() }
-            case "top": ((app.window.modals.last ?? app.window.root) as? SplitContainer)?.columns.map(\.rawValue) ?? []
+            case "top": app.window.shownSplit?.columns.map(\.rawValue) ?? []
             default: app.visibleTabs?.titles ?? []
             }
             return Set(names).filter { $0.hasPrefix(word) }.sorted()
