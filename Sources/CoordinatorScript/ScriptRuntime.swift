@@ -157,7 +157,7 @@ public final class ScriptRuntime {
         (configuration.memory, configuration.instructions) = (memory, instructions)
     }
 
-    /// A new runtime of the same app, not sharing anything with this one: the same gateway state,
+    /// A new runtime of the same app, not sharing anything with this one: the same gateway state, device,
     /// libraries, sandbox, limits, driver functions and Swift coordinators, the storage this one had before
     /// its scripts first ran (saved nowhere: ``takeStorage(from:)`` gives it this one's store), its main scripts loaded again
     /// from their files (as they are now: after an edit, the new code) with the same arguments, and started
@@ -175,6 +175,7 @@ public final class ScriptRuntime {
         // The storage this one began with, not saved anywhere until the new one takes this one's store
         // (``takeStorage(from:)``).
         try new.seedStorage(launch.initialStorage)
+        new.app.setIdiom(app.idiom) // the same device
         new.lua.sourceOverrides = sources
         try new.silencingPrint(quiet) {
             for file in files.mains {
@@ -370,16 +371,24 @@ public final class ScriptRuntime {
     /// With `storage`, the storage takes those values too (with `keepingSecrets`, its secret keys keep
     /// theirs unless given), and when the scripts last ran with other values (a relaunch since, or a
     /// storage written since they loaded), they run again first, as a relaunch runs them: the app is then
-    /// the one a new process with that storage starts.
+    /// the one a new process with that storage starts. With another `idiom`, the app runs on that device
+    /// from now on, its scripts run again first too.
     package func reset(to state: AppState, width: SizeClass = .regular, storage: FlowRecord? = nil, keepingSecrets: Bool = false,
-                       starting: Bool) throws {
+                       idiom: Idiom? = nil, starting: Bool) throws {
         try app.atomically {
             routes.dropHeld(in: self) // a link held belongs to the app that ends
+            // Another device: the scripts run again on it, as a launch there runs them (they may ask).
+            var again = false
+            if let idiom, idiom != app.idiom {
+                app.setIdiom(idiom)
+                again = true
+            }
             if let storage {
                 app.storage.replaceAll(with: storage, keepingSecrets: keepingSecrets)
-                if launch.storageAtLoad != app.storage.values, launch.canRelaunch {
-                    return try launch.runAgain(self, in: state, width: width, starting: (state, starting))
-                }
+                if launch.storageAtLoad != app.storage.values { again = true }
+            }
+            if again, launch.canRelaunch {
+                return try launch.runAgain(self, in: state, width: width, starting: (state, starting))
             }
             try app.tearDown()
             app.gateway.state = state

@@ -38,6 +38,7 @@ actor Preview {
         runtime.snapshotKey = snapshotKey
         try ExitGuard.install(in: runtime, message: ExitGuard.serverMessage)
         try start.useStorage(in: runtime)
+        start.useIdiom(in: runtime)
         try runtime.load(script: script)
         let initialStorage = runtime.initialStorage
         let events = EventLog(app: runtime.app) // before the start: the page lists what the start did
@@ -57,6 +58,7 @@ actor Preview {
             fresh.lua.sourceOverrides = sources
             // The storage the session began with (the file's store is taken over once travel succeeds).
             try fresh.seedStorage(initialStorage)
+            start.useIdiom(in: fresh)
             try ExitGuard.install(in: fresh, message: ExitGuard.serverMessage)
             try fresh.silencingPrint {
                 try fresh.load(script: script)

@@ -39,6 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     mutating func validate() throws {
         try validateSeconds(timeout, "--timeout")
+        try start.requireOneIdiom()
     }
 
     /// Parses and runs the command as ArgumentParser's `main` does, a usage mistake ending with status 2

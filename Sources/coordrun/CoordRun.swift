@@ -225,6 +225,7 @@ enum CoordRun {
         runtime.lua.chunksRunAsPrograms = true // and its chunks run under pmain's C frame
         try setArguments(invocation, in: runtime)
         if storage { try options.start.useStorage(in: runtime) }
+        options.start.useIdiom(in: runtime)
         return runtime
     }
 

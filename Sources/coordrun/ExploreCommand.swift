@@ -111,6 +111,7 @@ struct ExploreCommand: ParsableCommand {
         if lease <= 0 { throw ValidationError("--lease must be more than 0 seconds") }
         if start.open.count > 1 { throw ValidationError("--open given \(start.open.count) times: an exploration starts from one link") }
         if !start.open.isEmpty, start.restore != nil { throw ValidationError("--open and --restore: an exploration starts from one of them") }
+        if start.idioms.count > 1, start.restore != nil { throw ValidationError("--idiom both and --restore: a snapshot runs on the device it was taken on") }
     }
 
     var state: String { start.gateway.state }
@@ -130,40 +131,48 @@ struct ExploreCommand: ParsableCommand {
         if let restore {
             do { snapshot = try ScriptRuntime.snapshotText(at: restore) } catch { fail(streams, "\(error)") }
         }
-        let explorer = makeExplorer(snapshot: snapshot, streams)
-        let options = explorer.options
         if expand != nil {
+            let explorer = makeExplorer(snapshot: snapshot, idiom: start.appStart.idiom, streams)
             do { try ExploreWorkers.serve(explorer: explorer) } catch { fail(streams, "worker: \(error)") }
             return
         }
         let progress = Terminal.isTerminal(2)
-        if progress {
-            explorer.progress = { p in
-                Terminal.writeError("\r\u{1B}[K\(p.states) states, \(p.transitions) transitions, \(p.frontier) to expand, \(Int(Double(p.transitions) / max(p.seconds, 1e-9))) transitions/s")
-            }
-        }
         let began = Processes.nanoseconds()
-        var report: ExploreReport
-        do {
-            let levels = ExploreLevels(explorer: explorer)
-            if let queue {
-                let workforce = try ExploreQueue(url: queue, digest: explorer.runtime.scriptsDigest, arguments: workerArguments,
-                                                 snapshot: snapshot, lease: lease, localWorkers: workers,
-                                                 check: AnswerCheck(explorer: explorer, sample: verifySample))
-                Terminal.writeError("explore: exploration \(workforce.run) on the queue (more workers: \(Processes.commandName()) explore --worker QUEUE --run \(workforce.run))\n")
-                report = try levels.run(workforce: workforce, workers: max(workers, 1))
-            } else if workers > 1 {
-                let arguments = workerArguments + (restore.map { ["--restore", $0] } ?? [])
-                report = try levels.run(workforce: ExploreWorkers(count: workers, arguments: arguments), workers: workers)
-            } else {
-                report = try explorer.run()
+        // One search for each device (`--idiom both`: two, in one report), each with its own explorer.
+        var parts: [(report: ExploreReport, explorer: Explorer)] = []
+        for idiom in start.idioms {
+            let explorer = makeExplorer(snapshot: snapshot, idiom: idiom, streams)
+            if progress {
+                let device = start.idioms.count > 1 ? idiom.rawValue + ": " : ""
+                explorer.progress = { p in
+                    Terminal.writeError("\r\u{1B}[K\(device)\(p.states) states, \(p.transitions) transitions, \(p.frontier) to expand, \(Int(Double(p.transitions) / max(p.seconds, 1e-9))) transitions/s")
+                }
             }
-        } catch {
-            if progress { Terminal.writeError("\r\u{1B}[K") }
-            fail(streams, Self.message(for: error))
+            do {
+                let levels = ExploreLevels(explorer: explorer)
+                if let queue {
+                    let workforce = try ExploreQueue(url: queue, digest: explorer.runtime.scriptsDigest, arguments: workerArguments(idiom: idiom),
+                                                     snapshot: snapshot, lease: lease, localWorkers: workers,
+                                                     check: AnswerCheck(explorer: explorer, sample: verifySample))
+                    Terminal.writeError("explore: exploration \(workforce.run) on the queue (more workers: \(Processes.commandName()) explore --worker QUEUE --run \(workforce.run))\n")
+                    parts.append((try levels.run(workforce: workforce, workers: max(workers, 1)), explorer))
+                } else if workers > 1 {
+                    let arguments = workerArguments(idiom: idiom) + (restore.map { ["--restore", $0] } ?? [])
+                    parts.append((try levels.run(workforce: ExploreWorkers(count: workers, arguments: arguments), workers: workers), explorer))
+                } else {
+                    parts.append((try explorer.run(), explorer))
+                }
+            } catch {
+                if progress { Terminal.writeError("\r\u{1B}[K") }
+                fail(streams, Self.message(for: error))
+            }
         }
         if progress { Terminal.writeError("\r\u{1B}[K") }
         let seconds = Double(Processes.nanoseconds() - began) / 1e9
+        guard let explorer = parts.first?.explorer else { fail(streams, "explore: no device to explore on") }
+        let options = explorer.options
+        var report = parts.count == 1 ? parts[0].report
+            : ExploreReport.combining(parts.map(\.report), catalog: explorer.runtime.app.catalog.names)
 
         // Each finding's test must fail the same way in a fresh runtime before the finding is the app's.
         var testPath: String?
@@ -183,8 +192,11 @@ struct ExploreCommand: ParsableCommand {
         }
         var verification: ExploreVerification?
         if verify {
+            // Each device's search re-run by its own explorer.
             let count = verifySample > 1 ? Int(verifySample.rounded()) : 200
-            do { verification = try explorer.verify(report, sample: count) } catch { fail(streams, "--verify: \(REPL.message(for: error))") }
+            do {
+                verification = try parts.map { try $0.explorer.verify($0.report, sample: count) }.reduce(nil) { sum, next in sum.map { $0 + next } ?? next }
+            } catch { fail(streams, "--verify: \(REPL.message(for: error))") }
         }
 
         Terminal.writeOut(TextStyle.inert(report.text) + "\n")
@@ -217,8 +229,8 @@ struct ExploreCommand: ParsableCommand {
 
     /// What makes a worker's runtime the same as this process's: the script, then the options (`--restore`
     /// aside: a worker of a queue gets the snapshot itself).
-    private var workerArguments: [String] {
-        var arguments = [script ?? "", "--state", state, "--size-class", start.sizeClass, "--timeout", String(timeout),
+    private func workerArguments(idiom: Idiom) -> [String] {
+        var arguments = [script ?? "", "--state", state, "--size-class", start.sizeClass, "--idiom", idiom.rawValue, "--timeout", String(timeout),
                          "--max-pending", String(max(maxPending, 1))]
         for set in sets { arguments += ["--set", set] }
         for chunk in chunks { arguments += ["-e", chunk] }
@@ -230,7 +242,7 @@ struct ExploreCommand: ParsableCommand {
     }
 
     /// The explorer these options make, from the app's start, the link, or `snapshot`.
-    private func makeExplorer(snapshot: String?, _ streams: CoordRun.Streams) -> Explorer {
+    private func makeExplorer(snapshot: String?, idiom: Idiom, _ streams: CoordRun.Streams) -> Explorer {
         var options = Explorer.Options()
         options.depth = max(depth, 0)
         options.maxStates = max(maxStates, 1)
@@ -240,7 +252,7 @@ struct ExploreCommand: ParsableCommand {
         options.replay = replay
         if let open { options.base = .link(open) } else if let snapshot { options.base = .snapshot(snapshot) }
         do {
-            return try Explorer(options: options, runtime: maker(parsedSets(streams), storage: baseStorage(), stepTimeLimit: options.stepTimeLimit))
+            return try Explorer(options: options, runtime: maker(parsedSets(streams), storage: baseStorage(), idiom: idiom, stepTimeLimit: options.stepTimeLimit))
         } catch {
             fail(streams, REPL.message(for: error))
         }
@@ -256,7 +268,8 @@ struct ExploreCommand: ParsableCommand {
             if let script { command.script = script }
             // The worker's own --sandbox and limits hold on top of the run's: for each, the stricter.
             command.limitOptions = command.limitOptions.stricter(limitOptions)
-            let worker = try ExploreQueueWorker(database: database, run: run, explorer: command.makeExplorer(snapshot: run.snapshot, streams))
+            let worker = try ExploreQueueWorker(database: database, run: run,
+                                                explorer: command.makeExplorer(snapshot: run.snapshot, idiom: command.start.appStart.idiom, streams))
             try worker.serve()
         } catch {
             fail(streams, "worker: " + Self.message(for: error))
@@ -301,18 +314,19 @@ struct ExploreCommand: ParsableCommand {
 
     /// How the explorer makes a runtime: prepared (``Explorer/prepare(_:)``), the variant set, the storage
     /// given, the app loaded.
-    private func maker(_ globals: [(name: String, value: FlowValue)], storage: FlowRecord, stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
-        Self.maker(script: script ?? "", state: state, width: start.width, globals: globals, chunks: chunks, storage: storage,
+    private func maker(_ globals: [(name: String, value: FlowValue)], storage: FlowRecord, idiom: Idiom, stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
+        Self.maker(script: script ?? "", state: state, width: start.width, idiom: idiom, globals: globals, chunks: chunks, storage: storage,
                    limits: limitOptions.limits, stepTimeLimit: stepTimeLimit)
     }
 
     /// How an explorer of `script` makes a runtime (``maker(_:storage:stepTimeLimit:)``; `coordrun diff`
     /// explores each version so too).
-    static func maker(script: String, state: String, width: SizeClass, globals: [(name: String, value: FlowValue)] = [], chunks: [String] = [],
-                      storage: FlowRecord = [:], limits: RuntimeLimits, stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
+    static func maker(script: String, state: String, width: SizeClass, idiom: Idiom = .phone, globals: [(name: String, value: FlowValue)] = [],
+                      chunks: [String] = [], storage: FlowRecord = [:], limits: RuntimeLimits, stepTimeLimit: Double?) -> Explorer.RuntimeMaker {
         {
             let runtime = try limits.runtime(stateNamed: state, timed: stepTimeLimit != nil, imageable: true)
             runtime.app.setStartingSizeClass(width)
+            runtime.app.setIdiom(idiom)
             if !storage.isEmpty { try runtime.seedStorage(storage) }
             try Explorer.prepare(runtime)
             try runtime.lua.withTimeLimit(stepTimeLimit) {
@@ -370,11 +384,12 @@ struct ExploreCommand: ParsableCommand {
     /// The report for machines (`--json`); `format` says which fields it has (docs/Explore.md).
     private func document(_ report: ExploreReport, seconds: Double, verification: ExploreVerification?) -> FlowValue {
         func findings(_ list: [ExploreReport.Finding]) -> FlowValue {
-            .list(list.map { ["message": .string($0.message), "path": .list($0.path.map { .string($0.luaSource) })] })
+            .list(list.map { ["message": .string($0.message), "path": .list($0.path.map { .string($0.luaSource) }), "idiom": .string($0.idiom.rawValue)] })
         }
         var fields: FlowRecord = [
             "format": 1,
-            "script": .string(report.script), "states": .int(report.states.count), "transitions": .int(report.transitions.count),
+            "script": .string(report.script), "idioms": .list(report.idioms.map { .string($0.rawValue) }),
+            "states": .int(report.states.count), "transitions": .int(report.transitions.count),
             "steps": .int(report.steps), "seconds": .double(seconds), "fixedPoint": .bool(report.reachedFixedPoint),
             "complete": .bool(report.complete), "reach": .string(report.reach), "viewed": .bool(report.viewed),
             "cut": .record(FlowRecord([("depth", .bool(report.cutByDepth)), ("states", .bool(report.cutByStates)), ("time", .bool(report.cutByTime)),

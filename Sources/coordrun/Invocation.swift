@@ -15,6 +15,7 @@ struct CoordRunOptions: ParsableArguments {
 
     mutating func validate() throws {
         if let timeout { try validateSeconds(timeout, "--timeout") }
+        try start.requireOneIdiom()
         if let history, history < 1 { throw ValidationError("--history must be at least 1 line (it was \(history))") }
     }
 

@@ -34,6 +34,40 @@ import CoordinatorTools
     /// A property broken is a finding of the command: exit 1, in the JSON's `properties` and
     /// `invariantViolations`, and in SARIF at the line that declares the property; with two workers, the
     /// same report as one process.
+    /// `--idiom both`: the phone and the pad searched in one report (with two worker processes too), the
+    /// fault only a pad has found with its device and reproduced by a test that runs there; a command that
+    /// runs an app takes one device.
+    @Test func bothDevicesInOneReport() throws {
+        let folder = try TemporaryDirectory()
+        let script = try folder.write("app.lua", """
+            local flow = require "coordinator"
+            flow.screen "Home" { outputs = { "share", "broken" } }
+            flow.screen "Share" { outputs = { "done" } }
+            local Home = flow.coordinator "Home"
+            function Home:start()
+              local home = self:push("Home")
+              home.onShare = function() self:present("Share", nil, { presentation = "popover" }).onDone = function() self:dismiss() end end
+              home.onBroken = function() if flow.idiom() == "pad" then error("only on a pad") end end
+            end
+            flow.app(Home)
+            """)
+        for workers in ["1", "2"] {
+            let outcome = try Programs.run(["explore", "--idiom", "both", "--workers", workers, script, "--tests", folder.path + "/found_test.lua",
+                                            "--json", folder.path + "/r.json", "--verify"], input: "")
+            #expect(outcome.status == 1, "\(outcome.out)\(outcome.err)")
+            #expect(outcome.out.contains("on phone and pad: 4 states, 7 transitions") && outcome.out.contains("after: (pad) tap(\"broken\")"), "\(outcome.out)")
+            #expect(outcome.out.contains("verified: "), "\(outcome.out)")
+            let json = try FlowValue(json: String(contentsOfFile: folder.path + "/r.json", encoding: .utf8))
+            #expect(json["idioms"] == ["phone", "pad"] && json["errors"]?.listValue?.first?["idiom"] == "pad")
+            let tests = try Programs.run(["test", folder.path + "/found_test.lua"], input: "")
+            #expect(tests.out.hasPrefix("0 passed, 1 failed"), "the finding's test fails as the search did, on the pad: \(tests.out)\(tests.err)")
+        }
+        for command in [["--idiom", "both", script], ["serve", "--idiom", "both", script]] {
+            let refused = try Programs.run(command, input: "")
+            #expect(refused.status != 0 && refused.err.contains("--idiom both is for coordrun explore"), "\(refused.err)")
+        }
+    }
+
     @Test func aBrokenPropertyFailsTheCommandInEveryReport() throws {
         let folder = try TemporaryDirectory()
         let shop = try String(contentsOfFile: repositoryRoot + "/examples/shop.lua", encoding: .utf8)

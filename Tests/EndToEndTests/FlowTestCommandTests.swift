@@ -22,14 +22,14 @@ import TestSupport
         return folder
     }
 
-    /// `app(script, options)` in a test file takes `state`, `sizeClass` and `storage`: a misspelt option fails the
+    /// `app(script, options)` in a test file takes `state`, `sizeClass`, `idiom` and `storage`: a misspelt option fails the
     /// file at its line instead of starting somewhere the test did not mean.
     @Test func aMisspeltAppOptionFailsTheTestFile() throws {
         let folder = try appFolder { $0 }
         _ = try folder.write("app_test.lua", "app(\"app.lua\", { stat = \"main\" })\ntest(\"x\", function() end)\n")
         let outcome = try Programs.run(["test", folder.path], input: "")
         #expect(outcome.status == 1, "\(outcome.out)\(outcome.err)")
-        #expect((outcome.out + outcome.err).contains("app_test.lua:1: app's options have no 'stat' (they take: state, sizeClass, storage)"), "\(outcome.out)\(outcome.err)")
+        #expect((outcome.out + outcome.err).contains("app_test.lua:1: app's options have no 'stat' (they take: state, sizeClass, idiom, storage)"), "\(outcome.out)\(outcome.err)")
     }
 
     @Test func aChangedPasswordCheckFailsTheTestsAtTheirLines() throws {

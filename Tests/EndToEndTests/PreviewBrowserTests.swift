@@ -287,7 +287,7 @@ import TestSupport
             end
             flow.app(Home)
             """)
-        let coverServer = try Server([cover])
+        let coverServer = try Server(["--idiom", "pad", cover]) // a tablet: its popover stays one
         let pagesServer = try Server(["examples/pages.lua"])
         let rideServer = try Server(["examples/ride.lua"])
         let bankStorage = folder.path + "/bank.json"

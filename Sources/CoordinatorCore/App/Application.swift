@@ -450,6 +450,19 @@ public final class Application {
     /// tab bars below it, as in UIKit).
     public var visibleTabs: TabContainer? { (window.modals.last ?? window.root) as? TabContainer }
 
+    /// The kind of device the app runs on (``Idiom``): fixed for a launch, a phone unless a tool says
+    /// otherwise.
+    public private(set) var idiom: Idiom = .phone
+
+    /// Makes the app run on a device of `idiom` before it (re)starts (a tool's `--idiom`, a snapshot's):
+    /// not a step of the user. Undone with the operation.
+    package func setIdiom(_ idiom: Idiom) {
+        guard idiom != self.idiom else { return }
+        let old = self.idiom
+        context.journal.recordAlways(.custom(born: 0) { [weak self] in self?.idiom = old })
+        self.idiom = idiom
+    }
+
     /// Makes the window `sizeClass` wide before the app (re)starts (a tool putting the app back at its start,
     /// a device of that width): not a step of the user. Undone with the operation.
     package func setStartingSizeClass(_ sizeClass: SizeClass) {

@@ -61,7 +61,7 @@ extension Coordinator {
         }
         let app = try runningApp()
         try app.atomically {
-            app.window.setPresentation(presentation, of: module)
+            app.window.setPresentation(presentation.adapted(to: app.idiom), of: module)
             try perform(.present(module, animation: animation), animated: animated, completion: completion)
         }
     }

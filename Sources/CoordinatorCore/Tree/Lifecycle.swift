@@ -173,7 +173,7 @@ final class Lifecycle {
         if let modal {
             let router = try parent.activeRouter()
             let stack = NavigationStack(context: app.context)
-            stack.presentation = modal.presentation
+            stack.presentation = modal.presentation.adapted(to: app.idiom)
             try router.perform(.present(stack, animation: modal.animation), for: parent, animated: true)
             child.setRouter(router.router(on: stack))
             child.markShownScreens()

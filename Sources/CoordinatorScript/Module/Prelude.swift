@@ -75,6 +75,7 @@ enum Prelude {
 
     --- The app's clock: seconds since the app began (virtual: it moves with advance(seconds), or the host).
     M.now = native.now
+    M.idiom = native.idiom
 
     --- A random integer from 1 to m (flow.random(m)) or from m to n (flow.random(m, n)), at most 64 values,
     --- drawn in a step and recorded with it: a replay draws the same, a flow test gives it with random(k),

@@ -152,6 +152,10 @@ final class ScriptModule {
         try native.set("now", lua.function(name: "now", holding: runtime) { runtime, call in
             try call.pushResult(runtime.app.clock.now)
         })
+        try native.set("idiom", lua.function(name: "idiom", holding: runtime) { runtime, call in
+            // flow.idiom(): "phone" or "pad", fixed for the launch.
+            try call.pushResult(runtime.app.idiom.rawValue)
+        })
         try native.set("random", lua.function(name: "random", holding: runtime) { runtime, call in
             // flow.random(m): from 1 to m; flow.random(m, n): from m to n; integers, at most 64 values.
             guard call.count >= 1, call.type(1) != .nil else {

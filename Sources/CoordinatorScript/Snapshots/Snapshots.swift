@@ -147,6 +147,8 @@ package final class Snapshots {
         // The width is state where it shows: a compact window collapses a split (and a step made it so).
         if app.window.sizeClass != .regular { window["sizeClass"] = .string(app.window.sizeClass.rawValue) }
         result.document = ["gateway": .string(app.gateway.state.rawValue), "window": .record(window), "coordinators": .list(coordinators)]
+        // The device, where it is not a phone: fixed for a launch, a restore runs on the snapshot's.
+        if app.idiom != .phone { result.document["idiom"] = .string(app.idiom.rawValue) }
         // The storage but its secret keys, where it holds something.
         let storage = app.storage.withoutSecrets
         if !storage.isEmpty { result.document["storage"] = .record(storage) }
@@ -226,6 +228,13 @@ package final class Snapshots {
             expected.add(key, value)
         }
         if let held = fields["heldLink"] { expected.add("heldLink", held) }
+        let idiom = try fields["idiom"].map { value in
+            guard let idiom = value.stringValue.flatMap(Idiom.init(rawValue:)) else {
+                throw SnapshotError(.malformed, "snapshot: its idiom is \"phone\" or \"pad\", not \(value)")
+            }
+            return idiom
+        } ?? .phone
+        if idiom != .phone { expected.add("idiom", .string(idiom.rawValue)) }
         if let storage = fields["storage"] {
             guard storage.recordValue != nil else { throw SnapshotError(.malformed, "snapshot: its storage is not a record") }
             expected.add("storage", storage)
@@ -240,7 +249,7 @@ package final class Snapshots {
             // The steps begin where the app started: in its gateway state, as wide, with the storage it had
             // (its secret keys as they are here: a snapshot never holds them). Scripts that ran with other
             // storage run again first, as a new process with it would run them.
-            try runtime.reset(to: startState, width: startWidth, storage: storage, keepingSecrets: true, starting: true)
+            try runtime.reset(to: startState, width: startWidth, storage: storage, keepingSecrets: true, idiom: idiom, starting: true)
             for (i, recorded) in steps.enumerated() {
                 let step = try Self.withSecrets(recorded, number: i + 1, in: app, from: secrets)
                 do {

@@ -92,6 +92,11 @@ package enum Annotations {
             ---@return number
             function flow.now() end
             """),
+        ("idiom", """
+            ---The device the app runs on: `"phone"` (the default; a popover shows as a page sheet) or `"pad"`, fixed for a launch (`coordrun --idiom pad`, `app(script, { idiom = "pad" })` in a test).
+            ---@return "phone"|"pad"
+            function flow.idiom() end
+            """),
         ("random", """
             ---A random integer from 1 to `m` (`flow.random(6)`) or from `m` to `n` (`flow.random(2, 5)`), at most 64 values, drawn in a step and recorded with it: a replay, a snapshot and `:goto` draw the same, a flow test gives it with `random(k)` before the step, and exploration takes each value as a branch. Use it instead of `math.random`.
             ---@param m integer
@@ -346,8 +351,8 @@ package enum Annotations {
 
     /// A test file's globals besides the driver functions.
     static let testGlobals: [(name: String, annotation: String)] = [
-        ("app", "---Loads and starts the app the tests drive; each test starts with the storage given (empty by default).\n---@param script string\n---@param options? { state?: string, sizeClass?: \"compact\"|\"regular\", storage?: table<string, any> }\nfunction app(script, options) end"),
-        ("test", "---Declares a test.\n---@param name string\n---@param body fun()\nfunction test(name, body) end"),
+        ("app", "---Loads and starts the app the tests drive; each test starts with the storage given (empty by default).\n---@param script string\n---@param options? { state?: string, sizeClass?: \"compact\"|\"regular\", idiom?: \"phone\"|\"pad\", storage?: table<string, any> }\nfunction app(script, options) end"),
+        ("test", "---Declares a test (`test(name, { idiom = \"pad\" }, body)`: it runs on that device).\n---@param name string\n---@param body fun()\n---@overload fun(name: string, options: { idiom?: \"phone\"|\"pad\" }, body: fun())\nfunction test(name, body) end"),
         ("skip", "---Declares a test that is listed, not run.\n---@param name string\n---@param body fun()\nfunction skip(name, body) end"),
     ]
 

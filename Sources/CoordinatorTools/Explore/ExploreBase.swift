@@ -2,7 +2,7 @@ import CoordinatorScript
 
 /// Where every branch of an exploration starts (``Explorer/Options/Base``): the app started, at a link, or
 /// restored from a snapshot, with the gateway in the state, the window as wide and the storage as the
-/// explorer's first runtime had them (a step that signed in or rotated does not carry over to the next
+/// explorer's first runtime had them, on its device (a step that signed in or rotated does not carry over to the next
 /// branch).
 struct ExploreBase {
     let kind: Explorer.Options.Base
@@ -10,6 +10,8 @@ struct ExploreBase {
     let state: AppState
     /// The window's width it began at.
     let width: SizeClass
+    /// The device it ran on.
+    let idiom: Idiom
     /// The storage it began with (what the maker's runtime loaded its scripts with).
     let storage: FlowRecord
     /// A snapshot's secrets, by name (else the environment gives them).
@@ -18,7 +20,7 @@ struct ExploreBase {
     /// The base `kind` of the app as `app` is now, before anything ran.
     init(_ kind: Explorer.Options.Base, secrets: [String: FlowValue], of app: Application) {
         (self.kind, self.secrets) = (kind, secrets)
-        (state, width, storage) = (app.gateway.state, app.window.sizeClass, app.storage.values)
+        (state, width, idiom, storage) = (app.gateway.state, app.window.sizeClass, app.idiom, app.storage.values)
     }
 
     /// Brings `runtime`'s app to the base.
@@ -28,12 +30,12 @@ struct ExploreBase {
         case .start:
             try app.atomically {
                 app.rewindClock() // as a fresh runtime's, whatever a branch before advanced it to
-                try runtime.reset(to: state, width: width, storage: storage, starting: true)
+                try runtime.reset(to: state, width: width, storage: storage, idiom: idiom, starting: true)
             }
         case .link(let url):
             try app.atomically {
                 app.rewindClock()
-                try runtime.reset(to: state, width: width, storage: storage, starting: false)
+                try runtime.reset(to: state, width: width, storage: storage, idiom: idiom, starting: false)
                 try runtime.open(url)
             }
         case .snapshot(let json):
@@ -45,6 +47,15 @@ struct ExploreBase {
 /// What re-running transitions in fresh runtimes found (`coordrun explore --verify`): the check that branches
 /// were isolated and that states are told apart the same way in every runtime.
 package struct ExploreVerification {
+    /// What both re-runs found (the searches of two devices).
+    package static func + (first: ExploreVerification, second: ExploreVerification) -> ExploreVerification {
+        ExploreVerification(checked: first.checked + second.checked, mismatches: first.mismatches + second.mismatches)
+    }
+
+    private init(checked: Int, mismatches: [(path: [UserStep], message: String)]) {
+        (self.checked, self.mismatches) = (checked, mismatches)
+    }
+
     /// Transitions re-run.
     package let checked: Int
     /// Those that reached another state than the search recorded: each its path and what happened.

@@ -57,7 +57,8 @@ public struct ExploreLevels {
         let options = explorer.options
         let began = Clock.now()
         var report = ExploreReport(script: explorer.runtime.scriptFiles.first ?? "", base: try explorer.start(), limits: options,
-                                   itemLabels: explorer.itemLabels, properties: explorer.runtime.declaredProperties)
+                                   itemLabels: explorer.itemLabels, properties: explorer.runtime.declaredProperties,
+                                   idiom: explorer.runtime.app.idiom)
         report.objectTypes = Set(explorer.runtime.app.catalog.names + explorer.runtime.coordinatorClassNames)
         report.secretOutputs = explorer.secretOutputs
         var level = 0..<1

@@ -13,6 +13,8 @@ public struct ExploreReport {
         package let seen: Explorer.StateSeen
         /// How many actions the user has there.
         package internal(set) var actionCount = 0
+        /// The device the path was taken on (``Idiom``): the search's, of which `--idiom both` runs two.
+        package internal(set) var idiom = Idiom.phone
 
         package subscript<Value>(dynamicMember field: KeyPath<Explorer.StateSeen, Value>) -> Value { seen[keyPath: field] }
     }
@@ -33,10 +35,17 @@ public struct ExploreReport {
         package let path: [UserStep]
         /// What was found.
         package let message: String
+        /// The device the path is taken on.
+        package internal(set) var idiom = Idiom.phone
     }
 
     /// The app's main script.
     package let script: String
+    /// The device the search ran on (a report of several, ``combining(_:)``, has each state's and
+    /// finding's).
+    package internal(set) var idiom = Idiom.phone
+    /// The devices the report covers, in order.
+    package internal(set) var idioms: [Idiom] = []
     /// Every state found, the start first, in the order found (breadth first).
     package internal(set) var states: [State] = []
     /// Every action taken and where it led.
@@ -79,6 +88,8 @@ public struct ExploreReport {
         /// Of an unchecked invariant: within how many steps of the base it holds in every state (the
         /// search found and checked every state that near: ``ExploreReport/completeWithin``).
         package var withinSteps: Int? = nil
+        /// The device its path is taken on.
+        package var idiom = Idiom.phone
     }
     /// For outputs that choose an item and read it by a field (`label = "subject"`): that field, by
     /// `Screen.output` (`Inbox.open`). The flow graph names a chosen item by it.
@@ -146,12 +157,12 @@ public struct ExploreReport {
     mutating func addState(_ seen: Explorer.StateSeen, path: [UserStep]) -> Int {
         for type in seen.shownTypes { reachedTypes.insert(type) }
         if seen.viewed { viewed = true }
-        states.append(State(path: path, seen: seen))
+        states.append(State(path: path, seen: seen, idiom: idiom))
         known[seen.key] = states.count - 1
         // What the properties said here: the first (shortest) path to a state that breaks an invariant.
         for broken in seen.brokenInvariants where invariantsSeen.insert(broken.name).inserted {
             let message = "invariant '\(broken.name)' does not hold" + (broken.failure.map { ": " + $0.withoutObjectIDs(of: objectTypes) } ?? "")
-            invariantViolations.append(Finding(path: path, message: message))
+            invariantViolations.append(Finding(path: path, message: message, idiom: idiom))
         }
         for goal in seen.goals { goalStates[goal, default: []].append(states.count - 1) }
         if let fault = seen.propertyFault { addError(fault, path: path) }
@@ -180,7 +191,7 @@ public struct ExploreReport {
                 partlyTried.insert(index)
                 let step = outcome.action.luaSource.withoutObjectIDs(of: objectTypes)
                 if pendingCutsSeen.insert(kind + "\n" + step.replacingDigits()).inserted {
-                    pendingCuts.append(Finding(path: taken, message: "\(step) would leave \(waiting) requests of \(kind) waiting"))
+                    pendingCuts.append(Finding(path: taken, message: "\(step) would leave \(waiting) requests of \(kind) waiting", idiom: idiom))
                 }
             case .state(let seen):
                 let target: Int
@@ -212,13 +223,65 @@ public struct ExploreReport {
         findPropertyStatuses()
     }
 
+    /// Where each device's search begins in ``states``, and how many of its states it left unexpanded (the
+    /// last ones it found); empty for a report of one search.
+    private var searches: [(first: Int, unexpanded: Int)] = []
+    private var parts: [(first: Int, unexpanded: Int)] { searches.isEmpty ? [(0, unexpanded)] : searches }
+
+    /// One report of searches of the same app on several devices (`coordrun explore --idiom both`), each
+    /// finished: their states (each with its device), transitions and findings side by side, and what is
+    /// found over the whole (screen types never reached, dead ends, the properties' statuses) found again.
+    /// No transition joins two devices, so a trap or a dead end of one search is one of the whole.
+    package static func combining(_ reports: [ExploreReport], catalog: [String]) -> ExploreReport {
+        guard var combined = reports.first else { return ExploreReport(script: "", limits: Explorer.Options()) }
+        combined.searches = [(0, combined.unexpanded)]
+        combined.deadEnds = []
+        for part in reports.dropFirst() {
+            let offset = combined.states.count
+            combined.idioms.append(part.idiom)
+            combined.searches.append((offset, part.unexpanded))
+            combined.states += part.states
+            for (key, index) in part.known { combined.known[key] = index + offset }
+            combined.transitions += part.transitions.map { Transition(from: $0.from + offset, to: $0.to + offset, action: $0.action) }
+            combined.expanded.formUnion(part.expanded.map { $0 + offset })
+            combined.partlyTried.formUnion(part.partlyTried.map { $0 + offset })
+            for (goal, states) in part.goalStates { combined.goalStates[goal, default: []] += states.map { $0 + offset } }
+            combined.errors += part.errors
+            combined.unhandled += part.unhandled
+            combined.violations += part.violations
+            combined.unreproduced += part.unreproduced
+            combined.invariantViolations += part.invariantViolations
+            combined.pendingCuts += part.pendingCuts
+            combined.reachedTypes.formUnion(part.reachedTypes)
+            combined.objectTypes.formUnion(part.objectTypes)
+            combined.itemLabels.merge(part.itemLabels) { first, _ in first }
+            combined.secretOutputs.merge(part.secretOutputs) { first, _ in first }
+            combined.steps += part.steps
+            combined.cutByDepth = combined.cutByDepth || part.cutByDepth
+            combined.cutByStates = combined.cutByStates || part.cutByStates
+            combined.cutByTime = combined.cutByTime || part.cutByTime
+            combined.cutByGoal = combined.cutByGoal || part.cutByGoal
+            combined.cutByPending += part.cutByPending
+            combined.unexpanded += part.unexpanded
+            combined.viewed = combined.viewed || part.viewed
+            combined.freshRuntimes += part.freshRuntimes
+        }
+        combined.finish(catalog: catalog)
+        return combined
+    }
+
     /// Within how many steps of the base the search found every state (the index of the first state not
     /// fully tried, ``unexpanded`` of them at the end, tells which level it stopped in): the path length of
     /// the nearest state not expanded, or expanded with an action not followed (``partlyTried``). Every
     /// state at that distance or nearer was found, so every one was checked. Nil when every state was
     /// fully tried.
     package var completeWithin: Int? {
-        var nearest = unexpanded > 0 ? states[states.count - unexpanded].path.count : nil
+        // The states not expanded are the last ones of each device's search.
+        var nearest: Int?
+        for (i, part) in parts.enumerated() where part.unexpanded > 0 {
+            let end = i + 1 < parts.count ? parts[i + 1].first : states.count
+            nearest = min(nearest ?? .max, states[end - part.unexpanded].path.count)
+        }
         for index in partlyTried { nearest = min(nearest ?? .max, states[index].path.count) }
         return nearest
     }
@@ -236,7 +299,7 @@ public struct ExploreReport {
             case .invariant:
                 let message = "invariant '\(name)' does not hold"
                 if let found = invariantViolations.first(where: { $0.message.hasPrefix(message) }) {
-                    return PropertyStatus(kind: kind, name: name, status: .violated, path: found.path, message: found.message + view)
+                    return PropertyStatus(kind: kind, name: name, status: .violated, path: found.path, message: found.message + view, idiom: found.idiom)
                 }
                 if reachedFixedPoint {
                     return PropertyStatus(kind: kind, name: name, status: .holds, path: nil, message: "holds in every reachable state" + view)
@@ -247,12 +310,13 @@ public struct ExploreReport {
                 }
                 return PropertyStatus(kind: kind, name: name, status: .unchecked, path: nil,
                                       message: "every state at most \(Self.count(within, "step")) away found and checked; the search was cut beyond" + view,
-                                      withinSteps: within)
+                                      withinSteps: within, idiom: idiom)
             case .reachable:
                 let traps = self.traps(of: goalStates[name] ?? [])
                 if let trap = traps.first {
                     return PropertyStatus(kind: kind, name: name, status: .violated, path: states[trap].path,
-                                          message: "a trap: from \(states[trap].screen.isEmpty ? "this state" : states[trap].screen) '\(name)' can never hold again" + view)
+                                          message: "a trap: from \(states[trap].screen.isEmpty ? "this state" : states[trap].screen) '\(name)' can never hold again" + view,
+                                          idiom: states[trap].idiom)
                 }
                 return reachedFixedPoint
                     ? PropertyStatus(kind: kind, name: name, status: .holds, path: nil, message: "can be reached from every reachable state" + view)
@@ -292,12 +356,12 @@ public struct ExploreReport {
         let message = message.withoutObjectIDs(of: objectTypes)
         let first = message.firstLine
         guard errorsSeen.insert(first.replacingDigits()).inserted else { return }
-        errors.append(Finding(path: path, message: message))
+        errors.append(Finding(path: path, message: message, idiom: idiom))
     }
 
     mutating func addUnhandled(screen: String, output: String, path: [UserStep]) {
         guard unhandledSeen.insert(screen + "." + output).inserted else { return }
-        unhandled.append(Finding(path: path, message: "nothing handles \(output.controlsEscaped) on \(screen.controlsEscaped)"))
+        unhandled.append(Finding(path: path, message: "nothing handles \(output.controlsEscaped) on \(screen.controlsEscaped)", idiom: idiom))
     }
 
     /// A lifecycle violation found after `path` (the same fault met again, ids aside, is kept once, with the
@@ -306,7 +370,7 @@ public struct ExploreReport {
         let message = message.withoutObjectIDs(of: objectTypes)
         let key = message.replacingDigits()
         guard violationsSeen.insert(key).inserted else { return }
-        violations.append(Finding(path: path, message: "lifecycle: " + message))
+        violations.append(Finding(path: path, message: "lifecycle: " + message, idiom: idiom))
     }
 
     /// States whose actions were all tried (``Explorer`` marks them).
@@ -321,14 +385,16 @@ public struct ExploreReport {
             let state = states[index]
             let what = state.actionCount == 0 ? "has no way forward and no way back" : "has no action that leads anywhere else"
             let message = "\(state.screen.isEmpty ? "the app" : state.screen) \(what)"
-            guard seen.insert(state.owner + "/" + message).inserted else { continue } // one per screen and flow
-            deadEnds.append(Finding(path: state.path, message: message))
+            guard seen.insert(state.idiom.rawValue + "/" + state.owner + "/" + message).inserted else { continue } // one per screen and flow
+            deadEnds.append(Finding(path: state.path, message: message, idiom: state.idiom))
         }
     }
 
     /// The report as text: the counts, then each finding with its path.
     public var text: String {
-        var lines = ["explored \(script): \(Self.count(states.count, "state")), \(Self.count(transitions.count, "transition")) (\(Self.count(steps, "step"))), " + reach]
+        let devices = idioms.count > 1 ? " on " + idioms.map(\.rawValue).joined(separator: " and ") : ""
+        var lines = ["explored \(script)\(devices): \(Self.count(states.count, "state")), \(Self.count(transitions.count, "transition")) (\(Self.count(steps, "step"))), " + reach]
+        func device(_ idiom: Idiom) -> String { idioms.count > 1 ? "(\(idiom.rawValue)) " : "" }
         if !unreachedTypes.isEmpty { lines.append("screen types never reached: " + unreachedTypes.joined(separator: ", ")) }
         for (title, findings) in [("errors", errors), ("lifecycle violations", violations), ("outputs never handled", unhandled), ("dead ends", deadEnds),
                                   ("invariants broken", invariantViolations), ("traps", traps)]
@@ -336,7 +402,7 @@ public struct ExploreReport {
             lines.append("\(title): \(findings.count)")
             for finding in findings {
                 lines.append("  " + finding.message.split(separator: "\n").prefix(1).joined())
-                lines.append("    after: " + (finding.path.isEmpty ? "(the start)" : finding.path.map(\.luaSource).joined(separator: " ")))
+                lines.append("    after: " + device(finding.idiom) + (finding.path.isEmpty ? "(the start)" : finding.path.map(\.luaSource).joined(separator: " ")))
             }
         }
         if !properties.isEmpty {
@@ -350,7 +416,7 @@ public struct ExploreReport {
             lines.append("not followed, more than \(Self.count(pendingLimit, "request")) of a kind waiting (--max-pending): \(Self.count(cutByPending, "step"))")
             for cut in pendingCuts {
                 lines.append("  " + cut.message)
-                lines.append("    after: " + (cut.path.count == 1 ? "(the start)" : cut.path.dropLast().map(\.luaSource).joined(separator: " ")))
+                lines.append("    after: " + device(cut.idiom) + (cut.path.count == 1 ? "(the start)" : cut.path.dropLast().map(\.luaSource).joined(separator: " ")))
             }
         }
         if !unreproduced.isEmpty {

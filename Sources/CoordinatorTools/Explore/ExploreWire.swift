@@ -175,8 +175,9 @@ extension ExploreReport {
     /// An empty report for `script` whose first state is the exploration's base, to take expansions in with
     /// ``record(_:from:maxStates:)`` (``ExploreLevels``).
     init(script: String, base: Explorer.StateSeen, limits: Explorer.Options, itemLabels: [String: String] = [:],
-         properties: [(kind: PropertyKind, name: String, location: String)] = []) {
+         properties: [(kind: PropertyKind, name: String, location: String)] = [], idiom: Idiom = .phone) {
         self.init(script: script, limits: limits)
+        (self.idiom, self.idioms) = (idiom, [idiom])
         self.itemLabels = itemLabels
         self.declaredProperties = properties
         addState(base, path: [])

@@ -26,7 +26,7 @@ extension ExploreReport {
     /// The traps the search found, one per reachable property it violates (with the shortest path to it):
     /// found on the graph, so no single test reproduces one.
     package var traps: [Finding] {
-        properties.filter { $0.kind == .reachable && $0.status == .violated }.map { Finding(path: $0.path ?? [], message: $0.message) }
+        properties.filter { $0.kind == .reachable && $0.status == .violated }.map { Finding(path: $0.path ?? [], message: $0.message, idiom: $0.idiom) }
     }
 
     /// The findings as a test file in the `coordrun test` format (docs/Testing.md): one test each, taking
@@ -48,7 +48,9 @@ extension ExploreReport {
         for (number, (kind, finding)) in reproducible.enumerated() {
             let title = "\(kind.rawValue) \(number + 1): " + finding.message.firstLine
             lines.append("")
-            lines.append("test(" + LuaSyntax.quoted(title) + ", function()")
+            // A test on another device than a phone says so (the app's line launches it on a phone).
+            let device = finding.idiom == .phone ? "" : "{ idiom = " + LuaSyntax.quoted(finding.idiom.rawValue) + " }, "
+            lines.append("test(" + LuaSyntax.quoted(title) + ", " + device + "function()")
             for call in start { lines.append("  " + call) }
             // A step on the way that breaks an invariant is expected to (the test goes on to its finding); an
             // invariant's own test fails at the step that breaks it.
@@ -123,17 +125,18 @@ extension ExploreReport {
     /// ``unreproduced``: they are the explorer's fault, not the app's.
     package mutating func withdraw(_ failures: [Reproduction]) {
         for failure in failures where !failure.reproduced {
-            let message = failure.finding.message
+            let message = failure.finding.message, idiom = failure.finding.idiom
+            func it(_ finding: Finding) -> Bool { finding.message == message && finding.idiom == idiom }
             switch failure.kind {
-            case .error: errors.removeAll { $0.message == message }
-            case .lifecycle: violations.removeAll { $0.message == message }
-            case .unhandled: unhandled.removeAll { $0.message == message }
-            case .deadEnd: deadEnds.removeAll { $0.message == message }
-            case .invariant: invariantViolations.removeAll { $0.message == message }
+            case .error: errors.removeAll(where: it)
+            case .lifecycle: violations.removeAll(where: it)
+            case .unhandled: unhandled.removeAll(where: it)
+            case .deadEnd: deadEnds.removeAll(where: it)
+            case .invariant: invariantViolations.removeAll(where: it)
             case .trap: break // found on the graph: never reproduced by a test
             }
             let named = message.hasPrefix(failure.kind.rawValue + ": ") ? message.firstLine : "\(failure.kind.rawValue): \(message.firstLine)"
-            unreproduced.append(Finding(path: failure.finding.path, message: "\(named) — \(failure.outcome)"))
+            unreproduced.append(Finding(path: failure.finding.path, message: "\(named) — \(failure.outcome)", idiom: idiom))
         }
     }
 

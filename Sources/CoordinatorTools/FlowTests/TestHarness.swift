@@ -9,6 +9,8 @@ final class TestHarness {
         let name: String
         let line: Int
         let skipped: Bool
+        /// The device the test runs on (`test(name, { idiom = "pad" }, fn)`), when not the file's app's.
+        var idiom: Idiom? = nil
     }
 
     let runtime: ScriptRuntime
@@ -29,6 +31,8 @@ final class TestHarness {
     private var startWidth: SizeClass = .regular
     /// The storage every test starts with: empty, or what `app(script, { storage = { ... } })` seeds.
     private var startStorage = FlowRecord()
+    /// The device the file's app runs on (`app(script, { idiom = "pad" })`).
+    private var startIdiom = Idiom.phone
     /// The time limit of the file's top level and of each test.
     private let timeLimit: Double?
     private var observer: NavigationObservation?
@@ -125,6 +129,12 @@ final class TestHarness {
         let test = try functions.rawGet(index + 1, as: LuaFunction.self)
         try functions.rawSet(index + 1, LuaValue.nil)
         try runtime.lua.withTimeLimit(timeLimit) {
+            // A test on another device launches the app there first (its scripts run again on it).
+            if let idiom = declared[index].idiom, idiom != runtime.app.idiom, let startState {
+                try runtime.reset(to: startState, width: startWidth, storage: startStorage, idiom: idiom, starting: true)
+                oracle.afterStep()
+                noteShownScreens()
+            }
             try checkInvariants(after: "the app's start") // the state every step begins from holds them too
             _ = try test.callValues()
         }
@@ -158,7 +168,9 @@ final class TestHarness {
         finishes.removeAll()
         expectedToBreak = []
         oracle.beforeStep("starting the app")
-        try runtime.lua.withTimeLimit(timeLimit) { try runtime.reset(to: startState, width: startWidth, storage: startStorage, starting: true) }
+        try runtime.lua.withTimeLimit(timeLimit) {
+            try runtime.reset(to: startState, width: startWidth, storage: startStorage, idiom: startIdiom, starting: true)
+        }
         oracle.afterStep()
         noteShownScreens()
     }
@@ -222,7 +234,7 @@ final class TestHarness {
         try globals.set("app", lua.function(name: "app", holding: self) { harness, call in
             guard harness.runtime.app.root == nil else { throw LuaError(.runtime, "app: a test file drives one app") }
             let path = try call.string(1)
-            let options = try call.options(2, of: "app", known: ["state", "sizeClass", "storage"])
+            let options = try call.options(2, of: "app", known: ["state", "sizeClass", "idiom", "storage"])
             if let state = try options?.get("state", as: String?.self) {
                 harness.runtime.app.gateway.state = AppState(state)
             }
@@ -231,6 +243,10 @@ final class TestHarness {
                     throw LuaError(.runtime, "app's option 'sizeClass' is \"compact\" or \"regular\", not '\(width)'")
                 }
                 harness.runtime.app.setStartingSizeClass(sizeClass)
+            }
+            if let name = try options?.get("idiom", as: String?.self) {
+                guard let idiom = Idiom(rawValue: name) else { throw LuaError(.runtime, "app's option 'idiom' is \"phone\" or \"pad\", not '\(name)'") }
+                harness.runtime.app.setIdiom(idiom)
             }
             if let storage = try options?.get("storage", as: LuaValue.self), storage != .nil {
                 let values: FlowRecord
@@ -247,15 +263,23 @@ final class TestHarness {
             try harness.runtime.load(script: script)
             harness.startState = harness.runtime.app.gateway.state
             harness.startWidth = harness.runtime.app.window.sizeClass
+            harness.startIdiom = harness.runtime.app.idiom
             try harness.runtime.start()
             harness.noteShownScreens()
         })
         for (name, skipped) in [("test", false), ("skip", true)] {
             try globals.set(name, lua.function(name: name, holding: self) { harness, call in
+                // test(name, fn) or test(name, { idiom = "pad" }, fn): a test on another device than the app's.
                 let title = try call.string(1)
-                let function = try call.argument(2, as: LuaFunction.self)
+                let options = call.type(2) == .table ? try call.options(2, of: name, known: ["idiom"]) : nil
+                let function = try call.argument(options == nil ? 2 : 3, as: LuaFunction.self)
+                var idiom: Idiom?
+                if let value = try options?.get("idiom", as: String?.self) {
+                    guard let given = Idiom(rawValue: value) else { throw LuaError(.runtime, "\(name)'s option 'idiom' is \"phone\" or \"pad\", not '\(value)'") }
+                    idiom = given
+                }
                 try harness.functions.rawSet(harness.declared.count + 1, function)
-                harness.declared.append(Declared(name: title, line: function.info?.lineDefined ?? 0, skipped: skipped))
+                harness.declared.append(Declared(name: title, line: function.info?.lineDefined ?? 0, skipped: skipped, idiom: idiom))
             })
         }
         let recorders = try lua.newTable()
