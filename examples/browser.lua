@@ -1,19 +1,23 @@
 -- A web browser, navigating as Firefox for iOS does: the browser flow keeps its tabs, a menu sheet over it,
 -- settings presented from the menu, a share sheet shown right after the menu goes, the tab tray as a
 -- full-screen cover, and links dispatched the way production browsers dispatch them: to the running
--- Browser flow (from = "Browser"), whatever is presented above it, its tabs kept.
+-- Browser flow (from = "Browser"), whatever is presented above it, its tabs kept. On an iPad it runs in
+-- several windows (openWindow()): "close private tabs" reaches every window's browser.
 -- Run: ./scripts/coordrun examples/browser.lua
---   (menu, then share; open("firefox://deep-link?url=/settings/privacy") from anywhere)
+--   (menu, then share; open("firefox://deep-link?url=/settings/privacy") from anywhere; private, openWindow(),
+--    private, menu, closePrivate: both windows' private tabs close)
 -- Check its links: ./scripts/coordrun routes examples/browser.lua
 local flow = require "coordinator"
 
 flow.screen "Browser" {
-  inputs = { "url", "tabs" },
-  outputs = { "menu", "tabTray", go = "value" },
+  inputs = { "url", "tabs", "private" },
+  outputs = { "menu", "tabTray", go = "value", private = { when = function(s) return not s.private end } },
   examples = { go = { "https://example.org" } },
-  render = function(s) return ("%s (%d %s)"):format(s.url, s.tabs, s.tabs == 1 and "tab" or "tabs") end,
+  render = function(s)
+    return ("%s (%d %s)%s"):format(s.url, s.tabs, s.tabs == 1 and "tab" or "tabs", s.private and ", private" or "")
+  end,
 }
-flow.screen "Menu" { title = "Menu", outputs = { "settings", "share", "close" } }
+flow.screen "Menu" { title = "Menu", outputs = { "settings", "share", "closePrivate", "close" } }
 flow.screen "Share" { title = "Share", inputs = { "url" }, outputs = { "copy" }, render = function(s) return s.url end }
 flow.screen "Settings" {
   title = "Settings",
@@ -34,6 +38,11 @@ function Menu:start()
   menu.onSettings = function() self:finish("settings") end
   menu.onShare = function() self:finish("share") end
   menu.onClose = function() self:finish() end
+  -- Every window's browser hears it, not only this window's.
+  menu.onClosePrivate = function()
+    self:send("closePrivateTabs", nil, { windows = "all" })
+    self:finish()
+  end
 end
 
 local Share = flow.coordinator "Share"
@@ -60,8 +69,10 @@ end
 local Browser = flow.coordinator "Browser"
 function Browser:start()
   self.tabs = { "https://mozilla.org" }
-  local page = self:push("Browser", { url = self.tabs[1], tabs = 1 })
+  local page = self:push("Browser", { url = self.tabs[1], tabs = 1, private = false })
   self.page = page
+  page.onPrivate = function() page.private = true end
+  self:onSignal("closePrivateTabs", function() page.private = false end)
   page.onGo = function(url)
     self.tabs[#self.tabs] = url
     page.url = url

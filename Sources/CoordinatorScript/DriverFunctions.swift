@@ -2,7 +2,8 @@ import CoordinatorCore
 import CoordinatorLua
 
 /// The driver functions a script or a REPL line uses to act as the user: `tap`, `back`, `dismiss`, `open`,
-/// `tab`, `swipeTo`, `swipe`, `sizeClass`, `event`, `advance`, `answer`, `relaunch` (each a ``UserStep`` taken with
+/// `tab`, `swipeTo`, `swipe`, `sizeClass`, `event`, `advance`, `answer`, `relaunch`, `openWindow`, `window`,
+/// `closeWindow` (each a ``UserStep`` taken with
 /// `Application.perform(_:)`), and to look: `top`, `stack`, `tree`,
 /// `snapshot`; and `restore`, `reload`. Globals of the Lua state, installed only when asked for (a REPL, a
 /// test, a script that walks the app): an embedded runtime's scripts cannot tap on the user's behalf.
@@ -23,7 +24,8 @@ package final class DriverFunctions {
     /// `event(name [, payload])` (the outside world sends an event; whether a flow heard it),
     /// `advance(seconds)` (time passes: the timers due fire), `answer(request or kind, outcome [, value])` (the
     /// outside answers a request), `random(k)` (the next random draw takes k), `pending([kind])` (the requests waiting), `relaunch()` (the app closes and
-    /// launches again: only its storage and clock carry over), `stack()` (the visible stack's screen names), `tree()` (the
+    /// launches again: only its storage and clock carry over), `openWindow()`, `window(n)`, `closeWindow(n)` and
+    /// `windows()` (an iPad's windows: ``Application/windows``), `stack()` (the visible stack's screen names), `tree()` (the
     /// coordinator tree), `snapshot()` and `restore(json)` (``snapshot()``, ``restore(_:)``) and
     /// `reload(...)` (``reload(fresh:)``).
     func install(in runtime: ScriptRuntime) throws {
@@ -111,6 +113,24 @@ package final class DriverFunctions {
             // the clock carry over.
             try runtime.driverFunctions.drive(.relaunch, call, in: runtime.app)
         }),
+        ("openWindow", { runtime, call in
+            // openWindow(): another window of the app (an iPad's scene) with its own root flow; it becomes
+            // the one the driver functions act on.
+            try runtime.driverFunctions.drive(.openWindow, call, in: runtime.app)
+        }),
+        ("window", { runtime, call in
+            // window(n): window n becomes the one the driver functions act on; window(): its number.
+            guard call.type(1).rawValue > LuaType.nil.rawValue else { return try call.pushResult(runtime.app.window.number) }
+            try runtime.driverFunctions.drive(.selectWindow(try windowNumber(call)), call, in: runtime.app)
+        }),
+        ("closeWindow", { runtime, call in
+            // closeWindow(n): window n closes, its flows finish (not the last one open).
+            try runtime.driverFunctions.drive(.closeWindow(try windowNumber(call)), call, in: runtime.app)
+        }),
+        ("windows", { runtime, call in
+            // windows(): the numbers of the windows open, in opening order.
+            try call.pushResult(runtime.app.windows.all.map(\.number))
+        }),
         ("random", { runtime, call in
             // random(k): the next random draw takes k (a flow test gives each draw this way, before its step).
             guard call.type(1) == .number else { throw call.badArgument(1, "an integer expected: the value the next random draw takes") }
@@ -188,6 +208,14 @@ package final class DriverFunctions {
             if let root = runtime.app.root { try call.pushResult(CoordinatorTree(root: root)) }
         }),
     ]
+
+    /// A window's number, argument 1 (an integer from 1).
+    private static func windowNumber(_ call: borrowing LuaCall) throws -> Int {
+        guard call.type(1) == .number, let number = try? call.integer(1), number >= 1 else {
+            throw call.badArgument(1, "a window's number (1, 2, ...) expected")
+        }
+        return number
+    }
 
     /// Takes a step of the user for a driver function (``stepDriver`` decides how: strictly, in flow tests).
     func drive(_ step: UserStep, _ call: borrowing LuaCall, in app: Application) throws {

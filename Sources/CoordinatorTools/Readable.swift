@@ -49,6 +49,9 @@ package enum Readable {
         case .advance(let seconds): "wait " + AppClock.seconds(seconds) + " s"
         case let .answer(kind, nth, outcome, _): "answer " + kind + (nth > 0 ? " #\(nth + 1)" : "") + " " + outcome
         case .relaunch: "relaunch"
+        case .openWindow: "open a window"
+        case .selectWindow(let number): "window \(number)"
+        case .closeWindow(let number): "close window \(number)"
         case let .drawn(inner, values): Self.step(inner) + " (random " + values.map(String.init).joined(separator: ", ") + ")"
         }
     }

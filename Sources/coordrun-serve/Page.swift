@@ -166,6 +166,7 @@ enum Page {
         <section tabindex="0"><h3>History</h3><ol id="history"></ol></section>
         <section tabindex="0"><h3>Events</h3><ul id="events" style="list-style:none;padding:0"></ul></section>
         <section tabindex="0"><h3>From outside</h3><div id="outside"></div><p id="held-link"></p></section>
+        <section id="windows-section" tabindex="0"><h3>Windows</h3><div id="windows" role="group" aria-label="windows"></div></section>
         <section tabindex="0"><h3>Storage <button id="relaunch" title="relaunch(): the app closes and launches again; only its storage and clock are kept">Relaunch</button></h3><dl id="storage"></dl></section>
         <section style="grid-column: 1 / -1; max-height: none" tabindex="0"><h3>Flow graph <button id="draw-graph" title="explores the app (coordrun explore) and draws it; the node shown now is marked">Draw</button></h3><div id="graph"></div></section>
         <section style="grid-column: 1 / -1" tabindex="0"><h3>Lua</h3><input id="lua" style="width:100%;font:12px ui-monospace,monospace;padding:5px" placeholder="a Lua line, as at the REPL: tap('login', { name = 'Ann', password = 'secret' })"><pre id="output"></pre></section>
@@ -331,6 +332,21 @@ enum Page {
         const go = el("button", "go"); go.title = ":goto " + entry.line; go.onclick = () => act({ action: "goto", line: entry.line });
         li.append(go); history.append(li);
       }
+      // The app's windows (an iPad's scenes): one button each, the current one pressed; another opened, the
+      // current one closed while another stays.
+      const windows = $("windows"); windows.replaceChildren();
+      for (const w of state.windows || []) {
+        const b = el("button", "window " + w.number + (w.screen ? " · " + w.screen : ""), w.current ? "selected" : "");
+        b.title = "window(" + w.number + ")"; b.setAttribute("aria-pressed", w.current ? "true" : "false");
+        b.onclick = () => act({ action: "window", number: w.number }); windows.append(b);
+      }
+      if (state.canOpenWindow) { const b = el("button", "open a window"); b.title = "openWindow()"; b.onclick = () => act({ action: "openWindow" }); windows.append(b); }
+      const current = (state.windows || []).find(w => w.current);
+      if (current && state.windows.length > 1) {
+        const b = el("button", "close window " + current.number); b.title = "closeWindow(" + current.number + ")";
+        b.onclick = () => act({ action: "closeWindow", number: current.number }); windows.append(b);
+      }
+      $("windows-section").style.display = state.canOpenWindow || (state.windows || []).length > 1 ? "" : "none";
       const events = $("events"); events.replaceChildren();
       for (const event of state.events || []) events.append(el("li", event));
       // What the world outside sends: an event with each example payload (or bare), one button each.

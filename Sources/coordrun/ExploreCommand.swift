@@ -99,6 +99,9 @@ struct ExploreCommand: ParsableCommand {
     @Option(name: .customLong("storage-values"), help: .hidden)
     var storageValues: String?
 
+    @Option(name: .customLong("max-windows"), help: ArgumentHelp("The most windows open at once (an iPad's scenes): the user opens another while fewer are open, chooses and closes them.", valueName: "n"))
+    var maxWindows = 1
+
     mutating func validate() throws {
         try validateSeconds(timeout, "--timeout")
         guard verifySample.isFinite, verifySample >= 0 else { throw ValidationError("--verify-sample takes a share from 0 to 1 (or, with --verify, a count), not \(verifySample)") }
@@ -109,6 +112,7 @@ struct ExploreCommand: ParsableCommand {
         if runID != nil, worker == nil { throw ValidationError("--run names the exploration a --worker works for") }
         if workers < (queue == nil ? 1 : 0) { throw ValidationError("--workers must be at least \(queue == nil ? 1 : 0)") }
         if lease <= 0 { throw ValidationError("--lease must be more than 0 seconds") }
+        if maxWindows < 1 { throw ValidationError("--max-windows must be at least 1") }
         if start.open.count > 1 { throw ValidationError("--open given \(start.open.count) times: an exploration starts from one link") }
         if !start.open.isEmpty, start.restore != nil { throw ValidationError("--open and --restore: an exploration starts from one of them") }
         if start.idioms.count > 1, start.restore != nil { throw ValidationError("--idiom both and --restore: a snapshot runs on the device it was taken on") }
@@ -231,7 +235,7 @@ struct ExploreCommand: ParsableCommand {
     /// aside: a worker of a queue gets the snapshot itself).
     private func workerArguments(idiom: Idiom) -> [String] {
         var arguments = [script ?? "", "--state", state, "--size-class", start.sizeClass, "--idiom", idiom.rawValue, "--timeout", String(timeout),
-                         "--max-pending", String(max(maxPending, 1))]
+                         "--max-pending", String(max(maxPending, 1)), "--max-windows", String(max(maxWindows, 1))]
         for set in sets { arguments += ["--set", set] }
         for chunk in chunks { arguments += ["-e", chunk] }
         arguments += limitOptions.arguments
@@ -247,6 +251,7 @@ struct ExploreCommand: ParsableCommand {
         options.depth = max(depth, 0)
         options.maxStates = max(maxStates, 1)
         options.maxPending = max(maxPending, 1)
+        options.maxWindows = max(maxWindows, 1)
         options.stepTimeLimit = timeout > 0 ? timeout : nil
         options.timeLimit = timeLimit > 0 ? timeLimit : nil
         options.replay = replay

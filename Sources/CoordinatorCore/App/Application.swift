@@ -24,17 +24,18 @@
 /// isolation domain that created it (for example the main actor).
 public final class Application {
     let context: AppContext
-    /// The headless UI: root container and modals.
-    public let window: Window
+    /// The app's windows (an iPad's scenes): one until the user opens another (``UserStep/openWindow``).
+    public let windows: Windows
+    /// The window the user acts on: its root container and modals (``Windows/current``).
+    public var window: Window { windows.current }
     /// The app state that decides the starting flow.
     public let gateway: Gateway
     /// Every screen type of the app.
     public let catalog: ScreenCatalog
-    /// The root coordinator, once started.
-    #if !COORDINATOR_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked) // SAFETY[one-thread]
-    #endif
-    public internal(set) var root: Coordinator?
+    /// The root coordinator of the window the user acts on, once started.
+    public var root: Coordinator? { window.coordinator }
+    /// Every window's root coordinator, in the windows' order.
+    package var roots: [Coordinator] { windows.all.compactMap(\.coordinator) }
     /// The built-in screen type of alerts.
     public let alertType: ScreenType
     /// What a scripting layer carries out for the app (links, a relaunch) and where it joins in.
@@ -48,8 +49,19 @@ public final class Application {
     package let draws = RandomDraws()
     /// Spreads signals through the tree.
     let signals = SignalDelivery()
-    /// Carries out transitions and the system's own steps on the window.
-    var navigator: Navigator { Navigator(app: self) }
+    /// Carries out transitions and the system's own steps on the window the user acts on.
+    var navigator: Navigator { Navigator(app: self, window: window) }
+
+    /// Carries out what `actor` does, on its own window (a flow of another window than the current one
+    /// acts there: an event, a timer, a signal reached it).
+    func navigator(for actor: Coordinator?) -> Navigator { Navigator(app: self, window: actor.flatMap(window(of:)) ?? window) }
+
+    /// The window whose flows `coordinator` belongs to (nil when no open window has it).
+    func window(of coordinator: Coordinator) -> Window? {
+        let all = windows.all
+        if all.count == 1 { return all[0].number == coordinator.windowNumber ? all[0] : nil }
+        return all.first { $0.number == coordinator.windowNumber }
+    }
 
     /// What the user did since the app started, in order (see ``UserStep``): the taps, Backs, dismisses,
     /// tab selections and links of operations that succeeded.
@@ -78,7 +90,7 @@ public final class Application {
     public init(state: AppState = .authorization) {
         let context = AppContext()
         self.context = context
-        window = Window(context: context)
+        windows = Windows(context: context)
         gateway = Gateway(context: context, state: state)
         stepLog = StepLog(journal: context.journal, startState: state)
         catalog = ScreenCatalog(context: context)
@@ -348,6 +360,24 @@ public final class Application {
             try atomically {
                 lastEventReceivers = try eventCatalog.deliver(name, payload: payload, in: self)
                 record(step, declared: nil)
+            }
+        case .openWindow:
+            try atomically {
+                try lifecycle.openWindow(in: self)
+                stepLog.note(step)
+            }
+        case .selectWindow(let number):
+            try atomically {
+                let window = try windows.existing(number)
+                guard window !== self.window else { return }
+                windows.choose(window)
+                emit(.windowSelected(number))
+                stepLog.note(step)
+            }
+        case .closeWindow(let number):
+            try atomically {
+                try lifecycle.close(try windows.existing(number), in: self)
+                stepLog.note(step)
             }
         case .relaunch:
             guard let relauncher = scripting.relaunch else {

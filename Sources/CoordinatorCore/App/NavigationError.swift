@@ -45,6 +45,8 @@ public struct NavigationError: CoordinatorError, Equatable {
         case containerNotShown
         /// A tab index out of range, or tabs where there are none.
         case badTab
+        /// A window that is not open, the last one closed, or one the app cannot open.
+        case badWindow
         /// A gateway state the application has no flow for.
         case unknownState
         /// An event the app does not declare, or sent with a payload it does not take (or without one it needs).

@@ -32,6 +32,13 @@ public enum UserStep: Hashable, Sendable {
     /// The app was closed and launched again, as a new process would launch it: a scripting layer runs its
     /// scripts again; only the storage and the clock carry over (``Application/relaunch()``).
     case relaunch
+    /// The user opened another window of the app (an iPad's scene), which became the current one: its own
+    /// root flow starts there (``Application/windows``).
+    case openWindow
+    /// The user made window `number` the one they act on.
+    case selectWindow(Int)
+    /// The user closed window `number` (not the last one open).
+    case closeWindow(Int)
     /// A step that made random draws (``Application/draw(in:)``), with the values they took, in order: a
     /// replay gives them to its draws again.
     indirect case drawn(UserStep, values: [Int])
@@ -76,6 +83,9 @@ extension UserStep: CustomStringConvertible {
         case let .answer(kind, nth, outcome, value):
             ".answer(\"\(kind.replacingEscapes())\", nth: \(nth), outcome: \"\(outcome.replacingEscapes())\", value: \(value?.description ?? "nil"))"
         case .relaunch: ".relaunch"
+        case .openWindow: ".openWindow"
+        case .selectWindow(let number): ".selectWindow(\(number))"
+        case .closeWindow(let number): ".closeWindow(\(number))"
         case let .drawn(step, values): ".drawn(\(step), values: \(values))"
         }
     }

@@ -59,6 +59,12 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     case detailShown(ScreenInfo, animated: Bool)
     /// The window's width changed: a split collapsed (`compact`) or expanded (`regular`).
     case sizeClassChanged(SizeClass)
+    /// The user opened window `number` (it is now the current one).
+    case windowOpened(Int)
+    /// The user made window `number` the current one.
+    case windowSelected(Int)
+    /// The user closed window `number`.
+    case windowClosed(Int)
     /// An event from outside the flows reached `receivers` coordinators' handlers.
     case eventReceived(String, receivers: Int)
     /// A timer of `owner` fired (`due`: when it falls due next, for a repeating one).
@@ -108,6 +114,9 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
         case let .pageSelected(i, bySystem): (bySystem ? "user swipes to page " : "select page ") + String(i + 1)
         case let .detailShown(s, _): "show detail \(s)"
         case let .sizeClassChanged(sizeClass): "size class \(sizeClass.rawValue)"
+        case let .windowOpened(number): "user opens window \(number)"
+        case let .windowSelected(number): "user selects window \(number)"
+        case let .windowClosed(number): "user closes window \(number)"
         case let .eventReceived(name, receivers): "event \(name) reached \(receivers)"
         case let .timerFired(owner, _): "timer of \(owner?.description ?? "a finished flow") fired"
         case let .clockAdvanced(seconds): "clock +\(AppClock.seconds(seconds)) s"

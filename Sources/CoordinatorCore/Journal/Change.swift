@@ -40,7 +40,7 @@ enum Change {
     case showingChildren(Coordinator, Int)
     case coordinatorHandlers(Coordinator, Coordinator.Handlers)
     // The application
-    case root(Application, Coordinator?)
+    case root(Window, Coordinator?)
     case steps(StepLog, count: Int)
     case gateway(Gateway, AppState)
     /// A bridge's own state (``UndoLog/record(_:born:snapshot:)``), or the application's (its steps'
@@ -164,9 +164,9 @@ enum Change {
         case let .hasShownScreens(coordinator): coordinator.hasShownScreens = false
         case let .showingChildren(coordinator, count): coordinator.showingChildren = count
         case let .coordinatorHandlers(coordinator, handlers): coordinator.handlers = handlers
-        case let .root(app, root):
-            if let current = app.root, current !== root, current.born >= level { current.resetAfterFailedStart(router: nil) }
-            app.root = root
+        case let .root(window, root):
+            if let current = window.coordinator, current !== root, current.born >= level { current.resetAfterFailedStart(router: nil) }
+            window.coordinator = root
         case let .gateway(gateway, state): gateway.current = state
         case let .steps(log, count): log.truncate(to: count)
         case let .custom(_, restore): restore()
@@ -198,6 +198,13 @@ extension Window {
     func replaceModal(at index: Int, with modal: Presentable) {
         if context.journal.isOpen { context.journal.record(.modalReplaced(self, at: index, modals[index])) }
         modals[index] = modal
+    }
+
+    /// Makes `coordinator` its root flow.
+    func setCoordinator(_ coordinator: Coordinator?) {
+        if context.journal.isOpen { context.journal.record(.root(self, self.coordinator)) }
+        self.coordinator = coordinator
+        coordinator?.windowNumber = number
     }
 
     func setSizeClass(_ sizeClass: SizeClass) {
@@ -411,10 +418,8 @@ extension Window {
 }
 
 extension Application {
-    func setRoot(_ coordinator: Coordinator?) {
-        if context.journal.isOpen { context.journal.record(.root(self, root)) }
-        root = coordinator
-    }
+    /// Makes `coordinator` the root flow of the window the user acts on.
+    func setRoot(_ coordinator: Coordinator?) { window.setCoordinator(coordinator) }
 }
 
 extension Gateway {

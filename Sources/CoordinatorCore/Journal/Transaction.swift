@@ -14,6 +14,7 @@ extension Application {
             if journal.isOutermost {
                 try lifecycle.settleOperation(in: self)
                 try runLaters()
+                try lifecycle.followGateway(in: self) // several windows: each root flow in the gateway's state
                 if let beforeCommit = scripting.beforeCommit {
                     try beforeCommit()
                     try lifecycle.settleOperation(in: self) // what it did settles too

@@ -11,8 +11,9 @@
 struct Navigator {
     /// The app whose window it changes.
     let app: Application
+    /// The window it changes: the user's, or the one of the flow that acts.
+    let window: Window
 
-    private var window: Window { app.window }
     private var lifecycle: Lifecycle { app.lifecycle }
 
     @inline(__always)

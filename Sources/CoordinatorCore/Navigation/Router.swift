@@ -48,7 +48,7 @@ public final class HeadlessRouter: Router {
         guard app.context === stack.context else {
             throw NavigationError(.containerNotShown, "this router's stack belongs to another app")
         }
-        try app.atomically { try app.navigator.navigate(transition, on: stack, by: coordinator, animated: animated) }
+        try app.atomically { try app.navigator(for: coordinator).navigate(transition, on: stack, by: coordinator, animated: animated) }
     }
 
     public func router(on stack: NavigationStack) -> any Router { HeadlessRouter(stack: stack) }

@@ -1,5 +1,13 @@
-/// The whole headless UI: a root container and the modals presented over it, topmost last.
+/// One window of the app (an iPad's scene; a phone has one): a root container and the modals presented
+/// over it, topmost last, and the root flow that shows them. An app may open several (``Windows``).
 public final class Window {
+    /// Its number: 1 for the first, then by opening order, never reused within a launch.
+    public internal(set) var number: Int
+    /// The root coordinator of the flows it shows, once started.
+    #if !COORDINATOR_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked) // SAFETY[one-thread]
+    #endif
+    public internal(set) var coordinator: Coordinator?
     /// The root container: a navigation stack, or a tab container once a flow set tabs.
     #if !COORDINATOR_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked) // SAFETY[one-thread]
@@ -19,8 +27,9 @@ public final class Window {
     let context: AppContext
     let born = 0
 
-    init(context: AppContext) {
+    init(context: AppContext, number: Int = 1) {
         self.context = context
+        self.number = number
         self.root = NavigationStack(context: context)
     }
 

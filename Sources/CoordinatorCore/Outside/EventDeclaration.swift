@@ -54,8 +54,8 @@ public final class EventCatalog {
         NavigationError(.unknownEvent, "no event '\(name)' (events: \(declarations.keys.sorted().joined(separator: ", ")); declare one with flow.event)")
     }
 
-    /// Delivers an event to every running coordinator of `app` that listens, root first, parents before
-    /// children; how many heard it.
+    /// Delivers an event to every running coordinator of `app` that listens, in every window (in order),
+    /// root first, parents before children; how many heard it.
     func deliver(_ name: String, payload: FlowValue?, in app: Application) throws -> Int {
         guard let declaration = declarations[name] else { throw unknown(name) }
         if declaration.takesPayload, payload == nil {
@@ -67,7 +67,7 @@ public final class EventCatalog {
         var receivers = 0
         // The tree as it was when the event came: a handler that starts or finishes flows changes who
         // hears it only by finishing them first.
-        for coordinator in app.root?.subtree ?? [] where coordinator.status == .running {
+        for coordinator in app.roots.flatMap(\.subtree) where coordinator.status == .running { // every window's
             guard let handler = coordinator.handlers.events[name] else { continue }
             try handler(payload, name)
             receivers += 1

@@ -236,7 +236,7 @@ public final class Screen: Presentable {
             // once it has gone, as UIKit runs an alert action's handler after dismissing the alert.
             let handler = handlers[output]
             let answer = handler == nil ? try outputReceiver?.answer(output: slot, of: self) : nil
-            try liveApp().navigator.dismissModal(self)
+            try liveApp().navigator(for: owner).dismissModal(self)
             if let handler { try handler(payload) } else if let answer { _ = try answer(payload) }
             return
         }

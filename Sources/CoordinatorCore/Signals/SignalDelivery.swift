@@ -13,7 +13,7 @@ final class SignalDelivery {
     /// than single nodes, so crossing a node costs no reference counting of its own; nodes are marked with
     /// the number of this delivery instead of being kept in a set, so there is no hashing either. A list
     /// reached from a parent skips the upward step: a signal from the root never looks up.
-    func send(_ signal: Signal, in app: Application) throws -> Signal {
+    func send(_ signal: Signal, in app: Application, everyWindow: Bool = false) throws -> Signal {
         self.round &+= 1
         let round = self.round
         var queue: [SignalSegment] = []
@@ -23,6 +23,8 @@ final class SignalDelivery {
         case .coordinator(let coordinator): enqueueNeighbors(of: coordinator, fromParent: false, into: &queue)
         case .screen(let screen): if let owner = screen.owner { queue.append(.coordinators([owner], fromParent: false)) }
         }
+        // Then the trees of the other windows, from their roots (the sender's own is reached already).
+        if everyWindow { queue.append(.coordinators(app.roots, fromParent: true)) }
         var head = 0, reached = 0
         deliver: while head < queue.count {
             let segment = queue[head]

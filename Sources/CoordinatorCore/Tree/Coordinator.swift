@@ -361,6 +361,9 @@ open class Coordinator {
     #endif
     var depth = 0
 
+    /// The number of the window whose flows it belongs to (``Window/number``): its root's, set as it starts.
+    package internal(set) var windowNumber = 1
+
     // MARK: Flow
 
     /// Adds `child`, gives it a router (this coordinator's, or one on a new navigation stack that this
@@ -390,11 +393,13 @@ open class Coordinator {
         try app.atomically { try app.lifecycle.restart(self, args: args, in: app) }
     }
 
-    /// Sends a signal through the tree from here. See ``Signal``.
+    /// Sends a signal through the tree from here (with `everyWindow`, through every window's tree too). See ``Signal``.
     @discardableResult
-    public func send(_ name: String, payload: FlowValue? = nil) throws -> Signal {
+    public func send(_ name: String, payload: FlowValue? = nil, everyWindow: Bool = false) throws -> Signal {
         let app = try runningApp()
-        return try app.atomically { try app.signals.send(Signal(name: name, payload: payload, from: .coordinator(self)), in: app) }
+        return try app.atomically {
+            try app.signals.send(Signal(name: name, payload: payload, from: .coordinator(self)), in: app, everyWindow: everyWindow)
+        }
     }
 
     /// Its application, when it may act: a coordinator that has not started or has finished gets a

@@ -170,6 +170,7 @@ final class Lifecycle {
                                   "\(child.name) has \(child.status == .running ? "already started" : "finished"); create a new coordinator")
         }
         try parent.addChild(child)
+        child.windowNumber = parent.windowNumber // a flow shows in its parent's window
         if let modal {
             let router = try parent.activeRouter()
             let stack = NavigationStack(context: app.context)
@@ -200,11 +201,12 @@ final class Lifecycle {
     /// handlers.
     private func complete(_ coordinator: Coordinator, result: FlowValue?, reason: FinishReason, in app: Application) throws {
         try clear(coordinator, in: app)
-        app.navigator.restoreContainers(setBy: coordinator)
+        let navigator = app.navigator(for: coordinator) // its own window's
+        navigator.restoreContainers(setBy: coordinator)
         if let modalStack = coordinator.router?.stack, modalStack !== coordinator.parent?.router?.stack,
-           modalStack.screens.isEmpty, let index = app.window.modalIndex(of: modalStack)
+           modalStack.screens.isEmpty, let index = navigator.window.modalIndex(of: modalStack)
         {
-            try app.navigator.removeModals(from: index, by: coordinator) // the empty modal stack it was given
+            try navigator.removeModals(from: index, by: coordinator) // the empty modal stack it was given
         }
         let parent = coordinator.parent
         if let parent {
@@ -243,7 +245,7 @@ final class Lifecycle {
 
     func restart(_ coordinator: Coordinator, args: FlowValue?, in app: Application) throws {
         try clear(coordinator, in: app)
-        app.navigator.restoreContainers(setBy: coordinator)
+        app.navigator(for: coordinator).restoreContainers(setBy: coordinator)
         app.emit(.started(coordinator.info, parent: coordinator.parent?.info))
         try coordinator.start(args)
     }
@@ -265,19 +267,27 @@ final class Lifecycle {
         for node in order { node.setStatus(.finishing) } // none of them is settled on its own any more
         for node in order.reversed() { try complete(node, result: nil, reason: .parentFinished, in: app) }
         while let screen = coordinator.screens.last {
-            try app.navigator.remove(screen, by: coordinator)
+            try app.navigator(for: coordinator).remove(screen, by: coordinator)
             if coordinator.screens.last === screen { coordinator.removeScreen(screen) } // not shown any more
         }
     }
 
     /// Ends the running app as one step of the running operation, so that ``start(_:with:router:)`` can
-    /// run again (a link that rebuilds the app from its start, a restore): the root and all its flows finish
-    /// (reason `parentFinished`: no `onFinish` runs), every screen leaves, and the window gets an empty root
-    /// stack. Undone with the operation.
+    /// run again (a link that rebuilds the app from its start, a restore): the roots and all their flows
+    /// finish (reason `parentFinished`: no `onFinish` runs), every screen leaves, and the app is back to
+    /// one window, numbered 1, with an empty root stack. Undone with the operation.
     func tearDown(_ app: Application) throws {
-        let window = app.window
-        if let root = app.root, root.status == .running { try finish(root, result: nil, reason: .parentFinished, in: app) }
-        if !window.modals.isEmpty { try app.navigator.removeModals(from: 0, by: nil) }
+        for window in app.windows.all { try clear(window, in: app) }
+        app.windows.reset()
+        app.stepLog.reset(to: [])
+    }
+
+    /// Ends what `window` shows: its root flow and all its flows finish (reason `parentFinished`), every
+    /// screen leaves, and it gets an empty root stack.
+    private func clear(_ window: Window, in app: Application) throws {
+        if let root = window.coordinator, root.status == .running { try finish(root, result: nil, reason: .parentFinished, in: app) }
+        let navigator = Navigator(app: app, window: window)
+        if !window.modals.isEmpty { try navigator.removeModals(from: 0, by: nil) }
         if let stack = window.root as? NavigationStack, stack.screens.isEmpty {
             // already empty
         } else {
@@ -287,8 +297,45 @@ final class Lifecycle {
                 try hide(stack.screens, by: nil)
             }
         }
-        app.setRoot(nil)
-        app.stepLog.reset(to: [])
+        window.setCoordinator(nil)
+    }
+
+    // MARK: Windows
+
+    /// Opens a window (``UserStep/openWindow``) and makes it the current one: its own root flow (the app's
+    /// ``Application/makeRootAgain``) starts there, under the gateway state the app is in.
+    func openWindow(in app: Application) throws {
+        guard app.root != nil else { throw NavigationError(.notRunning, "the app has not started: there is no window to open another beside") }
+        guard let make = app.makeRootAgain else {
+            throw NavigationError(.badWindow, "this app cannot open another window: it has no way to make its root flow again (Application.makeRootAgain)")
+        }
+        let window = app.windows.open()
+        app.emit(.windowOpened(window.number))
+        try startRoot(make(), with: nil, router: nil, in: app)
+    }
+
+    /// Closes `window` (``UserStep/closeWindow(_:)``): its flows finish as a torn-down app's do, its
+    /// screens leave; the last window open cannot close.
+    func close(_ window: Window, in app: Application) throws {
+        guard app.windows.all.count > 1 else {
+            throw NavigationError(.badWindow, "window \(window.number) is the only one open: an app keeps one window")
+        }
+        try clear(window, in: app)
+        app.windows.remove(window)
+        app.emit(.windowClosed(window.number))
+    }
+
+    /// With several windows open, each root flow follows the gateway: one that runs the flow of another
+    /// state than the gateway's restarts in it (the window where the user signed in restarts as its flow
+    /// finishes; the others, here, at the end of the operation).
+    func followGateway(in app: Application) throws {
+        guard app.windows.all.count > 1 else { return }
+        let state = app.gateway.state
+        for window in app.windows.all {
+            guard let root = window.coordinator as? ApplicationCoordinator, root.status == .running,
+                  let running = root.runningState, running != state else { continue }
+            try restart(root, args: nil, in: app)
+        }
     }
 
     // MARK: The end
@@ -297,9 +344,8 @@ final class Lifecycle {
     /// handlers. Walked with a list instead of recursion, so a tree or a stack of any depth is released
     /// without deep nesting of deinitializers.
     func releaseEverything(of app: Application) {
-        let window = app.window
-        var coordinators: [Coordinator] = app.root.map { [$0] } ?? []
-        app.root = nil
+        var coordinators = app.roots
+        for window in app.windows.all { window.coordinator = nil }
         while let coordinator = coordinators.popLast() {
             coordinators += coordinator.children
             coordinator.children = []
@@ -309,14 +355,16 @@ final class Lifecycle {
             for screen in coordinator.screens { release(screen) }
             coordinator.screens = []
         }
-        for container in [window.root] + window.modals {
-            for stack in Navigator.stacks(of: container) {
-                for screen in stack.screens { release(screen) }
-                stack.screens = []
+        for window in app.windows.all {
+            for container in [window.root] + window.modals {
+                for stack in Navigator.stacks(of: container) {
+                    for screen in stack.screens { release(screen) }
+                    stack.screens = []
+                }
+                if let screen = container as? Screen { release(screen) }
             }
-            if let screen = container as? Screen { release(screen) }
+            window.modals = []
         }
-        window.modals = []
     }
 
     private func release(_ screen: Screen) {

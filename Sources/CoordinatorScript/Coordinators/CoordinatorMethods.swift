@@ -356,9 +356,16 @@ enum CoordinatorMethods {
         try call.pushResult(try runtime.update(call))
     }
 
-    /// `self:send(name [, payload])`: sends a signal up the tree; returns the replies.
+    /// `self:send(name [, payload [, { windows = "all" }]])`: sends a signal up the tree (and through every
+    /// window's, with `windows = "all"`); returns the replies.
     static func send(_ runtime: ScriptRuntime, _ coordinator: Coordinator, _ call: borrowing LuaCall) throws {
-        let signal = try coordinator.send(call.string(1), payload: call.optional(2, as: FlowValue.self))
+        // self:send(name, payload, { windows = "all" }): through every window's tree too.
+        var everyWindow = false
+        if let options = try call.options(3, of: "send", known: ["windows"]), let windows = try options.get("windows", as: String?.self) {
+            guard windows == "all" else { throw LuaError(.runtime, "send's option windows is \"all\" (every window's tree), not '\(windows)'") }
+            everyWindow = true
+        }
+        let signal = try coordinator.send(call.string(1), payload: call.optional(2, as: FlowValue.self), everyWindow: everyWindow)
         try call.pushResult(signal.replies)
     }
 

@@ -51,6 +51,9 @@ extension UserStep {
                 + ", " + LuaSyntax.quoted(outcome) + (value.map { ", " + $0.luaLiteral(secret: secret) } ?? "") + ")"
         case .open(let url): "open(" + LuaSyntax.quoted(url) + ")"
         case .relaunch: "relaunch()"
+        case .openWindow: "openWindow()"
+        case .selectWindow(let number): "window(" + LuaSyntax.literal(number) + ")"
+        case .closeWindow(let number): "closeWindow(" + LuaSyntax.literal(number) + ")"
         case let .drawn(step, values): values.map { "random(" + LuaSyntax.literal($0) + ") " }.joined() + step.luaSource(secret: secret)
         }
     }

@@ -89,6 +89,9 @@ public enum AppSnapshot {
             return .record(FlowRecord(fields))
         case .open(let url): return ["open": .string(url)]
         case .relaunch: return ["relaunch": true]
+        case .openWindow: return ["openWindow": true]
+        case .selectWindow(let number): return ["window": .int(number)]
+        case .closeWindow(let number): return ["closeWindow": .int(number)]
         case let .drawn(step, values):
             guard case .record(let fields) = value(of: step) else { return value(of: step) }
             return .record(FlowRecord(fields.fields.map { ($0.key, $0.value) } + [("random", .list(values.map { .int($0) }))]))
@@ -97,7 +100,7 @@ public enum AppSnapshot {
 
     /// The step a document's entry describes.
     package static func step(from value: FlowValue, number: Int) throws -> UserStep {
-        func bad() -> SnapshotError { SnapshotError(.malformed, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, page, sizeClass, event, advance, answer, open, relaunch; random: the values it drew)") }
+        func bad() -> SnapshotError { SnapshotError(.malformed, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, page, sizeClass, event, advance, answer, open, relaunch, openWindow, window, closeWindow; random: the values it drew)") }
         guard case .record(let fields) = value else { throw bad() }
         if let drawn = fields["random"] {
             // The values the step drew, each an integer.
@@ -123,6 +126,9 @@ public enum AppSnapshot {
             return .answer(kind, nth: nth - 1, outcome: outcome, value: fields["value"])
         }
         if let url = fields["open"]?.stringValue { return .open(url) }
+        if fields["openWindow"] == true { return .openWindow }
+        if let number = fields["window"]?.intValue, number >= 1 { return .selectWindow(number) }
+        if let number = fields["closeWindow"]?.intValue, number >= 1 { return .closeWindow(number) }
         if fields["relaunch"] == true { return .relaunch }
         throw bad()
     }

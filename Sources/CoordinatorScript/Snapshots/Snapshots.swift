@@ -56,13 +56,16 @@ package final class Snapshots {
     }
 
     /// `data`: with each coordinator's `self` data (what a state's identity in exploration leaves out).
-    package func capture(of runtime: ScriptRuntime, data: Bool = true) throws -> Capture {
+    /// `windowNumbers`: the windows with their numbers; without, the current one by its place among them
+    /// (a state's identity: numbers are ids no flow sees, as a coordinator's are).
+    package func capture(of runtime: ScriptRuntime, data: Bool = true, windowNumbers: Bool = true) throws -> Capture {
         let app = runtime.app
         var result = Capture(document: [:])
         var position: [ObjectIdentifier: Int] = [:]
         var coordinators: [FlowValue] = []
         var parents: [Int?] = []
-        var pending: [(Coordinator, Int?)] = app.root.map { [($0, nil)] } ?? []
+        // Every window's tree, in the windows' order.
+        var pending: [(Coordinator, Int?)] = app.roots.reversed().map { ($0, nil) }
         while let (coordinator, parent) = pending.popLast() {
             result.coordinators.append(coordinator)
             parents.append(parent)
@@ -143,10 +146,26 @@ package final class Snapshots {
             }
             return value
         }
-        var window: FlowRecord = ["root": container(app.window.root), "modals": .list(app.window.modals.map(modal))]
-        // The width is state where it shows: a compact window collapses a split (and a step made it so).
-        if app.window.sizeClass != .regular { window["sizeClass"] = .string(app.window.sizeClass.rawValue) }
-        result.document = ["gateway": .string(app.gateway.state.rawValue), "window": .record(window), "coordinators": .list(coordinators)]
+        func document(of window: Window) -> FlowRecord {
+            var fields: FlowRecord = ["root": container(window.root), "modals": .list(window.modals.map(modal))]
+            // The width is state where it shows: a compact window collapses a split (and a step made it so).
+            if window.sizeClass != .regular { fields["sizeClass"] = .string(window.sizeClass.rawValue) }
+            return fields
+        }
+        let windows = app.windows.all
+        result.document = ["gateway": .string(app.gateway.state.rawValue), "window": .record(document(of: windows[0]))]
+        // Several windows (an iPad's scenes): the first is `window`, the others are listed with their numbers,
+        // and which one the user acts on.
+        if windows.count > 1 {
+            result.document["windows"] = .list(windows.dropFirst().map { window in
+                var fields = document(of: window)
+                if windowNumbers { fields["number"] = .int(window.number) }
+                return .record(fields)
+            })
+            let place = (windows.firstIndex { $0 === app.window } ?? 0) + 1
+            result.document["currentWindow"] = .int(windowNumbers ? app.window.number : place)
+        }
+        result.document["coordinators"] = .list(coordinators)
         // The device, where it is not a phone: fixed for a launch, a restore runs on the snapshot's.
         if app.idiom != .phone { result.document["idiom"] = .string(app.idiom.rawValue) }
         // The storage but its secret keys, where it holds something.
@@ -228,6 +247,7 @@ package final class Snapshots {
             expected.add(key, value)
         }
         if let held = fields["heldLink"] { expected.add("heldLink", held) }
+        for key in ["windows", "currentWindow"] { if let value = fields[key] { expected.add(key, value) } }
         let idiom = try fields["idiom"].map { value in
             guard let idiom = value.stringValue.flatMap(Idiom.init(rawValue:)) else {
                 throw SnapshotError(.malformed, "snapshot: its idiom is \"phone\" or \"pad\", not \(value)")
@@ -361,9 +381,10 @@ package final class Snapshots {
                 for (i, page) in list.enumerated() { stack(page["stack"]?.listValue ?? [], at: "\(path).pages[\(i + 1)]") }
             }
         }
-        if let window = wanted["window"] {
-            walk(window["root"] ?? [:], at: "window.root")
-            for (i, modal) in (window["modals"]?.listValue ?? []).enumerated() { walk(modal, at: "window.modals[\(i + 1)]") }
+        for (place, window) in [("window", wanted["window"])] + (wanted["windows"]?.listValue ?? []).enumerated().map({ ("windows[\($0 + 1)]", $1) }) {
+            guard let window else { continue }
+            walk(window["root"] ?? [:], at: place + ".root")
+            for (i, modal) in (window["modals"]?.listValue ?? []).enumerated() { walk(modal, at: place + ".modals[\(i + 1)]") }
         }
         // Inputs are checked as building the screen checks them, and a screen whose inputs changed must
         // render with them, as after a tap: a snapshot cannot leave a screen that Back would fail to show.

@@ -55,7 +55,7 @@ package final class StateIdentities {
     package func identity(of runtime: ScriptRuntime, views useViews: Bool, also: [any LuaPushable], excluding: [any LuaPushable],
                           randomState: Bool) throws -> StateIdentity {
         let lua = runtime.lua, lazy = runtime.data.lazyStoreIndex
-        let capture = try runtime.snapshots.capture(of: runtime, data: false)
+        let capture = try runtime.snapshots.capture(of: runtime, data: false, windowNumbers: false)
         if useViews, let view = runtime.scriptModule.declaration.view {
             let key = try view.call(FlowValue.record(capture.document), as: LuaValue.self)
             return StateIdentity(fingerprint: try LuaFingerprint(in: lua, of: [key], registry: false, materializing: lazy), viewed: true)

@@ -253,11 +253,12 @@ package enum Annotations {
             function Coordinator:update(name, value) end
             """),
         ("send", """
-            ---Sends a signal up the tree; returns the replies.
+            ---Sends a signal up the tree (`{ windows = "all" }`: through every window's tree too); returns the replies.
             ---@param name string
             ---@param payload? any
+            ---@param options? { windows?: "all" }
             ---@return any[]
-            function Coordinator:send(name, payload) end
+            function Coordinator:send(name, payload, options) end
             """),
         ("onSignal", """
             ---Handles a signal that reaches this coordinator (a second handler of the same name replaces the first).
@@ -332,6 +333,10 @@ package enum Annotations {
         ("dismiss", "---The swipe-down of the whole top modal.\nfunction dismiss() end"),
         ("open", "---Opens a deep link the app declares; returns \"held\" when its route requires another gateway state (it continues once the app is there).\n---@param url string\n---@return \"held\"?\nfunction open(url) end"),
         ("relaunch", "---The app closes and launches again, as a new process would: its scripts run again; only `flow.storage` and the clock carry over.\nfunction relaunch() end"),
+        ("openWindow", "---Opens another window of the app (an iPad's scene): its own root flow starts there, and the driver functions act on it.\nfunction openWindow() end"),
+        ("window", "---Makes window `n` the one the driver functions act on; without `n`, the current one's number.\n---@param n? integer\n---@return integer?\nfunction window(n) end"),
+        ("closeWindow", "---Closes window `n`: its flows finish (the last window open cannot close).\n---@param n integer\nfunction closeWindow(n) end"),
+        ("windows", "---The numbers of the windows open, in opening order.\n---@return integer[]\nfunction windows() end"),
         ("tab", "---Selects a tab by number (from 1) or title.\n---@param tab integer|string\nfunction tab(tab) end"),
         ("swipeTo", "---Swipes to a page of the visible pages, by number (from 1) or title.\n---@param page integer|string\nfunction swipeTo(page) end"),
         ("swipe", "---Swipes the visible pages as a finger moving that way: \"left\" brings the next page, \"right\" the previous one.\n---@param direction \"left\"|\"right\"\nfunction swipe(direction) end"),

@@ -43,6 +43,9 @@ public final class Explorer {
         /// The most seconds one action may run (its handlers and the rendering after it); a step that runs
         /// longer stops with "timed out", is undone, and is reported as an error. nil: no limit.
         public var stepTimeLimit: Double? = 5
+        /// The most windows open at once (`--max-windows`): the user opens another while fewer are open,
+        /// chooses and closes them; 1, the default, explores one window.
+        public var maxWindows = 1
         /// The most requests of one kind pending at once (`--max-pending`): a step that would start more is
         /// not followed, and the report says the search was cut there.
         public var maxPending = 2
@@ -335,7 +338,7 @@ public final class Explorer {
     /// elsewhere than the start (the storage, the clock or the width is not the start's: with all three as
     /// at the start, a relaunch launches the app the start launched).
     private func actionsHere() throws -> [UserStep] {
-        var actions = try runtime.lua.withTimeLimit(options.stepTimeLimit) { try UserActions.available(in: app) }
+        var actions = try runtime.lua.withTimeLimit(options.stepTimeLimit) { try UserActions.available(in: app, maxWindows: options.maxWindows) }
         if runtime.canRelaunch, app.storage.values != base.storage || app.clock.now != 0 || app.window.sizeClass != base.width {
             actions.append(.relaunch)
         }

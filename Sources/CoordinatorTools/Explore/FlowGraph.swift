@@ -113,6 +113,9 @@ package struct FlowGraph: Sendable {
             case .advance(let seconds): ("after " + AppClock.seconds(seconds) + " s", nil, .time)
             case let .answer(kind, _, outcome, _): ("answer " + kind + " " + outcome, nil, .answer)
             case .relaunch: ("relaunch", nil, .relaunch)
+            case .openWindow: ("open a window", nil, .relaunch)
+            case .selectWindow(let number): ("window \(number)", nil, .tab)
+            case .closeWindow(let number): ("close window \(number)", nil, .relaunch)
             case .drawn: ("", nil, .output) // unwrapped above
             }
             // A switch to another tab is not drawn (each tab is its group); a tab that is a button acts,

@@ -8,8 +8,8 @@ enum UserActions {
     /// alert, every other tab of the tab bar and a swipe to each page beside the one shown, when no modal
     /// covers them; every event the app declares with each example, its own lifecycle events where a flow
     /// listens; each pending request answered with each outcome; the time until the next timer fires; a
-    /// rotation where a split shows.
-    static func available(in app: Application) throws -> [UserStep] {
+    /// rotation where a split shows; a window opened (up to `maxWindows`), chosen or closed.
+    static func available(in app: Application, maxWindows: Int = 1) throws -> [UserStep] {
         var actions: [UserStep] = []
         // The visible screen's outputs, or those of each column's top screen of a split side by side (an
         // output two columns share cannot be told apart by name: tapping it is an error, so it is not tried).
@@ -47,7 +47,7 @@ enum UserActions {
         }
         // Every event the app declares, with each example payload; the app's own (background, foreground)
         // where some flow listens to them.
-        let listened = Set((app.root?.subtree ?? []).filter { $0.status == .running }.flatMap(\.eventNames))
+        let listened = Set(app.roots.flatMap(\.subtree).filter { $0.status == .running }.flatMap(\.eventNames))
         for event in app.eventDeclarations.values.sorted(by: { $0.name < $1.name }) where !event.isBuiltIn || listened.contains(event.name) {
             for payload in event.payloads { actions.append(.event(event.name, payload: payload.map(unshared))) }
         }
@@ -66,6 +66,14 @@ enum UserActions {
         // A rotation, where a split shows: it collapses or expands.
         if app.window.flowContainers.contains(where: { $0 is SplitContainer }) {
             actions.append(.sizeClass(app.window.sizeClass == .regular ? .compact : .regular))
+        }
+        // Windows: another opened while fewer than `maxWindows` are open, each other one chosen, each closed
+        // while another stays.
+        let windows = app.windows.all
+        if windows.count < maxWindows, app.makeRootAgain != nil, app.root != nil { actions.append(.openWindow) }
+        if windows.count > 1 {
+            for window in windows where window !== app.window { actions.append(.selectWindow(window.number)) }
+            for window in windows { actions.append(.closeWindow(window.number)) }
         }
         return actions
     }

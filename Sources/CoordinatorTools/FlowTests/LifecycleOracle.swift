@@ -169,7 +169,7 @@ final class LifecycleOracle {
     /// not say it has no UI (a flow left behind).
     func cheapViolations() -> [String] {
         var found: [String] = []
-        var pending = app.root.map { [$0] } ?? []
+        var pending = app.roots // every window's
         while let c = pending.popLast() {
             pending += c.children
             guard c.status == .running, let scripted = c as? ScriptedCoordinator, !scripted.declaresNoUI,

@@ -114,6 +114,9 @@ package final class PreviewSession {
             if payload.contains("\n") { throw BadAction(message: "a payload is one Lua expression on one line") }
             return "event(" + LuaSyntax.quoted(name) + (payload.trimmed.isEmpty ? "" : ", (" + payload + ")") + ")"
         case "relaunch": return "relaunch()"
+        case "openWindow": return "openWindow()"
+        case "window": return "window(\(try number("number", from: 1)))"
+        case "closeWindow": return "closeWindow(\(try number("number", from: 1)))"
         case "tab": return "tab(\(try number("number", from: 1)))"
         case "page": return "swipeTo(\(try number("number", from: 1)))"
         case "open": return "open(" + LuaSyntax.quoted(try string("url")) + ")"
@@ -127,7 +130,7 @@ package final class PreviewSession {
             if code.contains("\n") { throw BadAction(message: "a Lua line is one line") }
             return code
         default:
-            throw BadAction(message: "unknown action '\(action)' (choose, tap, back, dismiss, tab, page, answer, advance, event, relaunch, open, undo, redo, goto, restore, reload, lua)")
+            throw BadAction(message: "unknown action '\(action)' (choose, tap, back, dismiss, tab, page, answer, advance, event, relaunch, openWindow, window, closeWindow, open, undo, redo, goto, restore, reload, lua)")
         }
     }
 
@@ -146,7 +149,8 @@ package final class PreviewSession {
     /// `columns` beside a split's columns (`column`, and its top screen's `name`, `title` and `text`); a modal screen's
     /// `presentation`, `swipeable`, `detent` and `presenter` (the title of the screen it covers); `canGoBack`; `outsideEvents` (`name`, `payload`, `examples` as Lua); `pendingRequests` (`kind`, `nth`, `outcomes`);
     /// `nextTimer` (seconds until the next timer fires, or null); `storage` (each key's value as Lua, a secret
-    /// one as `(secret)`); `heldLink` (a link waiting for its gateway state, or null); `stack`; `tree` and
+    /// one as `(secret)`); `heldLink` (a link waiting for its gateway state, or null); `windows` (`number`,
+    /// `current`, `screen`) and `canOpenWindow`; `stack`; `tree` and
     /// `hierarchy` as text; `events`; `history` (`line`, `text`, `current`, `undone`: the newest
     /// ``historyShown`` lines that changed the app) and `historyTotal`; `graphNode`, the node of
     /// ``flowGraph`` shown now; and what the last
@@ -287,6 +291,13 @@ package final class PreviewSession {
         // column's) has a screen under its top.
         document["canGoBack"] = .bool(app.window.canGoBack(in: app.window.modals.last ?? app.window.root))
         document["stack"] = .list(app.window.visibleStack.map { .string($0.name) })
+        // The windows (an iPad's scenes): each one's number and visible screen, the one the user acts on.
+        document["windows"] = .list(app.windows.all.map { window in
+            var fields: FlowRecord = ["number": .int(window.number), "current": .bool(window === app.window)]
+            fields["screen"] = window.visibleScreen.map { .string($0.name) }
+            return .record(fields)
+        })
+        document["canOpenWindow"] = .bool(app.makeRootAgain != nil && app.root != nil)
         document["tree"] = .string(app.root.map { Inspection(app: app, style: .plain).tree($0) } ?? "")
         document["hierarchy"] = .string(app.window.hierarchyDescription)
         document["events"] = .list(repl.events.recent(30).map(FlowValue.string))

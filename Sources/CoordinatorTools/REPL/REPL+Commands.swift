@@ -9,6 +9,7 @@ extension REPL {
         ("record", ":record FILE | stop", "write the session's steps as a flow test (with the steps so far), until :record stop"),
         ("tree", ":tree", "the coordinator tree, each coordinator with its screens"),
         ("hierarchy", ":hierarchy", "the window: stacks, modals, tabs, alerts"),
+        ("windows", ":windows", "the app's windows (an iPad's scenes), each with its visible screen; * marks the one the user acts on"),
         ("screen", ":screen [ID|NAME]", "a screen's inputs and outputs (the visible one by default)"),
         ("events", ":events [N]", "the last N navigation events (default 20)"),
         ("pending", ":pending", "what waits on the outside world: the timers (each with its flow and time left) and the requests"),
@@ -31,7 +32,7 @@ extension REPL {
         case "help", "h", "?":
             let width = Self.commands.map(\.usage.count).max() ?? 0
             var out = Self.commands.map { "  " + $0.usage.padding(to: width) + "  " + $0.help }.joined(separator: "\n")
-            out += "\nLua: tap(output [, payload]), back(), dismiss(), open(url), top([column]), stack(), tree(), tab(n or title), swipeTo(n or title), swipe(\"left\" or \"right\"), sizeClass([width]), event(name [, payload]), advance(seconds), answer(request or kind, outcome [, value]), snapshot(), restore(json), reload([locals]); =EXPR prints EXPR"
+            out += "\nLua: tap(output [, payload]), back(), dismiss(), open(url), top([column]), stack(), tree(), tab(n or title), swipeTo(n or title), swipe(\"left\" or \"right\"), sizeClass([width]), openWindow(), window([n]), closeWindow(n), windows(), event(name [, payload]), advance(seconds), answer(request or kind, outcome [, value]), snapshot(), restore(json), reload([locals]); =EXPR prints EXPR"
             output.write(out + "\n")
         case "reload", "r":
             output.write(style.dim(try runtime.reload(fresh: Set(words.dropFirst())).description) + "\n")
@@ -50,6 +51,12 @@ extension REPL {
             output.write(Inspection(app: app, style: style).tree(root))
         case "hierarchy":
             output.write(app.window.hierarchyDescription + "\n")
+        case "windows", "w":
+            for window in app.windows.all {
+                let mark = window === app.window ? "* " : "  "
+                let shown = window.visibleStack.map(\.name).joined(separator: " > ")
+                output.write(mark + "window \(window.number): " + (shown.isEmpty ? "(nothing shown)" : TextStyle.inert(shown)) + "\n")
+            }
         case "screen", "s":
             output.write(try Inspection(app: app, style: style).screen(argument))
         case "events", "e":
