@@ -42,14 +42,7 @@ import CoordinatorLua
         flow.route("app://latest", { from = "Latest", { on = "Latest" } })
         """
 
-    static func runtime() throws -> ScriptRuntime {
-        let folder = try TemporaryDirectory()
-        let runtime = try ScriptRuntime(driverFunctions: true)
-        runtime.lua.tracebacks = false
-        try runtime.load(script: folder.write("app.lua", app))
-        try runtime.start()
-        return runtime
-    }
+    static func runtime() throws -> ScriptRuntime { try startedAppFile(app) }
 
     func stack(_ runtime: ScriptRuntime) -> [String] { runtime.app.window.visibleStack.map(\.name) }
 

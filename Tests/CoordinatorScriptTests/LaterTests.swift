@@ -46,14 +46,7 @@ import CoordinatorLua
         flow.route("app://next", { from = "current", { on = "Home", tap = "chain" }, { on = "Next" } })
         """
 
-    static func runtime() throws -> ScriptRuntime {
-        let folder = try TemporaryDirectory()
-        let runtime = try ScriptRuntime(driverFunctions: true)
-        runtime.lua.tracebacks = false
-        try runtime.load(script: folder.write("app.lua", app))
-        try runtime.start()
-        return runtime
-    }
+    static func runtime() throws -> ScriptRuntime { try startedAppFile(app) }
 
     func ran(_ runtime: ScriptRuntime) throws -> LuaValue { try runtime.lua.evaluate("return table.concat(ran, ', ')", as: LuaValue.self) }
 

@@ -33,14 +33,9 @@ import CoordinatorLua
         """
 
     static func runtime(_ script: String? = nil) throws -> ScriptRuntime {
+        if let script { return try startedAppFile(script) }
         let runtime = try ScriptRuntime(driverFunctions: true)
-        runtime.lua.tracebacks = false
-        if let script {
-            let folder = try TemporaryDirectory()
-            try runtime.load(script: folder.write("app.lua", script))
-        } else {
-            try runtime.load(script: browser)
-        }
+        try runtime.load(script: browser)
         try runtime.start()
         return runtime
     }

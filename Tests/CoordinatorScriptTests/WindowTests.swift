@@ -31,14 +31,7 @@ import CoordinatorLua
         flow.app { authorization = Login, main = Home }
         """
 
-    static func runtime(_ state: String = "main") throws -> ScriptRuntime {
-        let folder = try TemporaryDirectory()
-        let runtime = try ScriptRuntime(stateNamed: state, driverFunctions: true)
-        runtime.lua.tracebacks = false
-        try runtime.load(script: folder.write("app.lua", app))
-        try runtime.start()
-        return runtime
-    }
+    static func runtime(_ state: String = "main") throws -> ScriptRuntime { try startedAppFile(app, state: state) }
 
     func stack(_ runtime: ScriptRuntime, _ number: Int? = nil) -> [String] {
         (number.flatMap { runtime.app.windows.window(numbered: $0) } ?? runtime.app.window).visibleStack.map(\.name)

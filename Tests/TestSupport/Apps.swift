@@ -18,6 +18,17 @@ public func startedApp(_ source: String, router: ((Application) -> any Router)? 
     return runtime
 }
 
+/// A runtime with the driver functions that loaded `source` as the file `app.lua` (in a folder of its
+/// own) and started the app it declares in gateway state `state`, without tracebacks in its errors.
+public func startedAppFile(_ source: String, state: String = "authorization") throws -> ScriptRuntime {
+    let folder = try TemporaryDirectory()
+    let runtime = try ScriptRuntime(stateNamed: state, driverFunctions: true)
+    runtime.lua.tracebacks = false
+    try runtime.load(script: folder.write("app.lua", source))
+    try runtime.start()
+    return runtime
+}
+
 /// A snapshot's document without its steps: what must be equal after a restore or a time travel.
 public func snapshotState(_ json: String) throws -> FlowValue {
     let document = try FlowValue(json: json)
