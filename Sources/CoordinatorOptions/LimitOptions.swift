@@ -50,3 +50,17 @@ package func validateSeconds(_ value: Double, _ option: String) throws {
         throw ValidationError("\(option) takes a number of seconds, 0 or more (0: no limit), not \(value)")
     }
 }
+
+/// `--timeout` of the commands that take an app's actions one at a time (`explore`, `diff`, `storyboard`,
+/// `serve`): the most seconds one action may run before it counts as an error; 0 for no limit.
+package struct ActionTimeout: ParsableArguments {
+    @Option(help: ArgumentHelp("The most seconds one action may run before it counts as an error (0: no limit).", valueName: "seconds"))
+    package var timeout: Double = 5
+
+    package init() {}
+
+    package func validate() throws { try validateSeconds(timeout, "--timeout") }
+
+    /// The limit, or nil for none.
+    package var limit: Double? { timeout > 0 ? timeout : nil }
+}

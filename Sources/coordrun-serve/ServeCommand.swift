@@ -32,13 +32,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("snapshot-key"), help: ArgumentHelp("Sign the snapshots the page downloads with this key, and restore only those it signed (a page cannot restore a forged one).", valueName: "file"))
     var snapshotKey: String?
 
-    @Option(help: ArgumentHelp("The most seconds one action may run (0: no limit).", valueName: "seconds"))
-    var timeout: Double = 5
+    /// `--timeout`: the most seconds one action may run.
+    @OptionGroup var actionTimeout: ActionTimeout
 
     @OptionGroup var limitOptions: LimitOptions
 
     mutating func validate() throws {
-        try validateSeconds(timeout, "--timeout")
         try start.requireOneIdiom()
     }
 
@@ -61,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
         let preview: Preview
         do {
             let key = try snapshotKey.map { try SnapshotKey(contentsOf: $0) }
-            preview = try Preview(script: script, limits: limitOptions.limits, timeLimit: timeout > 0 ? timeout : nil,
+            preview = try Preview(script: script, limits: limitOptions.limits, timeLimit: actionTimeout.limit,
                                   start: start.appStart, snapshotKey: key)
         } catch {
             FileHandle.standardError.write(Data(TextStyle.inert("coordrun serve: \(REPL.message(for: error))\n").utf8))

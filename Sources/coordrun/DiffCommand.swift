@@ -43,8 +43,8 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .customLong("time-limit"), help: ArgumentHelp("The most seconds each version's search may take (0: no limit).", valueName: "seconds"))
     var timeLimit: Double = 0
 
-    @Option(help: ArgumentHelp("The most seconds one action may run before it counts as an error (0: no limit).", valueName: "seconds"))
-    var timeout: Double = 5
+    /// `--timeout`: the most seconds one action may run.
+    @OptionGroup var actionTimeout: ActionTimeout
 
     @OptionGroup var gateway: StateOption
 
@@ -64,7 +64,6 @@ struct DiffCommand: ParsableCommand {
         if script.count > 1 {
             throw ValidationError("after --: one script, and the options before -- (got \(script.joined(separator: " ")))")
         }
-        try validateSeconds(timeout, "--timeout")
         try validateSeconds(timeLimit, "--time-limit")
     }
 
@@ -166,7 +165,7 @@ struct DiffCommand: ParsableCommand {
         var options = Explorer.Options()
         options.depth = max(depth, 0)
         options.maxStates = max(maxStates, 1)
-        options.stepTimeLimit = timeout > 0 ? timeout : nil
+        options.stepTimeLimit = actionTimeout.limit
         options.timeLimit = timeLimit > 0 ? timeLimit : nil
         let maker = ExploreCommand.maker(script: script, state: gateway.state, width: .regular, limits: limitOptions.limits,
                                          stepTimeLimit: options.stepTimeLimit)

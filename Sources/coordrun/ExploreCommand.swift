@@ -62,8 +62,8 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write the findings as a flow test (default: .coordrun/explore/NAME_test.lua).", valueName: "file"), completion: .file())
     var tests: String?
 
-    @Option(help: ArgumentHelp("The most seconds one action may run before it counts as an error (0: no limit).", valueName: "seconds"))
-    var timeout: Double = 5
+    /// `--timeout`: the most seconds one action may run.
+    @OptionGroup var actionTimeout: ActionTimeout
 
     @OptionGroup var limitOptions: LimitOptions
 
@@ -103,7 +103,6 @@ struct ExploreCommand: ParsableCommand {
     var maxWindows = 1
 
     mutating func validate() throws {
-        try validateSeconds(timeout, "--timeout")
         guard verifySample.isFinite, verifySample >= 0 else { throw ValidationError("--verify-sample takes a share from 0 to 1 (or, with --verify, a count), not \(verifySample)") }
         try validateSeconds(timeLimit, "--time-limit")
         try validateSeconds(lease, "--lease")
@@ -234,7 +233,7 @@ struct ExploreCommand: ParsableCommand {
     /// What makes a worker's runtime the same as this process's: the script, then the options (`--restore`
     /// aside: a worker of a queue gets the snapshot itself).
     private func workerArguments(idiom: Idiom) -> [String] {
-        var arguments = [script ?? "", "--state", state, "--size-class", start.sizeClass, "--idiom", idiom.rawValue, "--timeout", String(timeout),
+        var arguments = [script ?? "", "--state", state, "--size-class", start.sizeClass, "--idiom", idiom.rawValue, "--timeout", String(actionTimeout.timeout),
                          "--max-pending", String(max(maxPending, 1)), "--max-windows", String(max(maxWindows, 1))]
         for set in sets { arguments += ["--set", set] }
         for chunk in chunks { arguments += ["-e", chunk] }
@@ -252,7 +251,7 @@ struct ExploreCommand: ParsableCommand {
         options.maxStates = max(maxStates, 1)
         options.maxPending = max(maxPending, 1)
         options.maxWindows = max(maxWindows, 1)
-        options.stepTimeLimit = timeout > 0 ? timeout : nil
+        options.stepTimeLimit = actionTimeout.limit
         options.timeLimit = timeLimit > 0 ? timeLimit : nil
         options.replay = replay
         if let open { options.base = .link(open) } else if let snapshot { options.base = .snapshot(snapshot) }

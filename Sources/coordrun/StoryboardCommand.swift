@@ -36,15 +36,14 @@ struct StoryboardCommand: ParsableCommand {
     @Option(name: .customLong("max-states"), help: "The most states to find.")
     var maxStates = 10_000
 
-    @Option(help: ArgumentHelp("The most seconds one action may run before it counts as an error (0: no limit).", valueName: "seconds"))
-    var timeout: Double = 5
+    /// `--timeout`: the most seconds one action may run.
+    @OptionGroup var actionTimeout: ActionTimeout
 
     @OptionGroup var gateway: StateOption
 
     @OptionGroup var limitOptions: LimitOptions
 
     mutating func validate() throws {
-        try validateSeconds(timeout, "--timeout")
         if maxCards < 1 { throw ValidationError("--max-cards: at least 1") }
     }
 
@@ -61,7 +60,7 @@ struct StoryboardCommand: ParsableCommand {
         var options = Explorer.Options()
         options.depth = max(depth, 0)
         options.maxStates = max(maxStates, 1)
-        options.stepTimeLimit = timeout > 0 ? timeout : nil
+        options.stepTimeLimit = actionTimeout.limit
         let storyboard: Storyboard
         do {
             let explorer = try Explorer(options: options, runtime: ExploreCommand.maker(script: script, state: gateway.state, width: .regular,

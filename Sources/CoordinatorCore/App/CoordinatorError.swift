@@ -26,3 +26,21 @@ extension CoordinatorError {
     /// The message.
     public var description: String { message }
 }
+
+/// An error of one layer: a code for the code that reacts to particular cases, and a sentence a person
+/// understands. ``NavigationError``, `SnapshotError` and `RouteError` are this shape, each with its own
+/// codes; a failed operation that throws one leaves the app exactly as it was.
+public struct CodedError<Kind: RawRepresentable & Hashable & Sendable>: CoordinatorError, Equatable where Kind.RawValue == String {
+    /// The codes of this kind of error.
+    public typealias Code = Kind
+    /// What went wrong, for code that reacts to particular cases.
+    public var code: Kind
+    /// A sentence a person understands (the place and the remedy too, when it has them).
+    public var message: String
+
+    /// An error with its code and the sentence that explains it.
+    public init(_ code: Kind, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -291,15 +291,20 @@ extension Screen {
 }
 
 extension Application {
-    /// Runs `body` (a step of the user, a link) as one operation that also renders the screen it leaves
-    /// visible and decides which of its outputs are offered: a screen that does not render, or whose
-    /// output's condition fails, fails it, and the app is as before. How flow tests,
-    /// exploration and the route check take a step.
-    package func atomicallyRendering<R>(_ body: () throws -> R) throws -> R {
+    /// Runs `body` (a step of the user, a link, a REPL line) as one operation that also renders the screen
+    /// it leaves visible and decides which of its outputs are offered: a screen that does not render, or
+    /// whose output's condition fails, fails it, and the app is as before. How flow tests, exploration,
+    /// the route check and the REPL take a step. With `changed`, only when it says what the user sees
+    /// changed (a line that changed nothing renders nothing); `rendered` gets the screen and its text.
+    package func atomicallyRendering<R>(changed: (() -> Bool)? = nil, rendered: ((Screen, String) -> Void)? = nil,
+                                        _ body: () throws -> R) throws -> R {
         try atomically {
             let result = try body()
-            _ = try window.visibleScreen?.checkedRendering()
-            _ = try window.visibleScreen?.offeredOutputs() // its conditions decide, without error
+            if changed?() ?? true, let screen = window.visibleScreen {
+                let text = try screen.checkedRendering()
+                _ = try screen.offeredOutputs() // its conditions decide, without error
+                rendered?(screen, text)
+            }
             return result
         }
     }

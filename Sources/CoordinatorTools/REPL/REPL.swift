@@ -261,13 +261,7 @@ public final class REPL {
     /// changed: a rendering that fails fails the line, and the app is as before it.
     func operation<R>(_ body: () throws -> R) throws -> R {
         let before = signature
-        return try app.atomically {
-            let result = try body()
-            if signature != before, let screen = app.window.visibleScreen {
-                display.rendered = (screen.id, try screen.checkedRendering())
-            }
-            return result
-        }
+        return try app.atomicallyRendering(changed: { self.signature != before }, rendered: { self.display.rendered = ($0.id, $1) }, body)
     }
 
     /// What the user sees: changes when the screen, its inputs or the hierarchy change. Costs the number
