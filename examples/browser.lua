@@ -2,8 +2,8 @@
 -- settings presented from the menu, a share sheet shown right after the menu goes, the tab tray as a
 -- full-screen cover, and links dispatched the way production browsers dispatch them: to the running
 -- Browser flow (from = "Browser"), whatever is presented above it, its tabs kept. On an iPad it runs in
--- several windows (openWindow()): "close private tabs" reaches every window's browser.
--- Run: ./scripts/coordrun examples/browser.lua
+-- several windows (--idiom pad, openWindow()): "close private tabs" reaches every window's browser.
+-- Run: ./scripts/coordrun --idiom pad examples/browser.lua
 --   (menu, then share; open("firefox://deep-link?url=/settings/privacy") from anywhere; private, openWindow(),
 --    private, menu, closePrivate: both windows' private tabs close)
 -- Check its links: ./scripts/coordrun routes examples/browser.lua

@@ -37,7 +37,7 @@ test("a link with a url loads it in the browser", function()
   expect.screen("Browser", { url = "https://example.org/news" })
 end)
 
-test("closing private tabs reaches the browser of every window", function()
+test("closing private tabs reaches the browser of every window", { idiom = "pad" }, function()
   tap("private")
   openWindow()
   expect.equal(windows(), { 1, 2 })

@@ -31,7 +31,7 @@ import CoordinatorLua
         flow.app { authorization = Login, main = Home }
         """
 
-    static func runtime(_ state: String = "main") throws -> ScriptRuntime { try startedAppFile(app, state: state) }
+    static func runtime(_ state: String = "main") throws -> ScriptRuntime { try startedAppFile(app, state: state, idiom: .pad) }
 
     func stack(_ runtime: ScriptRuntime, _ number: Int? = nil) -> [String] {
         (number.flatMap { runtime.app.windows.window(numbered: $0) } ?? runtime.app.window).visibleStack.map(\.name)
@@ -92,6 +92,13 @@ import CoordinatorLua
         #expect(stack(runtime, 1) == ["Home"] && stack(runtime, 2) == ["Home"], "signed in in window 2: window 1 follows")
         try runtime.run("window(1) tap('signOut')", name: "=test")
         #expect(stack(runtime, 1) == ["Login"] && stack(runtime, 2) == ["Login"])
+    }
+
+    @Test func aPhoneShowsOneWindow() throws {
+        let phone = try startedAppFile(Self.app, state: "main")
+        let error = #expect(throws: NavigationError.self) { try phone.app.perform(.openWindow) }
+        #expect(error?.code == .badWindow && error?.message.contains("a phone shows one window") == true, "\(error?.message ?? "")")
+        #expect(phone.app.windows.all.count == 1)
     }
 
     @Test func aSnapshotKeepsTheWindowsAndARestoreRebuildsThem() throws {

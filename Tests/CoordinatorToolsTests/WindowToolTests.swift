@@ -30,6 +30,7 @@ import TestSupport
         options.replay = replay
         return try Explorer(options: options) {
             let runtime = try ScriptRuntime(imageable: true)
+            runtime.app.setIdiom(.pad) // a pad's app opens windows
             try Explorer.prepare(runtime)
             try runtime.load(script: script)
             return runtime
@@ -57,7 +58,7 @@ import TestSupport
 
     @Test func theREPLListsTheWindows() throws {
         let folder = try TemporaryDirectory()
-        let session = try REPLTranscript(script: try folder.write("app.lua", Self.app))
+        let session = try REPLTranscript(script: try folder.write("app.lua", Self.app), idiom: .pad)
         session.line("openWindow()")
         #expect(session.line(":windows") == "  window 1: Home\n* window 2: Home\n")
         session.line("closeWindow(1)")

@@ -293,7 +293,7 @@ import TestSupport
         let bankStorage = folder.path + "/bank.json"
         let bankServer = try Server(["--storage", bankStorage, "examples/bank.lua"])
         let splitServer = try Server(["examples/split.lua"])
-        let tabsServer = try Server(["examples/tabs.lua"])
+        let tabsServer = try Server(["--idiom", "pad", "examples/tabs.lua"]) // a pad's: it opens windows
         let shots = NSTemporaryDirectory() + "coordrun-preview-screenshots"
         let outcome = try Programs.run(python, [repositoryRoot + "/Tests/Browser/preview_test.py", appServer.url, app, shopServer.url, shots, coverServer.url, pagesServer.url, rideServer.url,
                                                   bankServer.url, bankStorage, splitServer.url, tabsServer.url],

@@ -19,10 +19,12 @@ public func startedApp(_ source: String, router: ((Application) -> any Router)? 
 }
 
 /// A runtime with the driver functions that loaded `source` as the file `app.lua` (in a folder of its
-/// own) and started the app it declares in gateway state `state`, without tracebacks in its errors.
-public func startedAppFile(_ source: String, state: String = "authorization") throws -> ScriptRuntime {
+/// own) and started the app it declares in gateway state `state` on device `idiom`, without tracebacks in
+/// its errors.
+public func startedAppFile(_ source: String, state: String = "authorization", idiom: Idiom = .phone) throws -> ScriptRuntime {
     let folder = try TemporaryDirectory()
     let runtime = try ScriptRuntime(stateNamed: state, driverFunctions: true)
+    runtime.app.setIdiom(idiom)
     runtime.lua.tracebacks = false
     try runtime.load(script: folder.write("app.lua", source))
     try runtime.start()

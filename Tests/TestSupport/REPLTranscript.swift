@@ -6,8 +6,9 @@ public final class REPLTranscript {
     public var errors: [String] = []
     public let repl: REPL
 
-    public init(mode: REPL.Mode = .repl, script: String = repositoryRoot + "/scripts/app.lua") throws {
+    public init(mode: REPL.Mode = .repl, script: String = repositoryRoot + "/scripts/app.lua", idiom: Idiom = .phone) throws {
         let runtime = try ScriptRuntime()
+        runtime.app.setIdiom(idiom)
         try runtime.load(script: script)
         try runtime.start()
         var sink: (text: (String) -> Void, error: (String) -> Void) = ({ _ in }, { _ in })

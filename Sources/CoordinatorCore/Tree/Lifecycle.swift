@@ -303,9 +303,13 @@ final class Lifecycle {
     // MARK: Windows
 
     /// Opens a window (``UserStep/openWindow``) and makes it the current one: its own root flow (the app's
-    /// ``Application/makeRootAgain``) starts there, under the gateway state the app is in.
+    /// ``Application/makeRootAgain``) starts there, under the gateway state the app is in. A pad's app only
+    /// (``Idiom``): a phone shows one window.
     func openWindow(in app: Application) throws {
         guard app.root != nil else { throw NavigationError(.notRunning, "the app has not started: there is no window to open another beside") }
+        guard app.idiom == .pad else {
+            throw NavigationError(.badWindow, "a phone shows one window: run the app as a pad to open another (--idiom pad, app(script, { idiom = \"pad\" }))")
+        }
         guard let make = app.makeRootAgain else {
             throw NavigationError(.badWindow, "this app cannot open another window: it has no way to make its root flow again (Application.makeRootAgain)")
         }

@@ -70,7 +70,7 @@ enum UserActions {
         // Windows: another opened while fewer than `maxWindows` are open, each other one chosen, each closed
         // while another stays.
         let windows = app.windows.all
-        if windows.count < maxWindows, app.makeRootAgain != nil, app.root != nil { actions.append(.openWindow) }
+        if windows.count < maxWindows, app.idiom == .pad, app.makeRootAgain != nil, app.root != nil { actions.append(.openWindow) }
         if windows.count > 1 {
             for window in windows where window !== app.window { actions.append(.selectWindow(window.number)) }
             for window in windows { actions.append(.closeWindow(window.number)) }

@@ -297,7 +297,7 @@ package final class PreviewSession {
             fields["screen"] = window.visibleScreen.map { .string($0.name) }
             return .record(fields)
         })
-        document["canOpenWindow"] = .bool(app.makeRootAgain != nil && app.root != nil)
+        document["canOpenWindow"] = .bool(app.idiom == .pad && app.makeRootAgain != nil && app.root != nil)
         document["tree"] = .string(app.root.map { Inspection(app: app, style: .plain).tree($0) } ?? "")
         document["hierarchy"] = .string(app.window.hierarchyDescription)
         document["events"] = .list(repl.events.recent(30).map(FlowValue.string))
