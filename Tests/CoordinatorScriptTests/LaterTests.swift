@@ -9,7 +9,7 @@ import CoordinatorLua
 @Suite struct LaterTests {
     static let app = """
         local flow = require "coordinator"
-        flow.screen "Home" { outputs = { "chain", "fail", "forever", "cancel", "close", "count" } }
+        flow.screen "Home" { outputs = { "chain", "fail", "forever", "cancel", "close", "count", "spin" } }
         flow.screen "Next" { inputs = { "n" }, outputs = { "again" } }
         flow.screen "Sheet" { outputs = { "close" } }
         ran = {}
@@ -41,6 +41,10 @@ import CoordinatorLua
             handle:cancel()
           end
           home.onClose = function() self:run(Sheet, nil, { modal = true }) end
+          home.onSpin = function()
+            self:push("Next", { n = 1 })
+            self:later(function() while true do end end)
+          end
         end
         flow.app(Home)
         flow.route("app://next", { from = "current", { on = "Home", tap = "chain" }, { on = "Next" } })
@@ -83,6 +87,18 @@ import CoordinatorLua
         let before = try runtime.snapshot()
         let error = #expect(throws: NavigationError.self) { try runtime.app.tap("forever") }
         #expect(error?.message.contains("more than 10000 laters ran in one step") == true, "\(error?.message ?? "")")
+        #expect(try runtime.snapshot() == before)
+    }
+
+    /// What stops everything (an instruction budget used up, the user's Ctrl-C, a memory limit) is no
+    /// later's own failure: the whole step fails, and the app is as before it.
+    @Test func aLaterStoppedByALimitFailsItsWholeStep() throws {
+        let runtime = try Self.runtime()
+        try runtime.limit(memory: nil, instructions: 1_000_000)
+        let before = try runtime.snapshot(), failed = runtime.app.failedLaters.count
+        let error = #expect(throws: LuaError.self) { try runtime.app.tap("spin") }
+        #expect(error?.kind == .budgetExhausted, "\(String(describing: error))")
+        #expect(runtime.app.failedLaters.count == failed)
         #expect(try runtime.snapshot() == before)
     }
 
