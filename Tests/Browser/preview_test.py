@@ -17,7 +17,7 @@ from preview_client import Preview
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -60,14 +60,18 @@ def until(condition, what):
 
 
 def click(find):
-    """Clicks what `find` finds, looking it up again if a redraw replaced it in between."""
-    for _ in range(20):
+    """Clicks what `find` finds once the page shows it (a line's redraw may still be on its way), looking
+    it up again if a redraw replaced it in between."""
+    def clicked(_):
         try:
             find().click()
-            return
-        except StaleElementReferenceException:
-            time.sleep(0.05)
-    check(False, "an element could be clicked")
+            return True
+        except (StaleElementReferenceException, NoSuchElementException):
+            return False
+    try:
+        wait.until(clicked)
+    except Exception:
+        check(False, "an element could be clicked")
 
 
 def action(label):
