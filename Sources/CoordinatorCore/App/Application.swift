@@ -54,14 +54,7 @@ public final class Application {
 
     /// Carries out what `actor` does, on its own window (a flow of another window than the current one
     /// acts there: an event, a timer, a signal reached it).
-    func navigator(for actor: Coordinator?) -> Navigator { Navigator(app: self, window: actor.flatMap(window(of:)) ?? window) }
-
-    /// The window whose flows `coordinator` belongs to (nil when no open window has it).
-    func window(of coordinator: Coordinator) -> Window? {
-        let all = windows.all
-        if all.count == 1 { return all[0].number == coordinator.windowNumber ? all[0] : nil }
-        return all.first { $0.number == coordinator.windowNumber }
-    }
+    func navigator(for actor: Coordinator?) -> Navigator { Navigator(app: self, window: actor.map(windows.window(of:)) ?? window) }
 
     /// What the user did since the app started, in order (see ``UserStep``): the taps, Backs, dismisses,
     /// tab selections and links of operations that succeeded.
@@ -286,12 +279,12 @@ public final class Application {
             // A hook for the end of every step (a held link continues there), in the step's operation.
             guard let afterStep = scripting.afterStep else {
                 try take(step)
-                try runLaters() // a step inside a link: its laters run before the next
+                try laters.run(in: self) // a step inside a link: its laters run before the next
                 return stepLog.attach(draws: draws.taken, toStepAt: recorded)
             }
             try atomically {
                 try take(step)
-                try runLaters()
+                try laters.run(in: self)
                 try afterStep()
                 stepLog.attach(draws: draws.taken, toStepAt: recorded)
             }
@@ -447,13 +440,6 @@ public final class Application {
     /// (reason `parentFinished`: no `onFinish` runs), every screen leaves, and the window gets an empty root
     /// stack. Undone with the operation.
     package func tearDown() throws { try lifecycle.tearDown(self) }
-
-    /// Runs the laters waiting (``LaterQueue``), each in an operation of its own inside the running one.
-    func runLaters() throws {
-        guard !laters.pending.isEmpty else { return }
-        try laters.run(in: self, isFatal: scripting.isFatal)
-        try lifecycle.settleOperation(in: self) // what they did settles too
-    }
 
     /// The running coordinator named `name` a link dispatched to that flow acts on: the deepest in the tree,
     /// ties going to the one started last; nil when none runs. Costs the tree.

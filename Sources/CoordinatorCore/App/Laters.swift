@@ -44,10 +44,13 @@ final class LaterQueue {
         pending.removeAll { $0.owner === owner }
     }
 
-    /// Runs the laters waiting, each in an operation of its own inside the running one, until none waits.
-    /// One that fails is undone alone and counted; an error `isFatal` says stops everything (the user's
-    /// Ctrl-C, a memory limit) fails the running operation, as does a round past ``maximumRuns``.
-    func run(in app: Application, isFatal: ((Error) -> Bool)?) throws {
+    /// Runs the laters waiting, each in an operation of its own inside the running one, until none waits;
+    /// then what they did settles. One that fails is undone alone and counted; an error the scripting
+    /// layer says stops everything (the user's Ctrl-C, a memory limit) fails the running operation, as
+    /// does a round past ``maximumRuns``.
+    func run(in app: Application) throws {
+        guard !pending.isEmpty else { return }
+        let isFatal = app.scripting.isFatal
         var runs = 0
         while let next = pending.first {
             guard runs < Self.maximumRuns else {
@@ -67,6 +70,7 @@ final class LaterQueue {
                 app.emit(.laterFailed(owner: owner, reason: "\(error)"))
             }
         }
+        try app.lifecycle.settleOperation(in: app)
     }
 
     /// Notes the queue as it is, for the running operation's undo (a few laters: copied whole).

@@ -13,7 +13,7 @@ extension Application {
             result = try body()
             if journal.isOutermost {
                 try lifecycle.settleOperation(in: self)
-                try runLaters()
+                try laters.run(in: self)
                 try lifecycle.followGateway(in: self) // several windows: each root flow in the gateway's state
                 if let beforeCommit = scripting.beforeCommit {
                     try beforeCommit()

@@ -61,7 +61,7 @@ extension Coordinator {
         }
         let app = try runningApp()
         try app.atomically {
-            (app.window(of: self) ?? app.window).setPresentation(presentation.adapted(to: app.idiom), of: module)
+            app.windows.window(of: self).setPresentation(presentation.adapted(to: app.idiom), of: module)
             try perform(.present(module, animation: animation), animated: animated, completion: completion)
         }
     }
@@ -80,7 +80,7 @@ extension Coordinator {
     /// Selects the tab titled `title` (the first with that title) of the tab container it set or shows in.
     public func selectTab(titled title: String) throws {
         let app = try runningApp()
-        guard let tabs = (app.window(of: self) ?? app.window).tabContainer(for: self, stack: try? activeRouter().stack) else {
+        guard let tabs = app.windows.window(of: self).tabContainer(for: self, stack: try? activeRouter().stack) else {
             throw NavigationError(.badTab, "\(name) shows no tabs: its navigation stack is not in a tab container, and it set none")
         }
         guard let index = tabs.index(ofTitle: title) else {
@@ -93,7 +93,7 @@ extension Coordinator {
     /// beside the tab's title (`Cart (3)`), nil to clear it. Undone with the operation, like an input.
     public func setBadge(_ value: FlowValue?, onTab index: Int) throws {
         let app = try runningApp()
-        guard let tabs = (app.window(of: self) ?? app.window).tabContainer(for: self, stack: try? activeRouter().stack) else {
+        guard let tabs = app.windows.window(of: self).tabContainer(for: self, stack: try? activeRouter().stack) else {
             throw NavigationError(.badTab, "\(name) shows no tabs: its navigation stack is not in a tab container, and it set none")
         }
         guard tabs.titles.indices.contains(index) else {
@@ -105,7 +105,7 @@ extension Coordinator {
     /// The tab container it set or shows in, or nil.
     public var tabs: TabContainer? {
         guard let app = try? runningApp() else { return nil }
-        return (app.window(of: self) ?? app.window).tabContainer(for: self, stack: try? activeRouter().stack)
+        return app.windows.window(of: self).tabContainer(for: self, stack: try? activeRouter().stack)
     }
 
     /// Presents an alert: a screen of the built-in type `Alert` with inputs `title` and `message` (and
@@ -226,7 +226,7 @@ extension Coordinator {
     /// The split it set or is a column of, or nil.
     public var split: SplitContainer? {
         guard let app = try? runningApp() else { return nil }
-        return (app.window(of: self) ?? app.window).container(SplitContainer.self, for: self, stack: try? activeRouter().stack)
+        return app.windows.window(of: self).container(SplitContainer.self, for: self, stack: try? activeRouter().stack)
     }
 
     /// Shows a page (0-based) of the pages it set or shows in.
@@ -237,6 +237,6 @@ extension Coordinator {
     /// The pages it set or shows in, or nil.
     public var pages: PageContainer? {
         guard let app = try? runningApp() else { return nil }
-        return (app.window(of: self) ?? app.window).container(PageContainer.self, for: self, stack: try? activeRouter().stack)
+        return app.windows.window(of: self).container(PageContainer.self, for: self, stack: try? activeRouter().stack)
     }
 }

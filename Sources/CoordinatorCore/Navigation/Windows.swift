@@ -17,6 +17,13 @@ public final class Windows {
         (all, current) = ([first], first)
     }
 
+    /// The window whose flows `coordinator` belongs to; the current one for a coordinator no open window
+    /// has (it finished with its window, and cannot navigate).
+    func window(of coordinator: Coordinator) -> Window {
+        if all.count == 1 { return current }
+        return all.first { $0.number == coordinator.windowNumber } ?? current
+    }
+
     /// The open window numbered `number`, or nil.
     public func window(numbered number: Int) -> Window? { all.first { $0.number == number } }
 
