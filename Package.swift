@@ -68,10 +68,14 @@ let package = Package(
         ),
         .target(name: "CCoordinatorLuaGlue", dependencies: ["CCoordinatorLua"]),
         .target(name: "CCoordinatorPostgres", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // Files of other languages (Lua, HTML, SQL, ...) beside a target's Swift, built into it as string
+        // constants (`EmbeddedFile`): read by their own tools, found at run time without a bundle.
+        .executableTarget(name: "embed-files"),
+        .plugin(name: "EmbedFilesPlugin", capability: .buildTool(), dependencies: ["embed-files"], path: "Sources/EmbedFilesPlugin"),
         .target(name: "CoordinatorLua", dependencies: ["CCoordinatorLua", "CCoordinatorLuaGlue"]),
         .target(name: "CoordinatorCore"),
-        .target(name: "CoordinatorScript", dependencies: ["CoordinatorLua", "CoordinatorCore"]),
-        .target(name: "CoordinatorTools", dependencies: ["CoordinatorScript"]),
+        .target(name: "CoordinatorScript", dependencies: ["CoordinatorLua", "CoordinatorCore"], plugins: ["EmbedFilesPlugin"]),
+        .target(name: "CoordinatorTools", dependencies: ["CoordinatorScript"], plugins: ["EmbedFilesPlugin"]),
         .target(
             // What coordrun and coordrun-serve share: the limit options, seconds, the file watcher of --watch.
             name: "CoordinatorOptions",
@@ -82,7 +86,8 @@ let package = Package(
             dependencies: [
                 "CoordinatorTools", "CoordinatorOptions", "CEditLine", "CCoordinatorPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["EmbedFilesPlugin"]
         ),
         .executableTarget(
             // `coordrun serve`: the web preview (coordrun runs it).
@@ -91,7 +96,8 @@ let package = Package(
                 "CoordinatorTools", "CoordinatorOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
-            ]
+            ],
+            plugins: ["EmbedFilesPlugin"]
         ),
         .executableTarget(
             name: "coordbench",
@@ -99,7 +105,8 @@ let package = Package(
                 "CCoordinatorLua", "CCoordinatorLuaGlue", "CoordinatorLua", "CoordinatorCore", "CoordinatorScript", "CoordinatorTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["Apps"] // Lua apps the cases load from the repository (held-route checks)
+            exclude: ["Apps"], // Lua apps the cases load from the repository (held-route checks)
+            plugins: ["EmbedFilesPlugin"]
         ),
         .target(name: "CFuzzDriver"),
         .executableTarget(
@@ -170,6 +177,6 @@ let package = Package(
 )
 
 // Every Swift target builds with the exclusivity setting above.
-for target in package.targets where target.type != .system && !["CCoordinatorLuaGlue", "CFuzzDriver"].contains(target.name) {
+for target in package.targets where target.type != .system && target.type != .plugin && !["CCoordinatorLuaGlue", "CFuzzDriver"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

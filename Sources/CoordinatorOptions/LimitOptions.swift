@@ -8,10 +8,16 @@ package struct LimitOptions: ParsableArguments {
     @Flag(help: "Run the scripts as untrusted: no files, processes, debug library or binary chunks; require only from the app's folder (docs/Security.md).")
     package var sandbox = false
 
-    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("The most bytes the scripts may hold (Lua's heap, data converted for it included).", valueName: "bytes"))
+    @Option(
+        name: .customLong("memory-limit"),
+        help: ArgumentHelp("The most bytes the scripts may hold (Lua's heap, data converted for it included).", valueName: "bytes")
+    )
     package var memoryLimit: Int?
 
-    @Option(name: .customLong("instruction-limit"), help: ArgumentHelp("The most Lua instructions one call may run (a line, a handler call, a test's steps, a step, a link).", valueName: "n"))
+    @Option(
+        name: .customLong("instruction-limit"),
+        help: ArgumentHelp("The most Lua instructions one call may run (a line, a handler call, a test's steps, a step, a link).", valueName: "n")
+    )
     package var instructionLimit: Int?
 
     package init() {}

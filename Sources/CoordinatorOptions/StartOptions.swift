@@ -15,19 +15,34 @@ package struct StateOption: ParsableArguments {
 package struct StartOptions: ParsableArguments {
     @OptionGroup package var gateway: StateOption
 
-    @Option(name: .customLong("size-class"), help: ArgumentHelp("How wide the window starts: regular (a split's columns side by side) or compact (one stack, as on a phone).", valueName: "width"))
+    @Option(
+        name: .customLong("size-class"),
+        help: ArgumentHelp("How wide the window starts: regular (a split's columns side by side) or compact (one stack, as on a phone).", valueName: "width")
+    )
     package var sizeClass: String = SizeClass.regular.rawValue
 
-    @Option(help: ArgumentHelp("The device the app runs on: phone (a popover shows as a page sheet) or pad; flow.idiom() says which. The window's width is --size-class's. coordrun explore takes both: each device searched, in one report.", valueName: "device"))
+    @Option(help: ArgumentHelp("""
+        The device the app runs on: phone (a popover shows as a page sheet) or pad; flow.idiom() says which. The \
+        window's width is --size-class's. coordrun explore takes both: each device searched, in one report.
+        """, valueName: "device"))
     package var idiom: String = Idiom.phone.rawValue
 
-    @Option(help: ArgumentHelp("Start the app at this link (a route the app declares: docs/Links.md); given again, each next link is opened in turn.", valueName: "url"))
+    @Option(help: ArgumentHelp("""
+        Start the app at this link (a route the app declares: docs/Links.md); given again, each next link is opened \
+        in turn.
+        """, valueName: "url"))
     package var open: [String] = []
 
-    @Option(help: ArgumentHelp("Start the app where this snapshot was taken (a file written from snapshot()).", valueName: "file"), completion: .file(extensions: ["json"]))
+    @Option(
+        help: ArgumentHelp("Start the app where this snapshot was taken (a file written from snapshot()).", valueName: "file"),
+        completion: .file(extensions: ["json"])
+    )
     package var restore: String?
 
-    @Option(help: ArgumentHelp("Keep the app's storage (flow.storage) in this JSON file: read before the scripts run, written after each step that changed it (explore only reads it).", valueName: "file"), completion: .file(extensions: ["json"]))
+    @Option(help: ArgumentHelp("""
+        Keep the app's storage (flow.storage) in this JSON file: read before the scripts run, written after each step \
+        that changed it (explore only reads it).
+        """, valueName: "file"), completion: .file(extensions: ["json"]))
     package var storage: String?
 
     package init() {}
@@ -108,7 +123,10 @@ package struct AppStart: Sendable {
 
 /// `--set NAME=VALUE` and `-e CHUNK`: the variant of an app a command runs, set before the app loads.
 package struct VariantOptions: ParsableArguments {
-    @Option(name: .customLong("set"), help: ArgumentHelp("Set a global before the app loads (a variant: --set VARIANT=b). true, false and numbers are read as such, anything else as a string.", valueName: "name=value"))
+    @Option(name: .customLong("set"), help: ArgumentHelp("""
+        Set a global before the app loads (a variant: --set VARIANT=b). true, false and numbers are read as such, \
+        anything else as a string.
+        """, valueName: "name=value"))
     package var sets: [String] = []
 
     @Option(name: .customShort("e"), help: ArgumentHelp("Run this Lua chunk before the app loads (after --set).", valueName: "chunk"))

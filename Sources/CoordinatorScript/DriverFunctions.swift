@@ -71,7 +71,10 @@ package final class DriverFunctions {
             guard let pages = runtime.app.window.visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
             let index = pages.selectedIndex + (direction == "left" ? 1 : -1)
             guard pages.titles.indices.contains(index) else {
-                throw NavigationError(.badTab, "there is no page \(direction == "left" ? "after" : "before") \(pages.titles[pages.selectedIndex]) (pages: \(pages.titles.joined(separator: ", ")))")
+                throw NavigationError(.badTab, """
+                    there is no page \(direction == "left" ? "after" : "before") \(pages.titles[pages.selectedIndex]) \
+                    (pages: \(pages.titles.joined(separator: ", ")))
+                    """)
             }
             try runtime.driverFunctions.drive(.swipeTo(index), call, in: runtime.app)
         }),

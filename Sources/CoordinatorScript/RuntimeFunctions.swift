@@ -26,7 +26,9 @@ package func holding<Owner: AnyObject, Argument: ~Copyable>(
 
 /// `body` with `owner` while it lives, for a method of a Lua class (its object and the call); once the
 /// owner is gone, the error ``ScriptRuntime/gone(_:)``.
-package func holding<Owner: AnyObject, Object>(_ owner: Owner, _ body: @escaping (Owner, Object, borrowing LuaCall) throws -> Void) -> (Object, borrowing LuaCall) throws -> Void {
+package func holding<Owner: AnyObject, Object>(
+    _ owner: Owner, _ body: @escaping (Owner, Object, borrowing LuaCall) throws -> Void
+) -> (Object, borrowing LuaCall) throws -> Void {
     { [weak owner] object, call in
         guard let owner else { throw ScriptRuntime.gone() }
         try body(owner, object, call)

@@ -52,7 +52,8 @@ func exploreCases(rounds: Int, root: String, quick: Bool) throws -> [BenchResult
         costs.append((flows, ns / Double(max(taken, 1))))
     }
     if let small = costs.first, let large = costs.last {
-        results.append(BenchResult(name: "explore a generated app: \(large.flows) flows, \(large.flows * 4) screen types", value: large.ns / 1000, unit: "us/transition",
+        results.append(BenchResult(name: "explore a generated app: \(large.flows) flows, \(large.flows * 4) screen types",
+                                   value: large.ns / 1000, unit: "us/transition",
                                    floor: small.ns / 1000, floorName: "\(small.flows) flows, \(small.flows * 4) screen types", target: 1.5,
                                    note: "growth from \(small.flows) to \(large.flows) flows"))
     }

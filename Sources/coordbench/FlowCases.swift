@@ -85,32 +85,7 @@ func journeyCases(journeys n: Int, rounds: Int, root: String) throws -> [BenchRe
     let plain = try LuaState()
     plain.tracebacks = false
     try plain.globals.set("cities", cities)
-    let plainJourneys = try plain.load("""
-        local n = ...
-        local stack = {}
-        local function push(name, inputs) local s = { name = name, inputs = inputs, on = {} } stack[#stack + 1] = s return s end
-        local function popTo(depth) for i = #stack, depth + 1, -1 do stack[i] = nil end end
-        local function tap(output, payload) local top = stack[#stack] top.on[output](payload) end
-        local user = { name = "Ann", city = { name = "Moscow" } }
-        local edit = push("UserEdit", { user = user })
-        edit.on.selectCity = function()
-          local depth = #stack
-          local function done(city) popTo(depth) user.city = city edit.inputs.user = user end
-          local regions = push("Regions", { federal = cities.federal, regions = cities.regions })
-          regions.on.citySelected = done
-          regions.on.regionSelected = function(region)
-            local list = push("Cities", { region = region.name, cities = region.cities })
-            list.on.citySelected = done
-          end
-        end
-        for _ = 1, n do
-          tap("selectCity")
-          tap("regionSelected", stack[#stack].inputs.regions[1])
-          local list = stack[#stack].inputs.cities
-          tap("citySelected", list[#list])
-          assert(stack[#stack].name == "UserEdit")
-        end
-        """, name: "plain")
+    let plainJourneys = try plain.load(EmbeddedFile.plainJourneysLua, name: "plain") // plain_journeys.lua, beside this file
 
     var lua = Double.infinity, swift = Double.infinity, pure = Double.infinity
     for _ in 0..<rounds {
@@ -126,7 +101,8 @@ func journeyCases(journeys n: Int, rounds: Int, root: String) throws -> [BenchRe
         BenchResult(name: "journey: Lua flow over the Swift core", value: lua / 1000, unit: "us", floor: swift / 1000,
                     floorName: "native Swift", target: 1.5, note: "\(Int(perSecond(lua))) journeys/s"),
         BenchResult(name: "journey: native Swift flow", value: swift / 1000, unit: "us", note: "\(Int(perSecond(swift))) journeys/s"),
-        BenchResult(name: "journey: plain Lua, minimal stack", value: pure / 1000, unit: "us", note: "\(Int(perSecond(pure))) journeys/s (no atomicity, events, checks)"),
+        BenchResult(name: "journey: plain Lua, minimal stack", value: pure / 1000, unit: "us",
+                    note: "\(Int(perSecond(pure))) journeys/s (no atomicity, events, checks)"),
     ]
 }
 
@@ -235,7 +211,11 @@ func leakCase(cycles n: Int) throws -> [BenchResult] {
     let ok = growth <= 0.01 && app.live.coordinators == coordinators && app.live.screens == screens // shrinking is no leak
     var result = BenchResult(name: "leaks: \(n) start → push → system back", value: growth * 100, unit: "% heap",
                              target: 1, targetIsRatio: false,
-                             note: "heap \(heap) → \(blocks.map(String.init).joined(separator: " → ")) B; coordinators \(coordinators) → \(app.live.coordinators); screens \(screens) → \(app.live.screens); " + (ok ? "PASS" : "FAIL"))
+                             note: """
+                                 heap \(heap) → \(blocks.map(String.init).joined(separator: " → ")) B; coordinators \
+                                 \(coordinators) → \(app.live.coordinators); screens \(screens) → \
+                                 \(app.live.screens); 
+                                 """ + (ok ? "PASS" : "FAIL"))
     result.countsDiffer = app.live.coordinators != coordinators || app.live.screens != screens
     return [result]
 }

@@ -65,7 +65,8 @@ func linkCases(rounds: Int, repeats: Int, root: String) throws -> [BenchResult] 
                     note: "each replays the session's lines in a fresh runtime"),
         BenchResult(name: "restore a 1,000-step back-and-forth, steps' loops dropped (\(loopSteps) steps kept)", value: loops / 1000, unit: "us",
                     floor: pathRestore / 1000, floorName: "a 10-step path (\(pathSteps) steps)", target: 2,
-                    note: String(format: "with every step kept: %.0f us; a message (a tap and its snapshot, loops dropped): %.0f us", withLoops / 1000, message / 1000)),
+                    note: String(format: "with every step kept: %.0f us; a message (a tap and its snapshot, loops dropped): %.0f us",
+                                 withLoops / 1000, message / 1000)),
     ]
 }
 

@@ -36,28 +36,7 @@ func runtimeCase(count: Int, rounds: Int, root: String) throws -> [BenchResult] 
 /// message costs, the memory each user holds (the pool's runtimes and every user's saved snapshot, over the
 /// users), and how many steps the longest saved conversation replays.
 func chatHostCase(users: Int, messages: Int, pool: Int) throws -> [BenchResult] {
-    try withTemporaryScript("bot.lua", """
-        local flow = require "coordinator"
-        flow.screen "Menu" { outputs = { "orders", "help" } }
-        flow.screen "Orders" { inputs = { "orders" }, outputs = { open = { from = "orders" } } }
-        flow.screen "Order" { inputs = { "order" }, outputs = { "track" } }
-        flow.screen "Tracking" { inputs = { "order" } }
-        flow.screen "Help" { outputs = { "agent" } }
-        flow.screen "Agent" { }
-        local orders = flow.freeze { { id = "A1", name = "Shoes" }, { id = "B2", name = "Shirt" } }
-        local Bot = flow.coordinator "Bot"
-        function Bot:start()
-          local menu = self:push("Menu")
-          menu.onOrders = function()
-            self:push("Orders", { orders = orders }).onOpen = function(order)
-              self.order = order.id
-              self:push("Order", { order = order }).onTrack = function() self:push("Tracking", { order = order }) end
-            end
-          end
-          menu.onHelp = function() self:push("Help").onAgent = function() self:push("Agent") end end
-        end
-        flow.app { authorization = Bot }
-        """) { script in
+    try withTemporaryScript("bot.lua", EmbeddedFile.botLua) { script in
         func runtime() throws -> ScriptRuntime {
             let runtime = try ScriptRuntime()
             runtime.lua.tracebacks = false
@@ -117,7 +96,8 @@ func chatHostCase(users: Int, messages: Int, pool: Int) throws -> [BenchResult] 
         let snapshotBytes = Double(saved.reduce(0) { $0 + $1.utf8.count })
         withExtendedLifetime((resident, first)) {}
         return [
-            BenchResult(name: "a chat host: \(users) users, \(messages) messages, a pool of \(pool) runtimes: CPU a message", value: perMessage / 1e6, unit: "ms",
+            BenchResult(name: "a chat host: \(users) users, \(messages) messages, a pool of \(pool) runtimes: CPU a message",
+                        value: perMessage / 1e6, unit: "ms",
                         target: 1, targetIsRatio: false,
                         note: "take or restore the user's session, one step, save its snapshot; the longest saved conversation replays \(longest) steps"),
             BenchResult(name: "  memory each user holds (the pool's runtimes and every user's snapshot)", value: held / Double(users) / 1024, unit: "KiB",

@@ -175,7 +175,8 @@ private func replLineCurves(depths: [Int], sizes: [Int], lines: Int, rounds: Int
             """)))
     }
     return [
-        curve("a REPL line tap('next') back(), stack depth \(depths.map(String.init).joined(separator: "/"))", unit: "ns/line", sizes: depths, costs: depthCosts),
+        curve("a REPL line tap('next') back(), stack depth \(depths.map(String.init).joined(separator: "/"))", unit: "ns/line",
+              sizes: depths, costs: depthCosts),
         curve("a REPL line tap('next') back(), coordinators \(sizes.map(String.init).joined(separator: "/"))", unit: "ns/line", sizes: sizes, costs: sizeCosts),
     ]
 }

@@ -5,7 +5,20 @@ import CoordinatorTools
 /// the gateway's state).
 struct SessionRun {
     /// The scripts sessions run against: the app and every example.
-    static let scripts = ["scripts/app.lua"] + ["tabs", "notes", "ab-picker", "multi-select", "catalog", "launch", "shop", "social", "pages", "split", "ride", "profile"].map { "examples/\($0).lua" }
+    static let scripts = ["scripts/app.lua"] + [
+        "tabs",
+        "notes",
+        "ab-picker",
+        "multi-select",
+        "catalog",
+        "launch",
+        "shop",
+        "social",
+        "pages",
+        "split",
+        "ride",
+        "profile"
+    ].map { "examples/\($0).lua" }
 
     /// The repository's root, where the scripts are (this file is Sources/coordfuzz/SessionRun.swift).
     static let repositoryRoot: String = {

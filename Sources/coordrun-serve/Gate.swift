@@ -52,7 +52,10 @@ struct Gate: Sendable {
     /// value by name (any case), `query` a query item's.
     func refusal(method: String, path: String, header: (String) -> String?, query: (String) -> String?) -> Refusal? {
         guard let host = header("Host"), let name = Self.name(ofHost: host), names.contains(name) || anyAddress && IPAddress.isLiteral(name) else {
-            return Refusal(status: 403, message: "the preview answers only to its own address (localhost, 127.0.0.1 or [::1], or the --host address), not to Host \(header("Host") ?? "(none)")")
+            return Refusal(status: 403, message: """
+                the preview answers only to its own address (localhost, 127.0.0.1 or [::1], or the --host address), \
+                not to Host \(header("Host") ?? "(none)")
+                """)
         }
         if let origin = header("Origin"), origin.lowercased() != "http://" + host.lowercased() {
             return Refusal(status: 403, message: "the preview takes requests only from its own pages, not from \(origin)")
@@ -122,7 +125,9 @@ enum IPAddress {
     /// Whether `text` is a dotted IPv4 address (`192.168.1.5`).
     static func isIPv4(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { $0.count >= 1 && $0.count <= 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) && Int($0).map { $0 <= 255 } == true }
+        return parts.count == 4 && parts.allSatisfy { part in
+            (1...3).contains(part.count) && part.allSatisfy { $0.isASCII && $0.isNumber } && Int(part).map { $0 <= 255 } == true
+        }
     }
 
     /// Whether `name` is an IP address: IPv4, or IPv6 in brackets.

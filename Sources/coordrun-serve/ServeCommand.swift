@@ -12,7 +12,10 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "coordrun serve",
         abstract: "Serve a live web preview of the app: the visible screen as a card to click, the tree, the events, time travel and links.",
         usage: "coordrun serve [<options>] <script>",
-        discussion: "Every action a page takes is a line of the session's REPL (its history, :record). Exit status: 1 when the app does not load or the port cannot be opened.")
+        discussion: """
+            Every action a page takes is a line of the session's REPL (its history, :record). Exit status: 1 when the \
+            app does not load or the port cannot be opened.
+            """)
 
     @Argument(help: "The app's main script.")
     var script: String
@@ -20,7 +23,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The port to listen on (0: any free port; the address is printed).", valueName: "port"))
     var port: UInt16 = 8080
 
-    @Option(help: ArgumentHelp("The address to listen on: loopback unless told otherwise; on every address, each request carries the token the printed URL holds (whoever has it runs Lua in the preview).", valueName: "address"))
+    @Option(help: ArgumentHelp("""
+        The address to listen on: loopback unless told otherwise; on every address, each request carries the token \
+        the printed URL holds (whoever has it runs Lua in the preview).
+        """, valueName: "address"))
     var host = "127.0.0.1"
 
     @Flag(help: "Reload the app's scripts whenever one of them is saved; every open page shows the result.")
@@ -29,7 +35,10 @@ struct ServeCommand: AsyncParsableCommand {
     /// `--state`, `--open`, `--restore`: where the app starts, as in coordrun.
     @OptionGroup var start: StartOptions
 
-    @Option(name: .customLong("snapshot-key"), help: ArgumentHelp("Sign the snapshots the page downloads with this key, and restore only those it signed (a page cannot restore a forged one).", valueName: "file"))
+    @Option(name: .customLong("snapshot-key"), help: ArgumentHelp("""
+        Sign the snapshots the page downloads with this key, and restore only those it signed (a page cannot restore \
+        a forged one).
+        """, valueName: "file"))
     var snapshotKey: String?
 
     /// `--timeout`: the most seconds one action may run.
@@ -68,7 +77,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let gate = Gate(listeningOn: host)
         if !Gate.isLoopback(host) {
-            FileHandle.standardError.write(Data("coordrun serve: warning: listening on \(host): whoever has the URL with its token runs Lua in this process\n".utf8))
+            FileHandle.standardError.write(Data("""
+                coordrun serve: warning: listening on \(host): whoever has the URL with its token runs Lua in this \
+                process\n
+                """.utf8))
         }
         let server: PreviewServer
         do {

@@ -9,9 +9,16 @@ struct AnnotationsCommand: ParsableCommand {
         commandName: "annotations",
         abstract: "Write editor annotations (LuaLS, EmmyLua) of the coordinator API and, with a script, of its app's screens and coordinators.",
         usage: "coordrun annotations [<options>] [<script>]",
-        discussion: "Writes coordinator.lua, driver.lua and (with a script) app.lua to the folder, and .luacheckrc beside it with --luacheckrc. Point .luarc.json's workspace.library at the folder. Exit status: 2 when the script is missing or does not load (as every subcommand), 1 when a file cannot be written.")
+        discussion: """
+            Writes coordinator.lua, driver.lua and (with a script) app.lua to the folder, and .luacheckrc beside it \
+            with --luacheckrc. Point .luarc.json's workspace.library at the folder. Exit status: 2 when the script is \
+            missing or does not load (as every subcommand), 1 when a file cannot be written.
+            """)
 
-    @Argument(help: "The app's main script: its screens and coordinator classes are annotated too (it is loaded, not started).", completion: .file(extensions: ["lua"]))
+    @Argument(
+        help: "The app's main script: its screens and coordinator classes are annotated too (it is loaded, not started).",
+        completion: .file(extensions: ["lua"])
+    )
     var script: String?
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The folder to write the annotations to.", valueName: "dir"), completion: .directory)

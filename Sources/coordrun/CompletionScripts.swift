@@ -33,7 +33,8 @@ enum CompletionScripts {
             return script.replacing(offer, with: offer + "\n        _files -g '*.lua' && ret=0")
         case .fish:
             // The `.lua` files and the folders, as the generator completes a subcommand's script.
-            let files = #"(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'lua\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')"#
+            let files = #"(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'lua\';printf %s\n $p;end;"#
+                + #"__fish_complete_directories (commandline -t) \'\')"#
             return script + (script.hasSuffix("\n") ? "" : "\n")
                 + "complete -c 'coordrun' -n '__coordrun_should_offer_completions_for_positional \"coordrun\" -eq 1' -fa '\(files)'\n"
         default:

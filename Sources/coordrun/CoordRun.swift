@@ -94,13 +94,21 @@ enum CoordRun {
         // restores again with the same answers).
         let secrets = options.start.restore.map(askSecrets(of:)) ?? [:]
         do {
-            let warning = try CtrlC.interrupts(runtime) { try runtime.lua.withTimeLimit(options.timeLimit) { try startUp(runtime, invocation, options, secrets: secrets) } }
+            let warning = try CtrlC.interrupts(runtime) { try runtime.lua.withTimeLimit(options.timeLimit) { try startUp(
+                runtime,
+                invocation,
+                options,
+                secrets: secrets
+            ) } }
             if let warning { streams.message("warning: \(warning)") }
         } catch {
             streams.message(REPL.message(for: error))
             if case .file(let path) = invocation.script, let subcommand = mistypedSubcommand(path, error: error) {
                 streams.message(subcommand == path
-                    ? "a subcommand comes first, before any option: \(Processes.commandName()) \(subcommand) [options] (\(path) was read as a script, as lua reads it)"
+                    ? """
+                        a subcommand comes first, before any option: \(Processes.commandName()) \(subcommand) \
+                        [options] (\(path) was read as a script, as lua reads it)
+                        """
                     : "did you mean '\(Processes.commandName()) \(subcommand)'? (\(path) was read as a script, as lua reads it)")
             }
             return 1
@@ -236,7 +244,9 @@ enum CoordRun {
     /// Returns the restore's warning, if any (a snapshot of scripts whose code changed, restored because its
     /// steps still build the same app).
     @discardableResult
-    static func startUp(_ runtime: ScriptRuntime, _ invocation: Invocation, _ options: RunSettings, secrets: [String: FlowValue] = [:]) throws -> RestoreWarning? {
+    static func startUp(
+        _ runtime: ScriptRuntime, _ invocation: Invocation, _ options: RunSettings, secrets: [String: FlowValue] = [:]
+    ) throws -> RestoreWarning? {
         if !invocation.ignoreEnvironment { try runInit(runtime) }
         for step in invocation.steps {
             switch step {

@@ -26,14 +26,38 @@ struct CoordRunCommand: ParsableCommand {
             declares no app runs as plain Lua, as with lua.
             """,
         version: "coordrun \(CoordRun.version)\n\(LuaState.copyright)",
-        subcommands: [TestCommand.self, RoutesCommand.self, ExploreCommand.self, DiffCommand.self, StoryboardCommand.self, ServeCommand.self, AnnotationsCommand.self, CheckCommand.self, InitCommand.self]
+        subcommands: [
+            TestCommand.self,
+            RoutesCommand.self,
+            ExploreCommand.self,
+            DiffCommand.self,
+            StoryboardCommand.self,
+            ServeCommand.self,
+            AnnotationsCommand.self,
+            CheckCommand.self,
+            InitCommand.self
+        ]
     )
 
     /// coordrun's own options, listed in the help (lua's command line reads them: ``Invocation``).
     @OptionGroup var options: CoordRunOptions
 
     /// The first arguments that belong to the tree rather than to lua's command line.
-    static let treeArguments: Set<String> = ["test", "routes", "explore", "diff", "storyboard", "serve", "annotations", "check", "init", "help", "--help", "-h", "--experimental-dump-help"]
+    static let treeArguments: Set<String> = [
+        "test",
+        "routes",
+        "explore",
+        "diff",
+        "storyboard",
+        "serve",
+        "annotations",
+        "check",
+        "init",
+        "help",
+        "--help",
+        "-h",
+        "--experimental-dump-help"
+    ]
 
     /// Whether the command line (without the program's name) is the tree's.
     static func takes(_ arguments: [String]) -> Bool {

@@ -31,7 +31,11 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The version after it.", valueName: "new"), completion: .file())
     var new: String
 
-    @Argument(parsing: .postTerminator, help: ArgumentHelp("After --: the app's main script within each folder or revision.", valueName: "script"), completion: .file(extensions: ["lua"]))
+    @Argument(
+        parsing: .postTerminator,
+        help: ArgumentHelp("After --: the app's main script within each folder or revision.", valueName: "script"),
+        completion: .file(extensions: ["lua"])
+    )
     var script: [String] = []
 
     @Option(help: "The most steps from the start.")
@@ -54,7 +58,10 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Print the differences as Markdown (for a pull request's comment or a job summary).")
     var markdown = false
 
-    @Option(help: ArgumentHelp("Draw both flows as one graph, what the change adds in green and what it removes in red (rendered by Graphviz's dot).", valueName: "file"), completion: .file())
+    @Option(help: ArgumentHelp("""
+        Draw both flows as one graph, what the change adds in green and what it removes in red (rendered by \
+        Graphviz's dot).
+        """, valueName: "file"), completion: .file())
     var svg: String?
 
     @OptionGroup var limitOptions: LimitOptions
@@ -137,7 +144,10 @@ struct DiffCommand: ParsableCommand {
             return Version(script: version, name: version, folder: nil)
         }
         guard let inside else {
-            throw VersionError(description: "\(version) is no script or folder here; as a git revision, name the script after -- (coordrun diff main HEAD -- app.lua)")
+            throw VersionError(description: """
+                \(version) is no script or folder here; as a git revision, name the script after -- (coordrun diff \
+                main HEAD -- app.lua)
+                """)
         }
         let quoted = Processes.shellQuoted(version)
         guard Processes.output(of: "git rev-parse --verify --quiet \(Processes.shellQuoted(version + "^{commit}")) 2>/dev/null").status == 0 else {
@@ -148,7 +158,10 @@ struct DiffCommand: ParsableCommand {
         guard !top.isEmpty, let folder = Files.temporaryFolder("coordrun-diff") else {
             throw VersionError(description: "cannot take \(version)'s files out of git")
         }
-        guard Processes.run("git -C \(Processes.shellQuoted(top)) archive --format=tar \(quoted) 2>/dev/null | tar -x -C \(Processes.shellQuoted(folder)) 2>/dev/null", input: "") == 0 else {
+        guard Processes.run("""
+            git -C \(Processes.shellQuoted(top)) archive --format=tar \(quoted) 2>/dev/null | tar -x -C \
+            \(Processes.shellQuoted(folder)) 2>/dev/null
+            """, input: "") == 0 else {
             Files.removeTree(folder)
             throw VersionError(description: "cannot take \(version)'s files out of git (git archive)")
         }

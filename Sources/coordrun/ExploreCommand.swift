@@ -26,7 +26,10 @@ struct ExploreCommand: ParsableCommand {
             --verify found a mismatch).
             """)
 
-    @Argument(help: "The app's main script (for --worker: where the exploration's script is here, when not where the exploration named it).", completion: .file(extensions: ["lua"]))
+    @Argument(help: """
+        The app's main script (for --worker: where the exploration's script is here, when not where the exploration \
+        named it).
+        """, completion: .file(extensions: ["lua"]))
     var script: String?
 
     @Option(help: "The most steps from the start.")
@@ -35,7 +38,10 @@ struct ExploreCommand: ParsableCommand {
     @Option(name: .customLong("max-states"), help: "The most states to find.")
     var maxStates = 10_000
 
-    @Option(name: .customLong("max-pending"), help: ArgumentHelp("The most requests of one kind waiting for their answers at once: a step that would start more is not followed (the report says so).", valueName: "n"))
+    @Option(name: .customLong("max-pending"), help: ArgumentHelp("""
+        The most requests of one kind waiting for their answers at once: a step that would start more is not followed \
+        (the report says so).
+        """, valueName: "n"))
     var maxPending = 2
 
     @Option(name: .customLong("time-limit"), help: ArgumentHelp("The most seconds the whole search may take (0: no limit).", valueName: "seconds"))
@@ -53,13 +59,22 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the findings as SARIF 2.1.0 to this file (for code-scanning views).", valueName: "file"), completion: .file())
     var sarif: String?
 
-    @Option(help: ArgumentHelp("Write the flow graph: .mmd (Mermaid), .dot (Graphviz), .json, or .svg/.png (rendered by Graphviz's dot).", valueName: "file"), completion: .file())
+    @Option(
+        help: ArgumentHelp("Write the flow graph: .mmd (Mermaid), .dot (Graphviz), .json, or .svg/.png (rendered by Graphviz's dot).", valueName: "file"),
+        completion: .file()
+    )
     var graph: String?
 
-    @Option(help: ArgumentHelp("Colour the graph by what flow tests reached (a file from coordrun test --coverage-json).", valueName: "file"), completion: .file(extensions: ["json"]))
+    @Option(
+        help: ArgumentHelp("Colour the graph by what flow tests reached (a file from coordrun test --coverage-json).", valueName: "file"),
+        completion: .file(extensions: ["json"])
+    )
     var coverage: String?
 
-    @Option(help: ArgumentHelp("Where to write the findings as a flow test (default: .coordrun/explore/NAME_test.lua).", valueName: "file"), completion: .file())
+    @Option(
+        help: ArgumentHelp("Where to write the findings as a flow test (default: .coordrun/explore/NAME_test.lua).", valueName: "file"),
+        completion: .file()
+    )
     var tests: String?
 
     /// `--timeout`: the most seconds one action may run.
@@ -70,19 +85,35 @@ struct ExploreCommand: ParsableCommand {
     @Flag(help: "Re-run a sample of the transitions, each in a fresh runtime, and check that each reaches the state the search recorded.")
     var verify = false
 
-    @Flag(help: "Take every action after replaying its path from the start, instead of in a branch the runtime comes back from: the reference, slower, reaching the same states with the same findings.")
+    @Flag(help: """
+        Take every action after replaying its path from the start, instead of in a branch the runtime comes back \
+        from: the reference, slower, reaching the same states with the same findings.
+        """)
     var replay = false
 
-    @Option(name: .customLong("verify-sample"), help: ArgumentHelp("With --queue: the share of the workers' answers this process expands again, from 0 to 1 (every answer with a finding is, too); a mismatch ends the exploration naming the worker. With --verify, a number above 1 is how many transitions it re-runs (default 200).", valueName: "share"))
+    @Option(name: .customLong("verify-sample"), help: ArgumentHelp("""
+        With --queue: the share of the workers' answers this process expands again, from 0 to 1 (every answer with a \
+        finding is, too); a mismatch ends the exploration naming the worker. With --verify, a number above 1 is how \
+        many transitions it re-runs (default 200).
+        """, valueName: "share"))
     var verifySample = 0.05
 
-    @Option(help: "Worker processes on this machine that share each level of the search (default: 1, this process alone; with --queue, the workers started here, 0 for none).")
+    @Option(help: """
+        Worker processes on this machine that share each level of the search (default: 1, this process alone; with \
+        --queue, the workers started here, 0 for none).
+        """)
     var workers = 1
 
-    @Option(help: ArgumentHelp("Coordinate the search through this PostgreSQL database: workers on any machine join with --worker (docs/Explore.md).", valueName: "postgres://..."))
+    @Option(help: ArgumentHelp("""
+        Coordinate the search through this PostgreSQL database: workers on any machine join with --worker \
+        (docs/Explore.md).
+        """, valueName: "postgres://..."))
     var queue: String?
 
-    @Option(help: ArgumentHelp("Work for an exploration coordinated through this PostgreSQL database: expand the batches it hands out until it ends.", valueName: "postgres://..."))
+    @Option(help: ArgumentHelp("""
+        Work for an exploration coordinated through this PostgreSQL database: expand the batches it hands out until \
+        it ends.
+        """, valueName: "postgres://..."))
     var worker: String?
 
     @Option(name: .customLong("run"), help: ArgumentHelp("With --worker: the exploration to work for (default: the newest).", valueName: "id"))
@@ -99,11 +130,16 @@ struct ExploreCommand: ParsableCommand {
     @Option(name: .customLong("storage-values"), help: .hidden)
     var storageValues: String?
 
-    @Option(name: .customLong("max-windows"), help: ArgumentHelp("The most windows open at once (an iPad's scenes): the user opens another while fewer are open, chooses and closes them.", valueName: "n"))
+    @Option(name: .customLong("max-windows"), help: ArgumentHelp("""
+        The most windows open at once (an iPad's scenes): the user opens another while fewer are open, chooses and \
+        closes them.
+        """, valueName: "n"))
     var maxWindows = 1
 
     mutating func validate() throws {
-        guard verifySample.isFinite, verifySample >= 0 else { throw ValidationError("--verify-sample takes a share from 0 to 1 (or, with --verify, a count), not \(verifySample)") }
+        guard verifySample.isFinite, verifySample >= 0 else {
+            throw ValidationError("--verify-sample takes a share from 0 to 1 (or, with --verify, a count), not \(verifySample)")
+        }
         try validateSeconds(timeLimit, "--time-limit")
         try validateSeconds(lease, "--lease")
         if worker == nil, script == nil { throw ValidationError("Missing expected argument '<script>'") }
@@ -148,7 +184,10 @@ struct ExploreCommand: ParsableCommand {
             if progress {
                 let device = start.idioms.count > 1 ? idiom.rawValue + ": " : ""
                 explorer.progress = { p in
-                    Terminal.writeError("\r\u{1B}[K\(device)\(p.states) states, \(p.transitions) transitions, \(p.frontier) to expand, \(Int(Double(p.transitions) / max(p.seconds, 1e-9))) transitions/s")
+                    Terminal.writeError("""
+                        \r\u{1B}[K\(device)\(p.states) states, \(p.transitions) transitions, \(p.frontier) to expand, \
+                        \(Int(Double(p.transitions) / max(p.seconds, 1e-9))) transitions/s
+                        """)
                 }
             }
             do {
@@ -157,7 +196,10 @@ struct ExploreCommand: ParsableCommand {
                     let workforce = try ExploreQueue(url: queue, digest: explorer.runtime.scriptsDigest, arguments: workerArguments(idiom: idiom),
                                                      snapshot: snapshot, lease: lease, localWorkers: workers,
                                                      check: AnswerCheck(explorer: explorer, sample: verifySample))
-                    Terminal.writeError("explore: exploration \(workforce.run) on the queue (more workers: \(Processes.commandName()) explore --worker QUEUE --run \(workforce.run))\n")
+                    Terminal.writeError("""
+                        explore: exploration \(workforce.run) on the queue (more workers: \(Processes.commandName()) \
+                        explore --worker QUEUE --run \(workforce.run))\n
+                        """)
                     parts.append((try levels.run(workforce: workforce, workers: max(workers, 1)), explorer))
                 } else if workers > 1 {
                     let arguments = workerArguments(idiom: idiom) + (restore.map { ["--restore", $0] } ?? [])
@@ -204,13 +246,19 @@ struct ExploreCommand: ParsableCommand {
 
         Terminal.writeOut(TextStyle.inert(report.text) + "\n")
         if report.freshRuntimes > 0 {
-            Terminal.writeOut("fresh runtimes: \(report.freshRuntimes) (the app keeps data a restart does not reset, such as a file-level local: those branches replayed in a fresh runtime)\n")
+            Terminal.writeOut("""
+                fresh runtimes: \(report.freshRuntimes) (the app keeps data a restart does not reset, such as a \
+                file-level local: those branches replayed in a fresh runtime)\n
+                """)
         }
         if let verification {
             if verification.mismatches.isEmpty {
                 Terminal.writeOut("verified: \(verification.checked) transitions re-run in fresh runtimes reached the states recorded\n")
             } else {
-                Terminal.writeOut("verify: \(verification.mismatches.count) of \(verification.checked) transitions re-run in fresh runtimes did not reach the state recorded\n")
+                Terminal.writeOut("""
+                    verify: \(verification.mismatches.count) of \(verification.checked) transitions re-run in fresh \
+                    runtimes did not reach the state recorded\n
+                    """)
                 for mismatch in verification.mismatches.prefix(10) {
                     Terminal.writeOut("  " + TextStyle.inert(mismatch.path.map(\.luaSource).joined(separator: " ") + ": " + mismatch.message) + "\n")
                 }
@@ -256,7 +304,10 @@ struct ExploreCommand: ParsableCommand {
         options.replay = replay
         if let open { options.base = .link(open) } else if let snapshot { options.base = .snapshot(snapshot) }
         do {
-            return try Explorer(options: options, runtime: maker(parsedSets(streams), storage: baseStorage(), idiom: idiom, stepTimeLimit: options.stepTimeLimit))
+            return try Explorer(
+                options: options,
+                runtime: maker(parsedSets(streams), storage: baseStorage(), idiom: idiom, stepTimeLimit: options.stepTimeLimit)
+            )
         } catch {
             fail(streams, REPL.message(for: error))
         }
@@ -310,7 +361,9 @@ struct ExploreCommand: ParsableCommand {
     /// (only read: exploring writes nothing there), else empty.
     private func baseStorage() throws -> FlowRecord {
         if let storageValues {
-            guard case .record(let values) = try FlowValue(json: storageValues) else { throw ValidationError("--storage-values: a storage is a JSON object of values by key") }
+            guard case .record(let values) = try FlowValue(json: storageValues) else {
+                throw ValidationError("--storage-values: a storage is a JSON object of values by key")
+            }
             return values
         }
         return try start.storage.map { try FileStorage(path: $0).load() } ?? [:]
@@ -415,7 +468,9 @@ struct ExploreCommand: ParsableCommand {
         ]
         if let verification {
             fields["verify"] = ["checked": .int(verification.checked),
-                                "mismatches": .list(verification.mismatches.map { ["message": .string($0.message), "path": .list($0.path.map { .string($0.luaSource) })] })]
+                                "mismatches": .list(verification.mismatches.map {
+                                    ["message": .string($0.message), "path": .list($0.path.map { .string($0.luaSource) })]
+                                })]
         }
         return .record(fields)
     }

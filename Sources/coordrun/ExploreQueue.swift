@@ -17,40 +17,9 @@ final class ExploreQueue: ExploreWorkforce {
     static func answersChannel(_ run: String) -> String { "coordrun_explore_done_" + run }
     static let runsChannel = "coordrun_explore_runs"
 
-    /// The tables, made once per database (under a lock: two coordinators may start together).
-    static let schema = """
-        SET client_min_messages = warning;
-        BEGIN;
-        SELECT pg_advisory_xact_lock(7073726);
-        CREATE TABLE IF NOT EXISTS coordrun_explore_runs (
-          id bigserial PRIMARY KEY,
-          script text NOT NULL,
-          digest text NOT NULL,
-          arguments text NOT NULL,
-          snapshot text,
-          lease double precision NOT NULL,
-          alive_until timestamptz NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS coordrun_explore_states (
-          run bigint NOT NULL REFERENCES coordrun_explore_runs (id) ON DELETE CASCADE,
-          number integer NOT NULL,
-          key text NOT NULL,
-          path text NOT NULL,
-          PRIMARY KEY (run, number),
-          UNIQUE (run, key)
-        );
-        CREATE TABLE IF NOT EXISTS coordrun_explore_batches (
-          run bigint NOT NULL REFERENCES coordrun_explore_runs (id) ON DELETE CASCADE,
-          first integer NOT NULL,
-          count integer NOT NULL,
-          claims integer NOT NULL DEFAULT 0,
-          worker text,
-          lease_until timestamptz,
-          answers text,
-          PRIMARY KEY (run, first)
-        );
-        COMMIT;
-        """
+    /// The tables, made once per database (under a lock: two coordinators may start together):
+    /// explore_queue.sql, beside this file.
+    static let schema = EmbeddedFile.exploreQueueSql
 
     private let database: PostgresConnection
     private let url: String
@@ -221,7 +190,10 @@ struct ExploreQueueWorker {
                 FROM coordrun_explore_runs WHERE id = $1::bigint
                 """, [run.id])
             guard let row = rows.first, row.count == 2 else { // the run is over
-                Terminal.writeError("explore: exploration \(run.id) ended; this worker expanded \(states) state\(states == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es")\n")
+                Terminal.writeError("""
+                    explore: exploration \(run.id) ended; this worker expanded \(states) \
+                    state\(states == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es")\n
+                    """)
                 return
             }
             guard row[0] == "t" else {

@@ -10,7 +10,10 @@ struct CoordRunOptions: ParsableArguments {
     /// `--sandbox`, `--memory-limit`, `--instruction-limit`: the same options as the subcommands'.
     @OptionGroup var limits: LimitOptions
 
-    @Option(help: ArgumentHelp("The most seconds one line may run, and the start (LUA_INIT, -e, -l, the script, the app's start) as a whole.", valueName: "seconds"))
+    @Option(help: ArgumentHelp(
+        "The most seconds one line may run, and the start (LUA_INIT, -e, -l, the script, the app's start) as a whole.",
+        valueName: "seconds"
+    ))
     var timeout: Double?
 
     mutating func validate() throws {
@@ -25,10 +28,16 @@ struct CoordRunOptions: ParsableArguments {
     /// `--state`, `--open`, `--restore`: where the app starts, as in `coordrun explore` and `coordrun serve`.
     @OptionGroup var start: StartOptions
 
-    @Option(help: ArgumentHelp("The most session lines time travel keeps (default 10000); past it the oldest go, and :history says where travel starts.", valueName: "lines"))
+    @Option(help: ArgumentHelp("""
+        The most session lines time travel keeps (default 10000); past it the oldest go, and :history says where \
+        travel starts.
+        """, valueName: "lines"))
     var history: Int?
 
-    @Option(help: ArgumentHelp("Sign the snapshots taken with the key in this file, and restore only snapshots it signed (docs/Links.md).", valueName: "file"), completion: .file())
+    @Option(
+        help: ArgumentHelp("Sign the snapshots taken with the key in this file, and restore only snapshots it signed (docs/Links.md).", valueName: "file"),
+        completion: .file()
+    )
     var snapshotKey: String?
 
     /// Each long option (`--timeout`) and whether it takes a value (the next argument, or `--name=value`),

@@ -144,7 +144,9 @@ enum EditLineHooks {
         }
     }
 
-    static func complete(_ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? { // SAFETY[c-buffer]
+    static func complete(
+        _ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32 // SAFETY[c-buffer]
+    ) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? { // SAFETY[c-buffer]
         cedit_completion_over()
         let word = text.map { String(cString: $0) } ?? ""
         let line = cedit_line_buffer().map { String(cString: $0) } ?? ""

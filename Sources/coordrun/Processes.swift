@@ -46,7 +46,10 @@ enum Processes {
         let program = (folder.isEmpty ? "." : folder) + "/" + name
         var argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil] // SAFETY[c-buffer]
         execv(program, &argv)
-        Terminal.writeError("coordrun: cannot run \(program) (\(String(cString: strerror(errno)))): build it with swift build -c release --product \(name); scripts/coordrun serve builds it\n")
+        Terminal.writeError("""
+            coordrun: cannot run \(program) (\(String(cString: strerror(errno)))): build it with swift build -c \
+            release --product \(name); scripts/coordrun serve builds it\n
+            """)
         exit(1)
     }
 

@@ -9,7 +9,12 @@ struct RoutesCommand: ParsableCommand {
         commandName: "routes",
         abstract: "List the app's routes and open each with the example parameters it declares.",
         usage: "coordrun routes [<options>] <script>",
-        discussion: "Each route opens as in a fresh app; a route that requires a gateway state opens twice: in that state, and held in the start state until that state's flow runs. Prints a line per opening (where it led, or why it failed), then `N routes, N failed`. Exit status: 0 every route opened, 1 a route failed, 2 the check itself failed (the script does not load).")
+        discussion: """
+            Each route opens as in a fresh app; a route that requires a gateway state opens twice: in that state, and \
+            held in the start state until that state's flow runs. Prints a line per opening (where it led, or why it \
+            failed), then `N routes, N failed`. Exit status: 0 every route opened, 1 a route failed, 2 the check \
+            itself failed (the script does not load).
+            """)
 
     @Argument(help: "The app's main script.", completion: .file(extensions: ["lua"]))
     var script: String

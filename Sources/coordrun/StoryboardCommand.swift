@@ -21,13 +21,20 @@ struct StoryboardCommand: ParsableCommand {
     @Argument(help: "The app's main script.", completion: .file(extensions: ["lua"]))
     var script: String
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The folder to write index.html to (made when missing).", valueName: "dir"), completion: .directory)
+    @Option(
+        name: [.short, .customLong("output")],
+        help: ArgumentHelp("The folder to write index.html to (made when missing).", valueName: "dir"),
+        completion: .directory
+    )
     var output: String
 
     @Option(name: .customLong("max-cards"), help: ArgumentHelp("The most cards a screen type shows.", valueName: "n"))
     var maxCards = 200
 
-    @Option(help: ArgumentHelp("Mark the screens flow tests reached (a file from coordrun test --coverage-json).", valueName: "file"), completion: .file(extensions: ["json"]))
+    @Option(
+        help: ArgumentHelp("Mark the screens flow tests reached (a file from coordrun test --coverage-json).", valueName: "file"),
+        completion: .file(extensions: ["json"])
+    )
     var coverage: String?
 
     @Option(help: "The most steps from the start.")

@@ -11,7 +11,12 @@ struct TestCommand: ParsableCommand {
         commandName: "test",
         abstract: "Run flow tests: every *_test.lua under the given files or folders (default: the current folder).",
         usage: "coordrun test [<options>] [<paths> ...]",
-        discussion: "Each test starts as from a fresh app. Prints each failing test with its place and message, then `N passed, N failed`. Exit status: 0 every test passed, 1 a test failed or stopped on an error (or a test file did not load), 2 the run itself failed (a path that does not exist, a report that cannot be written), 5 no test ran (no test file, or --filter matched none).")
+        discussion: """
+            Each test starts as from a fresh app. Prints each failing test with its place and message, then `N \
+            passed, N failed`. Exit status: 0 every test passed, 1 a test failed or stopped on an error (or a test \
+            file did not load), 2 the run itself failed (a path that does not exist, a report that cannot be \
+            written), 5 no test ran (no test file, or --filter matched none).
+            """)
 
     @Argument(help: "Test files or folders to search (build folders and hidden folders are skipped).", completion: .file())
     var paths: [String] = []
@@ -31,16 +36,26 @@ struct TestCommand: ParsableCommand {
     @Flag(help: "Run the tests again whenever a Lua file under the paths, or of the apps they test, is saved (Ctrl-C stops).")
     var watch = false
 
-    @Option(help: ArgumentHelp("Run only shard K of N of the suite (K from 1 to N): every test in exactly one shard, the same split on every machine. Also read from COORDRUN_SHARD=K/N, or from JOB_COMPLETION_INDEX (0-based, a Kubernetes Indexed Job's) with COORDRUN_SHARDS=N.", valueName: "K/N"))
+    @Option(help: ArgumentHelp("""
+        Run only shard K of N of the suite (K from 1 to N): every test in exactly one shard, the same split on every \
+        machine. Also read from COORDRUN_SHARD=K/N, or from JOB_COMPLETION_INDEX (0-based, a Kubernetes Indexed \
+        Job's) with COORDRUN_SHARDS=N.
+        """, valueName: "K/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("Balance --shard by the tests' durations in this earlier --json report (without it, tests are dealt in turn).", valueName: "file"), completion: .file(extensions: ["json"]))
+    @Option(
+        help: ArgumentHelp("Balance --shard by the tests' durations in this earlier --json report (without it, tests are dealt in turn).", valueName: "file"),
+        completion: .file(extensions: ["json"])
+    )
     var timings: String?
 
     @Option(help: ArgumentHelp("Write the results as JUnit XML to this file (the format Jenkins and Surefire read).", valueName: "file"), completion: .file())
     var junit: String?
 
-    @Option(help: ArgumentHelp("Write the results as JSON to this file: each test's outcome, message, place, time and output.", valueName: "file"), completion: .file())
+    @Option(
+        help: ArgumentHelp("Write the results as JSON to this file: each test's outcome, message, place, time and output.", valueName: "file"),
+        completion: .file()
+    )
     var json: String?
 
     @Option(help: ArgumentHelp("The most seconds one test may run (0: no limit).", valueName: "seconds"))
@@ -54,7 +69,10 @@ struct TestCommand: ParsableCommand {
 
     @OptionGroup var limitOptions: LimitOptions
 
-    @Flag(name: .customLong("strict-lifecycle"), help: "Check the lifecycle (no finished coordinator or screen that left still alive) after every step, not only after each test.")
+    @Flag(name: .customLong("strict-lifecycle"), help: """
+        Check the lifecycle (no finished coordinator or screen that left still alive) after every step, not only \
+        after each test.
+        """)
     var strictLifecycle = false
 
     mutating func validate() throws {
@@ -244,7 +262,8 @@ struct TestCommand: ParsableCommand {
         for file in files {
             line.started(file)
             let run = runFile(file, settings) { result in line.printing(heard: result) { print(result, streams) } }
-            line.printing(file: run.loadFailure != nil) { print(FileRun(loadFailure: run.loadFailure), of: file, streams) } // its results were printed as they came
+            // its results were printed as they came
+            line.printing(file: run.loadFailure != nil) { print(FileRun(loadFailure: run.loadFailure), of: file, streams) }
             runs.append(run)
             if settings.failFast, run.failed { break }
         }

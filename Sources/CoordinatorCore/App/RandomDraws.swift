@@ -32,11 +32,18 @@ package final class RandomDraws {
     /// A value from `range`: the first given, else (``live``) a random one.
     func draw(in range: ClosedRange<Int>) throws -> Int {
         guard stepDepth > 0 else {
-            throw NavigationError(.badDraw, "a random draw is made in a step the user takes (a handler, a timer, an answer), not while the app starts or between steps")
+            throw NavigationError(.badDraw, """
+                a random draw is made in a step the user takes (a handler, a timer, an answer), not while the app \
+                starts or between steps
+                """)
         }
         let (span, overflow) = range.upperBound.subtractingReportingOverflow(range.lowerBound)
         guard !overflow, span < Self.mostValues else {
-            throw NavigationError(.badDraw, "a random draw chooses among at most \(Self.mostValues) values, not \(overflow ? "more" : String(span + 1)) (\(range.lowerBound) to \(range.upperBound)): exploration takes each as a branch")
+            throw NavigationError(.badDraw, """
+                a random draw chooses among at most \(Self.mostValues) values, not \
+                \(overflow ? "more" : String(span + 1)) (\(range.lowerBound) to \(range.upperBound)): exploration \
+                takes each as a branch
+                """)
         }
         let value: Int
         if !given.isEmpty {
@@ -48,7 +55,10 @@ package final class RandomDraws {
             value = Int.random(in: range)
         } else {
             needed = range
-            throw NavigationError(.badDraw, "a random draw from \(range.lowerBound) to \(range.upperBound) with no value given: give it with random(k) before the step")
+            throw NavigationError(.badDraw, """
+                a random draw from \(range.lowerBound) to \(range.upperBound) with no value given: give it with \
+                random(k) before the step
+                """)
         }
         taken.append(value)
         observer?(value)

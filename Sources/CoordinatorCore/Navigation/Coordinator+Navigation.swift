@@ -97,7 +97,10 @@ extension Coordinator {
             throw NavigationError(.badTab, "\(name) shows no tabs: its navigation stack is not in a tab container, and it set none")
         }
         guard tabs.titles.indices.contains(index) else {
-            throw NavigationError(.badTab, "there is no tab \(index < Int.max ? String(index + 1) : String(index)) (tabs: \(tabs.titles.joined(separator: ", ")))")
+            throw NavigationError(.badTab, """
+                there is no tab \(index < Int.max ? String(index + 1) : String(index)) (tabs: \
+                \(tabs.titles.joined(separator: ", ")))
+                """)
         }
         try app.atomically { tabs.setBadge(value, at: index) }
     }
@@ -199,7 +202,8 @@ extension Coordinator {
         return try app.atomically {
             let split = SplitContainer(context: app.context, supplementary: supplementary != nil, owner: self, replacing: router.stack)
             try router.perform(.setContainer(split), for: self, animated: false)
-            for (column, coordinator) in [(SplitContainer.Column.primary, primary), (.secondary, secondary)] + (supplementary.map { [(.supplementary, $0)] } ?? []) {
+            let columns = [(SplitContainer.Column.primary, primary), (.secondary, secondary)] + (supplementary.map { [(.supplementary, $0)] } ?? [])
+        for (column, coordinator) in columns {
                 if let stack = split.stack(column) { coordinator.setRouter(router.router(on: stack)) }
             }
             return split

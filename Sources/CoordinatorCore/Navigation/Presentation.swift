@@ -106,7 +106,10 @@ extension Presentable {
     /// Refuses to swipe it away when the user cannot (a full-screen cover, `dismissable = false`).
     func checkSwipeable() throws {
         guard !presentation.isSwipeable else { return }
-        throw NavigationError(.notDismissable, "\(visibleScreen?.name ?? containerName) cannot be swiped away: \(presentation.unswipeableReason); its flow dismisses it")
+        throw NavigationError(.notDismissable, """
+            \(visibleScreen?.name ?? containerName) cannot be swiped away: \(presentation.unswipeableReason); its \
+            flow dismisses it
+            """)
     }
 }
 

@@ -71,13 +71,19 @@ public final class AppClock {
         }
         let target = now + seconds
         guard target.isFinite else {
-            throw NavigationError(.badTime, "the clock cannot move \(Self.seconds(seconds)) s on from \(Self.seconds(now)) s: it would pass the largest time there is")
+            throw NavigationError(.badTime, """
+                the clock cannot move \(Self.seconds(seconds)) s on from \(Self.seconds(now)) s: it would pass the \
+                largest time there is
+                """)
         }
         record()
         var fired = 0
         while let first = timers.first, first.due <= target {
             guard fired < Self.maximumFirings else {
-                throw NavigationError(.badTime, "advancing \(seconds) s fires more than \(Self.maximumFirings) timers: move the clock on in smaller steps, or give the repeating timer a longer period")
+                throw NavigationError(.badTime, """
+                    advancing \(seconds) s fires more than \(Self.maximumFirings) timers: move the clock on in \
+                    smaller steps, or give the repeating timer a longer period
+                    """)
             }
             fired += 1
             timers.removeFirst()

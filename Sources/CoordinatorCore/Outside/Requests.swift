@@ -58,7 +58,8 @@ public final class RequestBook {
     /// An undeclared kind's error, listing those declared.
     func unknown(_ kind: String) -> NavigationError {
         let known = declarations.keys.sorted()
-        return NavigationError(.unknownRequest, "no request '\(kind)' (" + (known.isEmpty ? "the app declares none" : "requests: " + known.joined(separator: ", ")) + "; declare one with flow.request)")
+        let declared = known.isEmpty ? "the app declares none" : "requests: " + known.joined(separator: ", ")
+        return NavigationError(.unknownRequest, "no request '\(kind)' (" + declared + "; declare one with flow.request)")
     }
 
     /// Starts a request of `kind` for `owner` (inside its operation): pending until the outside answers.
@@ -83,11 +84,17 @@ public final class RequestBook {
     func deliverAnswer(_ kind: String, nth: Int, outcome: String, value: FlowValue?, in app: Application) throws {
         guard let declaration = declarations[kind] else { throw unknown(kind) }
         guard let example = declaration.example(of: outcome) else {
-            throw NavigationError(.unknownRequest, "request \(kind) has no outcome '\(outcome)' (outcomes: \(declaration.outcomes.map(\.name).joined(separator: ", ")))")
+            throw NavigationError(.unknownRequest, """
+                request \(kind) has no outcome '\(outcome)' (outcomes: \
+                \(declaration.outcomes.map(\.name).joined(separator: ", ")))
+                """)
         }
         let waiting = pending.filter { $0.kind == kind }
         guard waiting.indices.contains(nth) else {
-            throw NavigationError(.unknownRequest, waiting.isEmpty ? "no request \(kind) is pending" : "there are \(waiting.count) requests \(kind) pending, not \(nth &+ 1)")
+            throw NavigationError(
+                .unknownRequest,
+                waiting.isEmpty ? "no request \(kind) is pending" : "there are \(waiting.count) requests \(kind) pending, not \(nth &+ 1)"
+            )
         }
         let request = waiting[nth]
         let handler = request.handler

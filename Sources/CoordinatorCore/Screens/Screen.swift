@@ -109,7 +109,10 @@ public final class Screen: Presentable {
             let before = app.changeCount
             let offered = try condition.test(self)
             guard app.changeCount == before else {
-                throw NavigationError(.notOffered, "the condition of output '\(output)' of \(name)\(condition.place.map { " (\($0))" } ?? "") changed the app: a condition only reads the screen")
+                throw NavigationError(.notOffered, """
+                    the condition of output '\(output)' of \(name)\(condition.place.map { " (\($0))" } ?? "") changed \
+                    the app: a condition only reads the screen
+                    """)
             }
             return offered
         }

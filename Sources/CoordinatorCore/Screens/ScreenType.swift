@@ -202,7 +202,10 @@ public final class ScreenType {
                     throw NavigationError(.unknownOutput, "screen \(name): its look has a control for '\(output)', which is not one of its outputs")
                 }
                 guard spec.payload == .value else {
-                    throw NavigationError(.badPayload, "screen \(name): its look has a control for '\(output)', which takes no value (a control enters an output's value)")
+                    throw NavigationError(.badPayload, """
+                        screen \(name): its look has a control for '\(output)', which takes no value (a control \
+                        enters an output's value)
+                        """)
                 }
             }
         }
@@ -217,7 +220,10 @@ public final class ScreenType {
                 throw NavigationError(.unknownOutput, "screen \(self.name): examples for '\(name)', which is not one of its outputs")
             }
             guard output.payload == .value else {
-                throw NavigationError(.badPayload, "screen \(self.name): examples for '\(name)', which takes no value (only outputs that take any value have examples)")
+                throw NavigationError(.badPayload, """
+                    screen \(self.name): examples for '\(name)', which takes no value (only outputs that take any \
+                    value have examples)
+                    """)
             }
         }
         self.examples = examples

@@ -45,7 +45,8 @@ extension LuaState {
     /// Makes `require` load only preloaded modules and Lua modules from the folders ``allowModules(in:)``
     /// allows, as text: no C modules, no `package.loadlib` or `package.searchpath`, whatever a script puts in
     /// `package.path`; only regular files inside those folders, never through a symbolic link as the file
-    /// itself, never a FIFO or a device, read under the line's limits (`coordlua_modules.h`). What a sandbox does to `package`; for a host that needs `require` (a library that
+    /// itself, never a FIFO or a device, read under the line's limits (`coordlua_modules.h`). What a sandbox does to
+    /// `package`; for a host that needs `require` (a library that
     /// preloads its module) in a state opened without `package` (``LuaLibraries/safe``).
     package func restrictModules() throws {
         guard !core.modules.restricted else { return }

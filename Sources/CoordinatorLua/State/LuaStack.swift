@@ -341,7 +341,8 @@ public struct LuaStack: ~Copyable {
     func rawBytes(at index: Int32) -> [UInt8] {
         let string = coordlua_tostring_bytes(L, index)
         guard let pointer = string.bytes else { return [] }
-        return pointer.withMemoryRebound(to: UInt8.self, capacity: string.length) { Array(UnsafeBufferPointer(start: $0, count: string.length)) } // SAFETY[c-buffer]
+        let count = string.length
+        return pointer.withMemoryRebound(to: UInt8.self, capacity: count) { Array(UnsafeBufferPointer(start: $0, count: count)) } // SAFETY[c-buffer]
     }
 
     /// The string at `index` decoded as UTF-8 (the value must be a string).

@@ -75,7 +75,10 @@ enum CoordinatorMethods {
         var presentation = Presentation(dismissable: dismissable ?? true, detents: detents ?? [])
         if let styleName {
             guard let style = Presentation.Style(rawValue: styleName) else {
-                throw LuaError(.runtime, "no presentation '\(styleName)' (presentations: \(Presentation.Style.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw LuaError(.runtime, """
+                    no presentation '\(styleName)' (presentations: \
+                    \(Presentation.Style.allCases.map(\.rawValue).joined(separator: ", ")))
+                    """)
             }
             presentation.style = style
         }
@@ -117,7 +120,10 @@ enum CoordinatorMethods {
         if call.type(1) == .string {
             let title = try call.string(1)
             guard let index = coordinator.tabs?.index(ofTitle: title) else {
-                throw NavigationError(.badTab, "there is no tab titled '\(title)'" + (coordinator.tabs.map { " (tabs: \($0.titles.joined(separator: ", ")))" } ?? ""))
+                throw NavigationError(
+                    .badTab,
+                    "there is no tab titled '\(title)'" + (coordinator.tabs.map { " (tabs: \($0.titles.joined(separator: ", ")))" } ?? "")
+                )
             }
             return try coordinator.setBadge(value, onTab: index)
         }

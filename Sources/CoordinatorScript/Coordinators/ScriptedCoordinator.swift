@@ -100,7 +100,9 @@ package final class ScriptedCoordinator: Coordinator {
         onFinishFunction = nil // the instance holds it now (a reference kept here would wait for the collector)
         setInstance(created) // before start runs: it may finish at once, or run children
         let start = if let args { try created.callMethod("start", args) } else { try created.callMethod("start") }
-        guard start == .function || start == .nil else { throw LuaError(.runtime, "\(declaredAt.map { $0 + ": " } ?? "")\(name).start is a \(start.name), not a function") }
+        guard start == .function || start == .nil else {
+            throw LuaError(.runtime, "\(declaredAt.map { $0 + ": " } ?? "")\(name).start is a \(start.name), not a function")
+        }
     }
 
     /// Remembers a screen that has (or will have) Lua handlers, to release them when this flow ends. Each
@@ -132,7 +134,9 @@ package final class ScriptedCoordinator: Coordinator {
         // Read before the instance is released, called after.
         guard let instance else { return releaseLua() }
         let found = try instance.callField("onFinish", result, reason.rawValue, before: releaseLua)
-        guard found == .function || found == .nil else { throw LuaError(.runtime, "\(declaredAt.map { $0 + ": " } ?? "")\(name).onFinish is a \(found.name), not a function") }
+        guard found == .function || found == .nil else {
+            throw LuaError(.runtime, "\(declaredAt.map { $0 + ": " } ?? "")\(name).onFinish is a \(found.name), not a function")
+        }
     }
 
     /// `self.onScreenLeft = function(screen, bySystem) ... end` hears about each of its screens leaving.

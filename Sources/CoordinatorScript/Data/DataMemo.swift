@@ -53,7 +53,9 @@ final class DataMemo {
 
     /// The value last remembered for the table at `table`, when the table at `index` (that table), found
     /// `depth` levels down in the data being converted, still converts to exactly that value.
-    func value(for table: UnsafeRawPointer, in stack: borrowing LuaStack, at index: Int32, depth: Int) throws(DataError) -> FlowValue? { // SAFETY[identity-address]
+    func value(
+        for table: UnsafeRawPointer, in stack: borrowing LuaStack, at index: Int32, depth: Int // SAFETY[identity-address]
+    ) throws(DataError) -> FlowValue? {
         let slot = slot(table)
         guard entries[slot].table == table else { return nil }
         // Comparing walks the whole value, as converting would: charged the same, so that a table shared at

@@ -132,7 +132,8 @@ extension FlowValue {
     var storageKey: UnsafeRawPointer? { // SAFETY[identity-address]
         switch self {
         case .list(let items): items.isEmpty ? nil : items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } // SAFETY[identity-address]
-        case .record(let record): record.fields.isEmpty ? nil : record.fields.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } // SAFETY[identity-address]
+        case .record(let record):
+            record.fields.isEmpty ? nil : record.fields.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } // SAFETY[identity-address]
         default: nil
         }
     }

@@ -147,7 +147,10 @@ public final class FileStorage: ScriptStorage {
         // A file the next launch would refuse to read is refused now, when the step that made it can fail
         // and leave the app as before.
         guard text.utf8.count <= Self.maximumBytes else {
-            throw StorageError("the storage would be \(text.utf8.count) bytes, over the \(Self.maximumBytes >> 20) MiB a storage file may hold (\(path)): a storage keeps flags, a user, a draft, not a database")
+            throw StorageError("""
+                the storage would be \(text.utf8.count) bytes, over the \(Self.maximumBytes >> 20) MiB a storage file \
+                may hold (\(path)): a storage keeps flags, a user, a draft, not a database
+                """)
         }
         do { try writeTextFile(text, to: path, newFileMode: 0o600) } catch {
             throw StorageError("the storage \(error)")

@@ -57,7 +57,10 @@ final class ScriptModule {
                 throw LuaError(.runtime, "event \(name): examples are payloads, and it carries none (payload = \"value\")")
             }
             if EventDeclaration.builtIn.contains(where: { $0.name == name }) {
-                throw LuaError(.runtime, "event \(name) is one of the app's own (\(EventDeclaration.builtIn.map(\.name).joined(separator: ", "))): it needs no declaration")
+                throw LuaError(.runtime, """
+                    event \(name) is one of the app's own \
+                    (\(EventDeclaration.builtIn.map(\.name).joined(separator: ", "))): it needs no declaration
+                    """)
             }
             runtime.app.declare(EventDeclaration(name, takesPayload: payload == "value", examples: examples))
         })

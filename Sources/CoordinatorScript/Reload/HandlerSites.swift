@@ -141,7 +141,9 @@ struct HandlerSites {
     static func targets(of function: Int, in source: LuaSource, on object: String) -> [String: Int] {
         var result: [String: Int] = [:]
         for child in source.functions[function].children {
-            guard let target = source.functions[child].target, target.hasPrefix(object + "."), result[String(target.dropFirst(object.count + 1))] == nil else { continue }
+            guard let target = source.functions[child].target, target.hasPrefix(object + "."), result[String(target.dropFirst(object.count + 1))] == nil else {
+                continue
+            }
             result[String(target.dropFirst(object.count + 1))] = child
         }
         return result
@@ -178,7 +180,10 @@ struct HandlerSites {
                         if name == "_ENV" { return .keep }
                         if name == site.object, let value = holder.value(in: runtime.lua) { return .value(value) }
                         if name == "self", let maker = holder.maker { return .value(.table(maker)) }
-                        return .missing("it uses '\(name)', a local of \(maker) that no live handler of \(holder.name) shares (it applies when \(maker) runs again)")
+                        return .missing("""
+                            it uses '\(name)', a local of \(maker) that no live handler of \(holder.name) shares (it \
+                            applies when \(maker) runs again)
+                            """)
                     }
                     switch made {
                     case .success(let function):
@@ -221,7 +226,10 @@ struct HandlerSites {
                     guard Self.targets(of: oldIndex, in: oldSource, on: object)[field] == nil,
                           sites[Site(path: path, function: sitePath, object: object)] == nil else { continue }
                     let maker = newSource.displayName(of: newIndex)
-                    waiting.append("\(target) in \(maker) (\(path):\(newSource.functions[child].line)): no live object has handlers from \(maker); it applies when \(maker) runs again")
+                    waiting.append("""
+                        \(target) in \(maker) (\(path):\(newSource.functions[child].line)): no live object has \
+                        handlers from \(maker); it applies when \(maker) runs again
+                        """)
                 }
             }
         }

@@ -98,10 +98,12 @@ struct LuaScanner {
                 tokens.append((.name(String(decoding: text[start..<i], as: UTF8.self)), start, i, startLine))
                 continue
             }
-            if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") || (c == UInt8(ascii: ".") && at(i + 1) >= UInt8(ascii: "0") && at(i + 1) <= UInt8(ascii: "9")) {
-                while i < n, text[i] == UInt8(ascii: ".") || text[i] == UInt8(ascii: "_") || (text[i] | 0x20 >= UInt8(ascii: "a") && text[i] | 0x20 <= UInt8(ascii: "z"))
-                    || (text[i] >= UInt8(ascii: "0") && text[i] <= UInt8(ascii: "9"))
-                    || ((text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-")) && [UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "p"), UInt8(ascii: "P")].contains(text[i - 1])) { i += 1 }
+            let digits = UInt8(ascii: "0")...UInt8(ascii: "9"), letters = UInt8(ascii: "a")...UInt8(ascii: "z")
+            if digits.contains(c) || (c == UInt8(ascii: ".") && digits.contains(at(i + 1))) {
+                // A numeral's characters, an exponent's sign included (`1e+5`, `0x1p-3`).
+                let exponents: [UInt8] = [UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "p"), UInt8(ascii: "P")]
+                while i < n, text[i] == UInt8(ascii: ".") || text[i] == UInt8(ascii: "_") || letters.contains(text[i] | 0x20) || digits.contains(text[i])
+                    || ((text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-")) && exponents.contains(text[i - 1])) { i += 1 }
                 tokens.append((.other, start, i, startLine))
                 continue
             }

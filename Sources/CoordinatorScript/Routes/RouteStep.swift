@@ -50,7 +50,11 @@ struct RouteStep {
         let known: Set<String> = ["on", "flow", "tab", "page", "tap", "choose", "payload", "back", "dismiss", "event", "answer", "outcome", "optional"]
         for (key, _) in try table.pairs() {
             guard let name = key.stringValue, known.contains(name) else {
-                throw fail("unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a step has on, flow, tab, page, tap with choose or payload, back, dismiss, event with payload, answer with outcome and payload, optional)")
+                throw fail("""
+                    unknown field \(key.stringValue.map { "'\($0)'" } ?? key.display) (a step has on, flow, tab, \
+                    page, tap with choose or payload, back, dismiss, event with payload, answer with outcome and \
+                    payload, optional)
+                    """)
             }
         }
         on = try table.rawGet("on", as: String?.self)
@@ -109,7 +113,7 @@ struct RouteStep {
         }
         if try table.rawGet("back", as: Bool?.self) == true { actions.append(.back) }
         if try table.rawGet("dismiss", as: Bool?.self) == true { actions.append(.dismiss) }
-        if try [table.rawGet("tap", as: LuaValue.self), table.rawGet("event", as: LuaValue.self), table.rawGet("answer", as: LuaValue.self)].filter({ $0 != .nil }).count > 1 {
+        if try ["tap", "event", "answer"].filter({ try table.rawGet($0, as: LuaValue.self) != .nil }).count > 1 {
             throw fail("one action a step (tab, page, tap, back, dismiss, event or answer)")
         }
         guard actions.count <= 1 else { throw fail("one action a step (tab, page, tap, back, dismiss, event or answer)") }

@@ -116,17 +116,26 @@ final class RouteTable {
             }
             for (i, step) in route.steps.enumerated() {
                 if let name = step.payloadParameters.first(where: { !route.parameters.contains($0) }) {
-                    throw LuaError(.runtime, "\(route.location): route '\(route.pattern)', step \(i + 1): the payload names ':\(name)', which is not a parameter of the pattern"
+                    throw LuaError(.runtime, """
+                        \(route.location): route '\(route.pattern)', step \(i + 1): the payload names ':\(name)', \
+                        which is not a parameter of the pattern
+                        """
                         + (route.parameters.isEmpty ? " (it has none)" : " (parameters: \(route.parameters.joined(separator: ", ")))"))
                 }
             }
             if case .flow(let name) = route.from, try classes?.rawGet(name, as: LuaTable?.self) == nil, runtime.classes.swiftCoordinators[name] == nil {
-                throw LuaError(.runtime, "\(route.location): route '\(route.pattern)': from = \"\(name)\" names no coordinator class (from is \"start\", \"current\" or a coordinator class)")
+                throw LuaError(.runtime, """
+                    \(route.location): route '\(route.pattern)': from = \"\(name)\" names no coordinator class (from \
+                    is \"start\", \"current\" or a coordinator class)
+                    """)
             }
             if let requires = route.requires {
                 let states = runtime.scriptModule.declaration.flows.keys.map(\.rawValue).sorted()
                 guard states.isEmpty || states.contains(requires.rawValue) else {
-                    throw LuaError(.runtime, "\(route.location): route '\(route.pattern)' requires '\(requires.rawValue)', which is no gateway state of the app (states: \(states.joined(separator: ", ")))")
+                    throw LuaError(.runtime, """
+                        \(route.location): route '\(route.pattern)' requires '\(requires.rawValue)', which is no \
+                        gateway state of the app (states: \(states.joined(separator: ", ")))
+                        """)
                 }
             }
         }
@@ -259,14 +268,20 @@ final class RouteTable {
     private func take(_ step: RouteStep, parameters: [String: String], in app: Application) throws {
         // The visible screen, or beside a split's columns the column top the step names (or taps).
         let shown = app.window.tappableScreens
-        let screen = shown.first { screen in step.on.map { screen.name == $0 } ?? step.output.map { output in screen.outputs.contains { $0.name == output } } ?? false }
+        let screen = shown.first { screen in
+            step.on.map { screen.name == $0 } ?? step.output.map { output in screen.outputs.contains { $0.name == output } } ?? false
+        }
             ?? app.window.visibleScreen
         if step.optional, let on = step.on, screen?.name != on { return } // its screen is not there: skipped
         if let on = step.on, screen?.name != on {
-            throw RouteError(.notShowing, "expected \(on) to be showing, but " + (shown.isEmpty ? "no screen is" : shown.map(\.name).joined(separator: " and ") + (shown.count > 1 ? " are" : " is")))
+            let showing = shown.isEmpty ? "no screen is" : shown.map(\.name).joined(separator: " and ") + (shown.count > 1 ? " are" : " is")
+            throw RouteError(.notShowing, "expected \(on) to be showing, but " + showing)
         }
         if let flow = step.flow, screen?.owner?.name != flow {
-            throw RouteError(.notShowing, "expected a screen of flow \(flow), but " + (screen.map { "\($0.name) belongs to \($0.owner?.name ?? "nobody")" } ?? "no screen is showing"))
+            throw RouteError(
+                .notShowing,
+                "expected a screen of flow \(flow), but " + (screen.map { "\($0.name) belongs to \($0.owner?.name ?? "nobody")" } ?? "no screen is showing")
+            )
         }
         let user: UserStep
         switch step.action {

@@ -59,7 +59,10 @@ final class ScreenBridge {
                 guard screen.type.input(named: key) != nil else {
                     let inputs = screen.type.inputs.map(\.name).joined(separator: ", ")
                     let outputs = screen.outputs.map(\.handlerName).joined(separator: ", ")
-                    throw LuaError(.runtime, "screen \(screen.name) has no input or output '\(key)' (inputs: \(inputs.isEmpty ? "none" : inputs); handlers: \(outputs.isEmpty ? "none" : outputs))")
+                    throw LuaError(.runtime, """
+                        screen \(screen.name) has no input or output '\(key)' (inputs: \
+                        \(inputs.isEmpty ? "none" : inputs); handlers: \(outputs.isEmpty ? "none" : outputs))
+                        """)
                 }
                 let value = call.type(2).rawValue <= LuaType.nil.rawValue ? nil : try FlowValue.read(from: call.stack, at: call.index(2), path: key)
                 try screen.set(key, to: value)
@@ -170,7 +173,9 @@ final class ScreenBridge {
             case .string(let input): fields.append(ScreenLook.Field(input: input.string))
             case .table(let field):
                 try field.checkKeys(["label", "input"], of: place + "'s field")
-                guard let input = try field.rawGet("input", as: String?.self) else { throw LuaError(.runtime, "\(place): a field is an input's name, or { label = ..., input = ... }") }
+                guard let input = try field.rawGet("input", as: String?.self) else {
+                    throw LuaError(.runtime, "\(place): a field is an input's name, or { label = ..., input = ... }")
+                }
                 fields.append(ScreenLook.Field(label: try field.rawGet("label", as: String?.self), input: input))
             default: throw LuaError(.runtime, "\(place): a field is an input's name, or { label = ..., input = ... }")
             }
@@ -178,7 +183,9 @@ final class ScreenBridge {
         var list: ScreenLook.List?
         if let spec = try table.rawGet("list", as: LuaTable?.self) {
             try spec.checkKeys(["from", "title", "subtitle"], of: place + "'s list")
-            guard let from = try spec.rawGet("from", as: String?.self) else { throw LuaError(.runtime, "\(place): list = { from = \"input\", title = \"field\", subtitle = \"field\" }") }
+            guard let from = try spec.rawGet("from", as: String?.self) else {
+                throw LuaError(.runtime, "\(place): list = { from = \"input\", title = \"field\", subtitle = \"field\" }")
+            }
             list = ScreenLook.List(from: from, title: try spec.rawGet("title", as: String?.self), subtitle: try spec.rawGet("subtitle", as: String?.self))
         }
         var controls: [String: ScreenLook.Control] = [:]
@@ -203,21 +210,34 @@ final class ScreenBridge {
     /// handler, an output choosing from an input the type does not have.
     private static func check(_ name: String, inputs: [InputSpec], outputs: [OutputSpec]) throws {
         for input in inputs where reservedInputNames.contains(input.name) {
-            throw LuaError(.runtime, "screen \(name): an input cannot be called '\(input.name)': screen.\(input.name) is the screen's own \(input.name == "id" ? "number" : "type name"); call it, for example, '\(input.name == "id" ? "itemId" : "userName")'")
+            throw LuaError(.runtime, """
+                screen \(name): an input cannot be called '\(input.name)': screen.\(input.name) is the screen's own \
+                \(input.name == "id" ? "number" : "type name"); call it, for example, \
+                '\(input.name == "id" ? "itemId" : "userName")'
+                """)
         }
         for input in inputs {
             if let output = outputs.first(where: { $0.handlerName == input.name }) {
-                throw LuaError(.runtime, "screen \(name): input '\(input.name)' has the name of output '\(output.name)''s handler (screen.\(input.name) = function ... end sets the handler): rename the input")
+                throw LuaError(.runtime, """
+                    screen \(name): input '\(input.name)' has the name of output '\(output.name)''s handler \
+                    (screen.\(input.name) = function ... end sets the handler): rename the input
+                    """)
             }
         }
         for output in outputs {
             guard case .choice(let from) = output.payload else {
-                if output.itemLabel != nil { throw LuaError(.runtime, "screen \(name): output '\(output.name)' has a label but chooses from no list (label goes with from = 'input')") }
+                if output.itemLabel != nil { throw LuaError(.runtime, """
+                    screen \(name): output '\(output.name)' has a label but chooses from no list (label goes with \
+                    from = 'input')
+                    """) }
                 continue
             }
             if !inputs.contains(where: { $0.name == from }) {
                 let names = inputs.map(\.name).joined(separator: ", ")
-                throw LuaError(.runtime, "screen \(name): output '\(output.name)' chooses from '\(from)', which is not one of its inputs (inputs: \(names.isEmpty ? "none" : names))")
+                throw LuaError(.runtime, """
+                    screen \(name): output '\(output.name)' chooses from '\(from)', which is not one of its inputs \
+                    (inputs: \(names.isEmpty ? "none" : names))
+                    """)
             }
         }
     }
@@ -254,7 +274,11 @@ final class ScreenBridge {
         }
         if payload == "value" { return (OutputSpec(output, payload: .value), when) }
         guard payload != nil || when != nil else {
-            throw LuaError(.runtime, "\(place) = { from = 'input' } names the list input its payload comes from; { secret = { 'field', ... } } or { secret = true } takes a value whose fields (or the whole) are never recorded; { payload = \"value\" } takes any value; when = function(inputs) ... end offers it only while it returns true")
+            throw LuaError(.runtime, """
+                \(place) = { from = 'input' } names the list input its payload comes from; { secret = { 'field', ... \
+                } } or { secret = true } takes a value whose fields (or the whole) are never recorded; { payload = \
+                \"value\" } takes any value; when = function(inputs) ... end offers it only while it returns true
+                """)
         }
         return (OutputSpec(output), when)
     }

@@ -100,7 +100,10 @@ public enum AppSnapshot {
 
     /// The step a document's entry describes.
     package static func step(from value: FlowValue, number: Int) throws -> UserStep {
-        func bad() -> SnapshotError { SnapshotError(.malformed, "snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, page, sizeClass, event, advance, answer, open, relaunch, openWindow, window, closeWindow; random: the values it drew)") }
+        func bad() -> SnapshotError { SnapshotError(.malformed, """
+            snapshot: step \(number) is not a step ({ \"tap\": ... }, back, dismiss, tab, page, sizeClass, event, \
+            advance, answer, open, relaunch, openWindow, window, closeWindow; random: the values it drew)
+            """) }
         guard case .record(let fields) = value else { throw bad() }
         if let drawn = fields["random"] {
             // The values the step drew, each an integer.

@@ -46,7 +46,8 @@ package enum SecretText {
     /// the variable when it is unset.
     package static func read(_ name: String) -> String {
         let variable = variable(name)
-        return "(os.getenv(" + LuaSyntax.quoted(variable) + ") or error(" + LuaSyntax.quoted("set " + variable + " to the secret '" + name + "' this test types") + "))"
+        let missing = LuaSyntax.quoted("set " + variable + " to the secret '" + name + "' this test types")
+        return "(os.getenv(" + LuaSyntax.quoted(variable) + ") or error(" + missing + "))"
     }
 
     /// The Lua function a generated test restores a snapshot's secrets with (`restore(json, SECRETS)`):

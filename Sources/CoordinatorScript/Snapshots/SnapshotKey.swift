@@ -23,7 +23,10 @@ public struct SnapshotKey: Sendable {
     /// A key of these bytes (at least ``minimumBytes``: a random 32 are best, `head -c 32 /dev/urandom`).
     public init(_ bytes: [UInt8]) throws {
         guard bytes.count >= Self.minimumBytes else {
-            throw SnapshotError(.badKey, "a snapshot key has at least \(Self.minimumBytes) bytes (this one has \(bytes.count)): make one with `head -c 32 /dev/urandom > FILE`")
+            throw SnapshotError(.badKey, """
+                a snapshot key has at least \(Self.minimumBytes) bytes (this one has \(bytes.count)): make one with \
+                `head -c 32 /dev/urandom > FILE`
+                """)
         }
         self.bytes = bytes
     }

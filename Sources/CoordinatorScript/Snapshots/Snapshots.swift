@@ -27,7 +27,10 @@ package final class Snapshots {
     func take(of runtime: ScriptRuntime) throws -> String {
         let app = runtime.app
         guard !app.stepsOverflowed else {
-            throw SnapshotError(.tooManySteps, "the app took more than \(app.maximumSteps) steps since it started, so its steps no longer lead to where it is: no snapshot (Application.maximumSteps raises the limit)")
+            throw SnapshotError(.tooManySteps, """
+                the app took more than \(app.maximumSteps) steps since it started, so its steps no longer lead to \
+                where it is: no snapshot (Application.maximumSteps raises the limit)
+                """)
         }
         if runtime.dropsStepLoops { try loops.settle(in: runtime) }
         let state = try capture(of: runtime)
@@ -183,7 +186,10 @@ package final class Snapshots {
         guard coordinators.contains(where: { ($0 as? ScriptedCoordinator)?.instance != nil }) else {
             return coordinators.map { _ in empty }
         }
-        let encoded = try codecFunctions(runtime.lua, module: runtime.scriptModule.table).encode.call(instances(of: coordinators, in: runtime.lua), as: [FlowValue].self)
+        let encoded = try codecFunctions(runtime.lua, module: runtime.scriptModule.table).encode.call(
+            instances(of: coordinators, in: runtime.lua),
+            as: [FlowValue].self
+        )
         return coordinators.indices.map { i in
             guard i < encoded.count else { return empty }
             let data = encoded[i]["data"] ?? .record([:])
@@ -234,7 +240,9 @@ package final class Snapshots {
             let message = (error as? any CoordinatorError)?.message ?? (error as? LuaError)?.message ?? "\(error)"
             throw SnapshotError(.otherScripts, (otherScripts ?? "") + ", and it does not restore into these: " + message)
         }
-        return otherScripts.map { RestoreWarning(message: $0 + "; its steps build the same app in these, so it was restored: check that it is the app you meant") }
+        return otherScripts.map {
+            RestoreWarning(message: $0 + "; its steps build the same app in these, so it was restored: check that it is the app you meant")
+        }
     }
 
     /// Takes the snapshot's steps again from the app's start and sets the data they do not rebuild, as one
@@ -295,12 +303,18 @@ package final class Snapshots {
     /// `secrets`: the parts of a payload its output (on the visible screen) declares secret, the parts of an
     /// answer's value its request declares secret, then any marker named by one of the storage's secret
     /// keys; an error naming the secret without `secrets`.
-    private static func withSecrets(_ step: UserStep, number: Int, in app: Application, from secrets: ((SnapshotSecret) throws -> FlowValue)?) throws -> UserStep {
+    private static func withSecrets(
+        _ step: UserStep, number: Int, in app: Application, from secrets: ((SnapshotSecret) throws -> FlowValue)?
+    ) throws -> UserStep {
         guard step.carriesValue else { return step }
         func ask(_ name: String, _ origin: SnapshotSecret.Origin) throws -> FlowValue {
             let secret = SnapshotSecret(step: number, name: name, origin: origin)
             guard let secrets else {
-                throw SnapshotError(.needsSecret, "restoring: step \(number) needs \(secret), which a snapshot never holds: restore it with its secrets (coordrun asks at a terminal; restore(json, { \(LuaSyntax.key(name)) = ... }) in Lua; restore(_:secrets:) in Swift)")
+                throw SnapshotError(.needsSecret, """
+                    restoring: step \(number) needs \(secret), which a snapshot never holds: restore it with its \
+                    secrets (coordrun asks at a terminal; restore(json, { \(LuaSyntax.key(name)) = ... }) in Lua; \
+                    restore(_:secrets:) in Swift)
+                    """)
             }
             do { return try secrets(secret) } catch let error as SnapshotError { throw error } catch {
                 throw SnapshotError(.needsSecret, "restoring: step \(number) needs \(secret): \(error)")

@@ -44,7 +44,10 @@ package struct AnswerCheck {
     package func read(_ answers: String, to requests: [ExploreRequest], from worker: String) throws -> [Explorer.Expansion] {
         let lines = answers.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count == requests.count else {
-            throw Explorer.WorkerFailure(message: "worker \(worker) answered \(lines.count) of the \(requests.count) states of a batch: its answers are not believed, and the exploration ends")
+            throw Explorer.WorkerFailure(message: """
+                worker \(worker) answered \(lines.count) of the \(requests.count) states of a batch: its answers are \
+                not believed, and the exploration ends
+                """)
         }
         return try zip(lines, requests).map { line, request in
             do {

@@ -315,7 +315,11 @@ public struct ExploreReport {
                 let traps = self.traps(of: goalStates[name] ?? [])
                 if let trap = traps.first {
                     return PropertyStatus(kind: kind, name: name, status: .violated, path: states[trap].path,
-                                          message: "a trap: from \(states[trap].screen.isEmpty ? "this state" : states[trap].screen) '\(name)' can never hold again" + view,
+                                          message: """
+                                              a trap: from \
+                                              \(states[trap].screen.isEmpty ? "this state" : states[trap].screen) \
+                                              '\(name)' can never hold again
+                                              """ + view,
                                           idiom: states[trap].idiom)
                 }
                 return reachedFixedPoint
@@ -393,7 +397,10 @@ public struct ExploreReport {
     /// The report as text: the counts, then each finding with its path.
     public var text: String {
         let devices = idioms.count > 1 ? " on " + idioms.map(\.rawValue).joined(separator: " and ") : ""
-        var lines = ["explored \(script)\(devices): \(Self.count(states.count, "state")), \(Self.count(transitions.count, "transition")) (\(Self.count(steps, "step"))), " + reach]
+        var lines = ["""
+            explored \(script)\(devices): \(Self.count(states.count, "state")), \
+            \(Self.count(transitions.count, "transition")) (\(Self.count(steps, "step"))), 
+            """ + reach]
         func device(_ idiom: Idiom) -> String { idioms.count > 1 ? "(\(idiom.rawValue)) " : "" }
         if !unreachedTypes.isEmpty { lines.append("screen types never reached: " + unreachedTypes.joined(separator: ", ")) }
         for (title, findings) in [("errors", errors), ("lifecycle violations", violations), ("outputs never handled", unhandled), ("dead ends", deadEnds),
@@ -402,7 +409,8 @@ public struct ExploreReport {
             lines.append("\(title): \(findings.count)")
             for finding in findings {
                 lines.append("  " + finding.message.split(separator: "\n").prefix(1).joined())
-                lines.append("    after: " + device(finding.idiom) + (finding.path.isEmpty ? "(the start)" : finding.path.map(\.luaSource).joined(separator: " ")))
+                let steps = finding.path.isEmpty ? "(the start)" : finding.path.map(\.luaSource).joined(separator: " ")
+            lines.append("    after: " + device(finding.idiom) + steps)
             }
         }
         if !properties.isEmpty {
@@ -413,10 +421,14 @@ public struct ExploreReport {
             }
         }
         if !pendingCuts.isEmpty {
-            lines.append("not followed, more than \(Self.count(pendingLimit, "request")) of a kind waiting (--max-pending): \(Self.count(cutByPending, "step"))")
+            lines.append("""
+                not followed, more than \(Self.count(pendingLimit, "request")) of a kind waiting (--max-pending): \
+                \(Self.count(cutByPending, "step"))
+                """)
             for cut in pendingCuts {
                 lines.append("  " + cut.message)
-                lines.append("    after: " + device(cut.idiom) + (cut.path.count == 1 ? "(the start)" : cut.path.dropLast().map(\.luaSource).joined(separator: " ")))
+                let steps = cut.path.count == 1 ? "(the start)" : cut.path.dropLast().map(\.luaSource).joined(separator: " ")
+            lines.append("    after: " + device(cut.idiom) + steps)
             }
         }
         if !unreproduced.isEmpty {
@@ -456,7 +468,10 @@ public struct ExploreReport {
     package var reach: String {
         let left = Self.count(unexpanded, "state") + " found and not expanded"
         let pending = cutByPending == 0 ? nil
-            : "cut where more than \(Self.count(pendingLimit, "request")) of a kind would wait (--max-pending): \(Self.count(cutByPending, "step")) not followed"
+            : """
+                cut where more than \(Self.count(pendingLimit, "request")) of a kind would wait (--max-pending): \
+                \(Self.count(cutByPending, "step")) not followed
+                """
         var limit: String?
         if cutByGoal { limit = "stopped at the state it looked for: \(left)" }
         else if cutByTime { limit = "stopped at the time limit (\(timeLimit.map { "\($0)" } ?? "?") s): \(left)" }
@@ -481,7 +496,9 @@ extension String {
             names.contains { name in
                 guard !name.isEmpty, text.hasSuffix(name) else { return false }
                 let start = text.index(text.endIndex, offsetBy: -name.count)
-                return start == text.startIndex || !text[text.index(before: start)].isLetter && !text[text.index(before: start)].isNumber && text[text.index(before: start)] != "_"
+                guard start != text.startIndex else { return true }
+        let before = text[text.index(before: start)]
+        return !before.isLetter && !before.isNumber && before != "_"
             }
         }
         var out = "", rest = Substring(self)

@@ -34,7 +34,9 @@ package enum ExploreSARIF {
         let driver: FlowValue = [
             "name": "coordrun explore",
             "informationUri": "https://github.com/coordinator-runtime/coordinator/blob/main/docs/Explore.md",
-            "rules": .list(rules.map { ["id": .string($0.id), "shortDescription": ["text": .string($0.text)], "defaultConfiguration": ["level": .string($0.level)]] }),
+            "rules": .list(rules.map {
+                    ["id": .string($0.id), "shortDescription": ["text": .string($0.text)], "defaultConfiguration": ["level": .string($0.level)]]
+                }),
         ]
         return [
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

@@ -683,8 +683,14 @@ package enum ExploreFailure: Error, CustomStringConvertible {
         switch self {
         case let .notReproducible(path, branched):
             "replaying " + (path.isEmpty ? "the start" : path.map(\.luaSource).joined(separator: " "))
-                + " in a fresh runtime reached another state than before: the app depends on more than its steps (the clock, random numbers, files), so exploration cannot tell its states apart"
-                + (branched ? "; or the branch that found the state reached another than a replay does, an explorer fault (--replay explores without branches)" : "")
+                + """
+                     in a fresh runtime reached another state than before: the app depends on more than its steps \
+                    (the clock, random numbers, files), so exploration cannot tell its states apart
+                    """
+                + (branched ? """
+                    ; or the branch that found the state reached another than a replay does, an explorer fault \
+                    (--replay explores without branches)
+                    """ : "")
         case let .leftAliveUnseen(path, found):
             "the branch " + path.map(\.luaSource).joined(separator: " ") + " found it left nothing alive, but taken for real it left: "
                 + found.joined(separator: "; ") + ": an explorer fault (coordrun explore --replay explores without branches)"

@@ -195,7 +195,9 @@ package struct FlowDiff {
     /// The report for machines (`--json`): `{"format": 1, "differences", "old", "new", "screenTypes",
     /// "outputs", "edges", "reachable", "routes", "findings", "unknown"}` (docs/Explore.md).
     package func json(old oldName: String, new newName: String) -> FlowValue {
-        func change(_ change: Change<String>) -> FlowValue { ["added": .list(change.added.map(FlowValue.string)), "removed": .list(change.removed.map(FlowValue.string))] }
+        func change(_ change: Change<String>) -> FlowValue {
+            ["added": .list(change.added.map(FlowValue.string)), "removed": .list(change.removed.map(FlowValue.string))]
+        }
         func edge(_ edge: Edge) -> FlowValue { ["from": .string(edge.from), "label": .string(edge.label), "to": .string(edge.to), "kind": .string(edge.kind)] }
         func side(_ name: String, _ side: Side) -> FlowValue { ["name": .string(name), "reach": .string(side.reach), "complete": .bool(side.complete)] }
         var fields: FlowRecord = [
@@ -233,7 +235,10 @@ package struct FlowDiff {
         }
         for edge in all {
             let (color, style) = !old.edges.contains(edge) ? (added, "bold") : !new.edges.contains(edge) ? (removed, "dashed") : (same, "solid")
-            lines.append("  \(ids[edge.from] ?? "") -> \(ids[edge.to] ?? "") [label=\"\(FlowGraph.dotEscaped(edge.label))\", color=\"\(color)\", fontcolor=\"\(color)\", style=\(style)];")
+            lines.append("""
+                  \(ids[edge.from] ?? "") -> \(ids[edge.to] ?? "") [label=\"\(FlowGraph.dotEscaped(edge.label))\", \
+                color=\"\(color)\", fontcolor=\"\(color)\", style=\(style)];
+                """)
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"

@@ -249,7 +249,13 @@ package struct FlowGraph: Sendable {
     /// ``dot``, with its clusters or without them (the same nodes and edges: for a graph whose clusters
     /// Graphviz cannot lay out, ``Graphviz``).
     package func dot(clustered: Bool) -> String {
-        var lines = ["digraph flow {", "  rankdir=LR;", "  graph [fontname=\"Helvetica\"];", "  node [shape=box, fontname=\"Helvetica\"];", "  edge [fontname=\"Helvetica\", fontsize=10];"]
+        var lines = [
+            "digraph flow {",
+            "  rankdir=LR;",
+            "  graph [fontname=\"Helvetica\"];",
+            "  node [shape=box, fontname=\"Helvetica\"];",
+            "  edge [fontname=\"Helvetica\", fontsize=10];"
+        ]
         let byGateway = clustered && gateways.count > 1
         var group = 0
         for (g, gateway) in (byGateway ? gateways : [""]).enumerated() {
@@ -317,7 +323,12 @@ package struct FlowGraph: Sendable {
             if let tested = node.tested { fields["tested"] = .bool(tested) }
             return .record(fields)
         }
-        let edgeValues: [FlowValue] = edges.map { ["from": .string($0.from), "to": .string($0.to), "label": .string($0.label), "kind": .string($0.kind.rawValue)] }
+        let edgeValues: [FlowValue] = edges.map { [
+            "from": .string($0.from),
+            "to": .string($0.to),
+            "label": .string($0.label),
+            "kind": .string($0.kind.rawValue)
+        ] }
         var fields: FlowRecord = ["nodes": .list(nodeValues), "edges": .list(edgeValues)]
         if let start { fields["start"] = .string(start) }
         return FlowValue.record(fields).prettyJSON + "\n"

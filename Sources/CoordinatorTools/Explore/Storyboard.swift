@@ -149,88 +149,45 @@ package struct Storyboard {
             let label = e(n.caption) + " <span class=\"owner\">in " + e(n.coordinator.isEmpty ? "the app" : n.coordinator) + "</span>"
             return types[type].map { "<a href=\"#\(Self.anchor(type: $0))\">" + label + "</a>" } ?? label
         }
-        var page = """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Storyboard: \(e(title))</title>
-            <style>
-            :root { color-scheme: light dark; --bg: #f6f7f9; --card: #fff; --text: #1d1f23; --dim: #5b6270; --line: #d8dce3; --accent: #0a5dc2; --ok: #2e7d32; --no: #c62828; }
-            @media (prefers-color-scheme: dark) { :root { --bg: #15171b; --card: #22252b; --text: #e8eaef; --dim: #a3a9b6; --line: #3a3f48; --accent: #7ab4ff; } }
-            * { box-sizing: border-box; }
-            body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--bg); color: var(--text); }
-            header, main { max-width: 1200px; margin: 0 auto; padding: 16px; }
-            h1 { font-size: 1.5rem; margin: 8px 0; } h2 { font-size: 1.2rem; margin: 24px 0 8px; } h3 { font-size: 1.05rem; margin: 16px 0 8px; }
-            a { color: var(--accent); }
-            .summary, .owner, .path, .context, .steps { color: var(--dim); }
-            .flow { background: #fff; border: 1px solid var(--line); border-radius: 12px; padding: 8px; overflow: auto; }
-            .flow svg { max-width: 100%; height: auto; }
-            .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); gap: 12px; }
-            .card { background: var(--card); border: 1px solid var(--line); border-radius: 18px; padding: 14px; box-shadow: 0 1px 3px rgba(0,0,0,.08); }
-            .card h4 { margin: 0 0 6px; font-size: 1rem; }
-            .card pre { white-space: pre-wrap; font: inherit; margin: 0 0 8px; }
-            .card dl { margin: 0 0 8px; display: grid; grid-template-columns: auto 1fr; gap: 2px 10px; } .card dt { color: var(--dim); } .card dd { margin: 0; }
-            .card ul { list-style: none; padding: 0; margin: 0 0 8px; display: flex; flex-wrap: wrap; gap: 6px; }
-            .card li { border: 1px solid var(--accent); color: var(--accent); border-radius: 999px; padding: 2px 10px; font-size: .9em; }
-            .steps { font-size: .85em; margin: 0 0 4px; }
-            .path { font-size: .8em; } .path code { font-family: ui-monospace, monospace; word-break: break-word; }
-            .badge { font-size: .75em; border-radius: 999px; padding: 1px 8px; margin-left: 6px; color: #fff; vertical-align: middle; }
-            .tested .badge { background: var(--ok); } .untested .badge { background: var(--no); }
-            :target { outline: 3px solid var(--accent); outline-offset: 4px; border-radius: 12px; }
-            ol.edges li { margin: 2px 0; }
-            </style>
-            </head>
-            <body>
-            <header>
-            <h1>Storyboard of \(e(title))</h1>
-            <p class="summary">\(e(summary))</p>
-            <nav><a href="#flow">Flow</a> · <a href="#screens">Screens</a> · <a href="#edges">Transitions</a></nav>
-            </header>
-            <main>
-            <section id="flow" aria-labelledby="flow-title">
-            <h2 id="flow-title">Flow</h2>
-            <p class="summary">Each screen links to its cards, each arrow to its transition.</p>
-            <div class="flow">\(svg)</div>
-            </section>
-            <section id="screens" aria-labelledby="screens-title">
-            <h2 id="screens-title">Screens</h2>
-
-            """
+        var screens = ""
         for (i, entry) in cards.enumerated() {
             let state = tested.map { set -> String in
                 let reached = set.contains(entry.type) || (entry.type == "Alert" && set.contains { $0.hasPrefix("Alert") })
                 return reached ? " tested" : " untested"
             } ?? ""
             let badge = state.isEmpty ? "" : "<span class=\"badge\">" + (state == " tested" ? "tested" : "not tested") + "</span>"
-            page += "<section class=\"type\(state)\" id=\"\(Self.anchor(type: i))\" aria-labelledby=\"\(Self.anchor(type: i))-title\">\n"
-            page += "<h3 id=\"\(Self.anchor(type: i))-title\">\(e(entry.type))\(badge) <span class=\"summary\">\(entry.cards.count) look\(entry.cards.count == 1 ? "" : "s")</span></h3>\n<div class=\"cards\">\n"
+            screens += "<section class=\"type\(state)\" id=\"\(Self.anchor(type: i))\" aria-labelledby=\"\(Self.anchor(type: i))-title\">\n"
+            screens += """
+                <h3 id=\"\(Self.anchor(type: i))-title\">\(e(entry.type))\(badge) <span \
+                class=\"summary\">\(entry.cards.count) look\(entry.cards.count == 1 ? "" : "s")</span></h3>\n<div \
+                class=\"cards\">\n
+                """
             for card in entry.cards {
-                page += "<article class=\"card\">\n<h4>\(e(card.title))</h4>\n"
-                if !card.body.isEmpty { page += "<pre>\(e(card.body))</pre>\n" }
+                screens += "<article class=\"card\">\n<h4>\(e(card.title))</h4>\n"
+                if !card.body.isEmpty { screens += "<pre>\(e(card.body))</pre>\n" }
                 if !card.fields.isEmpty {
-                    page += "<dl>" + card.fields.map { "<dt>\(e($0.label))</dt><dd>\(e($0.value))</dd>" }.joined() + "</dl>\n"
+                    screens += "<dl>" + card.fields.map { "<dt>\(e($0.label))</dt><dd>\(e($0.value))</dd>" }.joined() + "</dl>\n"
                 }
-                if !card.actions.isEmpty { page += "<ul aria-label=\"actions\">" + card.actions.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n" }
-                if let context = card.context { page += "<p class=\"context\">\(e(context))</p>\n" }
-                page += "<p class=\"steps\">after: \(e(card.steps))</p>\n"
-                if !card.path.isEmpty { page += "<details class=\"path\"><summary>as Lua</summary><code>\(e(card.path))</code></details>\n" }
-                page += "</article>\n"
+                if !card.actions.isEmpty { screens += "<ul aria-label=\"actions\">" + card.actions.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n" }
+                if let context = card.context { screens += "<p class=\"context\">\(e(context))</p>\n" }
+                screens += "<p class=\"steps\">after: \(e(card.steps))</p>\n"
+                if !card.path.isEmpty { screens += "<details class=\"path\"><summary>as Lua</summary><code>\(e(card.path))</code></details>\n" }
+                screens += "</article>\n"
             }
-            page += "</div>\n</section>\n"
+            screens += "</div>\n</section>\n"
         }
         if !unreached.isEmpty {
-            page += "<section id=\"unreached\"><h3>Never reached</h3><p>" + unreached.map(e).joined(separator: ", ") + "</p></section>\n"
+            screens += "<section id=\"unreached\"><h3>Never reached</h3><p>" + unreached.map(e).joined(separator: ", ") + "</p></section>\n"
         }
-        page += "</section>\n<section id=\"edges\" aria-labelledby=\"edges-title\">\n<h2 id=\"edges-title\">Transitions</h2>\n<ol class=\"edges\">\n"
+        var transitions = ""
         var number = 0
         for edge in graph.edges {
             number += 1
-            page += "<li id=\"edge-\(number)\">\(link(edge.from)) — <strong>\(e(edge.label))</strong> → \(link(edge.to))</li>\n"
+            transitions += "<li id=\"edge-\(number)\">\(link(edge.from)) — <strong>\(e(edge.label))</strong> → \(link(edge.to))</li>\n"
         }
-        page += "</ol>\n</section>\n</main>\n</body>\n</html>\n"
-        return page
+        return TextTemplate.filling(EmbeddedFile.storyboardHtml, with: [
+            "title": e(title), "summary": e(summary), "flow": svg, "screens": screens, "transitions": transitions,
+        ])
     }
 
     /// `text` safe in the page's text (``Markup/text(_:)``).

@@ -27,7 +27,8 @@ package struct FlowCoverage: Sendable, Equatable {
         var lines = ["coverage of \(app):"]
         for (kind, items) in [("screen types", screens), ("outputs", outputs), ("coordinator classes", coordinators)] {
             let missed = items.filter { !$0.value }.keys.sorted()
-            lines.append("  \(kind): \(items.count - missed.count) of \(items.count) reached" + (missed.isEmpty ? "" : "; never: " + missed.joined(separator: ", ")))
+            let never = missed.isEmpty ? "" : "; never: " + missed.joined(separator: ", ")
+            lines.append("  \(kind): \(items.count - missed.count) of \(items.count) reached" + never)
         }
         return lines.joined(separator: "\n")
     }

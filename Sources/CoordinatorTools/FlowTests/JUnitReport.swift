@@ -22,9 +22,16 @@ public enum JUnitReport {
         for file in files {
             let cases = byFile[file] ?? []
             let time = cases.reduce(0) { $0 + $1.seconds }
-            suites += "  <testsuite name=\"\(attribute(file))\" tests=\"\(cases.count)\" failures=\"\(count(cases, failed))\" errors=\"\(count(cases, errored))\" skipped=\"\(count(cases, { $0 == .skipped }))\" time=\"\(seconds(time))\">\n"
+            suites += """
+                  <testsuite name=\"\(attribute(file))\" tests=\"\(cases.count)\" \
+                failures=\"\(count(cases, failed))\" errors=\"\(count(cases, errored))\" \
+                skipped=\"\(count(cases, { $0 == .skipped }))\" time=\"\(seconds(time))\">\n
+                """
             for result in cases {
-                suites += "    <testcase name=\"\(attribute(result.test.name))\" classname=\"\(attribute(file))\" file=\"\(attribute(file))\" line=\"\(result.test.line)\" time=\"\(seconds(result.seconds))\""
+                suites += """
+                        <testcase name=\"\(attribute(result.test.name))\" classname=\"\(attribute(file))\" \
+                    file=\"\(attribute(file))\" line=\"\(result.test.line)\" time=\"\(seconds(result.seconds))\"
+                    """
                 var body = ""
                 switch result.outcome {
                 case .passed: break
@@ -46,7 +53,11 @@ public enum JUnitReport {
         let total = results.count + loadFailures.count
         let time = results.reduce(0) { $0 + $1.seconds }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites tests=\"\(total)\" failures=\"\(count(results, failed))\" errors=\"\(count(results, errored) + loadFailures.count)\" skipped=\"\(count(results, { $0 == .skipped }))\" time=\"\(seconds(time))\">\n"
+            + """
+                <testsuites tests=\"\(total)\" failures=\"\(count(results, failed))\" \
+                errors=\"\(count(results, errored) + loadFailures.count)\" \
+                skipped=\"\(count(results, { $0 == .skipped }))\" time=\"\(seconds(time))\">\n
+                """
             + suites + "</testsuites>\n"
     }
 

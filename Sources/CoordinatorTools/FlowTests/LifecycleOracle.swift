@@ -155,12 +155,16 @@ final class LifecycleOracle {
             guard let c = entry.object, c.status == .finished || c.status == .finishing else { continue }
             let step = leftAt[c.id]
             if onlyHeard, step == nil { continue }
-            found.append(LeftAlive(object: c.id, step: step,
-                                   violation: "coordinator \("\(c.info)".controlsEscaped) finished" + (step.map { " at \($0)" } ?? "") + " but is still alive (something still holds it)"))
+            let finished = "coordinator \("\(c.info)".controlsEscaped) finished" + (step.map { " at \($0)" } ?? "")
+            found.append(LeftAlive(object: c.id, step: step, violation: finished + " but is still alive (something still holds it)"))
         }
         for entry in tracker.screens {
             guard let s = entry.object, !s.isShown, let step = leftAt[s.id] else { continue }
-            found.append(LeftAlive(object: s.id, step: step, violation: "screen \("\(s.info)".controlsEscaped) left at \(step) but is still alive (something still holds it)"))
+            found.append(LeftAlive(
+                object: s.id,
+                step: step,
+                violation: "screen \("\(s.info)".controlsEscaped) left at \(step) but is still alive (something still holds it)"
+            ))
         }
         return found
     }
@@ -174,7 +178,10 @@ final class LifecycleOracle {
             pending += c.children
             guard c.status == .running, let scripted = c as? ScriptedCoordinator, !scripted.declaresNoUI,
                   !Self.showsAScreen(c) else { continue }
-            found.append("coordinator \("\(c.info)".controlsEscaped) runs but shows no screen (a flow left behind; a service says so with \(c.name.controlsEscaped).ui = false)")
+            found.append("""
+                coordinator \("\(c.info)".controlsEscaped) runs but shows no screen (a flow left behind; a service \
+                says so with \(c.name.controlsEscaped).ui = false)
+                """)
         }
         return found
     }

@@ -275,7 +275,9 @@ final class TestHarness {
                 let function = try call.argument(options == nil ? 2 : 3, as: LuaFunction.self)
                 var idiom: Idiom?
                 if let value = try options?.get("idiom", as: String?.self) {
-                    guard let given = Idiom(rawValue: value) else { throw LuaError(.runtime, "\(name)'s option 'idiom' is \"phone\" or \"pad\", not '\(value)'") }
+                    guard let given = Idiom(rawValue: value) else {
+                        throw LuaError(.runtime, "\(name)'s option 'idiom' is \"phone\" or \"pad\", not '\(value)'")
+                    }
                     idiom = given
                 }
                 try harness.functions.rawSet(harness.declared.count + 1, function)

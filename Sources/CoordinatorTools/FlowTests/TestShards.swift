@@ -45,7 +45,9 @@ package enum TestShards {
     /// `K/N` (1 ≤ K ≤ N) as (K, N), or nil.
     package static func parse(_ text: String) -> (index: Int, count: Int)? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 10_000, index >= 1, index <= count else { return nil }
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 10_000, index >= 1, index <= count else {
+            return nil
+        }
         return (index, count)
     }
 }

@@ -130,7 +130,10 @@ package final class PreviewSession {
             if code.contains("\n") { throw BadAction(message: "a Lua line is one line") }
             return code
         default:
-            throw BadAction(message: "unknown action '\(action)' (choose, tap, back, dismiss, tab, page, answer, advance, event, relaunch, openWindow, window, closeWindow, open, undo, redo, goto, restore, reload, lua)")
+            throw BadAction(message: """
+                unknown action '\(action)' (choose, tap, back, dismiss, tab, page, answer, advance, event, relaunch, \
+                openWindow, window, closeWindow, open, undo, redo, goto, restore, reload, lua)
+                """)
         }
     }
 
@@ -145,9 +148,11 @@ package final class PreviewSession {
 
     /// The whole app as a page shows it, as JSON: `revision`; `screen` (`name`, `title`, `text`, `inputs` as
     /// Lua, `modal`, `alert` with its own `title` and `message`) or null; `actions` (`number`, `label`, `output`, `column` beside a split's columns, `kind`:
-    /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one, an alert action's `role`: `cancel` or `destructive`); `tabs` (`title`, `badge`, `selected`); `pages` (`title`, `selected`);
+    /// `tap`, `item` or `value`, `examples` as Lua, `secret` when its payload holds one, an alert action's `role`:
+    /// `cancel` or `destructive`); `tabs` (`title`, `badge`, `selected`); `pages` (`title`, `selected`);
     /// `columns` beside a split's columns (`column`, and its top screen's `name`, `title` and `text`); a modal screen's
-    /// `presentation`, `swipeable`, `detent` and `presenter` (the title of the screen it covers); `canGoBack`; `outsideEvents` (`name`, `payload`, `examples` as Lua); `pendingRequests` (`kind`, `nth`, `outcomes`);
+    /// `presentation`, `swipeable`, `detent` and `presenter` (the title of the screen it covers); `canGoBack`;
+    /// `outsideEvents` (`name`, `payload`, `examples` as Lua); `pendingRequests` (`kind`, `nth`, `outcomes`);
     /// `nextTimer` (seconds until the next timer fires, or null); `storage` (each key's value as Lua, a secret
     /// one as `(secret)`); `heldLink` (a link waiting for its gateway state, or null); `windows` (`number`,
     /// `current`, `screen`) and `canOpenWindow`; `stack`; `tree` and

@@ -85,7 +85,8 @@ struct Completer {
         return names.filter { $0.hasPrefix(partial) }.sorted().map { prefix + $0 }
     }
 
-    /// `tap`, `tab`, `swipeTo`, `swipe`, `sizeClass`, `top`, `event`, `answer`, `pending` or `open` when `lineBefore` ends inside the opening quote of that driver
+    /// `tap`, `tab`, `swipeTo`, `swipe`, `sizeClass`, `top`, `event`, `answer`, `pending` or `open` when `lineBefore`
+    /// ends inside the opening quote of that driver
     /// function's first argument (`tap("`, `tab( '`), else nil.
     static func stringArgument(of lineBefore: String) -> String? {
         var rest = Substring(lineBefore)

@@ -34,7 +34,10 @@ struct Inspection {
         else if let id = Int(which.hasPrefix("#") ? String(which.dropFirst()) : which) { screen = screens.first { $0.id == id } }
         else { screen = screens.last { $0.name == which } }
         guard let screen else {
-            throw NavigationError(.noVisibleScreen, which.isEmpty ? "no screen is visible" : "no shown screen is '\(which)' (shown: \(screens.map { "\($0.name)#\($0.id)" }.joined(separator: ", ")))")
+            throw NavigationError(.noVisibleScreen, which.isEmpty ? "no screen is visible" : """
+                no shown screen is '\(which)' (shown: \
+                \(screens.map { "\($0.name)#\($0.id)" }.joined(separator: ", ")))
+                """)
         }
         var text = style.bold("\(screen.name)#\(screen.id)") + " \"\(screen.title)\"" + (screen.owner.map { " shown by \($0.name)#\($0.id)" } ?? "") + "\n"
         text += "  inputs:\n"

@@ -5,7 +5,10 @@ extension REPL {
     /// The commands, with their usage and help, as `:help` lists them.
     package static let commands: [(name: String, usage: String, help: String)] = [
         ("help", ":help", "this list"),
-        ("reload", ":reload [LOCAL...]", "run the app's script files again, keeping the live app; the named file-level locals take their new value (also reload())"),
+        ("reload", ":reload [LOCAL...]", """
+            run the app's script files again, keeping the live app; the named file-level locals take their new value \
+            (also reload())
+            """),
         ("record", ":record FILE | stop", "write the session's steps as a flow test (with the steps so far), until :record stop"),
         ("tree", ":tree", "the coordinator tree, each coordinator with its screens"),
         ("hierarchy", ":hierarchy", "the window: stacks, modals, tabs, alerts"),
@@ -32,7 +35,12 @@ extension REPL {
         case "help", "h", "?":
             let width = Self.commands.map(\.usage.count).max() ?? 0
             var out = Self.commands.map { "  " + $0.usage.padding(to: width) + "  " + $0.help }.joined(separator: "\n")
-            out += "\nLua: tap(output [, payload]), back(), dismiss(), open(url), top([column]), stack(), tree(), tab(n or title), swipeTo(n or title), swipe(\"left\" or \"right\"), sizeClass([width]), openWindow(), window([n]), closeWindow(n), windows(), event(name [, payload]), advance(seconds), answer(request or kind, outcome [, value]), snapshot(), restore(json), reload([locals]); =EXPR prints EXPR"
+            out += """
+                \nLua: tap(output [, payload]), back(), dismiss(), open(url), top([column]), stack(), tree(), tab(n \
+                or title), swipeTo(n or title), swipe(\"left\" or \"right\"), sizeClass([width]), openWindow(), \
+                window([n]), closeWindow(n), windows(), event(name [, payload]), advance(seconds), answer(request or \
+                kind, outcome [, value]), snapshot(), restore(json), reload([locals]); =EXPR prints EXPR
+                """
             output.write(out + "\n")
         case "reload", "r":
             output.write(style.dim(try runtime.reload(fresh: Set(words.dropFirst())).description) + "\n")
@@ -68,13 +76,15 @@ extension REPL {
             var lines = ["clock: \(AppClock.seconds(clock.now)) s"]
             for timer in clock.timers {
                 let owner = timer.owner.map { "\($0.name)#\($0.id)" } ?? "(a finished flow)"
-                lines.append("  timer \(timer.id) of \(owner): in \(AppClock.seconds(max(0, timer.due - clock.now))) s" + (timer.period.map { ", every \(AppClock.seconds($0)) s" } ?? ""))
+                let due = AppClock.seconds(max(0, timer.due - clock.now))
+                lines.append("  timer \(timer.id) of \(owner): in \(due) s" + (timer.period.map { ", every \(AppClock.seconds($0)) s" } ?? ""))
             }
             if clock.timers.isEmpty { lines.append("  (no timers pending)") }
             for request in app.pendingRequests {
                 let owner = request.owner.map { "\($0.name)#\($0.id)" } ?? "(a finished flow)"
                 let outcomes = app.requestDeclarations[request.kind]?.outcomes.map(\.name).joined(separator: ", ") ?? ""
-                lines.append("  request \(request.kind)#\(request.id) of \(owner)" + (request.payload.map { " " + $0.luaLiteral } ?? "") + " (answers: \(outcomes))")
+                let payload = request.payload.map { " " + $0.luaLiteral } ?? ""
+                lines.append("  request \(request.kind)#\(request.id) of \(owner)" + payload + " (answers: \(outcomes))")
             }
             if app.pendingRequests.isEmpty { lines.append("  (no requests pending)") }
             if let link = runtime.heldLink {

@@ -75,7 +75,10 @@ final class Recorder {
     /// Starts writing to `path` where `writes` lets it: the header, the app, the steps so far.
     func start(_ path: String, app script: String?, command: String, writes: FileWrites) throws {
         if let base, base.snapshot == nil {
-            throw RecordingError(message: "cannot record from the session's start: its steps up to line \(base.line) are no longer kept, and the app could not be saved there")
+            throw RecordingError(message: """
+                cannot record from the session's start: its steps up to line \(base.line) are no longer kept, and the \
+                app could not be saved there
+                """)
         }
         if isRecording { try stop() }
         let (file, path) = try writes.open(path, written: &written)

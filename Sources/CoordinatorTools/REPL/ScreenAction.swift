@@ -38,11 +38,17 @@ struct ScreenAction {
             switch output.payload {
             case .nothing:
                 screen.role(ofAlertAction: output.name).map { role in
-                    [ScreenAction(screen: screen, label: output.name + " (" + role.rawValue + ")", output: output.name, payload: nil, needsPayload: false, role: role)]
+                    [ScreenAction(
+                        screen: screen, label: output.name + " (" + role.rawValue + ")", output: output.name, payload: nil, needsPayload: false,
+                        role: role
+                    )]
                 } ?? [ScreenAction(screen: screen, label: output.name, output: output.name, payload: nil, needsPayload: false)]
             case .choice(let from):
                 (screen[from]?.listValue ?? []).map {
-                    ScreenAction(screen: screen, label: "\(output.text(ofItem: $0, notation: \.luaLiteral))  (\(output.name))", output: output.name, payload: $0, needsPayload: false)
+                    ScreenAction(
+                        screen: screen, label: "\(output.text(ofItem: $0, notation: \.luaLiteral))  (\(output.name))", output: output.name,
+                        payload: $0, needsPayload: false
+                    )
                 }
             case .value:
                 [ScreenAction(screen: screen, label: "\(output.name) PAYLOAD", output: output.name, payload: nil, needsPayload: true)]
@@ -56,7 +62,10 @@ struct ScreenAction {
         var notes: [String] = []
         for (name, type) in catalog.types.sorted(by: { $0.key < $1.key }) {
             for output in type.outputs where DriverFunctions.names.contains(output.name) {
-                notes.append("note: screen \(name)'s output '\(output.name)' hides the driver function \(output.name)(...) while \(name) is visible: type _G.\(output.name)(...) for the function")
+                notes.append("""
+                    note: screen \(name)'s output '\(output.name)' hides the driver function \(output.name)(...) \
+                    while \(name) is visible: type _G.\(output.name)(...) for the function
+                    """)
             }
         }
         return notes.map { $0 + "\n" }.joined()

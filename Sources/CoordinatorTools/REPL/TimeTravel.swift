@@ -99,15 +99,24 @@ struct LineHistory {
         guard let number = Int(argument) else { throw LuaError(.misuse, ":goto N goes to the state after session line N (:history lists them)") }
         if let base, number <= base.line {
             if number == base.line { return 0 }
-            throw LuaError(.misuse, "line \(number) is before the lines kept: time travel starts after line \(base.line) (the REPL keeps the last \(limit) lines)")
+            throw LuaError(.misuse, """
+                line \(number) is before the lines kept: time travel starts after line \(base.line) (the REPL keeps \
+                the last \(limit) lines)
+                """)
         }
         if number == 0 {
-            if let base { throw LuaError(.misuse, "time travel starts after line \(base.line), not at the session's start (the REPL keeps the last \(limit) lines)") }
+            if let base { throw LuaError(.misuse, """
+                time travel starts after line \(base.line), not at the session's start (the REPL keeps the last \
+                \(limit) lines)
+                """) }
             return 0
         }
         guard let index = entries.firstIndex(where: { $0.number == number }) else {
             let lines = entries.filter(\.changedState).map { String($0.number) }
-            throw LuaError(.misuse, "line \(number) is not a line that ran" + (lines.isEmpty ? "" : " (lines that changed the app: \(lines.joined(separator: ", ")))"))
+            throw LuaError(
+                .misuse,
+                "line \(number) is not a line that ran" + (lines.isEmpty ? "" : " (lines that changed the app: \(lines.joined(separator: ", ")))")
+            )
         }
         return index + 1
     }
@@ -164,7 +173,10 @@ struct LineHistory {
                 defer { fresh.app.draws.forgetGiven() }
                 for line in entry.lines where !replay.handle(line) {
                     if outOfTime() {
-                        throw LuaError(.interrupted, "timed out replaying line \(entry.number): the time limit holds for the whole travel, so the app stays as it is")
+                        throw LuaError(.interrupted, """
+                            timed out replaying line \(entry.number): the time limit holds for the whole travel, so \
+                            the app stays as it is
+                            """)
                     }
                     throw LuaError(.runtime, "line \(entry.number) fails now, so the app stays as it is: \(failure ?? "?")")
                 }

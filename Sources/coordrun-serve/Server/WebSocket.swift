@@ -11,7 +11,8 @@ enum WebSocket {
     /// The handshake's answer to `request` (101), or why it is refused.
     static func accept(_ request: Request) -> Result<Response, Request.Refused> {
         guard request.header("upgrade")?.lowercased() == "websocket",
-              request.header("connection")?.lowercased().split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "upgrade" }) == true else {
+              request.header("connection")?.lowercased().split(separator: ",")
+                  .contains(where: { $0.trimmingCharacters(in: .whitespaces) == "upgrade" }) == true else {
             return .failure(Request.Refused(status: 426, message: "/live is a WebSocket: connect with Upgrade: websocket"))
         }
         guard request.header("sec-websocket-version") == "13", let key = request.header("sec-websocket-key"),
