@@ -82,12 +82,12 @@ package final class DriverFunctions {
             // event(name [, payload]): the outside world sends it; returns whether any flow heard it.
             let step = UserStep.event(try call.string(1), payload: try call.optional(2, as: FlowValue.self))
             try runtime.driverFunctions.drive(step, call, in: runtime.app)
-            try call.pushResult(runtime.app.lastEventReceivers > 0)
+            try call.pushResult(runtime.app.input.lastEventReceivers > 0)
         }),
         ("advance", { runtime, call in
             // advance(seconds): time passes; every timer due by then fires. Returns how many fired.
             try runtime.driverFunctions.drive(.advance(try call.number(1)), call, in: runtime.app)
-            try call.pushResult(runtime.app.lastFirings)
+            try call.pushResult(runtime.app.input.lastFirings)
         }),
         ("answer", { runtime, call in
             // answer(request or kind, outcome [, value]): the outside answers a pending request (with a

@@ -53,25 +53,14 @@ public final class ScriptRuntime {
     /// `tap`, `back`, `top`, ... for scripts that act as the user.
     package let driverFunctions = DriverFunctions()
     /// How it was made, for ``fresh(quiet:sources:)``.
-    private var configuration: Configuration
+    /// How it was made, and making another the same (``fresh(quiet:sources:)``).
+    var recipe: RuntimeRecipe
     /// The `print` the state started with: while the global is that one, a REPL prints values itself.
     package let standardPrint: LuaValue?
 
-    /// How a runtime was made: what ``fresh(quiet:sources:)`` makes again.
-    private struct Configuration {
-        let state: AppState
-        let libraries: LuaLibraries
-        let sandbox: Bool
-        let ignoringEnvironment: Bool
-        var memory: Int?
-        var instructions: Int?
-        /// How the host makes its router for the app (``start(router:)``), for every start.
-        var routerMaker: ((Application) -> any Router)?
-    }
-
     /// Whether the scripts run in the sandbox (no files, no processes): the tools over the runtime then
     /// write nothing on the scripts' behalf either.
-    package var isSandboxed: Bool { configuration.sandbox }
+    package var isSandboxed: Bool { recipe.sandbox }
 
     /// Whether the app's steps are kept free of loops (on for ``ScriptSession`` and ``ScriptHost``, off by
     /// default): the state's identity is noted when the app starts and at every ``snapshot()``, and a
@@ -101,7 +90,7 @@ public final class ScriptRuntime {
     /// size is then a memory limit of its own.
     public init(state: AppState = .authorization, libraries: LuaLibraries = .all, driverFunctions: Bool = false,
                 sandbox: Bool = false, ignoringEnvironment: Bool = false, imageable: Bool = false) throws {
-        configuration = Configuration(state: state, libraries: libraries, sandbox: sandbox, ignoringEnvironment: ignoringEnvironment)
+        recipe = RuntimeRecipe(state: state, libraries: libraries, sandbox: sandbox, ignoringEnvironment: ignoringEnvironment)
         let arena = imageable ? Self.arenaBytes : nil
         if sandbox {
             lua = try LuaState(sandbox: LuaSandbox(), arenaBytes: arena)
@@ -154,7 +143,7 @@ public final class ScriptRuntime {
         if memory != nil || instructions != nil { try lua.refuseFinalizers() }
         lua.memoryLimit = memory
         lua.instructionBudget = instructions
-        (configuration.memory, configuration.instructions) = (memory, instructions)
+        (recipe.memory, recipe.instructions) = (memory, instructions)
     }
 
     /// A new runtime of the same app, not sharing anything with this one: the same gateway state, device,
@@ -165,26 +154,7 @@ public final class ScriptRuntime {
     /// what the scripts `print` while they load and start is dropped. `sources` (path → text) stand for
     /// those files (`LuaState.sourceOverrides`): the app as it was when its files had those texts.
     public func fresh(quiet: Bool = false, sources: [String: String] = [:]) throws -> ScriptRuntime {
-        let new = try ScriptRuntime(state: configuration.state, libraries: configuration.libraries, driverFunctions: driverFunctions.installed,
-                                    sandbox: configuration.sandbox, ignoringEnvironment: configuration.ignoringEnvironment)
-        if configuration.memory != nil || configuration.instructions != nil {
-            try new.limit(memory: configuration.memory, instructions: configuration.instructions)
-        }
-        new.classes.swiftCoordinators = classes.swiftCoordinators
-        new.configuration.routerMaker = configuration.routerMaker
-        // The storage this one began with, not saved anywhere until the new one takes this one's store
-        // (``takeStorage(from:)``).
-        try new.seedStorage(launch.initialStorage)
-        new.app.setIdiom(app.idiom) // the same device
-        new.lua.sourceOverrides = sources
-        try new.silencingPrint(quiet) {
-            for file in files.mains {
-                let arguments = file.arguments.filter { if case .table = $0 { false } else if case .function = $0 { false } else { true } }
-                try new.load(script: file.path, arguments: arguments)
-            }
-            if new.declaresApplication { try new.start() }
-        }
-        return new
+        try recipe.make(like: self, quiet: quiet, sources: sources)
     }
 
     /// Runs `body` with the global `print` doing nothing (when `silent`), then gives `print` back unless
@@ -356,11 +326,11 @@ public final class ScriptRuntime {
     /// Starts the root the scripts declare (``start(router:)`` without noting the state: a reset, a restore
     /// and a relaunch start it inside their operation).
     package func startRoot(router: ((Application) -> any Router)? = nil) throws {
-        if let router { configuration.routerMaker = router }
+        if let router { recipe.routerMaker = router }
         // A root flow that finishes starts again (`flow.app(Class)`), as the gateway's flows do; and
         // `flow.restart(state)` makes the root the scripts declare now.
         app.makeRootAgain = { [unowned self] in try scriptModule.declaration.makeRoot(self) }
-        try app.start(scriptModule.declaration.makeRoot(self), router: configuration.routerMaker?(app))
+        try app.start(scriptModule.declaration.makeRoot(self), router: recipe.routerMaker?(app))
     }
 
     /// Ends the app (its root flow finishes, the window empties) and puts the gateway in `state` and the

@@ -30,6 +30,17 @@ import Testing
         }
     }
 
+    @Test func noTypeIsOver600LinesWithItsExtensions() throws {
+        let root = SafetyInventoryTests.root
+        let result = try Self.run(["python3", root + "/scripts/type-lines", "Sources", "--top", "5"], in: root)
+        #expect(result.status == 0, "\(result.output)")
+        // "   802  Explorer  (2 files)": the largest first.
+        let rows = result.output.split(separator: "\n").map { $0.split(separator: " ") }
+        #expect(rows.count == 5, "\(result.output)")
+        let over = rows.filter { Int($0.first ?? "") ?? 0 > 600 }.map { $0.prefix(2).joined(separator: " ") }
+        #expect(over.isEmpty, "types over 600 lines (docs/Architecture.md: give their jobs to owned parts): \(over)")
+    }
+
     @Test func theLuaAmongTheSourcesPassesLuacheck() throws {
         let luacheck = "/usr/bin/luacheck"
         try #require(FileManager.default.isExecutableFile(atPath: luacheck), "no luacheck: scripts/ensure-deps --test installs lua-check")

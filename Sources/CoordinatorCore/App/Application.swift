@@ -49,6 +49,8 @@ public final class Application {
     package let draws = RandomDraws()
     /// Spreads signals through the tree.
     let signals = SignalDelivery()
+    /// What the user does, taken (``perform(_:)`` hands it each step).
+    package let input = UserInput()
     /// Carries out transitions and the system's own steps on the window the user acts on.
     var navigator: Navigator { Navigator(app: self, window: window) }
 
@@ -154,11 +156,8 @@ public final class Application {
     @discardableResult
     public func advance(by seconds: Double) throws -> Int {
         try perform(.advance(seconds))
-        return lastFirings
+        return input.lastFirings
     }
-
-    /// How many timers the last ``advance(by:)`` fired.
-    package private(set) var lastFirings = 0
 
     /// The events the outside world may send it: the app's own and those declared.
     public let eventCatalog: EventCatalog
@@ -169,9 +168,6 @@ public final class Application {
     /// with the operation.
     public func declare(_ event: EventDeclaration) { eventCatalog.declare(event) }
 
-    /// How many handlers the last event sent reached (``send(event:payload:)``).
-    package private(set) var lastEventReceivers = 0
-
     /// Sends an event from outside the flows (``EventDeclaration``) as a step of the user's side: every
     /// running coordinator with a handler for it hears it, from the root down, as one operation. Returns
     /// how many heard it (none is no error). An event the app does not declare, or a payload it does not
@@ -179,7 +175,7 @@ public final class Application {
     @discardableResult
     public func send(event name: String, payload: FlowValue? = nil) throws -> Int {
         try perform(.event(name, payload: payload))
-        return lastEventReceivers
+        return input.lastEventReceivers
     }
 
     /// Live coordinators and screens of this app, for leak checks.
@@ -189,13 +185,6 @@ public final class Application {
     /// The signals nothing heard (sends no coordinator or screen but the sender handles), for a REPL or a
     /// test to report.
     package var unheardSignals: UnheardSignals { context.unheardSignals }
-    /// How many taps ``perform(_:)`` was asked for (those that failed too): a REPL says when one changed
-    /// nothing visible.
-    package private(set) var tapsTaken = 0
-    /// How many steps carried a secret (a payload part an output declares secret, ``OutputSpec/secret``; an
-    /// answer's part its request declares secret; a storage secret's value): what shows a line typed one,
-    /// so that its text is never shown or written again.
-    package private(set) var secretsTaken = 0
 
     /// How the app's messages write data that has no name (an item an output did not accept): Swift literal
     /// syntax unless a scripting bridge gives its language's (Lua's table constructors).
@@ -278,12 +267,12 @@ public final class Application {
             let recorded = stepLog.steps.count
             // A hook for the end of every step (a held link continues there), in the step's operation.
             guard let afterStep = scripting.afterStep else {
-                try take(step)
+                try input.take(step, in: self)
                 try laters.run(in: self) // a step inside a link: its laters run before the next
                 return stepLog.attach(draws: draws.taken, toStepAt: recorded)
             }
             try atomically {
-                try take(step)
+                try input.take(step, in: self)
                 try laters.run(in: self)
                 try afterStep()
                 stepLog.attach(draws: draws.taken, toStepAt: recorded)
@@ -297,107 +286,6 @@ public final class Application {
     /// preview). Without either (flow tests, exploration), an error: exploration then takes each value of
     /// the range as a branch.
     public func draw(in range: ClosedRange<Int>) throws -> Int { try draws.draw(in: range) }
-
-    private func take(_ step: UserStep) throws {
-        switch step {
-        case let .tap(output, payload):
-            tapsTaken &+= 1
-            try atomically {
-                let screen = try window.tapTarget(for: output)
-                try screen.emit(output, payload: payload)
-                let spec = screen.type.output(named: output)
-                record(step, declared: spec.flatMap { $0.secret == .nothing ? nil : .tap(output, payload: $0.recorded(payload)) })
-            }
-        case .back:
-            try atomically {
-                try navigator.systemBack()
-                stepLog.note(step)
-            }
-        case .dismiss:
-            try atomically {
-                try navigator.swipeDown()
-                stepLog.note(step)
-            }
-        case .selectTab(let index):
-            try atomically {
-                guard let tabs = visibleTabs else { throw NavigationError(.badTab, "no tab bar is showing") }
-                try navigator.select(index, of: tabs, bySystem: true)
-                stepLog.note(step)
-            }
-        case .sizeClass(let sizeClass):
-            try atomically {
-                guard sizeClass != window.sizeClass else { return }
-                window.setSizeClass(sizeClass)
-                emit(.sizeClassChanged(sizeClass))
-                stepLog.note(step)
-            }
-        case .swipeTo(let index):
-            try atomically {
-                guard let pages = window.visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
-                try navigator.select(index, of: pages, bySystem: true)
-                stepLog.note(step)
-            }
-        case let .answer(kind, nth, outcome, value):
-            try atomically {
-                try requests.deliverAnswer(kind, nth: nth, outcome: outcome, value: value, in: self)
-                let request = requests.declarations[kind]
-                record(step, declared: request.flatMap { $0.secret == .nothing ? nil : .answer(kind, nth: nth, outcome: outcome, value: $0.recorded(value)) })
-            }
-        case .advance(let seconds):
-            try atomically {
-                lastFirings = try clock.advance(by: seconds, in: self)
-                emit(.clockAdvanced(seconds))
-                stepLog.note(step)
-            }
-        case let .event(name, payload):
-            try atomically {
-                lastEventReceivers = try eventCatalog.deliver(name, payload: payload, in: self)
-                record(step, declared: nil)
-            }
-        case .openWindow:
-            try atomically {
-                try lifecycle.openWindow(in: self)
-                stepLog.note(step)
-            }
-        case .selectWindow(let number):
-            try atomically {
-                let window = try windows.existing(number)
-                guard window !== self.window else { return }
-                windows.choose(window)
-                emit(.windowSelected(number))
-                stepLog.note(step)
-            }
-        case .closeWindow(let number):
-            try atomically {
-                try lifecycle.close(try windows.existing(number), in: self)
-                stepLog.note(step)
-            }
-        case .relaunch:
-            guard let relauncher = scripting.relaunch else {
-                throw NavigationError(.noRouter, "this app cannot relaunch: a scripting layer runs its scripts again")
-            }
-            try atomically { try relauncher() } // it begins the steps again
-        case let .drawn(step, values):
-            try atomically { try draws.giving(values) { try take(step) } } // one that draws fewer is undone
-        case .open(let link):
-            guard let linkOpener = scripting.openLink else {
-                throw NavigationError(.noRouter, "this app opens no links (\(link)): a scripting layer routes them")
-            }
-            try linkOpener(link) // it records the link itself
-        }
-    }
-
-    /// Records `step` in ``steps`` as `declared` (the step with the parts its output or request declares
-    /// secret replaced by markers; nil when it declares none), with every string equal to one of the
-    /// storage's secret values hidden too (``AppStorage/hidingSecrets(in:)``): never a secret itself. A step
-    /// recorded otherwise than it was taken counts in ``secretsTaken``. A step with nothing to hide is
-    /// recorded as it is, without a look at its value.
-    private func record(_ step: UserStep, declared: UserStep?) {
-        let hidden = storage.hidingSecrets(in: declared ?? step)
-        guard let kept = hidden ?? declared else { return stepLog.note(step) }
-        if kept != step { secretsTaken &+= 1 }
-        stepLog.note(kept)
-    }
 
     /// The visible screen emits an output, as if the user acted: ``perform(_:)`` of ``UserStep/tap(_:payload:)``.
     public func tap(_ output: String, payload: FlowValue? = nil) throws { try perform(.tap(output, payload: payload)) }

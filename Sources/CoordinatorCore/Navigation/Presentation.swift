@@ -85,7 +85,7 @@ public enum AlertActionRole: String, Sendable, CaseIterable {
 }
 
 extension Screen {
-    /// How an alert is shown (``Coordinator/alert(title:message:style:actions:roles:)``); nil for a screen
+    /// How an alert is shown (``TransitionPerformer/alert(title:message:style:actions:roles:)``); nil for a screen
     /// that is no alert.
     public var alertStyle: AlertStyle? {
         guard dismissesOnOutput else { return nil } // an alert: its outputs are its actions

@@ -18,7 +18,7 @@ public enum TabBarItem {
 /// that act as buttons (``TabBarItem/action(title:_:)``).
 public final class TabContainer: FlowContainer {
     /// Each tab's badge (a count or a short text beside its title), nil for none: set by the coordinator
-    /// that set the tabs or by a flow in one of them (``Coordinator/setBadge(_:onTab:)``).
+    /// that set the tabs or by a flow in one of them (``TransitionPerformer/setBadge(_:onTab:)``).
     public internal(set) var badges: [FlowValue?]
     /// The action of each tab that is a button, by index (its stack stays empty: it is never selected).
     let actions: [Int: () throws -> Void]

@@ -1,5 +1,5 @@
 /// A navigation step as a value: what a ``Router`` performs, as one atomic operation, on behalf of a
-/// coordinator (which owns the screens it shows). The verbs (``Coordinator/push(_:animated:completion:)``
+/// coordinator (which owns the screens it shows). The verbs (``TransitionPerformer/push(_:animated:completion:)``
 /// and the others) are conveniences that build one; deep links and restoration build whole hierarchies
 /// from ``sequence(_:)``s of them.
 ///

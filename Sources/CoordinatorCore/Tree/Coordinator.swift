@@ -1,8 +1,9 @@
 /// A coordinator: decides which screen comes next, how it is shown, and carries data between screens.
 ///
 /// Subclass it and override ``start(_:)``; create screens through the app's catalog, show them with the
-/// navigation verbs (``push(_:inputs:animated:)``, ``perform(_:animated:completion:)`` and the others in
-/// `Coordinator+Navigation.swift`), listen to their outputs, and run child coordinators for sub-flows:
+/// navigation verbs every coordinator has as a ``TransitionPerformer`` (`push`, `present`, `setTabs`, ...,
+/// over ``TransitionPerformer/perform(_:animated:completion:)``), listen to their outputs, and run child
+/// coordinators for sub-flows:
 ///
 /// ```swift
 /// final class UserEditCoordinator: Coordinator {

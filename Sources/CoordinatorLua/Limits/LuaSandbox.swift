@@ -48,27 +48,7 @@ extension LuaState {
     /// itself, never a FIFO or a device, read under the line's limits (`coordlua_modules.h`). What a sandbox does to
     /// `package`; for a host that needs `require` (a library that
     /// preloads its module) in a state opened without `package` (``LuaLibraries/safe``).
-    package func restrictModules() throws {
-        guard !core.modules.restricted else { return }
-        let L = try core.thread()
-        lua_getglobal(L, "package")
-        lua_pushcclosure(L, coordlua_searcher_sandboxed, 0)
-        let searcher = lua_gettop(L)
-        lua_createtable(L, 2, 0)
-        lua_getfield(L, -3, "searchers")
-        lua_rawgeti(L, -1, 1) // the preload searcher
-        lua_rawseti(L, -3, 1)
-        lua_settop(L, -2)
-        lua_pushvalue(L, searcher)
-        lua_rawseti(L, -2, 2)
-        lua_setfield(L, -3, "searchers")
-        lua_settop(L, -2)
-        for field in ["loadlib", "searchpath"] { lua_pushnil(L); lua_setfield(L, -2, field) }
-        lua_pushstring(L, ""); lua_setfield(L, -2, "cpath")
-        lua_pushstring(L, ""); lua_setfield(L, -2, "path")
-        lua_settop(L, -2)
-        core.modules.restricted = true
-    }
+    package func restrictModules() throws { try core.modules.restrict(in: self) }
 
     /// Makes `setmetatable` refuse metatables with `__gc`: Lua runs finalizers with hooks off, so an
     /// instruction budget, a time limit or Ctrl-C could not stop one that never ends. A sandbox does this,

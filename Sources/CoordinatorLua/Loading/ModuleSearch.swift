@@ -16,6 +16,30 @@ final class ModuleSearch {
     /// Whether `require` only loads preloaded modules and Lua files from ``directories``.
     var restricted = false
 
+    /// Makes `require` in `lua` load only preloaded modules and Lua files from ``directories``
+    /// (``LuaState/restrictModules()``).
+    func restrict(in lua: LuaState) throws {
+        guard !restricted else { return }
+        let L = try lua.core.thread()
+        lua_getglobal(L, "package")
+        lua_pushcclosure(L, coordlua_searcher_sandboxed, 0)
+        let searcher = lua_gettop(L)
+        lua_createtable(L, 2, 0)
+        lua_getfield(L, -3, "searchers")
+        lua_rawgeti(L, -1, 1) // the preload searcher
+        lua_rawseti(L, -3, 1)
+        lua_settop(L, -2)
+        lua_pushvalue(L, searcher)
+        lua_rawseti(L, -2, 2)
+        lua_setfield(L, -3, "searchers")
+        lua_settop(L, -2)
+        for field in ["loadlib", "searchpath"] { lua_pushnil(L); lua_setfield(L, -2, field) }
+        lua_pushstring(L, ""); lua_setfield(L, -2, "cpath")
+        lua_pushstring(L, ""); lua_setfield(L, -2, "path")
+        lua_settop(L, -2)
+        restricted = true
+    }
+
     func addDirectory(_ directory: String, in lua: LuaState) throws {
         let package: LuaTable
         do { package = try lua.globals.get("package") } catch {

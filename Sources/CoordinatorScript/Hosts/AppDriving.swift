@@ -22,7 +22,7 @@ public protocol AppDriving: AnyObject, Sendable {
 extension AppDriving {
     /// Runs the app's main script, with `arguments` as its `...`.
     public func load(script url: URL, arguments: [FlowValue] = []) async throws {
-        try await withRuntime { try $0.load(script: url, arguments: $0.luaValues(arguments)) }
+        try await withRuntime { try $0.load(script: url, arguments: HostedRuntime.luaValues(arguments, in: $0)) }
     }
 
     /// Does what the user did (`Application.perform(_:)`): a tap, Back, a swipe-down, a tab, a link.
@@ -87,7 +87,7 @@ extension AppDriving {
 
     /// Runs a Lua chunk as one atomic operation and gives its first result as data (nil for none or nil).
     @discardableResult
-    public func run(_ code: String) async throws -> FlowValue? { try await withRuntime { try $0.evaluate(code, name: "host") } }
+    public func run(_ code: String) async throws -> FlowValue? { try await withRuntime { try HostedRuntime.evaluate(code, name: "host", in: $0) } }
 
     /// The app's state as a snapshot document (JSON): see ``ScriptRuntime/snapshot()``.
     public func snapshot() async throws -> String { try await withRuntime { try $0.snapshot() } }

@@ -38,7 +38,7 @@ public final class ScriptHost: AppDriving {
     /// `setUp` runs first, on the new runtime: register Swift screens and coordinators there.
     public init(state: AppState = .authorization, sandbox: Bool = false, timeLimit: Double? = nil,
                 setUp: (ScriptRuntime) throws -> Void = { _ in }) throws {
-        runtime = try .hosted(state: state, sandbox: sandbox, setUp: setUp)
+        runtime = try HostedRuntime.make(state: state, sandbox: sandbox, setUp: setUp)
         self.timeLimit = timeLimit
     }
 
@@ -46,14 +46,14 @@ public final class ScriptHost: AppDriving {
     /// own, e.g. one over a `UINavigationController`; a headless one when nil): see
     /// ``ScriptRuntime/start(router:)``.
     public func start(router: ((Application) -> any Router)? = nil) async throws {
-        try await runtime.hostedCall(timeLimit: timeLimit) { try $0.start(router: router) }
+        try await HostedRuntime.call(runtime, timeLimit: timeLimit) { try $0.start(router: router) }
         dispatchRequests()
     }
 
     /// Runs `body` with ``runtime`` under the same cancellation and time limit as the other calls
     /// (``AppDriving``).
     public func withRuntime<R: Sendable>(_ body: @Sendable (ScriptRuntime) throws -> R) async throws -> R {
-        let result = try await runtime.hostedCall(timeLimit: timeLimit, body)
+        let result = try await HostedRuntime.call(runtime, timeLimit: timeLimit, body)
         dispatchRequests() // what the call started, a registered handler answers
         return result
     }

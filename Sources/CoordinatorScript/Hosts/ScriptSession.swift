@@ -32,7 +32,7 @@ public actor ScriptSession: AppDriving {
     /// or `async` function compiles as it is.
     public init(state: AppState = .authorization, sandbox: Bool = false, timeLimit: Double? = nil,
                 setUp: @Sendable (ScriptRuntime) throws -> Void = { _ in }) throws {
-        runtime = try .hosted(state: state, sandbox: sandbox, setUp: setUp)
+        runtime = try HostedRuntime.make(state: state, sandbox: sandbox, setUp: setUp)
         self.timeLimit = timeLimit
     }
 
@@ -92,7 +92,7 @@ public actor ScriptSession: AppDriving {
     /// the other calls (``AppDriving``): for what they do not cover (reading the window, registering
     /// functions, reloading). The runtime never leaves the actor.
     public func withRuntime<R: Sendable>(_ body: @Sendable (ScriptRuntime) throws -> R) async throws -> R {
-        let result = try await runtime.hostedCall(timeLimit: timeLimit, body)
+        let result = try await HostedRuntime.call(runtime, timeLimit: timeLimit, body)
         dispatchRequests() // what the call started, a registered handler answers
         return result
     }

@@ -306,10 +306,13 @@ public struct ExploreReport {
                 }
                 guard let within else {
                     return PropertyStatus(kind: kind, name: name, status: .unchecked, path: nil,
-                                          message: "holds in the \(Self.count(states.count, "state")) explored, but the search was cut" + view)
+                                          message: "holds in the \(ExploreText.count(states.count, "state")) explored, but the search was cut" + view)
                 }
                 return PropertyStatus(kind: kind, name: name, status: .unchecked, path: nil,
-                                      message: "every state at most \(Self.count(within, "step")) away found and checked; the search was cut beyond" + view,
+                                      message: """
+                                          every state at most \(ExploreText.count(within, "step")) away found and \
+                                          checked; the search was cut beyond
+                                          """ + view,
                                       withinSteps: within, idiom: idiom)
             case .reachable:
                 let traps = self.traps(of: goalStates[name] ?? [])
@@ -394,93 +397,15 @@ public struct ExploreReport {
         }
     }
 
-    /// The report as text: the counts, then each finding with its path.
-    public var text: String {
-        let devices = idioms.count > 1 ? " on " + idioms.map(\.rawValue).joined(separator: " and ") : ""
-        var lines = ["""
-            explored \(script)\(devices): \(Self.count(states.count, "state")), \
-            \(Self.count(transitions.count, "transition")) (\(Self.count(steps, "step"))), 
-            """ + reach]
-        func device(_ idiom: Idiom) -> String { idioms.count > 1 ? "(\(idiom.rawValue)) " : "" }
-        if !unreachedTypes.isEmpty { lines.append("screen types never reached: " + unreachedTypes.joined(separator: ", ")) }
-        for (title, findings) in [("errors", errors), ("lifecycle violations", violations), ("outputs never handled", unhandled), ("dead ends", deadEnds),
-                                  ("invariants broken", invariantViolations), ("traps", traps)]
-            where !findings.isEmpty {
-            lines.append("\(title): \(findings.count)")
-            for finding in findings {
-                lines.append("  " + finding.message.split(separator: "\n").prefix(1).joined())
-                let steps = finding.path.isEmpty ? "(the start)" : finding.path.map(\.luaSource).joined(separator: " ")
-            lines.append("    after: " + device(finding.idiom) + steps)
-            }
-        }
-        if !properties.isEmpty {
-            lines.append("properties:")
-            for property in properties {
-                let status = property.withinSteps.map { "holds within \(Self.count($0, "step"))" } ?? property.status.rawValue
-                lines.append("  \(property.kind.rawValue) '\(property.name)': \(status)" + (property.status == .violated ? "" : " (\(property.message))"))
-            }
-        }
-        if !pendingCuts.isEmpty {
-            lines.append("""
-                not followed, more than \(Self.count(pendingLimit, "request")) of a kind waiting (--max-pending): \
-                \(Self.count(cutByPending, "step"))
-                """)
-            for cut in pendingCuts {
-                lines.append("  " + cut.message)
-                let steps = cut.path.count == 1 ? "(the start)" : cut.path.dropLast().map(\.luaSource).joined(separator: " ")
-            lines.append("    after: " + device(cut.idiom) + steps)
-            }
-        }
-        if !unreproduced.isEmpty {
-            lines.append("explorer faults (findings whose tests did not fail the same way in a fresh runtime: not the app's): \(unreproduced.count)")
-            for finding in unreproduced { lines.append("  " + finding.message) }
-        }
-        if !failed {
-            let none = properties.isEmpty ? "no errors, no lifecycle violations" : "no errors, no lifecycle violations, no property violated"
-            lines.append(complete ? none : none + " in the states explored")
-        }
-        return lines.joined(separator: "\n")
-    }
+    /// The report as text: the counts, then each finding with its path (``ExploreText``).
+    public var text: String { ExploreText.text(of: self) }
 
-    /// A digest of everything the search found: each state (its identity and shortest path) in the order
-    /// found, each transition, each finding and each step not followed with its path, how far the search
-    /// went. Two explorations with the same fingerprint found the same; the `--json` report carries it, to
-    /// compare runs split among other workers or machines.
-    public var fingerprint: String {
-        var text = reach + "\n"
-        for state in states { text += state.key + " " + state.path.map(\.luaSource).joined(separator: " ") + "\n" }
-        for t in transitions { text += "\(t.from) \(t.to) \(t.action.luaSource)\n" }
-        let findings = reproducible.map { ($0.kind.rawValue, $0.finding) } + traps.map { ("trap", $0) } + unreproduced.map { ("explorer fault", $0) }
-        for (kind, finding) in findings {
-            text += kind + ": " + finding.message + " after " + finding.path.map(\.luaSource).joined(separator: " ") + "\n"
-        }
-        for property in properties { text += "property \(property.kind.rawValue) \(property.name): \(property.status.rawValue)\n" }
-        for cut in pendingCuts { text += "not followed: " + cut.message + " after " + cut.path.map(\.luaSource).joined(separator: " ") + "\n" }
-        text += unreachedTypes.joined(separator: " ")
-        return "sha256:" + SHA256.hex(SHA256.digest(Array(text.utf8)))
-    }
+    /// A digest of everything the search found (``ExploreText/fingerprint(of:)``): two explorations with
+    /// the same fingerprint found the same.
+    public var fingerprint: String { ExploreText.fingerprint(of: self) }
 
-    /// `count` and `noun`, plural when count is not 1.
-    static func count(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-
-    /// How far the search went, as the report's first line says it: "every reachable state" only for a
-    /// complete search; otherwise the limit that cut it and the states it left, or the view it used.
-    package var reach: String {
-        let left = Self.count(unexpanded, "state") + " found and not expanded"
-        let pending = cutByPending == 0 ? nil
-            : """
-                cut where more than \(Self.count(pendingLimit, "request")) of a kind would wait (--max-pending): \
-                \(Self.count(cutByPending, "step")) not followed
-                """
-        var limit: String?
-        if cutByGoal { limit = "stopped at the state it looked for: \(left)" }
-        else if cutByTime { limit = "stopped at the time limit (\(timeLimit.map { "\($0)" } ?? "?") s): \(left)" }
-        else if cutByStates { limit = "stopped at the state limit (\(stateLimit)): \(left)" }
-        else if cutByDepth { limit = "cut at the depth limit (\(depthLimit) steps): \(left)" }
-        if limit != nil || pending != nil { return [limit, pending].compactMap { $0 }.joined(separator: "; ") }
-        if viewed { return "every state of the app's view (flow.view, __view: states it calls equal were explored once)" }
-        return "every reachable state"
-    }
+    /// How far the search went, as the report's first line says it (``ExploreText/reach(of:)``).
+    package var reach: String { ExploreText.reach(of: self) }
 }
 
 extension String {
@@ -497,8 +422,8 @@ extension String {
                 guard !name.isEmpty, text.hasSuffix(name) else { return false }
                 let start = text.index(text.endIndex, offsetBy: -name.count)
                 guard start != text.startIndex else { return true }
-        let before = text[text.index(before: start)]
-        return !before.isLetter && !before.isNumber && before != "_"
+                let before = text[text.index(before: start)]
+                return !before.isLetter && !before.isNumber && before != "_"
             }
         }
         var out = "", rest = Substring(self)

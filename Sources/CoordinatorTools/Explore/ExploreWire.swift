@@ -54,7 +54,7 @@ extension Explorer {
     }
 }
 
-extension Explorer.Expansion {
+extension ExploreExpansion {
     /// The expansion as a JSON value.
     package var value: FlowValue {
         var fields: FlowRecord = ["actions": .int(actionCount), "outcomes": .list(outcomes.map(\.value))]
@@ -85,7 +85,7 @@ extension Explorer {
     }
 }
 
-extension Explorer.Outcome {
+extension ExploreOutcome {
     /// The outcome as a JSON value.
     package var value: FlowValue {
         var fields: FlowRecord = ["action": AppSnapshot.value(of: action)]
@@ -123,7 +123,7 @@ extension Explorer.Outcome {
     }
 }
 
-extension Explorer.StateSeen {
+extension ExploredState {
     /// The state as a JSON value.
     package var value: FlowValue {
         var fields: FlowRecord = ["key": .string(key), "screen": .string(screen), "owner": .string(owner), "modal": .bool(inModal),

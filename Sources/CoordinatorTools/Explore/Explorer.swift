@@ -31,72 +31,12 @@ import CoordinatorScript
 /// clock, random numbers), or that a branch led elsewhere than the replay does: ``ExploreFailure``.
 public final class Explorer {
     /// How far and how wide it goes, and where it starts.
-    public struct Options {
-        /// The most steps from the start (states further away are not expanded).
-        public var depth = 12
-        /// The most states; exploration stops there (the report says it was cut short).
-        public var maxStates = 10_000
-        /// The most seconds the whole search may take (nil: no limit); the report says it was cut short.
-        public var timeLimit: Double?
-        /// Where exploration starts: the app's start, a link, or a snapshot (its JSON).
-        public var base: Base = .start
-        /// The most seconds one action may run (its handlers and the rendering after it); a step that runs
-        /// longer stops with "timed out", is undone, and is reported as an error. nil: no limit.
-        public var stepTimeLimit: Double? = 5
-        /// The most windows open at once (`--max-windows`): the user opens another while fewer are open,
-        /// chooses and closes them; 1, the default, explores one window.
-        public var maxWindows = 1
-        /// The most requests of one kind pending at once (`--max-pending`): a step that would start more is
-        /// not followed, and the report says the search was cut there.
-        public var maxPending = 2
-        /// Every how many expanded states ``Explorer/progress`` hears how far the search has come.
-        package var progressEvery = 500
-        /// A state the search looks for, told from the app in it: the search stops once it found one (the
-        /// report then says it was cut there), which is the first found, by a shortest path. nil: none.
-        package var stopAt: ((Application) -> Bool)?
-        /// Whether every action is taken after a replay of its path from the base (`--replay`), the
-        /// reference: otherwise a runtime made `imageable` takes them in branches (``Explorer``), reaching
-        /// the same states.
-        public var replay = false
-        /// Whether the runtime's state after every branch is checked against the state it branched from, by
-        /// a full identity, and every step that left something that its branch found left nothing alive is
-        /// taken for real to check that (on in debug builds): a branch that does not come back exactly, or
-        /// that missed what the step left alive, is an ``ExploreFailure``.
-        package var checksBranches = Options.isDebugBuild
-        #if DEBUG
-        static let isDebugBuild = true
-        #else
-        static let isDebugBuild = false
-        #endif
-        /// The secrets a snapshot's restore needs (``Base/snapshot(_:)``: a snapshot never holds them), by
-        /// name; one not here is read from `COORDRUN_SECRET_NAME` in the environment.
-        public var secrets: [String: FlowValue] = [:]
+    public typealias Options = ExploreOptions
 
-        /// Where exploration starts.
-        public enum Base {
-            /// The app's start.
-            case start
-            /// A link the app declares (`ScriptRuntime.open(_:)`).
-            case link(String)
-            /// A snapshot's JSON (`ScriptRuntime.restore(_:)`).
-            case snapshot(String)
-        }
-
-        /// Defaults: 12 steps deep, 10,000 states, from the app's start.
-        public init() {}
-    }
 
     /// How far a search has come, for a progress line.
-    package struct Progress {
-        /// States found.
-        package let states: Int
-        /// Actions taken.
-        package let transitions: Int
-        /// States found and not expanded yet.
-        package let frontier: Int
-        /// Seconds since the search began.
-        package let seconds: Double
-    }
+    package typealias Progress = ExploreProgress
+
 
     /// Makes a runtime with the app's scripts loaded, not started: the explorer's first, and a fresh one
     /// whenever a branch needs it (``Explorer``). Every runtime it makes must be the same: call
@@ -142,86 +82,17 @@ public final class Explorer {
     }
 
     /// What an app looks like at a state, as the report keeps it.
-    package struct StateSeen {
-        /// The state's identity (``Explorer``): 32 hexadecimal digits.
-        package let key: String
-        /// Whether the app's view stood for some of its data.
-        package let viewed: Bool
-        /// The visible screen's type ("" when none).
-        package let screen: String
-        /// The visible screen's title, when it has one (an alert's).
-        package let title: String?
-        /// The class of the coordinator that shows it ("" when none).
-        package let owner: String
-        /// How the top modal is presented (``Presentation``'s description: `pageSheet`, `fullScreen`,
-        /// `formSheet, not dismissable`), nil when no modal is up.
-        package let modal: String?
-        /// Whether a modal is up.
-        package var inModal: Bool { modal != nil }
-        /// The selected tab's title, when a tab bar shows.
-        package let tab: String?
-        /// The gateway's state.
-        package let gateway: String
-        /// Every screen type shown anywhere in the window.
-        package let shownTypes: [String]
-        /// The invariants (`flow.invariant`) that do not hold here: each name, with why it could not be told
-        /// when its function failed.
-        package var brokenInvariants: [BrokenInvariant] = []
-        /// The reachable properties (`flow.reachable`) whose predicate holds here, by name.
-        package var goals: [String] = []
-        /// Why the properties could not be checked here (one changed the scripts' data), or nil.
-        package var propertyFault: String?
-        /// Whether it is a state the search looks for (``Options/stopAt``).
-        package var isStop = false
-    }
+    package typealias StateSeen = ExploredState
+
 
 
     /// What one action taken at a state gave.
-    package struct Outcome {
-        /// Where it led, or why it failed (the step was undone).
-        package enum Result {
-            /// The state it led to.
-            case state(StateSeen)
-            /// Why it failed (the error's message, with its place).
-            case failed(String)
-            /// Not followed: it would leave more requests of `kind` waiting than the search follows
-            /// (``Options/maxPending``); `waiting` of them.
-            case cut(kind: String, waiting: Int)
-        }
-        /// What the user did.
-        package let action: UserStep
-        /// Where it led, or why it failed.
-        package let result: Result
-        /// The output no handler heard, when the action was a tap nobody handles.
-        package let unhandled: (screen: String, output: String)?
-        /// What the lifecycle oracle found after the step: what it left running without a screen, and what
-        /// it left alive (found when the state's expansion ends, ``Expansion``).
-        package internal(set) var violations: [String]
-        /// The range of a random draw the step failed at for want of a value given (it stands for an
-        /// action per value, ``drawing(_:_:)``).
-        var drawNeeded: ClosedRange<Int>? = nil
-        /// Why a later the step ran failed (``Application/failedLaters``): the step stood, the later's
-        /// changes were undone; an error of the app.
-        package internal(set) var laterFailure: String? = nil
-    }
+    package typealias Outcome = ExploreOutcome
+
 
     /// What expanding one state gave: every action the user has there and where each led.
-    ///
-    /// The lifecycle oracle collects garbage once at the end of each state's expansion, and gives what it
-    /// finds left alive to the action that left it (the oracle names the step that finished the flow or took
-    /// the screen away); what no action of the state left goes to the state itself. So what is found, and
-    /// the path it is reported with, depend only on the state, not on which runtime expanded which states
-    /// before it: a search split among worker processes reports what one process does.
-    public struct Expansion {
-        /// How many actions the user has at the state.
-        package let actionCount: Int
-        /// What each action gave, in the order they were taken.
-        package internal(set) var outcomes: [Outcome]
-        /// What the oracle found alive at the end that no action of the state left: the state's own finding.
-        package internal(set) var leftAlive: [String]
-        /// How many fresh runtimes the expansion needed (``Explorer``).
-        package internal(set) var freshRuntimes = 0
-    }
+    public typealias Expansion = ExploreExpansion
+
 
     /// The base's identity, once ``start()`` reached it: where a walk begins (``walk(_:)``).
     private var baseKey: String?

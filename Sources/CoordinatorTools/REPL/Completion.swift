@@ -49,7 +49,7 @@ struct Completer {
 
     func candidates(for word: String, lineBefore: String) -> [String] {
         if lineBefore.trimmed.isEmpty && word.hasPrefix(":") {
-            return REPL.commands.map { ":" + $0.name }.filter { $0.hasPrefix(word) && $0 != ":N" }.sorted()
+            return MetaCommands.all.map { ":" + $0.name }.filter { $0.hasPrefix(word) && $0 != ":N" }.sorted()
         }
         if let function = Self.stringArgument(of: lineBefore) {
             // Inside `tap("` the visible screen's outputs, inside `tab("` the tab titles, inside `swipeTo("` the

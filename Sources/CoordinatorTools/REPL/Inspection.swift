@@ -65,4 +65,37 @@ struct Inspection {
         if screen.outputs.isEmpty { text += "    (none)\n" }
         return text
     }
+
+    /// `:windows`: the app's windows, each with its visible stack; `*` marks the one the user acts on.
+    func windows() -> String {
+        app.windows.all.map { window in
+            let mark = window === app.window ? "* " : "  "
+            let shown = window.visibleStack.map(\.name).joined(separator: " > ")
+            return mark + "window \(window.number): " + (shown.isEmpty ? "(nothing shown)" : TextStyle.inert(shown)) + "\n"
+        }.joined()
+    }
+
+    /// `:pending`: what waits on the outside world: the clock's timers (each with its flow and time left),
+    /// the requests waiting for answers, and the link `heldLink` held until the gateway is in `state`.
+    func pending(heldLink: String?, until state: AppState?) -> String {
+        let clock = app.clock
+        var lines = ["clock: \(AppClock.seconds(clock.now)) s"]
+        for timer in clock.timers {
+            let owner = timer.owner.map { "\($0.name)#\($0.id)" } ?? "(a finished flow)"
+            let due = AppClock.seconds(max(0, timer.due - clock.now))
+            lines.append("  timer \(timer.id) of \(owner): in \(due) s" + (timer.period.map { ", every \(AppClock.seconds($0)) s" } ?? ""))
+        }
+        if clock.timers.isEmpty { lines.append("  (no timers pending)") }
+        for request in app.pendingRequests {
+            let owner = request.owner.map { "\($0.name)#\($0.id)" } ?? "(a finished flow)"
+            let outcomes = app.requestDeclarations[request.kind]?.outcomes.map(\.name).joined(separator: ", ") ?? ""
+            let payload = request.payload.map { " " + $0.luaLiteral } ?? ""
+            lines.append("  request \(request.kind)#\(request.id) of \(owner)" + payload + " (answers: \(outcomes))")
+        }
+        if app.pendingRequests.isEmpty { lines.append("  (no requests pending)") }
+        if let heldLink {
+            lines.append("  link \(TextStyle.inert(heldLink)) held until \(state.map { "\($0)" } ?? "its state")")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
 }

@@ -7,7 +7,7 @@ import CoordinatorScript
 /// loaded (`loadline`: first as `return LINE`, so an expression prints its values; a chunk that is not
 /// complete yet waits for more lines), called (`docall`: atomically, so a failing line leaves the app as
 /// it was, and interruptibly, see ``CtrlC``), its values printed (`l_print`, through ``ValuePrinter``) and
-/// its error reported (`report`). On top of Lua: the `:commands` (``commands``), run mode's shortcuts
+/// its error reported (`report`). On top of Lua: the `:commands` (``MetaCommands``), run mode's shortcuts
 /// (``Mode/run``), the visible screen shown after every line that changed it, and ``completions(for:lineBefore:)``.
 ///
 /// ```swift
@@ -154,7 +154,7 @@ public final class REPL {
         defer { draws.observer = nil }
         let outcome = runtime.lua.interruptible { runtime.lua.withTimeLimit(timeLimit) {
             let declarations = runtime.appDeclarations
-            let unheard = app.unheard.count, unheardSignals = app.unheardSignals.count, taps = app.tapsTaken
+            let unheard = app.unheard.count, unheardSignals = app.unheardSignals.count, taps = app.input.tapsTaken
             let failedLaters = app.failedLaters.count
             var outcome = dispatch(line)
             var ok = outcome.ok
@@ -170,7 +170,7 @@ public final class REPL {
                 // A tap is never a silent no-op: `tap('reset')` on a screen whose handler is missing says so.
                 let more = app.unheard.count &- unheard &- 1
                 output.write(style.dim("(nothing handles \(last.output) on \(last.screen)" + (more > 0 ? ", and \(more) more" : "") + ")") + "\n")
-            } else if ok, app.tapsTaken != taps, signature == before {
+            } else if ok, app.input.tapsTaken != taps, signature == before {
                 output.write(style.dim("(the tap changed nothing on screen)") + "\n")
             }
             if ok, app.unheardSignals.count != unheardSignals, let last = app.unheardSignals.last {

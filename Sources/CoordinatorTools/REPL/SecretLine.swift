@@ -15,11 +15,11 @@ struct SecretLine {
         let app: Application
         let secrets: Int, steps: Int
 
-        init(app: Application) { (self.app, secrets, steps) = (app, app.secretsTaken, app.steps.count) }
+        init(app: Application) { (self.app, secrets, steps) = (app, app.input.secretsTaken, app.steps.count) }
 
         /// The line just run, when it typed a secret.
         func line(succeeded: Bool) -> SecretLine? {
-            guard app.secretsTaken != secrets else { return nil }
+            guard app.input.secretsTaken != secrets else { return nil }
             let taken = succeeded && app.steps.count > steps ? Array(app.steps[steps...]) : []
             guard !taken.isEmpty else { return SecretLine(shown: "(a line that typed a secret)", recorded: nil) }
             return SecretLine(shown: taken.map { $0.luaSource(secret: SecretText.mask) }.joined(separator: "\n  "),

@@ -1,8 +1,13 @@
-/// The navigation verbs: each builds a ``Transition`` and has the coordinator's ``Coordinator/router``
-/// perform it for this coordinator, which then owns the screens it shows. Every verb takes `animated` and
-/// a completion that runs after the transition, inside the same operation (if it throws, the transition
-/// is undone too).
-extension Coordinator {
+/// The navigation verbs, as XCoordinator's `TransitionPerformer` gives them to a coordinator: each builds a
+/// ``Transition`` and has the coordinator's ``Coordinator/router`` perform it for this coordinator, which
+/// then owns the screens it shows. Every verb takes `animated` and a completion that runs after the
+/// transition, inside the same operation (if it throws, the transition is undone too). Every
+/// ``Coordinator`` is one: `try push("UserEdit")` in a coordinator's ``Coordinator/start(_:)``.
+public protocol TransitionPerformer: Coordinator {}
+
+extension Coordinator: TransitionPerformer {}
+
+extension TransitionPerformer {
     /// Performs a transition with this coordinator's router, then `completion`, as one operation.
     public func perform(_ transition: Transition, animated: Bool = true, completion: (() throws -> Void)? = nil) throws {
         let router = try activeRouter()
@@ -203,7 +208,7 @@ extension Coordinator {
             let split = SplitContainer(context: app.context, supplementary: supplementary != nil, owner: self, replacing: router.stack)
             try router.perform(.setContainer(split), for: self, animated: false)
             let columns = [(SplitContainer.Column.primary, primary), (.secondary, secondary)] + (supplementary.map { [(.supplementary, $0)] } ?? [])
-        for (column, coordinator) in columns {
+            for (column, coordinator) in columns {
                 if let stack = split.stack(column) { coordinator.setRouter(router.router(on: stack)) }
             }
             return split
