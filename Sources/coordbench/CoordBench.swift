@@ -9,7 +9,7 @@ import CoordinatorLua
 import Glibc
 #endif
 
-/// `swift run -c release coordbench [--json] [--quick]`: the bridge against the raw C API, journeys
+/// `swift run -c release --static-swift-stdlib coordbench [--json] [--quick]`: the bridge against the raw C API, journeys
 /// against native Swift and plain Lua, signals, memory, leaks and reload, each comparison measured in the
 /// same run.
 @main
@@ -17,7 +17,7 @@ struct CoordBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coordbench",
         abstract: "Measure the coordinator runtime against its floors, in one run.",
-        discussion: "Build in release mode: swift run -c release coordbench. Figures are the best of several rounds."
+        discussion: "Build in release mode: swift run -c release --static-swift-stdlib coordbench. Figures are the best of several rounds."
     )
 
     @Flag(help: "Print the figures as JSON.")

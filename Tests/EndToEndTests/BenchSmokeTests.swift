@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The benchmark keeps working: every case runs with tiny counts (its figures are not looked at here;
-/// performance is measured by `swift run -c release coordbench`, never by the tests).
+/// performance is measured by `swift run -c release --static-swift-stdlib coordbench`, never by the tests).
 @Suite struct BenchSmokeTests {
     @Test func everyCaseRunsAndTheJSONIsWellFormed() throws {
         let process = Process()
