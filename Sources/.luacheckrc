@@ -4,7 +4,7 @@ max_line_length = 140
 
 -- A new project's files are checked where they belong: in a project `coordrun init` makes, under the
 -- .luacheckrc it writes (EditorCommandTests).
-exclude_files = { "coordrun/Scaffold/**" }
+exclude_files = { "coordrun/Commands/Scaffold/**" }
 
 -- The editor annotations: `---@meta` files of declarations, whose functions have no bodies, and whose
 -- descriptions are as long as they need; the driver functions are globals no file here reads (131), nor the classes it declares (241).

@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import CoordinatorOptions
 import CoordinatorTools
 
@@ -41,16 +46,32 @@ struct CoordRunOptions: ParsableArguments {
     var snapshotKey: String?
 
     /// Each long option (`--timeout`) and whether it takes a value (the next argument, or `--name=value`),
-    /// as ArgumentParser shows them in the help: read when a command line has a long option.
+    /// from ArgumentParser's own description of these options (`_dumpHelp()`, the JSON its
+    /// `--experimental-dump-help` prints): read when a command line has a long option.
     static let longOptions: [String: Bool] = {
+        guard let dump = try? JSONDecoder().decode(ArgumentDump.self, from: Data(_dumpHelp().utf8)) else { return [:] }
         var options: [String: Bool] = [:]
-        for line in helpMessage(columns: 100_000).split(separator: "\n") {
-            let words = line.split(separator: " ")
-            guard let name = words.first, name.hasPrefix("--") else { continue }
-            options[String(name)] = words.count > 1 && words[1].hasPrefix("<")
+        for argument in dump.command.arguments ?? [] where argument.kind != "positional" {
+            for name in argument.names ?? [] where name.kind == "long" { options["--" + name.name] = argument.kind == "option" }
         }
         return options
     }()
+
+    /// The parts of ArgumentParser's description of the options read here (its ToolInfoV0 format).
+    private struct ArgumentDump: Decodable {
+        struct Command: Decodable { let arguments: [Argument]? }
+        struct Argument: Decodable {
+            struct Name: Decodable {
+                /// `long`, `short` or `longWithSingleDash`.
+                let kind: String
+                let name: String
+            }
+            /// `positional`, `option` (takes a value) or `flag`.
+            let kind: String
+            let names: [Name]?
+        }
+        let command: Command
+    }
 }
 
 /// coordrun's own options as a run uses them: ArgumentParser reads them (``CoordRunOptions``) only when

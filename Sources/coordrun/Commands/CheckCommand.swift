@@ -193,103 +193,53 @@ struct LanguageServerCheck {
             ended.withLock { $0 = true }
             _ = Processes.stop(child)
         }
+        let client = LanguageServerClient(name: server, child: child, timeout: timeout)
         let root = Files.currentFolder()
-        func uri(_ path: String) -> String { "file://" + (path.hasPrefix("/") ? path : root + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)) }
-        func send(_ json: String) throws {
-            guard Processes.send("Content-Length: \(json.utf8.count)\r\n\r\n" + json, to: child) else {
-                throw Failure(description: "\(server) stopped reading")
-            }
+        func uri(_ path: String) -> String {
+            "file://" + (path.hasPrefix("/") ? path : root + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path))
         }
-        func receive() throws -> FlowValue {
-            var length = -1
-            while let line = Processes.readLine(from: child) {
-                let header = line.hasSuffix("\r") ? String(line.dropLast()) : line
-                if header.isEmpty { break }
-                if header.lowercased().hasPrefix("content-length:") { length = Int(header.dropFirst("content-length:".count).drop { $0 == " " }) ?? -1 }
-            }
-            guard length >= 0, let bytes = Processes.read(length, from: child) else {
-                throw Failure(description: "\(server) ended or did not answer within \(Int(timeout)) s")
-            }
-            do { return try FlowValue(json: Self.withoutNulls(String(decoding: bytes, as: UTF8.self))) } catch {
-                throw Failure(description: "a message of \(server) that is not JSON coordrun reads: \(error)")
-            }
-        }
-        /// A request of the server's own (its settings, a progress token): answered as an editor with no
-        /// settings of its own answers it.
-        func answer(_ message: FlowValue) throws {
-            let id = message["id"].map { $0.intValue.map(String.init) ?? $0.json } ?? "null"
-            let items = message["params"]?["items"]?.listValue?.count ?? 0
-            let asksConfiguration = message["method"]?.stringValue == "workspace/configuration"
-            let result = asksConfiguration ? "[" + Array(repeating: "{}", count: items).joined(separator: ",") + "]" : "null"
-            try send("{\"jsonrpc\":\"2.0\",\"id\":\(id),\"result\":\(result)}")
-        }
-        let rootURI = FlowValue.string(uri(root)).json
-        try send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"processId\":\(Processes.processID()),\"rootUri\":\(rootURI),"
-                 + "\"workspaceFolders\":[{\"uri\":\(rootURI),\"name\":\"workspace\"}],\"clientInfo\":{\"name\":\"coordrun check\"},"
-                 + "\"capabilities\":{\"textDocument\":{\"publishDiagnostics\":{}},\"window\":{\"workDoneProgress\":true},"
-                 + "\"workspace\":{\"configuration\":true,\"workspaceFolders\":true}}}}")
+        try client.send(Request(id: .number(1), method: "initialize", params: InitializeParams(
+            processId: Int(Processes.processID()), rootUri: uri(root), workspaceFolders: [.init(uri: uri(root), name: "workspace")],
+            clientInfo: .init(name: "coordrun check"))))
         while true {
-            let message = try receive()
-            if message["id"]?.intValue == 1, message["method"] == nil { break }
-            if message["id"] != nil, message["method"] != nil { try answer(message) }
+            let message = try client.receive()
+            if message.id == .number(1), message.method == nil { break }
+            if message.id != nil, message.method != nil { try client.answer(message) }
         }
-        try send("{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}")
+        try client.send(Notification(method: "initialized", params: EmptyObject()))
         // The workspace is loaded when the server's progress ends.
         while true {
-            let message = try receive()
-            if message["id"] != nil, message["method"] != nil { try answer(message); continue }
-            if message["method"]?.stringValue == "$/progress", message["params"]?["value"]?["kind"]?.stringValue == "end" { break }
+            let message = try client.receive()
+            if message.id != nil, message.method != nil { try client.answer(message); continue }
+            if message.method == "$/progress", message.params?.value?.kind == "end" { break }
         }
         var wanted: Set<String> = []
         for file in files {
             guard let text = Files.readFile(file) else { throw Failure(description: "cannot read \(file)") }
             wanted.insert(uri(file))
-            try send("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\(FlowValue.string(uri(file)).json),"
-                     + "\"languageId\":\"lua\",\"version\":1,\"text\":\(FlowValue.string(text).json)}}}")
+            try client.send(Notification(method: "textDocument/didOpen", params: DidOpenParams(
+                textDocument: .init(uri: uri(file), languageId: "lua", version: 1, text: text))))
         }
-        var found: [String: [FlowValue]] = [:]
+        var found: [String: [LanguageServerMessage.Diagnostic]] = [:]
         while !wanted.isSubset(of: Set(found.keys)) {
-            let message = try receive()
-            if message["id"] != nil, message["method"] != nil { try answer(message); continue }
-            guard message["method"]?.stringValue == "textDocument/publishDiagnostics", let file = message["params"]?["uri"]?.stringValue else { continue }
-            found[file] = message["params"]?["diagnostics"]?.listValue ?? []
+            let message = try client.receive()
+            if message.id != nil, message.method != nil { try client.answer(message); continue }
+            guard message.method == "textDocument/publishDiagnostics", let file = message.params?.uri else { continue }
+            found[file] = message.params?.diagnostics ?? []
         }
         var lines: [String] = []
         for file in files {
-            func line(_ diagnostic: FlowValue) -> Int { diagnostic["range"]?["start"]?["line"]?.intValue ?? 0 }
-            let diagnostics = (found[uri(file)] ?? []).sorted { line($0) < line($1) }
-            for diagnostic in diagnostics {
-                let line = (diagnostic["range"]?["start"]?["line"]?.intValue ?? 0) + 1
-                let code = diagnostic["code"]?.stringValue.map { $0 + ": " } ?? ""
-                let message = (diagnostic["message"]?.stringValue ?? "").split(separator: "\n").joined(separator: " ")
-                lines.append("\(file.hasPrefix("./") ? String(file.dropFirst(2)) : file):\(line): [emmylua_ls] \(code)\(message)")
+            for diagnostic in (found[uri(file)] ?? []).sorted(by: { $0.range.start.line < $1.range.start.line }) {
+                let code: String = switch diagnostic.code {
+                case .number(let number)?: "\(number): "
+                case .string(let text)?: text + ": "
+                case nil: ""
+                }
+                let message = diagnostic.message.split(separator: "\n").joined(separator: " ")
+                let path = file.hasPrefix("./") ? String(file.dropFirst(2)) : file
+                lines.append("\(path):\(diagnostic.range.start.line + 1): [emmylua_ls] \(code)\(message)")
             }
         }
         return lines
-    }
-
-    /// `json` with each `null` outside strings read as `false`: the messages carry nulls where a field is
-    /// absent, and none of the fields read here is told apart by it (FlowValue has no null).
-    static func withoutNulls(_ json: String) -> String {
-        var out = "", inString = false, escaped = false
-        var scalars = json.unicodeScalars[...]
-        while let scalar = scalars.first {
-            if inString {
-                if escaped { escaped = false } else if scalar == "\\" { escaped = true } else if scalar == "\"" { inString = false }
-                out.unicodeScalars.append(scalar)
-                scalars = scalars.dropFirst()
-            } else if scalar == "\"" {
-                inString = true
-                out.unicodeScalars.append(scalar)
-                scalars = scalars.dropFirst()
-            } else if scalars.starts(with: "null".unicodeScalars) {
-                out += "false"
-                scalars = scalars.dropFirst(4)
-            } else {
-                out.unicodeScalars.append(scalar)
-                scalars = scalars.dropFirst()
-            }
-        }
-        return out
     }
 }
