@@ -75,3 +75,39 @@ import Testing
         #expect(long.isEmpty, "\(long.count) Swift lines over 160 columns: \(long.prefix(20))")
     }
 }
+
+/// Each library's public API is a promise to hosts: docs/API/ holds it, one line per public declaration, and
+/// a change to it shows in review beside the code that makes it (`scripts/api-digest` writes the digests).
+@Suite struct PublicAPITests {
+    /// The modules of this build (beside the test bundle).
+    static let modules = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("Modules").path
+
+    @Test func eachLibrarysPublicAPIIsTheDigestCheckedIn() throws {
+        let root = SafetyInventoryTests.root
+        let result = try SourceRulesTests.run(["python3", root + "/scripts/api-digest", "--modules", Self.modules, "--check"], in: root)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("CoordinatorCore: ") && result.output.contains("CoordinatorTools: "), "\(result.output)")
+    }
+
+    /// The check really compares: a digest that lacks a declaration the module has, and names one it does
+    /// not, fails, naming both.
+    @Test func aDeclarationAddedOrRemovedFailsNamingIt() throws {
+        let root = SafetyInventoryTests.root
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-digest-" + UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in try FileManager.default.contentsOfDirectory(atPath: root + "/docs/API") {
+            try FileManager.default.copyItem(atPath: root + "/docs/API/" + name, toPath: folder + "/" + name)
+        }
+        let core = folder + "/CoordinatorCore.txt"
+        var lines = try String(contentsOfFile: core, encoding: .utf8).split(separator: "\n").map(String.init)
+        let dropped = try #require(lines.first { $0.hasPrefix("Coordinator: func finish(") })
+        lines.removeAll { $0 == dropped }
+        lines.append("Coordinator: func teleport()")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: core, atomically: true, encoding: .utf8)
+        let result = try SourceRulesTests.run(["python3", root + "/scripts/api-digest", "--modules", Self.modules, "--digests", folder, "--check"], in: root)
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("  + " + dropped) && result.output.contains("  - Coordinator: func teleport()"), "\(result.output)")
+        #expect(result.output.contains("CoordinatorTools: ") && !result.output.contains("CoordinatorTools: the public API differs"), "\(result.output)")
+    }
+}

@@ -37,7 +37,7 @@ public final class Application {
     /// Every window's root coordinator, in the windows' order.
     package var roots: [Coordinator] { windows.all.compactMap(\.coordinator) }
     /// The built-in screen type of alerts.
-    public let alertType: ScreenType
+    package let alertType: ScreenType
     /// What a scripting layer carries out for the app (links, a relaunch) and where it joins in.
     package var scripting = ScriptingLayer()
 
@@ -63,13 +63,13 @@ public final class Application {
     public var steps: [UserStep] { stepLog.steps }
     /// The gateway's state when the root coordinator last started: where ``steps`` begin (a snapshot's
     /// replay starts the app in it again).
-    public var startState: AppState { stepLog.startState }
+    package var startState: AppState { stepLog.startState }
     /// The window's width when the root coordinator last started: a snapshot's replay starts the app that
     /// wide again.
-    public var startSizeClass: SizeClass { stepLog.startWidth }
+    package var startSizeClass: SizeClass { stepLog.startWidth }
     /// The storage (without its secret keys) when the root coordinator last started: a snapshot's replay
     /// starts the app with it again.
-    public var startStorage: FlowRecord { stepLog.startStorage }
+    package var startStorage: FlowRecord { stepLog.startStorage }
     /// The most steps ``steps`` keeps (100,000 by default, a few megabytes); past it the app records no
     /// more and ``stepsOverflowed`` is true. A link that rebuilds the app from its start starts the count
     /// again.
@@ -79,7 +79,7 @@ public final class Application {
     }
     /// Whether the app took more than ``maximumSteps`` steps since it started (its steps no longer lead to
     /// where it is, so a snapshot of it cannot be replayed).
-    public var stepsOverflowed: Bool { stepLog.overflowed }
+    package var stepsOverflowed: Bool { stepLog.overflowed }
 
     /// An app whose gateway starts in `state`.
     public init(state: AppState = .authorization) {
@@ -108,7 +108,7 @@ public final class Application {
     }
 
     /// The requests of the app: the kinds it declares and those waiting for their answers.
-    public let requests: RequestBook
+    package let requests: RequestBook
     /// The kinds of request the outside answers, by kind.
     public var requestDeclarations: [String: RequestDeclaration] { requests.declarations }
     /// The requests waiting for their answers, oldest first.
@@ -160,7 +160,7 @@ public final class Application {
     }
 
     /// The events the outside world may send it: the app's own and those declared.
-    public let eventCatalog: EventCatalog
+    package let eventCatalog: EventCatalog
     /// The events the outside world may send it, by name (``EventCatalog``).
     public var eventDeclarations: [String: EventDeclaration] { eventCatalog.declarations }
 
@@ -240,7 +240,7 @@ public final class Application {
     /// Makes the root that takes the place of one that finished by itself (`flow.app(Class)`: its class
     /// again), started with the finished root's result, as the gateway starts its next flow: an app's root
     /// flow restarts rather than leave an empty window. Nil: a finished root leaves the app without one.
-    public var makeRootAgain: (() throws -> Coordinator)?
+    package var makeRootAgain: (() throws -> Coordinator)?
 
     /// Tears the whole tree down and starts a new root (``makeRootAgain``'s, or a root like the one that
     /// runs) in gateway state `state`, with `args` (which the gateway's flow for the state receives), in one
@@ -285,7 +285,7 @@ public final class Application {
     /// step's draws), else one from the system's generator where draws are live (run mode, the REPL, the
     /// preview). Without either (flow tests, exploration), an error: exploration then takes each value of
     /// the range as a branch.
-    public func draw(in range: ClosedRange<Int>) throws -> Int { try draws.draw(in: range) }
+    package func draw(in range: ClosedRange<Int>) throws -> Int { try draws.draw(in: range) }
 
     /// The visible screen emits an output, as if the user acted: ``perform(_:)`` of ``UserStep/tap(_:payload:)``.
     public func tap(_ output: String, payload: FlowValue? = nil) throws { try perform(.tap(output, payload: payload)) }
@@ -306,7 +306,7 @@ public final class Application {
     public func selectTab(titled title: String) throws { try perform(.selectTab(tabIndex(titled: title))) }
 
     /// The index of the visible tab bar's tab titled `title`, or an error that lists the titles.
-    public func tabIndex(titled title: String) throws -> Int {
+    package func tabIndex(titled title: String) throws -> Int {
         guard let tabs = visibleTabs else { throw NavigationError(.badTab, "no tab bar is showing") }
         guard let index = tabs.index(ofTitle: title) else {
             throw NavigationError(.badTab, "there is no tab titled '\(title)' (tabs: \(tabs.titles.joined(separator: ", ")))")
@@ -315,7 +315,7 @@ public final class Application {
     }
 
     /// The index of the visible pages' page titled `title`, or an error that lists the titles.
-    public func pageIndex(titled title: String) throws -> Int {
+    package func pageIndex(titled title: String) throws -> Int {
         guard let pages = window.visiblePages else { throw NavigationError(.badTab, "no pages are showing") }
         guard let index = pages.index(ofTitle: title) else {
             throw NavigationError(.badTab, "there is no page titled '\(title)' (pages: \(pages.titles.joined(separator: ", ")))")
@@ -352,7 +352,7 @@ public final class Application {
 
     /// The tab bar the user sees: the topmost container when it is a tab container (a modal covers the
     /// tab bars below it, as in UIKit).
-    public var visibleTabs: TabContainer? { (window.modals.last ?? window.root) as? TabContainer }
+    package var visibleTabs: TabContainer? { (window.modals.last ?? window.root) as? TabContainer }
 
     /// The kind of device the app runs on (``Idiom``): fixed for a launch, a phone unless a tool says
     /// otherwise.

@@ -10,7 +10,7 @@ public enum Idiom: String, Sendable, CaseIterable {
 extension Presentation {
     /// How it shows on a device of `idiom`: a popover on a phone is a page sheet (UIKit's adaptation), its
     /// dismissability and detents kept; anything else as it is.
-    public func adapted(to idiom: Idiom) -> Presentation {
+    package func adapted(to idiom: Idiom) -> Presentation {
         guard idiom == .phone, style == .popover else { return self }
         var sheet = self
         sheet.style = .pageSheet

@@ -53,14 +53,14 @@ public struct FlowRecord: Sendable {
 
     /// Fields in any order, added one by one (a bridge reading a table builds a record so); ``finish()``
     /// sorts them. A repeated name keeps its last value.
-    public struct Builder {
+    package struct Builder {
         @usableFromInline var fields: [Field] = []
         /// An empty builder with room for `capacity` fields.
-        @inlinable public init(capacity: Int = 0) { fields.reserveCapacity(capacity) }
+        @inlinable package init(capacity: Int = 0) { fields.reserveCapacity(capacity) }
         /// Adds a field (a later one with the same key wins).
-        @inlinable public mutating func add(_ key: String, _ value: FlowValue) { fields.append(Field(key, value)) }
+        @inlinable package mutating func add(_ key: String, _ value: FlowValue) { fields.append(Field(key, value)) }
         /// The record of the fields added.
-        public consuming func finish() -> FlowRecord { FlowRecord(sorting: fields) }
+        package consuming func finish() -> FlowRecord { FlowRecord(sorting: fields) }
     }
 
     init(sorting fields: [Field]) {

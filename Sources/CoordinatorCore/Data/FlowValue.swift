@@ -95,7 +95,7 @@ extension FlowValue: CustomStringConvertible {
 
     /// The text a person reads: strings without quotes, a record's `label` field when it has one, else its
     /// `name`, else ``description``.
-    public var displayText: String { displayText(otherwise: \.description) }
+    package var displayText: String { displayText(otherwise: \.description) }
 
     /// The text a person reads, with `notation` for values that are neither strings nor named records (a
     /// scripting bridge gives its language's literal syntax).

@@ -33,7 +33,7 @@ public struct Presentation: Sendable, Equatable, CustomStringConvertible {
     public var isSwipeable: Bool { dismissable && style != .fullScreen }
 
     /// Why the user cannot swipe it away ("" when they can).
-    public var unswipeableReason: String {
+    package var unswipeableReason: String {
         style == .fullScreen ? "it covers the screen (presentation = \"fullScreen\")" : dismissable ? "" : "it was presented with dismissable = false"
     }
 
@@ -94,7 +94,7 @@ extension Screen {
 
     /// What an alert's action `title` does, when it is not ordinary; nil for an ordinary action, and for
     /// every output of a screen that is no alert (whatever its inputs are named).
-    public func role(ofAlertAction title: String) -> AlertActionRole? {
+    package func role(ofAlertAction title: String) -> AlertActionRole? {
         guard alertStyle != nil else { return nil }
         if self["cancel"]?.stringValue == title { return .cancel }
         if self["destructive"]?.listValue?.contains(.string(title)) == true { return .destructive }

@@ -101,7 +101,7 @@ public final class Window {
 
     /// The screens the user can tap now: the visible screen, or the top screen of each column of a
     /// ``visibleSplit``, secondary first.
-    public var tappableScreens: [Screen] {
+    package var tappableScreens: [Screen] {
         if let split = visibleSplit { return split.columnTops.map(\.screen) }
         return visibleScreen.map { [$0] } ?? []
     }
@@ -139,7 +139,7 @@ public final class Window {
     package func canGoBack(in container: Presentable) -> Bool { backStack(in: container) != nil }
 
     /// Every shown screen, including the ones in unselected tabs.
-    public var allScreens: [Screen] { ([root] + modals).flatMap(\.screens) }
+    package var allScreens: [Screen] { ([root] + modals).flatMap(\.screens) }
 
     /// Whether `stack` is shown: the root, a modal, or a tab of either. Costs the number of containers,
     /// whatever the stacks hold.

@@ -13,7 +13,7 @@ public final class AppClock {
     public private(set) var timers: [AppTimer] = []
     /// How many timers one ``advance(by:in:)`` may fire: past it, the step fails (a repeating timer of a
     /// tiny period over a long time would never end).
-    public static let maximumFirings = 100_000
+    package static let maximumFirings = 100_000
     private var made = 0
     let context: AppContext
 
@@ -103,7 +103,7 @@ public final class AppClock {
     }
 
     /// Seconds as people write them: `2`, `2.5`, `0.001`.
-    public static func seconds(_ value: Double) -> String {
+    package static func seconds(_ value: Double) -> String {
         if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)
     }

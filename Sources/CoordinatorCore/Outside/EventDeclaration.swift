@@ -23,20 +23,20 @@ public struct EventDeclaration: Sendable, Equatable {
 
     /// The app's own lifecycle events, declared in every app: `background` (the app left the screen) and
     /// `foreground` (it came back).
-    public static let builtIn = [EventDeclaration("background"), EventDeclaration("foreground")]
+    package static let builtIn = [EventDeclaration("background"), EventDeclaration("foreground")]
 
     /// Whether it is one of the app's own lifecycle events (``builtIn``).
-    public var isBuiltIn: Bool { Self.builtIn.contains { $0.name == name } }
+    package var isBuiltIn: Bool { Self.builtIn.contains { $0.name == name } }
 
     /// The payloads a sending may carry, as exploration tries them: each example, or none.
-    public var payloads: [FlowValue?] { takesPayload ? examples.map { $0 } : [nil] }
+    package var payloads: [FlowValue?] { takesPayload ? examples.map { $0 } : [nil] }
 }
 
 /// The events an app's outside world may send it (``Application/eventCatalog``): its own lifecycle events and
 /// those declared; and their delivery, to every running coordinator that listens, from the root down.
-public final class EventCatalog {
+package final class EventCatalog {
     /// The events, by name.
-    public private(set) var declarations: [String: EventDeclaration] =
+    package private(set) var declarations: [String: EventDeclaration] =
         Dictionary(uniqueKeysWithValues: EventDeclaration.builtIn.map { ($0.name, $0) })
     let context: AppContext
 

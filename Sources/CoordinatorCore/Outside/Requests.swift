@@ -38,11 +38,11 @@ public struct RequestDeclaration: Sendable, Equatable {
 /// The requests of an app (``Application/requests``): the kinds it declares, and the requests its
 /// coordinators started that wait for their answers, oldest first. Every change is undone with a failed
 /// operation.
-public final class RequestBook {
+package final class RequestBook {
     /// The kinds of request the outside answers, by kind.
-    public private(set) var declarations: [String: RequestDeclaration] = [:]
+    package private(set) var declarations: [String: RequestDeclaration] = [:]
     /// The requests waiting for their answers, oldest first.
-    public private(set) var pending: [PendingRequest] = []
+    package private(set) var pending: [PendingRequest] = []
     let context: AppContext
     weak var app: Application?
 

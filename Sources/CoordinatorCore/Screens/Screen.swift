@@ -35,7 +35,7 @@ public final class Screen: Presentable {
     #if !COORDINATOR_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked) // SAFETY[one-thread]
     #endif
-    public internal(set) var renderCount = 0
+    package internal(set) var renderCount = 0
     /// Outputs of this instance beyond its type's (an alert's actions).
     let extraOutputs: [OutputSpec]
     // The three below are read on every output (a handler is copied out of the table before it is called).

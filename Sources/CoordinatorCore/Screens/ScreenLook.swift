@@ -6,36 +6,36 @@
 ///                             list: .init(from: "recipients", title: "name", subtitle: "bank"),
 ///                             controls: ["pin": .secure, "rating": .stars]))
 /// ```
-public struct ScreenLook: Equatable, Sendable {
+package struct ScreenLook: Equatable, Sendable {
     /// A field shown with its label: an input's value.
-    public struct Field: Equatable, Sendable {
+    package struct Field: Equatable, Sendable {
         /// What it is called on the screen.
-        public let label: String
+        package let label: String
         /// The input whose value it shows.
-        public let input: String
+        package let input: String
         /// A field labelled `label` (default: the input's name) showing input `input`.
-        public init(label: String? = nil, input: String) {
+        package init(label: String? = nil, input: String) {
             self.label = label ?? input
             self.input = input
         }
     }
 
     /// A list drawn as rows: each item of an input, by two of its fields.
-    public struct List: Equatable, Sendable {
+    package struct List: Equatable, Sendable {
         /// The input holding the items.
-        public let from: String
+        package let from: String
         /// The field each row is titled by (nil: the item itself, or its `name` or `title`).
-        public let title: String?
+        package let title: String?
         /// The field under it (nil: none).
-        public let subtitle: String?
+        package let subtitle: String?
         /// The rows of input `from`, titled by `title` with `subtitle` under it.
-        public init(from: String, title: String? = nil, subtitle: String? = nil) {
+        package init(from: String, title: String? = nil, subtitle: String? = nil) {
             (self.from, self.title, self.subtitle) = (from, title, subtitle)
         }
     }
 
     /// The control an output's payload is entered with.
-    public enum Control: String, CaseIterable, Sendable {
+    package enum Control: String, CaseIterable, Sendable {
         /// A text field for any value (the default).
         case text
         /// A field that does not show what is typed (a PIN, a password).
@@ -51,18 +51,18 @@ public struct ScreenLook: Equatable, Sendable {
     }
 
     /// The title drawn at the top (nil: the type's title).
-    public let title: String?
+    package let title: String?
     /// Text drawn under it (nil: the screen's rendering).
-    public let text: String?
+    package let text: String?
     /// The fields, in order.
-    public let fields: [Field]
+    package let fields: [Field]
     /// The list, if one is drawn.
-    public let list: List?
+    package let list: List?
     /// The control of each output that takes a value, by output name.
-    public let controls: [String: Control]
+    package let controls: [String: Control]
 
     /// A look; every part optional.
-    public init(title: String? = nil, text: String? = nil, fields: [Field] = [], list: List? = nil, controls: [String: Control] = [:]) {
+    package init(title: String? = nil, text: String? = nil, fields: [Field] = [], list: List? = nil, controls: [String: Control] = [:]) {
         (self.title, self.text, self.fields, self.list, self.controls) = (title, text, fields, list, controls)
     }
 }

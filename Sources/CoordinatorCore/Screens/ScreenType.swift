@@ -123,7 +123,7 @@ public final class ScreenType {
     /// When each of its outputs that is not always there is offered, by output name (``OutputCondition``).
     public private(set) var conditions: [String: OutputCondition] = [:]
     /// How it says it looks, for what draws it as a prototype (``ScreenLook``); nil: drawn from its inputs.
-    public private(set) var look: ScreenLook?
+    package private(set) var look: ScreenLook?
 
     /// A type named `name` with its inputs and outputs, the title shown above its rendering (default: the
     /// name) and the text its screens render to (default: their inputs listed).
@@ -191,7 +191,7 @@ public final class ScreenType {
 
     /// Sets how it looks (``look``). A field or a list of an input it does not declare, or a control for
     /// an output it does not declare or one that takes no value, is an error.
-    public func setLook(_ look: ScreenLook?) throws {
+    package func setLook(_ look: ScreenLook?) throws {
         if let look {
             for input in look.fields.map(\.input) + [look.list?.from].compactMap({ $0 }) where self.input(named: input) == nil {
                 throw NavigationError(.unknownInput, "screen \(name): its look shows '\(input)', which is not one of its inputs" +
