@@ -1,17 +1,18 @@
 /* CCoordinatorLuaGlue: coroutine.resume and coroutine.wrap that follow the running coroutine (see
    coordlua_hooks.h).
 
-   Both call the coroutine library's own functions (`resume`, `create`) through a thin wrapper: while the
-   coroutine runs it is the runtime record's running thread and it has the hooks the running call needs,
-   so that Ctrl-C, a time limit or a cancellation reaches code inside it and an instruction budget counts
-   it.
+   While a coroutine runs it is the runtime record's running thread and it has the hooks the running call
+   needs, so that Ctrl-C, a time limit or a cancellation reaches code inside it and an instruction budget
+   counts it. Both resume their coroutine with lua_resume inside that bracket (resume_moving), as cheap as
+   the library's own: coroutine.resume puts its boolean in front of the results, a function
+   coroutine.wrap made returns them as they are.
 
-   The library's resume is called directly, in the wrapper's own frame (no protected call, which would
-   cost a third of a resume), so the record must be put back on every way out, and resume has no way out
-   but its return: the coroutine's own errors come back as results; arguments are checked before the
-   record changes; and what else could raise, an allocation, never happens, because the only strings
-   resume makes (its five messages below, all short and so interned by Lua) are kept alive in the registry
-   ("coordlua.resumeMessages"), where making one again finds the existing string. */
+   Neither runs in a protected call (which would cost a third of a resume), so the record must be put back
+   on every way out, and a resume has no way out but its return: the coroutine's own errors come back as a
+   status; arguments are checked before the record changes; and what else could raise, an allocation,
+   never happens, because the only strings a resume makes (its five messages below, all short and so
+   interned by Lua) are kept alive in the registry ("coordlua.resumeMessages"), where making one again finds
+   the existing string. */
 #include "CCoordinatorLuaGlue.h"
 
 /* The messages the library's resume may make: kept alive, so that making them allocates nothing. */
@@ -20,25 +21,48 @@ static const char *const resumeMessages[] = {
     "too many arguments to resume", "too many results to resume",
 };
 
-/* Calls the library's resume on the values on the stack, the coroutine `co` first, with `co` the running
-   thread meanwhile: resume's results. */
-static int resume_following(lua_State *L, lua_State *co) {
+/* Resumes `co` with the `nargs` values on top of L's stack, `co` the running thread meanwhile: the number
+   of values it yielded or returned, moved to L's stack, or -1 with the error on top of L's stack (`co`'s
+   own error, or one of the messages kept alive). */
+static int resume_moving(lua_State *L, lua_State *co, int nargs) {
+    if (!lua_checkstack(co, nargs)) {
+        lua_pushstring(L, resumeMessages[3]);
+        return -1;
+    }
     coordlua_Runtime *rt = coordlua_runtime(L);
     lua_State *outer = rt->current;
+    lua_xmove(L, co, nargs);
     rt->current = co;
-    coordlua_install_hook(co, rt);
-    int results = rt->coroutineResume(L);
+    /* Nothing asked for and no hook of the runtime's on it: nothing to install (the common case, checked
+       here rather than in a call). */
+    if (rt->interruptRequested || rt->stopArmed || rt->budgeted || lua_gethook(co) == coordlua_hook) coordlua_install_hook(co, rt);
+    int yielded = 0;
+    int status = lua_resume(co, L, nargs, &yielded);
     rt->current = outer;
     /* A stop asked for while the coroutine ran holds here too. */
     if (rt->interruptRequested || rt->budgeted || rt->deadline || rt->cancel) coordlua_install_hook(L, rt);
-    return results;
+    if (status != LUA_OK && status != LUA_YIELD) {
+        lua_xmove(co, L, 1);
+        return -1;
+    }
+    if (!lua_checkstack(L, yielded + 1)) {
+        lua_settop(co, -yielded - 1);
+        lua_pushstring(L, resumeMessages[4]);
+        return -1;
+    }
+    lua_xmove(co, L, yielded);
+    return yielded;
 }
 
-/* coroutine.resume. */
+/* coroutine.resume: true and what the coroutine yielded or returned, or false and its error. */
 static int resume(lua_State *L) {
     lua_State *co = lua_tothread(L, 1);
     if (co == NULL) return coordlua_runtime(L)->coroutineResume(L);  /* its own argument error, from this frame */
-    return resume_following(L, co);
+    int results = resume_moving(L, co, lua_gettop(L) - 1);
+    lua_pushboolean(L, results >= 0);
+    if (results < 0) results = 1;  /* the error */
+    lua_rotate(L, -(results + 1), 1);
+    return results + 1;
 }
 
 /* A function coroutine.wrap made: upvalue 1 is its coroutine. An error ends the call as coroutine.wrap's
@@ -46,10 +70,8 @@ static int resume(lua_State *L) {
    it), and a string gets the caller's position. */
 static int wrapped(lua_State *L) {
     lua_State *co = lua_tothread(L, lua_upvalueindex(1));
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_rotate(L, 1, 1);
-    int results = resume_following(L, co);
-    if (lua_toboolean(L, -results)) return results - 1;  /* the values after resume's true */
+    int results = resume_moving(L, co, lua_gettop(L));
+    if (results >= 0) return results;
     int status = lua_status(co);
     if (status != LUA_OK && status != LUA_YIELD) {
         status = lua_resetthread(co);

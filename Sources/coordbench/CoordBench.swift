@@ -43,7 +43,8 @@ struct CoordBench: ParsableCommand {
 
     /// The groups in the order they run, with the cases each one answers to in `--only`.
     static let groups: [(name: String, cases: [String])] = [
-        ("bridge", ["bridge", "closure", "method", "output"]), ("patterns", ["patterns"]), ("journey", ["journey"]), ("signal", ["signal"]),
+        ("bridge", ["bridge", "closure", "method", "output"]), ("patterns", ["patterns"]), ("coroutines", ["coroutines"]),
+        ("journey", ["journey"]), ("signal", ["signal"]),
         ("memory", ["memory"]), ("leak", ["leak"]), ("reload", ["reload"]), ("scaling", ["scaling"]),
         ("tests", ["tests"]), ("links", ["links"]), ("explore", ["explore"]), ("image", ["image"]), ("cancel", ["cancel"]), ("runtime", ["runtime"]),
     ]
@@ -108,6 +109,7 @@ struct CoordBench: ParsableCommand {
             results += try bridgeCases(calls: count(5_000_000), rounds: rounds) { wanted("bridge") || wanted($0) }
         }
         if wanted("patterns") { results += try patternCase(iterations: count(100_000), rounds: rounds) }
+        if wanted("coroutines") { results += try coroutineCase(pingPongs: count(1_000_000), rounds: rounds) }
         if wanted("journey") { results += try journeyCases(journeys: count(50_000), rounds: rounds, root: root) }
         // A round of the signal case is under a millisecond: ten times the rounds, so that one stall of the
         // machine (a preemption, a slower clock) cannot cover them all.
