@@ -89,11 +89,17 @@ let package = Package(
             ],
             plugins: ["EmbedFilesPlugin"]
         ),
+        .target(
+            // The preview's bounded HTTP/1.1 and WebSocket server over FlyingSocks: the protocols alone
+            // (no runtime, no tools), so that they are tested on their own.
+            name: "CoordinatorServer",
+            dependencies: [.product(name: "FlyingSocks", package: "FlyingFox")]
+        ),
         .executableTarget(
             // `coordrun serve`: the web preview (coordrun runs it).
             name: "coordrun-serve",
             dependencies: [
-                "CoordinatorTools", "CoordinatorOptions",
+                "CoordinatorTools", "CoordinatorOptions", "CoordinatorServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ],
@@ -137,6 +143,11 @@ let package = Package(
         .testTarget(
             name: "CoordinatorToolsTests",
             dependencies: ["CoordinatorTools", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            // The preview's server: SHA-1 against FIPS 180's vectors, WebSocket frames against RFC 6455.
+            name: "CoordinatorServerTests",
+            dependencies: ["CoordinatorServer"]
         ),
         .testTarget(
             // coordrun itself, run as a user runs it (and coordbench, for its smoke test).

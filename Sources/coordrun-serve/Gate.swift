@@ -1,3 +1,4 @@
+import CoordinatorServer
 import CoordinatorTools
 
 /// Who may reach the preview, checked on every request before anything runs (docs/Security.md, "The web

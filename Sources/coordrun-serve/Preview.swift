@@ -1,3 +1,4 @@
+import CoordinatorServer
 import CoordinatorOptions
 import CoordinatorTools
 import Foundation
@@ -179,14 +180,27 @@ actor Preview {
 
 /// The preview's pages and requests: `GET /` the page, `GET /state` the app as JSON, `POST /action` an
 /// action, `GET /snapshot` the app as a snapshot to download, `GET /graph.svg` the flow graph, `GET /live` a
-/// WebSocket of every change (``PreviewServer`` upgrades it). Every request passes the ``Gate`` first;
+/// WebSocket of every change (``BoundedServer`` upgrades it). Every request passes the ``Gate`` first;
 /// anything else is a clear error; a refused action changes nothing.
-struct PreviewHandler: Sendable {
+struct PreviewHandler: RequestHandler {
     let preview: Preview
     /// Who may reach it: every request passes here first.
     let gate: Gate
     /// The most bytes a request's body may hold (an action: ``PreviewSession/maximumActionBytes``).
     var bodyLimit: Int { PreviewSession.maximumActionBytes }
+    /// The WebSocket of every change.
+    var livePath: String? { "/live" }
+
+    /// Refused by the gate, on the head alone.
+    func refusal(_ request: Request) -> Request.Refused? {
+        gate.refusal(request).map { Request.Refused(status: $0.status, message: $0.message) }
+    }
+
+    /// Every state of the preview from now on.
+    func subscribe() async -> LiveFeed {
+        let (states, listener) = await preview.subscribe()
+        return LiveFeed(messages: states) { [preview] in await preview.unsubscribe(listener) }
+    }
 
     /// The answer to `request`: refused by the gate, or what the preview gives.
     func answer(_ request: Request) async -> Response {

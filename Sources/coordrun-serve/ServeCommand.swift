@@ -1,3 +1,4 @@
+import CoordinatorServer
 import ArgumentParser
 import CoordinatorOptions
 import CoordinatorTools
@@ -82,11 +83,11 @@ struct ServeCommand: AsyncParsableCommand {
                 process\n
                 """.utf8))
         }
-        let server: PreviewServer
+        let server: BoundedServer
         do {
             let address: any SocketAddress = host.contains(":") ? try sockaddr_in6.inet6(ip6: host, port: port)
                 : try sockaddr_in.inet(ip4: host == "localhost" ? "127.0.0.1" : host, port: port)
-            server = try PreviewServer(address: address, handler: PreviewHandler(preview: preview, gate: gate))
+            server = try BoundedServer(address: address, handler: PreviewHandler(preview: preview, gate: gate))
         } catch {
             FileHandle.standardError.write(Data("coordrun serve: cannot listen on \(host):\(port): \(error.localizedDescription)\n".utf8))
             throw ExitCode.failure

@@ -4,8 +4,33 @@ import Foundation
 import Glibc
 #endif
 
-/// The preview's HTTP/1.1 and WebSocket server, over FlyingSocks' sockets: bounded so that no peer stops
-/// it for the others (docs/Preview.md, "Limits"):
+/// What a ``BoundedServer`` serves: it decides on a request's head, answers the requests it lets in, and
+/// may stream text messages to WebSockets.
+package protocol RequestHandler: Sendable {
+    /// Why `request` is refused, on its head alone (its body is never read, its connection closes), or nil.
+    func refusal(_ request: Request) -> Request.Refused?
+    /// The most bytes a request's body may hold.
+    var bodyLimit: Int { get }
+    /// The answer to a request let in, its body read.
+    func answer(_ request: Request) async -> Response
+    /// `response` with the headers every answer carries, refusals too.
+    func finish(_ response: Response) -> Response
+    /// The path a page opens its WebSocket on (`GET`), or nil when there is none.
+    var livePath: String? { get }
+    /// A WebSocket's messages from now on, and what ends them when the socket closes.
+    func subscribe() async -> LiveFeed
+}
+
+/// The text messages one WebSocket is sent, until `end` is called.
+package struct LiveFeed: Sendable {
+    package let messages: AsyncStream<String>
+    package let end: @Sendable () async -> Void
+
+    package init(messages: AsyncStream<String>, end: @escaping @Sendable () async -> Void) { (self.messages, self.end) = (messages, end) }
+}
+
+/// An HTTP/1.1 and WebSocket server over FlyingSocks' sockets (the preview's: `coordrun serve`), bounded so
+/// that no peer stops it for the others (docs/Preview.md, "Limits"):
 ///
 /// - a request line or header line over 8 KiB, or headers over 64 KiB, are answered 431 as soon as they are
 ///   seen, each byte scanned once (``ByteReader``);
@@ -14,7 +39,7 @@ import Glibc
 ///   WebSocket), which is shut at once, or is closed at once when none is idle; running out of descriptors
 ///   all the same, the newcomer is taken in through a descriptor held in reserve, and the server goes on;
 /// - a WebSocket message over 1 MiB closes that socket with 1009 before it is read.
-actor PreviewServer {
+package actor BoundedServer {
     /// What a connection is doing: only idle ones may be closed to make room.
     private enum Phase { case idle, busy, live }
 
@@ -27,9 +52,9 @@ actor PreviewServer {
 
     private let listener: AsyncSocket
     private let pool: any AsyncSocketPool
-    private let handler: PreviewHandler
+    private let handler: any RequestHandler
     /// The most connections open at once.
-    let capacity: Int
+    package let capacity: Int
     private var connections: [Int: Connection] = [:]
     private var nextNumber = 0
     /// A descriptor held in reserve: closed to accept (and close) a connection when the process has none
@@ -37,7 +62,7 @@ actor PreviewServer {
     private var spare: Int32
 
     /// A server of `handler` on `address` (listening when this returns).
-    init(address: some SocketAddress, handler: PreviewHandler) throws {
+    package init(address: some SocketAddress, handler: any RequestHandler) throws {
         let socket = try Socket(domain: Int32(type(of: address).family))
         try socket.setValue(true, for: .localAddressReuse)
         try socket.bind(to: address)
@@ -52,10 +77,10 @@ actor PreviewServer {
     }
 
     /// The address it listens on.
-    nonisolated var address: Socket.Address? { try? listener.socket.sockname() }
+    package nonisolated var address: Socket.Address? { try? listener.socket.sockname() }
 
     /// Serves until the task is cancelled or the listening socket fails.
-    func run() async throws {
+    package func run() async throws {
         try await pool.prepare()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [pool] in try await pool.run() }
@@ -141,7 +166,7 @@ actor PreviewServer {
     }
 
     /// One connection: requests and their answers, until it closes, breaks a limit or becomes a WebSocket.
-    private static func serve(_ socket: AsyncSocket, number: Int, handler: PreviewHandler, server: PreviewServer) async {
+    private static func serve(_ socket: AsyncSocket, number: Int, handler: any RequestHandler, server: BoundedServer) async {
         defer { try? socket.close() }
         var reader = ByteReader(socket)
         while true {
@@ -158,7 +183,7 @@ actor PreviewServer {
             guard await server.enter(.busy, number) else { return }
             // The gate decides on the head alone: a refused request's body is never read, and its
             // connection is closed (what follows the head is not read either).
-            if let refusal = handler.gate.refusal(request) {
+            if let refusal = handler.refusal(request) {
                 try? await socket.write(handler.finish(Response.error(refusal.status, refusal.message)).bytes(keepAlive: false))
                 return
             }
@@ -170,11 +195,11 @@ actor PreviewServer {
             } catch {
                 return
             }
-            if request.path == "/live", request.method == "GET" {
+            if let live = handler.livePath, request.path == live, request.method == "GET" {
                 switch WebSocket.accept(request) {
                 case .success(let handshake):
                     guard (try? await socket.write(handshake.bytes(keepAlive: true))) != nil, await server.enter(.live, number) else { return }
-                    await live(socket, reader: reader, preview: handler.preview)
+                    await Self.live(socket, reader: reader, feed: await handler.subscribe())
                     return
                 case .failure(let refused):
                     try? await socket.write(handler.finish(Response.error(refused.status, refused.message)).bytes(keepAlive: false))
@@ -187,10 +212,11 @@ actor PreviewServer {
         }
     }
 
-    /// A page's WebSocket: every state from now on, until the page goes or breaks a rule. One task writes
-    /// every frame (states, answers to pings, the close), whole, in turn; at most 16 wait, the newest kept.
-    private static func live(_ socket: AsyncSocket, reader: ByteReader, preview: Preview) async {
-        let (states, listener) = await preview.subscribe()
+    /// A page's WebSocket: every message of `feed` from now on, until the page goes or breaks a rule. One
+    /// task writes every frame (messages, answers to pings, the close), whole, in turn; at most 16 wait, the
+    /// newest kept.
+    private static func live(_ socket: AsyncSocket, reader: ByteReader, feed: LiveFeed) async {
+        let states = feed.messages
         let (outgoing, send) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingNewest(16))
         enum Part { case states, reader, writer }
         await withTaskGroup(of: Part.self) { group in
@@ -216,6 +242,6 @@ actor PreviewServer {
             send.finish()
             group.cancelAll()
         }
-        await preview.unsubscribe(listener)
+        await feed.end()
     }
 }

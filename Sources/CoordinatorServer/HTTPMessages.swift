@@ -1,19 +1,23 @@
-import CoordinatorTools
 import FlyingSocks
 import Foundation
 
 /// The bytes a connection sent, read as they are needed, with every read bounded: a line is looked for only
 /// in the bytes not scanned yet (reading a line costs its length, however it arrives), and no read asks for
 /// more than the caller allows.
-struct ByteReader {
-    let socket: AsyncSocket
+package struct ByteReader: Sendable {
+    /// Another read: at most the count's bytes, at least one; throws when the peer has gone.
+    private let read: @Sendable (Int) async throws -> [UInt8]
     private var buffer: [UInt8] = []
     /// Where the unread bytes start in `buffer`.
     private var start = 0
     /// How far the current line has been scanned for its end.
     private var scanned = 0
 
-    init(_ socket: AsyncSocket) { self.socket = socket }
+    /// A reader of `socket`.
+    package init(_ socket: AsyncSocket) { read = { try await socket.read(atMost: $0) } }
+
+    /// A reader of what `read` gives (a test's bytes).
+    package init(reading read: @escaping @Sendable (Int) async throws -> [UInt8]) { self.read = read }
 
     /// Another read from the socket, appended; throws when the peer has gone.
     private mutating func fill() async throws {
@@ -22,11 +26,11 @@ struct ByteReader {
             scanned -= start
             start = 0
         }
-        buffer += try await socket.read(atMost: 16 << 10)
+        buffer += try await read(16 << 10)
     }
 
     /// The next line without its `\r\n` (or `\n`), or nil when it is longer than `limit` bytes.
-    mutating func line(limit: Int) async throws -> [UInt8]? {
+    package mutating func line(limit: Int) async throws -> [UInt8]? {
         scanned = max(scanned, start)
         while true {
             if let end = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -44,7 +48,7 @@ struct ByteReader {
     }
 
     /// The next `count` bytes.
-    mutating func bytes(_ count: Int) async throws -> [UInt8] {
+    package mutating func bytes(_ count: Int) async throws -> [UInt8] {
         while buffer.count - start < count { try await fill() }
         defer { start += count }
         return Array(buffer[start..<(start + count)])
@@ -52,42 +56,44 @@ struct ByteReader {
 }
 
 /// A request the preview read: method, path and query, headers by lowercased name, body.
-struct Request {
-    var method: String
-    var path: String
-    var query: [String: String]
-    var headers: [String: String]
-    var body: [UInt8]
+package struct Request {
+    package var method: String
+    package var path: String
+    package var query: [String: String]
+    package var headers: [String: String]
+    package var body: [UInt8]
     /// Whether the connection stays open after the answer.
-    var keepAlive: Bool
+    package var keepAlive: Bool
 
-    func header(_ name: String) -> String? { headers[name.lowercased()] }
+    package func header(_ name: String) -> String? { headers[name.lowercased()] }
 
     /// The limits a request must keep, and their status when broken (docs/Preview.md).
-    enum Limit {
+    package enum Limit {
         /// The request line and each header line: 8 KiB.
-        static let line = 8 << 10
+        package static let line = 8 << 10
         /// The request line and headers together: 64 KiB.
-        static let head = 64 << 10
+        package static let head = 64 << 10
     }
 
     /// A request that cannot be taken: its status and reason; the connection is closed after the answer.
-    struct Refused: Error {
-        let status: Int
-        let message: String
+    package struct Refused: Error {
+        package let status: Int
+        package let message: String
+
+        package init(status: Int, message: String) { (self.status, self.message) = (status, message) }
     }
 
     /// Headers a request may carry once only: two of them would let two readers see two requests.
-    static let single: Set<String> = ["host", "origin", "content-length", "content-type", "transfer-encoding", "x-coordrun-token",
+    package static let single: Set<String> = ["host", "origin", "content-length", "content-type", "transfer-encoding", "x-coordrun-token",
                                       "sec-fetch-site", "sec-fetch-mode", "upgrade", "sec-websocket-key"]
 
     /// The length of the body that follows the head (its `Content-Length`), or nil when it has none; the
     /// body is read only once the request is let in (``readBody(from:limit:)``).
-    var bodyLength: Int?
+    package var bodyLength: Int?
 
     /// Reads the next request's head (its line and headers) from `reader`, not its body; nil when the peer
     /// closed the connection between requests.
-    static func head(from reader: inout ByteReader) async throws -> Request? {
+    package static func head(from reader: inout ByteReader) async throws -> Request? {
         var total = 0
         func nextLine() async throws -> String? {
             guard let line = try await reader.line(limit: Limit.line) else {
@@ -153,7 +159,7 @@ struct Request {
 
     /// Reads the body the head announced (``bodyLength``), at most `limit` bytes: a request's body is read
     /// only after the gate let the request in, so a refused one never fills the server's memory.
-    mutating func readBody(from reader: inout ByteReader, limit: Int) async throws {
+    package mutating func readBody(from reader: inout ByteReader, limit: Int) async throws {
         guard let count = bodyLength, count > 0 else { return }
         guard count <= limit else {
             throw Refused(status: 413, message: "the body is \(count) bytes, over the \(limit >> 20) MiB a request may hold")
@@ -163,27 +169,31 @@ struct Request {
 }
 
 /// An answer: status, headers, body.
-struct Response {
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
+package struct Response {
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
 
-    init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         (self.status, self.headers, self.body) = (status, headers, body)
     }
 
     /// JSON text.
-    static func json(_ status: Int, _ text: String) -> Response {
+    package static func json(_ status: Int, _ text: String) -> Response {
         Response(status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: Array(text.utf8))
     }
 
     /// `{"error": message}`.
-    static func error(_ status: Int, _ message: String) -> Response {
-        json(status, FlowValue.record(["error": .string(message)]).json)
+    package static func error(_ status: Int, _ message: String) -> Response {
+        struct ErrorBody: Encodable { let error: String }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let text = (try? encoder.encode(ErrorBody(error: message))).map { String(decoding: $0, as: UTF8.self) } ?? #"{"error":"?"}"#
+        return json(status, text)
     }
 
     /// The bytes on the wire, saying whether the connection stays open.
-    func bytes(keepAlive: Bool) -> Data {
+    package func bytes(keepAlive: Bool) -> Data {
         var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
         for (name, value) in headers { head += name + ": " + value + "\r\n" }
         if status != 101 {
@@ -193,7 +203,7 @@ struct Response {
         return Data(head.utf8) + Data(body)
     }
 
-    static func reason(_ status: Int) -> String {
+    package static func reason(_ status: Int) -> String {
         switch status {
         case 101: "Switching Protocols"
         case 200: "OK"
