@@ -5,8 +5,10 @@ Run by Tests/EndToEndTests/PreviewBrowserTests.swift:
     preview_a11y_test.py PREVIEW_URL SCREENSHOTS
 It runs axe-core (from PyPI's selenium-axe-python, which scripts/ensure-deps --test installs) over the page
 and accepts no serious or moderate violation; takes a step by the keyboard and checks that the focus is on
-the new screen; at a phone's width (390 px) checks the page is one column with every control on screen; in
-the dark palette checks the colours change; and takes screenshots of the three (phone, desktop, dark).
+the new screen; at a phone's width (390 px) checks the page is one column with every control on screen; as a
+phone shows it (Chromium's mobile emulation: no scrollbar) at 360, 375, 390, 393, 412 and 430 px, checks that
+the panels stack under the device, at its full width, and that every control is on screen; in the dark
+palette checks the colours change; and takes screenshots (phone, phone emulated at 390 px, desktop, dark).
 Prints one line a check; exits 1 at the first that fails.
 """
 import os
@@ -55,6 +57,24 @@ try:
     columns = driver.execute_script("return getComputedStyle(document.getElementById('side')).gridTemplateColumns.split(' ').length")
     check(columns == 1, "the panels are one column at 390 px")
     driver.save_screenshot(os.path.join(shots, "preview-phone.png"))
+    # As a phone shows it: no scrollbar to take room and make the panels wrap.
+    for phone in (360, 375, 390, 393, 412, 430):
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": phone, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+        layout = driver.execute_script(
+            "const box = id => document.getElementById(id).getBoundingClientRect();"
+            "const controls = [...document.querySelectorAll('button, input, select, a, [tabindex]')]"
+            "  .filter(e => e.offsetParent !== null && e.getBoundingClientRect().width > 0);"
+            "return { width: document.documentElement.scrollWidth, device: box('device'), side: box('side'),"
+            "  offscreen: controls.filter(e => { const r = e.getBoundingClientRect(); return r.left < -0.5 || r.right > innerWidth + 0.5; })"
+            "    .map(e => e.id || e.textContent.trim().slice(0, 20) || e.tagName) }")
+        check(layout["width"] <= phone, "at %d px on a phone the page is no wider (%d px)" % (phone, layout["width"]))
+        check(layout["side"]["top"] >= layout["device"]["bottom"] - 0.5,
+              "at %d px on a phone the panels are under the device, not beside it" % phone)
+        check(layout["side"]["width"] >= phone - 40, "at %d px on a phone the panels take the width (%d px)" % (phone, layout["side"]["width"]))
+        check(not layout["offscreen"], "at %d px on a phone every control is on screen (%s)" % (phone, layout["offscreen"]))
+        if phone == 390:
+            driver.save_screenshot(os.path.join(shots, "preview-phone-emulated.png"))
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     driver.set_window_size(1280, 900)
     light = driver.execute_script("return getComputedStyle(document.querySelector('section')).backgroundColor")
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
