@@ -11,16 +11,7 @@ func coroutineCase(pingPongs n: Int, rounds: Int) throws -> [BenchResult] {
         ("coroutine.wrap", "local co = coroutine.wrap(function() while true do coroutine.yield() end end)\n"
             + "for _ = 1, \(n) do co() end"),
     ]
-    var results: [BenchResult] = []
-    for (name, code) in loops {
-        let raw = try RawLua()
-        let lua = try LuaState()
-        lua.tracebacks = false
-        let rawLoop = try raw.compile(code)
-        let ourLoop = try lua.load(code, name: "coroutines")
-        let times = try compare(rounds: rounds, operations: n, product: { try ourLoop.callValues() }, floor: { try raw.call(rawLoop) })
-        results.append(BenchResult(name: "\(name) ping-pong", value: times.product, unit: "ns",
-                                   floor: times.floor, floorName: "Lua's own coroutine library", target: 1.1))
+    return try loops.map { name, code in
+        try againstPlainLua("\(name) ping-pong", code, operations: n, rounds: rounds, floorName: "Lua's own coroutine library")
     }
-    return results
 }
