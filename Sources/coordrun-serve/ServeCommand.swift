@@ -10,46 +10,10 @@ import Foundation
 @main
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "coordrun serve",
-        abstract: "Serve a live web preview of the app: the visible screen as a card to click, the tree, the events, time travel and links.",
-        usage: "coordrun serve [<options>] <script>",
-        discussion: """
-            Every action a page takes is a line of the session's REPL (its history, :record). Exit status: 1 when the \
-            app does not load or the port cannot be opened.
-            """)
+        commandName: "coordrun serve", abstract: ServeOptions.abstract, usage: ServeOptions.usage, discussion: ServeOptions.discussion)
 
-    @Argument(help: "The app's main script.")
-    var script: String
-
-    @Option(help: ArgumentHelp("The port to listen on (0: any free port; the address is printed).", valueName: "port"))
-    var port: UInt16 = 8080
-
-    @Option(help: ArgumentHelp("""
-        The address to listen on: loopback unless told otherwise; on every address, each request carries the token \
-        the printed URL holds (whoever has it runs Lua in the preview).
-        """, valueName: "address"))
-    var host = "127.0.0.1"
-
-    @Flag(help: "Reload the app's scripts whenever one of them is saved; every open page shows the result.")
-    var watch = false
-
-    /// `--state`, `--open`, `--restore`: where the app starts, as in coordrun.
-    @OptionGroup var start: StartOptions
-
-    @Option(name: .customLong("snapshot-key"), help: ArgumentHelp("""
-        Sign the snapshots the page downloads with this key, and restore only those it signed (a page cannot restore \
-        a forged one).
-        """, valueName: "file"))
-    var snapshotKey: String?
-
-    /// `--timeout`: the most seconds one action may run.
-    @OptionGroup var actionTimeout: ActionTimeout
-
-    @OptionGroup var limitOptions: LimitOptions
-
-    mutating func validate() throws {
-        try start.requireOneIdiom()
-    }
+    /// The command line (coordrun's `serve` declares the same).
+    @OptionGroup var options: ServeOptions
 
     /// Parses and runs the command as ArgumentParser's `main` does, a usage mistake ending with status 2
     /// (``CommandEnding``).
@@ -67,6 +31,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let (script, port, host, watch) = (options.script, options.port, options.host, options.watch)
+        let (start, snapshotKey, actionTimeout, limitOptions) = (options.start, options.snapshotKey, options.actionTimeout, options.limitOptions)
         let preview: Preview
         do {
             let key = try snapshotKey.map { try SnapshotKey(contentsOf: $0) }

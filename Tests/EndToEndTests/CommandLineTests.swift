@@ -87,6 +87,30 @@ import TestSupport
         #expect(try Programs.run(["--bogus"], input: "").status == 1)
     }
 
+    /// `coordrun serve`'s help, its mistakes and its shell completion are coordrun's own: a coordrun copied
+    /// where no preview program sits beside it answers them all, and only running the preview needs it.
+    @Test func serveHelpMistakesAndCompletionNeedNotThePreviewsProgram() throws {
+        let folder = try TemporaryDirectory()
+        let alone = folder.path + "/coordrun"
+        try FileManager.default.copyItem(atPath: Programs.coordrun, toPath: alone)
+        let help = try Programs.run(alone, ["serve", "--help"], input: "")
+        #expect(help.status == 0 && help.out.contains("USAGE: coordrun serve") && help.out.contains("--port <port>")
+                && help.out.contains("--snapshot-key <file>"), "\(help.status) \(help.out)\(help.err)")
+        #expect(try Programs.run(alone, ["help", "serve"], input: "").out == help.out)
+        let mistake = try Programs.run(alone, ["serve", "--port", "x", "app.lua"], input: "")
+        #expect(mistake.status == 2 && mistake.err.contains("--port"), "\(mistake.status) \(mistake.err)")
+        let missing = try Programs.run(alone, ["serve"], input: "")
+        #expect(missing.status == 2 && missing.err.contains("<script>"), "\(missing.status) \(missing.err)")
+        // serve's options (`--port` is serve's alone), as each shell's script spells them.
+        for (shell, port) in [("bash", "--port"), ("zsh", "--port"), ("fish", "'port='")] {
+            let script = try Programs.run(alone, ["--generate-completion-script", shell], input: "")
+            #expect(script.status == 0 && script.out.contains(port), "\(shell): \(script.err)")
+        }
+        // Running the preview is what needs its program: without it, a clear error.
+        let run = try Programs.run(alone, ["serve", repositoryRoot + "/scripts/app.lua"], input: "")
+        #expect(run.status == 1 && run.err.contains("cannot run") && run.err.contains("coordrun-serve"), "\(run.err)")
+    }
+
     @Test func hintsNameCoordrunAsItWasTyped() throws {
         let folder = try TemporaryDirectory()
         let recorded = folder.path + "/tests/session_test.lua"

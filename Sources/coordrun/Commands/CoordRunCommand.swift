@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoordinatorOptions
 import CoordinatorTools
 
 /// The command tree: `coordrun` and its subcommands (`test`, `routes`, `explore`). `coordrun`'s own
@@ -79,15 +80,20 @@ struct CoordRunCommand: ParsableCommand {
 
 /// `coordrun serve SCRIPT`: the web preview, which is its own program (`coordrun-serve`, beside coordrun: its
 /// HTTP server links Foundation, which coordrun does not, so that coordrun starts as fast as lua). coordrun
-/// runs it with the same arguments; `coordrun serve --help` lists its options (docs/Preview.md).
+/// reads the command line as the program does (``ServeOptions``), then runs it with the same arguments
+/// (docs/Preview.md).
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "Serve a live web preview of the app: screens to click, the tree, events, time travel, links (coordrun serve --help).",
-        usage: "coordrun serve [<options>] <script>")
+        commandName: "serve", abstract: ServeOptions.abstract, usage: ServeOptions.usage, discussion: ServeOptions.discussion)
 
-    @Argument(parsing: .captureForPassthrough, help: "The app's script and the preview's options (coordrun serve --help lists them).")
-    var arguments: [String] = []
+    /// The preview's command line, declared here too: its help, completion and mistakes come from coordrun,
+    /// built or not the preview's program.
+    @OptionGroup var options: ServeOptions
 
-    func run() throws { Processes.runSibling("coordrun-serve", arguments) }
+    /// Runs the preview's program with the command line as given (after `serve`).
+    func run() throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let given = arguments.firstIndex(of: "serve").map { Array(arguments[($0 + 1)...]) } ?? []
+        Processes.runSibling("coordrun-serve", given)
+    }
 }

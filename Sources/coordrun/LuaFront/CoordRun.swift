@@ -26,8 +26,8 @@ enum CoordRun {
                 Terminal.writeOut(script)
                 Processes.exit(0)
             }
-            // The preview is its own program, which reads its own command line (help included).
-            if arguments.first == "serve" { Processes.runSibling("coordrun-serve", Array(arguments.dropFirst())) }
+            // `serve` is read here too (its help, completion and mistakes are coordrun's), then its program runs
+            // (``ServeCommand``).
             if let name = arguments.first, let command = CoordRunCommand.subcommand(named: name) {
                 runCommand(command, typedAs: "coordrun \(name)", Array(arguments.dropFirst()))
             } else {

@@ -47,8 +47,8 @@ enum Processes {
         var argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil] // SAFETY[c-buffer]
         execv(program, &argv)
         Terminal.writeError("""
-            coordrun: cannot run \(program) (\(String(cString: strerror(errno)))): build it with swift build -c \
-            release --product \(name); scripts/coordrun serve builds it\n
+            coordrun: cannot run \(program) (\(String(cString: strerror(errno)))): build it with \
+            scripts/build-release \(name); scripts/coordrun serve builds it\n
             """)
         exit(1)
     }
