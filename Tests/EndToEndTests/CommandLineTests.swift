@@ -90,9 +90,14 @@ import TestSupport
     /// `coordrun serve`'s help, its mistakes and its shell completion are coordrun's own: a coordrun copied
     /// where no preview program sits beside it answers them all, and only running the preview needs it.
     @Test func serveHelpMistakesAndCompletionNeedNotThePreviewsProgram() throws {
-        let folder = try TemporaryDirectory()
-        let alone = folder.path + "/coordrun"
-        try FileManager.default.copyItem(atPath: Programs.coordrun, toPath: alone)
+        // A hard link in a folder of its own beside the build (a copy could not run while another test's
+        // child still held the copy's file open: "text file busy").
+        let folder = URL(fileURLWithPath: Programs.coordrun).deletingLastPathComponent()
+            .appendingPathComponent("coordrun-alone-" + UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let alone = folder + "/coordrun"
+        try FileManager.default.linkItem(atPath: Programs.coordrun, toPath: alone)
         let help = try Programs.run(alone, ["serve", "--help"], input: "")
         #expect(help.status == 0 && help.out.contains("USAGE: coordrun serve") && help.out.contains("--port <port>")
                 && help.out.contains("--snapshot-key <file>"), "\(help.status) \(help.out)\(help.err)")
