@@ -37,3 +37,34 @@ import TestSupport
         #expect(readFile(errors) == "")
     }
 }
+
+/// `coordrun storyboard` on a terminal: the exploration's progress on standard error while it runs, gone
+/// before the command's own line.
+@Suite struct StoryboardProgressTests {
+    @Test func theExplorationShowsItsProgressAndLeavesOnlyTheResult() throws {
+        let folder = try TemporaryDirectory()
+        // A counter whose 700th step waits until this test lets it go (it creates GO): past 500 expanded
+        // states the progress line is up, and it is seen mid-run.
+        try folder.write("count.lua", """
+            local flow = require "coordinator"
+            flow.screen "Count" { inputs = { "n" }, outputs = { "inc" } }
+            local App = flow.coordinator "App"
+            function App:start()
+              local screen = self:push("Count", { n = 0 })
+              screen.onInc = function()
+                if screen.n >= 700 then while not io.open("GO") do end return end
+                screen.n = screen.n + 1
+              end
+            end
+            flow.app(App)
+            """)
+        let session = try TerminalSession([Programs.coordrun, "storyboard", "count.lua", "-o", "board", "--timeout", "0", "--depth", "800"],
+                                          environment: ["TERM": "xterm", "NO_COLOR": "1"], folder: folder.path)
+        let running = try session.waitFor("transitions/s")
+        #expect(running.contains("storyboard: 501 states, 500 transitions"), "\(running)")
+        try folder.write("GO", "")
+        let ended = try session.waitFor("[exit 0]")
+        #expect(ended.contains("storyboard: board/index.html"), "\(ended)")
+        #expect(!ended.contains("transitions/s") && !ended.contains("drawing the flow"), "the progress line stayed: \(ended)")
+    }
+}

@@ -79,17 +79,20 @@ struct DiffCommand: ParsableCommand {
         var folders: [String] = []
         defer { folders.forEach(Files.removeTree) }
         var sides: [(name: String, side: FlowDiff.Side)] = []
+        let progress = ProgressLine()
         for version in [old, new] {
             let located: Version
             do { located = try locate(version) } catch { streams.notice("\(error)"); throw ExitCode(2) }
             if let folder = located.folder { folders.append(folder) }
             do {
-                sides.append((located.name, try explore(located.script)))
+                sides.append((located.name, try explore(located.script, label: "diff: \(located.name): ")))
             } catch {
+                progress.clear()
                 streams.notice("cannot explore \(located.name): " + ExploreCommand.message(for: error))
                 throw ExitCode(2)
             }
         }
+        progress.clear()
         let diff = FlowDiff(old: sides[0].side, new: sides[1].side)
         let (oldName, newName) = (sides[0].name, sides[1].name)
         if json {
@@ -106,7 +109,10 @@ struct DiffCommand: ParsableCommand {
                 streams.notice("--svg: \(failure)")
                 throw ExitCode(2)
             }
-            if let why = Graphviz.draw({ _ in diff.dot }, format: "svg", to: svg) {
+            progress.say("diff: drawing the change (Graphviz)")
+            let drawn = Graphviz.draw({ _ in diff.dot }, format: "svg", to: svg)
+            progress.clear()
+            if let why = drawn {
                 Files.remove(svg)
                 let source = (svg.hasSuffix(".svg") ? String(svg.dropLast(4)) : svg) + ".dot"
                 if let failure = Files.writing(diff.dot, to: source) {
@@ -173,8 +179,8 @@ struct DiffCommand: ParsableCommand {
         return Version(script: path, name: version + ":" + inside, folder: folder)
     }
 
-    /// What exploring `script` finds, as the diff compares it.
-    func explore(_ script: String) throws -> FlowDiff.Side {
+    /// What exploring `script` finds, as the diff compares it; on a terminal, its progress after `label`.
+    func explore(_ script: String, label: String) throws -> FlowDiff.Side {
         var options = Explorer.Options()
         options.depth = max(depth, 0)
         options.maxStates = max(maxStates, 1)
@@ -183,6 +189,7 @@ struct DiffCommand: ParsableCommand {
         let maker = ExploreCommand.maker(script: script, state: gateway.state, width: .regular, limits: limitOptions.limits,
                                          stepTimeLimit: options.stepTimeLimit)
         let explorer = try Explorer(options: options, runtime: maker)
+        ProgressLine().follow(explorer, label: label)
         let report = try explorer.run()
         return FlowDiff.Side(report: report, catalog: explorer.runtime.app.catalog, routes: explorer.runtime.declaredRoutes, script: script)
     }

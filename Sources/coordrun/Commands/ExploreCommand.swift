@@ -175,21 +175,13 @@ struct ExploreCommand: ParsableCommand {
             do { try ExploreWorkers.serve(explorer: explorer) } catch { fail(streams, "worker: \(error)") }
             return
         }
-        let progress = Terminal.isTerminal(2)
+        let progress = ProgressLine()
         let began = Processes.nanoseconds()
         // One search for each device (`--idiom both`: two, in one report), each with its own explorer.
         var parts: [(report: ExploreReport, explorer: Explorer)] = []
         for idiom in start.idioms {
             let explorer = makeExplorer(snapshot: snapshot, idiom: idiom, streams)
-            if progress {
-                let device = start.idioms.count > 1 ? idiom.rawValue + ": " : ""
-                explorer.progress = { p in
-                    Terminal.writeError("""
-                        \r\u{1B}[K\(device)\(p.states) states, \(p.transitions) transitions, \(p.frontier) to expand, \
-                        \(Int(Double(p.transitions) / max(p.seconds, 1e-9))) transitions/s
-                        """)
-                }
-            }
+            progress.follow(explorer, label: start.idioms.count > 1 ? idiom.rawValue + ": " : "")
             do {
                 let levels = ExploreLevels(explorer: explorer)
                 if let queue {
@@ -208,11 +200,11 @@ struct ExploreCommand: ParsableCommand {
                     parts.append((try explorer.run(), explorer))
                 }
             } catch {
-                if progress { Terminal.writeError("\r\u{1B}[K") }
+                progress.clear()
                 fail(streams, Self.message(for: error))
             }
         }
-        if progress { Terminal.writeError("\r\u{1B}[K") }
+        progress.clear()
         let seconds = Double(Processes.nanoseconds() - began) / 1e9
         guard let explorer = parts.first?.explorer else { fail(streams, "explore: no device to explore on") }
         let options = explorer.options

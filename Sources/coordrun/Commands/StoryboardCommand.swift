@@ -69,14 +69,20 @@ struct StoryboardCommand: ParsableCommand {
         options.maxStates = max(maxStates, 1)
         options.stepTimeLimit = actionTimeout.limit
         let storyboard: Storyboard
+        let progress = ProgressLine()
         do {
             let explorer = try Explorer(options: options, runtime: ExploreCommand.maker(script: script, state: gateway.state, width: .regular,
                                                                                           limits: limitOptions.limits, stepTimeLimit: options.stepTimeLimit))
-            storyboard = try Storyboard(report: try explorer.run(), explorer: explorer, maxCards: maxCards, tested: tested)
+            progress.follow(explorer, label: "storyboard: ")
+            let report = try explorer.run()
+            progress.say("storyboard: the screens' cards")
+            storyboard = try Storyboard(report: report, explorer: explorer, maxCards: maxCards, tested: tested)
         } catch {
+            progress.clear()
             streams.notice("cannot explore \(script): " + ExploreCommand.message(for: error))
             throw ExitCode(2)
         }
+        progress.clear()
         guard Files.makeFolders(output), let folder = Files.temporaryFolder("coordrun-storyboard") else {
             streams.notice("cannot make the folder \(output)")
             throw ExitCode(2)
@@ -85,7 +91,10 @@ struct StoryboardCommand: ParsableCommand {
         // The picture inside the page: from its <svg> on (the XML declaration and doctype are the file's).
         // One Graphviz cannot draw leaves the page without it, its graph beside the page as DOT.
         let inline: String
-        switch Graphviz.svg({ storyboard.dot(clustered: $0) }) {
+        progress.say("storyboard: drawing the flow (Graphviz)")
+        let drawn = Graphviz.svg({ storyboard.dot(clustered: $0) })
+        progress.clear()
+        switch drawn {
         case .success(let svg):
             inline = svg.firstRange(of: "<svg").map { String(svg[$0.lowerBound...]) } ?? svg
         case .failure(let why):
