@@ -265,7 +265,7 @@ import TestSupport
         let open = Self.openDescriptors(in: folder)
         var image: LuaImage? = try LuaImage(of: lua)
         try lua.run("kept = nil")
-        try lua.collectWithoutFinalizers()
+        try lua.branchCollections.withoutFinalizers()
         #expect(Self.openDescriptors(in: folder) == open) // unreachable, not finalized
         try lua.run("collectgarbage()")
         #expect(Self.openDescriptors(in: folder) == open) // finalized: the close waits

@@ -6,7 +6,7 @@ extension LuaCore {
     /// branch's commit would let go of: the tables only an undo entry keeps (``LuaUndoHold``) and the
     /// callbacks whose holders left the app (``LuaCallback/isKept``). A state reached in a branch holds
     /// these beyond what the same state reached for good holds: its fingerprint leaves them out
-    /// (``LuaFingerprint``), and a collection as committed empties them (``LuaState/collectAsCommitted()``).
+    /// (``LuaFingerprint``), and a collection as committed empties them (``BranchCollections/asCommitted()``).
     func slotsLetGoOnCommit() -> [Int32] {
         var slots: [Int32] = []
         for entry in callbacks {
@@ -24,17 +24,28 @@ extension LuaCore {
 }
 
 extension LuaState {
+    /// The collections a branch makes (``BranchCollections``).
+    package var branchCollections: BranchCollections { BranchCollections(state: self) }
+}
+
+/// The collections of a state's heap that a branch makes, for exploration and the lifecycle oracle: as the
+/// branch's commit would leave the heap, or without running a finalizer, and whether Lua still holds a
+/// Swift object's userdata after one.
+package struct BranchCollections {
+    let state: LuaState
+    private var core: LuaCore { state.core }
+
     /// Collects the heap in full as the running branch's commit would leave it: first the registry's slots
     /// that only the branch holds (``LuaCore/slotsLetGoOnCommit()``) are emptied. Then whether the
     /// userdata of a Swift object survived (``holdsUserdata(of:)``) says whether the object would still be
     /// held by Lua once the branch's steps committed and their garbage was collected.
     ///
     /// Only in a branch whose heap an image brings back (``LuaImage``): the slots emptied and everything
-    /// collected come back with the restore. No finalizer runs (``collectWithoutFinalizers()``): the Swift
+    /// collected come back with the restore. No finalizer runs (``withoutFinalizers()``): the Swift
     /// object of a userdata it finds unreachable keeps its retain, the userdata waiting in the heap for a
     /// finalizer the restore takes back.
-    package func collectAsCommitted() throws {
-        guard LuaImage.canImage(self), !core.images.isEmpty else {
+    package func asCommitted() throws {
+        guard LuaImage.canImage(state), !core.images.isEmpty else {
             throw LuaError(.misuse, "a collection as committed runs in a branch an image brings back")
         }
         let L = try core.thread()
@@ -52,7 +63,7 @@ extension LuaState {
     /// unreachable and has none is freed; what has one stays until a collection that runs finalizers. For a
     /// branch an image brings back, where a finalizer's effects outside the heap could not be taken back.
     /// Throws when the state is out of memory (nothing was freed then but what a collection frees).
-    package func collectWithoutFinalizers() throws {
+    package func withoutFinalizers() throws {
         let L = try core.thread()
         core.drainUnrefs()
         guard coordlua_collect_without_finalizers(L) != 0 else { throw LuaError(.memory, "not enough memory") }

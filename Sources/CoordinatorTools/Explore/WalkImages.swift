@@ -14,7 +14,7 @@ struct WalkImages {
     mutating func take(at depth: Int, of runtime: ScriptRuntime) throws -> LuaImage {
         let lua = runtime.lua
         if lua.memoryUsed > 2 * max(aliveAfterCollection, 64 << 10) {
-            try lua.collectWithoutFinalizers()
+            try lua.branchCollections.withoutFinalizers()
             aliveAfterCollection = lua.memoryUsed
         }
         if let image = images[depth] {

@@ -89,7 +89,7 @@ final class LifecycleOracle {
 
     /// Whether the step just taken in a branch (inside ``hearingBranch(_:)``, before the branch comes back)
     /// may have left alive a finished flow or a screen that left, not reported yet: after a collection of
-    /// the heap as the step's commit would leave it (``LuaState/collectAsCommitted()``), Lua still holds
+    /// the heap as the step's commit would leave it (``BranchCollections/asCommitted()``), Lua still holds
     /// the userdata of one. Only then must the step be taken for real, for the collection that decides
     /// (``leftByLastSteps(collecting:)``): otherwise nothing but the branch's log holds what it left, and
     /// that collection finds nothing new.
@@ -99,13 +99,13 @@ final class LifecycleOracle {
     /// that left something for real as well (``Explorer/Options/checksBranches``).
     func mayHaveLeftAlive(in lua: LuaState) throws -> Bool {
         guard leftSinceLastLook else { return false }
-        try lua.collectAsCommitted()
+        try lua.branchCollections.asCommitted()
         tracker.compactIfGrown()
         return tracker.containsCoordinator { c in
             (c.status == .finished || c.status == .finishing) && (!onlyHeard || leftAt[c.id] != nil) && !reported.contains(c.id)
-                && lua.holdsUserdata(of: c)
+                && lua.branchCollections.holdsUserdata(of: c)
         } || tracker.containsScreen { s in
-            !s.isShown && leftAt[s.id] != nil && !reported.contains(s.id) && lua.holdsUserdata(of: s)
+            !s.isShown && leftAt[s.id] != nil && !reported.contains(s.id) && lua.branchCollections.holdsUserdata(of: s)
         }
     }
 
