@@ -214,8 +214,8 @@ func leakCase(cycles n: Int) throws -> [BenchResult] {
                              note: """
                                  heap \(heap) → \(blocks.map(String.init).joined(separator: " → ")) B; coordinators \
                                  \(coordinators) → \(app.live.coordinators); screens \(screens) → \
-                                 \(app.live.screens); 
-                                 """ + (ok ? "PASS" : "FAIL"))
+                                 \(app.live.screens);
+                                 """ + " " + (ok ? "PASS" : "FAIL"))
     result.countsDiffer = app.live.coordinators != coordinators || app.live.screens != screens
     return [result]
 }

@@ -8,8 +8,8 @@ package enum ExploreText {
         let devices = report.idioms.count > 1 ? " on " + report.idioms.map(\.rawValue).joined(separator: " and ") : ""
         var lines = ["""
             explored \(report.script)\(devices): \(count(report.states.count, "state")), \
-            \(count(report.transitions.count, "transition")) (\(count(report.steps, "step"))), 
-            """ + reach(of: report)]
+            \(count(report.transitions.count, "transition")) (\(count(report.steps, "step"))),
+            """ + " " + reach(of: report)]
         func device(_ idiom: Idiom) -> String { report.idioms.count > 1 ? "(\(idiom.rawValue)) " : "" }
         if !report.unreachedTypes.isEmpty { lines.append("screen types never reached: " + report.unreachedTypes.joined(separator: ", ")) }
         let kinds = [("errors", report.errors), ("lifecycle violations", report.violations), ("outputs never handled", report.unhandled),
